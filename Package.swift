@@ -1,0 +1,48 @@
+// swift-tools-version:6.0
+// layoutd — Auto Layout as a service: a Cassowary solver, VFL and equation
+// parsers, a scene compiler, an SQLite store and an HTTP/1.1 server.
+import PackageDescription
+
+/// One settings list, applied to every target (STYLE.md §1).
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "layoutd",
+    products: [
+        .executable(name: "layoutd", targets: ["layoutd"]),
+        .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
+    ],
+    targets: [
+        // Leaf modules: they know none of ours.
+        .target(name: "Cassowary", swiftSettings: swiftSettings),
+        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
+        .target(name: "HTTP1", swiftSettings: swiftSettings),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // Built on the leaves.
+        .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
+        .target(name: "LayoutStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        // The only module that knows all of them.
+        .target(
+            name: "LayoutService",
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
+            resources: [.copy("Resources")],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "layoutd-bench",
+            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],
+            swiftSettings: swiftSettings
+        ),
+
+        .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutSyntaxTests", dependencies: ["LayoutSyntax"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore"], swiftSettings: swiftSettings),
+    ]
+)
