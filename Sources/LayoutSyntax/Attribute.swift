@@ -1,0 +1,214 @@
+/// The axis an ``Attribute`` lies on.
+///
+/// Apple's pairing rule: a constraint may not relate a horizontal position to a
+/// vertical one (`NSLayoutConstraint` raises for `a.top == b.leading`).
+public enum Axis: Sendable, Hashable {
+    /// x: left, right, leading, trailing, width, centerX and their margin forms.
+    case horizontal
+    /// y: top, bottom, height, centerY, the baselines and their margin forms.
+    case vertical
+}
+
+/// A layout attribute of a view, with Apple's `NSLayoutConstraint.Attribute` names.
+///
+/// The compound attributes of the equation syntax (`edges`, `size`, `center`) are
+/// not cases: the parsers expand them into these. `baseline` parses as
+/// ``lastBaseline`` (Apple: `NSLayoutAttributeBaseline == NSLayoutAttributeLastBaseline`).
+/// Positions are in points in the coordinate space of the nearest common ancestor
+/// (see the contract's "Coordinate spaces").
+public enum Attribute: String, CaseIterable, Sendable, Hashable {
+    case left, right, top, bottom, leading, trailing, width, height, centerX, centerY
+    case lastBaseline, firstBaseline
+    case leftMargin, rightMargin, topMargin, bottomMargin, leadingMargin, trailingMargin
+    case centerXWithinMargins, centerYWithinMargins
+
+    /// The axis the attribute measures along.
+    public var axis: Axis {
+        switch self {
+        case .left, .right, .leading, .trailing, .width, .centerX,
+             .leftMargin, .rightMargin, .leadingMargin, .trailingMargin, .centerXWithinMargins:
+            return .horizontal
+        case .top, .bottom, .height, .centerY, .lastBaseline, .firstBaseline,
+             .topMargin, .bottomMargin, .centerYWithinMargins:
+            return .vertical
+        }
+    }
+
+    /// Whether the attribute is a size (`width`, `height`) rather than a position.
+    public var isSize: Bool { self == .width || self == .height }
+
+    /// Whether the attribute follows the layout direction (`leading`, `trailing` and
+    /// their margins); Apple forbids relating these to `left`/`right`.
+    var isDirectional: Bool {
+        self == .leading || self == .trailing || self == .leadingMargin || self == .trailingMargin
+    }
+
+    /// Whether the attribute is an absolute horizontal edge (`left`, `right` and their margins).
+    var isAbsoluteHorizontalEdge: Bool {
+        self == .left || self == .right || self == .leftMargin || self == .rightMargin
+    }
+
+    /// Looks up an attribute name case-insensitively; `baseline` is ``lastBaseline``.
+    ///
+    /// - Complexity: O(1) for the fixed set of names (a lowercase table).
+    init?(name: String) {
+        let lowered = name.lowercased()
+        if lowered == "baseline" {
+            self = .lastBaseline
+            return
+        }
+        guard let found = Attribute.lowercasedNames[lowered] else { return nil }
+        self = found
+    }
+
+    /// Lowercase name → attribute. Only looked up, never iterated.
+    static let lowercasedNames: [String: Attribute] = {
+        var table: [String: Attribute] = [:]
+        for attribute in Attribute.allCases { table[attribute.rawValue.lowercased()] = attribute }
+        return table
+    }()
+}
+
+/// The relation of a constraint, spelled as in the VFL and the equations.
+public enum Relation: String, Sendable, Hashable {
+    case equal = "=="
+    case lessThanOrEqual = "<="
+    case greaterThanOrEqual = ">="
+}
+
+/// What a term of a constraint refers to.
+public enum ItemReference: Hashable, Sendable {
+    /// A named view. The parser does not know which views exist; the compiler checks.
+    case view(String)
+    /// `superview` written in an equation: always the scene's container.
+    case container
+    /// VFL `|`: the parent of the views in that string (the compiler resolves it).
+    case superview
+
+    /// The name used in constraint text: the view's name, or `superview`.
+    public var displayName: String {
+        switch self {
+        case .view(let name): return name
+        case .container, .superview: return "superview"
+        }
+    }
+}
+
+/// One `coefficient × item.attribute` term of a ``LinearSide``.
+public struct AttributeTerm: Hashable, Sendable {
+    /// The view the attribute belongs to.
+    public var item: ItemReference
+    /// The attribute (compound attributes are already expanded).
+    public var attribute: Attribute
+    /// The multiplier of the term (Apple's `multiplier` when it is the only term).
+    public var coefficient: Double
+    /// UTF-8 byte offsets (into the source string) of the item's name (`|` for VFL superview).
+    public var span: Range<Int>
+
+    /// Creates a term.
+    public init(item: ItemReference, attribute: Attribute, coefficient: Double = 1, span: Range<Int>) {
+        self.item = item
+        self.attribute = attribute
+        self.coefficient = coefficient
+        self.span = span
+    }
+}
+
+/// One side of a linear constraint: `Σ coefficient × item.attribute + constant`.
+public struct LinearSide: Hashable, Sendable {
+    /// The attribute terms, in source order; like terms are combined, zero ones dropped.
+    public var terms: [AttributeTerm]
+    /// The constant, in points.
+    public var constant: Double
+
+    /// Creates a side.
+    public init(terms: [AttributeTerm] = [], constant: Double = 0) {
+        self.terms = terms
+        self.constant = constant
+    }
+}
+
+/// A constraint produced by a parser: `lhs relation rhs @ priority`, with where it came from.
+public struct ParsedConstraint: Hashable, Sendable {
+    /// The left side as written.
+    public var lhs: LinearSide
+    /// The relation between the sides.
+    public var relation: Relation
+    /// The right side as written.
+    public var rhs: LinearSide
+    /// The priority (1...1000) when the string gives one; `nil` otherwise (the compiler
+    /// applies the object's `priority` or 1000, required).
+    public var priority: Double?
+    /// UTF-8 offsets of the connection, predicate, equation or helper argument that
+    /// produced the constraint.
+    public var span: Range<Int>
+    /// The constraint as an equation, Apple style, for messages and constraint refs:
+    /// `green.leading == red.trailing + 8`, `superview.trailing == a.trailing + 5`,
+    /// `a.width >= 50 @750`, `a.centerX == 0.5 * card.centerX`. VFL `|` renders as `superview`.
+    public var text: String
+
+    /// Creates a constraint; `text` is rendered from the other fields.
+    public init(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?, span: Range<Int>) {
+        self.lhs = lhs
+        self.relation = relation
+        self.rhs = rhs
+        self.priority = priority
+        self.span = span
+        self.text = ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority)
+    }
+}
+
+/// Settings shared by both parsers.
+public struct ParseOptions: Sendable {
+    /// Metric name → value in points. Looked up by name only; never iterated for output.
+    public var metrics: [String: Double]
+    /// The VFL standard space `-` between two sibling views, in points (Apple: 8).
+    public var siblingSpacing: Double = 8
+    /// The VFL standard space `-` to the superview edge `|`, in points (Apple: 20).
+    public var superviewSpacing: Double = 20
+
+    /// Creates options.
+    public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20) {
+        self.metrics = metrics
+        self.siblingSpacing = siblingSpacing
+        self.superviewSpacing = superviewSpacing
+    }
+}
+
+/// The outcome of parsing one constraint string.
+///
+/// When `diagnostics` holds an error, `constraints` is empty: a string is used
+/// whole or not at all.
+public struct ParseResult: Sendable {
+    /// The constraints, in the order the contract adds them (parts left to right).
+    public var constraints: [ParsedConstraint]
+    /// Every fault found, in source order, at most ``maximumDiagnostics``.
+    public var diagnostics: [Diagnostic]
+
+    /// The most diagnostics one string reports.
+    public static let maximumDiagnostics = 100
+
+    /// Creates a result.
+    public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {
+        self.constraints = constraints
+        self.diagnostics = diagnostics
+    }
+
+    /// Whether a diagnostic of severity `error` is present.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Decides the contract's rule: a bare constraint string is VFL when it starts with
+/// `H:`, `V:`, `|` or `[` (leading spaces and tabs are skipped); otherwise it is an equation.
+///
+/// - Complexity: O(1) beyond the leading whitespace.
+public func isVisualFormat(_ source: String) -> Bool {
+    var iterator = source.utf8.makeIterator()
+    var first = iterator.next()
+    while first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { first = iterator.next() }
+    switch first {
+    case UInt8(ascii: "|"), UInt8(ascii: "["): return true
+    case UInt8(ascii: "H"), UInt8(ascii: "V"): return iterator.next() == UInt8(ascii: ":")
+    default: return false
+    }
+}

@@ -1,0 +1,94 @@
+/// A fault in the input, with a stable code, a message a person can act on, and where it is.
+///
+/// Spans are UTF-8 byte offsets into the constraint string, 0-based; the contract's
+/// `column` is derived from them with ``column(in:)`` (Unicode scalars, 0-based).
+public struct Diagnostic: Hashable, Sendable {
+    /// How bad the fault is: an `error` makes a scene unlayoutable (422).
+    public enum Severity: String, Sendable {
+        case error, warning
+    }
+
+    /// The stable machine-readable code of the contract ("Responses").
+    public enum Code: String, Sendable {
+        case invalidJSON = "invalid_json", invalidScene = "invalid_scene", vflSyntax = "vfl_syntax",
+             equationSyntax = "equation_syntax", unknownView = "unknown_view", unknownMetric = "unknown_metric",
+             unknownAttribute = "unknown_attribute", unknownGroup = "unknown_group",
+             incompatibleAttributes = "incompatible_attributes", nonlinear = "nonlinear",
+             limitExceeded = "limit_exceeded", unsatisfiableConstraints = "unsatisfiable_constraints",
+             ambiguousLayout = "ambiguous_layout", negativeSize = "negative_size"
+    }
+
+    /// `error` or `warning`.
+    public var severity: Severity
+    /// The stable code.
+    public var code: Code
+    /// What is wrong and what was expected, e.g. `Expected ']' to close view 'red'`.
+    public var message: String
+    /// UTF-8 byte offsets in the source string, when the fault has a place. The lower
+    /// bound is the first byte that could not be consumed, or the first byte of an
+    /// unknown name.
+    public var span: Range<Int>?
+    /// Extra lines: what was found, suggestions.
+    public var notes: [String]
+
+    /// Creates a diagnostic.
+    public init(severity: Severity = .error, code: Code, message: String, span: Range<Int>? = nil, notes: [String] = []) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.span = span
+        self.notes = notes
+    }
+
+    /// The 0-based column, in Unicode scalars, of `span.lowerBound` in `source`
+    /// (the contract's `column`); `nil` without a span.
+    ///
+    /// An offset past the end gives the scalar count of `source` (the caret after the
+    /// last character). - Complexity: O(offset).
+    public func column(in source: String) -> Int? {
+        guard let span else { return nil }
+        return Diagnostic.scalarColumn(ofByteOffset: span.lowerBound, in: source)
+    }
+
+    /// Counts the Unicode scalars that start before `offset` (UTF-8 lead bytes).
+    static func scalarColumn(ofByteOffset offset: Int, in source: String) -> Int {
+        var column = 0
+        var index = 0
+        for byte in source.utf8 {
+            if index >= offset { break }
+            if byte & 0xC0 != 0x80 { column += 1 }
+            index += 1
+        }
+        return column
+    }
+
+    /// Terminal rendering: the message, the source line, and a caret line under the
+    /// column, then one `note:` line per note.
+    ///
+    /// ```
+    /// Expected ']' to close view 'red'
+    /// H:|-0-[red-0-|
+    ///           ^
+    /// ```
+    /// Tabs in the source are copied into the caret line so the caret stays aligned.
+    public func rendered(source: String) -> String {
+        var lines = [message]
+        if let span {
+            let bytes = Array(source.utf8)
+            let offset = min(max(0, span.lowerBound), bytes.count)
+            var lineStart = offset
+            while lineStart > 0 && bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+            var lineEnd = offset
+            while lineEnd < bytes.count && bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            lines.append(String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self))
+            var caret = ""
+            for index in lineStart..<offset where bytes[index] & 0xC0 != 0x80 {
+                caret.append(bytes[index] == UInt8(ascii: "\t") ? "\t" : " ")
+            }
+            caret.append("^")
+            lines.append(caret)
+        }
+        for note in notes { lines.append("note: \(note)") }
+        return lines.joined(separator: "\n")
+    }
+}

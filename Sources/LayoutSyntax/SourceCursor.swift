@@ -1,0 +1,143 @@
+/// A position in the UTF-8 bytes of a constraint string, with the small lexical
+/// helpers both parsers share. Offsets are UTF-8 byte offsets (the unit of spans).
+struct SourceCursor {
+    /// The source bytes.
+    let bytes: [UInt8]
+    /// The offset of the next unconsumed byte.
+    var offset: Int = 0
+
+    init(_ source: String) {
+        bytes = Array(source.utf8)
+    }
+
+    /// Whether every byte was consumed.
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    /// The next byte, or `nil` at the end.
+    var current: UInt8? { offset < bytes.count ? bytes[offset] : nil }
+
+    /// The byte after the next one, or `nil`.
+    var next: UInt8? { offset + 1 < bytes.count ? bytes[offset + 1] : nil }
+
+    /// Skips spaces and tabs (allowed between tokens).
+    mutating func skipWhitespace() {
+        while offset < bytes.count, bytes[offset] == 0x20 || bytes[offset] == 0x09 { offset += 1 }
+    }
+
+    /// Consumes `byte` when it is next.
+    mutating func consume(_ byte: UInt8) -> Bool {
+        guard current == byte else { return false }
+        offset += 1
+        return true
+    }
+
+    static func isIdentifierStart(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+    }
+
+    static func isIdentifierContinuation(_ byte: UInt8) -> Bool {
+        isIdentifierStart(byte) || isDigit(byte)
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+
+    /// Whether an identifier (`[A-Za-z_][A-Za-z0-9_]*`) starts here.
+    var isAtIdentifier: Bool { current.map(SourceCursor.isIdentifierStart) ?? false }
+
+    /// Whether a number (`12`, `1.5`, `.5`) starts here.
+    var isAtNumber: Bool {
+        guard let byte = current else { return false }
+        if SourceCursor.isDigit(byte) { return true }
+        return byte == UInt8(ascii: ".") && (next.map(SourceCursor.isDigit) ?? false)
+    }
+
+    /// Reads an identifier; call only when ``isAtIdentifier``.
+    mutating func readIdentifier() -> (name: String, span: Range<Int>) {
+        let start = offset
+        offset += 1
+        while offset < bytes.count, SourceCursor.isIdentifierContinuation(bytes[offset]) { offset += 1 }
+        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+    }
+
+    /// Reads an unsigned decimal number (`12`, `1.5`, `.5`, `2e3`); call only when
+    /// ``isAtNumber``. The value may be infinite for huge literals (callers check).
+    mutating func readNumber() -> (value: Double, span: Range<Int>) {
+        let start = offset
+        while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
+        if current == UInt8(ascii: "."), next.map(SourceCursor.isDigit) ?? false {
+            offset += 1
+            while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
+        }
+        if current == UInt8(ascii: "e") || current == UInt8(ascii: "E") {
+            var probe = offset + 1
+            if probe < bytes.count, bytes[probe] == UInt8(ascii: "+") || bytes[probe] == UInt8(ascii: "-") { probe += 1 }
+            if probe < bytes.count, SourceCursor.isDigit(bytes[probe]) {
+                offset = probe
+                while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
+            }
+        }
+        let text = String(decoding: bytes[start..<offset], as: UTF8.self)
+        return (Double(text) ?? .infinity, start..<offset)
+    }
+
+    /// Describes what is at `offset` for a message: `'-'` or `the end of the string`.
+    func describeFound(at position: Int? = nil) -> String {
+        let at = position ?? offset
+        guard at < bytes.count else { return "the end of the string" }
+        var end = at + 1
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return "'" + String(decoding: bytes[at..<end], as: UTF8.self) + "'"
+    }
+
+    /// The span of the character at `offset` (empty at the end).
+    func characterSpan(at position: Int? = nil) -> Range<Int> {
+        let at = position ?? offset
+        guard at < bytes.count else { return bytes.count..<bytes.count }
+        var end = at + 1
+        while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
+        return at..<end
+    }
+}
+
+/// A fault that ends parsing of one string (its first syntax error).
+struct SyntaxFault: Error {
+    var diagnostic: Diagnostic
+}
+
+/// Collects the diagnostics of one string, up to ``ParseResult/maximumDiagnostics``.
+struct DiagnosticCollector {
+    private(set) var diagnostics: [Diagnostic] = []
+
+    mutating func append(_ diagnostic: Diagnostic) {
+        guard diagnostics.count < ParseResult.maximumDiagnostics else { return }
+        diagnostics.append(diagnostic)
+    }
+
+    var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Suggests the closest of `candidates` to `name` (edit distance ≤ 2, ties to the
+/// earliest candidate), for "did you mean" notes.
+///
+/// - Complexity: O(candidates × |name| × |candidate|); names longer than 64 bytes get no suggestion.
+func closestName(to name: String, among candidates: [String]) -> String? {
+    let source = Array(name.lowercased().utf8)
+    guard source.count <= 64 else { return nil }
+    var best: (String, Int)?
+    for candidate in candidates {
+        let target = Array(candidate.lowercased().utf8)
+        var previous = Array(0...target.count)
+        var row = previous
+        for i in 1...max(1, source.count) where !source.isEmpty {
+            row[0] = i
+            for j in 1...max(1, target.count) where !target.isEmpty {
+                let cost = source[i - 1] == target[j - 1] ? 0 : 1
+                row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+            }
+            previous = row
+        }
+        let distance = source.isEmpty ? target.count : previous[target.count]
+        if distance <= 2, best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
+    }
+    return best?.0
+}

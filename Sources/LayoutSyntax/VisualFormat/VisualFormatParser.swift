@@ -1,0 +1,480 @@
+/// Parses Apple's Visual Format Language into ``ParsedConstraint``s.
+///
+/// The grammar is Apple's ("Visual Format Language", Auto Layout Guide, appendix):
+///
+/// ```
+/// visualFormatString ::= (orientation ':')? (superview connection)? view (connection view)* (connection superview)?
+/// orientation        ::= 'H' | 'V'
+/// superview          ::= '|'
+/// view               ::= '[' viewName predicateListWithParens? ']'
+/// connection         ::= ε | '-' predicateList '-' | '-'
+/// predicateList      ::= simplePredicate | predicateListWithParens
+/// simplePredicate    ::= metricName | positiveNumber
+/// predicateListWithParens ::= '(' predicate (',' predicate)* ')'
+/// predicate          ::= relation? objectOfPredicate ('@' priority)?
+/// relation           ::= '==' | '<=' | '>='
+/// objectOfPredicate  ::= constant | viewName      (a view name only inside a view)
+/// priority, constant ::= metricName | number
+/// ```
+///
+/// Spaces and tabs between tokens are allowed (Apple rejects them). The generated
+/// constraints are exactly Apple's: `|-5-[a]` is `a.leading == superview.leading + 5`,
+/// `[a]-5-|` is `superview.trailing == a.trailing + 5`, `[a]-5-[b]` is
+/// `b.leading == a.trailing + 5`; `V:` uses top/bottom; the standard space `-` is
+/// ``ParseOptions/siblingSpacing`` between views and ``ParseOptions/superviewSpacing``
+/// next to `|`. `directionLeftToRight` uses left/right; `directionRightToLeft` runs from
+/// the right edge (`[a]-5-[b]` is `a.left == b.right + 5`).
+///
+/// Parts come out in source order: each connection, then (with an `alignAll…` option)
+/// the alignment of the view it leads to with the previous view, then that view's
+/// predicates.
+///
+/// - Complexity: O(n) in the length of the string.
+public struct VisualFormatParser: Sendable {
+    /// Metrics and standard spacing.
+    public var options: ParseOptions
+
+    /// Creates a parser.
+    public init(options: ParseOptions = .init()) {
+        self.options = options
+    }
+
+    /// Parses one format string.
+    ///
+    /// - Parameters:
+    ///   - source: the format string, e.g. `H:|-[icon]-[title]-|`.
+    ///   - formatOptions: the JSON object form's `options` strings (`alignAllCenterY`,
+    ///     `directionRightToLeft`, …). Unknown options and options illegal for the
+    ///     orientation (`alignAllLeft` on `H:`, `direction…` on `V:`) are `vfl_syntax`
+    ///     diagnostics without a span, as Apple rejects them.
+    /// - Returns: the constraints, or no constraints and the diagnostics: the first
+    ///   syntax error (parsing stops there) and every unknown metric before it.
+    public func parse(_ source: String, formatOptions: [String] = []) -> ParseResult {
+        var run = VisualFormatRun(source: source, options: options)
+        return run.parse(formatOptions: formatOptions)
+    }
+}
+
+/// The layout direction a horizontal format string runs in.
+enum VisualFormatDirection {
+    case leadingToTrailing, leftToRight, rightToLeft
+}
+
+/// One predicate of a view or a connection.
+struct VisualFormatPredicate {
+    enum Object {
+        case constant(Double)
+        case view(String, Range<Int>)
+        /// An unknown metric (already diagnosed): the predicate produces nothing.
+        case invalid
+    }
+
+    var relation: Relation
+    var object: Object
+    var priority: Double?
+    var span: Range<Int>
+}
+
+/// A connection between two elements: its predicates, or the standard space.
+struct VisualFormatConnection {
+    enum Kind {
+        case standard
+        case flush
+        case predicates([VisualFormatPredicate])
+    }
+
+    var kind: Kind
+    var span: Range<Int>
+}
+
+/// An element of the string: the superview `|` or a view.
+enum VisualFormatEndpoint {
+    case superview(Range<Int>)
+    case view(String, Range<Int>)
+
+    var item: ItemReference {
+        switch self {
+        case .superview: return .superview
+        case .view(let name, _): return .view(name)
+        }
+    }
+
+    var span: Range<Int> {
+        switch self {
+        case .superview(let span), .view(_, let span): return span
+        }
+    }
+}
+
+/// The state of one parse.
+struct VisualFormatRun {
+    var cursor: SourceCursor
+    let options: ParseOptions
+    var collector = DiagnosticCollector()
+    var constraints: [ParsedConstraint] = []
+    var isVertical = false
+    var direction = VisualFormatDirection.leadingToTrailing
+    var alignments: [Attribute] = []
+
+    init(source: String, options: ParseOptions) {
+        cursor = SourceCursor(source)
+        self.options = options
+    }
+
+    mutating func parse(formatOptions: [String]) -> ParseResult {
+        cursor.skipWhitespace()
+        if let first = cursor.current, first == UInt8(ascii: "H") || first == UInt8(ascii: "V"),
+           cursor.next == UInt8(ascii: ":") {
+            isVertical = first == UInt8(ascii: "V")
+            cursor.offset += 2
+        }
+        applyFormatOptions(formatOptions)
+        do {
+            try parseBody()
+        } catch {
+            collector.append(error.diagnostic)
+        }
+        if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
+        return ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+    }
+
+    // MARK: - Format options
+
+    /// Apple's `NSLayoutConstraint.FormatOptions` names → the aligned attribute.
+    static let alignmentOptions: [(String, Attribute)] = [
+        ("alignAllLeft", .left), ("alignAllRight", .right), ("alignAllTop", .top),
+        ("alignAllBottom", .bottom), ("alignAllLeading", .leading), ("alignAllTrailing", .trailing),
+        ("alignAllCenterX", .centerX), ("alignAllCenterY", .centerY), ("alignAllBaseline", .lastBaseline),
+        ("alignAllLastBaseline", .lastBaseline), ("alignAllFirstBaseline", .firstBaseline),
+    ]
+
+    static let directionOptions: [(String, VisualFormatDirection)] = [
+        ("directionLeadingToTrailing", .leadingToTrailing), ("directionLeftToRight", .leftToRight),
+        ("directionRightToLeft", .rightToLeft),
+    ]
+
+    mutating func applyFormatOptions(_ formatOptions: [String]) {
+        let orientation = isVertical ? "V:" : "H:"
+        var chosenDirection: String?
+        for option in formatOptions {
+            if let (_, attribute) = Self.alignmentOptions.first(where: { $0.0 == option }) {
+                // Apple: the alignment must be across the orientation's axis.
+                if (attribute.axis == .vertical) == isVertical {
+                    collector.append(Diagnostic(
+                        code: .vflSyntax,
+                        message: "Format option '\(option)' is not allowed in a \(orientation) string: it aligns along the same axis the views are laid out on",
+                        notes: [isVertical ? "V: strings take alignAllLeft, alignAllRight, alignAllLeading, alignAllTrailing or alignAllCenterX"
+                                           : "H: strings take alignAllTop, alignAllBottom, alignAllCenterY, alignAllBaseline, alignAllLastBaseline or alignAllFirstBaseline"]))
+                } else if !alignments.contains(attribute) {
+                    alignments.append(attribute)
+                }
+            } else if let (_, optionDirection) = Self.directionOptions.first(where: { $0.0 == option }) {
+                if isVertical {
+                    collector.append(Diagnostic(
+                        code: .vflSyntax,
+                        message: "Format option '\(option)' is not allowed in a V: string: a direction applies to H: only"))
+                } else if let chosenDirection, chosenDirection != option {
+                    collector.append(Diagnostic(
+                        code: .vflSyntax,
+                        message: "Format option '\(option)' conflicts with '\(chosenDirection)': give one direction"))
+                } else {
+                    chosenDirection = option
+                    direction = optionDirection
+                }
+            } else {
+                let known = Self.alignmentOptions.map(\.0) + Self.directionOptions.map(\.0)
+                var notes: [String] = []
+                if let suggestion = closestName(to: option, among: known) { notes.append("did you mean '\(suggestion)'?") }
+                collector.append(Diagnostic(code: .vflSyntax, message: "Unknown format option '\(option)'", notes: notes))
+            }
+        }
+    }
+
+    // MARK: - Grammar
+
+    func fault(_ message: String, at position: Int? = nil, notes: [String] = []) -> SyntaxFault {
+        SyntaxFault(diagnostic: Diagnostic(code: .vflSyntax, message: message, span: cursor.characterSpan(at: position), notes: notes))
+    }
+
+    mutating func parseBody() throws(SyntaxFault) {
+        cursor.skipWhitespace()
+        var previous: VisualFormatEndpoint?
+        var previousView: (String, Range<Int>)?
+        var connection: VisualFormatConnection?
+        if cursor.current == UInt8(ascii: "|") {
+            previous = .superview(cursor.offset..<cursor.offset + 1)
+            cursor.offset += 1
+            connection = try parseConnection(after: cursor.offset - 1)
+        } else if cursor.current != UInt8(ascii: "[") {
+            throw fault("Expected '|' or a view '[' to start the format string, found \(cursor.describeFound())")
+        }
+        while true {
+            cursor.skipWhitespace()
+            guard cursor.current == UInt8(ascii: "[") else {
+                if cursor.current == UInt8(ascii: "|") && previousView == nil {
+                    throw fault("A format string needs at least one view: expected '[' to start a view, found '|'")
+                }
+                throw fault("Expected a view '[' or the superview '|' after the connection, found \(cursor.describeFound())")
+            }
+            let viewStart = cursor.offset
+            let (name, nameSpan, predicates) = try parseView()
+            let view = VisualFormatEndpoint.view(name, nameSpan)
+            if let previous, var connection {
+                if case .flush = connection.kind { connection.span = connection.span.lowerBound..<viewStart + 1 }
+                emitConnection(connection, from: previous, to: view)
+            }
+            if let previousView {
+                for attribute in alignments {
+                    let lhs = LinearSide(terms: [AttributeTerm(item: .view(name), attribute: attribute, span: nameSpan)])
+                    let rhs = LinearSide(terms: [AttributeTerm(item: .view(previousView.0), attribute: attribute, span: previousView.1)])
+                    constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: nil, span: nameSpan))
+                }
+            }
+            emitPredicates(predicates, of: name, span: nameSpan)
+            previous = view
+            previousView = (name, nameSpan)
+            let closingBracket = cursor.offset - 1
+            cursor.skipWhitespace()
+            if cursor.isAtEnd { return }
+            guard cursor.current == UInt8(ascii: "-") || cursor.current == UInt8(ascii: "[") || cursor.current == UInt8(ascii: "|") else {
+                throw fault("Expected a connection '-', a view '[' or the superview '|' after view '\(name)', found \(cursor.describeFound())")
+            }
+            var next = try parseConnection(after: closingBracket)
+            cursor.skipWhitespace()
+            if cursor.current == UInt8(ascii: "|") {
+                let bar = cursor.offset..<cursor.offset + 1
+                cursor.offset += 1
+                if case .flush = next.kind { next.span = next.span.lowerBound..<bar.upperBound }
+                emitConnection(next, from: view, to: .superview(bar))
+                cursor.skipWhitespace()
+                if !cursor.isAtEnd {
+                    throw fault("Expected the end of the format string after the closing '|', found \(cursor.describeFound())")
+                }
+                return
+            }
+            connection = next
+        }
+    }
+
+    /// `'[' viewName predicateListWithParens? ']'`, at a `[`.
+    mutating func parseView() throws(SyntaxFault) -> (String, Range<Int>, [VisualFormatPredicate]) {
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        guard cursor.isAtIdentifier else {
+            throw fault("Expected a view name after '[', found \(cursor.describeFound())",
+                        notes: ["view names match [A-Za-z_][A-Za-z0-9_]*"])
+        }
+        let (name, nameSpan) = cursor.readIdentifier()
+        cursor.skipWhitespace()
+        var predicates: [VisualFormatPredicate] = []
+        if cursor.current == UInt8(ascii: "(") {
+            predicates = try parsePredicateList(allowsViews: true)
+            cursor.skipWhitespace()
+        }
+        guard cursor.consume(UInt8(ascii: "]")) else {
+            throw fault("Expected ']' to close view '\(name)'", notes: ["found \(cursor.describeFound())"])
+        }
+        return (name, nameSpan, predicates)
+    }
+
+    /// A connection after the byte at `lastOffset` (`]` or `|`): flush, `-`, or `-…-`.
+    mutating func parseConnection(after lastOffset: Int) throws(SyntaxFault) -> VisualFormatConnection {
+        cursor.skipWhitespace()
+        guard cursor.current == UInt8(ascii: "-") else {
+            return VisualFormatConnection(kind: .flush, span: lastOffset..<lastOffset + 1)
+        }
+        let start = cursor.offset
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        var predicates: [VisualFormatPredicate]
+        switch cursor.current {
+        case UInt8(ascii: "["), UInt8(ascii: "|"):
+            return VisualFormatConnection(kind: .standard, span: start..<start + 1)
+        case UInt8(ascii: "("):
+            predicates = try parsePredicateList(allowsViews: false)
+        case _ where cursor.isAtNumber:
+            let (value, span) = try readNumber()
+            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
+        case _ where cursor.isAtIdentifier:
+            let (name, span) = cursor.readIdentifier()
+            predicates = [VisualFormatPredicate(relation: .equal, object: metric(name, span: span), priority: nil, span: span)]
+        case nil:
+            throw fault("Expected a view '[' or the superview '|' after '-', found the end of the string")
+        default:
+            throw fault("Expected a number, a metric name, '(' or a view '[' after '-', found \(cursor.describeFound())")
+        }
+        cursor.skipWhitespace()
+        guard cursor.consume(UInt8(ascii: "-")) else {
+            throw fault("Expected '-' to end the connection, found \(cursor.describeFound())")
+        }
+        return VisualFormatConnection(kind: .predicates(predicates), span: start..<cursor.offset)
+    }
+
+    /// `'(' predicate (',' predicate)* ')'`, at a `(`.
+    mutating func parsePredicateList(allowsViews: Bool) throws(SyntaxFault) -> [VisualFormatPredicate] {
+        cursor.offset += 1
+        var predicates: [VisualFormatPredicate] = []
+        while true {
+            cursor.skipWhitespace()
+            predicates.append(try parsePredicate(allowsViews: allowsViews))
+            cursor.skipWhitespace()
+            if cursor.consume(UInt8(ascii: ")")) { return predicates }
+            guard cursor.consume(UInt8(ascii: ",")) else {
+                throw fault("Expected ')' at the end of the predicate list, or ',' before another predicate, found \(cursor.describeFound())")
+            }
+        }
+    }
+
+    /// `relation? objectOfPredicate ('@' priority)?`.
+    mutating func parsePredicate(allowsViews: Bool) throws(SyntaxFault) -> VisualFormatPredicate {
+        let start = cursor.offset
+        var relation = Relation.equal
+        if let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") {
+            cursor.offset += 1
+            guard cursor.consume(UInt8(ascii: "=")) else {
+                throw fault("Unknown relation: expected '==', '>=' or '<=', found \(cursor.describeFound(at: start)) followed by \(cursor.describeFound())")
+            }
+            relation = first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
+            cursor.skipWhitespace()
+        }
+        let object: VisualFormatPredicate.Object
+        if cursor.isAtIdentifier {
+            let (name, span) = cursor.readIdentifier()
+            if let value = options.metrics[name] {
+                object = .constant(value)
+            } else if allowsViews {
+                object = .view(name, span)
+            } else {
+                object = metric(name, span: span)
+            }
+        } else if let sign = signedNumberPrefix() {
+            let (value, _) = try readNumber()
+            object = .constant(sign * value)
+        } else {
+            let what = allowsViews ? "a number, a metric name or a view name" : "a number or a metric name"
+            throw fault("Expected \(what) in the predicate, found \(cursor.describeFound())")
+        }
+        var end = cursor.offset
+        cursor.skipWhitespace()
+        var priority: Double?
+        if cursor.consume(UInt8(ascii: "@")) {
+            cursor.skipWhitespace()
+            let priorityStart = cursor.offset
+            if cursor.isAtIdentifier {
+                let (name, span) = cursor.readIdentifier()
+                if let value = options.metrics[name] {
+                    priority = value
+                } else {
+                    _ = metric(name, span: span)
+                }
+            } else if cursor.isAtNumber {
+                priority = try readNumber().0
+            } else {
+                throw fault("Expected a priority (a number or a metric name) after '@', found \(cursor.describeFound())")
+            }
+            if let value = priority, !(1...1000).contains(value) {
+                throw fault("Priority \(ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: priorityStart)
+            }
+            end = cursor.offset
+        }
+        return VisualFormatPredicate(relation: relation, object: object, priority: priority, span: start..<end)
+    }
+
+    /// Consumes an optional sign before a number and returns its factor; `nil` when no number follows.
+    mutating func signedNumberPrefix() -> Double? {
+        let start = cursor.offset
+        var sign = 1.0
+        if cursor.current == UInt8(ascii: "-") || cursor.current == UInt8(ascii: "+") {
+            sign = cursor.current == UInt8(ascii: "-") ? -1 : 1
+            cursor.offset += 1
+        }
+        if cursor.isAtNumber { return sign }
+        cursor.offset = start
+        return nil
+    }
+
+    mutating func readNumber() throws(SyntaxFault) -> (Double, Range<Int>) {
+        let start = cursor.offset
+        let (value, span) = cursor.readNumber()
+        guard value.isFinite else { throw fault("Number is out of range", at: start) }
+        return (value, span)
+    }
+
+    /// Resolves a metric name, diagnosing an unknown one (parsing goes on).
+    mutating func metric(_ name: String, span: Range<Int>) -> VisualFormatPredicate.Object {
+        if let value = options.metrics[name] { return .constant(value) }
+        collector.append(Diagnostic(code: .unknownMetric, message: "Unknown metric '\(name)'", span: span,
+                                    notes: suggestion(for: name)))
+        return .invalid
+    }
+
+    func suggestion(for name: String) -> [String] {
+        guard options.metrics.count <= 1000 else { return [] }
+        // Sorted, so the suggestion never depends on dictionary order.
+        let names = options.metrics.keys.sorted()
+        return closestName(to: name, among: names).map { ["did you mean '\($0)'?"] } ?? []
+    }
+
+    // MARK: - Constraints
+
+    /// The attributes on the start and end side of an element along the orientation.
+    var startAndEnd: (Attribute, Attribute) {
+        if isVertical { return (.top, .bottom) }
+        switch direction {
+        case .leadingToTrailing: return (.leading, .trailing)
+        case .leftToRight: return (.left, .right)
+        case .rightToLeft: return (.right, .left)
+        }
+    }
+
+    mutating func emitConnection(_ connection: VisualFormatConnection, from first: VisualFormatEndpoint, to second: VisualFormatEndpoint) {
+        let (startAttribute, endAttribute) = startAndEnd
+        // Apple: the later element's start edge == the earlier element's end edge + gap;
+        // the superview contributes the edge it shares with its child.
+        let laterAttribute: Attribute
+        let earlierAttribute: Attribute
+        let later: VisualFormatEndpoint
+        let earlier: VisualFormatEndpoint
+        if case .view = second {
+            (later, laterAttribute) = (second, startAttribute)
+            (earlier, earlierAttribute) = (first, { if case .superview = first { return startAttribute } else { return endAttribute } }())
+        } else {
+            (later, laterAttribute) = (second, endAttribute)
+            (earlier, earlierAttribute) = (first, endAttribute)
+        }
+        let touchesSuperview: Bool = { if case .superview = first { return true }; if case .superview = second { return true }; return false }()
+        let predicates: [VisualFormatPredicate]
+        switch connection.kind {
+        case .flush:
+            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(0), priority: nil, span: connection.span)]
+        case .standard:
+            let gap = touchesSuperview ? options.superviewSpacing : options.siblingSpacing
+            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(gap), priority: nil, span: connection.span)]
+        case .predicates(let list):
+            predicates = list
+        }
+        for predicate in predicates {
+            guard case .constant(let gap) = predicate.object else { continue }
+            var lhsTerm = AttributeTerm(item: later.item, attribute: laterAttribute, span: later.span)
+            var rhsTerm = AttributeTerm(item: earlier.item, attribute: earlierAttribute, span: earlier.span)
+            if direction == .rightToLeft && !isVertical { swap(&lhsTerm, &rhsTerm) }
+            constraints.append(ParsedConstraint(
+                lhs: LinearSide(terms: [lhsTerm]), relation: predicate.relation,
+                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: predicate.priority, span: connection.span))
+        }
+    }
+
+    mutating func emitPredicates(_ predicates: [VisualFormatPredicate], of name: String, span: Range<Int>) {
+        let attribute: Attribute = isVertical ? .height : .width
+        for predicate in predicates {
+            let lhs = LinearSide(terms: [AttributeTerm(item: .view(name), attribute: attribute, span: span)])
+            let rhs: LinearSide
+            switch predicate.object {
+            case .constant(let value): rhs = LinearSide(constant: value)
+            case .view(let other, let otherSpan): rhs = LinearSide(terms: [AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan)])
+            case .invalid: continue
+            }
+            constraints.append(ParsedConstraint(lhs: lhs, relation: predicate.relation, rhs: rhs, priority: predicate.priority, span: predicate.span))
+        }
+    }
+}

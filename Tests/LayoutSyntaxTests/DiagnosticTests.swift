@@ -1,0 +1,44 @@
+import Testing
+@testable import LayoutSyntax
+
+struct DiagnosticTests {
+    @Test("columns count Unicode scalars, not bytes or grapheme clusters", arguments: [
+        ("abc", 2, 2), ("é-x", 2, 1), ("日本x", 6, 2), ("👍🏽x", 8, 2), ("e\u{301}x", 3, 2), ("ab", 9, 2), ("", 0, 0),
+    ])
+    func column(_ source: String, _ offset: Int, _ expected: Int) {
+        let diagnostic = Diagnostic(code: .equationSyntax, message: "m", span: offset..<offset)
+        #expect(diagnostic.column(in: source) == expected)
+    }
+
+    @Test("no span, no column")
+    func noSpan() {
+        let diagnostic = Diagnostic(code: .vflSyntax, message: "Unknown format option 'x'")
+        #expect(diagnostic.column(in: "H:[a]") == nil)
+        #expect(diagnostic.rendered(source: "H:[a]") == "Unknown format option 'x'")
+        #expect(diagnostic.severity == .error)
+        #expect(diagnostic.notes == [])
+    }
+
+    @Test("rendering puts the caret under the column, keeping tabs, on the right line")
+    func rendering() {
+        let tabbed = Diagnostic(code: .vflSyntax, message: "Oops", span: 3..<4)
+        #expect(tabbed.rendered(source: "\t[é]") == "Oops\n\t[é]\n\t  ^")
+        let multiline = Diagnostic(code: .equationSyntax, message: "Oops", span: 6..<7, notes: ["n"])
+        #expect(multiline.rendered(source: "ab\ncd ef") == "Oops\ncd ef\n   ^\nnote: n")
+    }
+
+    @Test("codes are the contract's strings")
+    func codes() {
+        #expect(Diagnostic.Code.vflSyntax.rawValue == "vfl_syntax")
+        #expect(Diagnostic.Code.unknownMetric.rawValue == "unknown_metric")
+        #expect(Diagnostic.Code.incompatibleAttributes.rawValue == "incompatible_attributes")
+        #expect(Diagnostic.Code.invalidJSON.rawValue == "invalid_json")
+    }
+
+    @Test("constraint text formatting", arguments: [
+        (0.5, "0.5"), (8.0, "8"), (-12.25, "-12.25"), (0.0, "0"), (1e20, "1e+20"),
+    ])
+    func numberFormat(_ value: Double, _ expected: String) {
+        #expect(ConstraintText.format(value) == expected)
+    }
+}

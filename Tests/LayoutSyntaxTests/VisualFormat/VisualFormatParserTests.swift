@@ -1,0 +1,254 @@
+import Testing
+@testable import LayoutSyntax
+
+struct VisualFormatParserTests {
+    // MARK: - Apple's documented examples (Auto Layout Guide, "Visual Format Language")
+
+    @Test("Apple's documented examples", arguments: [
+        ("[button]-[textField]", ["textField.leading == button.trailing + 8"]),
+        ("[button(>=50)]", ["button.width >= 50"]),
+        ("|-50-[orchidBox]-50-|", ["orchidBox.leading == superview.leading + 50",
+                                   "superview.trailing == orchidBox.trailing + 50"]),
+        ("V:[topField]-10-[bottomField]", ["bottomField.top == topField.bottom + 10"]),
+        ("[maroonView][blueView]", ["blueView.leading == maroonView.trailing"]),
+        ("[button(100@20)]", ["button.width == 100 @20"]),
+        ("[button1(==button2)]", ["button1.width == button2.width"]),
+        ("[flexibleButton(>=70,<=100)]", ["flexibleButton.width >= 70", "flexibleButton.width <= 100"]),
+        ("|-[find]-[findNext]-[findField(>=20)]-|", [
+            "find.leading == superview.leading + 20", "findNext.leading == find.trailing + 8",
+            "findField.leading == findNext.trailing + 8", "findField.width >= 20",
+            "superview.trailing == findField.trailing + 20"]),
+        ("[button]-(>=0)-|", ["superview.trailing >= button.trailing"]),
+    ])
+    func appleExamples(_ source: String, _ expected: [String]) {
+        let result = VisualFormatParser().parse(source)
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == expected)
+    }
+
+    // MARK: - Every construct
+
+    @Test("constructs", arguments: [
+        ("H:|-5-[a]", ["a.leading == superview.leading + 5"]),
+        ("H:[a]-5-|", ["superview.trailing == a.trailing + 5"]),
+        ("V:|-5-[a]-6-|", ["a.top == superview.top + 5", "superview.bottom == a.bottom + 6"]),
+        ("V:|[a]|", ["a.top == superview.top", "superview.bottom == a.bottom"]),
+        ("|[a][b][c]|", ["a.leading == superview.leading", "b.leading == a.trailing", "c.leading == b.trailing",
+                         "superview.trailing == c.trailing"]),
+        ("V:[a(100)]", ["a.height == 100"]),
+        ("H:[a(-5)]", ["a.width == -5"]),
+        ("H:[a(>=50@750,<=100)]", ["a.width >= 50 @750", "a.width <= 100"]),
+        ("H:[a(==b@750)]", ["a.width == b.width @750"]),
+        ("H:[a(<=b,>=10)]", ["a.width <= b.width", "a.width >= 10"]),
+        ("H:[a]-(>=8)-[b]", ["b.leading >= a.trailing + 8"]),
+        ("H:[a]-(==4,<=12)-[b]", ["b.leading == a.trailing + 4", "b.leading <= a.trailing + 12"]),
+        ("H:[a]-(11@750)-[b]", ["b.leading == a.trailing + 11 @750"]),
+        ("H:|-(>=0)-[a]", ["a.leading >= superview.leading"]),
+        ("H:[a]-(-4)-[b]", ["b.leading == a.trailing - 4"]),
+        ("H:[a]-1.5-[b]", ["b.leading == a.trailing + 1.5"]),
+        ("H:[a(.5)]", ["a.width == 0.5"]),
+        (" H: | - [ a ( >= 10 , <= 20 @ 500 ) ] - | ", ["a.leading == superview.leading + 20", "a.width >= 10",
+                                                       "a.width <= 20 @500", "superview.trailing == a.trailing + 20"]),
+        ("H:\t[a]\t-\t[b]", ["b.leading == a.trailing + 8"]),
+        ("[a]", []),
+        ("|-[red(500)]-|", ["red.leading == superview.leading + 20", "red.width == 500",
+                            "superview.trailing == red.trailing + 20"]),
+    ])
+    func constructs(_ source: String, _ expected: [String]) {
+        let result = VisualFormatParser().parse(source)
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == expected)
+    }
+
+    @Test("metrics in connections, predicates and priorities")
+    func metrics() {
+        let parser = VisualFormatParser(options: ParseOptions(metrics: ["margin": 16, "size": 48, "p": 750, "gap": 12]))
+        let result = parser.parse("H:|-margin-[avatar(size@p)]-gap-[name(>=size)]-(>=margin@p)-|")
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == [
+            "avatar.leading == superview.leading + 16", "avatar.width == 48 @750",
+            "name.leading == avatar.trailing + 12", "name.width >= 48",
+            "superview.trailing >= name.trailing + 16 @750",
+        ])
+    }
+
+    @Test("custom standard spacing")
+    func standardSpacing() {
+        let parser = VisualFormatParser(options: ParseOptions(siblingSpacing: 4, superviewSpacing: 10))
+        #expect(texts(parser.parse("|-[a]-[b]-|")) == [
+            "a.leading == superview.leading + 10", "b.leading == a.trailing + 4", "superview.trailing == b.trailing + 10",
+        ])
+    }
+
+    @Test("directions", arguments: [
+        ("directionLeadingToTrailing", ["a.leading == superview.leading + 5", "b.leading == a.trailing + 5",
+                                        "superview.trailing == b.trailing + 5"]),
+        ("directionLeftToRight", ["a.left == superview.left + 5", "b.left == a.right + 5", "superview.right == b.right + 5"]),
+        ("directionRightToLeft", ["superview.right == a.right + 5", "a.left == b.right + 5", "b.left == superview.left + 5"]),
+    ])
+    func directions(_ option: String, _ expected: [String]) {
+        let result = VisualFormatParser().parse("H:|-5-[a]-5-[b]-5-|", formatOptions: [option])
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == expected)
+    }
+
+    @Test("alignment options come right after each later view's connection")
+    func alignment() {
+        let result = VisualFormatParser().parse("H:|-[icon(30)]-[label]-[badge]", formatOptions: ["alignAllCenterY", "alignAllTop"])
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == [
+            "icon.leading == superview.leading + 20", "icon.width == 30",
+            "label.leading == icon.trailing + 8", "label.centerY == icon.centerY", "label.top == icon.top",
+            "badge.leading == label.trailing + 8", "badge.centerY == label.centerY", "badge.top == label.top",
+        ])
+        let vertical = VisualFormatParser().parse("V:[a][b]", formatOptions: ["alignAllLeading"])
+        #expect(texts(vertical) == ["b.top == a.bottom", "b.leading == a.leading"])
+        let baseline = VisualFormatParser().parse("[a][b]", formatOptions: ["alignAllBaseline", "alignAllFirstBaseline"])
+        #expect(texts(baseline) == ["b.leading == a.trailing", "b.lastBaseline == a.lastBaseline", "b.firstBaseline == a.firstBaseline"])
+    }
+
+    @Test("format options illegal for the orientation or unknown", arguments: [
+        ("H:[a][b]", "alignAllLeft"), ("H:[a][b]", "alignAllRight"), ("H:[a][b]", "alignAllLeading"),
+        ("H:[a][b]", "alignAllTrailing"), ("H:[a][b]", "alignAllCenterX"), ("V:[a][b]", "alignAllTop"),
+        ("V:[a][b]", "alignAllBottom"), ("V:[a][b]", "alignAllCenterY"), ("V:[a][b]", "alignAllBaseline"),
+        ("V:[a][b]", "alignAllLastBaseline"), ("V:[a][b]", "alignAllFirstBaseline"), ("V:[a][b]", "directionLeftToRight"),
+        ("V:[a][b]", "directionRightToLeft"), ("V:[a][b]", "directionLeadingToTrailing"), ("H:[a][b]", "alignAllMiddle"),
+    ])
+    func illegalOptions(_ source: String, _ option: String) {
+        let result = VisualFormatParser().parse(source, formatOptions: [option])
+        #expect(faults(result, source: source) == ["vfl_syntax@-"])
+        #expect(result.constraints.isEmpty)
+    }
+
+    @Test("conflicting directions and suggestions")
+    func optionMessages() throws {
+        let conflicting = VisualFormatParser().parse("[a]", formatOptions: ["directionLeftToRight", "directionRightToLeft"])
+        #expect(conflicting.diagnostics.map(\.message) == ["Format option 'directionRightToLeft' conflicts with 'directionLeftToRight': give one direction"])
+        let typo = VisualFormatParser().parse("[a]", formatOptions: ["alignAllCentreY"])
+        let diagnostic = try #require(typo.diagnostics.first)
+        #expect(diagnostic.message == "Unknown format option 'alignAllCentreY'")
+        #expect(diagnostic.notes == ["did you mean 'alignAllCenterY'?"])
+    }
+
+    // MARK: - Spans
+
+    @Test("spans of connections, predicates, alignment and terms")
+    func spans() {
+        let source = "H:|-5-[a(>=50@750)]-[b]"
+        let result = VisualFormatParser().parse(source, formatOptions: ["alignAllTop"])
+        #expect(result.constraints.map(\.span) == [3..<6, 9..<17, 19..<20, 21..<22])
+        #expect(result.constraints[0].rhs.terms[0].span == 2..<3)
+        #expect(result.constraints[0].lhs.terms[0].span == 7..<8)
+        #expect(result.constraints[1].priority == 750)
+        #expect(result.constraints[0].priority == nil)
+        let flush = VisualFormatParser().parse("[a] [b]|")
+        #expect(flush.constraints.map(\.span) == [2..<5, 6..<8])
+    }
+
+    @Test("the superview of VFL is .superview, views are .view")
+    func items() {
+        let constraint = VisualFormatParser().parse("|-[a]").constraints[0]
+        #expect(constraint.lhs == LinearSide(terms: [AttributeTerm(item: .view("a"), attribute: .leading, span: 3..<4)]))
+        #expect(constraint.rhs == LinearSide(terms: [AttributeTerm(item: .superview, attribute: .leading, span: 0..<1)], constant: 20))
+        #expect(constraint.relation == .equal)
+    }
+
+    // MARK: - Malformed input: exact code and column
+
+    @Test("malformed VFL", arguments: [
+        ("H:|-0-[red-0-|", ["vfl_syntax@10"]),
+        ("H:[red(=>30)]", ["vfl_syntax@8"]),
+        ("V:|-(8-[red]", ["vfl_syntax@6"]),
+        ("H:|-|", ["vfl_syntax@4"]),
+        ("H:[]", ["vfl_syntax@3"]),
+        ("H:[a]-", ["vfl_syntax@6"]),
+        ("H:[a]-5", ["vfl_syntax@7"]),
+        ("H:[a", ["vfl_syntax@4"]),
+        ("H:[1a]", ["vfl_syntax@3"]),
+        ("H:|-[a]-|-", ["vfl_syntax@9"]),
+        ("H:", ["vfl_syntax@2"]),
+        ("", ["vfl_syntax@0"]),
+        ("H:[a(]", ["vfl_syntax@5"]),
+        ("H:[a(>=)]", ["vfl_syntax@7"]),
+        ("H:[a(50@)]", ["vfl_syntax@8"]),
+        ("H:[a(50@1001)]", ["vfl_syntax@8"]),
+        ("H:[a(50@0)]", ["vfl_syntax@8"]),
+        ("H:[a(50 60)]", ["vfl_syntax@8"]),
+        ("H:|-pading-[a]", ["unknown_metric@4"]),
+        ("H:[a]-(>=gapp)-[b]", ["unknown_metric@9"]),
+        ("H:[a(<100)]", ["vfl_syntax@6"]),
+        ("H:[a]|[b]", ["vfl_syntax@6"]),
+        ("H:[a]x", ["vfl_syntax@5"]),
+        ("X:[a]", ["vfl_syntax@0"]),
+        ("H:[a]--[b]", ["vfl_syntax@6"]),
+        ("H:[a(50@p)]", ["unknown_metric@8"]),
+        ("H:[a(1e999)]", ["vfl_syntax@5"]),
+        ("H:[a(50,)]", ["vfl_syntax@8"]),
+        ("H:[a]-(5)[b]", ["vfl_syntax@9"]),
+        ("H:|[a]||", ["vfl_syntax@7"]),
+        ("H:[é]", ["vfl_syntax@3"]),
+        ("H:[a]é", ["vfl_syntax@5"]),
+        ("H:|-m1-[a]-m3-|", ["unknown_metric@4", "unknown_metric@11"]),
+        ("H:|-m1-[a]-m3-[", ["unknown_metric@4", "unknown_metric@11", "vfl_syntax@15"]),
+        ("H:[a(==)]", ["vfl_syntax@7"]),
+        ("H:[a(50)", ["vfl_syntax@8"]),
+        ("H:[a]-(5", ["vfl_syntax@8"]),
+        ("H:[a]-[b]-", ["vfl_syntax@10"]),
+        ("H:[a(50@@1)]", ["vfl_syntax@8"]),
+        ("H:[a]-(>=5,)-[b]", ["vfl_syntax@11"]),
+        ("H:[a.b]", ["vfl_syntax@4"]),
+    ])
+    func malformed(_ source: String, _ expected: [String]) {
+        let result = VisualFormatParser().parse(source)
+        #expect(faults(result, source: source) == expected)
+        #expect(result.constraints.isEmpty)
+    }
+
+    @Test("messages say what was expected and what was found")
+    func messages() throws {
+        let source = "H:|-0-[red-0-|"
+        let diagnostic = try #require(VisualFormatParser().parse(source).diagnostics.first)
+        #expect(diagnostic.message == "Expected ']' to close view 'red'")
+        #expect(diagnostic.notes == ["found '-'"])
+        #expect(diagnostic.rendered(source: source) == "Expected ']' to close view 'red'\nH:|-0-[red-0-|\n          ^\nnote: found '-'")
+        let relation = try #require(VisualFormatParser().parse("H:[red(=>30)]").diagnostics.first)
+        #expect(relation.message == "Unknown relation: expected '==', '>=' or '<=', found '=' followed by '>'")
+        let metric = try #require(VisualFormatParser(options: ParseOptions(metrics: ["padding": 8])).parse("|-pading-[a]").diagnostics.first)
+        #expect(metric.message == "Unknown metric 'pading'")
+        #expect(metric.notes == ["did you mean 'padding'?"])
+        let empty = try #require(VisualFormatParser().parse("H:|-|").diagnostics.first)
+        #expect(empty.message == "A format string needs at least one view: expected '[' to start a view, found '|'")
+    }
+
+    @Test("diagnostics are capped at 100 per string")
+    func cap() {
+        let source = "H:[a]" + String(repeating: "-m-[a]", count: 150)
+        let result = VisualFormatParser().parse(source)
+        #expect(result.diagnostics.count == ParseResult.maximumDiagnostics)
+        #expect(result.diagnostics.allSatisfy { $0.code == .unknownMetric })
+    }
+
+    // MARK: - Corpus
+
+    @Test("corpus VFL strings parse, and the syntax cases fail at the expected column")
+    func corpus() throws {
+        let entries = try corpusConstraints(prefixes: ["003", "004", "005", "006", "007", "008", "009", "010", "011", "012",
+                                                      "013", "014", "015", "016", "024", "025", "026", "105", "115", "205"])
+        let visualFormat = entries.filter(\.isVisualFormat)
+        #expect(visualFormat.count >= 40)
+        for entry in visualFormat {
+            let result = VisualFormatParser(options: ParseOptions(metrics: entry.metrics)).parse(entry.source, formatOptions: entry.formatOptions)
+            let columns = result.diagnostics.compactMap { $0.column(in: entry.source) }
+            #expect(columns == entry.expectedColumns, "\(entry.caseName): \(entry.source)")
+            if entry.expectedColumns.isEmpty { #expect(!result.constraints.isEmpty || entry.source.hasPrefix("H:[") || entry.source.hasPrefix("V:["), "\(entry.caseName)") }
+        }
+    }
+
+    @Test("isVisualFormat follows the contract's rule", arguments: [
+        ("H:|[a]|", true), ("V:[a]", true), ("|-[a]", true), ("[a][b]", true), ("  H:[a]", true),
+        ("a.width == 10", false), ("H.width == 10", false), ("align(top: a, b)", false), ("", false), ("V", false),
+    ])
+    func detection(_ source: String, _ expected: Bool) {
+        #expect(isVisualFormat(source) == expected)
+    }
+}
