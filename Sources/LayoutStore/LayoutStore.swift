@@ -1,0 +1,317 @@
+import Dispatch
+
+/// The layoutd database: the result cache (issue 2) and named constraint groups (issue 5),
+/// in one SQLite file.
+///
+/// Thread safety: every call runs synchronously on one private serial `DispatchQueue`,
+/// which is the only place the SQLite connection and the in-memory bookkeeping
+/// (``ResultCache``'s clock, ``GroupStore``) are touched. That confinement is why the class
+/// can be `@unchecked Sendable`: its mutable state is never reached from two threads at
+/// once, and the connection is opened `SQLITE_OPEN_NOMUTEX` because of it.
+///
+/// Durability: the database uses WAL with `synchronous = NORMAL`. A write that returned
+/// (so a 2xx answer) survives a process kill (kill -9) right after, because the commit
+/// is in the `-wal` file (in the OS page cache) before `COMMIT` returns; only an OS crash
+/// or power loss can lose the most recent commits. See ``SQLiteConnection``.
+///
+/// Errors: every call throws ``StoreError``; after ``close()`` calls throw
+/// ``StoreError/cannotOpen(_:)``.
+public final class LayoutStore: @unchecked Sendable {
+    /// The schema version (`PRAGMA user_version`) this build writes.
+    public static let schemaVersion = Schema.currentVersion
+
+    /// The most cached results kept (entries; default 10 000).
+    public let cacheCapacity: Int
+    /// The most groups that may exist at once (default 10 000).
+    public let maxGroups: Int
+    /// Whether the database is open read-only: reads work, writes throw ``StoreError/readOnly``.
+    public let isReadOnly: Bool
+
+    private let queue = DispatchQueue(label: "layoutd.store")
+    /// The open state; `nil` after ``close()``. Touched only on `queue`.
+    private var state: State?
+
+    /// Everything confined to `queue`.
+    private final class State {
+        let connection: SQLiteConnection
+        let cache: ResultCache
+        let groups: GroupStore
+
+        init(connection: SQLiteConnection, cacheCapacity: Int, maxGroups: Int, now: @escaping () -> String) throws(SQLiteError) {
+            self.connection = connection
+            self.cache = try ResultCache(connection: connection, capacity: cacheCapacity)
+            self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, now: now)
+        }
+    }
+
+    /// Opens (creating if needed) the database at `path`, applies migrations, and checks
+    /// integrity with `PRAGMA quick_check`.
+    ///
+    /// A corrupt file is reported, never deleted or "repaired". A database file the process
+    /// cannot write is opened read-only (SQLite falls back to read-only, or a retry with
+    /// `SQLITE_OPEN_READONLY`): reads work, writes throw ``StoreError/readOnly``.
+    ///
+    /// - Parameters:
+    ///   - path: a file path, or `":memory:"` (a private, empty database).
+    ///   - cacheCapacity: the most cached results kept, in entries (default 10 000; 0 turns
+    ///     the cache off).
+    ///   - busyTimeout: seconds to wait for another connection's lock before
+    ///     ``StoreError/busy`` (default 5).
+    ///   - maxGroups: the most groups that may exist at once (default 10 000).
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY` even if the file is writable. Needed to
+    ///     exercise the read-only path as root, whom file permissions do not stop. The file
+    ///     must exist and be at ``schemaVersion``.
+    /// - Throws: ``StoreError/corrupt(_:)`` for a file that is not a database or fails
+    ///   `quick_check`; ``StoreError/cannotOpen(_:)`` when it cannot be opened, is newer than
+    ///   this build, or is read-only and needs a migration; ``StoreError/busy`` if another
+    ///   process holds the write lock during a migration.
+    /// - Complexity: `quick_check` is O(size of the database).
+    public convenience init(
+        path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
+        maxGroups: Int = 10_000, readOnly: Bool = false
+    ) throws(StoreError) {
+        try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
+                      maxGroups: maxGroups, readOnly: readOnly, now: Timestamp.now)
+    }
+
+    /// As the public initializer, with the clock used for `updatedAt` (for tests).
+    init(
+        path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
+        now: @escaping () -> String
+    ) throws(StoreError) {
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, readOnly: readOnly, busyTimeout: busyTimeout)
+        } catch {
+            throw Self.openError(error, path: path)
+        }
+        do throws(StoreError) {
+            try Self.checkIntegrity(connection, path: path)
+            try Schema.migrate(connection)
+            do {
+                state = try State(connection: connection, cacheCapacity: cacheCapacity, maxGroups: maxGroups, now: now)
+            } catch {
+                throw StoreError(error)
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        self.cacheCapacity = max(0, cacheCapacity)
+        self.maxGroups = max(0, maxGroups)
+        self.isReadOnly = connection.isReadOnly
+    }
+
+    private static func openError(_ error: SQLiteError, path: String) -> StoreError {
+        switch StoreError(error) {
+        case .corrupt(let message): .corrupt("\(path): \(message)")
+        case .cannotOpen(let message): .cannotOpen("\(path): \(message)")
+        case let other: other
+        }
+    }
+
+    private static func checkIntegrity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
+        let answer: String
+        do {
+            answer = try connection.scalarString("PRAGMA quick_check")
+        } catch {
+            throw openError(error, path: path)
+        }
+        guard answer == "ok" else {
+            throw .corrupt("\(path): PRAGMA quick_check failed: \(answer)")
+        }
+    }
+
+    /// Closes the database (flushing pending LRU recency updates first). Idempotent; later
+    /// calls throw ``StoreError/cannotOpen(_:)``. Waits for a call in progress to finish.
+    public func close() {
+        queue.sync {
+            guard let state else { return }
+            state.cache.flushBeforeClose()
+            state.connection.close()
+            self.state = nil
+        }
+    }
+
+    deinit {
+        state?.cache.flushBeforeClose()
+        state?.connection.close()
+    }
+
+    /// Runs `body` on the queue with the open state.
+    private func perform<T>(_ body: (State) throws(StoreError) -> T) throws(StoreError) -> T {
+        let result: Result<T, StoreError> = queue.sync {
+            dispatchPrecondition(condition: .onQueue(queue))
+            guard let state else { return .failure(.cannotOpen("the store is closed")) }
+            return Result { () throws(StoreError) -> T in try body(state) }
+        }
+        return try result.get()
+    }
+
+    /// Runs a write `body` on the queue: fails fast with ``StoreError/readOnly`` on a
+    /// read-only database.
+    private func performWrite<T>(_ body: (State) throws(StoreError) -> T) throws(StoreError) -> T {
+        guard !isReadOnly else { throw .readOnly }
+        return try perform(body)
+    }
+
+    /// Runs `body` with the connection, on the queue (tests use it to set pragmas).
+    func withConnection<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
+        try perform { (state) throws(StoreError) -> T in try body(state.connection) }
+    }
+
+    // MARK: - Result cache (issue 2)
+
+    /// The cached response body for `key`, or `nil`; a hit becomes the most recently used.
+    ///
+    /// - Parameter key: opaque (the service uses a hex SHA-256 of the canonical scene, the
+    ///   group versions and the layoutd version).
+    /// - Complexity: O(log n); a hit does not write to the database (recency is written in
+    ///   batches, see ``ResultCache``).
+    public func cachedResult(forKey key: String) throws(StoreError) -> [UInt8]? {
+        try perform { (state) throws(StoreError) -> [UInt8]? in
+            try mapped { () throws(SQLiteError) -> [UInt8]? in try state.cache.body(forKey: key) }
+        }
+    }
+
+    /// Stores a response body under `key`, replacing any entry, remembering the group
+    /// versions it was computed from, and evicting least recently used entries beyond
+    /// ``cacheCapacity`` (in batches; the committed count never exceeds the capacity).
+    ///
+    /// Nothing is stored if one of `groups` no longer exists (deleted while the result was
+    /// being computed) or the capacity is 0.
+    ///
+    /// - Parameters:
+    ///   - body: the response body bytes.
+    ///   - key: the opaque cache key.
+    ///   - groups: the (name, version) pairs the result was computed from; replacing or
+    ///     deleting any of those groups deletes this entry in the same transaction.
+    /// - Returns: whether the entry was stored.
+    /// - Throws: ``StoreError/readOnly``, ``StoreError/full``, ``StoreError/busy``, … (the
+    ///   service may ignore them: a failed store only costs a later miss).
+    @discardableResult
+    public func storeResult(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            do throws(SQLiteError) {
+                return try state.connection.transaction { () throws(SQLiteError) -> Bool in
+                    try state.cache.store(body, forKey: key, groups: groups)
+                }
+            } catch {
+                state.cache.transactionDidRollBack()
+                throw StoreError(error)
+            }
+        }
+    }
+
+    /// Deletes every cached result.
+    public func clearCache() throws(StoreError) {
+        try performWrite { (state) throws(StoreError) in
+            do throws(SQLiteError) {
+                try state.connection.transaction { () throws(SQLiteError) in try state.cache.removeAll() }
+            } catch {
+                state.cache.transactionDidRollBack()
+                throw StoreError(error)
+            }
+        }
+    }
+
+    /// The number of cached results.
+    /// - Complexity: O(n) (`count(*)` walks an index).
+    public func cacheCount() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in
+            try mapped { () throws(SQLiteError) -> Int in try state.cache.count() }
+        }
+    }
+
+    // MARK: - Groups (issue 5)
+
+    /// Writes a new version of the group `name`, atomically (`BEGIN IMMEDIATE`), and deletes
+    /// the cached results that used any version of it, in the same transaction.
+    ///
+    /// Versions are 1, 2, 3… per name and never reused, even after a delete and a new put:
+    /// the new version is one more than the name's high-water mark.
+    ///
+    /// - Parameters:
+    ///   - name: the group's name (validated by the service).
+    ///   - constraintsJSON: the `constraints` JSON array, stored verbatim.
+    ///   - metricsJSON: the `metrics` JSON object, stored verbatim.
+    ///   - ifMatch: the version the client expects to be current (`If-Match`,
+    ///     RFC 9110 §13.1.1), or `nil`.
+    ///   - ifNoneMatchAny: `If-None-Match: *` (RFC 9110 §13.1.2): only create.
+    /// - Returns: the stored version, and whether the group was created (201) rather than
+    ///   replaced (200).
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when `ifMatch` is not the
+    ///   current version (or there is none) or `ifNoneMatchAny` and the group exists — nothing
+    ///   changes; ``StoreError/limitExceeded(_:)`` when creating a group beyond
+    ///   ``maxGroups``; ``StoreError/readOnly``, ``StoreError/full``, ``StoreError/busy``.
+    public func putGroup(
+        name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
+    ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
+        try performWrite { (state) throws(StoreError) -> (group: StoredGroup, created: Bool) in
+            do throws(StoreError) {
+                return try state.groups.put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
+                                            ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+            } catch {
+                state.cache.transactionDidRollBack()
+                throw error
+            }
+        }
+    }
+
+    /// The current version of the group `name`, or `nil` if there is none.
+    public func group(named name: String) throws(StoreError) -> StoredGroup? {
+        try perform { (state) throws(StoreError) -> StoredGroup? in
+            try mapped { () throws(SQLiteError) -> StoredGroup? in try state.groups.group(named: name) }
+        }
+    }
+
+    /// Version `version` of the group `name`, or `nil` if either is unknown.
+    public func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
+        try perform { (state) throws(StoreError) -> StoredGroup? in
+            try mapped { () throws(SQLiteError) -> StoredGroup? in try state.groups.group(named: name, version: version) }
+        }
+    }
+
+    /// The versions of the group `name`, ascending; `nil` if the group does not exist.
+    public func versions(ofGroup name: String) throws(StoreError) -> [GroupVersionInfo]? {
+        try perform { (state) throws(StoreError) -> [GroupVersionInfo]? in
+            try mapped { () throws(SQLiteError) -> [GroupVersionInfo]? in try state.groups.versions(ofGroup: name) }
+        }
+    }
+
+    /// Every group's current version, sorted by name (byte order).
+    public func groups() throws(StoreError) -> [GroupSummary] {
+        try perform { (state) throws(StoreError) -> [GroupSummary] in
+            try mapped { () throws(SQLiteError) -> [GroupSummary] in try state.groups.all() }
+        }
+    }
+
+    /// Deletes the group `name` with all its versions and every cached result that used it,
+    /// in one transaction. Its version numbers stay used.
+    /// - Returns: `false` if there was no such group.
+    /// - Throws: ``StoreError/readOnly``, ``StoreError/busy``, ….
+    public func deleteGroup(named name: String) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            do throws(StoreError) {
+                return try state.groups.delete(name: name)
+            } catch {
+                state.cache.transactionDidRollBack()
+                throw error
+            }
+        }
+    }
+
+    /// The number of existing groups.
+    public func groupCount() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in
+            try mapped { () throws(SQLiteError) -> Int in try state.groups.count() }
+        }
+    }
+
+    /// Whether the database answers a trivial query (`SELECT 1`), for `/readyz`.
+    public func isReachable() -> Bool {
+        (try? perform { (state) throws(StoreError) -> Bool in
+            try mapped { () throws(SQLiteError) -> Bool in try state.connection.scalarInt("SELECT 1") == 1 }
+        }) ?? false
+    }
+}

@@ -1,0 +1,230 @@
+import CSQLite
+
+/// One connection to an SQLite database (`sqlite3*`), with a cache of prepared statements.
+///
+/// A `final class` because it owns a C resource: ``close()`` (or `deinit`) closes it.
+/// Not thread-safe by itself: it is opened with `SQLITE_OPEN_NOMUTEX` and must be confined to
+/// one serial queue by its owner (``LayoutStore`` does that).
+///
+/// Settings applied by ``init(path:readOnly:busyTimeout:)``:
+/// - `journal_mode = WAL` (the answer is checked: `wal`, or `memory` for `":memory:"`);
+/// - `synchronous = NORMAL`. With WAL this is durable against a *process* crash (kill -9):
+///   a commit has been written to the `-wal` file with `write(2)` before `COMMIT` returns, so
+///   it survives in the OS page cache even if the process dies right after. Only an OS crash
+///   or power loss can lose the last transactions (WAL is fsync'd at checkpoints only).
+///   See <https://www.sqlite.org/pragma.html#pragma_synchronous> and
+///   <https://www.sqlite.org/wal.html>.
+/// - `busy_timeout` (waits for a lock before answering `SQLITE_BUSY`);
+/// - `foreign_keys = ON`.
+final class SQLiteConnection {
+    /// The connection handle; valid until ``close()``.
+    private(set) var handle: OpaquePointer?
+    /// Prepared statements keyed by their SQL text, reused across calls.
+    private var statements: [String: Statement] = [:]
+
+    /// Opens (creating if needed and allowed) the database at `path`.
+    ///
+    /// When `readOnly` is `false` and a read-write open fails because the file or its
+    /// directory cannot be written (`SQLITE_CANTOPEN`, `SQLITE_READONLY`, `SQLITE_PERM`),
+    /// it retries read-only. (SQLite itself also falls back to read-only for a
+    /// write-protected file; check ``isReadOnly`` after opening.)
+    ///
+    /// - Parameters:
+    ///   - path: a file path, or `":memory:"`.
+    ///   - readOnly: open with `SQLITE_OPEN_READONLY` (the file must exist).
+    ///   - busyTimeout: seconds to wait for a lock before `SQLITE_BUSY`.
+    /// - Throws: ``SQLiteError``: `SQLITE_CANTOPEN`, `SQLITE_NOTADB` (not a database),
+    ///   `SQLITE_CORRUPT`, or a journal mode other than WAL (`SQLITE_ERROR`).
+    init(path: String, readOnly: Bool, busyTimeout: Double) throws(SQLiteError) {
+        let common = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
+        if readOnly {
+            handle = try Self.open(path: path, flags: common | SQLITE_OPEN_READONLY)
+        } else {
+            do {
+                handle = try Self.open(path: path, flags: common | SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
+            } catch {
+                switch error.primaryCode {
+                case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM:
+                    guard let fallback = try? Self.open(path: path, flags: common | SQLITE_OPEN_READONLY) else {
+                        throw error
+                    }
+                    handle = fallback
+                default:
+                    throw error
+                }
+            }
+        }
+        do {
+            try configure(busyTimeout: busyTimeout)
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit {
+        close()
+    }
+
+    private static func open(path: String, flags: Int32) throws(SQLiteError) -> OpaquePointer {
+        var db: OpaquePointer?
+        let resultCode = sqlite3_open_v2(path, &db, flags, nil)
+        guard resultCode == SQLITE_OK, let db else {
+            defer { sqlite3_close_v2(db) }
+            try check(resultCode == SQLITE_OK ? SQLITE_CANTOPEN : resultCode, on: db)
+            throw SQLiteError(code: SQLITE_CANTOPEN, message: "cannot open \(path)")
+        }
+        sqlite3_extended_result_codes(db, 1)
+        return db
+    }
+
+    private func configure(busyTimeout: Double) throws(SQLiteError) {
+        guard let handle else { return }
+        let milliseconds = busyTimeout.isFinite ? Int32(clamping: Int64(max(0, min(busyTimeout, 86_400)) * 1000)) : 0
+        try check(sqlite3_busy_timeout(handle, milliseconds), on: handle)
+        // Read the header first: a file that is not a database fails here with
+        // SQLITE_NOTADB, before any statement could write to it.
+        _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
+        try execute("PRAGMA foreign_keys = ON")
+        let mode: String
+        if isReadOnly {
+            mode = try scalarString("PRAGMA journal_mode")
+        } else {
+            mode = try scalarString("PRAGMA journal_mode = WAL")
+        }
+        // ":memory:" answers "memory"; a read-only database keeps whatever mode it has.
+        guard mode == "wal" || mode == "memory" || isReadOnly else {
+            throw SQLiteError(code: SQLITE_ERROR, message: "journal_mode is \(mode), expected wal",
+                              sql: "PRAGMA journal_mode = WAL")
+        }
+        try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// Whether the main database is open read-only (`sqlite3_db_readonly`).
+    var isReadOnly: Bool {
+        guard let handle else { return true }
+        return sqlite3_db_readonly(handle, "main") == 1
+    }
+
+    /// Closes the connection: finalizes the cached statements, then `sqlite3_close_v2`.
+    /// Idempotent.
+    func close() {
+        statements.removeAll()
+        if let handle {
+            sqlite3_close_v2(handle)
+            self.handle = nil
+        }
+    }
+
+    private func requireHandle() throws(SQLiteError) -> OpaquePointer {
+        guard let handle else {
+            throw SQLiteError(code: SQLITE_MISUSE, message: "the connection is closed")
+        }
+        return handle
+    }
+
+    // MARK: - Statements
+
+    /// The cached prepared statement for `sql`, compiling it on first use.
+    ///
+    /// The caller must ``Statement/reset()`` it when done (``withStatement(_:_:)`` does).
+    /// - Complexity: O(1) amortized after the first call with the same text.
+    func statement(_ sql: String) throws(SQLiteError) -> Statement {
+        if let cached = statements[sql] { return cached }
+        let statement = try Statement(db: try requireHandle(), sql: sql, persistent: true)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` with the cached statement for `sql`, and resets it afterwards
+    /// (clearing bindings) whether `body` returns or throws.
+    func withStatement<T, E: SQLiteErrorConvertible>(
+        _ sql: String, _ body: (Statement) throws(E) -> T
+    ) throws(E) -> T {
+        let statement: Statement
+        do {
+            statement = try self.statement(sql)
+        } catch {
+            throw E(error)
+        }
+        defer { statement.reset() }
+        return try body(statement)
+    }
+
+    /// Runs one SQL statement without parameters or results (DDL, pragmas, BEGIN/COMMIT).
+    /// Uncached; for statements run once or rarely.
+    func execute(_ sql: String) throws(SQLiteError) {
+        let statement = try Statement(db: try requireHandle(), sql: sql, persistent: false)
+        while try statement.step() {}
+    }
+
+    /// The first column of the first row of `sql` as an integer (0 when there is no row).
+    func scalarInt(_ sql: String) throws(SQLiteError) -> Int {
+        let statement = try Statement(db: try requireHandle(), sql: sql, persistent: false)
+        return try statement.step() ? statement.int(at: 0) : 0
+    }
+
+    /// The first column of the first row of `sql` as text ("" when there is no row).
+    func scalarString(_ sql: String) throws(SQLiteError) -> String {
+        let statement = try Statement(db: try requireHandle(), sql: sql, persistent: false)
+        return try statement.step() ? statement.string(at: 0) : ""
+    }
+
+    /// The number of rows changed by the last INSERT/UPDATE/DELETE (`sqlite3_changes64`),
+    /// not counting foreign-key cascades.
+    var changes: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// The rowid of the last successful INSERT (`sqlite3_last_insert_rowid`).
+    var lastInsertRowID: Int64 {
+        guard let handle else { return 0 }
+        return sqlite3_last_insert_rowid(handle)
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`.
+    ///
+    /// `BEGIN IMMEDIATE` takes the write lock up front (waiting up to the busy timeout), so a
+    /// read-then-write body never fails half-way with `SQLITE_BUSY` on lock upgrade.
+    /// Commits when `body` returns; rolls back when it throws (or when `COMMIT` fails) and
+    /// rethrows the *first* error. If SQLite already rolled back by itself (it may, after
+    /// `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY` or `SQLITE_NOMEM`), no second
+    /// `ROLLBACK` is attempted. Not reentrant: don't nest.
+    ///
+    /// - Throws: the error `body` threw, or an ``SQLiteError`` (converted to `E`) from
+    ///   `BEGIN`/`COMMIT`, e.g. `SQLITE_BUSY` when another connection holds the write lock
+    ///   beyond the busy timeout, `SQLITE_READONLY` on a read-only database.
+    func transaction<T, E: SQLiteErrorConvertible>(_ body: () throws(E) -> T) throws(E) -> T {
+        do {
+            try execute("BEGIN IMMEDIATE")
+        } catch {
+            throw E(error)
+        }
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            rollbackIfActive()
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollbackIfActive()
+            throw E(error)
+        }
+        return result
+    }
+
+    private func rollbackIfActive() {
+        guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
+        // A failing ROLLBACK leaves nothing better to do; the first error is what matters.
+        try? execute("ROLLBACK")
+    }
+}
+
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}

@@ -1,0 +1,84 @@
+/// The database schema and its migrations, keyed by `PRAGMA user_version`.
+///
+/// Migration *n* takes a database from `user_version` *n − 1* to *n*. Each runs in its own
+/// `BEGIN IMMEDIATE` transaction together with the `user_version` update, so a crash leaves
+/// the database at a whole version. Never edit a shipped migration; append a new one.
+enum Schema {
+    /// The SQL of each migration, in order; `migrations[0]` creates version 1.
+    static let migrations: [[String]] = [
+        // 1: groups with a per-name high-water mark, and the result cache.
+        [
+            """
+            CREATE TABLE group_names (
+                name TEXT NOT NULL PRIMARY KEY,
+                last_version INTEGER NOT NULL,  -- high-water mark: never decreases, row never deleted
+                current_version INTEGER         -- NULL while the group is deleted
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE group_versions (
+                name TEXT NOT NULL REFERENCES group_names(name),
+                version INTEGER NOT NULL,
+                constraints_json TEXT NOT NULL,
+                metrics_json TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (name, version)
+            ) WITHOUT ROWID
+            """,
+            """
+            CREATE TABLE cached_results (
+                id INTEGER PRIMARY KEY,
+                key TEXT NOT NULL UNIQUE,
+                body BLOB NOT NULL,
+                last_used INTEGER NOT NULL      -- LRU clock value of the last store or hit
+            )
+            """,
+            "CREATE INDEX cached_results_by_last_used ON cached_results(last_used)",
+            """
+            CREATE TABLE cached_result_groups (
+                result_id INTEGER NOT NULL REFERENCES cached_results(id) ON DELETE CASCADE,
+                group_name TEXT NOT NULL,
+                group_version INTEGER NOT NULL,
+                PRIMARY KEY (result_id, group_name, group_version)
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX cached_result_groups_by_group ON cached_result_groups(group_name)",
+        ],
+    ]
+
+    /// The `user_version` this build writes and expects.
+    static var currentVersion: Int { migrations.count }
+
+    /// Brings the database up to ``currentVersion``.
+    ///
+    /// - Throws: ``StoreError/cannotOpen(_:)`` if the database is newer than this build, or
+    ///   older and read-only (it cannot be migrated); SQLite errors mapped to ``StoreError``.
+    static func migrate(_ connection: SQLiteConnection) throws(StoreError) {
+        let found: Int
+        do {
+            found = try connection.scalarInt("PRAGMA user_version")
+        } catch {
+            throw StoreError(error)
+        }
+        if found > currentVersion {
+            throw .cannotOpen("database schema version \(found) is newer than this build supports (\(currentVersion))")
+        }
+        if found == currentVersion { return }
+        if connection.isReadOnly {
+            throw .cannotOpen("database schema version \(found) needs migrating to \(currentVersion), but the database is read-only")
+        }
+        for version in (found + 1)...currentVersion {
+            try connection.transaction { () throws(StoreError) in
+                do throws(SQLiteError) {
+                    for sql in migrations[version - 1] {
+                        try connection.execute(sql)
+                    }
+                    // PRAGMA takes no bound parameters; `version` is our own integer.
+                    try connection.execute("PRAGMA user_version = \(version)")
+                } catch {
+                    throw StoreError(error)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import CSQLite
+
+/// Everything a ``LayoutStore`` call can fail with.
+///
+/// Each case corresponds to one HTTP answer (mapped by the service, not here): see the
+/// case comments. SQLite result codes are mapped by ``init(_:)``.
+public enum StoreError: Error, Sendable, Equatable {
+    /// An `If-Match` or `If-None-Match: *` precondition failed (RFC 9110 §13.1.1, §13.1.2);
+    /// `current` is the group's current version, `nil` if it has none. → 412.
+    case preconditionFailed(current: Int?)
+    /// The database cannot be written (`SQLITE_READONLY`, or opened read-only). → 503.
+    case readOnly
+    /// The disk or the database's size limit is full (`SQLITE_FULL`). → 507.
+    case full
+    /// Another connection held the lock beyond the busy timeout (`SQLITE_BUSY`,
+    /// `SQLITE_LOCKED`). → 503 with `Retry-After`.
+    case busy
+    /// The file is not a database or is damaged (`SQLITE_CORRUPT`, `SQLITE_NOTADB`, or
+    /// `PRAGMA quick_check` found problems). The file is left as it is. → refuse to start.
+    case corrupt(String)
+    /// The database could not be opened or is closed (`SQLITE_CANTOPEN`, a schema newer than
+    /// this build, a read-only database that needs a migration). → refuse to start / 503.
+    case cannotOpen(String)
+    /// A configured limit would be exceeded, e.g. creating a group beyond `maxGroups`;
+    /// the message names the limit. → 422 (`limit_exceeded`) or 507, the service decides.
+    case limitExceeded(String)
+    /// Any other SQLite error: a bug or an I/O failure. → 500.
+    case sqlite(SQLiteError)
+}
+
+extension StoreError: SQLiteErrorConvertible {
+    /// Maps an SQLite error to the store's error by its primary result code
+    /// (<https://www.sqlite.org/rescode.html>).
+    public init(_ error: SQLiteError) {
+        switch error.primaryCode {
+        case SQLITE_READONLY: self = .readOnly
+        case SQLITE_FULL: self = .full
+        case SQLITE_BUSY, SQLITE_LOCKED: self = .busy
+        case SQLITE_CORRUPT, SQLITE_NOTADB: self = .corrupt(error.message)
+        case SQLITE_CANTOPEN: self = .cannotOpen(error.message)
+        default: self = .sqlite(error)
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+@testable import LayoutStore
+
+/// A fresh directory under the system temp directory, removed when this value is released.
+final class TemporaryDirectory {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "layoutstore-test-" + UUID().uuidString
+        // A failure here is a broken test environment, not input.
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// The path of `name` inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// A clock for `updatedAt` that answers a fixed instant.
+let fixedClock: @Sendable () -> String = { Timestamp.format(epochSeconds: 1_796_047_509) }
+
+/// Opens a store at `path` with a fixed clock.
+func openStore(
+    _ path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5, maxGroups: Int = 10_000,
+    readOnly: Bool = false
+) throws(StoreError) -> LayoutStore {
+    try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
+                    readOnly: readOnly, now: fixedClock)
+}
+
+/// Bytes of a UTF-8 string.
+func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
