@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One connection to an SQLite database (`sqlite3*`), with a cache of prepared statements.
 ///
@@ -27,7 +32,10 @@ final class SQLiteConnection {
     /// When `readOnly` is `false` and a read-write open fails because the file or its
     /// directory cannot be written (`SQLITE_CANTOPEN`, `SQLITE_READONLY`, `SQLITE_PERM`),
     /// it retries read-only. (SQLite itself also falls back to read-only for a
-    /// write-protected file; check ``isReadOnly`` after opening.)
+    /// write-protected file; check ``isReadOnly`` after opening.) A read-only WAL database
+    /// whose directory cannot be written (so no `-shm` file can be made) and that has no
+    /// `-wal` file is opened as `immutable=1`: it is then read without locks, on the
+    /// assumption that nobody writes a write-protected file while layoutd runs.
     ///
     /// - Parameters:
     ///   - path: a file path, or `":memory:"`.
@@ -58,8 +66,45 @@ final class SQLiteConnection {
             try configure(busyTimeout: busyTimeout)
         } catch {
             close()
-            throw error
+            // A WAL database opened read-only needs its `-shm` file; when neither it nor
+            // `-wal` exists and the directory is not writable, SQLite answers
+            // SQLITE_READONLY_CANTINIT/SQLITE_CANTOPEN. Without a `-wal` file the main file
+            // holds every commit, so it can be read as immutable (no locks, no `-shm`).
+            // See <https://www.sqlite.org/wal.html#readonly>.
+            guard error.primaryCode == SQLITE_READONLY || error.primaryCode == SQLITE_CANTOPEN,
+                  path != ":memory:", access(path, R_OK) == 0, access(path + "-wal", F_OK) != 0,
+                  let immutable = try? Self.open(path: Self.immutableURI(path), flags: common | SQLITE_OPEN_READONLY | SQLITE_OPEN_URI)
+            else {
+                throw error
+            }
+            handle = immutable
+            do {
+                try configure(busyTimeout: busyTimeout)
+            } catch let retryError {
+                close()
+                throw retryError
+            }
         }
+    }
+
+    /// `file:` URI for `path` with `immutable=1` (RFC 3986 percent-encoding of everything
+    /// but unreserved characters and `/`), per <https://www.sqlite.org/uri.html>.
+    private static func immutableURI(_ path: String) -> String {
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".unicodeScalars)
+                uri.unicodeScalars.append("%")
+                uri.unicodeScalars.append(hex[Int(byte >> 4)])
+                uri.unicodeScalars.append(hex[Int(byte & 0x0F)])
+            }
+        }
+        return uri + "?immutable=1"
     }
 
     deinit {
