@@ -1,0 +1,155 @@
+/// One coefficient of a row: `coefficient · symbol`.
+struct Cell: Sendable {
+    var symbol: Int
+    var coefficient: Double
+}
+
+/// A tableau row `basic = constant + Σ coefficient·symbol` (kiwi `row.h`), or an
+/// objective row `objective = constant + Σ coefficient·symbol`.
+///
+/// Cells are kept sorted by symbol id, without zeros, so every traversal visits
+/// symbols in one fixed order (determinism) and a lookup is a binary search.
+struct Row: Sendable {
+    var cells: [Cell]
+    var constant: Double
+
+    init(constant: Double = 0) {
+        self.cells = []
+        self.constant = constant
+    }
+
+    /// The coefficient of `symbol`, 0 if absent.
+    /// - Complexity: O(log n).
+    @inline(__always)
+    func coefficient(for symbol: Int) -> Double {
+        let index = position(of: symbol)
+        return index < cells.count && cells[index].symbol == symbol ? cells[index].coefficient : 0
+    }
+
+    /// The index of the first cell whose symbol is ≥ `symbol`.
+    @inline(__always)
+    func position(of symbol: Int) -> Int {
+        var low = 0
+        var high = cells.count
+        while low < high {
+            let mid = (low &+ high) >> 1
+            if cells[mid].symbol < symbol { low = mid &+ 1 } else { high = mid }
+        }
+        return low
+    }
+
+    /// Adds `coefficient · symbol`, dropping the cell if the sum cancels.
+    /// Returns +1 if a cell was created, -1 if one was removed, 0 otherwise.
+    @discardableResult
+    mutating func insert(_ symbol: Int, _ coefficient: Double) -> Int {
+        let index = position(of: symbol)
+        if index < cells.count && cells[index].symbol == symbol {
+            let old = cells[index].coefficient
+            let sum = old + coefficient
+            if Tolerance.isNearZero(sum, scale: max(abs(old), abs(coefficient))) {
+                cells.remove(at: index)
+                return -1
+            }
+            cells[index].coefficient = sum
+            return 0
+        }
+        if coefficient == 0 { return 0 }
+        cells.insert(Cell(symbol: symbol, coefficient: coefficient), at: index)
+        return 1
+    }
+
+    /// Removes `symbol`'s cell if present.
+    mutating func remove(_ symbol: Int) {
+        let index = position(of: symbol)
+        if index < cells.count && cells[index].symbol == symbol { cells.remove(at: index) }
+    }
+
+    /// Negates the constant and every coefficient.
+    mutating func reverseSign() {
+        constant = -constant
+        for index in cells.indices { cells[index].coefficient = -cells[index].coefficient }
+    }
+
+    /// Solves this row for `symbol`, in place.
+    ///
+    /// Before: `0 = a·symbol + b·y + c`. After: the row is the right-hand side of
+    /// `symbol = -(b/a)·y - c/a`, and `symbol` is no longer in it.
+    /// - Precondition: `symbol` has a nonzero coefficient in this row.
+    /// - Complexity: O(n).
+    mutating func solve(for symbol: Int) {
+        let index = position(of: symbol)
+        let factor = -1.0 / cells[index].coefficient
+        cells.remove(at: index)
+        constant *= factor
+        for i in cells.indices { cells[i].coefficient *= factor }
+    }
+
+    /// Changes the basic symbol of a tableau row from `lhs` to `rhs` (a pivot).
+    ///
+    /// Before: `lhs = a·rhs + b·y + c`. After: `rhs = (1/a)·lhs - (b/a)·y - c/a`.
+    mutating func solve(for rhs: Int, replacing lhs: Int) {
+        insert(lhs, -1)
+        solve(for: rhs)
+    }
+
+    /// `self += factor · other` without bookkeeping (objective and scratch rows).
+    mutating func add(_ other: Row, times factor: Double) {
+        constant += factor * other.constant
+        var added: [Int] = []
+        var removed: [Int] = []
+        cells = Row.merge(cells, skipping: -1, other.cells, times: factor,
+                          added: &added, removed: &removed, track: false)
+    }
+
+    /// Replaces `symbol` by `row` (`symbol = row`) in this row, if present.
+    mutating func substitute(_ symbol: Int, with row: Row) {
+        let index = position(of: symbol)
+        guard index < cells.count && cells[index].symbol == symbol else { return }
+        let factor = cells[index].coefficient
+        constant += factor * row.constant
+        var added: [Int] = []
+        var removed: [Int] = []
+        cells = Row.merge(cells, skipping: symbol, row.cells, times: factor,
+                          added: &added, removed: &removed, track: false)
+    }
+
+    /// Merges `a` (without `skip`) and `factor · b`, both sorted by symbol, into a
+    /// sorted cell array. Sums that cancel (``Tolerance``) are dropped. With `track`,
+    /// symbols new to `a` are appended to `added` and cancelled ones to `removed`.
+    /// - Complexity: O(|a| + |b|).
+    @inline(__always)
+    static func merge(_ a: [Cell], skipping skip: Int, _ b: [Cell], times factor: Double,
+                      added: inout [Int], removed: inout [Int], track: Bool) -> [Cell] {
+        var out: [Cell] = []
+        out.reserveCapacity(a.count + b.count)
+        var i = 0
+        var j = 0
+        let na = a.count
+        let nb = b.count
+        while i < na || j < nb {
+            if j >= nb || (i < na && a[i].symbol < b[j].symbol) {
+                if a[i].symbol != skip { out.append(a[i]) }
+                i &+= 1
+            } else if i >= na || b[j].symbol < a[i].symbol {
+                let c = factor * b[j].coefficient
+                if c != 0 {
+                    out.append(Cell(symbol: b[j].symbol, coefficient: c))
+                    if track { added.append(b[j].symbol) }
+                }
+                j &+= 1
+            } else {
+                let old = a[i].coefficient
+                let delta = factor * b[j].coefficient
+                let sum = old + delta
+                if Tolerance.isNearZero(sum, scale: max(abs(old), abs(delta))) {
+                    if track { removed.append(a[i].symbol) }
+                } else {
+                    out.append(Cell(symbol: a[i].symbol, coefficient: sum))
+                }
+                i &+= 1
+                j &+= 1
+            }
+        }
+        return out
+    }
+}

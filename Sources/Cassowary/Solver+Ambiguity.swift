@@ -1,0 +1,166 @@
+// Ambiguity: is an expression's value the same in every optimal solution?
+
+extension Solver {
+    /// Whether `expression` has the same value in every optimal solution: every
+    /// solution that satisfies the required constraints and has the same error at every
+    /// strength level as the current one. A variable the solver never saw is not
+    /// determined.
+    ///
+    /// Method: write `expression` in the non-basic symbols, `e = c + Σ aⱼ·sⱼ`. On the
+    /// optimal face dummies are fixed, a restricted symbol with a lexicographically
+    /// positive reduced-cost vector is fixed at 0 (any increase would raise the first
+    /// level where it is nonzero, since no stronger level can compensate), a restricted
+    /// symbol with a zero vector may increase, an external one with a zero vector may
+    /// move both ways. Restricted basic rows at value 0 (degenerate pivots) bound those
+    /// moves: `row · d ≥ 0`. `e` is determined iff no direction `d` of that cone has
+    /// `a · d ≠ 0`. If a symbol with `aⱼ ≠ 0` can move alone the answer is "no" at
+    /// once; if none can move, "yes"; otherwise a small LP over the cone decides
+    /// exactly (solved by a scratch `Solver` on the symbols involved).
+    /// - Complexity: O(Σ length of the rows substituted + Σ column lengths of the
+    ///   movable symbols in `expression`); use ``areDetermined(_:)`` for many queries.
+    public func isDetermined(_ expression: Expression) -> Bool {
+        var blocking = DegeneracyIndex(precomputed: false)
+        return isDetermined(expression, blocking: &blocking)
+    }
+
+    /// ``isDetermined(_:)`` for many expressions, sharing one O(tableau) index of the
+    /// degenerate rows, so each answer costs about the length of its substituted row.
+    public func areDetermined(_ expressions: [Expression]) -> [Bool] {
+        var blocking = DegeneracyIndex(precomputed: true)
+        blocking.build(from: self)
+        return expressions.map { isDetermined($0, blocking: &blocking) }
+    }
+
+    /// Which symbols a degenerate restricted row keeps from increasing (`plus`) or
+    /// decreasing (`minus`), computed for the whole tableau or lazily per symbol.
+    struct DegeneracyIndex {
+        var precomputed: Bool
+        var plus: [Bool] = []
+        var minus: [Bool] = []
+
+        init(precomputed: Bool) { self.precomputed = precomputed }
+
+        mutating func build(from solver: Solver) {
+            plus = Array(repeating: false, count: solver.kinds.count)
+            minus = plus
+            for basic in solver.kinds.indices where solver.isDegenerate(basic) {
+                for cell in solver.rows[basic].cells {
+                    if cell.coefficient < 0 { plus[cell.symbol] = true } else { minus[cell.symbol] = true }
+                }
+            }
+        }
+
+        /// (blocked increasing, blocked decreasing) for `symbol`.
+        func blocked(_ symbol: Int, in solver: Solver) -> (Bool, Bool) {
+            if precomputed { return (plus[symbol], minus[symbol]) }
+            var up = false, down = false
+            for basic in solver.columns[symbol] where solver.isDegenerate(basic) {
+                if solver.rows[basic].coefficient(for: symbol) < 0 { up = true } else { down = true }
+            }
+            return (up, down)
+        }
+    }
+
+    /// A restricted basic row whose value is 0 (up to ``Tolerance``).
+    @inline(__always)
+    func isDegenerate(_ basic: Int) -> Bool {
+        isBasic[basic] && kinds[basic].isRestricted && Tolerance.isNearZero(rows[basic].constant, scale: 1)
+    }
+
+    /// How a non-basic symbol may move on the optimal face.
+    enum Freedom { case fixed, increase, both }
+
+    func freedom(of symbol: Int) -> Freedom {
+        switch kinds[symbol] {
+        case .dummy:
+            return .fixed
+        case .external, .slack, .error:
+            for level in levels.indices where reducedCost(symbol, level: level) != 0 { return .fixed }
+            return kinds[symbol] == .external ? .both : .increase
+        }
+    }
+
+    func isDetermined(_ expression: Expression, blocking: inout DegeneracyIndex) -> Bool {
+        guard expression.isFinite else { return false }
+        var row = Row(constant: expression.constant)
+        var unseen: [Variable: Double] = [:]
+        for term in expression.terms where term.coefficient != 0 {
+            guard let symbol = variableSymbols[term.variable] else {
+                unseen[term.variable, default: 0] += term.coefficient
+                continue
+            }
+            if isBasic[symbol] { row.add(rows[symbol], times: term.coefficient) } else { row.insert(symbol, term.coefficient) }
+        }
+        if unseen.values.contains(where: { $0 != 0 }) { return false }
+        var needsProgram = false
+        for cell in row.cells {
+            let freedom = freedom(of: cell.symbol)
+            if freedom == .fixed { continue }
+            let (up, down) = blocking.blocked(cell.symbol, in: self)
+            if !up { return false }
+            if freedom == .both && !down { return false }
+            needsProgram = true
+        }
+        return needsProgram ? !coneChanges(row) : true
+    }
+
+    /// Exact test over the cone of optimal-face directions: whether some direction
+    /// changes `row` (the expression in non-basic symbols). Builds the closure of the
+    /// movable symbols and degenerate rows around `row`'s symbols, then maximises and
+    /// minimises `a · d` over the cone cut by the box `|dⱼ| ≤ 1`.
+    func coneChanges(_ row: Row) -> Bool {
+        var index: [Int: Int] = [:]        // symbol → LP variable (lookups only)
+        var order: [Int] = []              // symbols in discovery order
+        var degenerateRows: [Int] = []
+        var seenRows = Set<Int>()
+        func include(_ symbol: Int) {
+            if index[symbol] == nil && freedom(of: symbol) != .fixed {
+                index[symbol] = order.count
+                order.append(symbol)
+            }
+        }
+        for cell in row.cells { include(cell.symbol) }
+        var next = 0
+        while next < order.count {
+            let symbol = order[next]
+            next += 1
+            for basic in columns[symbol].sorted() where isDegenerate(basic) && !seenRows.contains(basic) {
+                seenRows.insert(basic)
+                degenerateRows.append(basic)
+                for cell in rows[basic].cells { include(cell.symbol) }
+            }
+        }
+        var scale = 0.0
+        for cell in row.cells { scale = max(scale, abs(cell.coefficient)) }
+        for direction in [1.0, -1.0] {
+            var program = Solver()
+            var objective = Expression()
+            do {
+                for (position, symbol) in order.enumerated() {
+                    let d = Expression(Variable(id: position))
+                    try program.addConstraint(Constraint(d - 1, .lessThanOrEqual))
+                    let lower = freedom(of: symbol) == .both ? -1.0 : 0.0
+                    try program.addConstraint(Constraint(d - lower, .greaterThanOrEqual))
+                }
+                for basic in degenerateRows {
+                    var terms: [Term] = []
+                    for cell in rows[basic].cells {
+                        if let position = index[cell.symbol] { terms.append(Term(Variable(id: position), cell.coefficient)) }
+                    }
+                    try program.addConstraint(Constraint(Expression(terms: terms), .greaterThanOrEqual))
+                }
+                for cell in row.cells {
+                    if let position = index[cell.symbol] {
+                        objective.terms.append(Term(Variable(id: position), direction * cell.coefficient))
+                    }
+                }
+                try program.addConstraint(Constraint(objective - 1, .greaterThanOrEqual, strength: Strength(1)))
+            } catch {
+                return true   // cannot decide: do not claim uniqueness
+            }
+            let achieved = objective.evaluate { program.value(of: $0) }
+            if !Tolerance.isNearZero(achieved, scale: max(scale, 1)) && achieved > 0 { return true }
+        }
+        return false
+    }
+}

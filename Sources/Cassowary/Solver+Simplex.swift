@@ -1,0 +1,409 @@
+// The tableau operations: row creation, pivots, primal and dual optimisation.
+// Row forms follow kiwi (`solverimpl.h`): a basic row means `basic = constant + Σ cᵢ·sᵢ`,
+// a row being built means `0 = constant + Σ cᵢ·sᵢ`.
+
+extension Solver {
+    // MARK: - Symbols
+
+    /// Appends a fresh symbol of `kind` and returns its id.
+    @inline(__always)
+    mutating func newSymbol(_ kind: SymbolKind) -> Int {
+        let id = kinds.count
+        kinds.append(kind)
+        rows.append(Row())
+        isBasic.append(false)
+        columns.append([])
+        owners.append(-1)
+        return id
+    }
+
+    /// The external symbol of `variable`, created on first use.
+    mutating func symbol(for variable: Variable) -> Int {
+        if let symbol = variableSymbols[variable] { return symbol }
+        let symbol = newSymbol(.external)
+        variableSymbols[variable] = symbol
+        return symbol
+    }
+
+    /// Index of the objective row for `strength`, inserting an empty level (kept in
+    /// descending order) if it is new.
+    mutating func levelIndex(for strength: Double) -> Int {
+        var low = 0
+        var high = levels.count
+        while low < high {
+            let mid = (low + high) / 2
+            if levels[mid].strength > strength { low = mid + 1 } else { high = mid }
+        }
+        if low < levels.count && levels[low].strength == strength { return low }
+        levels.insert(Level(strength: strength, row: Row()), at: low)
+        return low
+    }
+
+    // MARK: - Adding
+
+    /// `addConstraint` that, on an unsatisfiable required constraint, stores in
+    /// `certificate` the symbols of the failed row (the nonzero coefficients of the
+    /// infeasibility proof: each marker belongs to exactly one constraint, so these are
+    /// the constraints the proof combines).
+    mutating func addConstraint(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> ConstraintHandle {
+        guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
+        var tag = Tag(marker: -1, other: -1)
+        var scale = 0.0
+        var row = createRow(constraint, tag: &tag, scale: &scale)
+        let constantScale = max(1, scale)
+
+        var subject = chooseSubject(row, tag: tag)
+        if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
+            if !Tolerance.isNearZero(row.constant, scale: constantScale) {
+                certificate = row.cells.map(\.symbol).filter { $0 != tag.marker }
+                throw .unsatisfiableConstraint
+            }
+            subject = tag.marker
+        }
+        if subject < 0 {
+            let added = try addWithArtificialVariable(row, scale: constantScale, certificate: &certificate)
+            if !added {
+                try optimizeObjective()
+                throw .unsatisfiableConstraint
+            }
+        } else {
+            row.solve(for: subject)
+            substitute(subject, with: row)
+            install(subject, row)
+        }
+        let handle = ConstraintHandle(rawValue: records.count)
+        records.append(ConstraintRecord(constraint: constraint, tag: tag))
+        owners[tag.marker] = handle.rawValue
+        if tag.other >= 0 { owners[tag.other] = handle.rawValue }
+        try optimizeObjective()
+        return handle
+    }
+
+    /// Builds the row of `constraint` with every basic symbol substituted (kiwi
+    /// `createRow`): `0 = expression ± slack ∓ error` and so on, sign-normalised so the
+    /// constant is ≥ 0. Error symbols enter their level's objective row with weight 1.
+    /// `scale` receives the magnitude of the constants combined into the row.
+    mutating func createRow(_ constraint: Constraint, tag: inout Tag, scale: inout Double) -> Row {
+        let expression = constraint.expression
+        var row = Row(constant: expression.constant)
+        scale = abs(expression.constant)
+        for term in expression.terms where term.coefficient != 0 {
+            let symbol = symbol(for: term.variable)
+            if isBasic[symbol] {
+                scale += abs(term.coefficient * rows[symbol].constant)
+                row.add(rows[symbol], times: term.coefficient)
+            } else {
+                row.insert(symbol, term.coefficient)
+            }
+        }
+        let strength = constraint.strength
+        switch constraint.relation {
+        case .lessThanOrEqual, .greaterThanOrEqual:
+            let sign = constraint.relation == .lessThanOrEqual ? 1.0 : -1.0
+            let slack = newSymbol(.slack)
+            tag.marker = slack
+            row.insert(slack, sign)
+            if !strength.isRequired {
+                let error = newSymbol(.error)
+                tag.other = error
+                row.insert(error, -sign)
+                levels[levelIndex(for: strength.value)].row.insert(error, 1)
+            }
+        case .equal:
+            if strength.isRequired {
+                let dummy = newSymbol(.dummy)
+                tag.marker = dummy
+                row.insert(dummy, 1)
+            } else {
+                let plus = newSymbol(.error)
+                let minus = newSymbol(.error)
+                tag.marker = plus
+                tag.other = minus
+                row.insert(plus, -1)
+                row.insert(minus, 1)
+                let level = levelIndex(for: strength.value)
+                levels[level].row.insert(plus, 1)
+                levels[level].row.insert(minus, 1)
+            }
+        }
+        if row.constant < 0 { row.reverseSign() }
+        return row
+    }
+
+    /// The subject to solve a new row for, or -1 (kiwi `chooseSubject`): the lowest
+    /// external symbol; else the constraint's own slack/error if its coefficient is
+    /// negative (so the basic value stays ≥ 0).
+    func chooseSubject(_ row: Row, tag: Tag) -> Int {
+        for cell in row.cells where kinds[cell.symbol] == .external { return cell.symbol }
+        if tag.marker >= 0 && kinds[tag.marker].isRestricted && row.coefficient(for: tag.marker) < 0 {
+            return tag.marker
+        }
+        if tag.other >= 0 && kinds[tag.other].isRestricted && row.coefficient(for: tag.other) < 0 {
+            return tag.other
+        }
+        return -1
+    }
+
+    /// Adds `row` through an artificial variable (phase one; kiwi
+    /// `addWithArtificialVariable`). Returns whether the row is satisfiable.
+    ///
+    /// On failure the artificial row is still basic and the new symbols occur only in
+    /// it (an entering new symbol could only leave through the artificial row, which
+    /// would make it 0), so dropping that row restores the previous constraint set.
+    mutating func addWithArtificialVariable(_ row: Row, scale: Double, certificate: inout [Int]?) throws(SolverError) -> Bool {
+        let art = newSymbol(.slack)
+        install(art, row)
+        artificial = row
+        try optimizeArtificial()
+        let success = Tolerance.isNearZero(artificial?.constant ?? 0, scale: scale)
+        if !success { certificate = artificial?.cells.map(\.symbol) ?? [] }
+        artificial = nil
+        if isBasic[art] {
+            var artRow = uninstall(art)
+            if !success { return false }
+            if !artRow.cells.isEmpty {
+                guard let entering = artRow.cells.first(where: { kinds[$0.symbol].isRestricted })?.symbol else {
+                    return false
+                }
+                artRow.solve(for: entering, replacing: art)
+                substitute(entering, with: artRow)
+                install(entering, artRow)
+            }
+        }
+        let holders = columns[art]
+        columns[art] = []
+        for basic in holders { rows[basic].remove(art) }
+        for index in levels.indices { levels[index].row.remove(art) }
+        return success
+    }
+
+    // MARK: - Removing
+
+    /// Removes a constraint record and its rows (kiwi `removeConstraint`).
+    mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
+        records[index] = nil
+        let tag = record.tag
+        if !record.constraint.strength.isRequired {
+            let level = levelIndex(for: record.constraint.strength.value)
+            for symbol in [tag.marker, tag.other] where symbol >= 0 && kinds[symbol] == .error {
+                if isBasic[symbol] {
+                    levels[level].row.add(rows[symbol], times: -1)
+                } else {
+                    levels[level].row.insert(symbol, -1)
+                }
+            }
+        }
+        if !isBasic[tag.marker] {
+            guard let leaving = markerLeavingRow(tag.marker) else {
+                throw .internalError("failed to find leaving row")
+            }
+            pivot(entering: tag.marker, leaving: leaving)
+        }
+        _ = uninstall(tag.marker)
+        try optimizeObjective()
+    }
+
+    /// The row to pivot a non-basic marker into the basis for removal (kiwi
+    /// `getMarkerLeavingRow`): a restricted row with negative coefficient and least
+    /// ratio, else one with positive coefficient and least ratio, else an external row;
+    /// ties to the lowest id.
+    func markerLeavingRow(_ marker: Int) -> Int? {
+        var ratio1 = Double.infinity, ratio2 = Double.infinity
+        var first = -1, second = -1, third = -1
+        for basic in columns[marker] {
+            let coefficient = rows[basic].coefficient(for: marker)
+            if coefficient == 0 { continue }
+            if kinds[basic] == .external {
+                if third < 0 || basic < third { third = basic }
+            } else if coefficient < 0 {
+                let ratio = -rows[basic].constant / coefficient
+                if ratio < ratio1 || (ratio == ratio1 && basic < first) { ratio1 = ratio; first = basic }
+            } else {
+                let ratio = rows[basic].constant / coefficient
+                if ratio < ratio2 || (ratio == ratio2 && basic < second) { ratio2 = ratio; second = basic }
+            }
+        }
+        if first >= 0 { return first }
+        if second >= 0 { return second }
+        if third >= 0 { return third }
+        return nil
+    }
+
+    // MARK: - Pivots
+
+    /// Makes `symbol` basic with `row`, indexing the row's cells.
+    @inline(__always)
+    mutating func install(_ symbol: Int, _ row: Row) {
+        for cell in row.cells { columns[cell.symbol].insert(symbol) }
+        rows[symbol] = row
+        isBasic[symbol] = true
+    }
+
+    /// Takes the row of basic `symbol` out of the tableau and returns it.
+    @inline(__always)
+    mutating func uninstall(_ symbol: Int) -> Row {
+        let row = rows[symbol]
+        for cell in row.cells { columns[cell.symbol].remove(symbol) }
+        rows[symbol] = Row()
+        isBasic[symbol] = false
+        return row
+    }
+
+    /// Exchanges basic `leaving` for non-basic `entering`.
+    ///
+    /// Before: `leaving = a·entering + …`. After: `entering = (1/a)·leaving − …` is
+    /// basic and substituted into every row, objective level and the artificial row.
+    /// - Complexity: O(Σ length of the rows holding `entering`).
+    mutating func pivot(entering: Int, leaving: Int) {
+        var row = uninstall(leaving)
+        row.solve(for: entering, replacing: leaving)
+        substitute(entering, with: row)
+        install(entering, row)
+    }
+
+    /// Replaces non-basic `symbol` by `row` everywhere (kiwi `substitute`), visiting only
+    /// the rows the column index lists. Restricted rows that go negative are queued
+    /// for the dual simplex.
+    mutating func substitute(_ symbol: Int, with row: Row) {
+        let holders = columns[symbol]
+        columns[symbol] = []
+        var added: [Int] = []
+        var removed: [Int] = []
+        for basic in holders {
+            let index = rows[basic].position(of: symbol)
+            guard index < rows[basic].cells.count, rows[basic].cells[index].symbol == symbol else { continue }
+            let factor = rows[basic].cells[index].coefficient
+            rows[basic].constant += factor * row.constant
+            added.removeAll(keepingCapacity: true)
+            removed.removeAll(keepingCapacity: true)
+            rows[basic].cells = Row.merge(rows[basic].cells, skipping: symbol, row.cells, times: factor,
+                                          added: &added, removed: &removed, track: true)
+            for s in added { columns[s].insert(basic) }
+            for s in removed { columns[s].remove(basic) }
+            if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+        }
+        for index in levels.indices { levels[index].row.substitute(symbol, with: row) }
+        if artificial != nil { artificial?.substitute(symbol, with: row) }
+    }
+
+    /// Upper bound on pivots per optimisation: a guard against cycling, which would
+    /// otherwise hang on adversarial input.
+    var pivotLimit: Int { 10_000 + 50 * kinds.count }
+
+    // MARK: - Primal simplex
+
+    /// Pivots until no symbol has a lexicographically negative reduced cost (kiwi
+    /// `optimize`, with the paper's symbolic weights).
+    /// - Throws: ``SolverError/internalError(_:)`` if the objective is unbounded or the
+    ///   pivot limit is hit.
+    mutating func optimizeObjective() throws(SolverError) {
+        var count = 0
+        while let entering = lexicographicEnteringSymbol() {
+            guard let leaving = leavingRow(for: entering) else { throw .internalError("objective is unbounded") }
+            pivot(entering: entering, leaving: leaving)
+            count += 1
+            if count > pivotLimit { throw .internalError("optimize did not terminate") }
+        }
+    }
+
+    /// Phase one: minimises the artificial row.
+    mutating func optimizeArtificial() throws(SolverError) {
+        var count = 0
+        while let objective = artificial,
+              let entering = objective.cells.first(where: { $0.coefficient < 0 && kinds[$0.symbol] != .dummy })?.symbol {
+            guard let leaving = leavingRow(for: entering) else { throw .internalError("objective is unbounded") }
+            pivot(entering: entering, leaving: leaving)
+            count += 1
+            if count > pivotLimit { throw .internalError("optimize did not terminate") }
+        }
+    }
+
+    /// The entering symbol: the strongest level that has a non-dummy symbol with
+    /// negative coefficient and zero coefficients in every stronger level; lowest id
+    /// within it. `nil` at the optimum.
+    func lexicographicEnteringSymbol() -> Int? {
+        for level in levels.indices {
+            for cell in levels[level].row.cells where cell.coefficient < 0 && kinds[cell.symbol] != .dummy {
+                var dominated = false
+                for stronger in 0..<level where levels[stronger].row.coefficient(for: cell.symbol) != 0 {
+                    dominated = true
+                    break
+                }
+                if !dominated { return cell.symbol }
+            }
+        }
+        return nil
+    }
+
+    /// The leaving row for `entering` (kiwi `getLeavingRow`): among restricted rows
+    /// where `entering` has a negative coefficient, the least ratio
+    /// `-constant/coefficient`, ties to the lowest id.
+    func leavingRow(for entering: Int) -> Int? {
+        var best = -1
+        var bestRatio = Double.infinity
+        for basic in columns[entering] where kinds[basic] != .external {
+            let coefficient = rows[basic].coefficient(for: entering)
+            if coefficient < 0 {
+                let ratio = -rows[basic].constant / coefficient
+                if ratio < bestRatio || (ratio == bestRatio && basic < best) {
+                    bestRatio = ratio
+                    best = basic
+                }
+            }
+        }
+        return best >= 0 ? best : nil
+    }
+
+    // MARK: - Dual simplex
+
+    /// Restores feasibility after edit constants changed (kiwi `dualOptimize`):
+    /// repeatedly takes the lowest-id restricted row with a negative constant and
+    /// pivots in the symbol with the lexicographically least ratio
+    /// `reducedCost / coefficient` over its positive coefficients.
+    mutating func dualOptimize() throws(SolverError) {
+        var count = 0
+        while let leaving = infeasible.popMin() {
+            guard isBasic[leaving], kinds[leaving] != .external, rows[leaving].constant < 0 else { continue }
+            guard let entering = dualEnteringSymbol(rows[leaving]) else {
+                infeasible.removeAll()
+                throw .internalError("dual optimize failed")
+            }
+            pivot(entering: entering, leaving: leaving)
+            count += 1
+            if count > pivotLimit {
+                infeasible.removeAll()
+                throw .internalError("dual optimize did not terminate")
+            }
+        }
+    }
+
+    /// The dual entering symbol of `row`, or nil.
+    func dualEnteringSymbol(_ row: Row) -> Int? {
+        var best = -1
+        var bestCoefficient = 0.0
+        for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol] != .dummy {
+            if best < 0 || dualRatio(cell.symbol, cell.coefficient, isLessThan: best, bestCoefficient) {
+                best = cell.symbol
+                bestCoefficient = cell.coefficient
+            }
+        }
+        return best >= 0 ? best : nil
+    }
+
+    /// Lexicographic comparison of the reduced-cost ratio vectors of two symbols.
+    func dualRatio(_ a: Int, _ ca: Double, isLessThan b: Int, _ cb: Double) -> Bool {
+        for level in levels {
+            let ra = level.row.coefficient(for: a) / ca
+            let rb = level.row.coefficient(for: b) / cb
+            if ra < rb { return true }
+            if ra > rb { return false }
+        }
+        return false
+    }
+
+    /// The reduced-cost vector entry of `symbol` at `level` (0 for basic symbols).
+    @inline(__always)
+    func reducedCost(_ symbol: Int, level: Int) -> Double {
+        levels[level].row.coefficient(for: symbol)
+    }
+}

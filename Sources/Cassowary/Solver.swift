@@ -1,0 +1,236 @@
+/// An incremental Cassowary solver with strict (lexicographic) priorities,
+/// conflict explanations and an ambiguity test.
+///
+/// The algorithm is the incremental primal/dual simplex of Badros, Borning & Stuckey,
+/// "The Cassowary Linear Arithmetic Constraint Solving Algorithm" (ACM TOCHI 8(4),
+/// 2001), in the form of nucleic/kiwi (`solverimpl.h`), with these differences:
+///
+/// - The objective is one row per distinct non-required ``Strength`` (the paper's
+///   symbolic weights): a symbol's reduced cost is the vector of its coefficients in
+///   those rows, strongest first, compared lexicographically. Within a level every
+///   error has weight 1.
+/// - A column index (symbol → basic rows containing it) makes a pivot touch only the
+///   rows that hold the entering symbol; kiwi scans the whole tableau.
+/// - Rows are sorted cell arrays and every choice (entering symbol, leaving row,
+///   infeasible row) has an explicit lowest-id tie-break, so the same constraints in
+///   the same order give bit-identical values in every process.
+///
+/// `Solver` is a value: `var copy = solver` gives an independent solver. Storage is
+/// arrays of rows whose cell buffers are shared until written, so a copy costs
+/// O(symbols) reference-count updates and a few re-solves touch only what they change.
+///
+/// Values are read straight from the tableau; ``updateVariables()`` is a no-op kept for
+/// kiwi's call pattern.
+public struct Solver: Sendable {
+    // MARK: - Storage (indexed by symbol id unless noted)
+
+    /// Kind of each symbol.
+    var kinds: [SymbolKind] = []
+    /// Row of each basic symbol (`symbol = row`); empty for non-basic symbols.
+    var rows: [Row] = []
+    /// Whether the symbol is basic.
+    var isBasic: [Bool] = []
+    /// Column index: the basic symbols whose rows contain this symbol. Only ever used
+    /// for independent per-row updates or for choices with an explicit tie-break.
+    var columns: [Set<Int>] = []
+    /// Handle (`rawValue`) of the constraint owning this marker/error symbol, or -1.
+    var owners: [Int] = []
+    /// Symbol of each variable the solver has seen (lookups only).
+    var variableSymbols: [Variable: Int] = [:]
+    /// Constraint records by handle `rawValue`; `nil` once removed.
+    var records: [ConstraintRecord?] = []
+    /// The objective, one row per strength level, strongest first.
+    var levels: [Level] = []
+    /// Edit variables (lookups only).
+    var edits: [Variable: EditInfo] = [:]
+    /// Restricted basic rows that may have gone negative, popped lowest id first.
+    var infeasible = MinHeap()
+    /// The artificial objective while ``addWithArtificialVariable`` runs.
+    var artificial: Row?
+
+    /// Creates an empty solver.
+    public init() {}
+
+    // MARK: - Constraints
+
+    /// Adds `constraint` and re-optimises (kiwi `addConstraint`).
+    ///
+    /// - Returns: a new handle; handles are sequential per solver.
+    /// - Throws: ``SolverError/nonFiniteInput`` for NaN/∞ coefficients, constant or
+    ///   strength; ``SolverError/unsatisfiableConstraint`` when `constraint` is required
+    ///   and the required constraints already added exclude it (the solver is then
+    ///   unchanged, see ``explainConflict(_:)``).
+    /// - Complexity: creating the row is O(Σ length of the rows substituted into it);
+    ///   each pivot is O(total length of the rows holding the entering symbol).
+    @discardableResult
+    public mutating func addConstraint(_ constraint: Constraint) throws(SolverError) -> ConstraintHandle {
+        var certificate: [Int]? = nil
+        return try addConstraint(constraint, certificate: &certificate)
+    }
+
+    /// Removes the constraint `handle` and re-optimises (kiwi `removeConstraint`).
+    /// - Throws: ``SolverError/unknownConstraint(_:)`` if `handle` is not present.
+    public mutating func removeConstraint(_ handle: ConstraintHandle) throws(SolverError) {
+        guard handle.rawValue >= 0, handle.rawValue < records.count,
+              let record = records[handle.rawValue] else {
+            throw .unknownConstraint(handle)
+        }
+        if edits.values.contains(where: { $0.handle == handle }) {
+            // Edit constraints are removed through removeEditVariable only.
+            throw .unknownConstraint(handle)
+        }
+        try removeRecord(handle.rawValue, record)
+    }
+
+    /// Whether `handle` names a constraint currently in this solver.
+    public func hasConstraint(_ handle: ConstraintHandle) -> Bool {
+        handle.rawValue >= 0 && handle.rawValue < records.count && records[handle.rawValue] != nil
+            && !edits.values.contains(where: { $0.handle == handle })
+    }
+
+    /// The constraint behind `handle`, if present.
+    public func constraint(for handle: ConstraintHandle) -> Constraint? {
+        guard handle.rawValue >= 0, handle.rawValue < records.count else { return nil }
+        return records[handle.rawValue]?.constraint
+    }
+
+    /// Handles of the constraints present, ascending (edit constraints excluded).
+    public var constraintHandles: [ConstraintHandle] {
+        let editHandles = Set(edits.values.map(\.handle.rawValue))
+        return records.indices.compactMap { index in
+            records[index] != nil && !editHandles.contains(index) ? ConstraintHandle(rawValue: index) : nil
+        }
+    }
+
+    // MARK: - Edit variables
+
+    /// Makes `variable` an edit variable: adds `variable == suggested` at `strength`,
+    /// with the suggested value initially 0 (kiwi `addEditVariable`).
+    /// - Throws: ``SolverError/duplicateEditVariable(_:)``,
+    ///   ``SolverError/badRequiredStrength`` for a required strength,
+    ///   ``SolverError/nonFiniteInput`` for a NaN or infinite strength.
+    public mutating func addEditVariable(_ variable: Variable, strength: Strength) throws(SolverError) {
+        guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
+        guard !strength.isRequired else { throw .badRequiredStrength }
+        guard strength.value.isFinite else { throw .nonFiniteInput }
+        var certificate: [Int]? = nil
+        let handle = try addConstraint(Constraint(Expression(variable), .equal, strength: strength),
+                                       certificate: &certificate)
+        guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
+        edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: 0)
+    }
+
+    /// Stops editing `variable` (removes its edit constraint).
+    /// - Throws: ``SolverError/unknownEditVariable(_:)``.
+    public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
+        guard let info = edits[variable], let record = records[info.handle.rawValue] else {
+            throw .unknownEditVariable(variable)
+        }
+        edits[variable] = nil
+        try removeRecord(info.handle.rawValue, record)
+    }
+
+    /// Whether `variable` is an edit variable.
+    public func hasEditVariable(_ variable: Variable) -> Bool { edits[variable] != nil }
+
+    /// Suggests `value` for the edit variable `variable` and re-solves with the dual
+    /// simplex (kiwi `suggestValue`; paper §4.2, the window-resize path).
+    /// - Throws: ``SolverError/nonFiniteInput``, ``SolverError/unknownEditVariable(_:)``.
+    /// - Complexity: O(rows holding the edit's error symbols) plus the dual pivots.
+    public mutating func suggestValue(_ value: Double, for variable: Variable) throws(SolverError) {
+        guard value.isFinite else { throw .nonFiniteInput }
+        guard var info = edits[variable] else { throw .unknownEditVariable(variable) }
+        let delta = value - info.constant
+        info.constant = value
+        edits[variable] = info
+        let marker = info.tag.marker
+        let other = info.tag.other
+        if isBasic[marker] {
+            // marker = errplus: errplus = v - value + …, so it falls by delta.
+            rows[marker].constant -= delta
+            if rows[marker].constant < 0 { infeasible.push(marker) }
+        } else if other >= 0 && isBasic[other] {
+            rows[other].constant += delta
+            if rows[other].constant < 0 { infeasible.push(other) }
+        } else {
+            for basic in columns[marker] {
+                let coefficient = rows[basic].coefficient(for: marker)
+                rows[basic].constant += delta * coefficient
+                if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+            }
+        }
+        try dualOptimize()
+    }
+
+    /// Kept for kiwi's call pattern: values are read directly from the tableau, so
+    /// there is nothing to copy out.
+    public mutating func updateVariables() {}
+
+    /// The current value of `variable` in points (or whatever unit the caller uses);
+    /// 0 for a variable the solver never saw or one that is not basic (kiwi's rule).
+    /// - Complexity: one dictionary lookup.
+    public func value(of variable: Variable) -> Double {
+        guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
+        return rows[symbol].constant
+    }
+}
+
+// MARK: - Records
+
+/// What the solver keeps per added constraint.
+struct ConstraintRecord: Sendable {
+    var constraint: Constraint
+    var tag: Tag
+}
+
+/// One objective row: the errors at one strength, each with weight 1.
+struct Level: Sendable {
+    var strength: Double
+    var row: Row
+}
+
+/// An edit variable's constraint and current suggested value (kiwi `EditInfo`).
+struct EditInfo: Sendable {
+    var handle: ConstraintHandle
+    var tag: Tag
+    var constant: Double
+}
+
+/// A binary min-heap of symbol ids (the dual simplex's infeasible rows, lowest first).
+struct MinHeap: Sendable {
+    private var items: [Int] = []
+
+    var isEmpty: Bool { items.isEmpty }
+
+    mutating func push(_ value: Int) {
+        items.append(value)
+        var child = items.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            if items[parent] <= items[child] { break }
+            items.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    mutating func popMin() -> Int? {
+        guard let last = items.popLast() else { return nil }
+        guard !items.isEmpty else { return last }
+        let top = items[0]
+        items[0] = last
+        var parent = 0
+        let count = items.count
+        while true {
+            let left = 2 * parent + 1
+            if left >= count { break }
+            let right = left + 1
+            let child = right < count && items[right] < items[left] ? right : left
+            if items[parent] <= items[child] { break }
+            items.swapAt(parent, child)
+            parent = child
+        }
+        return top
+    }
+
+    mutating func removeAll() { items.removeAll(keepingCapacity: true) }
+}

@@ -1,0 +1,74 @@
+import Testing
+@testable import Cassowary
+
+struct AmbiguityTests {
+    @Test func freeVariableIsAmbiguous() throws {
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        #expect(!solver.isDetermined(e(x)))
+        try solver.addConstraint(eq(e(x), 5, Strength(1)))
+        #expect(solver.isDetermined(e(x)))
+        #expect(!solver.isDetermined(e(Variable(id: 99))))
+    }
+
+    @Test func samePriorityTieIsAmbiguous() throws {
+        var solver = Solver()
+        try solver.addConstraint(eq(e(x), 10, Strength(500)))
+        try solver.addConstraint(eq(e(x), 20, Strength(500)))
+        #expect(!solver.isDetermined(e(x)))
+        // A weaker level picks 15 inside the tie interval [10, 20].
+        try solver.addConstraint(eq(e(x), 15, Strength(400)))
+        #expect(solver.value(of: x) == 15)
+        #expect(solver.isDetermined(e(x)))
+    }
+
+    @Test func differenceOfTwoVariables() throws {
+        // Parent and child both float, but the child's left minus the parent's left is fixed.
+        var solver = Solver()
+        try solver.addConstraint(Constraint(e(y) - e(x) - 8, .equal))
+        #expect(!solver.isDetermined(e(y)))
+        #expect(solver.isDetermined(e(y) - e(x)))
+        #expect(solver.areDetermined([e(x), e(y) - e(x), e(y) - e(x) * 2]) == [false, true, false])
+    }
+
+    @Test func requiredInequalityPins() throws {
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 10))
+        try solver.addConstraint(eq(e(x), 0, Strength(1)))
+        #expect(solver.value(of: x) == 10)
+        #expect(solver.isDetermined(e(x)))
+    }
+
+    @Test func degeneratePivotsGiveNoFalsePositive() throws {
+        // x >= 0, y >= 0, x + y <= 0 forces x = y = 0 through degenerate rows; the slack
+        // of x + y <= 0 and one bound are basic at value 0.
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(ge(e(y), 0))
+        try solver.addConstraint(le(e(x) + e(y), 0))
+        #expect(solver.value(of: x) == 0 && solver.value(of: y) == 0)
+        #expect(solver.isDetermined(e(x)))
+        #expect(solver.isDetermined(e(y)))
+        #expect(solver.areDetermined([e(x), e(y), e(x) - e(y)]) == [true, true, true])
+    }
+
+    @Test func degenerateButStillFree() throws {
+        // x >= 0, y >= x, at x = y = 0 (degenerate); x may grow with y, so neither is fixed.
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(ge(e(y) - e(x), 0))
+        try solver.addConstraint(le(e(y) - e(x), 0))
+        #expect(!solver.isDetermined(e(x)))
+        #expect(!solver.isDetermined(e(y)))
+        #expect(solver.isDetermined(e(y) - e(x)))
+    }
+
+    @Test func editedVariablesAreDetermined() throws {
+        var solver = Solver()
+        try solver.addConstraint(Constraint(e(y) - e(x) * 0.5, .equal))
+        try solver.addEditVariable(x, strength: Strength(100))
+        try solver.suggestValue(64, for: x)
+        #expect(solver.value(of: y) == 32)
+        #expect(solver.areDetermined([e(x), e(y)]) == [true, true])
+    }
+}
