@@ -1,0 +1,164 @@
+"""Named constraint groups: CRUD, versions, preconditions, and their effect on scenes."""
+import itertools
+
+from harness import check
+
+_n = itertools.count(1)
+
+
+def _name(stem):
+    return '%s-%d' % (stem, next(_n))
+
+
+@check('groups/crud')
+def crud(ctx):
+    name = _name('crud')
+    path = '/groups/' + name
+    body1 = {'constraints': ['H:|-pad-[a]', {'equation': 'a.height == 10', 'id': 'h'}],
+             'metrics': {'pad': 4}}
+    r = ctx.request('PUT', path, body1)
+    ctx.expect_status(r, 201, 'first PUT')
+    ctx.expect_equal(r.headers.get('etag'), '"1"', 'ETag of version 1')
+    doc = r.json()
+    ctx.expect_equal((doc['name'], doc['version'], doc['constraints'], doc['metrics']),
+                     (name, 1, body1['constraints'], body1['metrics']), 'created body')
+
+    body2 = {'constraints': ['H:|-[a]']}
+    r = ctx.request('PUT', path, body2)
+    ctx.expect_status(r, 200, 'second PUT')
+    ctx.expect_equal(r.headers.get('etag'), '"2"', 'ETag of version 2')
+    ctx.expect_equal((r.json()['version'], r.json()['metrics']), (2, {}), 'replaced body')
+
+    r = ctx.request('GET', path)
+    ctx.expect_status(r, 200, 'GET')
+    ctx.expect_equal(r.headers.get('etag'), '"2"', 'GET ETag')
+    ctx.expect_equal(r.json()['constraints'], body2['constraints'], 'GET constraints')
+
+    # preconditions
+    r = ctx.request('PUT', path, {'constraints': ['H:|-1-[a]']}, {'If-Match': '"1"'})
+    ctx.expect_status(r, 412, 'stale If-Match')
+    ctx.expect_equal(ctx.request('GET', path).json()['version'], 2, 'version after a 412')
+    r = ctx.request('PUT', path, {'constraints': ['H:|-1-[a]']}, {'If-None-Match': '*'})
+    ctx.expect_status(r, 412, 'If-None-Match: * on an existing group')
+    r = ctx.request('PUT', path, {'constraints': ['H:|-3-[a]']}, {'If-Match': '"2"'})
+    ctx.expect_status(r, 200, 'matching If-Match')
+    ctx.expect_equal(r.headers.get('etag'), '"3"', 'ETag after a matching If-Match')
+
+    # versions
+    r = ctx.request('GET', path + '/versions')
+    ctx.expect_status(r, 200, 'versions')
+    ctx.expect_equal([v['version'] for v in r.json()['versions']], [1, 2, 3], 'version list')
+    r = ctx.request('GET', path + '/versions/1')
+    ctx.expect_status(r, 200, 'version 1')
+    ctx.expect_equal((r.json()['version'], r.json()['constraints'], r.json()['metrics']),
+                     (1, body1['constraints'], body1['metrics']), 'version 1 body')
+    ctx.expect_status(ctx.request('GET', path + '/versions/99'), 404, 'unknown version')
+    for bad in ('0', 'abc', '-1', '1.5'):
+        ctx.expect_status(ctx.request('GET', path + '/versions/' + bad), 400, 'version %r' % bad)
+
+    # list
+    r = ctx.request('GET', '/groups')
+    ctx.expect_status(r, 200, 'list')
+    mine = [g for g in r.json()['groups'] if g['name'] == name]
+    ctx.expect_equal([g['version'] for g in mine], [3], 'listed version')
+
+    # delete: gone, versions gone, numbers not reused
+    r = ctx.request('DELETE', path)
+    ctx.expect_status(r, 204, 'DELETE')
+    ctx.expect_status(ctx.request('GET', path), 404, 'GET after DELETE')
+    ctx.expect_status(ctx.request('GET', path + '/versions'), 404, 'versions after DELETE')
+    ctx.expect_status(ctx.request('GET', path + '/versions/1'), 404, 'version 1 after DELETE')
+    ctx.expect_status(ctx.request('DELETE', path), 404, 'second DELETE')
+    r = ctx.request('PUT', path, {'constraints': ['H:|-[a]']}, {'If-Match': '"3"'})
+    ctx.expect_status(r, 412, 'If-Match of a deleted version')
+    r = ctx.request('PUT', path, {'constraints': ['H:|-[a]']})
+    ctx.expect_status(r, 201, 'PUT after DELETE')
+    ctx.expect_equal((r.json()['version'], r.headers.get('etag')), (4, '"4"'),
+                     'version after DELETE (never reused)')
+    ctx.expect_equal([v['version'] for v in ctx.request('GET', path + '/versions').json()['versions']],
+                     [4], 'versions after re-creating')
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
+
+
+@check('groups/list-sorted')
+def list_sorted(ctx):
+    names = [_name('zeta'), _name('Alpha'), _name('mid')]
+    for n in names:
+        ctx.expect_status(ctx.request('PUT', '/groups/' + n, {'constraints': []}), 201, n)
+    listed = [g['name'] for g in ctx.request('GET', '/groups').json()['groups']]
+    ctx.expect_equal(listed, sorted(listed), 'GET /groups order')
+    ctx.expect(all(n in listed for n in names), 'missing groups in %r' % listed)
+    for n in names:
+        ctx.expect_status(ctx.request('DELETE', '/groups/' + n), 204, 'cleanup ' + n)
+
+
+@check('groups/names')
+def names(ctx):
+    good = ['a', 'A.b_c-9', '9lives', 'x' * 128]
+    for n in good:
+        r = ctx.request('PUT', '/groups/' + n, {'constraints': []})
+        ctx.expect(r.status in (200, 201), 'valid name %r: status %d' % (n, r.status))
+        ctx.expect_equal(r.json()['name'], n, 'stored name')
+        ctx.expect_status(ctx.request('DELETE', '/groups/' + n), 204, 'cleanup ' + n)
+    for n in ['-x', '.x', '_x', 'x' * 129, 'a%20b', 'a%2Fb', '%C3%A9']:
+        ctx.expect_status(ctx.request('PUT', '/groups/' + n, {'constraints': []}), 400, 'name %r' % n)
+
+
+@check('groups/bad-bodies')
+def bad_bodies(ctx):
+    name = _name('bad')
+    path = '/groups/' + name
+    for body in (b'{"constraints": ', b'[]', b'{"constraints": "H:|-[a]"}', b'{"metrics": {}}',
+                 b'{"constraints": [], "metrics": {"pad": "x"}}'):
+        r = ctx.request('PUT', path, body, {'Content-Type': 'application/json'})
+        ctx.expect_status(r, 400, 'body %r' % body)
+    r = ctx.request('PUT', path, b'{"constraints": []}', {'Content-Type': 'text/plain'})
+    ctx.expect_status(r, 415, 'text/plain')
+    # constraints that do not parse: 422, not stored, diagnostics name group:NAME/INDEX
+    r = ctx.request('PUT', path, {'constraints': ['H:|-[a]', 'H:|-[a']})
+    ctx.expect_status(r, 422, 'unparsable constraints')
+    ctx.expect_diagnostic(r.json(), 'vfl_syntax', constraint='group:%s/1' % name)
+    ctx.expect_status(ctx.request('GET', path), 404, 'GET after a 422')
+
+
+@check('groups/in-scenes')
+def in_scenes(ctx):
+    """A scene includes a group; replacing the group changes the answer at once (no stale
+    cache); `name@v` pins a version; a deleted group is unknown_group."""
+    name = _name('widths')
+    path = '/groups/' + name
+    scene = {'container': {'width': 400, 'height': 300}, 'views': ['a'],
+             'constraints': ['H:|-[a]', 'V:|-[a(==50)]'], 'groups': [name]}
+
+    def width_of(resp):
+        ctx.expect_status(resp, 200, 'solve with group')
+        return resp.json()['frames']['a']['width']
+
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['a.width == w'],
+                                                'metrics': {'w': 100}}), 201, 'PUT v1')
+    r = ctx.solve(scene)
+    ctx.expect_equal(width_of(r), 100, 'width from group v1')
+    ctx.expect_equal(r.headers.get('cache-status'), 'layoutd; fwd=miss; stored', 'first Cache-Status')
+    r = ctx.solve(scene)
+    ctx.expect_equal(r.headers.get('cache-status'), 'layoutd; hit', 'second Cache-Status')
+
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['a.width == 150']}), 200, 'PUT v2')
+    r = ctx.solve(scene)
+    ctx.expect_equal(width_of(r), 150, 'width right after replacing the group')
+    ctx.expect(r.headers.get('cache-status') != 'layoutd; hit', 'a hit computed from group v1')
+
+    pinned = dict(scene, groups=[name + '@1'])
+    ctx.expect_equal(width_of(ctx.solve(pinned)), 100, 'width with the group pinned to @1')
+
+    # a group's metrics override the scene's inside that group only
+    over = dict(scene, metrics={'w': 7}, constraints=['H:|-w-[a]', 'V:|-[a(==50)]'],
+                groups=[name + '@1'])
+    f = ctx.solve(over).json()['frames']['a']
+    ctx.expect_equal((f['x'], f['width']), (7, 100), 'scene metric w=7 outside, group w=100 inside')
+
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'DELETE')
+    r = ctx.solve(scene)
+    ctx.expect_status(r, 422, 'solve with a deleted group')
+    ctx.expect_diagnostic(r.json(), 'unknown_group')
+    r = ctx.solve(pinned)
+    ctx.expect_status(r, 422, 'solve with a deleted group pinned')

@@ -1,0 +1,386 @@
+"""The contract's HTTP behaviours that plain clients can observe (http.client, curl, raw
+sockets), on the shared server."""
+import json
+
+import scenes
+from harness import CheckFailed, check
+
+
+def _frames_ok(ctx, resp, expected, what):
+    ctx.expect_status(resp, 200, what)
+    err = scenes.frames_close(resp.json().get('frames'), expected)
+    if err:
+        raise CheckFailed('%s: %s' % (what, err))
+
+
+# ---------------------------------------------------------------- the README example
+
+@check('http/readme-curl-example')
+def readme_curl(ctx):
+    """The README's command, as written (localhost, curl -s, -H content-type, -d)."""
+    resp = ctx.curl(['-s', 'localhost:%d/solve' % ctx.port, '-H', 'content-type: application/json',
+                     '-d', scenes.README_BODY])
+    _frames_ok(ctx, resp, scenes.readme_frames(), 'README example')
+    # red x=20 w=136, green x=164 w=136, y=20 h=440: stated literally by the brief
+    f = resp.json()['frames']
+    ctx.expect_equal((f['red']['x'], f['red']['width'], f['green']['x'], f['green']['width'],
+                      f['red']['y'], f['red']['height']), (20, 136, 164, 136, 20, 440),
+                     'README frames')
+
+
+@check('http/frames-order-and-bytes')
+def frames_order(ctx):
+    """`superview` first, then the views sorted by name; the same scene gives the same bytes."""
+    a = ctx.solve(scenes.readme_scene(), {'Cache-Control': 'no-store'})
+    b = ctx.solve(scenes.readme_scene(), {'Cache-Control': 'no-store'})
+    ctx.expect_status(a, 200)
+    keys = [k for k, _ in dict(a.json_ordered())['frames']]
+    ctx.expect_equal(keys, ['superview', 'green', 'red'], 'frames key order')
+    ctx.expect(a.body == b.body, 'two fresh solves of one scene differ:\n%r\n%r' % (a.body, b.body))
+    ctx.expect('-0' not in a.body.decode().replace('-0.', ''), 'a -0 in %r' % a.body)
+
+
+# ---------------------------------------------------------------- operations routes
+
+@check('http/healthz')
+def healthz(ctx):
+    r = ctx.request('GET', '/healthz')
+    ctx.expect_status(r, 200)
+    ctx.expect_equal(r.json(), {'status': 'ok'}, 'body')
+
+
+@check('http/readyz')
+def readyz(ctx):
+    r = ctx.request('GET', '/readyz')
+    ctx.expect_status(r, 200)
+    ctx.expect_equal(r.json(), {'status': 'ready'}, 'body')
+
+
+@check('http/head-healthz')
+def head_healthz(ctx):
+    """HEAD is GET without the body; Content-Length stays that of the GET."""
+    g = ctx.request('GET', '/healthz')
+    h = ctx.request('HEAD', '/healthz')
+    ctx.expect_status(h, 200)
+    ctx.expect_equal(h.body, b'', 'HEAD body')
+    ctx.expect_equal(h.headers.get('content-length'), str(len(g.body)), 'HEAD Content-Length')
+
+
+@check('http/metrics')
+def metrics(ctx):
+    ctx.solve(scenes.readme_scene())
+    r = ctx.request('GET', '/metrics')
+    ctx.expect_status(r, 200)
+    ctype = r.headers.get('content-type', '').replace(' ', '').lower()
+    ctx.expect(ctype.startswith('text/plain;') and 'version=0.0.4' in ctype,
+               'Content-Type %r, expected text/plain; version=0.0.4' % r.headers.get('content-type'))
+    samples = [l for l in r.body.decode('utf-8').splitlines() if l and not l.startswith('#')]
+    ctx.expect(samples, 'no samples in /metrics')
+    for line in samples:
+        name_labels, _, value = line.rpartition(' ')
+        try:
+            float(value)
+        except ValueError:
+            # a sample may end with a timestamp: NAME VALUE TIMESTAMP
+            name_labels, _, value = name_labels.rpartition(' ')
+            try:
+                float(value)
+            except ValueError:
+                raise CheckFailed('not a Prometheus sample line: %r' % line)
+        ctx.expect(name_labels and (name_labels[0].isalpha() or name_labels[0] in '_:'),
+                   'bad metric name in %r' % line)
+
+
+@check('http/openapi-served')
+def openapi_served(ctx):
+    """GET /openapi.yaml serves this repository's openapi.yaml, byte for byte."""
+    r = ctx.request('GET', '/openapi.yaml')
+    ctx.expect_status(r, 200)
+    with open(ctx.args.spec, 'rb') as fh:
+        mine = fh.read()
+    ctx.expect(r.body == mine, 'served openapi.yaml (%d bytes) differs from %s (%d bytes)'
+               % (len(r.body), ctx.args.spec, len(mine)))
+
+
+# ---------------------------------------------------------------- request ids
+
+@check('http/x-request-id')
+def request_id(ctx):
+    r = ctx.solve(scenes.readme_scene(), {'X-Request-Id': 'e2e-req-42'})
+    ctx.expect_equal(r.headers.get('x-request-id'), 'e2e-req-42', 'echoed X-Request-Id')
+    r1 = ctx.solve(scenes.readme_scene())
+    r2 = ctx.solve(scenes.readme_scene())
+    a, b = r1.headers.get('x-request-id'), r2.headers.get('x-request-id')
+    ctx.expect(a and b, 'no X-Request-Id generated (%r, %r)' % (a, b))
+    ctx.expect(a != b, 'the same generated X-Request-Id twice: %r' % a)
+
+
+# ---------------------------------------------------------------- media types and bad bodies
+
+@check('http/media-types-accepted')
+def media_types_accepted(ctx):
+    """application/json, a +json type, curl's default form type, and no Content-Type."""
+    want = scenes.readme_frames()
+    body = scenes.README_BODY.encode()
+    for ctype in ('application/json', 'application/json; charset=utf-8',
+                  'application/vnd.layoutd.scene+json', 'application/x-www-form-urlencoded'):
+        _frames_ok(ctx, ctx.request('POST', '/solve', body, {'Content-Type': ctype}), want, ctype)
+    _frames_ok(ctx, ctx.request('POST', '/solve', body), want, 'no Content-Type')
+    # curl -d without -H: application/x-www-form-urlencoded
+    r = ctx.curl(['http://127.0.0.1:%d/solve' % ctx.port, '-d', scenes.README_BODY])
+    _frames_ok(ctx, r, want, 'curl -d without a content type')
+
+
+@check('http/415-unsupported-media-type')
+def unsupported_media_type(ctx):
+    for target in ('/solve', '/validate'):
+        for ctype in ('text/plain', 'application/xml'):
+            r = ctx.request('POST', target, scenes.README_BODY.encode(), {'Content-Type': ctype})
+            ctx.expect_status(r, 415, '%s %s' % (target, ctype))
+            ctx.expect_equal(r.json()['type'], 'urn:layoutd:problem:unsupported-media-type', 'type')
+
+
+@check('http/400-invalid-json')
+def invalid_json(ctx):
+    for target in ('/solve', '/validate'):
+        for body in (b'{"container": {"width": 320,', b'not json', b'{"a":1}}', b''):
+            r = ctx.request('POST', target, body, {'Content-Type': 'application/json'})
+            ctx.expect_status(r, 400, '%s %r' % (target, body))
+            ctx.expect(r.headers.get('content-type', '').startswith('application/problem+json'),
+                       'Content-Type %r' % r.headers.get('content-type'))
+            ctx.expect_diagnostic(r.json(), 'invalid_json')
+
+
+@check('http/400-invalid-scene')
+def invalid_scene(ctx):
+    """Wrong shapes or types: 400 with an invalid_scene diagnostic naming the JSON path."""
+    cases = [
+        ({'views': {'title': {'parent': 5}}, 'constraints': []}, '$.views.title.parent'),
+        ({'container': {'width': 'wide'}, 'views': ['a'], 'constraints': []}, '$.container.width'),
+        ({'views': 'red', 'constraints': []}, '$.views'),
+        ({'views': ['a'], 'constraints': [5]}, '$.constraints[0]'),
+    ]
+    for scene, path in cases:
+        r = ctx.solve(scene)
+        ctx.expect_status(r, 400, json.dumps(scene))
+        ctx.expect_diagnostic(r.json(), 'invalid_scene', path=path)
+    for body in (b'[1, 2]', b'"scene"', b'42', b'null'):
+        r = ctx.request('POST', '/solve', body, {'Content-Type': 'application/json'})
+        ctx.expect_status(r, 400, 'non-object body %r' % body)
+        r = ctx.request('POST', '/validate', body, {'Content-Type': 'application/json'})
+        ctx.expect_status(r, 400, '/validate non-object body %r' % body)
+
+
+@check('http/422-unprocessable')
+def unprocessable(ctx):
+    r = ctx.solve(scenes.SYNTAX_ERROR_SCENE)
+    ctx.expect_status(r, 422)
+    doc = r.json()
+    ctx.expect_equal(doc['type'], 'urn:layoutd:problem:unprocessable-scene', 'type')
+    d = ctx.expect_diagnostic(doc, 'vfl_syntax', column=10, constraint=0)
+    ctx.expect_equal(d.get('source'), 'H:|-0-[red-0-|', 'source')
+    ctx.expect_equal(d.get('severity'), 'error', 'severity')
+    ctx.expect('frames' not in doc, '422 has frames')
+
+
+# ---------------------------------------------------------------- routing
+
+@check('http/404-unknown-path')
+def not_found(ctx):
+    for method, target in (('GET', '/nope'), ('POST', '/solve/extra'), ('GET', '/groups/a/b/c/d')):
+        r = ctx.request(method, target, b'{}' if method == 'POST' else None)
+        ctx.expect_status(r, 404, '%s %s' % (method, target))
+
+
+@check('http/405-method-not-allowed')
+def method_not_allowed(ctx):
+    """405 with Allow listing the path's methods (the openapi validator compares them)."""
+    for method, target, must in (('GET', '/solve', 'POST'), ('DELETE', '/healthz', 'GET'),
+                                 ('POST', '/groups', 'GET'), ('PATCH', '/groups/x', 'PUT'),
+                                 ('PUT', '/validate', 'POST')):
+        r = ctx.request(method, target, b'{}' if method in ('PUT', 'PATCH', 'POST') else None)
+        ctx.expect_status(r, 405, '%s %s' % (method, target))
+        allow = [m.strip() for m in r.headers.get('allow', '').split(',')]
+        ctx.expect(must in allow, '%s %s: Allow %r lacks %s' % (method, target, allow, must))
+
+
+@check('http/501-unknown-method')
+def unknown_method(ctx):
+    r = ctx.request('BREW', '/solve')
+    ctx.expect_status(r, 501)
+
+
+# ---------------------------------------------------------------- connections and framing
+
+@check('http/keep-alive')
+def keep_alive(ctx):
+    """Several requests on one HTTP/1.1 connection (http.client), the socket kept."""
+    conn = ctx.connect()
+    try:
+        r = ctx.solve(scenes.readme_scene(), conn=conn)
+        _frames_ok(ctx, r, scenes.readme_frames(), 'first')
+        sock = conn.sock
+        ctx.expect(sock is not None, 'the server closed after the first response')
+        for i in range(5):
+            r = ctx.request('GET', '/healthz', conn=conn)
+            ctx.expect_status(r, 200)
+            r = ctx.solve(scenes.readme_scene(), conn=conn)
+            _frames_ok(ctx, r, scenes.readme_frames(), 'request %d' % i)
+            ctx.expect(conn.sock is sock, 'a new connection was needed at request %d' % i)
+        r = ctx.request('POST', '/validate', scenes.readme_scene(), conn=conn)
+        ctx.expect_status(r, 200)
+        ctx.expect(conn.sock is sock, 'a new connection was needed for /validate')
+    finally:
+        conn.close()
+
+
+@check('http/chunked-upload-curl')
+def chunked_curl(ctx):
+    r = ctx.curl(['http://127.0.0.1:%d/solve' % ctx.port, '-H', 'Transfer-Encoding: chunked',
+                  '-H', 'Content-Type: application/json', '--data-binary', '@-'],
+                 stdin=scenes.README_BODY.encode())
+    _frames_ok(ctx, r, scenes.readme_frames(), 'chunked upload')
+
+
+@check('http/chunked-upload-raw')
+def chunked_raw(ctx):
+    """Chunks split mid-token, a chunk extension, and a trailer."""
+    body = scenes.README_BODY.encode()
+    parts = [body[:7], body[7:50], body[50:]]
+    chunked = b''.join(b'%x;ext=1\r\n%s\r\n' % (len(p), p) for p in parts) + b'0\r\nX-Trailer: 1\r\n\r\n'
+    head = (b'POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
+            b'Transfer-Encoding: chunked\r\n\r\n')
+    (r,), _ = ctx.raw(head + chunked, shut_write=False)
+    ctx.validate('POST', '/solve', r)
+    _frames_ok(ctx, r, scenes.readme_frames(), 'raw chunked')
+
+
+@check('http/http10-curl')
+def http10_curl(ctx):
+    r = ctx.curl(['--http1.0', 'http://127.0.0.1:%d/solve' % ctx.port,
+                  '-H', 'Content-Type: application/json', '-d', scenes.README_BODY])
+    _frames_ok(ctx, r, scenes.readme_frames(), 'HTTP/1.0')
+
+
+@check('http/http10-closes')
+def http10_closes(ctx):
+    """An HTTP/1.0 request without keep-alive is answered, then the connection closes."""
+    (r,), closed = ctx.raw(b'GET /healthz HTTP/1.0\r\n\r\n')
+    ctx.validate('GET', '/healthz', r)
+    ctx.expect_status(r, 200)
+    ctx.expect(closed, 'the connection stayed open after an HTTP/1.0 response')
+
+
+@check('http/pipelining')
+def pipelining(ctx):
+    """Three pipelined requests in one write are answered in order."""
+    body = scenes.README_BODY.encode()
+    data = (b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
+            b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+            b'Content-Length: %d\r\n\r\n%s' % (len(body), body) +
+            b'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+    (a, b, c), closed = ctx.raw(data, read_responses=3)
+    ctx.validate('GET', '/healthz', a)
+    ctx.validate('POST', '/solve', b)
+    ctx.validate('GET', '/nope', c)
+    ctx.expect_equal((a.status, b.status, c.status), (200, 200, 404), 'statuses in order')
+    _frames_ok(ctx, b, scenes.readme_frames(), 'pipelined solve')
+    ctx.expect(closed, 'Connection: close did not close the connection')
+
+
+@check('http/413-body-too-large')
+def too_large(ctx):
+    """A body over the default limit (1,048,576 bytes) → 413, Connection: close, closed."""
+    size = 1048576 + 1
+    head = (b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+            b'Content-Length: %d\r\n\r\n' % size)
+    (r,), closed = ctx.raw(head + b' ' * size)
+    ctx.validate('POST', '/solve', r)
+    ctx.expect_status(r, 413)
+    ctx.expect_equal(r.headers.get('connection', '').lower(), 'close', 'Connection header')
+    ctx.expect(closed, 'the connection stayed open after 413')
+
+
+# ---------------------------------------------------------------- /validate and scenes
+
+@check('http/validate-shapes')
+def validate_shapes(ctx):
+    r = ctx.request('POST', '/validate', scenes.readme_scene())
+    ctx.expect_status(r, 200, 'valid scene')
+    ctx.expect_equal(r.json(), {'valid': True, 'diagnostics': []}, 'valid scene body')
+
+    r = ctx.request('POST', '/validate', scenes.SYNTAX_ERROR_SCENE)
+    ctx.expect_status(r, 200, 'syntax error')
+    doc = r.json()
+    ctx.expect_equal(doc['valid'], False, 'valid for a syntax error')
+    ctx.expect_diagnostic(doc, 'vfl_syntax', column=10, constraint=0, severity='error')
+
+    r = ctx.request('POST', '/validate', {'views': 3})
+    ctx.expect_status(r, 200, 'a JSON object that is no scene')
+    doc = r.json()
+    ctx.expect_equal(doc['valid'], False, 'valid for views: 3')
+    ctx.expect_diagnostic(doc, 'invalid_scene', path='$.views')
+
+    # only horizontal constraints: y and height of `a` are ambiguous (warnings), still valid
+    r = ctx.request('POST', '/validate', {'container': {'width': 100, 'height': 100},
+                                          'views': ['a'], 'constraints': ['H:|-[a]-|']})
+    ctx.expect_status(r, 200, 'ambiguous scene')
+    doc = r.json()
+    ctx.expect_equal(doc['valid'], True, 'valid with only warnings')
+    for attr in ('y', 'height'):
+        ctx.expect_diagnostic(doc, 'ambiguous_layout', view='a', attribute=attr, severity='warning')
+    bad = [d for d in doc['diagnostics'] if d.get('attribute') in ('x', 'width')]
+    ctx.expect(not bad, 'determined fields reported ambiguous: %r' % bad)
+
+    r = ctx.request('POST', '/validate', {'container': {'width': 100, 'height': 100},
+                                          'views': ['a'], 'constraints': ['H:|-[b]-|']})
+    ctx.expect_equal(r.json()['valid'], False, 'unknown view')
+    ctx.expect_diagnostic(r.json(), 'unknown_view')
+
+
+@check('http/sizes-equal-separate-solves')
+def sizes(ctx):
+    """Each entry of `layouts` is exactly what a separate /solve with that container answers."""
+    sizes = [{'width': 320, 'height': 480}, {'width': 400, 'height': 300}, {'width': 200, 'height': 600}]
+    scene = scenes.readme_scene()
+    scene['sizes'] = sizes
+    r = ctx.solve(scene)
+    ctx.expect_status(r, 200)
+    doc = r.json()
+    ctx.expect('frames' not in doc, 'both frames and layouts')
+    ctx.expect_equal(len(doc.get('layouts', [])), len(sizes), 'number of layouts')
+    ctx.expect_equal(doc['diagnostics'], [], 'top-level diagnostics')
+    for i, size in enumerate(sizes):
+        single = ctx.solve(scenes.readme_scene(size['width'], size['height'])).json()
+        lay = doc['layouts'][i]
+        ctx.expect_equal(lay['container'], size, 'layouts[%d].container' % i)
+        ctx.expect_equal(lay['frames'], single['frames'], 'layouts[%d].frames' % i)
+        ctx.expect_equal(lay['diagnostics'], single['diagnostics'], 'layouts[%d].diagnostics' % i)
+        err = scenes.frames_close(lay['frames'], scenes.readme_frames(size['width'], size['height']))
+        ctx.expect(err is None, 'layouts[%d]: %s' % (i, err))
+
+
+@check('http/coordinates-root')
+def coordinates_root(ctx):
+    """`coordinates: root` = parent-relative frames shifted by the parent's root origin."""
+    scene = {
+        'container': {'width': 375, 'height': 667},
+        'views': {'card': {}, 'title': {'parent': 'card'}},
+        'constraints': ['H:|-16-[card]-16-|', 'V:|-20-[card(==100)]',
+                        'H:|-[title]-|', 'V:|-10-[title(==21)]'],
+    }
+    parent = ctx.solve(scene)
+    ctx.expect_status(parent, 200)
+    pf = parent.json()['frames']
+    scene['options'] = {'coordinates': 'root'}
+    root = ctx.solve(scene)
+    ctx.expect_status(root, 200)
+    rf = root.json()['frames']
+    ctx.expect_equal(rf['card'], pf['card'], 'card (a child of the container)')
+    want = dict(pf['title'], x=pf['card']['x'] + pf['title']['x'], y=pf['card']['y'] + pf['title']['y'])
+    err = scenes.frames_close(rf, {'title': want})
+    ctx.expect(err is None, 'root coordinates: %s' % err)
+    # the values the contract's rules give: card at (16, 20), title 20 in from card's edges
+    err = scenes.frames_close(pf, {'card': {'x': 16, 'y': 20, 'width': 343, 'height': 100},
+                                   'title': {'x': 20, 'y': 10, 'width': 303, 'height': 21}})
+    ctx.expect(err is None, 'parent coordinates: %s' % err)

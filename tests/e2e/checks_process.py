@@ -1,0 +1,123 @@
+"""Checks with servers of their own (restart on the same database, SIGTERM, API token) and
+of the command-line interface."""
+import json
+import os
+import subprocess
+
+import scenes
+from harness import CheckFailed, check
+
+
+@check('process/restart-keeps-cache-and-groups', needs='binary')
+def restart(ctx):
+    """Solve, stop the server, start it again on the same database: the same request is a
+    cache hit with the same bytes, and stored groups are still there."""
+    db = os.path.join(ctx.workdir, 'restart.db')
+    scene, want = scenes.unique_readme_scene()
+    s = ctx.new_server('restart', db_path=db)
+    try:
+        a = ctx.solve(scene, server=s)
+        ctx.expect_status(a, 200)
+        ctx.expect_equal(a.headers.get('cache-status'), 'layoutd; fwd=miss; stored', 'Cache-Status')
+        g = ctx.request('PUT', '/groups/kept', {'constraints': ['a.width == 10']}, server=s)
+        ctx.expect_status(g, 201, 'PUT group')
+    finally:
+        s.stop()
+    s = ctx.new_server('restart', db_path=db)
+    try:
+        b = ctx.solve(scene, server=s)
+        ctx.expect_equal(b.headers.get('cache-status'), 'layoutd; hit', 'Cache-Status after restart')
+        ctx.expect(a.body == b.body, 'body after restart differs:\n%r\n%r' % (a.body, b.body))
+        err = scenes.frames_close(b.json()['frames'], want)
+        ctx.expect(err is None, err)
+        g = ctx.request('GET', '/groups/kept', server=s)
+        ctx.expect_status(g, 200, 'GET group after restart')
+        ctx.expect_equal((g.json()['version'], g.json()['constraints']), (1, ['a.width == 10']),
+                         'group after restart')
+    finally:
+        s.stop()
+
+
+@check('process/sigterm-exits-0', needs='binary')
+def sigterm(ctx):
+    s = ctx.new_server('sigterm')
+    try:
+        ctx.expect_status(ctx.request('GET', '/healthz', server=s), 200)
+    finally:
+        code = s.stop()
+    ctx.expect_equal(code, 0, 'exit status after SIGTERM')
+
+
+@check('process/api-token', needs='binary')
+def api_token(ctx):
+    """With --api-token, group writes need `Authorization: Bearer <token>` (401 with
+    WWW-Authenticate: Bearer otherwise); reads and /solve do not."""
+    s = ctx.new_server('token', ['--api-token', 's3cret-token'])
+    try:
+        body = {'constraints': ['a.width == 10']}
+        for headers in ({}, {'Authorization': 'Bearer wrong'}, {'Authorization': 's3cret-token'},
+                        {'Authorization': 'Basic czNjcmV0LXRva2Vu'}):
+            r = ctx.request('PUT', '/groups/locked', body, headers, server=s)
+            ctx.expect_status(r, 401, 'PUT with %r' % headers)
+            ctx.expect(r.headers.get('www-authenticate', '').startswith('Bearer'),
+                       'WWW-Authenticate %r' % r.headers.get('www-authenticate'))
+        ok = {'Authorization': 'Bearer s3cret-token'}
+        ctx.expect_status(ctx.request('PUT', '/groups/locked', body, ok, server=s), 201, 'PUT with token')
+        ctx.expect_status(ctx.request('GET', '/groups/locked', server=s), 200, 'GET without token')
+        ctx.expect_status(ctx.request('GET', '/groups', server=s), 200, 'list without token')
+        ctx.expect_status(ctx.solve(scenes.readme_scene(), server=s), 200, 'solve without token')
+        r = ctx.request('DELETE', '/groups/locked', server=s)
+        ctx.expect_status(r, 401, 'DELETE without token')
+        ctx.expect_status(ctx.request('GET', '/groups/locked', server=s), 200, 'still there after 401')
+        ctx.expect_status(ctx.request('DELETE', '/groups/locked', headers=ok, server=s), 204,
+                          'DELETE with token')
+    finally:
+        s.stop()
+
+
+# ---------------------------------------------------------------- CLI
+
+def _cli(ctx, args, stdin=None):
+    if not os.path.isfile(ctx.binary):
+        raise CheckFailed('no binary at %s' % ctx.binary)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    return subprocess.run([ctx.binary] + args, input=stdin, capture_output=True,
+                          timeout=60, cwd=ctx.workdir, env=env)
+
+
+@check('cli/solve-matches-endpoint')
+def cli_solve(ctx):
+    """`layoutd solve -` prints the same JSON body as POST /solve and exits 0."""
+    p = _cli(ctx, ['solve', '-'], scenes.README_BODY.encode())
+    ctx.expect_equal(p.returncode, 0, 'exit status (stderr %r)' % p.stderr[-300:])
+    http_body = ctx.solve(scenes.readme_scene()).body
+    ctx.expect(p.stdout.rstrip(b'\n') == http_body.rstrip(b'\n'),
+               'CLI output differs from /solve:\n%r\n%r' % (p.stdout[:300], http_body[:300]))
+    path = os.path.join(ctx.workdir, 'scene.json')
+    with open(path, 'w') as fh:
+        fh.write(scenes.README_BODY)
+    p = _cli(ctx, ['solve', path])
+    ctx.expect_equal(p.returncode, 0, 'exit status with a file')
+    ctx.expect(p.stdout.rstrip(b'\n') == http_body.rstrip(b'\n'), 'CLI output (file) differs')
+
+
+@check('cli/solve-errors')
+def cli_errors(ctx):
+    """Exit 1 with the problem details for a scene with errors; 2 for unreadable input."""
+    p = _cli(ctx, ['solve', '-'], json.dumps(scenes.SYNTAX_ERROR_SCENE).encode())
+    ctx.expect_equal(p.returncode, 1, 'exit status for a syntax error')
+    doc = json.loads(p.stdout)
+    ctx.expect_equal((doc.get('status'), doc.get('type')),
+                     (422, 'urn:layoutd:problem:unprocessable-scene'), 'problem details')
+    ctx.expect_diagnostic(doc, 'vfl_syntax', column=10)
+    p = _cli(ctx, ['solve', os.path.join(ctx.workdir, 'no-such-file.json')])
+    ctx.expect_equal(p.returncode, 2, 'exit status for a missing file')
+    p = _cli(ctx, ['solve'])
+    ctx.expect_equal(p.returncode, 2, 'exit status without an argument')
+
+
+@check('cli/validate')
+def cli_validate(ctx):
+    p = _cli(ctx, ['validate', '-'], scenes.README_BODY.encode())
+    ctx.expect_equal(p.returncode, 0, 'exit status (stderr %r)' % p.stderr[-300:])
+    ctx.expect_equal(json.loads(p.stdout), {'valid': True, 'diagnostics': []}, 'validate output')
