@@ -116,8 +116,8 @@ struct DiagnosticCollector {
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-/// Suggests the closest of `candidates` to `name` (edit distance ≤ 2, ties to the
-/// earliest candidate), for "did you mean" notes.
+/// Suggests the closest of `candidates` to `name` (optimal-string-alignment distance ≤ 2:
+/// a swap of two neighbours counts 1; ties go to the earliest candidate), for "did you mean" notes.
 ///
 /// - Complexity: O(candidates × |name| × |candidate|); names longer than 64 bytes get no suggestion.
 func closestName(to name: String, among candidates: [String]) -> String? {
@@ -128,12 +128,17 @@ func closestName(to name: String, among candidates: [String]) -> String? {
         let target = Array(candidate.lowercased().utf8)
         var previous = Array(0...target.count)
         var row = previous
+        var beforePrevious = previous
         for i in 1...max(1, source.count) where !source.isEmpty {
             row[0] = i
             for j in 1...max(1, target.count) where !target.isEmpty {
                 let cost = source[i - 1] == target[j - 1] ? 0 : 1
                 row[j] = min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, source[i - 1] == target[j - 2], source[i - 2] == target[j - 1] {
+                    row[j] = min(row[j], beforePrevious[j - 2] + 1)
+                }
             }
+            beforePrevious = previous
             previous = row
         }
         let distance = source.isEmpty ? target.count : previous[target.count]

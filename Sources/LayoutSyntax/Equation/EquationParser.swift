@@ -1,0 +1,667 @@
+/// Parses constraint equations into ``ParsedConstraint``s.
+///
+/// Grammar (spaces and tabs between tokens are ignored):
+///
+/// ```
+/// equation   ::= helper | expression relation expression priority?
+/// relation   ::= '==' | '>=' | '<='
+/// expression ::= product (('+' | '-') product)*
+/// product    ::= unary (('*' | '/') unary)*
+/// unary      ::= ('+' | '-')* primary
+/// primary    ::= number | metricName | item '.' attribute ('|' attribute)* | item
+///              | '(' expression ')' | 'inset' '(' expression (',' expression){4} ')'
+/// priority   ::= '@' (number | metricName | 'required' | 'high' | 'low' | 'fittingSize')
+///              | '~' (number | metricName | …)
+/// helper     ::= 'align' '(' attribute ':' item (',' item)+ ')' priority?
+///              | 'distribute' '(' 'by' ':' expression ',' ('horizontally' | 'vertically') ':' item (',' item)+ ')' priority?
+/// ```
+///
+/// Attributes are Apple's names, case-insensitive (`baseline` is `lastBaseline`), plus
+/// the compound `edges` (top, leading, bottom, trailing; a constant insets, so bottom
+/// and trailing get it negated), `size` (width, height) and `center` (centerX, centerY).
+/// `superview` names the scene's container. Attribute lists (`a.top | left == b`) and
+/// Cartography's `align`/`distribute` give one constraint per attribute or pair.
+///
+/// Faults: syntax → `equation_syntax` (parsing of the string stops); unknown metric and
+/// attribute names are collected (`unknown_metric`, `unknown_attribute`); a product of
+/// two attribute terms or a division by one → `nonlinear`; Apple's pairing rules
+/// (horizontal with vertical, size with position, leading/trailing with left/right),
+/// and inequalities on `edges`/`center` → `incompatible_attributes`.
+///
+/// - Complexity: O(n) in the length of the string (nesting is capped at
+///   ``maximumNestingDepth``, so no input overflows the stack).
+public struct EquationParser: Sendable {
+    /// Metrics (standard spacing is not used by equations).
+    public var options: ParseOptions
+
+    /// Parentheses and `inset(…)` nest at most this deep (an `equation_syntax` error beyond).
+    public static let maximumNestingDepth = 256
+
+    /// Creates a parser.
+    public init(options: ParseOptions = .init()) {
+        self.options = options
+    }
+
+    /// Parses one equation or helper call.
+    ///
+    /// - Returns: the constraints (compound attributes and helpers give several, left
+    ///   to right), or no constraints and the diagnostics.
+    public func parse(_ source: String) -> ParseResult {
+        var run = EquationRun(source: source, options: options)
+        return run.parse()
+    }
+}
+
+/// The named priorities (Apple's `UILayoutPriority` constants).
+let namedPriorities: [(String, Double)] = [("required", 1000), ("high", 750), ("low", 250), ("fittingSize", 50)]
+
+/// "did you mean" notes for an unknown metric; candidates sorted so dictionary order never shows.
+func metricSuggestion(for name: String, in metrics: [String: Double], extra: [String] = []) -> [String] {
+    guard metrics.count <= 1000 else { return [] }
+    return closestName(to: name, among: extra + metrics.keys.sorted()).map { ["did you mean '\($0)'?"] } ?? []
+}
+
+/// The state of one equation parse.
+struct EquationRun {
+    var cursor: SourceCursor
+    let options: ParseOptions
+    var collector = DiagnosticCollector()
+    var constraints: [ParsedConstraint] = []
+    /// Set when a collected fault means the string must produce nothing.
+    var isInvalid = false
+
+    init(source: String, options: ParseOptions) {
+        cursor = SourceCursor(source)
+        self.options = options
+    }
+
+    mutating func parse() -> ParseResult {
+        do {
+            try parseStatement()
+        } catch {
+            collector.append(error.diagnostic)
+        }
+        if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
+        return ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+    }
+
+    // MARK: - Faults
+
+    func fault(_ message: String, code: Diagnostic.Code = .equationSyntax, at position: Int? = nil,
+               span: Range<Int>? = nil, notes: [String] = []) -> SyntaxFault {
+        SyntaxFault(diagnostic: Diagnostic(code: code, message: message, span: span ?? cursor.characterSpan(at: position), notes: notes))
+    }
+
+    mutating func collect(_ code: Diagnostic.Code, _ message: String, span: Range<Int>, notes: [String] = []) {
+        isInvalid = true
+        collector.append(Diagnostic(code: code, message: message, span: span, notes: notes))
+    }
+
+    /// The span of the whole statement: first to last non-blank byte.
+    var statementSpan: Range<Int> {
+        var start = 0
+        while start < cursor.bytes.count, cursor.bytes[start] == 0x20 || cursor.bytes[start] == 0x09 { start += 1 }
+        var end = cursor.bytes.count
+        while end > start, cursor.bytes[end - 1] == 0x20 || cursor.bytes[end - 1] == 0x09 { end -= 1 }
+        return start..<end
+    }
+
+    // MARK: - Statement
+
+    mutating func parseStatement() throws(SyntaxFault) {
+        cursor.skipWhitespace()
+        if cursor.isAtIdentifier {
+            let saved = cursor.offset
+            let (name, _) = cursor.readIdentifier()
+            cursor.skipWhitespace()
+            if cursor.current == UInt8(ascii: "(") {
+                if name == "align" { return try parseAlign() }
+                if name == "distribute" { return try parseDistribute() }
+            }
+            cursor.offset = saved
+        }
+        if cursor.isAtEnd { throw fault("Expected an equation like 'a.width == 100', found the end of the string") }
+        let lhs = try parseExpression(depth: 0)
+        cursor.skipWhitespace()
+        let relation = try parseRelation(expected: "after the left side")
+        let rhs = try parseExpression(depth: 0)
+        let priority = try parseOptionalPriority()
+        try expectEnd(secondRelationIsPossible: true)
+        try emit(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: statementSpan)
+    }
+
+    mutating func parseRelation(expected context: String) throws(SyntaxFault) -> Relation {
+        guard let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") else {
+            throw fault("Expected '==', '>=' or '<=' \(context), found \(cursor.describeFound())")
+        }
+        let start = cursor.offset
+        cursor.offset += 1
+        guard cursor.consume(UInt8(ascii: "=")) else {
+            throw fault("Unknown relation: expected '==', '>=' or '<=', found \(cursor.describeFound(at: start)) followed by \(cursor.describeFound())")
+        }
+        return first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
+    }
+
+    mutating func expectEnd(secondRelationIsPossible: Bool) throws(SyntaxFault) {
+        cursor.skipWhitespace()
+        guard let byte = cursor.current else { return }
+        if secondRelationIsPossible, byte == UInt8(ascii: "=") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+            throw fault("An equation has one relation; found a second one at \(cursor.describeFound())")
+        }
+        throw fault("Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found \(cursor.describeFound())")
+    }
+
+    /// `@ priority` or `~ priority`, if present; checks 1...1000.
+    mutating func parseOptionalPriority() throws(SyntaxFault) -> Double? {
+        cursor.skipWhitespace()
+        guard cursor.current == UInt8(ascii: "@") || cursor.current == UInt8(ascii: "~") else { return nil }
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        let start = cursor.offset
+        var value: Double?
+        if cursor.isAtNumber {
+            value = cursor.readNumber().value
+        } else if cursor.isAtIdentifier {
+            let (name, span) = cursor.readIdentifier()
+            if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
+                value = named.1
+            } else if let metric = options.metrics[name] {
+                value = metric
+            } else {
+                collect(.unknownMetric, "Unknown priority '\(name)': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
+                        span: span, notes: metricSuggestion(for: name, in: options.metrics, extra: namedPriorities.map(\.0)))
+                return nil
+            }
+        } else {
+            throw fault("Expected a priority (a number from 1 to 1000, required, high, low, fittingSize or a metric), found \(cursor.describeFound())")
+        }
+        if let value, !(1...1000).contains(value) {
+            throw fault("Priority \(ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: start)
+        }
+        return value
+    }
+
+    // MARK: - Expressions
+
+    mutating func parseExpression(depth: Int) throws(SyntaxFault) -> LinearExpression {
+        var result = try parseProduct(depth: depth)
+        while true {
+            cursor.skipWhitespace()
+            guard let byte = cursor.current, byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") else { return result }
+            cursor.offset += 1
+            let operand = try parseProduct(depth: depth)
+            result.add(operand, sign: byte == UInt8(ascii: "-") ? -1 : 1)
+        }
+    }
+
+    mutating func parseProduct(depth: Int) throws(SyntaxFault) -> LinearExpression {
+        var value = try parseUnary(depth: depth)
+        // With terms, factors are applied once at the end: `(a + b + …) * 2 * 2 * …` stays linear.
+        var numerator = 1.0
+        var denominator = 1.0
+        while true {
+            cursor.skipWhitespace()
+            guard let byte = cursor.current, byte == UInt8(ascii: "*") || byte == UInt8(ascii: "/") else { break }
+            cursor.offset += 1
+            cursor.skipWhitespace()
+            let operandStart = cursor.offset
+            var operand = try parseUnary(depth: depth)
+            if byte == UInt8(ascii: "*") {
+                if value.hasTerms && operand.hasTerms {
+                    if reportBareNamesAsMetrics(in: &operand) {
+                        continue
+                    } else if reportBareNamesAsMetrics(in: &value) {
+                        value = operand
+                        continue
+                    }
+                    throw fault("Nonlinear: a product of two view attributes cannot be a linear constraint",
+                                code: .nonlinear, at: operandStart,
+                                notes: ["multiply attributes by numbers or metrics only, e.g. '0.5 * b.width'"])
+                }
+                if operand.hasTerms {
+                    let factor = value.constant * numerator / denominator
+                    value = operand
+                    numerator = factor
+                    denominator = 1
+                } else if value.hasTerms {
+                    numerator *= operand.constant
+                } else {
+                    value.constant *= operand.constant
+                }
+            } else {
+                if operand.hasTerms {
+                    if reportBareNamesAsMetrics(in: &operand) { continue }
+                    throw fault("Nonlinear: division by a view attribute cannot be a linear constraint",
+                                code: .nonlinear, at: operandStart)
+                }
+                guard operand.constant != 0 else {
+                    throw fault("Division by zero", at: operandStart)
+                }
+                if value.hasTerms {
+                    denominator *= operand.constant
+                } else {
+                    value.constant /= operand.constant
+                }
+            }
+        }
+        if value.hasTerms && (numerator != 1 || denominator != 1) {
+            value.scale(numerator: numerator, denominator: denominator)
+        }
+        return value
+    }
+
+    /// When every term of `expression` is a bare name (never a view inside a product),
+    /// reports each as an unknown metric, makes the expression the constant 1, and
+    /// returns true.
+    mutating func reportBareNamesAsMetrics(in expression: inout LinearExpression) -> Bool {
+        guard expression.terms.allSatisfy({ $0.slot == .bare }) else { return false }
+        for term in expression.terms { reportUnknownMetric(term) }
+        expression = LinearExpression(constant: 1, start: expression.start)
+        return true
+    }
+
+    mutating func reportUnknownMetric(_ term: ExpressionTerm) {
+        let name = term.item.displayName
+        var notes = metricSuggestion(for: name, in: options.metrics)
+        if notes.isEmpty { notes = ["to use an attribute of view '\(name)', write e.g. '\(name).width'"] }
+        collect(.unknownMetric, "Unknown metric '\(name)'", span: term.itemSpan, notes: notes)
+    }
+
+    mutating func parseUnary(depth: Int) throws(SyntaxFault) -> LinearExpression {
+        var isNegative = false
+        while true {
+            cursor.skipWhitespace()
+            if cursor.consume(UInt8(ascii: "-")) {
+                isNegative.toggle()
+            } else if !cursor.consume(UInt8(ascii: "+")) {
+                break
+            }
+        }
+        var value = try parsePrimary(depth: depth)
+        if isNegative { value.scale(numerator: -1) }
+        return value
+    }
+
+    mutating func parsePrimary(depth: Int) throws(SyntaxFault) -> LinearExpression {
+        cursor.skipWhitespace()
+        let start = cursor.offset
+        if cursor.current == UInt8(ascii: "(") {
+            guard depth < EquationParser.maximumNestingDepth else {
+                throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels)")
+            }
+            cursor.offset += 1
+            var inner = try parseExpression(depth: depth + 1)
+            cursor.skipWhitespace()
+            guard cursor.consume(UInt8(ascii: ")")) else {
+                throw fault("Expected ')' to close the '(' at column \(Diagnostic.scalarColumn(ofByteOffset: start, in: String(decoding: cursor.bytes[..<start], as: UTF8.self))), found \(cursor.describeFound())")
+            }
+            inner.start = start
+            return inner
+        }
+        if cursor.isAtNumber {
+            let (value, span) = cursor.readNumber()
+            guard value.isFinite else { throw fault("Number is out of range", at: span.lowerBound) }
+            return LinearExpression(constant: value, start: start)
+        }
+        guard cursor.isAtIdentifier else {
+            throw fault("Expected a number, a view attribute like 'a.width', a metric name or '(', found \(cursor.describeFound())")
+        }
+        let (name, nameSpan) = cursor.readIdentifier()
+        let afterName = cursor.offset
+        cursor.skipWhitespace()
+        if name == "inset" && cursor.current == UInt8(ascii: "(") {
+            return try parseInset(depth: depth, start: start)
+        }
+        let item: ItemReference = name == "superview" ? .container : .view(name)
+        guard cursor.consume(UInt8(ascii: ".")) else {
+            cursor.offset = afterName
+            if let value = options.metrics[name] { return LinearExpression(constant: value, start: start) }
+            let term = ExpressionTerm(item: item, slot: .bare, coefficient: 1, itemSpan: nameSpan, attributeSpan: nameSpan)
+            return LinearExpression(terms: [term], start: start)
+        }
+        cursor.skipWhitespace()
+        let slot = try parseAttributeSlot(of: name)
+        let term = ExpressionTerm(item: item, slot: slot.slot, coefficient: 1, itemSpan: nameSpan, attributeSpan: slot.span)
+        return LinearExpression(terms: [term], start: start)
+    }
+
+    /// `attribute ('|' attribute)*` after `item.`.
+    mutating func parseAttributeSlot(of itemName: String) throws(SyntaxFault) -> (slot: AttributeSlot, span: Range<Int>) {
+        guard cursor.isAtIdentifier else {
+            throw fault("Expected an attribute name after '\(itemName).', found \(cursor.describeFound())")
+        }
+        let (first, firstSpan) = cursor.readIdentifier()
+        let afterFirst = cursor.offset
+        cursor.skipWhitespace()
+        guard cursor.current == UInt8(ascii: "|") else {
+            cursor.offset = afterFirst
+            if let compound = CompoundAttribute(name: first) { return (.compound(compound), firstSpan) }
+            guard let attribute = resolveAttribute(first, span: firstSpan) else { return (.invalid, firstSpan) }
+            return (.single(attribute), firstSpan)
+        }
+        var attributes: [Attribute] = []
+        var isValid = true
+        var name = first
+        var span = firstSpan
+        while true {
+            if CompoundAttribute(name: name) != nil {
+                throw fault("The compound attribute '\(name)' cannot be part of an attribute list",
+                            code: .incompatibleAttributes, span: span)
+            }
+            if let attribute = resolveAttribute(name, span: span) { attributes.append(attribute) } else { isValid = false }
+            let afterName = cursor.offset
+            cursor.skipWhitespace()
+            guard cursor.consume(UInt8(ascii: "|")) else {
+                cursor.offset = afterName
+                break
+            }
+            cursor.skipWhitespace()
+            guard cursor.isAtIdentifier else {
+                throw fault("Expected an attribute name after '|', found \(cursor.describeFound())")
+            }
+            (name, span) = cursor.readIdentifier()
+        }
+        return (isValid ? .list(attributes) : .invalid, firstSpan)
+    }
+
+    /// Looks an attribute up; an unknown one is collected with a suggestion.
+    mutating func resolveAttribute(_ name: String, span: Range<Int>) -> Attribute? {
+        if let attribute = Attribute(name: name) { return attribute }
+        let candidates = Attribute.allCases.map(\.rawValue) + ["baseline", "edges", "size", "center"]
+        let suggestion = closestName(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        collect(.unknownAttribute, "Unknown attribute '\(name)'\(suggestion)", span: span)
+        return nil
+    }
+
+    /// `inset(b.edges, top, leading, bottom, trailing)`, at the `(`.
+    mutating func parseInset(depth: Int, start: Int) throws(SyntaxFault) -> LinearExpression {
+        guard depth < EquationParser.maximumNestingDepth else {
+            throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels)", at: start)
+        }
+        cursor.offset += 1
+        var edges = try parseExpression(depth: depth + 1)
+        guard edges.hasTerms, edges.insets == nil,
+              edges.terms.allSatisfy({ $0.slot == .compound(.edges) || $0.slot == .invalid }) else {
+            throw fault("inset(…) takes an edges expression first, like 'inset(b.edges, 8, 16, 8, 16)'", at: edges.start)
+        }
+        var amounts: [Double] = []
+        for _ in 0..<4 {
+            cursor.skipWhitespace()
+            guard cursor.consume(UInt8(ascii: ",")) else {
+                throw fault("Expected ',' and the next inset (top, leading, bottom, trailing), found \(cursor.describeFound())")
+            }
+            let amount = try parseExpression(depth: depth + 1)
+            if amount.hasTerms {
+                if amount.terms.allSatisfy({ $0.slot == .bare }) {
+                    for term in amount.terms { reportUnknownMetric(term) }
+                } else {
+                    throw fault("An inset amount must be a number or a metric", at: amount.start)
+                }
+            }
+            amounts.append(amount.constant)
+        }
+        cursor.skipWhitespace()
+        guard cursor.consume(UInt8(ascii: ")")) else {
+            throw fault("Expected ')' to close inset(…) after four amounts, found \(cursor.describeFound())")
+        }
+        edges.insets = amounts
+        edges.start = start
+        return edges
+    }
+
+    // MARK: - Helpers (Cartography)
+
+    /// Attributes `align(…)` takes, as Cartography's `align(top:…)` family.
+    static let alignableAttributes: [Attribute] = [.top, .bottom, .left, .right, .leading, .trailing, .centerX, .centerY,
+                                                   .lastBaseline, .firstBaseline]
+
+    /// `align(attribute: a, b, c)`: each later view against the first.
+    mutating func parseAlign() throws(SyntaxFault) {
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        guard cursor.isAtIdentifier else {
+            throw fault("Expected an attribute label like 'top:' in align(…), found \(cursor.describeFound())")
+        }
+        let (label, labelSpan) = cursor.readIdentifier()
+        let attribute = resolveAttribute(label, span: labelSpan)
+        if let attribute, !Self.alignableAttributes.contains(attribute) {
+            throw fault("align(…) takes top, bottom, left, right, leading, trailing, centerX, centerY or baseline, not '\(label)'",
+                        code: .incompatibleAttributes, span: labelSpan)
+        }
+        try expectLabelColon(label)
+        let views = try parseViewList()
+        let priority = try parseOptionalPriority()
+        try expectEnd(secondRelationIsPossible: false)
+        guard let attribute, !isInvalid else { return }
+        let first = views[0]
+        for other in views.dropFirst() {
+            let lhs = LinearSide(terms: [AttributeTerm(item: first.item, attribute: attribute, span: first.span)])
+            let rhs = LinearSide(terms: [AttributeTerm(item: other.item, attribute: attribute, span: other.span)])
+            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: other.span))
+        }
+    }
+
+    /// `distribute(by: spacing, horizontally: a, b, c)` / `vertically:`: consecutive views `spacing` apart.
+    mutating func parseDistribute() throws(SyntaxFault) {
+        cursor.offset += 1
+        cursor.skipWhitespace()
+        let labelStart = cursor.offset
+        guard cursor.isAtIdentifier, cursor.readIdentifier().name == "by" else {
+            throw fault("Expected 'by:' in distribute(by: 8, horizontally: a, b)", at: labelStart)
+        }
+        try expectLabelColon("by")
+        let spacing = try parseExpression(depth: 1)
+        if spacing.hasTerms {
+            if spacing.terms.allSatisfy({ $0.slot == .bare }) {
+                for term in spacing.terms { reportUnknownMetric(term) }
+            } else {
+                throw fault("The spacing of distribute(…) must be a number or a metric", at: spacing.start)
+            }
+        }
+        cursor.skipWhitespace()
+        guard cursor.consume(UInt8(ascii: ",")) else {
+            throw fault("Expected ',' and 'horizontally:' or 'vertically:' after the spacing, found \(cursor.describeFound())")
+        }
+        cursor.skipWhitespace()
+        let axisStart = cursor.offset
+        guard cursor.isAtIdentifier else {
+            throw fault("Expected 'horizontally:' or 'vertically:', found \(cursor.describeFound())")
+        }
+        let (axisName, _) = cursor.readIdentifier()
+        let edges: (Attribute, Attribute)
+        switch axisName {
+        case "horizontally": edges = (.trailing, .leading)
+        case "vertically": edges = (.bottom, .top)
+        default: throw fault("Expected 'horizontally:' or 'vertically:', found '\(axisName)'", at: axisStart)
+        }
+        try expectLabelColon(axisName)
+        let views = try parseViewList()
+        let priority = try parseOptionalPriority()
+        try expectEnd(secondRelationIsPossible: false)
+        guard !isInvalid else { return }
+        guard spacing.constant.isFinite else { throw fault("Number is out of range", at: spacing.start) }
+        for (earlier, later) in zip(views, views.dropFirst()) {
+            let lhs = LinearSide(terms: [AttributeTerm(item: later.item, attribute: edges.1, span: later.span)])
+            let rhs = LinearSide(terms: [AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span)],
+                                 constant: spacing.constant)
+            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: later.span))
+        }
+    }
+
+    mutating func expectLabelColon(_ label: String) throws(SyntaxFault) {
+        cursor.skipWhitespace()
+        guard cursor.consume(UInt8(ascii: ":")) else {
+            throw fault("Expected ':' after '\(label)', found \(cursor.describeFound())")
+        }
+    }
+
+    /// `item (',' item)* ')'` with at least two items.
+    mutating func parseViewList() throws(SyntaxFault) -> [(item: ItemReference, span: Range<Int>)] {
+        var views: [(item: ItemReference, span: Range<Int>)] = []
+        while true {
+            cursor.skipWhitespace()
+            guard cursor.isAtIdentifier else {
+                throw fault("Expected a view name, found \(cursor.describeFound())")
+            }
+            let (name, span) = cursor.readIdentifier()
+            views.append((name == "superview" ? .container : .view(name), span))
+            cursor.skipWhitespace()
+            if cursor.consume(UInt8(ascii: ")")) { break }
+            guard cursor.consume(UInt8(ascii: ",")) else {
+                throw fault("Expected ',' before another view or ')' to close the list, found \(cursor.describeFound())")
+            }
+        }
+        guard views.count >= 2 else {
+            throw fault("At least two views are needed, found one", at: cursor.offset - 1)
+        }
+        return views
+    }
+
+    // MARK: - Expansion and Apple's rules
+
+    /// Expands compound attributes, attribute lists and bare views, checks Apple's pairing
+    /// rules, and appends the constraints.
+    mutating func emit(lhs: LinearExpression, relation: Relation, rhs: LinearExpression, priority: Double?,
+                       span: Range<Int>) throws(SyntaxFault) {
+        var expansion: [Attribute]?
+        var compound: CompoundAttribute?
+        var expansionName = ""
+        var compoundSpan = span
+        var firstSingle: ExpressionTerm?
+        var bareTerms: [ExpressionTerm] = []
+        for term in lhs.terms + rhs.terms {
+            let attributes: [Attribute]
+            let name: String
+            switch term.slot {
+            case .single:
+                if firstSingle == nil { firstSingle = term }
+                continue
+            case .bare:
+                bareTerms.append(term)
+                continue
+            case .invalid:
+                continue
+            case .compound(let kind):
+                attributes = kind.attributes
+                name = kind.name
+                if compound == nil { compound = kind; compoundSpan = term.attributeSpan }
+            case .list(let list):
+                attributes = list
+                name = list.map(\.rawValue).joined(separator: " | ")
+            }
+            if let expansion, expansion != attributes {
+                throw fault("Cannot relate '\(name)' to '\(expansionName)': both sides need the same attributes",
+                            code: .incompatibleAttributes, span: term.attributeSpan)
+            }
+            expansion = attributes
+            expansionName = name
+        }
+        guard let attributes = expansion else {
+            for term in bareTerms { reportUnknownMetric(term) }
+            guard !isInvalid else { return }
+            try emitPart(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: span, component: nil)
+            return
+        }
+        if let single = firstSingle, case .single(let attribute) = single.slot {
+            throw fault("Cannot relate '\(attribute.rawValue)' to '\(expansionName)': write the same attributes on both sides, or the view alone",
+                        code: .incompatibleAttributes, span: single.attributeSpan)
+        }
+        if let compound, compound != .size, relation != .equal {
+            throw fault("'\(compound.name)' takes '==' only; write each attribute's inequality separately",
+                        code: .incompatibleAttributes, span: compoundSpan)
+        }
+        guard !isInvalid else { return }
+        for index in attributes.indices {
+            try emitPart(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: span,
+                         component: (index, attributes[index], compound == .edges))
+        }
+    }
+
+    /// One constraint of an equation: `component` picks the attribute of compound and bare terms.
+    mutating func emitPart(lhs: LinearExpression, relation: Relation, rhs: LinearExpression, priority: Double?,
+                           span: Range<Int>, component: (index: Int, attribute: Attribute, isEdges: Bool)?) throws(SyntaxFault) {
+        var attributeSpans: [Range<Int>] = []
+        func side(_ expression: LinearExpression, spans: inout [Range<Int>]) -> LinearSide {
+            var terms: [AttributeTerm] = []
+            var indexByKey: [TermKey: Int] = [:]
+            for term in expression.terms {
+                let attribute: Attribute
+                switch term.slot {
+                case .single(let single): attribute = single
+                case .compound, .list, .bare:
+                    guard let component else { continue }
+                    attribute = component.attribute
+                case .invalid: continue
+                }
+                let key = TermKey(item: term.item, attribute: attribute)
+                if let existing = indexByKey[key] {
+                    terms[existing].coefficient += term.coefficient
+                } else {
+                    indexByKey[key] = terms.count
+                    terms.append(AttributeTerm(item: term.item, attribute: attribute, coefficient: term.coefficient, span: term.itemSpan))
+                    spans.append(term.attributeSpan)
+                }
+            }
+            var constant = expression.constant
+            if let component {
+                constant += expression.insets?[component.index] ?? 0
+                if component.isEdges && (component.attribute == .bottom || component.attribute == .trailing) {
+                    constant = -constant
+                }
+            }
+            var kept: [AttributeTerm] = []
+            var keptSpans: [Range<Int>] = []
+            let firstSpan = spans.count - terms.count
+            for (offset, term) in terms.enumerated() where term.coefficient != 0 {
+                kept.append(term)
+                keptSpans.append(spans[firstSpan + offset])
+            }
+            spans.removeLast(terms.count)
+            spans.append(contentsOf: keptSpans)
+            return LinearSide(terms: kept, constant: constant)
+        }
+        let left = side(lhs, spans: &attributeSpans)
+        let right = side(rhs, spans: &attributeSpans)
+        let all = left.terms + right.terms
+        guard !all.isEmpty else {
+            throw fault("An equation needs at least one view attribute, like 'a.width == 100'", at: span.lowerBound)
+        }
+        try checkPairing(all, spans: attributeSpans, isSingleTermEachSide: left.terms.count == 1 && right.terms.count <= 1)
+        let numbers = all.map(\.coefficient) + [left.constant, right.constant]
+        guard numbers.allSatisfy(\.isFinite) else {
+            throw fault("Number is out of range", at: span.lowerBound)
+        }
+        constraints.append(ParsedConstraint(lhs: left, relation: relation, rhs: right, priority: priority, span: span))
+    }
+
+    /// Apple's pairing rules: no horizontal with vertical (except width with height), no
+    /// leading/trailing with left/right, and in Apple's form (one term each side) no size
+    /// with position. - Complexity: O(terms × distinct attributes), at most 20 distinct.
+    func checkPairing(_ terms: [AttributeTerm], spans: [Range<Int>], isSingleTermEachSide: Bool) throws(SyntaxFault) {
+        var seen: [Attribute] = []
+        for (index, term) in terms.enumerated() {
+            let attribute = term.attribute
+            for earlier in seen {
+                if earlier.axis != attribute.axis && !(earlier.isSize && attribute.isSize) {
+                    throw fault("Cannot relate '\(attribute.rawValue)' (\(attribute.axis == .vertical ? "vertical" : "horizontal")) to '\(earlier.rawValue)' (\(earlier.axis == .vertical ? "vertical" : "horizontal"))",
+                                code: .incompatibleAttributes, span: spans[index])
+                }
+                if (earlier.isDirectional && attribute.isAbsoluteHorizontalEdge) || (earlier.isAbsoluteHorizontalEdge && attribute.isDirectional) {
+                    throw fault("Cannot relate '\(attribute.rawValue)' to '\(earlier.rawValue)': leading/trailing and left/right do not mix",
+                                code: .incompatibleAttributes, span: spans[index])
+                }
+            }
+            if !seen.contains(attribute) { seen.append(attribute) }
+        }
+        if isSingleTermEachSide, terms.count == 2, terms[0].attribute.isSize != terms[1].attribute.isSize {
+            throw fault("Cannot relate the \(terms[1].attribute.isSize ? "size" : "position") '\(terms[1].attribute.rawValue)' to the \(terms[0].attribute.isSize ? "size" : "position") '\(terms[0].attribute.rawValue)'",
+                        code: .incompatibleAttributes, span: spans[1])
+        }
+    }
+}
+
+/// Identifies like terms (same item and attribute) for combining.
+struct TermKey: Hashable {
+    var item: ItemReference
+    var attribute: Attribute
+}
