@@ -1,1 +1,35 @@
-print("layoutd-bench: not yet")
+// layoutd-bench: benchmark subcommands.
+//
+//   layoutd-bench solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]
+//   layoutd-bench solver-batch DIR
+//
+// Other modules' benchmarks are added as further subcommands in `commands`.
+import Foundation
+
+/// A subcommand: its usage line and entry point (returns the exit status).
+struct Subcommand {
+    var usage: String
+    var run: ([String]) -> Int32
+}
+
+let commands: [(name: String, command: Subcommand)] = [
+    ("solver", Subcommand(
+        usage: "solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]",
+        run: SolverBenchCommand.run)),
+    ("solver-batch", Subcommand(
+        usage: "solver-batch DIR   (one JSON line of values per *.json system, for the kiwi differential test)",
+        run: SolverBatchCommand.run)),
+]
+
+@MainActor func printUsage() {
+    var text = "usage: layoutd-bench COMMAND ...\n"
+    for entry in commands { text += "  layoutd-bench \(entry.command.usage)\n" }
+    FileHandle.standardError.write(Data(text.utf8))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard let name = arguments.first, let entry = commands.first(where: { $0.name == name }) else {
+    printUsage()
+    exit(2)
+}
+exit(entry.command.run(Array(arguments.dropFirst())))
