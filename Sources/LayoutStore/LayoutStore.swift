@@ -37,9 +37,12 @@ public final class LayoutStore: @unchecked Sendable {
         let cache: ResultCache
         let groups: GroupStore
 
-        init(connection: SQLiteConnection, cacheCapacity: Int, maxGroups: Int, now: @escaping () -> String) throws(SQLiteError) {
+        init(
+            connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, maxGroups: Int,
+            now: @escaping () -> String
+        ) throws(SQLiteError) {
             self.connection = connection
-            self.cache = try ResultCache(connection: connection, capacity: cacheCapacity)
+            self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind)
             self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, now: now)
         }
     }
@@ -71,13 +74,14 @@ public final class LayoutStore: @unchecked Sendable {
         maxGroups: Int = 10_000, readOnly: Bool = false
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
-                      maxGroups: maxGroups, readOnly: readOnly, now: Timestamp.now)
+                      maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: 64, now: Timestamp.now)
     }
 
-    /// As the public initializer, with the clock used for `updatedAt` (for tests).
+    /// As the public initializer, with the size of the cache's write-behind buffer
+    /// (entries; 0 writes every store at once) and the clock used for `updatedAt` (for tests).
     init(
         path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
-        now: @escaping () -> String
+        cacheWriteBehind: Int, now: @escaping () -> String
     ) throws(StoreError) {
         let connection: SQLiteConnection
         do {
@@ -89,7 +93,8 @@ public final class LayoutStore: @unchecked Sendable {
             try Self.checkIntegrity(connection, path: path)
             try Schema.migrate(connection)
             do {
-                state = try State(connection: connection, cacheCapacity: cacheCapacity, maxGroups: maxGroups, now: now)
+                state = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
+                                  maxGroups: maxGroups, now: now)
             } catch {
                 throw StoreError(error)
             }
@@ -175,9 +180,13 @@ public final class LayoutStore: @unchecked Sendable {
     }
 
     /// Stores a response body under `key`, replacing any entry, remembering the group
-    /// versions it was computed from, and evicting least recently used entries beyond
-    /// ``cacheCapacity`` (in batches; the committed count never exceeds the capacity).
+    /// versions it was computed from.
     ///
+    /// The entry is visible to ``cachedResult(forKey:)`` at once. It is written to the
+    /// database with a batch of up to 64 stores in one transaction (a crash loses at most that
+    /// batch, which is only cache), and least recently used entries beyond
+    /// ``cacheCapacity`` are evicted in the same transaction: after a commit the table never
+    /// holds more than ``cacheCapacity`` entries; at most 64 more can be buffered.
     /// Nothing is stored if one of `groups` no longer exists (deleted while the result was
     /// being computed) or the capacity is 0.
     ///
@@ -185,21 +194,16 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - body: the response body bytes.
     ///   - key: the opaque cache key.
     ///   - groups: the (name, version) pairs the result was computed from; replacing or
-    ///     deleting any of those groups deletes this entry in the same transaction.
+    ///     deleting any of those groups deletes this entry (buffered or written) in the same
+    ///     transaction as the group write.
     /// - Returns: whether the entry was stored.
-    /// - Throws: ``StoreError/readOnly``, ``StoreError/full``, ``StoreError/busy``, … (the
-    ///   service may ignore them: a failed store only costs a later miss).
+    /// - Throws: ``StoreError/readOnly``; when this store completes a batch that cannot be
+    ///   written, ``StoreError/full``, ``StoreError/busy``, … (that batch is dropped). The
+    ///   service may ignore these: a failed store only costs a later miss.
     @discardableResult
     public func storeResult(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
-            do throws(SQLiteError) {
-                return try state.connection.transaction { () throws(SQLiteError) -> Bool in
-                    try state.cache.store(body, forKey: key, groups: groups)
-                }
-            } catch {
-                state.cache.transactionDidRollBack()
-                throw StoreError(error)
-            }
+            try mapped { () throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
         }
     }
 
@@ -215,7 +219,8 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
-    /// The number of cached results.
+    /// The number of cached results. Writes the buffered entries first (so it can throw
+    /// ``StoreError/busy`` or ``StoreError/full``), then counts the table.
     /// - Complexity: O(n) (`count(*)` walks an index).
     public func cacheCount() throws(StoreError) -> Int {
         try perform { (state) throws(StoreError) -> Int in

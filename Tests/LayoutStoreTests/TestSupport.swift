@@ -22,13 +22,14 @@ final class TemporaryDirectory {
 /// A clock for `updatedAt` that answers a fixed instant.
 let fixedClock: @Sendable () -> String = { Timestamp.format(epochSeconds: 1_796_047_509) }
 
-/// Opens a store at `path` with a fixed clock.
+/// Opens a store at `path` with a fixed clock; by default without the cache's write-behind
+/// buffer, so that every store is written (and can fail) at once.
 func openStore(
     _ path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5, maxGroups: Int = 10_000,
-    readOnly: Bool = false
+    readOnly: Bool = false, cacheWriteBehind: Int = 0
 ) throws(StoreError) -> LayoutStore {
     try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                    readOnly: readOnly, now: fixedClock)
+                    readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, now: fixedClock)
 }
 
 /// Bytes of a UTF-8 string.

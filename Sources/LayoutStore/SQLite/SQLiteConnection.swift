@@ -203,6 +203,14 @@ final class SQLiteConnection {
         while try statement.step() {}
     }
 
+    /// Runs one statement without parameters or results through the statement cache
+    /// (for the transaction statements, run on every write).
+    private func executeCached(_ sql: String) throws(SQLiteError) {
+        try withStatement(sql) { (statement) throws(SQLiteError) in
+            while try statement.step() {}
+        }
+    }
+
     /// The first column of the first row of `sql` as an integer (0 when there is no row).
     func scalarInt(_ sql: String) throws(SQLiteError) -> Int {
         let statement = try Statement(db: try requireHandle(), sql: sql, persistent: false)
@@ -244,7 +252,7 @@ final class SQLiteConnection {
     ///   beyond the busy timeout, `SQLITE_READONLY` on a read-only database.
     func transaction<T, E: SQLiteErrorConvertible>(_ body: () throws(E) -> T) throws(E) -> T {
         do {
-            try execute("BEGIN IMMEDIATE")
+            try executeCached("BEGIN IMMEDIATE")
         } catch {
             throw E(error)
         }
@@ -256,7 +264,7 @@ final class SQLiteConnection {
             throw error
         }
         do {
-            try execute("COMMIT")
+            try executeCached("COMMIT")
         } catch {
             rollbackIfActive()
             throw E(error)
@@ -267,7 +275,7 @@ final class SQLiteConnection {
     private func rollbackIfActive() {
         guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
         // A failing ROLLBACK leaves nothing better to do; the first error is what matters.
-        try? execute("ROLLBACK")
+        try? executeCached("ROLLBACK")
     }
 }
 
