@@ -28,7 +28,6 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
-            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),

@@ -1,0 +1,176 @@
+import Cassowary
+import LayoutSyntax
+
+/// A view's frame in points, y down: relative to its parent's origin (UIKit's `frame`),
+/// or to the container's with `coordinates: root`.
+public struct Frame: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+}
+
+/// One solved layout: the frames in the contract's fixed order and the diagnostics
+/// that depend on the size (conflicts, ambiguity, negative sizes).
+public struct Layout: Sendable {
+    /// `(name, frame)`: `superview` first, then the views sorted by name.
+    public var frames: [(name: String, frame: Frame)]
+    public var diagnostics: [LayoutDiagnostic]
+    /// Whether the scene cannot be laid out as asked: a conflict under `conflicts: error`,
+    /// or ambiguity under `ambiguity: error` (→ 422 without frames).
+    public var isRejected: Bool
+    /// The solved container size, points (the fitting size for an omitted dimension).
+    public var containerWidth: Double
+    public var containerHeight: Double
+}
+
+extension CompiledScene {
+    /// Solves the scene at one container size.
+    ///
+    /// Constraints are added in the contract's order: the container's size (required, or
+    /// `== 0` at priority 50 for an omitted dimension: the fitting size of
+    /// `UILayoutFittingCompressedSize`), then ``constraints``. A required constraint the
+    /// earlier ones exclude is reported as `unsatisfiable_constraints` with a minimal
+    /// conflicting set, left out, and solving goes on (under `conflicts: error` the
+    /// diagnostic is an error). Then every reported frame field is checked for ambiguity
+    /// (unless `ambiguity: ignore`) and every size for being negative.
+    ///
+    /// - Complexity: one incremental Cassowary solve; explanations only on conflict.
+    public func solve(size: ContainerSize) -> Layout {
+        var solver = Solver()
+        var added: [Int] = []           // handle.rawValue → index into `all`
+        var all: [CompiledConstraint] = []
+        all.reserveCapacity(constraints.count + 2)
+        all.append(containerConstraint(variable: hierarchy.widthVariable(0), size: size.width, name: "width"))
+        all.append(containerConstraint(variable: hierarchy.heightVariable(0), size: size.height, name: "height"))
+        all.append(contentsOf: constraints)
+
+        var diagnostics: [LayoutDiagnostic] = []
+        // A conflict is an error in either policy (the layout is not what was written);
+        // under `break` the layout is still answered, under `error` it is not.
+        let conflictSeverity: Diagnostic.Severity = .error
+        for (index, compiled) in all.enumerated() {
+            do {
+                let handle = try solver.addConstraint(compiled.constraint)
+                if handle.rawValue >= added.count {
+                    added.append(contentsOf: repeatElement(-1, count: handle.rawValue - added.count + 1))
+                }
+                added[handle.rawValue] = index
+            } catch .unsatisfiableConstraint {
+                let handles = solver.explainConflict(compiled.constraint)
+                let conflicting = handles.compactMap { handle -> ConstraintRef? in
+                    let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
+                    return position >= 0 ? all[position].ref : nil
+                } + [compiled.ref]
+                diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
+            } catch {
+                diagnostics.append(LayoutDiagnostic(
+                    code: .invalidScene, message: "The solver refused this constraint: \(error)",
+                    constraint: compiled.ref.key, part: compiled.ref.part, id: compiled.ref.id,
+                    column: compiled.ref.column, source: compiled.source))
+            }
+        }
+        solver.updateVariables()
+        return readLayout(from: solver, diagnostics: diagnostics)
+    }
+
+    func containerConstraint(variable: Variable, size: Double?, name: String) -> CompiledConstraint {
+        if let size {
+            return CompiledConstraint(
+                constraint: Constraint(Expression(terms: [Term(variable, 1)], constant: -size), .equal),
+                ref: ConstraintRef(key: .implicit("container.\(name)"), text: "superview.\(name) == \(JSONWriter.format(size))"),
+                source: nil)
+        }
+        return CompiledConstraint(
+            constraint: Constraint(Expression(terms: [Term(variable, 1)]), .equal, strength: strength(forPriority: 50)),
+            ref: ConstraintRef(key: .implicit("container.\(name)"), text: "superview.\(name) == 0 @50"),
+            source: nil)
+    }
+
+    func conflictDiagnostic(_ broken: CompiledConstraint, conflicting: [ConstraintRef], severity: Diagnostic.Severity) -> LayoutDiagnostic {
+        let others = conflicting.count - 1
+        var message = "Unable to simultaneously satisfy constraints: '\(broken.ref.text)' conflicts with "
+        if others == 1, let first = conflicting.first {
+            message += "'\(first.text)'"
+        } else {
+            message += "\(others) earlier constraints"
+        }
+        message += scene.options.conflicts == .error ? "" : "; it was left out"
+        return LayoutDiagnostic(
+            severity: severity, code: .unsatisfiableConstraints, message: message,
+            constraint: broken.ref.key, part: broken.ref.part, id: broken.ref.id, column: broken.ref.column,
+            source: broken.source, broken: broken.ref, conflicting: conflicting)
+    }
+
+    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic]) -> Layout {
+        var diagnostics = diagnostics
+        let count = hierarchy.count
+        var absolute: [Frame] = []
+        absolute.reserveCapacity(count)
+        for view in 0..<count {
+            absolute.append(Frame(
+                x: view == 0 ? 0 : solver.value(of: hierarchy.xVariable(view)),
+                y: view == 0 ? 0 : solver.value(of: hierarchy.yVariable(view)),
+                width: solver.value(of: hierarchy.widthVariable(view)),
+                height: solver.value(of: hierarchy.heightVariable(view))))
+        }
+        let relativeToRoot = scene.options.coordinates == .root
+        var frames: [(name: String, frame: Frame)] = []
+        frames.reserveCapacity(count)
+        for view in 0..<count {
+            let parent = hierarchy.parents[view]
+            var frame = absolute[view]
+            if !relativeToRoot && view != 0 {
+                frame.x -= absolute[parent].x
+                frame.y -= absolute[parent].y
+            }
+            frames.append((hierarchy.names[view], Frame(
+                x: roundedForResponse(frame.x), y: roundedForResponse(frame.y),
+                width: roundedForResponse(frame.width), height: roundedForResponse(frame.height))))
+        }
+
+        if scene.options.ambiguity != .ignore {
+            let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
+            for view in 0..<count {
+                let parent = hierarchy.parents[view]
+                let fields: [(String, Expression, Int)]
+                if view == 0 {
+                    fields = [("width", Expression(terms: [Term(hierarchy.widthVariable(0), 1)]), 0),
+                              ("height", Expression(terms: [Term(hierarchy.heightVariable(0), 1)]), 1)]
+                } else {
+                    let base = relativeToRoot ? 0 : parent
+                    fields = [("x", hierarchy.absoluteX(view) - hierarchy.absoluteX(base), 0),
+                              ("y", hierarchy.absoluteY(view) - hierarchy.absoluteY(base), 1),
+                              ("width", Expression(terms: [Term(hierarchy.widthVariable(view), 1)]), 0),
+                              ("height", Expression(terms: [Term(hierarchy.heightVariable(view), 1)]), 1)]
+                }
+                for (field, expression, axis) in fields where !solver.isDetermined(expression) {
+                    diagnostics.append(ambiguityDiagnostic(view: view, field: field, axis: axis, severity: severity))
+                }
+            }
+        }
+        for view in 0..<count {
+            for (field, value) in [("width", absolute[view].width), ("height", absolute[view].height)] where value < -1e-6 {
+                diagnostics.append(LayoutDiagnostic(
+                    severity: .warning, code: .negativeSize,
+                    message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
+                    view: hierarchy.names[view], attribute: field))
+            }
+        }
+        let rejected = diagnostics.contains { diagnostic in
+            (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
+                || (diagnostic.code == .ambiguousLayout && diagnostic.isError)
+        }
+        return Layout(frames: frames, diagnostics: diagnostics, isRejected: rejected,
+                      containerWidth: roundedForResponse(absolute[0].width), containerHeight: roundedForResponse(absolute[0].height))
+    }
+
+    func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity) -> LayoutDiagnostic {
+        let name = hierarchy.names[view]
+        var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
+        if view != 0 && !mentioned.contains(4 * view + axis) {
+            message += "; no constraint mentions its \(axis == 0 ? "horizontal" : "vertical") attributes"
+        }
+        return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field)
+    }
+}

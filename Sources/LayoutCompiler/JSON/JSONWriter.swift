@@ -1,0 +1,114 @@
+/// Writes JSON (RFC 8259) into a UTF-8 byte buffer, with the number format layoutd
+/// promises: integral values without a fraction (`20`, not `20.0`), other values in
+/// the shortest form that reads back to the same `Double`, and `-0` as `0`.
+///
+/// The writer does not check that calls nest properly; callers build well-formed
+/// documents (objects: ``key(_:)`` before each value; commas are inserted for you).
+public struct JSONWriter: Sendable {
+    /// The bytes written so far.
+    public private(set) var bytes: [UInt8] = []
+    private var needsComma = false
+
+    public init(reservingCapacity capacity: Int = 256) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    private mutating func separate() {
+        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+
+    /// Writes a member name and the colon; the next value call writes its value.
+    public mutating func key(_ name: String) {
+        separate()
+        appendQuoted(name)
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
+    public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
+    public mutating func number(_ value: Double) { separate(); bytes.append(contentsOf: JSONWriter.format(value).utf8); needsComma = true }
+    public mutating func integer(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+
+    /// Writes a whole value; object members in document order, or sorted by name (by
+    /// their UTF-8 bytes) when `sortingKeys` is true — the canonical form for cache keys.
+    public mutating func value(_ value: JSONValue, sortingKeys: Bool = false) {
+        switch value {
+        case .null: null()
+        case .bool(let flag): bool(flag)
+        case .number(let number): self.number(number)
+        case .string(let text): string(text)
+        case .array(let elements):
+            beginArray()
+            for element in elements { self.value(element, sortingKeys: sortingKeys) }
+            endArray()
+        case .object(let members):
+            beginObject()
+            if sortingKeys {
+                // Last occurrence of a repeated name wins, as in `JSONValue.subscript`.
+                var latest: [String: Int] = [:]
+                for (index, member) in members.enumerated() { latest[member.0] = index }
+                let ordered = latest.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+                for (name, index) in ordered {
+                    key(name)
+                    self.value(members[index].1, sortingKeys: true)
+                }
+            } else {
+                for (name, member) in members {
+                    key(name)
+                    self.value(member, sortingKeys: false)
+                }
+            }
+            endObject()
+        }
+    }
+
+    /// Appends raw, already-serialized JSON as the next value.
+    public mutating func raw(_ json: some Sequence<UInt8>) { separate(); bytes.append(contentsOf: json); needsComma = true }
+
+    /// Formats a finite number: integral values in ±2^53 as integers, others in Swift's
+    /// shortest round-trip form (`0.5`, `1e-07`); `-0` → `0`; a non-finite value → `0`
+    /// (callers never pass one: solver output is checked first).
+    public static func format(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        if value == 0 { return "0" }
+        if value == value.rounded(.towardZero) && abs(value) < 9_007_199_254_740_992 {
+            return String(Int64(value))
+        }
+        return value.description
+    }
+
+    private mutating func appendQuoted(_ text: String) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+            case 0x00..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes.append(contentsOf: "\\u00".utf8)
+                bytes.append(hex[Int(byte >> 4)])
+                bytes.append(hex[Int(byte & 0xF)])
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Rounds a coordinate to at most 6 decimal places, as responses promise (contract,
+/// "Coordinates and units"); `-0` becomes `0`.
+public func roundedForResponse(_ value: Double) -> Double {
+    guard value.isFinite else { return value }
+    let rounded = (value * 1_000_000).rounded() / 1_000_000
+    return rounded == 0 ? 0 : rounded
+}

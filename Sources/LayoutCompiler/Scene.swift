@@ -1,0 +1,168 @@
+import LayoutSyntax
+
+/// A decoded scene: the request body of `POST /solve` (contract, "Request: a scene").
+///
+/// All lengths are in points. Names are validated by ``SceneDecoder``; views are kept
+/// sorted by name so nothing downstream depends on JSON member order.
+public struct Scene: Sendable {
+    /// The root view, always named `superview`.
+    public var container: Container
+    /// The views other than the container, sorted by name.
+    public var views: [ViewSpec]
+    /// Metric name → value in points, usable in VFL and equations.
+    public var metrics: [String: Double]
+    /// The scene's constraint entries, in request order.
+    public var constraints: [ConstraintEntry]
+    /// Named groups to include, in request order.
+    public var groups: [GroupReference]
+    public var options: Options
+    /// Container sizes to solve at (`sizes`); `nil` for a single layout.
+    public var sizes: [ContainerSize]?
+
+    public init(container: Container = Container(), views: [ViewSpec] = [], metrics: [String: Double] = [:],
+                constraints: [ConstraintEntry] = [], groups: [GroupReference] = [], options: Options = Options(),
+                sizes: [ContainerSize]? = nil) {
+        self.container = container
+        self.views = views
+        self.metrics = metrics
+        self.constraints = constraints
+        self.groups = groups
+        self.options = options
+        self.sizes = sizes
+    }
+}
+
+/// A container size; a `nil` dimension is computed as the fitting size.
+public struct ContainerSize: Sendable, Hashable {
+    /// Points, or `nil` for the fitting size (`== 0` at priority 50).
+    public var width: Double?
+    /// Points, or `nil` for the fitting size (`== 0` at priority 50).
+    public var height: Double?
+
+    public init(width: Double? = nil, height: Double? = nil) {
+        self.width = width
+        self.height = height
+    }
+}
+
+/// The container (root view): its size and margins.
+public struct Container: Sendable {
+    public var size: ContainerSize
+    public var margins: Insets
+
+    public init(size: ContainerSize = ContainerSize(), margins: Insets = Insets()) {
+        self.size = size
+        self.margins = margins
+    }
+}
+
+/// Insets in points for the `…Margin` attributes (UIKit's `layoutMargins`; default 8 each side).
+public struct Insets: Sendable, Hashable {
+    public var top: Double = 8
+    public var left: Double = 8
+    public var bottom: Double = 8
+    public var right: Double = 8
+
+    public init(top: Double = 8, left: Double = 8, bottom: Double = 8, right: Double = 8) {
+        self.top = top
+        self.left = left
+        self.bottom = bottom
+        self.right = right
+    }
+}
+
+/// A pair of priorities, one per axis (hugging or compression resistance).
+public struct AxisPriorities: Sendable, Hashable {
+    /// 1...1000.
+    public var horizontal: Double
+    /// 1...1000.
+    public var vertical: Double
+}
+
+/// One view of the scene.
+public struct ViewSpec: Sendable {
+    public var name: String
+    /// The parent's name, or `nil` for a child of the container.
+    public var parent: String?
+    /// Intrinsic content size in points per axis; `nil` is `UIView.noIntrinsicMetric`.
+    public var intrinsicWidth: Double?
+    public var intrinsicHeight: Double?
+    /// Content hugging priorities (UIKit default 250).
+    public var hugging = AxisPriorities(horizontal: 250, vertical: 250)
+    /// Compression resistance priorities (UIKit default 750).
+    public var compressionResistance = AxisPriorities(horizontal: 750, vertical: 750)
+    /// Offset of the last baseline from the view's top, in points (`nil`: the bottom edge).
+    public var baseline: Double?
+    /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
+    public var firstBaseline: Double?
+    public var margins = Insets()
+
+    public init(name: String, parent: String? = nil) {
+        self.name = name
+        self.parent = parent
+    }
+}
+
+/// One entry of `constraints`: a VFL string or an equation, with its object fields.
+public struct ConstraintEntry: Sendable {
+    public enum Kind: Sendable, Hashable {
+        case visualFormat(options: [String])
+        case equation
+    }
+    public var kind: Kind
+    /// The constraint text as written.
+    public var source: String
+    /// The object form's `id`.
+    public var id: String?
+    /// The object form's `priority` (1...1000), applied to parts that give none.
+    public var priority: Double?
+
+    public init(kind: Kind, source: String, id: String? = nil, priority: Double? = nil) {
+        self.kind = kind
+        self.source = source
+        self.id = id
+        self.priority = priority
+    }
+}
+
+/// `"name"` or `"name@3"` in a scene's `groups`.
+public struct GroupReference: Sendable, Hashable {
+    public var name: String
+    /// A pinned version, or `nil` for the current one.
+    public var version: Int?
+}
+
+/// A stored group's content, resolved by the service for the compiler.
+public struct ResolvedGroup: Sendable {
+    public var name: String
+    public var version: Int
+    public var constraints: [ConstraintEntry]
+    /// The group's own metrics; they override the scene's inside this group's constraints.
+    public var metrics: [String: Double]
+
+    public init(name: String, version: Int, constraints: [ConstraintEntry], metrics: [String: Double]) {
+        self.name = name
+        self.version = version
+        self.constraints = constraints
+        self.metrics = metrics
+    }
+}
+
+/// `options` of a scene (contract defaults).
+public struct Options: Sendable, Hashable {
+    public enum LayoutDirection: String, Sendable { case leftToRight, rightToLeft }
+    public enum ConflictPolicy: String, Sendable { case `break`, error }
+    public enum AmbiguityPolicy: String, Sendable { case warn, error, ignore }
+    public enum Coordinates: String, Sendable { case parent, root }
+
+    /// VFL standard space between siblings, points (Apple: 8).
+    public var siblingSpacing: Double = 8
+    /// VFL standard space to the superview edge, points (Apple: 20).
+    public var superviewSpacing: Double = 20
+    public var layoutDirection: LayoutDirection = .leftToRight
+    public var conflicts: ConflictPolicy = .break
+    public var ambiguity: AmbiguityPolicy = .warn
+    public var coordinates: Coordinates = .parent
+
+    public init() {}
+}

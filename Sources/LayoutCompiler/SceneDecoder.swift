@@ -1,0 +1,596 @@
+import LayoutSyntax
+
+/// Limits on a scene's size, each reported as a `limit_exceeded` diagnostic (422) naming it.
+public struct SceneLimits: Sendable, Hashable {
+    /// Views in a scene, not counting the container (default 20,000).
+    public var maxViews = 20_000
+    /// Entries in `constraints`, plus the included groups' entries (default 100,000).
+    public var maxConstraints = 100_000
+    /// Entries in `sizes` (default 1,000, as the contract says).
+    public var maxSizes = 1_000
+    /// Depth of the view hierarchy, the container being depth 0 (default 64).
+    public var maxHierarchyDepth = 64
+    /// Groups included by one scene (default 64).
+    public var maxGroups = 64
+    /// Bytes in one constraint string (default 64 KiB).
+    public var maxConstraintBytes = 65_536
+
+    public init() {}
+}
+
+/// Why a request body is not a scene: HTTP status 400 (malformed JSON, wrong shape or
+/// type) or 422 (well-formed but invalid: names, cycles, limits), with the diagnostics.
+public struct SceneRejection: Error, Sendable {
+    /// 400 or 422.
+    public var status: Int
+    public var diagnostics: [LayoutDiagnostic]
+
+    public init(status: Int, diagnostics: [LayoutDiagnostic]) {
+        self.status = status
+        self.diagnostics = diagnostics
+    }
+}
+
+/// Turns a JSON document into a ``Scene``, checking every type (400 `invalid_scene`
+/// naming the JSON path) and every name rule of the contract (422 `invalid_scene`):
+/// names match `[A-Za-z_][A-Za-z0-9_]*`, `superview` is reserved, parents exist and
+/// form no cycle.
+public struct SceneDecoder: Sendable {
+    public var limits: SceneLimits
+
+    public init(limits: SceneLimits = SceneLimits()) {
+        self.limits = limits
+    }
+
+    /// Parses `body` as JSON, then decodes it.
+    ///
+    /// - Throws: ``SceneRejection`` (400 `invalid_json` for malformed JSON).
+    public func decode(body: some Collection<UInt8>) throws(SceneRejection) -> Scene {
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(body)
+        } catch {
+            throw SceneRejection(status: 400, diagnostics: [
+                LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")
+            ])
+        }
+        return try decode(json)
+    }
+
+    /// Decodes a parsed JSON document.
+    ///
+    /// - Throws: ``SceneRejection``: 400 with every type error found, else 422 with every
+    ///   name, hierarchy and limit error found.
+    public func decode(_ json: JSONValue) throws(SceneRejection) -> Scene {
+        var context = DecodingContext()
+        guard case .object = json else {
+            throw SceneRejection(status: 400, diagnostics: [
+                context.typeError("$", expected: "an object (a scene)", found: json)
+            ])
+        }
+        var scene = Scene()
+        scene.container = decodeContainer(json["container"], path: "$.container", &context)
+        scene.views = decodeViews(json["views"], &context)
+        scene.metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
+        scene.constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
+        scene.groups = decodeGroups(json["groups"], &context)
+        scene.options = decodeOptions(json["options"], &context)
+        scene.sizes = decodeSizes(json["sizes"], &context)
+
+        if !context.typeErrors.isEmpty {
+            throw SceneRejection(status: 400, diagnostics: context.typeErrors)
+        }
+        checkNamesAndHierarchy(&scene, &context)
+        checkLimits(scene, &context)
+        if !context.sceneErrors.isEmpty {
+            throw SceneRejection(status: 422, diagnostics: context.sceneErrors)
+        }
+        return scene
+    }
+
+    /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
+    ///
+    /// - Throws: ``SceneRejection`` with status 400 for wrong types.
+    public func decodeGroupBody(_ json: JSONValue) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
+        var context = DecodingContext()
+        guard case .object = json else {
+            throw SceneRejection(status: 400, diagnostics: [context.typeError("$", expected: "an object", found: json)])
+        }
+        if json["constraints"] == nil {
+            context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
+        }
+        let constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
+        let metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
+        if !context.typeErrors.isEmpty {
+            throw SceneRejection(status: 400, diagnostics: context.typeErrors)
+        }
+        for name in metrics.keys.sorted() where !isValidName(name) {
+            context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics"))
+        }
+        if constraints.count > limits.maxConstraints {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
+        }
+        if !context.sceneErrors.isEmpty {
+            throw SceneRejection(status: 422, diagnostics: context.sceneErrors)
+        }
+        return (constraints, metrics)
+    }
+
+    // MARK: - Parts
+
+    private func decodeContainer(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> Container {
+        var container = Container()
+        guard let value else { return container }
+        guard case .object(let members) = value else {
+            context.typeErrors.append(context.typeError(path, expected: "an object", found: value))
+            return container
+        }
+        context.warnUnknownMembers(members, known: ["width", "height", "margins"], path: path)
+        container.size.width = context.optionalNumber(value["width"], path: path + ".width", nonNegative: true)
+        container.size.height = context.optionalNumber(value["height"], path: path + ".height", nonNegative: true)
+        container.margins = decodeInsets(value["margins"], path: path + ".margins", &context)
+        return container
+    }
+
+    private func decodeInsets(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> Insets {
+        var insets = Insets()
+        guard let value else { return insets }
+        guard case .object(let members) = value else {
+            context.typeErrors.append(context.typeError(path, expected: "an object {top, left, bottom, right}", found: value))
+            return insets
+        }
+        context.warnUnknownMembers(members, known: ["top", "left", "bottom", "right"], path: path)
+        insets.top = context.optionalNumber(value["top"], path: path + ".top") ?? 8
+        insets.left = context.optionalNumber(value["left"], path: path + ".left") ?? 8
+        insets.bottom = context.optionalNumber(value["bottom"], path: path + ".bottom") ?? 8
+        insets.right = context.optionalNumber(value["right"], path: path + ".right") ?? 8
+        return insets
+    }
+
+    private func decodeViews(_ value: JSONValue?, _ context: inout DecodingContext) -> [ViewSpec] {
+        guard let value else { return [] }
+        var views: [ViewSpec] = []
+        switch value {
+        case .array(let elements):
+            for (index, element) in elements.enumerated() {
+                guard case .string(let name) = element else {
+                    context.typeErrors.append(context.typeError("$.views[\(index)]", expected: "a view name (a string)", found: element))
+                    continue
+                }
+                views.append(ViewSpec(name: name))
+            }
+        case .object(let members):
+            for (name, body) in members {
+                let path = "$.views" + pathComponent(name)
+                guard case .object(let fields) = body else {
+                    context.typeErrors.append(context.typeError(path, expected: "an object (a view)", found: body))
+                    continue
+                }
+                context.warnUnknownMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path)
+                var view = ViewSpec(name: name)
+                if let parent = body["parent"] {
+                    if case .string(let parentName) = parent {
+                        view.parent = parentName
+                    } else if parent != .null {
+                        context.typeErrors.append(context.typeError(path + ".parent", expected: "a view name (a string)", found: parent))
+                    }
+                }
+                if let size = body["intrinsicSize"] {
+                    if case .object(let sizeFields) = size {
+                        context.warnUnknownMembers(sizeFields, known: ["width", "height"], path: path + ".intrinsicSize")
+                        view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path + ".intrinsicSize.width")
+                        view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path + ".intrinsicSize.height")
+                    } else {
+                        context.typeErrors.append(context.typeError(path + ".intrinsicSize", expected: "an object {width, height}", found: size))
+                    }
+                }
+                view.hugging = context.axisPriorities(body["hugging"], path: path + ".hugging", defaults: view.hugging)
+                view.compressionResistance = context.axisPriorities(body["compressionResistance"], path: path + ".compressionResistance", defaults: view.compressionResistance)
+                view.baseline = context.optionalNumber(body["baseline"], path: path + ".baseline")
+                view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path + ".firstBaseline")
+                view.margins = decodeInsets(body["margins"], path: path + ".margins", &context)
+                views.append(view)
+            }
+        default:
+            context.typeErrors.append(context.typeError("$.views", expected: "an array of names or an object of name → view", found: value))
+        }
+        return views
+    }
+
+    private func decodeMetrics(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> [String: Double] {
+        guard let value else { return [:] }
+        guard case .object(let members) = value else {
+            context.typeErrors.append(context.typeError(path, expected: "an object of name → number", found: value))
+            return [:]
+        }
+        var metrics: [String: Double] = [:]
+        for (name, number) in members {
+            guard case .number(let points) = number else {
+                context.typeErrors.append(context.typeError(path + pathComponent(name), expected: "a number (points)", found: number))
+                continue
+            }
+            metrics[name] = points
+        }
+        return metrics
+    }
+
+    private func decodeConstraints(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> [ConstraintEntry] {
+        guard let value else { return [] }
+        guard case .array(let elements) = value else {
+            context.typeErrors.append(context.typeError(path, expected: "an array of constraints", found: value))
+            return []
+        }
+        var entries: [ConstraintEntry] = []
+        entries.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            switch element {
+            case .string(let source):
+                entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
+            case .object(let members):
+                context.warnUnknownMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath)
+                var id: String?
+                if let idValue = element["id"] {
+                    if case .string(let text) = idValue { id = text } else {
+                        context.typeErrors.append(context.typeError(elementPath + ".id", expected: "a string", found: idValue))
+                    }
+                }
+                let priority = context.priority(element["priority"], path: elementPath + ".priority")
+                let vfl = element["vfl"]
+                let equation = element["equation"]
+                switch (vfl, equation) {
+                case (.some(.string(let source)), nil):
+                    var options: [String] = []
+                    if let optionsValue = element["options"] {
+                        if case .array(let list) = optionsValue {
+                            for (optionIndex, option) in list.enumerated() {
+                                if case .string(let name) = option { options.append(name) } else {
+                                    context.typeErrors.append(context.typeError("\(elementPath).options[\(optionIndex)]", expected: "a format option name (a string)", found: option))
+                                }
+                            }
+                        } else {
+                            context.typeErrors.append(context.typeError(elementPath + ".options", expected: "an array of format option names", found: optionsValue))
+                        }
+                    }
+                    entries.append(ConstraintEntry(kind: .visualFormat(options: options), source: source, id: id, priority: priority))
+                case (nil, .some(.string(let source))):
+                    if let optionsValue = element["options"] {
+                        context.typeErrors.append(context.typeError(elementPath + ".options", expected: "no format options (they belong to \"vfl\" constraints)", found: optionsValue))
+                    }
+                    entries.append(ConstraintEntry(kind: .equation, source: source, id: id, priority: priority))
+                case (.some, .some):
+                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object has either \"vfl\" or \"equation\", not both", path: elementPath))
+                case (.some(let other), nil):
+                    context.typeErrors.append(context.typeError(elementPath + ".vfl", expected: "a string", found: other))
+                case (nil, .some(let other)):
+                    context.typeErrors.append(context.typeError(elementPath + ".equation", expected: "a string", found: other))
+                case (nil, nil):
+                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object needs a \"vfl\" or an \"equation\" string", path: elementPath))
+                }
+            default:
+                context.typeErrors.append(context.typeError(elementPath, expected: "a string or an object {vfl|equation, …}", found: element))
+            }
+        }
+        return entries
+    }
+
+    private func decodeGroups(_ value: JSONValue?, _ context: inout DecodingContext) -> [GroupReference] {
+        guard let value else { return [] }
+        guard case .array(let elements) = value else {
+            context.typeErrors.append(context.typeError("$.groups", expected: "an array of group names", found: value))
+            return []
+        }
+        var groups: [GroupReference] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                context.typeErrors.append(context.typeError("$.groups[\(index)]", expected: "a group name (a string)", found: element))
+                continue
+            }
+            if let at = text.lastIndex(of: "@") {
+                let name = String(text[..<at])
+                let versionText = text[text.index(after: at)...]
+                guard let version = Int(versionText), version >= 1, isValidGroupName(name) else {
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
+                    continue
+                }
+                groups.append(GroupReference(name: name, version: version))
+            } else {
+                guard isValidGroupName(text) else {
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", path: "$.groups[\(index)]"))
+                    continue
+                }
+                groups.append(GroupReference(name: text, version: nil))
+            }
+        }
+        return groups
+    }
+
+    private func decodeOptions(_ value: JSONValue?, _ context: inout DecodingContext) -> Options {
+        var options = Options()
+        guard let value else { return options }
+        guard case .object(let members) = value else {
+            context.typeErrors.append(context.typeError("$.options", expected: "an object", found: value))
+            return options
+        }
+        context.warnUnknownMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates"], path: "$.options")
+        if let spacing = value["spacing"] {
+            if case .object(let fields) = spacing {
+                context.warnUnknownMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
+                options.siblingSpacing = context.optionalNumber(spacing["sibling"], path: "$.options.spacing.sibling") ?? 8
+                options.superviewSpacing = context.optionalNumber(spacing["superview"], path: "$.options.spacing.superview") ?? 20
+            } else if case .number(let both) = spacing {
+                options.siblingSpacing = both
+                options.superviewSpacing = both
+            } else {
+                context.typeErrors.append(context.typeError("$.options.spacing", expected: "an object {sibling, superview}", found: spacing))
+            }
+        }
+        options.layoutDirection = context.enumeration(value["layoutDirection"], path: "$.options.layoutDirection", default: .leftToRight)
+        options.conflicts = context.enumeration(value["conflicts"], path: "$.options.conflicts", default: .break)
+        options.ambiguity = context.enumeration(value["ambiguity"], path: "$.options.ambiguity", default: .warn)
+        options.coordinates = context.enumeration(value["coordinates"], path: "$.options.coordinates", default: .parent)
+        return options
+    }
+
+    private func decodeSizes(_ value: JSONValue?, _ context: inout DecodingContext) -> [ContainerSize]? {
+        guard let value else { return nil }
+        guard case .array(let elements) = value else {
+            context.typeErrors.append(context.typeError("$.sizes", expected: "an array of {width?, height?}", found: value))
+            return nil
+        }
+        var sizes: [ContainerSize] = []
+        for (index, element) in elements.enumerated() {
+            let path = "$.sizes[\(index)]"
+            guard case .object(let members) = element else {
+                context.typeErrors.append(context.typeError(path, expected: "an object {width?, height?}", found: element))
+                continue
+            }
+            context.warnUnknownMembers(members, known: ["width", "height"], path: path)
+            sizes.append(ContainerSize(
+                width: context.optionalNumber(element["width"], path: path + ".width", nonNegative: true),
+                height: context.optionalNumber(element["height"], path: path + ".height", nonNegative: true)))
+        }
+        return sizes
+    }
+
+    // MARK: - Names and hierarchy (422)
+
+    private func checkNamesAndHierarchy(_ scene: inout Scene, _ context: inout DecodingContext) {
+        var seen: Set<String> = []
+        var valid: [ViewSpec] = []
+        for view in scene.views {
+            let path = "$.views" + pathComponent(view.name)
+            if view.name == "superview" {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path, view: view.name))
+            } else if !isValidName(view.name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(view.name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path))
+            } else if !seen.insert(view.name).inserted {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(view.name)' is listed twice", path: path, view: view.name))
+            } else {
+                valid.append(view)
+            }
+        }
+        valid.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        var parentOf: [String: String] = [:]
+        for index in valid.indices {
+            guard let parent = valid[index].parent else { continue }
+            let path = "$.views" + pathComponent(valid[index].name) + ".parent"
+            if parent == "superview" {
+                valid[index].parent = nil
+            } else if !seen.contains(parent) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(valid[index].name)' names an unknown parent '\(parent)'", path: path, view: valid[index].name))
+            } else if parent == valid[index].name {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(parent)' cannot be its own parent", path: path, view: parent))
+            } else {
+                parentOf[valid[index].name] = parent
+            }
+        }
+        // Cycles and depth: walk each chain, bounded.
+        var reported: Set<String> = []
+        for view in valid {
+            var current = view.name
+            var chain: [String] = [current]
+            var depth = 1
+            while let parent = parentOf[current] {
+                if chain.contains(parent) {
+                    let cycle = chain.drop(while: { $0 != parent }) + [parent]
+                    if reported.insert(cycle.sorted().joined(separator: ",")).inserted {
+                        context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "The parents form a cycle: \(cycle.joined(separator: " → "))", path: "$.views" + pathComponent(parent) + ".parent", view: parent))
+                    }
+                    break
+                }
+                chain.append(parent)
+                current = parent
+                depth += 1
+                if depth > limits.maxHierarchyDepth {
+                    if reported.insert("depth:" + view.name).inserted {
+                        context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "View '\(view.name)' is nested more than \(limits.maxHierarchyDepth) levels deep (limit maxHierarchyDepth)", view: view.name))
+                    }
+                    break
+                }
+            }
+        }
+        for name in scene.metrics.keys.sorted() where !isValidName(name) {
+            context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics" + pathComponent(name)))
+        }
+        scene.views = valid
+    }
+
+    private func checkLimits(_ scene: Scene, _ context: inout DecodingContext) {
+        if scene.views.count > limits.maxViews {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.views.count) views; at most \(limits.maxViews) are allowed (limit maxViews)", path: "$.views"))
+        }
+        if scene.constraints.count > limits.maxConstraints {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.constraints.count) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)", path: "$.constraints"))
+        }
+        if let sizes = scene.sizes, sizes.count > limits.maxSizes {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes; at most \(limits.maxSizes) are allowed (limit maxSizes)", path: "$.sizes"))
+        }
+        if scene.groups.count > limits.maxGroups {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxGroups) are allowed (limit maxGroups)", path: "$.groups"))
+        }
+        for (index, entry) in scene.constraints.enumerated() where entry.source.utf8.count > limits.maxConstraintBytes {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "Constraint \(index) is \(entry.source.utf8.count) bytes long; at most \(limits.maxConstraintBytes) are allowed (limit maxConstraintBytes)", constraint: .scene(index)))
+        }
+    }
+}
+
+/// Whether `name` is a valid view or metric name: `[A-Za-z_][A-Za-z0-9_]*`.
+public func isValidName(_ name: String) -> Bool {
+    guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
+    return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
+}
+
+/// Whether `name` is a valid group name: `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`.
+public func isValidGroupName(_ name: String) -> Bool {
+    let bytes = name.utf8
+    guard let first = bytes.first, bytes.count <= 128, isASCIILetter(first) || (first >= 0x30 && first <= 0x39) else { return false }
+    return bytes.allSatisfy { isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }
+}
+
+private func isASCIILetter(_ byte: UInt8) -> Bool {
+    (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+}
+
+/// `.name` for identifier-like names, `["na me"]` otherwise.
+func pathComponent(_ name: String) -> String {
+    if isValidName(name) { return "." + name }
+    var escaped = ""
+    for scalar in name.unicodeScalars {
+        switch scalar {
+        case "\"": escaped += "\\\""
+        case "\\": escaped += "\\\\"
+        default: escaped.unicodeScalars.append(scalar)
+        }
+    }
+    return "[\"\(escaped)\"]"
+}
+
+/// Collects diagnostics while decoding.
+struct DecodingContext {
+    var typeErrors: [LayoutDiagnostic] = []
+    var sceneErrors: [LayoutDiagnostic] = []
+
+    func typeError(_ path: String, expected: String, found: JSONValue) -> LayoutDiagnostic {
+        LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
+    }
+
+    /// Unknown members are an error: a misspelt field (`"contraints"`) would otherwise be
+    /// silently ignored and produce a wrong layout.
+    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: Set<String>, path: String) {
+        for (name, _) in members where !known.contains(name) {
+            let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path)\(suggestion)", path: path + pathComponent(name)))
+        }
+    }
+
+    mutating func optionalNumber(_ value: JSONValue?, path: String, nonNegative: Bool = false) -> Double? {
+        guard let value, value != .null else { return nil }
+        guard case .number(let number) = value else {
+            typeErrors.append(typeError(path, expected: "a number (points)", found: value))
+            return nil
+        }
+        if nonNegative && number < 0 {
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path) is \(JSONWriter.format(number)); it must be ≥ 0 points", path: path))
+            return nil
+        }
+        return number
+    }
+
+    /// `-1` or absent: no intrinsic size on that axis (`UIView.noIntrinsicMetric`).
+    mutating func intrinsicMetric(_ value: JSONValue?, path: String) -> Double? {
+        guard let number = optionalNumber(value, path: path) else { return nil }
+        if number == -1 { return nil }
+        if number < 0 {
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path) is \(JSONWriter.format(number)); an intrinsic size is ≥ 0 points, or -1 for none", path: path))
+            return nil
+        }
+        return number
+    }
+
+    /// A priority: a number in 1...1000, or `required`/`high`/`low`/`fittingSize`.
+    mutating func priority(_ value: JSONValue?, path: String) -> Double? {
+        guard let value, value != .null else { return nil }
+        switch value {
+        case .number(let number):
+            guard number >= 1 && number <= 1000 else {
+                sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Priority \(JSONWriter.format(number)) at \(path) is out of range: priorities run from 1 to 1000", path: path))
+                return nil
+            }
+            return number
+        case .string(let name):
+            switch name {
+            case "required": return 1000
+            case "high", "defaultHigh": return 750
+            case "low", "defaultLow": return 250
+            case "fittingSize", "fittingSizeLevel": return 50
+            default:
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(name)' at \(path): use a number from 1 to 1000, or required, high, low, fittingSize", path: path))
+                return nil
+            }
+        default:
+            typeErrors.append(typeError(path, expected: "a priority (a number from 1 to 1000)", found: value))
+            return nil
+        }
+    }
+
+    mutating func axisPriorities(_ value: JSONValue?, path: String, defaults: AxisPriorities) -> AxisPriorities {
+        guard let value, value != .null else { return defaults }
+        guard case .object(let members) = value else {
+            typeErrors.append(typeError(path, expected: "an object {horizontal, vertical}", found: value))
+            return defaults
+        }
+        warnUnknownMembers(members, known: ["horizontal", "vertical"], path: path)
+        return AxisPriorities(
+            horizontal: priority(value["horizontal"], path: path + ".horizontal") ?? defaults.horizontal,
+            vertical: priority(value["vertical"], path: path + ".vertical") ?? defaults.vertical)
+    }
+
+    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: String, default defaultValue: Value) -> Value where Value.RawValue == String {
+        guard let value, value != .null else { return defaultValue }
+        guard case .string(let text) = value else {
+            typeErrors.append(typeError(path, expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
+            return defaultValue
+        }
+        guard let parsed = Value(rawValue: text) else {
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a value of \(path): use one of \(Value.allNames.joined(separator: ", "))", path: path))
+            return defaultValue
+        }
+        return parsed
+    }
+}
+
+/// The spelled-out values of an option, for messages.
+protocol CaseIterableNames {
+    static var allNames: [String] { get }
+}
+
+extension Options.LayoutDirection: CaseIterableNames { static var allNames: [String] { ["leftToRight", "rightToLeft"] } }
+extension Options.ConflictPolicy: CaseIterableNames { static var allNames: [String] { ["break", "error"] } }
+extension Options.AmbiguityPolicy: CaseIterableNames { static var allNames: [String] { ["warn", "error", "ignore"] } }
+extension Options.Coordinates: CaseIterableNames { static var allNames: [String] { ["parent", "root"] } }
+
+/// The closest of `candidates` to `name` by edit distance (at most 2, or a third of the
+/// name's length), for "did you mean" hints. Ties go to the earlier candidate.
+public func closestName(to name: String, among candidates: [String]) -> String? {
+    let source = Array(name.lowercased().unicodeScalars)
+    guard source.count <= 64 else { return nil }
+    var best: (String, Int)?
+    for candidate in candidates {
+        let target = Array(candidate.lowercased().unicodeScalars)
+        guard abs(target.count - source.count) <= 2 else { continue }
+        var previous = Array(0...target.count)
+        for (i, a) in source.enumerated() {
+            var current = [i + 1] + Array(repeating: 0, count: target.count)
+            for (j, b) in target.enumerated() {
+                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a == b ? 0 : 1))
+            }
+            previous = current
+        }
+        let distance = previous[target.count]
+        if distance <= Swift.max(2, source.count / 3), distance < (best?.1 ?? Int.max) {
+            best = (candidate, distance)
+        }
+    }
+    return best?.0
+}

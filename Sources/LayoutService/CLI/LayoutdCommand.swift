@@ -1,0 +1,292 @@
+import Foundation
+import HTTP1
+import LayoutCompiler
+import LayoutStore
+import LayoutSyntax
+
+/// The `layoutd` command line: `serve`, `solve`, `validate`.
+///
+/// Exit codes: 0 success (for `solve`: laid out, warnings allowed); 1 the scene has
+/// errors (or, for `serve`, the service could not start: port taken, database damaged);
+/// 2 bad usage or unreadable input.
+public enum LayoutdCommand {
+    static let serveOptions: [OptionSpec] = [
+        OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on; 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
+        OptionSpec(name: "port", valueName: "PORT", help: "TCP port; 0 picks a free one.", defaultDescription: "8080"),
+        OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
+        OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
+        OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
+        OptionSpec(name: "max-body-bytes", valueName: "BYTES", help: "Largest request body, bytes (413 beyond).", defaultDescription: "1048576"),
+        OptionSpec(name: "max-header-bytes", valueName: "BYTES", help: "Largest request header section, bytes (431 beyond).", defaultDescription: "16384"),
+        OptionSpec(name: "max-header-line-bytes", valueName: "BYTES", help: "Largest single header line, bytes (431 beyond).", defaultDescription: "8192"),
+        OptionSpec(name: "max-target-bytes", valueName: "BYTES", help: "Longest request target, bytes (414 beyond).", defaultDescription: "8192"),
+        OptionSpec(name: "head-timeout", valueName: "SECONDS", help: "Time to receive a whole request head (408 after).", defaultDescription: "10"),
+        OptionSpec(name: "body-timeout", valueName: "SECONDS", help: "Time to receive a request body (408 after).", defaultDescription: "30"),
+        OptionSpec(name: "idle-timeout", valueName: "SECONDS", help: "Idle keep-alive time before the connection is closed.", defaultDescription: "60"),
+        OptionSpec(name: "max-requests-per-connection", valueName: "N", help: "Requests served on one connection before it is closed.", defaultDescription: "1000"),
+        OptionSpec(name: "max-connections", valueName: "N", help: "Open connections; beyond it new ones get 503 with Retry-After.", defaultDescription: "4096"),
+        OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
+        OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes.", defaultDescription: "the number of cores"),
+        OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
+        OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
+        OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
+        OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
+        OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open"),
+        OptionSpec(name: "cors-origin", valueName: "ORIGINS", help: "Comma-separated origins allowed by CORS, or *.", defaultDescription: "none: CORS off"),
+        OptionSpec(name: "quiet", valueName: "", help: "No access log on stderr.", isFlag: true),
+    ]
+
+    static let sceneOptions: [OptionSpec] = [
+        OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
+        OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
+    ]
+
+    static let usage = """
+    USAGE: layoutd <command> [options]
+
+    COMMANDS:
+      serve               Run the HTTP service (POST /solve, /validate, /groups…).
+      solve FILE|-        Solve a scene file (or standard input); print the /solve JSON.
+      validate FILE|-     Check a scene; print its diagnostics.
+
+    Run 'layoutd <command> --help' for a command's options.
+
+    """
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit code.
+    public static func main(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) -> Int32 {
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data(usage.utf8))
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        do throws(UsageError) {
+            switch command {
+            case "serve": return try serve(rest, environment: environment)
+            case "solve": return try scene(rest, validating: false, environment: environment)
+            case "validate": return try scene(rest, validating: true, environment: environment)
+            case "--help", "-h", "help":
+                FileHandle.standardOutput.write(Data(usage.utf8))
+                return 0
+            case "--version":
+                print("layoutd \(layoutdVersion)")
+                return 0
+            default:
+                throw UsageError("unknown command '\(command)'")
+            }
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: \(error.message)\nRun 'layoutd --help' for usage.\n".utf8))
+            return 2
+        }
+    }
+
+    // MARK: - serve
+
+    static func serve(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Int32 {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(OptionParser.help(usage: "layoutd serve [options]", summary: "Runs the layoutd HTTP/1.1 service.", specs: serveOptions))
+            return 0
+        }
+        let options = try OptionParser.parse(arguments, specs: serveOptions, environment: environment)
+        guard options.positionals.isEmpty else { throw UsageError("serve takes no arguments, got '\(options.positionals[0])'") }
+        let host = options.string("host") ?? "127.0.0.1"
+        let port = try options.int("port", default: 8080)
+        guard port <= 65535 else { throw UsageError("--port must be 0…65535") }
+        let path = options.string("db") ?? "layoutd.db"
+
+        var limits = ServerLimits()
+        limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
+        limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
+        limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
+        limits.maxTargetBytes = try options.int("max-target-bytes", default: limits.maxTargetBytes)
+        limits.headTimeout = try options.seconds("head-timeout", default: limits.headTimeout)
+        limits.bodyTimeout = try options.seconds("body-timeout", default: limits.bodyTimeout)
+        limits.idleTimeout = try options.seconds("idle-timeout", default: limits.idleTimeout)
+        limits.maxRequestsPerConnection = try options.int("max-requests-per-connection", default: limits.maxRequestsPerConnection)
+        limits.maxConnections = try options.int("max-connections", default: limits.maxConnections)
+        limits.drainTimeout = try options.seconds("drain-timeout", default: limits.drainTimeout)
+
+        var configuration = ServiceConfiguration()
+        configuration.sceneLimits.maxViews = try options.int("max-views", default: configuration.sceneLimits.maxViews)
+        configuration.sceneLimits.maxConstraints = try options.int("max-constraints", default: configuration.sceneLimits.maxConstraints)
+        configuration.sceneLimits.maxSizes = try options.int("max-sizes", default: configuration.sceneLimits.maxSizes)
+        configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
+        configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
+        configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
+        let cacheCapacity = try options.int("cache-capacity", default: 10_000)
+        let maxGroups = try options.int("max-groups", default: 10_000)
+
+        let store: LayoutStore
+        do {
+            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, maxGroups: maxGroups)
+        } catch {
+            let reason: String
+            switch error {
+            case .corrupt(let message): reason = "the database file '\(path)' is damaged (\(message)); it was left untouched. Restore it from a backup or start with another --db"
+            case .cannotOpen(let message): reason = "cannot open the database '\(path)': \(message)"
+            case .busy: reason = "the database '\(path)' is locked by another process"
+            default: reason = "cannot open the database '\(path)': \(LayoutService.describe(error))"
+            }
+            FileHandle.standardError.write(Data("layoutd: \(reason)\n".utf8))
+            return 1
+        }
+        let log: (@Sendable (String) -> Void)? = options.flag("quiet") ? nil : { @Sendable line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+        let connections = ConnectionCounter()
+        let service = LayoutService(store: store, configuration: configuration, openConnections: { connections.value() })
+        let handler = service.makeHandler(router: service.makeRouter(), log: log)
+        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers), handler: handler)
+        connections.source = { server.openConnectionCount }
+        let boundPort: Int
+        do {
+            boundPort = try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
+            store.close()
+            return 1
+        }
+        if store.isReadOnly {
+            FileHandle.standardError.write(Data("layoutd: the database '\(path)' is read-only: groups can be read, writes answer 503\n".utf8))
+        }
+        if configuration.apiToken == nil {
+            FileHandle.standardError.write(Data("layoutd: no API token is set (--api-token / LAYOUTD_API_TOKEN): anyone who can reach the service can write groups\n".utf8))
+        }
+        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
+        handleTerminationSignals {
+            FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
+            server.shutdown()
+            store.close()
+            FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
+            exit(0)
+        }
+        dispatchMain()
+    }
+
+    // MARK: - solve / validate
+
+    static func scene(_ arguments: [String], validating: Bool, environment: [String: String]) throws(UsageError) -> Int32 {
+        let name = validating ? "validate" : "solve"
+        if arguments.contains("--help") || arguments.contains("-h") {
+            let summary = validating
+                ? "Parses, compiles and solves a scene and prints its diagnostics: for people on a terminal, JSON otherwise (or with --json). Exit 0 valid, 1 not valid, 2 unreadable input."
+                : "Solves a scene and prints what POST /solve answers. Exit 0 laid out (warnings allowed), 1 the scene has errors, 2 unreadable input."
+            print(OptionParser.help(usage: "layoutd \(name) FILE|- [options]", summary: summary, specs: sceneOptions))
+            return 0
+        }
+        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" })
+        guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE (or - for standard input)") }
+        let file = options.positionals[0]
+        let body: [UInt8]
+        if file == "-" {
+            body = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
+        } else {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw UsageError("cannot read '\(file)'")
+            }
+            body = [UInt8](data)
+        }
+        var store: LayoutStore?
+        if let path = options.string("db") {
+            do {
+                store = try LayoutStore(path: path, readOnly: true)
+            } catch {
+                throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
+            }
+        }
+        defer { store?.close() }
+        let engine = SceneEngine()
+        let resolver: GroupResolver = { reference in
+            guard let store else { return nil }
+            let stored = try reference.version.map { try store.group(named: reference.name, version: $0) } ?? store.group(named: reference.name)
+            guard let stored else { return nil }
+            let json = try JSONParser().parse(Array("{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}".utf8))
+            let decoded = try SceneDecoder().decodeGroupBody(json)
+            return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
+        }
+        let answer: EngineAnswer
+        switch engine.prepare(body: body, resolveGroup: resolver) {
+        case .success(let prepared):
+            answer = validating ? engine.validate(prepared) : engine.solve(prepared)
+        case .failure(let failure):
+            answer = validating && failure.status == 422 ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+        }
+        let humanReadable = validating && !options.flag("json") && isatty(STDOUT_FILENO) == 1
+        if humanReadable {
+            print(renderForTerminal(answer))
+        } else {
+            FileHandle.standardOutput.write(Data(answer.body + [0x0A]))
+        }
+        if answer.status != 200 { return 1 }
+        let json = try? JSONParser().parse(answer.body)
+        if validating {
+            return json?["valid"] == .bool(true) ? 0 : 1
+        }
+        // Laid out, but with an error (a conflict left out under `conflicts: break`): 1.
+        var diagnostics: [JSONValue] = []
+        if case .array(let list)? = json?["diagnostics"] { diagnostics += list }
+        if case .array(let layouts)? = json?["layouts"] {
+            for layout in layouts { if case .array(let list)? = layout["diagnostics"] { diagnostics += list } }
+        }
+        return diagnostics.contains { $0["severity"] == .string("error") } ? 1 : 0
+    }
+
+    /// Diagnostics one after another, each with its source line and caret (issue 7).
+    static func renderForTerminal(_ answer: EngineAnswer) -> String {
+        guard let json = try? JSONParser().parse(answer.body) else { return String(decoding: answer.body, as: UTF8.self) }
+        var lines: [String] = []
+        let valid = json["valid"] == .bool(true)
+        if case .array(let diagnostics) = json["diagnostics"] ?? .array([]) {
+            for diagnostic in diagnostics {
+                lines.append(LayoutDiagnostic(json: diagnostic).rendered())
+                lines.append("")
+            }
+            lines.append(valid ? "valid (\(diagnostics.count) warning\(diagnostics.count == 1 ? "" : "s"))" : "not valid: \(diagnostics.count) diagnostic\(diagnostics.count == 1 ? "" : "s")")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Reads the server's open-connection count once the server exists.
+final class ConnectionCounter: @unchecked Sendable {
+    // Written once on the main thread before the server starts, read afterwards only.
+    var source: (@Sendable () -> Int)?
+    func value() -> Int { source?() ?? 0 }
+}
+
+extension LayoutDiagnostic {
+    /// Rebuilds a diagnostic from its JSON (for terminal rendering of an answer).
+    init(json: JSONValue) {
+        func string(_ key: String) -> String? { if case .string(let value) = json[key] ?? .null { return value }; return nil }
+        func int(_ key: String) -> Int? { if case .number(let value) = json[key] ?? .null { return Int(value) }; return nil }
+        func key(_ value: JSONValue?) -> ConstraintKey? {
+            switch value {
+            case .number(let index)?: return .scene(Int(index))
+            case .string(let text)?:
+                if text.hasPrefix("group:"), let slash = text.lastIndex(of: "/"), let index = Int(text[text.index(after: slash)...]) {
+                    return .group(name: String(text[text.index(text.startIndex, offsetBy: 6)..<slash]), index: index)
+                }
+                return .implicit(text)
+            default: return nil
+            }
+        }
+        func ref(_ value: JSONValue) -> ConstraintRef? {
+            guard let constraintKey = key(value["constraint"]), case .string(let text) = value["text"] ?? .null else { return nil }
+            var part: Int?
+            if case .number(let number) = value["part"] ?? .null { part = Int(number) }
+            var id: String?
+            if case .string(let identifier) = value["id"] ?? .null { id = identifier }
+            return ConstraintRef(key: constraintKey, part: part, id: id, text: text)
+        }
+        var conflicting: [ConstraintRef]?
+        if case .array(let refs) = json["conflicting"] ?? .null { conflicting = refs.compactMap(ref) }
+        self.init(
+            severity: string("severity") == "warning" ? .warning : .error,
+            code: string("code").flatMap(Diagnostic.Code.init(rawValue:)) ?? .invalidScene,
+            message: string("message") ?? "",
+            constraint: key(json["constraint"]), part: int("part"), id: string("id"), column: int("column"),
+            source: string("source"), path: string("path"), view: string("view"), attribute: string("attribute"),
+            broken: json["broken"].flatMap(ref), conflicting: conflicting)
+    }
+}

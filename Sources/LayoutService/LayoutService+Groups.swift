@@ -1,0 +1,236 @@
+import HTTP1
+import LayoutCompiler
+import LayoutStore
+import LayoutSyntax
+
+/// Named constraint groups (contract, "Named constraint groups"): Cartography's
+/// `ConstraintGroup` with `replace:`, stored and versioned in SQLite.
+extension LayoutService {
+    func putGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
+        if let denied = authorize(request) { return denied }
+        guard isValidGroupName(name) else { return invalidName(name) }
+        if let unsupported = checkMediaType(request) { return unsupported }
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(request.body)
+        } catch {
+            return answer(engine.problem(status: 400, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]), cacheStatus: nil)
+        }
+        let decoded: (constraints: [ConstraintEntry], metrics: [String: Double])
+        do {
+            decoded = try SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json)
+        } catch {
+            return answer(engine.problem(status: error.status, diagnostics: error.diagnostics), cacheStatus: nil)
+        }
+        if decoded.constraints.count > configuration.maxGroupConstraints {
+            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "A group may hold at most \(configuration.maxGroupConstraints) constraints; this one has \(decoded.constraints.count) (limit maxGroupConstraints)",
+                path: "$.constraints")]), cacheStatus: nil)
+        }
+        // Parse every constraint now: a group that does not parse is not stored. Names of
+        // views and of the scene's metrics are only known when a scene includes the group,
+        // so unknown metrics are not an error here.
+        var diagnostics: [LayoutDiagnostic] = []
+        let options = ParseOptions(metrics: decoded.metrics)
+        for (index, entry) in decoded.constraints.enumerated() {
+            let result: ParseResult
+            switch entry.kind {
+            case .visualFormat(let formatOptions): result = VisualFormatParser(options: options).parse(entry.source, formatOptions: formatOptions)
+            case .equation: result = EquationParser(options: options).parse(entry.source)
+            }
+            for diagnostic in result.diagnostics where diagnostic.severity == .error && diagnostic.code != .unknownMetric {
+                diagnostics.append(LayoutDiagnostic(
+                    code: diagnostic.code, message: diagnostic.message, constraint: .group(name: name, index: index),
+                    id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source, notes: diagnostic.notes))
+            }
+        }
+        if !diagnostics.isEmpty {
+            return answer(engine.problem(status: 422, diagnostics: diagnostics), cacheStatus: nil)
+        }
+        var constraintsWriter = JSONWriter()
+        constraintsWriter.value(json["constraints"] ?? .array([]))
+        var metricsWriter = JSONWriter()
+        metricsWriter.value(json["metrics"] ?? .object([]))
+
+        var ifMatch: Int?
+        if let header = request.headers["If-Match"] {
+            let tags = Self.entityTags(header)
+            if tags.contains("*") {
+                guard (try? store.group(named: name)) != nil else {
+                    return problem(412, detail: "If-Match: * but no group named '\(name)' exists")
+                }
+            } else {
+                guard let first = tags.compactMap(Int.init).first else {
+                    return problem(412, detail: "If-Match '\(header)' names no version of group '\(name)'")
+                }
+                ifMatch = first
+            }
+        }
+        let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
+        do {
+            let (group, created) = try store.putGroup(
+                name: name, constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
+                metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self),
+                ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+            frontCache.invalidate()
+            var response = groupResponse(group, status: created ? 201 : 200)
+            if created { response.headers.append("Location", "/groups/\(name)") }
+            return response
+        } catch {
+            return storeFailure(error, groupName: name)
+        }
+    }
+
+    func getGroup(_ request: HTTPRequest, name: String, version: String?) -> HTTPResponse {
+        guard isValidGroupName(name) else { return invalidName(name) }
+        do {
+            let group: StoredGroup?
+            if let version {
+                guard let number = Int(version), number >= 1, version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    return problem(400, detail: "'\(version)' is not a version: versions are positive integers")
+                }
+                group = try store.group(named: name, version: number)
+            } else {
+                group = try store.group(named: name)
+            }
+            guard let group else {
+                return problem(404, detail: version == nil ? "No group named '\(name)'" : "Group '\(name)' has no version \(version ?? "")")
+            }
+            return groupResponse(group, status: 200)
+        } catch {
+            return storeFailure(error, groupName: name)
+        }
+    }
+
+    func listVersions(_ request: HTTPRequest, name: String) -> HTTPResponse {
+        guard isValidGroupName(name) else { return invalidName(name) }
+        do {
+            guard let versions = try store.versions(ofGroup: name) else {
+                return problem(404, detail: "No group named '\(name)'")
+            }
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("versions")
+            writer.beginArray()
+            for info in versions {
+                writer.beginObject()
+                writer.key("version"); writer.integer(info.version)
+                writer.key("updatedAt"); writer.string(info.updatedAt)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+        } catch {
+            return storeFailure(error, groupName: name)
+        }
+    }
+
+    func listGroups(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("groups")
+            writer.beginArray()
+            for summary in try store.groups() {
+                writer.beginObject()
+                writer.key("name"); writer.string(summary.name)
+                writer.key("version"); writer.integer(summary.version)
+                writer.key("updatedAt"); writer.string(summary.updatedAt)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+        } catch {
+            return storeFailure(error, groupName: nil)
+        }
+    }
+
+    func deleteGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
+        if let denied = authorize(request) { return denied }
+        guard isValidGroupName(name) else { return invalidName(name) }
+        do {
+            guard try store.deleteGroup(named: name) else {
+                return problem(404, detail: "No group named '\(name)'")
+            }
+            frontCache.invalidate()
+            return HTTPResponse(status: 204)
+        } catch {
+            return storeFailure(error, groupName: name)
+        }
+    }
+
+    // MARK: - Helpers
+
+    func groupResponse(_ group: StoredGroup, status: Int) -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("name"); writer.string(group.name)
+        writer.key("version"); writer.integer(group.version)
+        writer.key("constraints"); writer.raw(group.constraintsJSON.utf8)
+        writer.key("metrics"); writer.raw(group.metricsJSON.utf8)
+        writer.key("updatedAt"); writer.string(group.updatedAt)
+        writer.endObject()
+        var response = Self.answer(status: status, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+        response.headers.append("ETag", "\"\(group.version)\"")
+        return response
+    }
+
+    func invalidName(_ name: String) -> HTTPResponse {
+        problem(400, detail: "'\(name)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+    }
+
+    /// Maps a store error to its HTTP answer (the one place that does so).
+    func storeFailure(_ error: StoreError, groupName: String?) -> HTTPResponse {
+        switch error {
+        case .preconditionFailed(let current):
+            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+            return problem(412, detail: "Precondition failed for group '\(groupName ?? "")': \(state)")
+        case .readOnly:
+            return problem(503, detail: "The database is read-only: groups can be read but not written", headers: [("Retry-After", "60")])
+        case .busy:
+            return problem(503, detail: "The database is busy; try again", headers: [("Retry-After", "1")])
+        case .full:
+            return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
+        case .limitExceeded(let message):
+            return problem(422, detail: message, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+        case .corrupt, .cannotOpen, .sqlite:
+            return problem(500, detail: "The database failed; the error was logged")
+        }
+    }
+
+    /// 401 when an API token is configured and the request does not carry it
+    /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time.
+    func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let token = configuration.apiToken, !token.isEmpty else { return nil }
+        let given = request.headers["Authorization"] ?? ""
+        let prefix = "Bearer "
+        let presented = given.hasPrefix(prefix) ? Array(given.utf8.dropFirst(prefix.utf8.count)) : []
+        if Self.constantTimeEquals(presented, Array(token.utf8)) { return nil }
+        return problem(401, detail: "Writing groups needs 'Authorization: Bearer <token>'",
+                       headers: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")])
+    }
+
+    static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)
+        for index in 0..<max(a.count, b.count) {
+            let x = index < a.count ? a[index] : 0
+            let y = index < b.count ? b[index] : 0
+            difference |= x ^ y
+        }
+        return difference == 0
+    }
+
+    /// The entity tags of an `If-Match` / `If-None-Match` field (RFC 9110 §8.8.3), quotes
+    /// and weakness markers removed: `"3", W/"4"` → `["3", "4"]`; `*` → `["*"]`.
+    static func entityTags(_ value: String) -> [String] {
+        value.split(separator: ",").map { tag in
+            var text = tag.trimmingCharacters(in: .whitespaces)
+            if text.hasPrefix("W/") { text.removeFirst(2) }
+            if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
+            return text
+        }
+    }
+}

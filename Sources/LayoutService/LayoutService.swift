@@ -1,0 +1,293 @@
+import Foundation
+import HTTP1
+import LayoutCompiler
+import LayoutStore
+import LayoutSyntax
+
+/// layoutd's routes: `/solve`, `/validate`, `/groups…`, `/healthz`, `/readyz`,
+/// `/metrics`, `/openapi.yaml`, built once into an immutable ``Router``.
+///
+/// A `final class` because it owns shared resources (the store, the caches, the
+/// metrics) that every request thread uses; each of those synchronises itself, and
+/// the class's own properties are immutable after `init`.
+public final class LayoutService: Sendable {
+    public let store: LayoutStore
+    public let configuration: ServiceConfiguration
+    public let metrics = Metrics()
+    let engine: SceneEngine
+    let frontCache: FrontCache
+    /// Gauge source for `/metrics` (the HTTP server's open connections).
+    let openConnections: @Sendable () -> Int
+
+    public init(store: LayoutStore, configuration: ServiceConfiguration = ServiceConfiguration(),
+                openConnections: @escaping @Sendable () -> Int = { 0 }) {
+        self.store = store
+        self.configuration = configuration
+        self.engine = SceneEngine(limits: configuration.sceneLimits)
+        self.frontCache = FrontCache(capacity: configuration.frontCacheEntries)
+        self.openConnections = openConnections
+    }
+
+    /// The router with every route of the API (see `openapi.yaml`).
+    public func makeRouter() -> Router {
+        var router = Router()
+        router.add(.POST, "/solve") { [self] request, _ in solve(request) }
+        router.add(.POST, "/validate") { [self] request, _ in validate(request) }
+        router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
+        router.add(.GET, "/readyz") { [self] _, _ in
+            store.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
+                : problem(503, detail: "The database is not reachable", headers: [("Retry-After", "5")])
+        }
+        router.add(.GET, "/metrics") { [self] _, _ in
+            let groups = try? store.groupCount()
+            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups).utf8))
+            response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return response
+        }
+        router.add(.GET, "/openapi.yaml") { _, _ in
+            var response = HTTPResponse(status: 200, body: OpenAPIDocument.bytes)
+            response.headers.append("Content-Type", "application/yaml")
+            return response
+        }
+        router.add(.GET, "/groups") { [self] request, _ in listGroups(request) }
+        router.add(.PUT, "/groups/{name}") { [self] request, parameters in putGroup(request, name: parameters["name"] ?? "") }
+        router.add(.GET, "/groups/{name}") { [self] request, parameters in getGroup(request, name: parameters["name"] ?? "", version: nil) }
+        router.add(.DELETE, "/groups/{name}") { [self] request, parameters in deleteGroup(request, name: parameters["name"] ?? "") }
+        router.add(.GET, "/groups/{name}/versions") { [self] request, parameters in listVersions(request, name: parameters["name"] ?? "") }
+        router.add(.GET, "/groups/{name}/versions/{version}") { [self] request, parameters in
+            getGroup(request, name: parameters["name"] ?? "", version: parameters["version"] ?? "")
+        }
+        return router
+    }
+
+    /// The request handler for `HTTPServer`: routes, then adds `X-Request-Id`, CORS
+    /// headers, and records metrics.
+    public func makeHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        let corsOrigins = configuration.corsOrigins
+        return { [self] request in
+            let start = DispatchTime.now().uptimeNanoseconds
+            var response: HTTPResponse
+            if request.method == .OPTIONS, !corsOrigins.isEmpty, request.headers["Origin"] != nil {
+                response = HTTPResponse(status: 204)
+                response.headers.append("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
+                response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
+                response.headers.append("Access-Control-Max-Age", "600")
+            } else {
+                response = router.respond(to: request)
+            }
+            if let origin = request.headers["Origin"], !corsOrigins.isEmpty,
+               corsOrigins.contains("*") || corsOrigins.contains(origin) {
+                response.headers.append("Access-Control-Allow-Origin", corsOrigins.contains("*") ? "*" : origin)
+                response.headers.append("Access-Control-Expose-Headers", "ETag, Cache-Status, X-Request-Id, Retry-After")
+                if !corsOrigins.contains("*") { response.headers.append("Vary", "Origin") }
+            }
+            let requestID = Self.requestID(request.headers["X-Request-Id"])
+            response.headers.append("X-Request-Id", requestID)
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let route = Self.routeLabel(request.path)
+            metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+            if let log {
+                var line = JSONWriter(reservingCapacity: 200)
+                line.beginObject()
+                line.key("time"); line.string(Self.timestamp())
+                line.key("requestId"); line.string(requestID)
+                line.key("method"); line.string(request.method.rawValue)
+                line.key("path"); line.string(request.path)
+                line.key("status"); line.integer(response.status)
+                line.key("durationMs"); line.number((seconds * 1e6).rounded() / 1e3)
+                line.key("bytes"); line.integer(response.body.count)
+                if let cache = response.headers["Cache-Status"] { line.key("cache"); line.string(cache) }
+                line.endObject()
+                log(String(decoding: line.bytes, as: UTF8.self))
+            }
+            return response
+        }
+    }
+
+    // MARK: - /solve and /validate
+
+    func solve(_ request: HTTPRequest) -> HTTPResponse {
+        if let unsupported = checkMediaType(request) { return unsupported }
+        let directives = Self.cacheDirectives(request.headers)
+        let frontKey = FrontCache.Key(route: 0, body: request.body)
+        if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
+            metrics.recordCache(hit: true)
+            return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: "layoutd; hit")
+        }
+        let generation = frontCache.generation
+        let prepared: SceneEngine.Prepared
+        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        case .success(let value): prepared = value
+        case .failure(let failure):
+            var response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
+            for (name, value) in failure.headers { response.headers.append(name, value) }
+            return response
+        }
+        let key = engine.cacheKey(prepared, route: "solve")
+        if !directives.noCache && !directives.noStore {
+            if let stored = try? store.cachedResult(forKey: key) {
+                metrics.recordCache(hit: true)
+                frontCache.insert(stored, for: frontKey, generation: generation)
+                return Self.answer(status: 200, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
+            }
+        }
+        metrics.recordCache(hit: false)
+        let start = DispatchTime.now().uptimeNanoseconds
+        let result = engine.solve(prepared)
+        metrics.recordSolve(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        var cacheStatus = directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss"
+        if result.isCacheable && !directives.noStore {
+            let groups = prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) }
+            if (try? store.storeResult(result.body, forKey: key, groups: groups)) != nil, !directives.any {
+                cacheStatus = "layoutd; fwd=miss; stored"
+            }
+            frontCache.insert(result.body, for: frontKey, generation: generation)
+        }
+        return answer(result, cacheStatus: cacheStatus)
+    }
+
+    func validate(_ request: HTTPRequest) -> HTTPResponse {
+        if let unsupported = checkMediaType(request) { return unsupported }
+        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        case .success(let prepared):
+            return answer(engine.validate(prepared), cacheStatus: nil)
+        case .failure(let failure):
+            // 400 for bodies that are not JSON objects; everything else is a verdict.
+            if failure.status == 400 || failure.status >= 500 {
+                return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
+            }
+            return answer(engine.validity(failure.diagnostics), cacheStatus: nil)
+        }
+    }
+
+    /// Loads a group for a scene; store failures become an ``EngineFailure`` (503/500).
+    func resolveGroup(_ reference: GroupReference) throws -> ResolvedGroup? {
+        let stored: StoredGroup?
+        do {
+            if let version = reference.version {
+                stored = try store.group(named: reference.name, version: version)
+            } else {
+                stored = try store.group(named: reference.name)
+            }
+        } catch {
+            throw EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(Self.describe(error))")], headers: [("Retry-After", "1")])
+        }
+        guard let stored else { return nil }
+        let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
+        guard let json = try? JSONParser().parse(Array(body.utf8)),
+              let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
+            throw EngineFailure(status: 500, diagnostics: [])
+        }
+        return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
+    }
+
+    /// 415 unless the body is JSON: `application/json`, any `+json` type, none, or curl's
+    /// default `application/x-www-form-urlencoded` (contract, "Responses").
+    func checkMediaType(_ request: HTTPRequest) -> HTTPResponse? {
+        guard let contentType = request.headers["Content-Type"] else { return nil }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if mediaType == "application/json" || mediaType.hasSuffix("+json") || mediaType == "application/x-www-form-urlencoded" || mediaType.isEmpty {
+            return nil
+        }
+        return problem(415, detail: "The body must be JSON (Content-Type: application/json); got '\(contentType)'", headers: [("Accept-Post", "application/json")])
+    }
+
+    struct CacheDirectives {
+        var noCache = false
+        var noStore = false
+        var any: Bool { noCache || noStore }
+    }
+
+    /// `Cache-Control: no-cache` / `no-store` of a request (RFC 9111 §5.2.1).
+    static func cacheDirectives(_ headers: HTTPFields) -> CacheDirectives {
+        var directives = CacheDirectives()
+        for value in headers.values("Cache-Control") {
+            for directive in value.split(separator: ",") {
+                let name = directive.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+                if name == "no-cache" { directives.noCache = true }
+                if name == "no-store" { directives.noStore = true }
+            }
+        }
+        return directives
+    }
+
+    // MARK: - Helpers
+
+    func answer(_ result: EngineAnswer, cacheStatus: String?) -> HTTPResponse {
+        Self.answer(status: result.status, contentType: result.contentType, body: result.body, cacheStatus: cacheStatus)
+    }
+
+    static func answer(status: Int, contentType: String, body: [UInt8], cacheStatus: String?) -> HTTPResponse {
+        var response = HTTPResponse(status: status, body: body)
+        response.headers.append("Content-Type", contentType)
+        if let cacheStatus { response.headers.append("Cache-Status", cacheStatus) }
+        return response
+    }
+
+    static func json(_ status: Int, _ text: String) -> HTTPResponse {
+        var response = HTTPResponse(status: status, body: Array(text.utf8))
+        response.headers.append("Content-Type", "application/json")
+        return response
+    }
+
+    /// A problem details response without diagnostics.
+    func problem(_ status: Int, detail: String, headers: [(String, String)] = [], diagnostics: [LayoutDiagnostic]? = nil) -> HTTPResponse {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string(Problem.type(for: status))
+        writer.key("title"); writer.string(HTTPStatusText.phrase(status))
+        writer.key("status"); writer.integer(status)
+        writer.key("detail"); writer.string(detail)
+        if let diagnostics { writer.key("diagnostics"); writer.diagnostics(diagnostics) }
+        writer.endObject()
+        var response = HTTPResponse(status: status, body: writer.bytes)
+        response.headers.append("Content-Type", "application/problem+json")
+        for (name, value) in headers { response.headers.append(name, value) }
+        return response
+    }
+
+    static func describe(_ error: StoreError) -> String {
+        switch error {
+        case .preconditionFailed: return "precondition failed"
+        case .readOnly: return "the database is read-only"
+        case .full: return "the disk is full"
+        case .busy: return "the database is busy"
+        case .corrupt: return "the database is damaged"
+        case .cannotOpen: return "the database cannot be opened"
+        case .limitExceeded(let message): return message
+        case .sqlite: return "a database error occurred"
+        }
+    }
+
+    /// The client's `X-Request-Id` when it is short and printable, else a new one.
+    static func requestID(_ given: String?) -> String {
+        if let given, !given.isEmpty, given.utf8.count <= 128,
+           given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+            return given
+        }
+        var generator = SystemRandomNumberGenerator()
+        let hex = Array("0123456789abcdef".utf8)
+        return String(decoding: (0..<16).map { _ in hex[Int(generator.next() & 0xF)] }, as: UTF8.self)
+    }
+
+    static func routeLabel(_ path: String) -> String {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        switch (parts.count, parts.first) {
+        case (1, "solve"), (1, "validate"), (1, "healthz"), (1, "readyz"), (1, "metrics"), (1, "openapi.yaml"), (1, "groups"):
+            return path
+        case (1, ""): return "/"
+        case (2, "groups"): return "/groups/{name}"
+        case (3, "groups") where parts.last == "versions": return "/groups/{name}/versions"
+        case (4, "groups"): return "/groups/{name}/versions/{version}"
+        default: return "other"
+        }
+    }
+
+    static func timestamp() -> String {
+        var now = time(nil)
+        var parts = tm()
+        gmtime_r(&now, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+}

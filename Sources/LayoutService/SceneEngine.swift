@@ -1,0 +1,269 @@
+import LayoutCompiler
+import LayoutSyntax
+
+/// What `/solve` or `/validate` answers for a body, before caching and HTTP.
+public struct EngineAnswer: Sendable {
+    /// 200, 400 or 422.
+    public var status: Int
+    /// `application/json` for 200, `application/problem+json` otherwise.
+    public var contentType: String
+    public var body: [UInt8]
+    /// Whether the answer may be stored in the result cache (a 200 of `/solve`).
+    public var isCacheable: Bool
+}
+
+/// The groups a scene includes, resolved by the caller; `nil` for an unknown name or version.
+public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
+
+/// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
+/// HTTP and caching, shared by the server and the `layoutd solve|validate` commands.
+public struct SceneEngine: Sendable {
+    public var limits: SceneLimits
+
+    public init(limits: SceneLimits = SceneLimits()) {
+        self.limits = limits
+    }
+
+    /// A parsed request: the scene, its canonical JSON (sorted keys, no whitespace), and
+    /// the groups it includes.
+    public struct Prepared: Sendable {
+        public var scene: Scene
+        public var canonicalJSON: [UInt8]
+        public var groups: [ResolvedGroup]
+    }
+
+    /// Parses `body` into a scene and resolves its groups.
+    ///
+    /// - Returns: the prepared scene, or the answer to give instead (400 or 422).
+    public func prepare(body: [UInt8], resolveGroup: GroupResolver) -> Result<Prepared, EngineFailure> {
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(body)
+        } catch {
+            return .failure(EngineFailure(status: 400, diagnostics: [
+                LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
+        }
+        let scene: Scene
+        do {
+            scene = try SceneDecoder(limits: limits).decode(json)
+        } catch {
+            return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
+        }
+        var groups: [ResolvedGroup] = []
+        var missing: [LayoutDiagnostic] = []
+        for (index, reference) in scene.groups.enumerated() {
+            do {
+                if let group = try resolveGroup(reference) {
+                    groups.append(group)
+                } else {
+                    let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
+                    let what = reference.version == nil ? "No group named '\(reference.name)' is stored" : "Group '\(reference.name)' has no version \(reference.version ?? 0)"
+                    missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(what) (included as '\(spelled)')", path: "$.groups[\(index)]"))
+                }
+            } catch let failure as EngineFailure {
+                return .failure(failure)
+            } catch {
+                return .failure(EngineFailure(status: 500, diagnostics: []))
+            }
+        }
+        if !missing.isEmpty {
+            return .failure(EngineFailure(status: 422, diagnostics: missing))
+        }
+        let total = scene.constraints.count + groups.reduce(0) { $0 + $1.constraints.count }
+        if total > limits.maxConstraints {
+            return .failure(EngineFailure(status: 422, diagnostics: [LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The scene and its groups have \(total) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)",
+                path: "$.groups")]))
+        }
+        var writer = JSONWriter(reservingCapacity: body.count)
+        writer.value(json, sortingKeys: true)
+        return .success(Prepared(scene: scene, canonicalJSON: writer.bytes, groups: groups))
+    }
+
+    /// The cache key of a prepared scene: SHA-256 (hex) of the layoutd version, the
+    /// canonical scene and the versions of the groups it includes. Two bodies that differ
+    /// only in member order or whitespace share a key; anything else that can change
+    /// the result changes it.
+    public func cacheKey(_ prepared: Prepared, route: String) -> String {
+        var message = Array("layoutd \(layoutdVersion)\n\(route)\n".utf8)
+        message.append(contentsOf: prepared.canonicalJSON)
+        for group in prepared.groups {
+            message.append(contentsOf: "\n\(group.name)@\(group.version)".utf8)
+        }
+        return SHA256.hexDigest(message)
+    }
+
+    /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422.
+    public func solve(_ prepared: Prepared) -> EngineAnswer {
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups).compile()
+        if compiled.hasErrors {
+            return problem(status: 422, diagnostics: compiled.diagnostics)
+        }
+        if let sizes = prepared.scene.sizes {
+            var writer = JSONWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
+            writer.beginObject()
+            writer.key("layouts")
+            writer.beginArray()
+            for size in sizes {
+                let layout = compiled.solve(size: size)
+                writer.beginObject()
+                writer.key("container")
+                writer.beginObject()
+                writer.key("width"); writer.number(layout.containerWidth)
+                writer.key("height"); writer.number(layout.containerHeight)
+                writer.endObject()
+                if !layout.isRejected {
+                    writer.key("frames")
+                    writeFrames(layout, into: &writer)
+                }
+                writer.key("diagnostics")
+                writer.diagnostics(layout.diagnostics)
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.key("diagnostics")
+            writer.diagnostics(compiled.diagnostics)
+            writer.endObject()
+            return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: true)
+        }
+        let layout = compiled.solve(size: prepared.scene.container.size)
+        if layout.isRejected {
+            return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
+        }
+        var writer = JSONWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
+        writer.beginObject()
+        writer.key("frames")
+        writeFrames(layout, into: &writer)
+        writer.key("diagnostics")
+        writer.diagnostics(compiled.diagnostics + layout.diagnostics)
+        writer.endObject()
+        return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: true)
+    }
+
+    /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,
+    /// compiles and solves (each size of `sizes`), so it reports syntax errors, unknown
+    /// names, conflicts and ambiguity, but no frames.
+    public func validate(_ prepared: Prepared) -> EngineAnswer {
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups).compile()
+        var diagnostics = compiled.diagnostics
+        let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
+        for size in sizes {
+            for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
+                diagnostics.append(diagnostic)
+            }
+        }
+        return validity(diagnostics)
+    }
+
+    /// `{"valid": false, "diagnostics": [...]}` for a body that is not a valid scene.
+    public func validity(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("valid"); writer.bool(!diagnostics.contains(where: \.isError))
+        writer.key("diagnostics"); writer.diagnostics(diagnostics)
+        writer.endObject()
+        return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: false)
+    }
+
+    /// An RFC 9457 problem details answer carrying diagnostics.
+    public func problem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string(type)
+        writer.key("title"); writer.string(title)
+        writer.key("status"); writer.integer(status)
+        writer.key("detail"); writer.string(detail)
+        writer.key("diagnostics"); writer.diagnostics(diagnostics)
+        writer.endObject()
+        return EngineAnswer(status: status, contentType: "application/problem+json", body: writer.bytes, isCacheable: false)
+    }
+
+    private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {
+        writer.beginObject()
+        for (name, frame) in layout.frames {
+            writer.key(name)
+            writer.beginObject()
+            writer.key("x"); writer.number(frame.x)
+            writer.key("y"); writer.number(frame.y)
+            writer.key("width"); writer.number(frame.width)
+            writer.key("height"); writer.number(frame.height)
+            writer.endObject()
+        }
+        writer.endObject()
+    }
+}
+
+/// A request that cannot be answered with a layout: its status and diagnostics.
+public struct EngineFailure: Error, Sendable {
+    public var status: Int
+    public var diagnostics: [LayoutDiagnostic]
+    /// Extra headers (e.g. `Retry-After` for a busy database).
+    public var headers: [(String, String)] = []
+
+    public init(status: Int, diagnostics: [LayoutDiagnostic], headers: [(String, String)] = []) {
+        self.status = status
+        self.diagnostics = diagnostics
+        self.headers = headers
+    }
+}
+
+/// Problem types and titles (RFC 9457 §3.1) for layoutd's answers; the single place
+/// where a status and diagnostics become a problem's `type`, `title` and `detail`.
+enum Problem {
+    static func describe(status: Int, diagnostics: [LayoutDiagnostic]) -> (type: String, title: String, detail: String) {
+        let first = diagnostics.first(where: \.isError) ?? diagnostics.first
+        let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more diagnostic\(diagnostics.count == 2 ? "" : "s"))" : ""
+        let detail = first.map { $0.message + more } ?? HTTPStatusText.phrase(status)
+        switch status {
+        case 400:
+            if first?.code == .invalidJSON {
+                return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
+            }
+            return ("urn:layoutd:problem:invalid-scene", "Invalid scene", detail)
+        case 422:
+            return ("urn:layoutd:problem:unprocessable-scene", "The scene cannot be laid out", detail)
+        default:
+            return (type(for: status), HTTPStatusText.phrase(status), detail)
+        }
+    }
+
+    static func type(for status: Int) -> String {
+        switch status {
+        case 400: return "urn:layoutd:problem:bad-request"
+        case 401: return "urn:layoutd:problem:unauthorized"
+        case 404: return "urn:layoutd:problem:not-found"
+        case 405: return "urn:layoutd:problem:method-not-allowed"
+        case 412: return "urn:layoutd:problem:precondition-failed"
+        case 413: return "urn:layoutd:problem:payload-too-large"
+        case 415: return "urn:layoutd:problem:unsupported-media-type"
+        case 422: return "urn:layoutd:problem:unprocessable-scene"
+        case 503: return "urn:layoutd:problem:service-unavailable"
+        case 507: return "urn:layoutd:problem:insufficient-storage"
+        default: return "urn:layoutd:problem:internal-error"
+        }
+    }
+}
+
+enum HTTPStatusText {
+    static func phrase(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 204: return "No Content"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 412: return "Precondition Failed"
+        case 413: return "Content Too Large"
+        case 415: return "Unsupported Media Type"
+        case 422: return "Unprocessable Content"
+        case 500: return "Internal Server Error"
+        case 503: return "Service Unavailable"
+        case 507: return "Insufficient Storage"
+        default: return "Error"
+        }
+    }
+}
