@@ -12,7 +12,9 @@ import Dispatch
 /// Durability: the database uses WAL with `synchronous = NORMAL`. A write that returned
 /// (so a 2xx answer) survives a process kill (kill -9) right after, because the commit
 /// is in the `-wal` file (in the OS page cache) before `COMMIT` returns; only an OS crash
-/// or power loss can lose the most recent commits. See ``SQLiteConnection``.
+/// or power loss can lose the most recent commits. See ``SQLiteConnection``. Group writes
+/// commit before returning; cache stores are batched (``storeResult(_:forKey:groups:)``),
+/// so a kill can lose up to one batch of cached results, never a group.
 ///
 /// Errors: every call throws ``StoreError``; after ``close()`` calls throw
 /// ``StoreError/cannotOpen(_:)``.
