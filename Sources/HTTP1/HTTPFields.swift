@@ -1,0 +1,135 @@
+/// An ordered list of header (or trailer) fields (RFC 9110 §5).
+///
+/// Order and duplicates are kept as received. Lookup by name is ASCII
+/// case-insensitive, as field names are (RFC 9110 §5.1). Values are stored
+/// without leading or trailing whitespace (RFC 9112 §5.1).
+///
+/// - Complexity: lookups are O(n) in the number of fields; requests carry few.
+public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
+    /// One field line: its name as sent and its value.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+        /// `name` in ASCII lowercase, for comparisons.
+        var canonicalName: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+            self.canonicalName = asciiLowercased(name)
+        }
+
+        public static func == (lhs: Field, rhs: Field) -> Bool {
+            lhs.canonicalName == rhs.canonicalName && lhs.value == rhs.value
+        }
+    }
+
+    private var fields: [Field] = []
+
+    /// An empty list.
+    public init() {}
+
+    /// Fields in the order written, e.g. `["Content-Type": "application/json"]`.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields.reserveCapacity(elements.count)
+        for (name, value) in elements {
+            fields.append(Field(name: name, value: value))
+        }
+    }
+
+    /// Fields in the order written, e.g. `[("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")]`; `[]` is empty.
+    public init(arrayLiteral elements: (String, String)...) {
+        fields.reserveCapacity(elements.count)
+        for (name, value) in elements {
+            fields.append(Field(name: name, value: value))
+        }
+    }
+
+    /// The number of field lines.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The value of the first field named `name` (case-insensitive), or `nil`.
+    public subscript(_ name: String) -> String? {
+        let key = asciiLowercased(name)
+        for field in fields where field.canonicalName == key {
+            return field.value
+        }
+        return nil
+    }
+
+    /// The values of every field named `name` (case-insensitive), in order.
+    public func values(_ name: String) -> [String] {
+        let key = asciiLowercased(name)
+        return fields.filter { $0.canonicalName == key }.map(\.value)
+    }
+
+    /// Whether a field named `name` (case-insensitive) is present.
+    public func contains(_ name: String) -> Bool {
+        let key = asciiLowercased(name)
+        return fields.contains { $0.canonicalName == key }
+    }
+
+    /// Adds a field line at the end, keeping any existing ones of the same name.
+    public mutating func append(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Appends a field whose canonical name is already known (parser fast path).
+    mutating func append(_ field: Field) {
+        fields.append(field)
+    }
+
+    /// Replaces every field named `name` with one line `name: value`.
+    public mutating func set(_ name: String, _ value: String) {
+        removeAll(name)
+        append(name, value)
+    }
+
+    /// Removes every field named `name` (case-insensitive).
+    public mutating func removeAll(_ name: String) {
+        let key = asciiLowercased(name)
+        fields.removeAll { $0.canonicalName == key }
+    }
+
+    /// Whether the comma-separated list in the fields named `name` contains
+    /// `token`, compared ASCII case-insensitively (RFC 9110 §5.6.1), e.g.
+    /// `Connection: keep-alive, Upgrade` contains `"close"`? No.
+    public func containsToken(_ token: String, in name: String) -> Bool {
+        let key = asciiLowercased(name)
+        let wanted = asciiLowercased(token)
+        for field in fields where field.canonicalName == key {
+            for item in field.value.split(separator: ",") {
+                if asciiLowercased(trimmingOWS(item)) == wanted { return true }
+            }
+        }
+        return false
+    }
+
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}
+
+/// ASCII-only lowercase (field names and tokens are ASCII; RFC 9110 §5.1).
+func asciiLowercased<S: StringProtocol>(_ string: S) -> String {
+    var needsChange = false
+    for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A {
+        needsChange = true
+        break
+    }
+    if !needsChange { return String(string) }
+    return String(decoding: string.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+}
+
+/// Removes leading and trailing optional whitespace (SP / HTAB; RFC 9110 §5.6.3).
+func trimmingOWS<S: StringProtocol>(_ string: S) -> String {
+    let utf8 = Array(string.utf8)
+    var start = 0
+    var end = utf8.count
+    while start < end, utf8[start] == 0x20 || utf8[start] == 0x09 { start += 1 }
+    while end > start, utf8[end - 1] == 0x20 || utf8[end - 1] == 0x09 { end -= 1 }
+    return String(decoding: utf8[start..<end], as: UTF8.self)
+}

@@ -1,0 +1,96 @@
+/// Serializes responses into wire bytes (RFC 9112 §4, §6).
+enum ResponseEncoder {
+    /// Appends the status line, fields and body of `response` to `buffer`.
+    ///
+    /// - Parameters:
+    ///   - keepAlive: Whether the connection stays open after this response;
+    ///     `false` writes `Connection: close`.
+    ///   - requestVersion: An HTTP/1.0 request kept alive gets `Connection: keep-alive`.
+    ///   - isHeadRequest: Writes the `Content-Length` of `body` but not the body
+    ///     (RFC 9110 §9.3.2).
+    ///   - date: The IMF-fixdate for the `Date` field (RFC 9110 §6.6.1).
+    /// - Complexity: O(size of the response); one buffer, appended in place.
+    static func encode(
+        _ response: HTTPResponse,
+        keepAlive: Bool,
+        requestVersion: HTTPVersion,
+        isHeadRequest: Bool,
+        date: String,
+        into buffer: inout [UInt8]
+    ) {
+        let status = (100...999).contains(response.status) ? response.status : 500
+        buffer.reserveCapacity(buffer.count + 128 + response.body.count)
+        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status, to: &buffer)
+        buffer.append(0x20)
+        buffer.append(contentsOf: HTTPResponse.reasonPhrase(status).utf8)
+        buffer.append(contentsOf: "\r\n".utf8)
+        var hasDate = false
+        for field in response.headers {
+            switch field.canonicalName {
+            case "content-length", "transfer-encoding", "connection":
+                continue
+            case "date":
+                hasDate = true
+            default:
+                break
+            }
+            appendField(name: field.name, value: field.value, to: &buffer)
+        }
+        if !hasDate {
+            buffer.append(contentsOf: "Date: ".utf8)
+            buffer.append(contentsOf: date.utf8)
+            buffer.append(contentsOf: "\r\n".utf8)
+        }
+        let bodiless = HTTPResponse.isBodiless(status)
+        if !bodiless {
+            buffer.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &buffer)
+            buffer.append(contentsOf: "\r\n".utf8)
+        }
+        if !keepAlive {
+            buffer.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if requestVersion == .http1_0 {
+            buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        buffer.append(contentsOf: "\r\n".utf8)
+        if !bodiless && !isHeadRequest {
+            buffer.append(contentsOf: response.body)
+        }
+    }
+
+    /// Writes `name: value\r\n`, replacing CR, LF and NUL in either by a space so
+    /// a handler can never split the response (RFC 9110 §5.5).
+    private static func appendField(name: String, value: String, to buffer: inout [UInt8]) {
+        for byte in name.utf8 { buffer.append(isUnsafeInField(byte) ? 0x20 : byte) }
+        buffer.append(contentsOf: ": ".utf8)
+        for byte in value.utf8 { buffer.append(isUnsafeInField(byte) ? 0x20 : byte) }
+        buffer.append(contentsOf: "\r\n".utf8)
+    }
+
+    private static func isUnsafeInField(_ byte: UInt8) -> Bool {
+        byte == 0x0D || byte == 0x0A || byte == 0x00
+    }
+
+    /// Appends the decimal digits of a non-negative `value`.
+    static func appendDecimal(_ value: Int, to buffer: inout [UInt8]) {
+        var value = max(value, 0)
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { raw in
+            repeat {
+                raw[count] = UInt8(truncatingIfNeeded: 0x30 + value % 10)
+                value /= 10
+                count += 1
+            } while value > 0
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                buffer.append(raw[index])
+            }
+        }
+    }
+
+    /// `HTTP/1.1 100 Continue` (RFC 9110 §15.2.1).
+    static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+}

@@ -1,0 +1,59 @@
+/// The limits the server enforces, each with its unit and default.
+///
+/// Sizes are in bytes, durations in seconds. Exceeding a size limit is answered
+/// with the status named on the property, then the connection is closed.
+public struct ServerLimits: Sendable, Equatable {
+    /// Largest request body after removing chunked coding, in bytes; default
+    /// 1 MiB. Over it → `413 Content Too Large` (sent before `100 Continue` when
+    /// `Content-Length` announces it).
+    public var maxBodyBytes: Int = 1 << 20
+    /// Largest header section (all field lines after the request line, with
+    /// their CRLFs), in bytes; default 16 KiB. Also bounds a trailer section.
+    /// Over it → `431 Request Header Fields Too Large`.
+    public var maxHeaderBytes: Int = 16_384
+    /// Longest single field line (or chunk-size line), in bytes without its
+    /// CRLF; default 8 KiB. Over it → `431` (`400` for a chunk-size line).
+    public var maxHeaderLineBytes: Int = 8_192
+    /// Longest request-target, in bytes; default 8 KiB. Over it → `414 URI Too Long`.
+    public var maxTargetBytes: Int = 8_192
+    /// Time allowed from the first byte of a request to the end of its header
+    /// section, in seconds; default 10. Over it → `408 Request Timeout` and close.
+    /// A new connection that sends nothing for this long is closed silently.
+    public var headTimeout: Double = 10
+    /// Time allowed from the end of the header section to the end of the body,
+    /// in seconds; default 30. Over it → `408` and close.
+    public var bodyTimeout: Double = 30
+    /// Time a keep-alive connection may wait for its next request, in seconds;
+    /// default 60. Then it is closed silently (RFC 9112 §9.5).
+    public var idleTimeout: Double = 60
+    /// Requests served on one connection before it is closed with
+    /// `Connection: close`; default 1000.
+    public var maxRequestsPerConnection: Int = 1000
+    /// Open connections; default 4096. A connection accepted beyond it gets
+    /// `503 Service Unavailable` with `Retry-After: 1` and is closed.
+    public var maxConnections: Int = 4096
+    /// How long ``HTTPServer/shutdown()`` waits for in-flight requests, in
+    /// seconds; default 10. Then the remaining connections are closed.
+    public var drainTimeout: Double = 10
+
+    /// The defaults above.
+    public init() {}
+
+    public init(
+        maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 16_384, maxHeaderLineBytes: Int = 8_192,
+        maxTargetBytes: Int = 8_192, headTimeout: Double = 10, bodyTimeout: Double = 30,
+        idleTimeout: Double = 60, maxRequestsPerConnection: Int = 1000, maxConnections: Int = 4096,
+        drainTimeout: Double = 10
+    ) {
+        self.maxBodyBytes = maxBodyBytes
+        self.maxHeaderBytes = maxHeaderBytes
+        self.maxHeaderLineBytes = maxHeaderLineBytes
+        self.maxTargetBytes = maxTargetBytes
+        self.headTimeout = headTimeout
+        self.bodyTimeout = bodyTimeout
+        self.idleTimeout = idleTimeout
+        self.maxRequestsPerConnection = maxRequestsPerConnection
+        self.maxConnections = maxConnections
+        self.drainTimeout = drainTimeout
+    }
+}

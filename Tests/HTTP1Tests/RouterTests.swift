@@ -1,0 +1,93 @@
+import Testing
+@testable import HTTP1
+
+struct RouterTests {
+    /// A router whose handlers echo which route ran and the parameters it got.
+    private func makeRouter() -> Router {
+        var router = Router()
+        func echo(_ label: String) -> Router.Handler {
+            { request, parameters in
+                let text = ([label] + parameters.all.map { "\($0.name)=\($0.value)" }).joined(separator: " ")
+                return HTTPResponse(status: 200, body: Array(text.utf8))
+            }
+        }
+        router.add(.POST, "/solve", echo("solve"))
+        router.add(.GET, "/groups/{name}", echo("get-group"))
+        router.add(.PUT, "/groups/{name}", echo("put-group"))
+        router.add(.DELETE, "/groups/{name}", echo("delete-group"))
+        router.add(.GET, "/groups/{name}/versions/{version}", echo("get-version"))
+        router.add(.GET, "/groups/{name}/versions", echo("list-versions"))
+        router.add(.GET, "/groups", echo("list-groups"))
+        router.add(.GET, "/groups/_stats", echo("stats"))
+        return router
+    }
+
+    private func body(_ response: HTTPResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    @Test("routes and parameters", arguments: [
+        ("POST", "/solve", "solve"),
+        ("GET", "/groups", "list-groups"),
+        ("GET", "/groups/header", "get-group name=header"),
+        ("PUT", "/groups/header", "put-group name=header"),
+        ("GET", "/groups/header/versions", "list-versions name=header"),
+        ("GET", "/groups/header/versions/3", "get-version name=header version=3"),
+        ("GET", "/groups/a%20b", "get-group name=a b"),
+        ("GET", "/groups/bad%zz", "get-group name=bad%zz"),
+        ("GET", "/groups/_stats", "stats"),
+        ("GET", "/groups/header?x=1", "get-group name=header"),
+    ])
+    func routes(_ method: String, _ target: String, _ expected: String) {
+        let response = makeRouter().respond(to: HTTPRequest(method: HTTPMethod(rawValue: method), target: target))
+        #expect(response.status == 200)
+        #expect(body(response) == expected)
+    }
+
+    @Test("unknown paths are 404", arguments: ["/", "/solve/", "/groups/", "/groups/a/b", "/Solve", "/groups//versions"])
+    func notFound(_ target: String) {
+        let response = makeRouter().respond(to: HTTPRequest(method: .GET, target: target))
+        #expect(response.status == 404)
+        #expect(response.headers["Content-Type"] == "application/problem+json")
+    }
+
+    @Test func wrongMethodIs405WithSortedAllow() {
+        let router = makeRouter()
+        let solve = router.respond(to: HTTPRequest(method: .GET, target: "/solve"))
+        #expect(solve.status == 405)
+        #expect(solve.headers["Allow"] == "POST")
+        let group = router.respond(to: HTTPRequest(method: .POST, target: "/groups/a"))
+        #expect(group.status == 405)
+        #expect(group.headers["Allow"] == "DELETE, GET, HEAD, PUT")
+        #expect(body(group) == #"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"POST is not allowed on /groups/a; allowed: DELETE, GET, HEAD, PUT."}"#)
+    }
+
+    @Test func headRunsGet() {
+        let response = makeRouter().respond(to: HTTPRequest(method: .HEAD, target: "/groups/x"))
+        #expect(response.status == 200)
+        #expect(body(response) == "get-group name=x")
+    }
+
+    @Test func laterRegistrationReplacesEarlier() {
+        var router = Router()
+        router.add(.GET, "/a") { _, _ in HTTPResponse(status: 201) }
+        router.add(.GET, "/a") { _, _ in HTTPResponse(status: 202) }
+        #expect(router.respond(to: HTTPRequest(method: .GET, target: "/a")).status == 202)
+    }
+
+    @Test func literalBeatsParameterWhateverTheOrder() {
+        var router = Router()
+        router.add(.GET, "/{a}/x") { _, _ in HTTPResponse(status: 201) }
+        router.add(.GET, "/y/{b}") { _, _ in HTTPResponse(status: 202) }
+        #expect(router.respond(to: HTTPRequest(method: .GET, target: "/y/x")).status == 202)
+        #expect(router.respond(to: HTTPRequest(method: .GET, target: "/z/x")).status == 201)
+    }
+
+    @Test func problemBodyEscapesAndAddsExtraMembers() {
+        let response = HTTPResponse.problem(status: 422, title: "Unprocessable \"Scene\"", detail: "line1\nline2\u{1}",
+                                            type: "https://example.com/probs/x", extra: ["diagnostics": "[]"])
+        #expect(response.status == 422)
+        #expect(response.headers["content-type"] == "application/problem+json")
+        #expect(body(response) == #"{"type":"https://example.com/probs/x","title":"Unprocessable \"Scene\"","status":422,"detail":"line1\nline2\u0001","diagnostics":[]}"#)
+    }
+}
