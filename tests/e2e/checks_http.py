@@ -384,3 +384,80 @@ def coordinates_root(ctx):
     err = scenes.frames_close(pf, {'card': {'x': 16, 'y': 20, 'width': 343, 'height': 100},
                                    'title': {'x': 20, 'y': 10, 'width': 303, 'height': 21}})
     ctx.expect(err is None, 'parent coordinates: %s' % err)
+
+
+# ---------------------------------------------------------------- framing (RFC 9112)
+
+def _framing(ctx, data, status, what, closes=True, target='/solve', method='POST'):
+    (r,), closed = ctx.raw(data)
+    ctx.validate(method, target, r)
+    ctx.expect_status(r, status, what)
+    if closes:
+        ctx.expect_equal(r.headers.get('connection', '').lower(), 'close', '%s: Connection' % what)
+        ctx.expect(closed, '%s: the connection stayed open' % what)
+    return r
+
+
+@check('http/expect-100-continue')
+def expect_continue(ctx):
+    """Expect: 100-continue gets 100 before the body is sent, then the answer; a body over
+    the limit gets the final 413 at once."""
+    import socket
+    body = scenes.README_BODY.encode()
+    s = socket.create_connection(('127.0.0.1', ctx.port), timeout=ctx.timeout)
+    try:
+        s.sendall(b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+                  b'Expect: 100-continue\r\nContent-Length: %d\r\n\r\n' % len(body))
+        first = s.recv(64)
+        ctx.expect(first.startswith(b'HTTP/1.1 100'), 'expected 100 Continue first, got %r' % first)
+        s.sendall(body)
+        from harness import _SocketReader
+        reader = _SocketReader(s)
+        reader.buf = first[first.index(b'\r\n\r\n') + 4:] if b'\r\n\r\n' in first else b''
+        if b'\r\n\r\n' not in first:   # the rest of the 100 head is still coming
+            while b'\r\n\r\n' not in reader.buf:
+                ctx.expect(reader._fill(), 'closed during 100 Continue')
+            reader.buf = reader.buf[reader.buf.index(b'\r\n\r\n') + 4:]
+        r = reader.read_response()
+    finally:
+        s.close()
+    ctx.validate('POST', '/solve', r)
+    _frames_ok(ctx, r, scenes.readme_frames(), 'after 100 Continue')
+    _framing(ctx, b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+                  b'Expect: 100-continue\r\nContent-Length: 2000000\r\n\r\n', 413,
+             'Expect with a body over the limit')
+
+
+@check('http/smuggling-rejected')
+def smuggling(ctx):
+    """Content-Length with Transfer-Encoding, or bad/duplicate Content-Length → 400, close."""
+    body = b'{"views":[]}'
+    cases = [
+        (b'Content-Length: %d\r\nTransfer-Encoding: chunked\r\n' % len(body), 'CL and TE'),
+        (b'Content-Length: %d\r\nContent-Length: %d\r\n' % (len(body), len(body) + 1), 'two CLs'),
+        (b'Content-Length: -1\r\n', 'negative CL'),
+        (b'Content-Length: +12\r\n', 'signed CL'),
+        (b'Content-Length: 1x\r\n', 'non-numeric CL'),
+        (b'Content-Length: 99999999999999999999999\r\n', 'overflowing CL'),
+    ]
+    for head, what in cases:
+        data = b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' + head + b'\r\n' + body
+        _framing(ctx, data, 400, what)
+
+
+@check('http/framing-errors')
+def framing_errors(ctx):
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\n\r\n', 400, 'HTTP/1.1 without Host',
+             method='GET', target='/healthz')
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'two Hosts',
+             method='GET', target='/healthz')
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n', 400, 'space before colon',
+             method='GET', target='/healthz')
+    _framing(ctx, b'GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n', 505, 'HTTP/2.0 request line',
+             method='GET', target='/healthz')
+    long_target = '/healthz?' + 'a' * 9000
+    _framing(ctx, b'GET %s HTTP/1.1\r\nHost: x\r\n\r\n' % long_target.encode(), 414,
+             'a 9,009-byte target', method='GET', target='/healthz')
+    big = b''.join(b'X-Pad-%d: %s\r\n' % (i, b'v' * 1000) for i in range(20))
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: x\r\n' + big + b'\r\n', 431,
+             'a 20 KB header section', method='GET', target='/healthz')

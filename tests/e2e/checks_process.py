@@ -121,3 +121,47 @@ def cli_validate(ctx):
     p = _cli(ctx, ['validate', '-'], scenes.README_BODY.encode())
     ctx.expect_equal(p.returncode, 0, 'exit status (stderr %r)' % p.stderr[-300:])
     ctx.expect_equal(json.loads(p.stdout), {'valid': True, 'diagnostics': []}, 'validate output')
+
+
+@check('process/env-configuration', needs='binary')
+def env_configuration(ctx):
+    """`layoutd serve` configured only through LAYOUTD_HOST/PORT/DB (what the Docker image
+    does) listens there and creates the database there."""
+    from harness import Server, free_port
+    db = os.path.join(ctx.workdir, 'env-config.db')
+    s = Server(ctx.binary, db, startup_seconds=ctx.args.startup_timeout)
+    port = free_port()
+    s.start(args=['serve'], env={'LAYOUTD_HOST': '127.0.0.1', 'LAYOUTD_PORT': str(port),
+                                 'LAYOUTD_DB': db}, port=port)
+    try:
+        r = ctx.solve(scenes.readme_scene(), server=s)
+        ctx.expect_status(r, 200, 'solve')
+        ctx.expect(os.path.exists(db), 'no database at LAYOUTD_DB=%s' % db)
+    finally:
+        s.stop()
+
+
+@check('process/max-body-bytes', needs='binary')
+def max_body_bytes(ctx):
+    """--max-body-bytes N: a body of N bytes is read, N + 1 is 413."""
+    body = scenes.README_BODY.encode()
+    s = ctx.new_server('max-body', ['--max-body-bytes', str(len(body))])
+    try:
+        r = ctx.request('POST', '/solve', body, {'Content-Type': 'application/json'}, server=s)
+        ctx.expect_status(r, 200, 'a body of exactly the limit')
+        r = ctx.request('POST', '/solve', body + b' ', {'Content-Type': 'application/json'}, server=s)
+        ctx.expect_status(r, 413, 'one byte over the limit')
+    finally:
+        s.stop()
+
+
+@check('cli/serve-help', needs='binary')
+def serve_help(ctx):
+    """`layoutd serve --help` exits 0 and documents every flag of the service surface."""
+    p = _cli(ctx, ['serve', '--help'])
+    ctx.expect_equal(p.returncode, 0, 'exit status')
+    text = (p.stdout + p.stderr).decode('utf-8', 'replace')
+    for flag in ('--host', '--port', '--db', '--max-body-bytes', '--cache-capacity', '--api-token',
+                 '--cors-origin', '--log-level', 'LAYOUTD_HOST', 'LAYOUTD_PORT', 'LAYOUTD_DB',
+                 'LAYOUTD_API_TOKEN'):
+        ctx.expect(flag in text, '%s missing from serve --help' % flag)

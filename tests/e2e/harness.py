@@ -86,13 +86,18 @@ class Server:
         self.proc = None
         self.port = None
 
-    def start(self):
+    def start(self, args=None, env=None, port=None):
+        """Start `serve --host 127.0.0.1 --port P --db PATH EXTRA...`; or, with `args`,
+        exactly those arguments plus `env` (then `port` says where it will listen)."""
         if not os.path.isfile(self.binary) or not os.access(self.binary, os.X_OK):
             raise CheckFailed('no executable binary at %s' % self.binary)
-        self.port = free_port()
-        env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
-        args = [self.binary, 'serve', '--host', '127.0.0.1', '--port', str(self.port),
-                '--db', self.db_path] + self.extra_args
+        self.port = port or free_port()
+        base_env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+        env = dict(base_env, **(env or {}))
+        if args is None:
+            args = ['serve', '--host', '127.0.0.1', '--port', str(self.port),
+                    '--db', self.db_path] + self.extra_args
+        args = [self.binary] + list(args)
         self.log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log,
                                      stderr=subprocess.STDOUT, env=env,
