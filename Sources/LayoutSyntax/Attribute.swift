@@ -52,6 +52,11 @@ public enum Attribute: String, CaseIterable, Sendable, Hashable {
     ///
     /// - Complexity: O(1) for the fixed set of names (a lowercase table).
     init?(name: String) {
+        // Fast path: the usual spelling, without lowercasing or hashing.
+        if let exact = Attribute(rawValue: name) {
+            self = exact
+            return
+        }
         let lowered = name.lowercased()
         if lowered == "baseline" {
             self = .lastBaseline
@@ -145,16 +150,21 @@ public struct ParsedConstraint: Hashable, Sendable {
     /// The constraint as an equation, Apple style, for messages and constraint refs:
     /// `green.leading == red.trailing + 8`, `superview.trailing == a.trailing + 5`,
     /// `a.width >= 50 @750`, `a.centerX == 0.5 * card.centerX`. VFL `|` renders as `superview`.
-    public var text: String
+    ///
+    /// Rendered from the other fields on each access (so it always agrees with them, and
+    /// parsing does not pay for text that only conflict messages need).
+    /// - Complexity: O(terms).
+    public var text: String {
+        ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority)
+    }
 
-    /// Creates a constraint; `text` is rendered from the other fields.
+    /// Creates a constraint.
     public init(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?, span: Range<Int>) {
         self.lhs = lhs
         self.relation = relation
         self.rhs = rhs
         self.priority = priority
         self.span = span
-        self.text = ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority)
     }
 }
 

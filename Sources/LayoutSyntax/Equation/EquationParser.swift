@@ -593,11 +593,17 @@ struct EquationRun {
                     attribute = component.attribute
                 case .invalid: continue
                 }
-                let key = TermKey(item: term.item, attribute: attribute)
-                if let existing = indexByKey[key] {
+                // Like terms: a linear scan for the usual few terms, a table beyond that.
+                let existing: Int?
+                if expression.terms.count <= 16 {
+                    existing = terms.firstIndex { $0.item == term.item && $0.attribute == attribute }
+                } else {
+                    existing = indexByKey[TermKey(item: term.item, attribute: attribute)]
+                }
+                if let existing {
                     terms[existing].coefficient += term.coefficient
                 } else {
-                    indexByKey[key] = terms.count
+                    if expression.terms.count > 16 { indexByKey[TermKey(item: term.item, attribute: attribute)] = terms.count }
                     terms.append(AttributeTerm(item: term.item, attribute: attribute, coefficient: term.coefficient, span: term.itemSpan))
                     spans.append(term.attributeSpan)
                 }

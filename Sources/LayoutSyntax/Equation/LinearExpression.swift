@@ -20,6 +20,14 @@ enum CompoundAttribute: Equatable {
     }
 
     init?(name: String) {
+        switch name {
+        case "edges": self = .edges; return
+        case "size": self = .size; return
+        case "center": self = .center; return
+        default: break
+        }
+        // Names are case-insensitive; only a name with an uppercase letter pays for lowercasing.
+        guard (4...6).contains(name.utf8.count), name.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return nil }
         switch name.lowercased() {
         case "edges": self = .edges
         case "size": self = .size
@@ -68,7 +76,6 @@ struct LinearExpression {
 
     /// `self += sign × other`. - Complexity: O(other.terms).
     mutating func add(_ other: LinearExpression, sign: Double) {
-        terms.reserveCapacity(terms.count + other.terms.count)
         for var term in other.terms {
             term.coefficient *= sign
             terms.append(term)
