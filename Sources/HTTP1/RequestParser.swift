@@ -146,6 +146,8 @@ public struct RequestParser: Sendable {
         }
         position -= dead
         messageStart = max(0, messageStart - dead)
+        lineStart -= dead   // a chunk-size line may be in progress; its length stays right
+
     }
 
     // MARK: - The byte loop

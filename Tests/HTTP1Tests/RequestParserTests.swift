@@ -262,6 +262,16 @@ struct RequestParserTests {
         }
     }
 
+    /// Found by the fuzzer: the chunk-size line length was measured from a stale
+    /// index after the buffer was compacted, so byte-at-a-time feeding differed.
+    @Test func longChunkExtensionFailsTheSameWhateverTheSplit() {
+        let limits = ServerLimits(maxHeaderLineBytes: 40)
+        let raw = crlf("POST / HTTP/1.1\nHost: a\nTransfer-Encoding: chunked\n\n5;" + String(repeating: "d", count: 60) + "\nhello\n0\n\n")
+        let (outcomes, invariant) = parseEveryWay(raw, limits: limits)
+        #expect(invariant)
+        #expect(outcomes == [.failure(.invalidChunkSize)])
+    }
+
     @Test func endlessHeaderLineFailsWithoutTheEndOfLine() {
         var parser = RequestParser(limits: ServerLimits(maxHeaderLineBytes: 100))
         parser.append(crlf("GET / HTTP/1.1\nX: "))
