@@ -1,0 +1,398 @@
+import Dispatch
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTP1
+
+/// End-to-end: a real server on 127.0.0.1:0, raw bytes over sockets, exact
+/// status lines and whether the server closed the connection.
+@Suite(.serialized)
+struct HTTPServerTests {
+    /// A handler gate: requests to `/slow` wait until `open()`.
+    final class Gate: Sendable {
+        let semaphore = DispatchSemaphore(value: 0)
+        let entered = DispatchSemaphore(value: 0)
+        func open(_ count: Int = 1) { for _ in 0..<count { semaphore.signal() } }
+    }
+
+    static func makeRouter(gate: Gate) -> Router {
+        var router = Router()
+        router.add(.GET, "/hello") { _, _ in
+            HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("hello".utf8))
+        }
+        router.add(.GET, "/path/{rest}") { request, _ in
+            HTTPResponse(status: 200, body: Array("\(request.path)?\(request.query ?? "")".utf8))
+        }
+        router.add(.POST, "/echo") { request, _ in
+            var response = HTTPResponse(status: 200, body: request.body)
+            for field in request.trailers { response.headers.append("X-Trailer-\(field.name)", field.value) }
+            return response
+        }
+        router.add(.GET, "/slow") { _, _ in
+            gate.entered.signal()
+            gate.semaphore.wait()
+            return HTTPResponse(status: 200, body: Array("slow".utf8))
+        }
+        return router
+    }
+
+    static let limits = ServerLimits(maxBodyBytes: 1024, maxHeaderBytes: 2048, maxHeaderLineBytes: 512,
+                                     maxTargetBytes: 256, headTimeout: 5, bodyTimeout: 5, idleTimeout: 5,
+                                     maxRequestsPerConnection: 100, maxConnections: 4096, drainTimeout: 2)
+
+    /// Runs `body` against a fresh server; always shuts it down.
+    func withServer(limits: ServerLimits = HTTPServerTests.limits, workers: Int = 2,
+                    gate: Gate = Gate(), log: (@Sendable (AccessLogRecord) -> Void)? = nil,
+                    _ body: (Int, HTTPServer) throws -> Void) throws {
+        let router = HTTPServerTests.makeRouter(gate: gate)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: workers, accessLog: log) {
+            router.respond(to: $0)
+        }
+        let port = try server.start()
+        defer {
+            gate.open(8)
+            server.shutdown()
+        }
+        try body(port, server)
+    }
+
+    // MARK: - Conformance
+
+    @Test func keepAliveServesSeveralRequests() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            for _ in 0..<3 {
+                client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+                let response = try client.readResponse()
+                #expect(response.statusLine == "HTTP/1.1 200 OK")
+                #expect(response.headers["Content-Length"] == "5")
+                #expect(response.headers["Content-Type"] == "text/plain")
+                #expect(response.headers["Date"]?.hasSuffix(" GMT") == true)
+                #expect(response.headers["Connection"] == nil)
+                #expect(response.bodyText == "hello")
+            }
+        }
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /path/1 HTTP/1.1\nHost: t\n\nPOST /echo HTTP/1.1\nHost: t\nContent-Length: 3\n\ntwoGET /path/3?q HTTP/1.1\nHost: t\n\nHEAD /hello HTTP/1.1\nHost: t\n\nGET /path/5 HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().bodyText == "/path/1?")
+            #expect(try client.readResponse().bodyText == "two")
+            #expect(try client.readResponse().bodyText == "/path/3?q")
+            let head = try client.readResponse(isHead: true)
+            #expect(head.status == 200)
+            #expect(head.headers["Content-Length"] == "5")
+            #expect(try client.readResponse().bodyText == "/path/5?")
+        }
+    }
+
+    @Test func chunkedBodyWithExtensionsAndTrailers() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\nHost: t\nTransfer-Encoding: chunked\n\n4;ext=1\nWiki\n5 ; a=\"b\"\npedia\n0\nChecksum: abc\n\n")
+            let response = try client.readResponse()
+            #expect(response.statusLine == "HTTP/1.1 200 OK")
+            #expect(response.bodyText == "Wikipedia")
+            #expect(response.headers["X-Trailer-Checksum"] == "abc")
+            client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().status == 200)
+        }
+    }
+
+    @Test func expectContinueGets100ThenTheResponse() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\nHost: t\nContent-Length: 4\nExpect: 100-continue\n\n")
+            let interim = try client.readResponse()
+            #expect(interim.statusLine == "HTTP/1.1 100 Continue")
+            client.send(Array("ping".utf8))
+            let final = try client.readResponse()
+            #expect(final.statusLine == "HTTP/1.1 200 OK")
+            #expect(final.bodyText == "ping")
+        }
+    }
+
+    @Test func expectContinueWithTooLargeBodyGets413AtOnce() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\nHost: t\nContent-Length: 5000\nExpect: 100-continue\n\n")
+            let response = try client.readResponse()
+            #expect(response.statusLine == "HTTP/1.1 413 Content Too Large")
+            #expect(response.headers["Connection"] == "close")
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test func http10ClosesUnlessKeepAliveIsAsked() throws {
+        try withServer { port, _ in
+            let plain = try RawClient(port: port)
+            plain.send("GET /hello HTTP/1.0\n\n")
+            let response = try plain.readResponse()
+            #expect(response.statusLine == "HTTP/1.1 200 OK")
+            #expect(response.headers["Connection"] == "close")
+            #expect(plain.isClosedByServer())
+
+            let keepAlive = try RawClient(port: port)
+            keepAlive.send("GET /hello HTTP/1.0\nConnection: keep-alive\n\n")
+            #expect(try keepAlive.readResponse().headers["Connection"] == "keep-alive")
+            keepAlive.send("GET /hello HTTP/1.0\n\n")
+            #expect(try keepAlive.readResponse().status == 200)
+            #expect(keepAlive.isClosedByServer())
+        }
+    }
+
+    @Test func connectionCloseCloses() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\nHost: t\nConnection: close\n\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.headers["Connection"] == "close")
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test func absoluteFormTarget() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET http://t/path/x?y=1 HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().bodyText == "/path/x?y=1")
+        }
+    }
+
+    @Test func postWithoutLengthIsAnsweredWithoutWaiting() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("POST /echo HTTP/1.1\nHost: t\n\n")
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.headers["Content-Length"] == "0")
+        }
+    }
+
+    @Test("framing errors: exact status, problem+json, Connection: close, closed", arguments: [
+        ("POST /echo HTTP/1.1\nHost: t\nContent-Length: 3\nTransfer-Encoding: chunked\n\nabc", "HTTP/1.1 400 Bad Request"),
+        ("POST /echo HTTP/1.1\nHost: t\nContent-Length: 3\nContent-Length: 4\n\nabcd", "HTTP/1.1 400 Bad Request"),
+        ("POST /echo HTTP/1.1\nHost: t\nContent-Length: -3\n\n", "HTTP/1.1 400 Bad Request"),
+        ("POST /echo HTTP/1.1\nHost: t\nContent-Length: 18446744073709551617\n\n", "HTTP/1.1 400 Bad Request"),
+        ("POST /echo HTTP/1.1\nHost: t\nTransfer-Encoding: chunked, identity\n\n", "HTTP/1.1 400 Bad Request"),
+        ("POST /echo HTTP/1.1\nHost: t\nTransfer-Encoding: gzip, chunked\n\n", "HTTP/1.1 501 Not Implemented"),
+        ("POST /echo HTTP/1.1\nHost: t\nTransfer-Encoding: chunked\n\nxyz\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/1.1\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/1.1\nHost: a\nHost: b\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/1.1\nHost : t\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/1.1\nHost: t\nX: a\n b\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/1.1\nHost: t\nX: a\rb\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello HTTP/2.0\nHost: t\n\n", "HTTP/1.1 505 HTTP Version Not Supported"),
+        ("BREW /hello HTTP/1.1\nHost: t\n\n", "HTTP/1.1 501 Not Implemented"),
+        ("POST /echo HTTP/1.1\nHost: t\nContent-Length: 1025\n\n", "HTTP/1.1 413 Content Too Large"),
+        ("GET /hello HTTP/1.1\nHost: t\nExpect: teapot\n\n", "HTTP/1.1 417 Expectation Failed"),
+    ])
+    func framingError(_ request: String, _ statusLine: String) throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send(request)
+            let response = try client.readResponse()
+            #expect(response.statusLine == statusLine)
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            #expect(response.headers["Connection"] == "close")
+            let json = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+            #expect(json?["status"] as? Int == response.status)
+            #expect(json?["type"] as? String == "about:blank")
+            #expect(json?["title"] is String && json?["detail"] is String)
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test func tooLongTargetAndHeadersGet414And431() throws {
+        try withServer { port, _ in
+            let target = try RawClient(port: port)
+            target.send("GET /" + String(repeating: "a", count: 300) + " HTTP/1.1\nHost: t\n\n")
+            #expect(try target.readResponse().statusLine == "HTTP/1.1 414 URI Too Long")
+            #expect(target.isClosedByServer())
+
+            let line = try RawClient(port: port)
+            line.send("GET / HTTP/1.1\nHost: t\nX: " + String(repeating: "a", count: 600) + "\n\n")
+            #expect(try line.readResponse().statusLine == "HTTP/1.1 431 Request Header Fields Too Large")
+            #expect(line.isClosedByServer())
+
+            let section = try RawClient(port: port)
+            section.send("GET / HTTP/1.1\nHost: t\n" + String(repeating: "X-Long: " + String(repeating: "b", count: 100) + "\n", count: 30) + "\n")
+            #expect(try section.readResponse().statusLine == "HTTP/1.1 431 Request Header Fields Too Large")
+            #expect(section.isClosedByServer())
+        }
+    }
+
+    @Test func routerStatusesKeepTheConnectionOpen() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("DELETE /hello HTTP/1.1\nHost: t\n\n")
+            let notAllowed = try client.readResponse()
+            #expect(notAllowed.statusLine == "HTTP/1.1 405 Method Not Allowed")
+            #expect(notAllowed.headers["Allow"] == "GET, HEAD")
+            client.send("GET /nowhere HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().statusLine == "HTTP/1.1 404 Not Found")
+            client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().statusLine == "HTTP/1.1 200 OK")
+        }
+    }
+
+    // MARK: - Limits and timeouts
+
+    @Test func slowHeadAndSlowBodyGet408AndClose() throws {
+        var limits = HTTPServerTests.limits
+        limits.headTimeout = 0.3
+        limits.bodyTimeout = 0.3
+        try withServer(limits: limits) { port, _ in
+            let head = try RawClient(port: port)
+            head.send(Array("GET /hello HTTP/1.1\r\nHo".utf8))
+            let headResponse = try head.readResponse()
+            #expect(headResponse.statusLine == "HTTP/1.1 408 Request Timeout")
+            #expect(headResponse.headers["Connection"] == "close")
+            #expect(head.isClosedByServer())
+
+            let body = try RawClient(port: port)
+            body.send("POST /echo HTTP/1.1\nHost: t\nContent-Length: 10\n\nabc")
+            #expect(try body.readResponse().statusLine == "HTTP/1.1 408 Request Timeout")
+            #expect(body.isClosedByServer())
+        }
+    }
+
+    @Test func idleKeepAliveConnectionIsClosedSilently() throws {
+        var limits = HTTPServerTests.limits
+        limits.idleTimeout = 0.2
+        try withServer(limits: limits) { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().status == 200)
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test func requestsPerConnectionLimit() throws {
+        var limits = HTTPServerTests.limits
+        limits.maxRequestsPerConnection = 2
+        try withServer(limits: limits) { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\nHost: t\n\nGET /hello HTTP/1.1\nHost: t\n\nGET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().headers["Connection"] == nil)
+            #expect(try client.readResponse().headers["Connection"] == "close")
+            #expect(client.isClosedByServer())
+        }
+    }
+
+    @Test func connectionsBeyondTheLimitGet503AndTheServerKeepsAnswering() throws {
+        var limits = HTTPServerTests.limits
+        limits.maxConnections = 2
+        try withServer(limits: limits) { port, server in
+            let first = try RawClient(port: port)
+            let second = try RawClient(port: port)
+            for client in [first, second] {
+                client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+                #expect(try client.readResponse().status == 200)
+            }
+            #expect(server.openConnectionCount == 2)
+            let third = try RawClient(port: port)
+            third.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            let refused = try third.readResponse()
+            #expect(refused.statusLine == "HTTP/1.1 503 Service Unavailable")
+            #expect(refused.headers["Retry-After"] == "1")
+            #expect(refused.headers["Connection"] == "close")
+            #expect(third.isClosedByServer())
+            first.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try first.readResponse().status == 200)
+        }
+    }
+
+    // MARK: - Concurrency
+
+    @Test func thousandIdleAndThousandStuckConnectionsDoNotStopANewClient() throws {
+        try withServer { port, server in
+            var held: [RawClient] = []
+            for index in 0..<2000 {
+                let client = try RawClient(port: port)
+                if index % 2 == 1 { client.send(Array("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Le".utf8)) }
+                held.append(client)
+            }
+            let start = monotonicNow()
+            let fresh = try RawClient(port: port)
+            fresh.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            let response = try fresh.readResponse()
+            let elapsed = monotonicNow() - start
+            #expect(response.status == 200)
+            #expect(elapsed < 1.0, "answered after \(elapsed) s")
+            #expect(server.openConnectionCount == 2001)
+        }
+    }
+
+    @Test func slowHandlerBlocksNeitherOtherHandlersNorIO() throws {
+        let gate = Gate()
+        try withServer(workers: 2, gate: gate) { port, _ in
+            let slow = try RawClient(port: port)
+            slow.send("GET /slow HTTP/1.1\nHost: t\n\n")
+            gate.entered.wait()
+            let fast = try RawClient(port: port)
+            fast.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try fast.readResponse().status == 200)
+
+            let slow2 = try RawClient(port: port)
+            slow2.send("GET /slow HTTP/1.1\nHost: t\n\n")
+            gate.entered.wait()
+            // Both workers are now blocked; I/O still answers framing errors.
+            let bad = try RawClient(port: port)
+            bad.send("GET /hello HTTP/1.1\n\n")
+            #expect(try bad.readResponse().status == 400)
+
+            gate.open(2)
+            #expect(try slow.readResponse().bodyText == "slow")
+            #expect(try slow2.readResponse().bodyText == "slow")
+        }
+    }
+
+    @Test func shutdownFinishesInFlightRequestsThenReturns() throws {
+        let gate = Gate()
+        let router = HTTPServerTests.makeRouter(gate: gate)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServerTests.limits, workerCount: 2) {
+            router.respond(to: $0)
+        }
+        let port = try server.start()
+        let idle = try RawClient(port: port)
+        let busy = try RawClient(port: port)
+        busy.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        gate.entered.wait()
+        let finished = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.shutdown()
+            finished.signal()
+        }
+        #expect(idle.isClosedByServer())
+        #expect(finished.wait(timeout: .now() + 0.2) == .timedOut)   // still draining the busy request
+        gate.open()
+        let response = try busy.readResponse()
+        #expect(response.bodyText == "slow")
+        #expect(response.headers["Connection"] == "close")
+        #expect(busy.isClosedByServer())
+        finished.wait()
+        #expect((try? RawClient(port: port)) == nil)
+    }
+
+    @Test func accessLogHasOneRecordPerRequest() throws {
+        let records = Mutex<[AccessLogRecord]>([])
+        try withServer(log: { record in records.withLock { $0.append(record) } }) { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /hello?x HTTP/1.1\nHost: t\n\nGET /missing HTTP/1.1\nHost: t\n\nGET / HTTP/1.1\n\n")
+            _ = try client.readResponse()
+            _ = try client.readResponse()
+            _ = try client.readResponse()
+            #expect(client.isClosedByServer())
+        }
+        let logged = records.withLock { $0 }
+        #expect(logged.map(\.status) == [200, 404, 400])
+        #expect(logged.map(\.target) == ["/hello?x", "/missing", nil])
+        #expect(logged.map(\.method) == [.GET, .GET, nil])
+        #expect(logged[0].bodyBytes == 5)
+        #expect(logged[0].remoteAddress.hasPrefix("127.0.0.1:"))
+    }
+}

@@ -1,0 +1,101 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+@testable import HTTP1
+
+/// A blocking test client on a raw TCP socket: sends exact bytes, reads exact
+/// responses. Reads give up after `timeout` seconds (a safety net so a broken
+/// server fails a test instead of hanging it; no test asserts on timing).
+final class RawClient {
+    struct Response {
+        var statusLine: String
+        var headers: HTTPFields
+        var body: [UInt8]
+        var status: Int { Int(statusLine.split(separator: " ")[1]) ?? 0 }
+        var bodyText: String { String(decoding: body, as: UTF8.self) }
+    }
+
+    enum Failure: Error { case connect(Int32), closedEarly, malformed(String) }
+
+    let fd: Int32
+    private var buffer: [UInt8] = []
+
+    init(port: Int, timeout: Double = 5) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure.connect(code)
+        }
+        var time = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if count <= 0 { return }
+            offset += count
+        }
+    }
+
+    func send(_ text: String) { send(crlf(text)) }
+
+    /// Reads more bytes; false on EOF, reset or timeout.
+    private func fill() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return false }
+        buffer.append(contentsOf: chunk[..<count])
+        return true
+    }
+
+    /// Reads one response; `isHead` means the response to a HEAD (no body despite Content-Length).
+    func readResponse(isHead: Bool = false) throws -> Response {
+        var headEnd: Int?
+        while headEnd == nil {
+            headEnd = buffer.indices.dropLast(3).first { buffer[$0] == 13 && buffer[$0 + 1] == 10 && buffer[$0 + 2] == 13 && buffer[$0 + 3] == 10 }
+            if headEnd == nil && !fill() { throw Failure.closedEarly }
+        }
+        let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
+        buffer.removeFirst(headEnd! + 4)
+        var lines = head.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        var headers = HTTPFields()
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure.malformed(line) }
+            headers.append(String(line[..<colon]), String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces))
+        }
+        let length = isHead ? 0 : Int(headers["Content-Length"] ?? "0") ?? 0
+        while buffer.count < length {
+            if !fill() { throw Failure.closedEarly }
+        }
+        let body = Array(buffer[..<length])
+        buffer.removeFirst(length)
+        return Response(statusLine: statusLine, headers: headers, body: body)
+    }
+
+    /// Whether the server closed the connection: EOF (or reset) with no more bytes.
+    func isClosedByServer() -> Bool {
+        guard buffer.isEmpty else { return false }
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, 0)
+        if count == 0 { return true }
+        if count < 0 && errno == ECONNRESET { return true }
+        if count > 0 { buffer.append(byte) }
+        return false
+    }
+}
