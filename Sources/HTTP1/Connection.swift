@@ -170,6 +170,14 @@ final class Connection: Sendable {
         }
     }
 
+    /// Whether the connection has not started closing (not lingering, not closed).
+    var isOpen: Bool {
+        io.withLock { io in
+            if case .open = io.closing { return true }
+            return false
+        }
+    }
+
     /// Closes at once, whatever the state (end of the drain period).
     func forceClose() {
         io.withLock { io in hardClose(&io) }

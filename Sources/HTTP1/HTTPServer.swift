@@ -112,8 +112,10 @@ public final class HTTPServer: Sendable {
         listener.cancel()
         acceptQueue.sync {}   // no accept runs after this point
         for connection in snapshot() { connection.beginShutdown() }
+        // Wait for busy connections; lingering ones are only waiting for the
+        // client's EOF and are cut short below.
         let deadline = monotonicNow() + limits.drainTimeout
-        while !context.connections.withLock({ $0.isEmpty }) && monotonicNow() < deadline {
+        while snapshot().contains(where: \.isOpen) && monotonicNow() < deadline {
             usleep(5_000)
         }
         for connection in snapshot() { connection.forceClose() }
