@@ -26,8 +26,9 @@ COPY Package.swift ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 
-# The binary and any SwiftPM resource bundles (*.resources, which Bundle.module looks up
-# next to the executable) go to /staging.
+# The binary (not stripped: Swift's crash backtraces keep their function names) and any
+# SwiftPM resource bundles (*.resources, which Bundle.module looks up next to
+# the executable) go to /staging.
 RUN swift build -c release --product layoutd --static-swift-stdlib \
     && bin="$(swift build -c release --show-bin-path)" \
     && mkdir -p /staging \

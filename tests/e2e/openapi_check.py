@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012
 BASE_URI = 'urn:layoutd:openapi'
 HTTP_METHODS = ('get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace')
 JSON_TYPES = ('application/json', 'application/problem+json')
+YAML_TYPES = ('application/yaml', 'application/x-yaml', 'text/yaml')
 
 
 def _escape(token):
@@ -203,6 +204,12 @@ class Spec:
                 instance = json.loads(body.decode('utf-8'))
             except (UnicodeDecodeError, ValueError) as e:
                 problems.append('body is not UTF-8 JSON: %s' % e)
+                return problems
+        elif ctype in YAML_TYPES:
+            try:
+                instance = yaml.safe_load(body.decode('utf-8'))
+            except (UnicodeDecodeError, yaml.YAMLError) as e:
+                problems.append('body is not UTF-8 YAML: %s' % e)
                 return problems
         else:
             try:
