@@ -461,3 +461,35 @@ def framing_errors(ctx):
     big = b''.join(b'X-Pad-%d: %s\r\n' % (i, b'v' * 1000) for i in range(20))
     _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: x\r\n' + big + b'\r\n', 431,
              'a 20 KB header section', method='GET', target='/healthz')
+
+
+# ---------------------------------------------------------------- numbers and fitting
+
+@check('http/numbers-rounded')
+def numbers_rounded(ctx):
+    """Response numbers have at most 6 decimal places (thirds of 100 points here)."""
+    import re
+    r = ctx.solve({'container': {'width': 100, 'height': 100}, 'views': ['a', 'b', 'c'],
+                   'constraints': ['H:|[a][b(==a)][c(==a)]|', 'V:|[a]|', 'V:|[b]|', 'V:|[c]|']})
+    ctx.expect_status(r, 200)
+    f = r.json()['frames']
+    for v in 'abc':
+        ctx.expect(abs(f[v]['width'] - 100 / 3) <= 1e-6, '%s.width = %r' % (v, f[v]['width']))
+    long = re.findall(rb'-?\d+\.\d{7,}', r.body)
+    ctx.expect(not long, 'numbers with more than 6 decimals: %r' % long[:3])
+    ctx.expect(not re.search(rb'\d[eE][-+]?\d', r.body), 'exponent notation in %r' % r.body[:200])
+
+
+@check('http/sizes-fitted-dimension')
+def sizes_fitted(ctx):
+    """A size without a height gets the fitting height (required constraints: 20 + 40 + 20)."""
+    scene = {'views': ['a'], 'constraints': ['H:|-[a]-|', 'V:|-[a(==40)]-|'],
+             'sizes': [{'width': 100}, {'width': 300, 'height': 80}]}
+    r = ctx.solve(scene)
+    ctx.expect_status(r, 200)
+    lays = r.json()['layouts']
+    ctx.expect_equal(lays[0]['container'], {'width': 100, 'height': 80}, 'fitted container')
+    err = scenes.frames_close(lays[0]['frames'], {'a': {'x': 20, 'y': 20, 'width': 60, 'height': 40}})
+    ctx.expect(err is None, 'layouts[0]: %s' % err)
+    err = scenes.frames_close(lays[1]['frames'], {'a': {'x': 20, 'y': 20, 'width': 260, 'height': 40}})
+    ctx.expect(err is None, 'layouts[1]: %s' % err)

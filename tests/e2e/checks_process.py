@@ -165,3 +165,38 @@ def serve_help(ctx):
                  '--cors-origin', '--log-level', 'LAYOUTD_HOST', 'LAYOUTD_PORT', 'LAYOUTD_DB',
                  'LAYOUTD_API_TOKEN'):
         ctx.expect(flag in text, '%s missing from serve --help' % flag)
+
+
+@check('process/connection-limit', needs='binary')
+def connection_limit(ctx):
+    """Over --max-connections, a new connection gets 503 with Retry-After (and the server
+    keeps answering once connections close)."""
+    import socket
+    s = ctx.new_server('max-conn', ['--max-connections', '2'])
+    held = []
+    try:
+        for _ in range(2):
+            c = socket.create_connection(('127.0.0.1', s.port), timeout=ctx.timeout)
+            c.sendall(b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')   # keep-alive: stays open
+            ctx.expect(c.recv(1024).startswith(b'HTTP/1.1 200'), 'held connection not answered')
+            held.append(c)
+        (r,), closed = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', server=s)
+        ctx.validate('GET', '/healthz', r)
+        ctx.expect_status(r, 503, 'third connection')
+        ra = r.headers.get('retry-after', '')
+        ctx.expect(ra.isdigit(), 'Retry-After %r is not a number of seconds' % ra)
+        ctx.expect(closed, 'the over-limit connection stayed open')
+        for c in held:
+            c.close()
+        held = []
+        import time
+        for _ in range(50):   # the server notices the closes asynchronously
+            (r,), _ = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', server=s)
+            if r.status == 200:
+                break
+            time.sleep(0.1)
+        ctx.expect_status(r, 200, 'after the held connections closed')
+    finally:
+        for c in held:
+            c.close()
+        s.stop()
