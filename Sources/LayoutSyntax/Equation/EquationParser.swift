@@ -584,6 +584,7 @@ struct EquationRun {
         func side(_ expression: LinearExpression, spans: inout [Range<Int>]) -> LinearSide {
             var terms: [AttributeTerm] = []
             var indexByKey: [TermKey: Int] = [:]
+            if expression.terms.count > 16 { indexByKey.reserveCapacity(expression.terms.count) }
             for term in expression.terms {
                 let attribute: Attribute
                 switch term.slot {
@@ -628,13 +629,12 @@ struct EquationRun {
         }
         let left = side(lhs, spans: &attributeSpans)
         let right = side(rhs, spans: &attributeSpans)
-        let all = left.terms + right.terms
-        guard !all.isEmpty else {
+        guard !left.terms.isEmpty || !right.terms.isEmpty else {
             throw fault("An equation needs at least one view attribute, like 'a.width == 100'", at: span.lowerBound)
         }
-        try checkPairing(all, spans: attributeSpans, isSingleTermEachSide: left.terms.count == 1 && right.terms.count <= 1)
-        let numbers = all.map(\.coefficient) + [left.constant, right.constant]
-        guard numbers.allSatisfy(\.isFinite) else {
+        try checkPairing(left.terms, right.terms, spans: attributeSpans)
+        guard left.constant.isFinite, right.constant.isFinite,
+              left.terms.allSatisfy({ $0.coefficient.isFinite }), right.terms.allSatisfy({ $0.coefficient.isFinite }) else {
             throw fault("Number is out of range", at: span.lowerBound)
         }
         constraints.append(ParsedConstraint(lhs: left, relation: relation, rhs: right, priority: priority, span: span))
@@ -643,10 +643,11 @@ struct EquationRun {
     /// Apple's pairing rules: no horizontal with vertical (except width with height), no
     /// leading/trailing with left/right, and in Apple's form (one term each side) no size
     /// with position. - Complexity: O(terms × distinct attributes), at most 20 distinct.
-    func checkPairing(_ terms: [AttributeTerm], spans: [Range<Int>], isSingleTermEachSide: Bool) throws(SyntaxFault) {
+    func checkPairing(_ lhs: [AttributeTerm], _ rhs: [AttributeTerm], spans: [Range<Int>]) throws(SyntaxFault) {
         var seen: [Attribute] = []
-        for (index, term) in terms.enumerated() {
-            let attribute = term.attribute
+        seen.reserveCapacity(4)
+        for index in 0..<(lhs.count + rhs.count) {
+            let attribute = index < lhs.count ? lhs[index].attribute : rhs[index - lhs.count].attribute
             for earlier in seen {
                 if earlier.axis != attribute.axis && !(earlier.isSize && attribute.isSize) {
                     throw fault("Cannot relate '\(attribute.rawValue)' (\(attribute.axis == .vertical ? "vertical" : "horizontal")) to '\(earlier.rawValue)' (\(earlier.axis == .vertical ? "vertical" : "horizontal"))",
@@ -659,8 +660,9 @@ struct EquationRun {
             }
             if !seen.contains(attribute) { seen.append(attribute) }
         }
-        if isSingleTermEachSide, terms.count == 2, terms[0].attribute.isSize != terms[1].attribute.isSize {
-            throw fault("Cannot relate the \(terms[1].attribute.isSize ? "size" : "position") '\(terms[1].attribute.rawValue)' to the \(terms[0].attribute.isSize ? "size" : "position") '\(terms[0].attribute.rawValue)'",
+        if lhs.count == 1, rhs.count == 1, lhs[0].attribute.isSize != rhs[0].attribute.isSize {
+            let (first, second) = (lhs[0].attribute, rhs[0].attribute)
+            throw fault("Cannot relate the \(second.isSize ? "size" : "position") '\(second.rawValue)' to the \(first.isSize ? "size" : "position") '\(first.rawValue)'",
                         code: .incompatibleAttributes, span: spans[1])
         }
     }
