@@ -18,7 +18,13 @@ extension Solver {
     /// exactly (solved by a scratch `Solver` on the symbols involved).
     /// - Complexity: O(Σ length of the rows substituted + Σ column lengths of the
     ///   movable symbols in `expression`); use ``areDetermined(_:)`` for many queries.
+    ///   With a pending ``solve()`` (``autoSolve`` off) it works on a solved copy.
     public func isDetermined(_ expression: Expression) -> Bool {
+        if needsSolve {
+            var solved = self
+            try? solved.solve()
+            return solved.isDetermined(expression)
+        }
         var blocking = DegeneracyIndex(precomputed: false)
         return isDetermined(expression, blocking: &blocking)
     }
@@ -26,6 +32,11 @@ extension Solver {
     /// ``isDetermined(_:)`` for many expressions, sharing one O(tableau) index of the
     /// degenerate rows, so each answer costs about the length of its substituted row.
     public func areDetermined(_ expressions: [Expression]) -> [Bool] {
+        if needsSolve {
+            var solved = self
+            try? solved.solve()
+            return solved.areDetermined(expressions)
+        }
         var blocking = DegeneracyIndex(precomputed: true)
         blocking.build(from: self)
         return expressions.map { isDetermined($0, blocking: &blocking) }

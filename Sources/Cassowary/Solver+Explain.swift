@@ -8,20 +8,31 @@ extension Solver {
     /// member makes the set feasible), sorted ascending. Empty if `constraint` is not
     /// required, not finite, or not in conflict.
     ///
-    /// Method: the failed row of a trial add on a copy is a linear combination of the
-    /// new constraint and earlier ones, and every marker symbol belongs to exactly one
-    /// constraint, so the markers with nonzero coefficients name the constraints of a
-    /// Farkas-style infeasibility proof (a small candidate set, checked; if the check
-    /// fails every present required constraint is a candidate). A deletion filter in
+    /// Method: only required constraints linked to `constraint` through shared
+    /// variables can conflict with it; they are re-added, in handle order, to a scratch
+    /// solver that keeps a marker symbol per constraint, and `constraint` is tried there.
+    /// The failed row is a linear combination of the new constraint and earlier ones,
+    /// and every marker belongs to exactly one constraint, so the markers with nonzero
+    /// coefficients name the constraints of a Farkas-style infeasibility proof (a small
+    /// candidate set, checked; if the check fails, the whole linked set is used). A deletion filter in
     /// ascending handle order (Chinneck & Dravnieks 1991) then makes it minimal, on one
     /// scratch solver that only holds the candidates: each step removes a candidate,
     /// tries the new constraint, and puts the candidate back if it was needed.
     /// Nothing is recorded while adding, so explaining costs nothing without a conflict.
-    /// - Complexity: one copy of this solver, then O(k) adds/removes on a k-constraint
-    ///   scratch solver.
+    /// - Complexity: re-adding the linked required constraints once, then O(k)
+    ///   adds/removes on a scratch solver holding the k candidates.
     public func explainConflict(_ constraint: Constraint) -> [ConstraintHandle] {
         guard constraint.strength.isRequired, constraint.expression.isFinite else { return [] }
-        var trial = self
+        // Only required constraints linked to `constraint` through shared variables can
+        // take part; re-add them with markers on to read the proof's markers.
+        let component = linkedRequiredHandles(constraint)
+        var trial = Solver()
+        trial.tracksMarkers = true
+        var original: [Int] = []   // trial handle rawValue → our handle rawValue
+        for handle in component {
+            guard let record = records[handle] else { continue }
+            if (try? trial.addConstraint(record.constraint)) != nil { original.append(handle) }
+        }
         var certificate: [Int]? = nil
         do {
             _ = try trial.addConstraint(constraint, certificate: &certificate)
@@ -29,24 +40,53 @@ extension Solver {
         } catch {
             guard error == .unsatisfiableConstraint else { return [] }
         }
-        let present = requiredHandles()
         var candidates: [Int] = []
-        if let symbols = certificate {
-            var seen = Set<Int>()
-            for symbol in symbols where symbol >= 0 && symbol < owners.count {
-                let owner = owners[symbol]
-                if owner >= 0, owner < records.count, let record = records[owner],
-                   record.constraint.strength.isRequired, !seen.contains(owner) {
-                    seen.insert(owner)
-                    candidates.append(owner)
-                }
+        var seen = Set<Int>()
+        for symbol in certificate ?? [] where symbol >= 0 && symbol < trial.owners.count {
+            let owner = trial.owners[symbol]
+            if owner >= 0, owner < original.count, trial.records[owner]?.constraint.strength.isRequired == true,
+               !seen.contains(owner) {
+                seen.insert(owner)
+                candidates.append(original[owner])
             }
-            candidates.sort()
         }
+        candidates.sort()
         if !isInfeasible(candidates, with: constraint) {
-            candidates = present
+            candidates = component
         }
         return deletionFilter(candidates, with: constraint).map { ConstraintHandle(rawValue: $0) }
+    }
+
+    /// Present required constraints connected to `constraint` by chains of shared
+    /// variables, ascending.
+    func linkedRequiredHandles(_ constraint: Constraint) -> [Int] {
+        let required = requiredHandles()
+        var byVariable: [Variable: [Int]] = [:]     // lookups only
+        for handle in required {
+            guard let record = records[handle] else { continue }
+            for term in record.constraint.expression.terms where term.coefficient != 0 {
+                byVariable[term.variable, default: []].append(handle)
+            }
+        }
+        var queue = constraint.expression.terms.filter { $0.coefficient != 0 }.map(\.variable)
+        var visitedVariables = Set(queue)
+        var included = Set<Int>()
+        var result: [Int] = []
+        var next = 0
+        while next < queue.count {
+            let variable = queue[next]
+            next += 1
+            for handle in byVariable[variable] ?? [] where !included.contains(handle) {
+                included.insert(handle)
+                result.append(handle)
+                guard let record = records[handle] else { continue }
+                for term in record.constraint.expression.terms where !visitedVariables.contains(term.variable) {
+                    visitedVariables.insert(term.variable)
+                    queue.append(term.variable)
+                }
+            }
+        }
+        return result.sorted()
     }
 
     /// Handles (`rawValue`) of the present required constraints, ascending.
@@ -73,6 +113,7 @@ extension Solver {
     /// set with `constraint` infeasible. The result is minimal.
     func deletionFilter(_ candidates: [Int], with constraint: Constraint) -> [Int] {
         var scratch = Solver()
+        scratch.tracksMarkers = true   // removals pivot instead of rebuilding
         var scratchHandle: [Int: ConstraintHandle] = [:]
         for handle in candidates {
             guard let record = records[handle] else { continue }

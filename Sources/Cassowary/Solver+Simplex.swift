@@ -35,7 +35,7 @@ extension Solver {
             if levels[mid].strength > strength { low = mid + 1 } else { high = mid }
         }
         if low < levels.count && levels[low].strength == strength { return low }
-        levels.insert(Level(strength: strength, row: Row()), at: low)
+        levels.insert(Level(strength: strength, row: ObjectiveRow()), at: low)
         return low
     }
 
@@ -47,6 +47,46 @@ extension Solver {
     /// the constraints the proof combines).
     mutating func addConstraint(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> ConstraintHandle {
         guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
+        let handle = ConstraintHandle(rawValue: records.count)
+        if !autoSolve && !constraint.strength.isRequired {
+            // An optional constraint can never fail: queue it for solve(), after the
+            // required ones, so the bulk load does not re-pivot its error rows.
+            records.append(ConstraintRecord(constraint: constraint, tag: Tag(marker: -1, other: -1)))
+            pending.append(handle.rawValue)
+            needsSolve = true
+            return handle
+        }
+        let tag = try insertRow(constraint, certificate: &certificate)
+        records.append(ConstraintRecord(constraint: constraint, tag: tag))
+        if tag.marker >= 0 { owners[tag.marker] = handle.rawValue }
+        if tag.other >= 0 { owners[tag.other] = handle.rawValue }
+        if autoSolve {
+            try optimizeObjective()
+        } else {
+            needsSolve = true
+        }
+        return handle
+    }
+
+    /// Installs the queued optional constraints (handle order) and optimises.
+    mutating func installPending() throws(SolverError) {
+        let queue = pending
+        pending = []
+        for index in queue {
+            guard let record = records[index] else { continue }
+            var certificate: [Int]? = nil
+            let tag = try insertRow(record.constraint, certificate: &certificate)
+            records[index]?.tag = tag
+            if tag.marker >= 0 { owners[tag.marker] = index }
+            if tag.other >= 0 { owners[tag.other] = index }
+        }
+        try optimizeObjective()
+    }
+
+    /// Puts the row of `constraint` into the tableau, feasibly, without optimising
+    /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
+    /// - Throws: ``SolverError/unsatisfiableConstraint`` with the tableau unchanged.
+    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> Tag {
         var tag = Tag(marker: -1, other: -1)
         var scale = 0.0
         var row = createRow(constraint, tag: &tag, scale: &scale)
@@ -60,7 +100,9 @@ extension Solver {
             }
             subject = tag.marker
         }
-        if subject < 0 {
+        if subject < 0 && row.cells.isEmpty {
+            // A redundant required equality without a marker: nothing to install.
+        } else if subject < 0 {
             let added = try addWithArtificialVariable(row, scale: constantScale, certificate: &certificate)
             if !added {
                 try optimizeObjective()
@@ -71,12 +113,7 @@ extension Solver {
             substitute(subject, with: row)
             install(subject, row)
         }
-        let handle = ConstraintHandle(rawValue: records.count)
-        records.append(ConstraintRecord(constraint: constraint, tag: tag))
-        owners[tag.marker] = handle.rawValue
-        if tag.other >= 0 { owners[tag.other] = handle.rawValue }
-        try optimizeObjective()
-        return handle
+        return tag
     }
 
     /// Builds the row of `constraint` with every basic symbol substituted (kiwi
@@ -107,13 +144,15 @@ extension Solver {
                 let error = newSymbol(.error)
                 tag.other = error
                 row.insert(error, -sign)
-                levels[levelIndex(for: strength.value)].row.insert(error, 1)
+                levels[levelIndex(for: strength.value)].row.add(error, 1)
             }
         case .equal:
             if strength.isRequired {
-                let dummy = newSymbol(.dummy)
-                tag.marker = dummy
-                row.insert(dummy, 1)
+                if tracksMarkers {
+                    let dummy = newSymbol(.dummy)
+                    tag.marker = dummy
+                    row.insert(dummy, 1)
+                }
             } else {
                 let plus = newSymbol(.error)
                 let minus = newSymbol(.error)
@@ -122,8 +161,8 @@ extension Solver {
                 row.insert(plus, -1)
                 row.insert(minus, 1)
                 let level = levelIndex(for: strength.value)
-                levels[level].row.insert(plus, 1)
-                levels[level].row.insert(minus, 1)
+                levels[level].row.add(plus, 1)
+                levels[level].row.add(minus, 1)
             }
         }
         if row.constant < 0 { row.reverseSign() }
@@ -183,13 +222,18 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = record.tag
+        if tag.marker < 0 {
+            // A required equality without a marker: rebuild from the remaining records.
+            try rebuild()
+            return
+        }
         if !record.constraint.strength.isRequired {
             let level = levelIndex(for: record.constraint.strength.value)
             for symbol in [tag.marker, tag.other] where symbol >= 0 && kinds[symbol] == .error {
                 if isBasic[symbol] {
                     levels[level].row.add(rows[symbol], times: -1)
                 } else {
-                    levels[level].row.insert(symbol, -1)
+                    levels[level].row.add(symbol, -1)
                 }
             }
         }
@@ -201,6 +245,36 @@ extension Solver {
         }
         _ = uninstall(tag.marker)
         try optimizeObjective()
+    }
+
+    /// Rebuilds the tableau from the present records, in handle order (handles are
+    /// kept), then re-applies the edit variables' suggested values.
+    /// - Complexity: the cost of adding every present constraint again.
+    mutating func rebuild() throws(SolverError) {
+        var fresh = Solver()
+        fresh.tracksMarkers = tracksMarkers
+        fresh.autoSolve = false
+        for record in records {
+            guard let record else {
+                fresh.records.append(nil)
+                continue
+            }
+            do {
+                _ = try fresh.addConstraint(record.constraint)
+            } catch {
+                throw .internalError("rebuild failed: \(error)")
+            }
+        }
+        try fresh.solve()
+        fresh.autoSolve = autoSolve
+        for (variable, info) in edits.sorted(by: { $0.value.handle < $1.value.handle }) {
+            guard let record = fresh.records[info.handle.rawValue] else { throw .internalError("edit lost in rebuild") }
+            fresh.edits[variable] = EditInfo(handle: info.handle, tag: record.tag, constant: 0)
+        }
+        for (variable, info) in edits.sorted(by: { $0.value.handle < $1.value.handle }) where info.constant != 0 {
+            try fresh.suggestValue(info.constant, for: variable)
+        }
+        self = fresh
     }
 
     /// The row to pivot a non-basic marker into the basis for removal (kiwi
@@ -318,21 +392,38 @@ extension Solver {
         }
     }
 
-    /// The entering symbol: the strongest level that has a non-dummy symbol with
-    /// negative coefficient and zero coefficients in every stronger level; lowest id
-    /// within it. `nil` at the optimum.
-    func lexicographicEnteringSymbol() -> Int? {
-        for level in levels.indices {
-            for cell in levels[level].row.cells where cell.coefficient < 0 && kinds[cell.symbol] != .dummy {
-                var dominated = false
-                for stronger in 0..<level where levels[stronger].row.coefficient(for: cell.symbol) != 0 {
-                    dominated = true
-                    break
+    /// The entering symbol: the lowest-id non-dummy symbol whose reduced-cost vector
+    /// (its coefficients in the levels, strongest first) is lexicographically
+    /// negative, i.e. entering it lowers the first level it changes. `nil` at the
+    /// optimum.
+    mutating func lexicographicEnteringSymbol() -> Int? {
+        for level in levels.indices where !levels[level].row.changed.isEmpty {
+            let changed = levels[level].row.changed
+            levels[level].row.changed.removeAll(keepingCapacity: true)
+            for symbol in changed {
+                if isLexicographicallyNegative(symbol) {
+                    lexicographicNegatives.insert(symbol)
+                } else {
+                    lexicographicNegatives.remove(symbol)
                 }
-                if !dominated { return cell.symbol }
             }
         }
-        return nil
+        var best = -1
+        for symbol in lexicographicNegatives where best < 0 || symbol < best {
+            best = symbol
+        }
+        return best >= 0 ? best : nil
+    }
+
+    /// Whether the first nonzero entry of `symbol`'s reduced-cost vector is negative
+    /// (dummies never enter).
+    func isLexicographicallyNegative(_ symbol: Int) -> Bool {
+        guard kinds[symbol] != .dummy else { return false }
+        for level in levels.indices {
+            let coefficient = levels[level].row.coefficient(for: symbol)
+            if coefficient != 0 { return coefficient < 0 }
+        }
+        return false
     }
 
     /// The leaving row for `entering` (kiwi `getLeavingRow`): among restricted rows

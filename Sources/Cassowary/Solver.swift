@@ -47,6 +47,33 @@ public struct Solver: Sendable {
     var infeasible = MinHeap()
     /// The artificial objective while ``addWithArtificialVariable`` runs.
     var artificial: Row?
+    /// Whether required equalities get a dummy marker in the tableau (kiwi does this
+    /// always). Off by default: dummies are fixed at 0 and only serve removal and
+    /// explanation, but they fill rows in (a chain of n equalities puts O(n) dummies in
+    /// each of n rows, O(n²) work). Without them a required equality is baked into the
+    /// rows; removing one rebuilds the tableau, and ``explainConflict(_:)`` re-adds the
+    /// relevant constraints in a scratch solver with markers on.
+    var tracksMarkers = false
+    /// Symbols whose reduced-cost vector is lexicographically negative (the primal
+    /// entering candidates); refreshed from the levels' change logs. Only its minimum
+    /// is ever used.
+    var lexicographicNegatives: Set<Int> = []
+    /// Whether constraints were added without re-optimising (``autoSolve`` off).
+    var needsSolve = false
+    /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
+    var pending: [Int] = []
+
+    /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's
+    /// behaviour). Turn it off to add many constraints and optimise once: the tableau
+    /// then holds the required constraints (each still checked when added, so
+    /// ``SolverError/unsatisfiableConstraint`` is thrown by the add as usual) while
+    /// optional ones are queued; ``solve()`` or ``updateVariables()`` installs the queue
+    /// in handle order and optimises once (every other mutating call solves first).
+    /// Until then `value(of:)` reads values that satisfy the required constraints
+    /// only — the same contract as kiwi's `updateVariables`. A scene's bulk load is
+    /// much cheaper this way: weak wishes on shared variables (equal widths along a
+    /// chain) are not re-pivoted through every row after each of n adds (O(n²)).
+    public var autoSolve = true
 
     /// Creates an empty solver.
     public init() {}
@@ -79,6 +106,7 @@ public struct Solver: Sendable {
             // Edit constraints are removed through removeEditVariable only.
             throw .unknownConstraint(handle)
         }
+        try solve()
         try removeRecord(handle.rawValue, record)
     }
 
@@ -113,9 +141,11 @@ public struct Solver: Sendable {
         guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
         guard !strength.isRequired else { throw .badRequiredStrength }
         guard strength.value.isFinite else { throw .nonFiniteInput }
+        try solve()
         var certificate: [Int]? = nil
         let handle = try addConstraint(Constraint(Expression(variable), .equal, strength: strength),
                                        certificate: &certificate)
+        try solve()
         guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
         edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: 0)
     }
@@ -127,6 +157,7 @@ public struct Solver: Sendable {
             throw .unknownEditVariable(variable)
         }
         edits[variable] = nil
+        try solve()
         try removeRecord(info.handle.rawValue, record)
     }
 
@@ -140,6 +171,7 @@ public struct Solver: Sendable {
     public mutating func suggestValue(_ value: Double, for variable: Variable) throws(SolverError) {
         guard value.isFinite else { throw .nonFiniteInput }
         guard var info = edits[variable] else { throw .unknownEditVariable(variable) }
+        try solve()
         let delta = value - info.constant
         info.constant = value
         edits[variable] = info
@@ -162,9 +194,20 @@ public struct Solver: Sendable {
         try dualOptimize()
     }
 
-    /// Kept for kiwi's call pattern: values are read directly from the tableau, so
-    /// there is nothing to copy out.
-    public mutating func updateVariables() {}
+    /// kiwi's call pattern: values are read directly from the tableau, so this only
+    /// runs a pending ``solve()`` (after adds with ``autoSolve`` off); an internal
+    /// error there leaves the feasible, non-optimal values in place.
+    public mutating func updateVariables() {
+        try? solve()
+    }
+
+    /// Optimises if constraints were added with ``autoSolve`` off; otherwise a no-op.
+    /// - Throws: ``SolverError/internalError(_:)`` if the simplex breaks down.
+    public mutating func solve() throws(SolverError) {
+        guard needsSolve else { return }
+        needsSolve = false
+        try installPending()
+    }
 
     /// The current value of `variable` in points (or whatever unit the caller uses);
     /// 0 for a variable the solver never saw or one that is not basic (kiwi's rule).
@@ -186,7 +229,7 @@ struct ConstraintRecord: Sendable {
 /// One objective row: the errors at one strength, each with weight 1.
 struct Level: Sendable {
     var strength: Double
-    var row: Row
+    var row: ObjectiveRow
 }
 
 /// An edit variable's constraint and current suggested value (kiwi `EditInfo`).

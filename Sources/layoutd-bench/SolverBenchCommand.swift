@@ -49,6 +49,7 @@ enum SolverBenchCommand {
             let constraints = system.makeConstraints()
             let t1 = clock.now
             var solver = Solver()
+            solver.autoSolve = false   // optimise once, in updateVariables (update_ms)
             let t2 = clock.now
             do {
                 for constraint in constraints { try solver.addConstraint(constraint) }
@@ -177,6 +178,7 @@ enum SolverBatchCommand {
             return "{\"file\": \(json(name)), \"error\": \(json("\(error)"))}"
         }
         var solver = Solver()
+        solver.autoSolve = false
         let variables = system.variables.indices.map { Variable(id: $0) }
         func list(_ values: [Double]) -> String { "[" + values.map { json($0) }.joined(separator: ", ") + "]" }
         do {
@@ -185,6 +187,7 @@ enum SolverBatchCommand {
                     return "{\"file\": \(json(name)), \"error\": \(json("constraint \(position): \(error)"))}"
                 }
             }
+            try solver.solve()
             let build = variables.map { solver.value(of: $0) }
             var edit: [Double]?
             if !system.edits.isEmpty {
