@@ -97,7 +97,7 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
         if outcome.errors > 0 { failed = true }
         let megabytes = Double(bytes) / 1e6
         let padded = name.padding(toLength: 28, withPad: " ", startingAt: 0)
-        print("\(padded) \(String(bytes).leftPadded(11)) \(String(outcome.constraints).leftPadded(12)) \(format(bestCPU, 3).leftPadded(6)) \(format(megabytes / bestCPU, 1).leftPadded(9)) \(format(megabytes / bestWall, 1).leftPadded(10))")
+        print("\(padded) \(String(bytes).parseBenchLeftPadded(11)) \(String(outcome.constraints).parseBenchLeftPadded(12)) \(parseBenchDecimal(bestCPU, 3).parseBenchLeftPadded(6)) \(parseBenchDecimal(megabytes / bestCPU, 1).parseBenchLeftPadded(9)) \(parseBenchDecimal(megabytes / bestWall, 1).parseBenchLeftPadded(10))")
     }
     report("vfl: many strings", bytes: visualBytes) {
         var constraints = 0, errors = 0
@@ -140,7 +140,7 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
     return 0
 }
 
-private func format(_ value: Double, _ decimals: Int) -> String {
+private func parseBenchDecimal(_ value: Double, _ decimals: Int) -> String {
     var scale = 1.0
     for _ in 0..<decimals { scale *= 10 }
     let rounded = (value * scale).rounded() / scale
@@ -153,7 +153,7 @@ private func format(_ value: Double, _ decimals: Int) -> String {
 }
 
 private extension String {
-    func leftPadded(_ width: Int) -> String {
+    func parseBenchLeftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
 }
