@@ -616,6 +616,10 @@ struct EquationRun {
                     constant = -constant
                 }
             }
+            guard terms.contains(where: { $0.coefficient == 0 }) else {
+                return LinearSide(terms: terms, constant: constant)
+            }
+            // Drop terms that cancelled out (`2 * a.width - 2 * a.width`), with their spans.
             var kept: [AttributeTerm] = []
             var keptSpans: [Range<Int>] = []
             let firstSpan = spans.count - terms.count

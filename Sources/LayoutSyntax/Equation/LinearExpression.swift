@@ -76,9 +76,13 @@ struct LinearExpression {
 
     /// `self += sign × other`. - Complexity: O(other.terms).
     mutating func add(_ other: LinearExpression, sign: Double) {
-        for var term in other.terms {
-            term.coefficient *= sign
-            terms.append(term)
+        if sign == 1 {
+            terms.append(contentsOf: other.terms)
+        } else {
+            for var term in other.terms {
+                term.coefficient *= sign
+                terms.append(term)
+            }
         }
         constant += sign * other.constant
         if let otherInsets = other.insets {
