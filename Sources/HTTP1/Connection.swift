@@ -202,6 +202,9 @@ final class Connection: Sendable {
                     let outcome = perform(io.machine.received(bytes, now: monotonicNow(), date: HTTPDate.now()), &io)
                     if let next = outcome.request { request = next }
                     rejected += outcome.rejected
+                    // A short read drained the socket: skip the recv that would
+                    // only say EAGAIN (the source fires again for new bytes).
+                    if count < scratch.count && !io.isReadSuspended { return }
                 } else if count == 0 {
                     if case .lingering = io.closing {
                         hardClose(&io)
