@@ -12,7 +12,8 @@ import LayoutSyntax
 ///     <text class="caption">375×667</text>                      (only for `sizes`)
 ///     <g class="view container" data-view="superview">
 ///       <rect data-x="0" data-y="0" data-width="375" data-height="667" x="0" y="0" …/>
-///       <text class="label">superview  0,0 375×667</text>
+///       <clipPath id="clip-0-superview"><rect …/></clipPath>
+///       <text class="label" clip-path="url(#clip-0-superview)">superview  0,0 375×667</text>
 ///       <g class="view" data-view="card"> <rect …/> <text …/> <g …>…</g> </g>
 ///     </g>
 ///   </g>
@@ -126,7 +127,7 @@ public struct WireframeRenderer: Sendable {
             if layout.isRejected {
                 writeRejected(panel: panel, layout: layout, into: &out)
             } else {
-                writeViews(panel: panel, children: children, hierarchy: hierarchy, into: &out)
+                writeViews(panel: panel, panelIndex: index, children: children, hierarchy: hierarchy, into: &out)
             }
             out.raw("</g>\n")
         }
@@ -138,7 +139,7 @@ public struct WireframeRenderer: Sendable {
 
     /// The views of one panel, parents before children, without recursion (the depth
     /// of a scene is bounded by a limit, but the drawing must not rely on it).
-    private static func writeViews(panel: Panel, children: [[Int]], hierarchy: ViewHierarchy, into out: inout SVGWriter) {
+    private static func writeViews(panel: Panel, panelIndex: Int, children: [[Int]], hierarchy: ViewHierarchy, into out: inout SVGWriter) {
         // A stack of (view, isClosing): opening a view writes its rect and label and
         // pushes its closing marker, then its children in reverse (so they come out by name).
         var stack: [(view: Int, isClosing: Bool)] = [(0, false)]
@@ -147,7 +148,7 @@ public struct WireframeRenderer: Sendable {
                 out.raw("</g>\n")
                 continue
             }
-            writeViewOpening(view, panel: panel, hierarchy: hierarchy, into: &out)
+            writeViewOpening(view, panel: panel, panelIndex: panelIndex, hierarchy: hierarchy, into: &out)
             stack.append((view, true))
             for child in children[view].reversed() {
                 stack.append((child, false))
@@ -155,7 +156,7 @@ public struct WireframeRenderer: Sendable {
         }
     }
 
-    private static func writeViewOpening(_ view: Int, panel: Panel, hierarchy: ViewHierarchy, into out: inout SVGWriter) {
+    private static func writeViewOpening(_ view: Int, panel: Panel, panelIndex: Int, hierarchy: ViewHierarchy, into out: inout SVGWriter) {
         let name = hierarchy.names[view]
         let frame = panel.reported[view]
         let absolute = panel.absolute[view]
@@ -183,9 +184,19 @@ public struct WireframeRenderer: Sendable {
             out.text(messages.joined(separator: "\n"))
             out.raw("</title></rect>\n")
         }
-        out.raw("<text class=\"label\"")
+        // The label is clipped to its rect so that small views don't write over their siblings.
+        let clipID = "clip-\(panelIndex)-\(name)"
+        out.raw("<clipPath")
+        out.attribute("id", clipID)
+        out.raw("><rect")
+        out.attribute("x", number(drawn.x))
+        out.attribute("y", number(drawn.y))
+        out.attribute("width", number(drawn.width))
+        out.attribute("height", number(drawn.height))
+        out.raw("/></clipPath>\n<text class=\"label\"")
         out.attribute("x", number(drawn.x + 3))
         out.attribute("y", number(drawn.y + 12))
+        out.attribute("clip-path", "url(#\(clipID))")
         out.raw(">")
         out.text("\(name)  \(number(frame.x)),\(number(frame.y)) \(number(frame.width))×\(number(frame.height))")
         out.raw("</text>\n")

@@ -1,0 +1,80 @@
+import Foundation
+import HTTP1
+import LayoutCompiler
+
+extension LayoutService {
+    /// Whether a `POST /solve` asks for the SVG wireframe instead of JSON: `?format=svg`
+    /// in the query (`format=json` forces JSON), or an `Accept` field that ranks
+    /// `image/svg+xml` above `application/json` (RFC 9110 §12.5.1; on a tie, JSON, the
+    /// default representation, wins, so `*/*` and a missing `Accept` get JSON).
+    static func prefersWireframe(_ request: HTTPRequest) -> Bool {
+        prefersWireframe(accept: request.headers["Accept"], query: request.query)
+    }
+
+    static func prefersWireframe(accept: String?, query: String?) -> Bool {
+        if let query {
+            for pair in query.split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, parts[0] == "format" else { continue }
+                let value = parts[1].lowercased()
+                if value == "svg" { return true }
+                if value == "json" { return false }
+            }
+        }
+        guard let accept else { return false }
+        let svg = quality(of: "image", "svg+xml", in: accept)
+        let json = quality(of: "application", "json", in: accept)
+        return svg > 0 && svg > json
+    }
+
+    /// The quality an `Accept` value gives a media type: from its most specific matching
+    /// range (`type/subtype` over `type/*` over `*/*`), 0 when none matches (RFC 9110
+    /// §12.5.1). A malformed `q` counts as 1; parameters other than `q` are ignored.
+    static func quality(of type: String, _ subtype: String, in accept: String) -> Double {
+        var best: (specificity: Int, quality: Double) = (-1, 0)
+        for element in accept.split(separator: ",") {
+            let parameters = element.split(separator: ";")
+            guard let range = parameters.first else { continue }
+            let parts = range.trimmingCharacters(in: .whitespaces).lowercased().split(separator: "/", maxSplits: 1)
+            guard parts.count == 2 else { continue }
+            let specificity: Int
+            if parts[0] == type && parts[1] == subtype {
+                specificity = 2
+            } else if parts[0] == type && parts[1] == "*" {
+                specificity = 1
+            } else if parts[0] == "*" && parts[1] == "*" {
+                specificity = 0
+            } else {
+                continue
+            }
+            var quality = 1.0
+            for parameter in parameters.dropFirst() {
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "q",
+                   let value = Double(pair[1].trimmingCharacters(in: .whitespaces)), value >= 0, value <= 1 {
+                    quality = value
+                }
+            }
+            if specificity > best.specificity { best = (specificity, quality) }
+        }
+        return best.quality
+    }
+
+    /// `POST /solve` answered as an SVG wireframe (issue 10): the same parsing, group
+    /// resolution and 400/415/422 problems as the JSON answer, then
+    /// ``SceneEngine/solveSVG(_:)``. Not cached (the result cache holds JSON answers);
+    /// `Vary: Accept` tells shared caches that `/solve` has two representations.
+    func solveWireframe(_ request: HTTPRequest) -> HTTPResponse {
+        if let unsupported = checkMediaType(request) { return unsupported }
+        var response: HTTPResponse
+        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        case .success(let prepared):
+            response = answer(engine.solveSVG(prepared), cacheStatus: nil)
+        case .failure(let failure):
+            response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
+            for (name, value) in failure.headers { response.headers.append(name, value) }
+        }
+        response.headers.append("Vary", "Accept")
+        return response
+    }
+}

@@ -1,0 +1,655 @@
+#!/usr/bin/env python3
+"""Browser test of the playground and the SVG wireframe (issue 10).
+
+Starts `layoutd serve` (the binary given by --binary) on a free port with an in-memory
+database, then:
+
+- checks `POST /solve` answering `image/svg+xml` (by `Accept` and by `?format=svg`):
+  well-formed XML (xml.etree), every view's rect carrying the frame that the JSON
+  `/solve` reports, absolute positions that add up the parents' offsets, a viewBox that
+  holds every rect, one panel per size of a `sizes` request;
+- checks `GET /` is one self-contained HTML page (no external URL);
+- drives headless Chromium (Debian's `chromium`; install it with
+  scripts/install-browser.sh) over the DevTools protocol (a minimal RFC 6455 websocket
+  client below, standard library only): loads the page, types a scene into `#scene`,
+  waits for the debounced re-solve, and compares the rects in the DOM with `/solve`'s
+  frames; enters a scene with a VFL syntax error and checks the caret line sits under
+  the column `/validate` reports; picks the conflict example and checks the warning
+  style; saves screenshots to artifacts/playground.png (and playground-syntax.png).
+
+Prints one PASS/FAIL line per check and "N passed, M failed"; exits 1 on any failure.
+Installs nothing. Usage: python3 tests/browser/run.py --binary .build/debug/layoutd
+"""
+
+import argparse
+import base64
+import http.client
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.parse
+import xml.etree.ElementTree as ET
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+# ---------------------------------------------------------------------------
+# Scenes
+
+CONTRACT = {
+    "container": {"width": 375, "height": 667},
+    "views": {
+        "card": {},
+        "title": {"parent": "card", "intrinsicSize": {"width": 120, "height": 21}, "baseline": 17},
+        "icon": {"parent": "card", "intrinsicSize": {"width": 24, "height": 24},
+                 "hugging": {"horizontal": 251}, "compressionResistance": {"horizontal": 749}},
+    },
+    "metrics": {"pad": 16},
+    "constraints": [
+        "H:|-pad-[card]-pad-|",
+        "V:|-20-[card(>=44)]",
+        {"vfl": "H:|-[icon]-[title]-|", "options": ["alignAllCenterY"]},
+        "V:|-[title]-|",
+        {"id": "title-min", "equation": "title.width >= 80", "priority": 750},
+    ],
+}
+
+# Three levels of nesting and fractional positions: the scene typed into the page.
+NESTED = {
+    "container": {"width": 400, "height": 300},
+    "views": {
+        "panel": {},
+        "header": {"parent": "panel"},
+        "button": {"parent": "header"},
+        "body": {"parent": "panel"},
+    },
+    "constraints": [
+        "H:|-24-[panel]-24-|",
+        "V:|-30-[panel(200)]",
+        "H:|-10-[header]-10-|",
+        "V:|-10-[header(50)]-12.5-[body]-10-|",
+        "H:|-10-[body]-10-|",
+        "H:[button(80)]-7.25-|",
+        "V:|-5-[button]-5-|",
+    ],
+}
+
+SYNTAX_ERROR = {
+    "container": {"width": 375, "height": 100},
+    "views": ["red", "blue"],
+    "constraints": ["V:|[red]|", "H:|-0-[red-0-|", "H:|[blue]|"],
+}
+
+SIZES = {
+    "views": ["a", "b"],
+    "constraints": ["H:|-10-[a]-8-[b(==a)]-10-|", "V:|-10-[a]-10-|", "V:|-10-[b]-10-|"],
+    "sizes": [{"width": 200, "height": 100}, {"width": 320, "height": 60}, {"width": 120, "height": 80}],
+}
+
+# ---------------------------------------------------------------------------
+# Report
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def expect(condition, message):
+    if not condition:
+        raise CheckFailed(message)
+
+
+class Report:
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def run(self, name, function, *arguments):
+        try:
+            function(*arguments)
+        except CheckFailed as failure:
+            self.failed += 1
+            print(f"FAIL {name}: {failure}", flush=True)
+            return False
+        except Exception as error:  # a crash of the check is a failure, with its trace
+            self.failed += 1
+            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
+            traceback.print_exc(file=sys.stdout)
+            return False
+        self.passed += 1
+        print(f"PASS {name}", flush=True)
+        return True
+
+
+# ---------------------------------------------------------------------------
+# The server
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class Server:
+    def __init__(self, binary, workdir):
+        self.port = free_port()
+        self.log_path = os.path.join(workdir, "server.log")
+        self.log = open(self.log_path, "wb")
+        self.process = subprocess.Popen(
+            [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", ":memory:"],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"layoutd exited with {self.process.returncode}; log: {self.log_path}")
+            try:
+                status, _, _ = self.request("GET", "/healthz")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError("layoutd did not answer /healthz within 20 s")
+
+    def request(self, method, path, body=None, headers=None):
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        try:
+            data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
+            connection.request(method, path, body=data, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+        finally:
+            connection.close()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------
+# A minimal websocket client (RFC 6455) for the DevTools protocol
+
+
+class WebSocket:
+    def __init__(self, url):
+        parsed = urllib.parse.urlparse(url)
+        self.sock = socket.create_connection((parsed.hostname, parsed.port), timeout=30)
+        key = base64.b64encode(os.urandom(16)).decode()
+        path = parsed.path + (("?" + parsed.query) if parsed.query else "")
+        request = (f"GET {path} HTTP/1.1\r\nHost: {parsed.hostname}:{parsed.port}\r\n"
+                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+        self.sock.sendall(request.encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            chunk = self.sock.recv(4096)
+            if not chunk:
+                raise RuntimeError("websocket handshake: connection closed")
+            self.buffer += chunk
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise RuntimeError(f"websocket handshake refused: {head[:80]!r}")
+
+    def _read(self, count):
+        while len(self.buffer) < count:
+            chunk = self.sock.recv(1 << 16)
+            if not chunk:
+                raise RuntimeError("websocket closed")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def send_text(self, text):
+        payload = text.encode()
+        header = bytes([0x81])  # FIN + text
+        length = len(payload)
+        if length < 126:
+            header += bytes([0x80 | length])
+        elif length < 1 << 16:
+            header += bytes([0x80 | 126]) + struct.pack("!H", length)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack("!Q", length)
+        mask = os.urandom(4)  # clients must mask (RFC 6455 §5.3)
+        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + masked)
+
+    def receive_text(self):
+        message = b""
+        while True:
+            first, second = self._read(2)
+            opcode = first & 0x0F
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack("!H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack("!Q", self._read(8))[0]
+            mask = self._read(4) if second & 0x80 else None
+            payload = self._read(length)
+            if mask:
+                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+            if opcode == 0x8:
+                raise RuntimeError("websocket closed by the browser")
+            if opcode == 0x9:  # ping → pong
+                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+                continue
+            if opcode in (0x1, 0x2, 0x0):
+                message += payload
+                if first & 0x80:
+                    return message.decode()
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class Browser:
+    """Headless Chromium with one page, driven over the DevTools protocol."""
+
+    def __init__(self, executable, workdir):
+        self.profile = os.path.join(workdir, "chromium-profile")
+        os.makedirs(self.profile, exist_ok=True)
+        self.log = open(os.path.join(workdir, "chromium.log"), "wb")
+        self.process = subprocess.Popen(
+            [executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+             "--no-first-run", "--no-default-browser-check", "--hide-scrollbars", "--mute-audio",
+             "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={self.profile}",
+             "--window-size=1280,860", "--force-device-scale-factor=1", "about:blank"],
+            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        deadline = time.monotonic() + 30
+        port = None
+        while time.monotonic() < deadline and port is None:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"chromium exited with {self.process.returncode}")
+            try:
+                with open(port_file) as handle:
+                    first = handle.readline().strip()
+                    port = int(first) if first else None
+            except (OSError, ValueError):
+                time.sleep(0.1)
+        if port is None:
+            raise RuntimeError("chromium did not open its DevTools port within 30 s")
+        targets = []
+        while time.monotonic() < deadline:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+            connection.request("GET", "/json/list")
+            targets = [t for t in json.loads(connection.getresponse().read()) if t.get("type") == "page"]
+            connection.close()
+            if targets:
+                break
+            time.sleep(0.1)
+        if not targets:
+            raise RuntimeError("chromium has no page target")
+        self.socket = WebSocket(targets[0]["webSocketDebuggerUrl"])
+        self.next_id = 0
+        self.command("Page.enable")
+        self.command("Runtime.enable")
+
+    def command(self, method, **params):
+        self.next_id += 1
+        my_id = self.next_id
+        self.socket.send_text(json.dumps({"id": my_id, "method": method, "params": params}))
+        while True:
+            message = json.loads(self.socket.receive_text())
+            if message.get("id") == my_id:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message.get("result", {})
+
+    def evaluate(self, expression):
+        result = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
+        if "exceptionDetails" in result:
+            raise RuntimeError(f"page script failed: {result['exceptionDetails']}")
+        return result["result"].get("value")
+
+    def navigate(self, url):
+        self.command("Page.navigate", url=url)
+        self.wait_for("document.readyState === 'complete' && !!document.getElementById('scene')", "page load")
+
+    def wait_for(self, expression, what, timeout=15):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.evaluate(f"Boolean({expression})"):
+                return
+            time.sleep(0.05)
+        raise CheckFailed(f"timed out waiting for {what}")
+
+    def screenshot(self, path):
+        data = self.command("Page.captureScreenshot", format="png")["data"]
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(base64.b64decode(data))
+
+    def close(self):
+        try:
+            self.socket.close()
+        except Exception:
+            pass
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)  # our own session: chromium and its helpers
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.log.close()
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+
+
+def solve_json(server, scene):
+    status, headers, body = server.request("POST", "/solve", scene, {"Content-Type": "application/json"})
+    expect(status == 200, f"/solve answered {status}: {body[:300]!r}")
+    return json.loads(body)
+
+
+def absolute_frames(frames, scene):
+    """Frames relative to the container, from /solve's parent-relative frames."""
+    views = scene.get("views", {})
+    parents = {name: (spec.get("parent") if isinstance(views, dict) else None)
+               for name, spec in (views.items() if isinstance(views, dict) else ((v, {}) for v in views))}
+    result = {}
+
+    def resolve(name, depth=0):
+        if name in result:
+            return result[name]
+        frame = frames[name]
+        parent = parents.get(name)
+        if name == "superview" or depth > 64:
+            origin = (0.0, 0.0)
+        else:
+            parent_frame = resolve(parent or "superview", depth + 1)
+            origin = (parent_frame[0], parent_frame[1])
+        result[name] = (frame["x"] + origin[0], frame["y"] + origin[1], frame["width"], frame["height"])
+        return result[name]
+
+    for name in frames:
+        resolve(name)
+    return result
+
+
+def svg_rects(root):
+    """{panel index: {view: rect attributes}} of a parsed wireframe."""
+    panels = []
+    for panel in root.iter(f"{SVG_NS}g"):
+        if panel.get("class") != "panel":
+            continue
+        rects = {}
+        for group in panel.iter(f"{SVG_NS}g"):
+            view = group.get("data-view")
+            rect = group.find(f"{SVG_NS}rect")
+            if view is not None and rect is not None:
+                rects[view] = rect.attrib
+        panels.append(rects)
+    return panels
+
+
+def compare_rects(rects, frames, scene, where):
+    expect(set(rects) == set(frames), f"{where}: views {sorted(rects)} != frames {sorted(frames)}")
+    absolute = absolute_frames(frames, scene)
+    for name, frame in frames.items():
+        rect = rects[name]
+        got = [float(rect["data-x"]), float(rect["data-y"]), float(rect["data-width"]), float(rect["data-height"])]
+        want = [frame["x"], frame["y"], frame["width"], frame["height"]]
+        expect(got == want, f"{where}: {name} data-x/y/width/height {got} != /solve frame {want}")
+        drawn = [float(rect["x"]), float(rect["y"]), float(rect["width"]), float(rect["height"])]
+        expect(all(abs(a - b) < 1e-6 for a, b in zip(drawn, absolute[name])),
+               f"{where}: {name} x/y/width/height {drawn} != absolute {list(absolute[name])}")
+
+
+# ---------------------------------------------------------------------------
+# HTTP checks
+
+
+def check_svg_endpoint(server, scene, how):
+    path, headers = ("/solve?format=svg", {}) if how == "query" else ("/solve", {"Accept": "image/svg+xml"})
+    headers["Content-Type"] = "application/json"
+    status, response_headers, body = server.request("POST", path, scene, headers)
+    expect(status == 200, f"status {status}: {body[:300]!r}")
+    expect(response_headers.get("content-type") == "image/svg+xml; charset=utf-8",
+           f"Content-Type {response_headers.get('content-type')!r}")
+    root = ET.fromstring(body)  # raises on XML that is not well-formed
+    expect(root.tag == f"{SVG_NS}svg", f"root element {root.tag}")
+    frames = solve_json(server, scene)["frames"]
+    panels = svg_rects(root)
+    expect(len(panels) == 1, f"{len(panels)} panels")
+    compare_rects(panels[0], frames, scene, how)
+    # The viewBox holds every rect (after the panel's translation).
+    box = [float(v) for v in root.get("viewBox").split()]
+    panel = next(g for g in root.iter(f"{SVG_NS}g") if g.get("class") == "panel")
+    dx, dy = (float(v) for v in re.fullmatch(r"translate\((\S+) (\S+)\)", panel.get("transform")).groups())
+    for name, rect in panels[0].items():
+        left, top = float(rect["x"]) + dx, float(rect["y"]) + dy
+        right, bottom = left + float(rect["width"]), top + float(rect["height"])
+        expect(box[0] <= left and box[1] <= top and right <= box[0] + box[2] and bottom <= box[1] + box[3],
+               f"{name} ({left},{top})–({right},{bottom}) outside viewBox {box}")
+
+
+def check_svg_sizes(server):
+    status, _, body = server.request("POST", "/solve", SIZES, {"Accept": "image/svg+xml"})
+    expect(status == 200, f"status {status}")
+    root = ET.fromstring(body)
+    layouts = solve_json(server, SIZES)["layouts"]
+    panels = svg_rects(root)
+    expect(len(panels) == len(SIZES["sizes"]) == len(layouts), f"{len(panels)} panels for {len(SIZES['sizes'])} sizes")
+    for index, (rects, layout) in enumerate(zip(panels, layouts)):
+        compare_rects(rects, layout["frames"], SIZES, f"panel {index}")
+    captions = [t.text for t in root.iter(f"{SVG_NS}text") if t.get("class") == "caption"]
+    expect(captions == ["200×100", "320×60", "120×80"], f"captions {captions}")
+
+
+def check_svg_syntax_error(server):
+    status, headers, body = server.request("POST", "/solve", SYNTAX_ERROR, {"Accept": "image/svg+xml"})
+    expect(status == 422, f"status {status}")
+    expect(headers.get("content-type") == "application/problem+json", f"Content-Type {headers.get('content-type')}")
+    expect(json.loads(body)["diagnostics"][0]["code"] == "vfl_syntax", body[:200])
+
+
+def check_json_by_default(server):
+    for accept in (None, "*/*", "application/json, image/svg+xml", "image/svg+xml;q=0.5, application/json"):
+        headers = {"Content-Type": "application/json"}
+        if accept:
+            headers["Accept"] = accept
+        status, response_headers, body = server.request("POST", "/solve", CONTRACT, headers)
+        expect(status == 200 and response_headers.get("content-type") == "application/json",
+               f"Accept {accept!r}: {status} {response_headers.get('content-type')}")
+
+
+def check_page(server):
+    status, headers, body = server.request("GET", "/")
+    expect(status == 200, f"status {status}")
+    expect(headers.get("content-type") == "text/html; charset=utf-8", f"Content-Type {headers.get('content-type')}")
+    page = body.decode()
+    for needle in ('id="scene"', 'id="wireframe"', 'id="diagnostics"', 'id="examples"'):
+        expect(needle in page, f"missing {needle}")
+    external = re.findall(r"(?:https?:)?//[A-Za-z0-9.-]+\.[A-Za-z]{2,}", page)
+    expect(not external, f"external URLs in the page: {external[:5]}")
+    expect(not re.search(r"<(script|link|img|iframe)[^>]*\s(src|href)\s*=", page), "the page loads a resource")
+
+
+# ---------------------------------------------------------------------------
+# Browser checks
+
+READ_RECTS = """
+JSON.stringify(Array.from(document.querySelectorAll('#wireframe g.view')).map(function (g) {
+  var r = g.querySelector(':scope > rect');
+  var box = r.getBoundingClientRect();
+  return {view: g.getAttribute('data-view'), classes: g.getAttribute('class'),
+          dx: r.getAttribute('data-x'), dy: r.getAttribute('data-y'),
+          dw: r.getAttribute('data-width'), dh: r.getAttribute('data-height'),
+          x: r.getAttribute('x'), y: r.getAttribute('y'), w: r.getAttribute('width'), h: r.getAttribute('height'),
+          shown: box.width > 0 || box.height > 0,
+          title: (r.querySelector('title') || {}).textContent || null};
+}))
+"""
+
+
+def enter_scene(browser, scene):
+    """Replaces the editor's text as a person would (select all, type), then waits for
+    the debounced re-solve to land for this very edit."""
+    before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    browser.evaluate("var s = document.getElementById('scene'); s.focus(); s.select(); true")
+    browser.command("Input.insertText", text=json.dumps(scene, indent=2))
+    browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
+                     " && document.getElementById('wireframe').dataset.state !== 'pending'"
+                     " && document.getElementById('diagnostics').dataset.state === 'ok'", "the re-solve")
+    # Exactly one solve for the whole paste: the debounce coalesced the input events.
+    return int(browser.evaluate("document.getElementById('wireframe').dataset.revision")) - before
+
+
+def dom_rects(browser):
+    return {item["view"]: item for item in json.loads(browser.evaluate(READ_RECTS))}
+
+
+def check_browser_scene(browser, server, scene, name):
+    solves = enter_scene(browser, scene)
+    expect(solves == 1, f"{solves} solves for one edit")
+    expect(browser.evaluate("document.getElementById('wireframe').dataset.state") == "ok", "wireframe state not ok")
+    rects = dom_rects(browser)
+    frames = solve_json(server, scene)["frames"]
+    as_attributes = {view: {"data-x": r["dx"], "data-y": r["dy"], "data-width": r["dw"], "data-height": r["dh"],
+                            "x": r["x"], "y": r["y"], "width": r["w"], "height": r["h"]} for view, r in rects.items()}
+    compare_rects(as_attributes, frames, scene, name)
+    hidden = [view for view, r in rects.items() if not r["shown"]]
+    expect(not hidden, f"rects not rendered: {hidden}")
+
+
+def check_browser_syntax_error(browser, server, artifacts):
+    enter_scene(browser, SYNTAX_ERROR)
+    status, _, body = server.request("POST", "/validate", SYNTAX_ERROR)
+    expect(status == 200, f"/validate {status}")
+    wanted = [d for d in json.loads(body)["diagnostics"] if d["code"] == "vfl_syntax"]
+    expect(len(wanted) == 1, f"/validate diagnostics {wanted}")
+    diagnostic = wanted[0]
+    expect(diagnostic["column"] == 10 and diagnostic["source"] == "H:|-0-[red-0-|", f"unexpected {diagnostic}")
+    shown = json.loads(browser.evaluate("""JSON.stringify(Array.from(document.querySelectorAll('#diagnostics .diagnostic')).map(function (d) {
+        var s = d.querySelector('pre.source'), c = d.querySelector('pre.caret'), m = d.querySelector('.message');
+        return {code: d.dataset.code, message: m && m.textContent, source: s && s.textContent, caret: c && c.textContent};
+    }))"""))
+    matching = [d for d in shown if d["code"] == "vfl_syntax"]
+    expect(len(matching) == 1, f"diagnostics shown: {shown}")
+    item = matching[0]
+    expect(item["message"] == diagnostic["message"], f"message {item['message']!r}")
+    expect(item["source"] == diagnostic["source"], f"source line {item['source']!r}")
+    expect(item["caret"] == " " * diagnostic["column"] + "^", f"caret line {item['caret']!r}")
+    # The caret is rendered under the character at that column (monospace: same x).
+    offset = browser.evaluate("""(function () {
+        var d = Array.from(document.querySelectorAll('#diagnostics .diagnostic')).find(function (e) { return e.dataset.code === 'vfl_syntax'; });
+        function xAt(pre, index) { var r = document.createRange(); r.setStart(pre.firstChild, index); r.setEnd(pre.firstChild, index + 1); return r.getBoundingClientRect().left; }
+        return xAt(d.querySelector('pre.caret'), %d) - xAt(d.querySelector('pre.source'), %d);
+    })()""" % (diagnostic["column"], diagnostic["column"]))
+    expect(abs(offset) < 0.5, f"caret is {offset} px away from column {diagnostic['column']}")
+    expect(browser.evaluate("document.getElementById('wireframe').dataset.state") == "error", "wireframe should show the 422")
+    browser.screenshot(os.path.join(artifacts, "playground-syntax.png"))
+
+
+def check_browser_conflict_example(browser):
+    before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    browser.evaluate("var e = document.getElementById('examples'); e.value = 'conflict'; e.dispatchEvent(new Event('change')); true")
+    browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
+                     " && document.getElementById('wireframe').dataset.state === 'ok'"
+                     " && document.getElementById('diagnostics').dataset.state === 'ok'", "the conflict example")
+    rects = dom_rects(browser)
+    warned = sorted(view for view, r in rects.items() if "warning" in r["classes"].split())
+    expect("left" in warned, f"warning views {warned}")
+    expect(rects["left"]["title"] and "Unable to simultaneously satisfy constraints" in rects["left"]["title"],
+           f"tooltip {rects['left']['title']!r}")
+    codes = browser.evaluate("Array.from(document.querySelectorAll('#diagnostics .diagnostic')).map(function (d) { return d.dataset.code; }).join(',')")
+    expect("unsatisfiable_constraints" in codes, f"diagnostics {codes}")
+
+
+def check_query_scene(browser, server):
+    browser.navigate(f"http://127.0.0.1:{server.port}/?scene=" + urllib.parse.quote(json.dumps(NESTED)))
+    browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok'", "the ?scene= wireframe")
+    frames = solve_json(server, NESTED)["frames"]
+    rects = dom_rects(browser)
+    expect({v: [float(r["dx"]), float(r["dy"]), float(r["dw"]), float(r["dh"])] for v, r in rects.items()}
+           == {v: [f["x"], f["y"], f["width"], f["height"]] for v, f in frames.items()}, "frames differ")
+
+
+# ---------------------------------------------------------------------------
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--binary", default=os.path.join(REPO, ".build/debug/layoutd"))
+    parser.add_argument("--chromium", default=None, help="browser executable (default: chromium on PATH)")
+    parser.add_argument("--artifacts", default=os.path.join(REPO, "artifacts"))
+    arguments = parser.parse_args()
+
+    report = Report()
+    workdir = tempfile.mkdtemp(prefix="layoutd-browser-")
+    server = browser = None
+    try:
+        if not os.access(arguments.binary, os.X_OK):
+            report.run("setup/binary", expect, False, f"no executable at {arguments.binary} (swift build first)")
+            return finish(report, workdir)
+        server = Server(arguments.binary, workdir)
+
+        report.run("svg/accept-header", check_svg_endpoint, server, CONTRACT, "accept")
+        report.run("svg/format-query", check_svg_endpoint, server, NESTED, "query")
+        report.run("svg/sizes-panels", check_svg_sizes, server)
+        report.run("svg/syntax-error-422", check_svg_syntax_error, server)
+        report.run("svg/json-stays-default", check_json_by_default, server)
+        report.run("page/self-contained", check_page, server)
+
+        executable = arguments.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+        if not executable:
+            report.run("browser/chromium", expect, False, "chromium is not installed (run scripts/install-browser.sh)")
+            return finish(report, workdir)
+        browser = Browser(executable, workdir)
+        browser.navigate(f"http://127.0.0.1:{server.port}/")
+        loaded = report.run("browser/initial-example", lambda: browser.wait_for(
+            "document.getElementById('wireframe').dataset.state === 'ok'"
+            " && document.querySelectorAll('#wireframe g.view').length === 4", "the first wireframe"))
+        if loaded:
+            report.run("browser/typed-nested-scene", check_browser_scene, browser, server, NESTED, "nested")
+            report.run("browser/typed-contract-scene", check_browser_scene, browser, server, CONTRACT, "contract")
+            report.run("browser/screenshot", lambda: (
+                browser.screenshot(os.path.join(arguments.artifacts, "playground.png")),
+                expect(os.path.getsize(os.path.join(arguments.artifacts, "playground.png")) > 10_000, "screenshot too small")))
+            report.run("browser/syntax-error-caret", check_browser_syntax_error, browser, server, arguments.artifacts)
+            report.run("browser/conflict-example-warning", check_browser_conflict_example, browser)
+            report.run("browser/scene-from-query", check_query_scene, browser, server)
+    except Exception as error:
+        report.failed += 1
+        print(f"FAIL setup: {type(error).__name__}: {error}", flush=True)
+    finally:
+        if browser:
+            browser.close()
+        if server:
+            server.stop()
+    return finish(report, workdir)
+
+
+def finish(report, workdir):
+    print(f"{report.passed} passed, {report.failed} failed")
+    if report.failed:
+        print(f"logs kept in {workdir}")
+        return 1
+    shutil.rmtree(workdir, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
