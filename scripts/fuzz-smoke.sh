@@ -4,8 +4,8 @@
 #   scripts/fuzz-smoke.sh [SECONDS]        default 20 s per target (the test command's smoke run)
 #
 # Environment: FUZZ_BUILD (default /tmp/layoutd-fuzz) holds the binaries, the corpora
-# (seeded from the string literals of Tests/LayoutSyntaxTests and fuzz/seeds) and any
-# crash artifacts; FUZZ_JOBS (default 1); SWIFTC (default swiftc on PATH or /opt/swift).
+# (seeded from the string literals of Tests/LayoutSyntaxTests and fuzz/seeds), the logs
+# (fuzz-NAME.log) and any crash artifacts; SWIFTC (default swiftc on PATH or /opt/swift).
 # Exits non-zero when a target finds a crash, a hang (> 10 s per input) or runs out of
 # memory (> 2048 MB). Turn every crasher into a regression test in
 # Tests/LayoutSyntaxTests/FuzzRegressionTests.swift.
@@ -62,12 +62,14 @@ PY
 
 run_target() { # name
     echo "== fuzzing $1 for ${seconds}s"
+    local status=0
+    # In-process (no -jobs): a crash, hang or OOM stops the run with a non-zero status.
     (cd "$build" && nice "$build/fuzz-$1" "$build/corpus-$1" -dict="$root/fuzz/$1.dict" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
-        -jobs="${FUZZ_JOBS:-1}" -workers="${FUZZ_JOBS:-1}" \
-        -artifact_prefix="$build/crash-$1-" -print_final_stats=1 2>&1 | tail -n 25)
-    if ls "$build"/crash-"$1"-* >/dev/null 2>&1; then
-        echo "FAIL: $1 left artifacts: $(ls "$build"/crash-"$1"-*)"
+        -artifact_prefix="$build/crash-$1-" -print_final_stats=1 > "$build/fuzz-$1.log" 2>&1) || status=$?
+    grep -E "^(Done|stat::|==[0-9]+==|SUMMARY|artifact_prefix)|Test unit written|DONE" "$build/fuzz-$1.log" | tail -n 12 || true
+    if [ "$status" -ne 0 ] || ls "$build"/crash-"$1"-* >/dev/null 2>&1; then
+        echo "FAIL: $1 (status $status); log $build/fuzz-$1.log; artifacts: $(ls "$build"/crash-"$1"-* 2>/dev/null | tr '\n' ' ')"
         return 1
     fi
 }
