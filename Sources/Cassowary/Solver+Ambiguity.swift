@@ -42,33 +42,49 @@ extension Solver {
         return expressions.map { isDetermined($0, blocking: &blocking) }
     }
 
-    /// Which symbols a degenerate restricted row keeps from increasing (`plus`) or
-    /// decreasing (`minus`), computed for the whole tableau or lazily per symbol.
+    /// How degenerate restricted rows limit each symbol: `hard` when the row has no
+    /// other movable symbol (the move is impossible), `soft` when other symbols might
+    /// compensate (only the cone program can tell). Computed for the whole tableau or
+    /// lazily per symbol.
     struct DegeneracyIndex {
+        struct Flags {
+            var hardUp = false, hardDown = false, softUp = false, softDown = false
+        }
+
         var precomputed: Bool
-        var plus: [Bool] = []
-        var minus: [Bool] = []
+        var flags: [Flags] = []
 
         init(precomputed: Bool) { self.precomputed = precomputed }
 
         mutating func build(from solver: Solver) {
-            plus = Array(repeating: false, count: solver.kinds.count)
-            minus = plus
+            flags = Array(repeating: Flags(), count: solver.kinds.count)
             for basic in solver.kinds.indices where solver.isDegenerate(basic) {
-                for cell in solver.rows[basic].cells {
-                    if cell.coefficient < 0 { plus[cell.symbol] = true } else { minus[cell.symbol] = true }
+                let cells = solver.rows[basic].cells
+                let movable = cells.filter { solver.freedom(of: $0.symbol) != .fixed }
+                for cell in movable {
+                    Self.record(cell.coefficient, alone: movable.count == 1, into: &flags[cell.symbol])
                 }
             }
         }
 
-        /// (blocked increasing, blocked decreasing) for `symbol`.
-        func blocked(_ symbol: Int, in solver: Solver) -> (Bool, Bool) {
-            if precomputed { return (plus[symbol], minus[symbol]) }
-            var up = false, down = false
-            for basic in solver.columns[symbol] where solver.isDegenerate(basic) {
-                if solver.rows[basic].coefficient(for: symbol) < 0 { up = true } else { down = true }
+        static func record(_ coefficient: Double, alone: Bool, into flags: inout Flags) {
+            if coefficient < 0 {
+                if alone { flags.hardUp = true } else { flags.softUp = true }
+            } else {
+                if alone { flags.hardDown = true } else { flags.softDown = true }
             }
-            return (up, down)
+        }
+
+        func flags(for symbol: Int, in solver: Solver) -> Flags {
+            if precomputed { return flags[symbol] }
+            var result = Flags()
+            for basic in solver.columns[symbol] where solver.isDegenerate(basic) {
+                let cells = solver.rows[basic].cells
+                var movable = 0
+                for cell in cells where solver.freedom(of: cell.symbol) != .fixed { movable += 1 }
+                Self.record(solver.rows[basic].coefficient(for: symbol), alone: movable == 1, into: &result)
+            }
+            return result
         }
     }
 
@@ -107,10 +123,16 @@ extension Solver {
         for cell in row.cells {
             let freedom = freedom(of: cell.symbol)
             if freedom == .fixed { continue }
-            let (up, down) = blocking.blocked(cell.symbol, in: self)
-            if !up { return false }
-            if freedom == .both && !down { return false }
-            needsProgram = true
+            let flags = blocking.flags(for: cell.symbol, in: self)
+            // Increasing: impossible (hard), undecided (soft), or free → not determined.
+            if !flags.hardUp {
+                if !flags.softUp { return false }
+                needsProgram = true
+            }
+            if freedom == .both && !flags.hardDown {
+                if !flags.softDown { return false }
+                needsProgram = true
+            }
         }
         return needsProgram ? !coneChanges(row) : true
     }

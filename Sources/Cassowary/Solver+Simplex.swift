@@ -12,7 +12,7 @@ extension Solver {
         kinds.append(kind)
         rows.append(Row())
         isBasic.append(false)
-        columns.append([])
+        columns.append(SymbolSet())
         owners.append(-1)
         return id
     }
@@ -210,7 +210,7 @@ extension Solver {
             }
         }
         let holders = columns[art]
-        columns[art] = []
+        columns[art] = SymbolSet()
         for basic in holders { rows[basic].remove(art) }
         for index in levels.indices { levels[index].row.remove(art) }
         return success
@@ -329,6 +329,7 @@ extension Solver {
     /// basic and substituted into every row, objective level and the artificial row.
     /// - Complexity: O(Σ length of the rows holding `entering`).
     mutating func pivot(entering: Int, leaving: Int) {
+        pivotCount &+= 1
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)
         substitute(entering, with: row)
@@ -340,7 +341,7 @@ extension Solver {
     /// for the dual simplex.
     mutating func substitute(_ symbol: Int, with row: Row) {
         let holders = columns[symbol]
-        columns[symbol] = []
+        columns[symbol] = SymbolSet()
         var added: [Int] = []
         var removed: [Int] = []
         for basic in holders {
@@ -392,10 +393,11 @@ extension Solver {
         }
     }
 
-    /// The entering symbol: the lowest-id non-dummy symbol whose reduced-cost vector
-    /// (its coefficients in the levels, strongest first) is lexicographically
-    /// negative, i.e. entering it lowers the first level it changes. `nil` at the
-    /// optimum.
+    /// The entering symbol: a non-dummy symbol whose reduced-cost vector (its
+    /// coefficients in the levels, strongest first) is lexicographically negative,
+    /// i.e. entering it lowers the first level it changes. Among those: the strongest
+    /// leading level, then the most negative coefficient, then the lowest id. `nil`
+    /// at the optimum.
     mutating func lexicographicEnteringSymbol() -> Int? {
         for level in levels.indices where !levels[level].row.changed.isEmpty {
             let changed = levels[level].row.changed
@@ -408,9 +410,22 @@ extension Solver {
                 }
             }
         }
+        // Strongest leading level first, then the most negative coefficient there
+        // (Dantzig's rule), then the lowest id.
         var best = -1
-        for symbol in lexicographicNegatives where best < 0 || symbol < best {
-            best = symbol
+        var bestLevel = Int.max
+        var bestCoefficient = 0.0
+        for symbol in lexicographicNegatives {
+            var level = 0
+            while level < levels.count && levels[level].row.coefficient(for: symbol) == 0 { level += 1 }
+            guard level < levels.count else { continue }
+            let coefficient = levels[level].row.coefficient(for: symbol)
+            if level < bestLevel || (level == bestLevel && (coefficient < bestCoefficient
+                || (coefficient == bestCoefficient && symbol < best))) {
+                best = symbol
+                bestLevel = level
+                bestCoefficient = coefficient
+            }
         }
         return best >= 0 ? best : nil
     }

@@ -32,7 +32,7 @@ public struct Solver: Sendable {
     var isBasic: [Bool] = []
     /// Column index: the basic symbols whose rows contain this symbol. Only ever used
     /// for independent per-row updates or for choices with an explicit tie-break.
-    var columns: [Set<Int>] = []
+    var columns: [SymbolSet] = []
     /// Handle (`rawValue`) of the constraint owning this marker/error symbol, or -1.
     var owners: [Int] = []
     /// Symbol of each variable the solver has seen (lookups only).
@@ -60,6 +60,8 @@ public struct Solver: Sendable {
     var lexicographicNegatives: Set<Int> = []
     /// Whether constraints were added without re-optimising (``autoSolve`` off).
     var needsSolve = false
+    /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
+    public internal(set) var pivotCount = 0
     /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
     var pending: [Int] = []
 

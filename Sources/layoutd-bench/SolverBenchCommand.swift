@@ -39,6 +39,7 @@ enum SolverBenchCommand {
         var editValues: [Double]?
         var ambiguityNs = 0.0
         var ambiguous = 0
+        var pivots = 0
         let start = clock.now
         var round = 0
         let variables = system.variables.indices.map { Variable(id: $0) }
@@ -59,6 +60,7 @@ enum SolverBenchCommand {
             let t3 = clock.now
             solver.updateVariables()
             let t4 = clock.now
+            if round == 1 { pivots = solver.pivotCount }
             times["build_objects", default: []].append(ns(t1 - t0))
             times["add", default: []].append(ns(t3 - t2))
             times["update", default: []].append(ns(t4 - t3))
@@ -131,6 +133,7 @@ enum SolverBenchCommand {
             ("max_required_violation", json(maxRequired)),
             ("ambiguity_ms", json(ms(ambiguityNs))),
             ("ambiguous_variables", "\(ambiguous)"),
+            ("pivots", "\(pivots)"),
         ]
         writeLine("{" + fields.map { "\(json($0.0)): \($0.1)" }.joined(separator: ", ") + "}")
         if let dumpPath {

@@ -1,0 +1,90 @@
+/// A set of non-negative symbol ids for the column index: open addressing with linear
+/// probing and backward-shift deletion, hashed by a fixed Fibonacci multiplier.
+///
+/// `Set<Int>` hashes with a per-process random seed (SipHash), which costs more than
+/// the row arithmetic in a pivot. This set has a fixed hash, so its iteration order is
+/// even reproducible — but the solver still never lets that order choose anything
+/// (every selection over a column has an explicit lowest-id tie-break).
+struct SymbolSet: Sendable, Sequence {
+    private var slots: [Int] = []      // -1 = empty; count is a power of two or 0
+    private(set) var count = 0
+
+    init() {}
+
+    var isEmpty: Bool { count == 0 }
+
+    @inline(__always)
+    private static func home(_ value: Int, _ mask: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: value) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
+    }
+
+    mutating func insert(_ value: Int) {
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        let mask = slots.count - 1
+        var index = Self.home(value, mask)
+        while slots[index] != -1 {
+            if slots[index] == value { return }
+            index = (index + 1) & mask
+        }
+        slots[index] = value
+        count += 1
+    }
+
+    mutating func remove(_ value: Int) {
+        guard count > 0 else { return }
+        let mask = slots.count - 1
+        var index = Self.home(value, mask)
+        while slots[index] != value {
+            if slots[index] == -1 { return }
+            index = (index + 1) & mask
+        }
+        // Backward-shift deletion: move later members of the probe run into the hole.
+        var hole = index
+        var next = (index + 1) & mask
+        while slots[next] != -1 {
+            let home = Self.home(slots[next], mask)
+            // Move if `home` is not cyclically within (hole, next].
+            let inRange = hole <= next ? (home > hole && home <= next) : (home > hole || home <= next)
+            if !inRange {
+                slots[hole] = slots[next]
+                hole = next
+            }
+            next = (next + 1) & mask
+        }
+        slots[hole] = -1
+        count -= 1
+    }
+
+    func contains(_ value: Int) -> Bool {
+        guard count > 0 else { return false }
+        let mask = slots.count - 1
+        var index = Self.home(value, mask)
+        while slots[index] != -1 {
+            if slots[index] == value { return true }
+            index = (index + 1) & mask
+        }
+        return false
+    }
+
+    private mutating func grow() {
+        let old = slots
+        slots = Array(repeating: -1, count: Swift.max(4, old.count * 2))
+        count = 0
+        for value in old where value != -1 { insert(value) }
+    }
+
+    struct Iterator: IteratorProtocol {
+        let slots: [Int]
+        var index = 0
+        mutating func next() -> Int? {
+            while index < slots.count {
+                let value = slots[index]
+                index += 1
+                if value != -1 { return value }
+            }
+            return nil
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(slots: slots) }
+}
