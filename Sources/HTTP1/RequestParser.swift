@@ -138,7 +138,13 @@ public struct RequestParser: Sendable {
         }
         guard dead > 0 else { return }
         if dead == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
+            // Keep a small buffer for the next request; give back a large one
+            // (after a big body) so idle keep-alive connections stay cheap.
+            if buffer.capacity > 65_536 {
+                buffer = []
+            } else {
+                buffer.removeAll(keepingCapacity: true)
+            }
         } else if dead >= 4096 && dead * 2 >= buffer.count {
             buffer.removeSubrange(0..<dead)
         } else {

@@ -387,6 +387,8 @@ struct HTTPServerTests {
             _ = try client.readResponse()
             _ = try client.readResponse()
             #expect(client.isClosedByServer())
+            // Records are written just after the responses; wait for them (bounded).
+            for _ in 0..<500 where records.withLock({ $0.count }) < 3 { usleep(10_000) }
         }
         let logged = records.withLock { $0 }
         #expect(logged.map(\.status) == [200, 404, 400])
