@@ -24,7 +24,13 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 # A fresh container has empty package lists: update only then.
 if ! apt-cache show chromium >/dev/null 2>&1; then
-    $SUDO apt-get update -qq >/dev/null
+    $SUDO apt-get update -qq >/dev/null 2>&1 || { echo "install-browser.sh: apt-get update failed" >&2; exit 1; }
 fi
-$SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+if ! $SUDO apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "install-browser.sh: apt-get install chromium failed" >&2
+    exit 1
+fi
 command -v chromium >/dev/null 2>&1 || { echo "install-browser.sh: chromium did not install" >&2; exit 1; }

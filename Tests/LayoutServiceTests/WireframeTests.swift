@@ -4,6 +4,8 @@ import FoundationXML
 #endif
 import LayoutCompiler
 @testable import LayoutService
+import HTTP1
+import LayoutStore
 import Testing
 
 /// The SVG wireframe (issue 10): parsed back with Foundation's `XMLParser` and compared
@@ -331,5 +333,65 @@ struct WireframeTests {
         let reordered = #"{"constraints": ["H:|-pad-[card]-pad-|", "V:|-20-[card(>=44)]", {"options": ["alignAllCenterY"], "vfl": "H:|-[icon]-[title]-|"}, "V:|-[title]-|", {"priority": 750, "equation": "title.width >= 80", "id": "title-min"}], "metrics": {"pad": 16}, "views": {"icon": {"parent": "card", "intrinsicSize": {"width": 24, "height": 24}, "hugging": {"horizontal": 251}, "compressionResistance": {"horizontal": 749}}, "title": {"parent": "card", "intrinsicSize": {"width": 120, "height": 21}, "baseline": 17}, "card": {}}, "container": {"height": 667, "width": 375}}"#
         #expect(engine.solveSVG(try Self.prepare(reordered)).body == first)
         #expect(engine.solveSVG(try Self.prepare(Self.contractScene)).body == first)
+    }
+
+    @Test func rejectedEntryOfSizesIsAPanelWithoutViews() throws {
+        let scene = #"{"views": ["a"], "constraints": ["a.width == 150", "H:|[a]-(>=0)-|", "V:|[a(20)]|"], "sizes": [{"width": 200, "height": 20}, {"width": 100, "height": 20}], "options": {"conflicts": "error"}}"#
+        let prepared = try Self.prepare(scene)
+        let answer = SceneEngine().solveSVG(prepared)
+        #expect(answer.status == 200)
+        let elements = try Self.parse(answer.body)
+        let panels = Self.viewRects(elements)
+        try #require(panels.count == 2)
+        #expect(Set(panels[0].keys) == ["superview", "a"])
+        #expect(Set(panels[1].keys) == ["superview"])
+        let rejected = try #require(elements.first { $0.attributes["class"] == "view container warning rejected" })
+        #expect(rejected.attributes["data-view"] == "superview")
+        let title = try #require(elements.first { $0.name == "title" && $0.enclosingView == "superview" })
+        #expect(title.text.hasPrefix("Unable to simultaneously satisfy constraints"))
+    }
+
+    // MARK: - HTTP
+
+    @Test("Accept and ?format choose the wireframe", arguments: [
+        (nil, nil, false), ("*/*", nil, false), ("application/json", nil, false),
+        ("image/svg+xml", nil, true), ("image/*", nil, true), ("IMAGE/SVG+XML; q=0.9", nil, true),
+        ("application/json, image/svg+xml", nil, false), ("image/svg+xml, application/json;q=0.8", nil, true),
+        ("image/svg+xml;q=0.5, */*", nil, false), ("image/svg+xml;q=0", nil, false),
+        (nil, "format=svg", true), ("image/svg+xml", "format=json", false), (nil, "a=1&format=svg", true),
+        (nil, "format=svgz", false),
+    ] as [(String?, String?, Bool)])
+    func negotiation(_ accept: String?, _ query: String?, _ expected: Bool) {
+        #expect(LayoutService.prefersWireframe(accept: accept, query: query) == expected)
+    }
+
+    @Test func serviceAnswersTheWireframeWithVaryAccept() throws {
+        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        defer { service.store.close() }
+        let request = HTTPRequest(method: .POST, target: "/solve?format=svg",
+                                  headers: ["Content-Type": "application/json"], body: Array(Self.contractScene.utf8))
+        #expect(LayoutService.prefersWireframe(request))
+        let response = service.solveWireframe(request)
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(response.headers["Vary"] == "Accept")
+        #expect(response.body == SceneEngine().solveSVG(try Self.prepare(Self.contractScene)).body)
+
+        let malformed = service.solveWireframe(HTTPRequest(method: .POST, target: "/solve", body: Array("{".utf8)))
+        #expect(malformed.status == 400)
+        #expect(malformed.headers["Content-Type"] == "application/problem+json")
+        let wrongType = service.solveWireframe(HTTPRequest(method: .POST, target: "/solve",
+                                                           headers: ["Content-Type": "text/plain"], body: Array("{}".utf8)))
+        #expect(wrongType.status == 415)
+    }
+
+    @Test func playgroundIsSelfContained() {
+        let page = String(decoding: PlaygroundPage.html, as: UTF8.self)
+        #expect(page.hasPrefix("<!DOCTYPE html>"))
+        for hook in [#"id="scene""#, #"id="wireframe""#, #"id="diagnostics""#, #"id="examples""#, "\"caret\""] {
+            #expect(page.contains(hook), "\(hook)")
+        }
+        #expect(!page.contains("http://") && !page.contains("https://"))
+        #expect(!page.contains("src=") && !page.contains("href="))
     }
 }

@@ -15,7 +15,8 @@ database, then:
   waits for the debounced re-solve, and compares the rects in the DOM with `/solve`'s
   frames; enters a scene with a VFL syntax error and checks the caret line sits under
   the column `/validate` reports; picks the conflict example and checks the warning
-  style; saves screenshots to artifacts/playground.png (and playground-syntax.png).
+  style; saves screenshots to artifacts/playground.png (and playground-syntax.png,
+  playground-conflict.png).
 
 Prints one PASS/FAIL line per check and "N passed, M failed"; exits 1 on any failure.
 Installs nothing. Usage: python3 tests/browser/run.py --binary .build/debug/layoutd
@@ -563,7 +564,7 @@ def check_browser_syntax_error(browser, server, artifacts):
     browser.screenshot(os.path.join(artifacts, "playground-syntax.png"))
 
 
-def check_browser_conflict_example(browser):
+def check_browser_conflict_example(browser, artifacts):
     before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
     browser.evaluate("var e = document.getElementById('examples'); e.value = 'conflict'; e.dispatchEvent(new Event('change')); true")
     browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
@@ -576,6 +577,7 @@ def check_browser_conflict_example(browser):
            f"tooltip {rects['left']['title']!r}")
     codes = browser.evaluate("Array.from(document.querySelectorAll('#diagnostics .diagnostic')).map(function (d) { return d.dataset.code; }).join(',')")
     expect("unsatisfiable_constraints" in codes, f"diagnostics {codes}")
+    browser.screenshot(os.path.join(artifacts, "playground-conflict.png"))
 
 
 def check_query_scene(browser, server):
@@ -629,7 +631,7 @@ def main():
                 browser.screenshot(os.path.join(arguments.artifacts, "playground.png")),
                 expect(os.path.getsize(os.path.join(arguments.artifacts, "playground.png")) > 10_000, "screenshot too small")))
             report.run("browser/syntax-error-caret", check_browser_syntax_error, browser, server, arguments.artifacts)
-            report.run("browser/conflict-example-warning", check_browser_conflict_example, browser)
+            report.run("browser/conflict-example-warning", check_browser_conflict_example, browser, arguments.artifacts)
             report.run("browser/scene-from-query", check_query_scene, browser, server)
     except Exception as error:
         report.failed += 1

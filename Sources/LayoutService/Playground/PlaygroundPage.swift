@@ -55,7 +55,8 @@ public enum PlaygroundPage {
   .none { color: var(--muted); font-style: italic; }
   #wireframe-card { flex: 1; display: flex; flex-direction: column; }
   #wireframe { flex: 1; min-height: 0; position: relative; }
-  #wireframe svg { position: absolute; inset: 0; width: 100%; height: 100%; }
+  /* Drawn 1:1 (1 point = 1 CSS pixel) when it fits, shrunk to fit otherwise. */
+  #wireframe svg { position: absolute; left: 0; top: 0; width: auto; height: auto; max-width: 100%; max-height: 100%; }
   #wireframe .problem { color: var(--error); }
   #groups { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: 6px; }
   #groups button { font: 12px "DejaVu Sans Mono", Menlo, Consolas, monospace; }
