@@ -15,6 +15,7 @@ public struct AccessLogRecord: Sendable, Equatable {
     /// The client's address and port, e.g. `127.0.0.1:50412` or `[::1]:50412`.
     public var remoteAddress: String
 
+    /// A record with the given values (see the properties for units).
     public init(method: HTTPMethod?, target: String?, status: Int, bodyBytes: Int, duration: Double, remoteAddress: String) {
         self.method = method
         self.target = target

@@ -8,17 +8,21 @@
 public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral {
     /// One field line: its name as sent and its value.
     public struct Field: Sendable, Equatable {
+        /// The field name as sent (or as the handler wrote it).
         public var name: String
+        /// The field value, without leading or trailing whitespace.
         public var value: String
         /// `name` in ASCII lowercase, for comparisons.
         var canonicalName: String
 
+        /// A field line; `name` is also kept ASCII-lowercased for lookups.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
             self.canonicalName = asciiLowercased(name)
         }
 
+        /// Names compare case-insensitively, values exactly.
         public static func == (lhs: Field, rhs: Field) -> Bool {
             lhs.canonicalName == rhs.canonicalName && lhs.value == rhs.value
         }
@@ -108,6 +112,7 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
         return false
     }
 
+    /// The fields in order, duplicates included.
     public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
     }

@@ -12,6 +12,7 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
         self.rawValue = rawValue
     }
 
+    /// The method token, e.g. `GET`.
     public var description: String { rawValue }
 
     /// RFC 9110 §9.3.1.
@@ -66,6 +67,7 @@ public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
     /// The minor version digit, 0–9.
     public var minor: Int
 
+    /// A version from its two digits.
     public init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor

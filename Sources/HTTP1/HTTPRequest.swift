@@ -20,6 +20,7 @@ public struct HTTPRequest: Sendable, Equatable {
     /// from `headers`, as RFC 9110 §6.5.1 asks.
     public var trailers: HTTPFields
 
+    /// A request; `path` and `query` are derived from `target` (see ``path``).
     public init(
         method: HTTPMethod,
         target: String,

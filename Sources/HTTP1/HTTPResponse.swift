@@ -14,6 +14,7 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The message body (bytes). Not sent for `HEAD`, 204 or 304.
     public var body: [UInt8]
 
+    /// A response with the given status code, fields and body bytes.
     public init(status: Int, headers: HTTPFields = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers

@@ -6,6 +6,7 @@
 public struct PathParameters: Sendable, Equatable {
     private var pairs: [(name: String, value: String)] = []
 
+    /// No parameters.
     public init() {}
 
     /// The value bound to `name`, or `nil` when the pattern has no such parameter.
@@ -20,6 +21,7 @@ public struct PathParameters: Sendable, Equatable {
         pairs.append((name, value))
     }
 
+    /// Same names and values in the same order.
     public static func == (lhs: PathParameters, rhs: PathParameters) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
     }
@@ -66,6 +68,7 @@ public struct Router: Sendable {
 
     private var resources: [Resource] = []
 
+    /// A router with no routes: every request gets 404.
     public init() {}
 
     /// Registers `handler` for `method` on `pattern`, such as `/solve` or

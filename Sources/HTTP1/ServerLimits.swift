@@ -39,6 +39,7 @@ public struct ServerLimits: Sendable, Equatable {
     /// The defaults above.
     public init() {}
 
+    /// Limits with any subset changed from the defaults (units as on the properties).
     public init(
         maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 16_384, maxHeaderLineBytes: Int = 8_192,
         maxTargetBytes: Int = 8_192, headTimeout: Double = 10, bodyTimeout: Double = 30,

@@ -11,9 +11,12 @@ private let signalSources = Mutex<[any DispatchSourceSignal]>([])
 /// the process receives SIGTERM or SIGINT, and ignores SIGPIPE so that a write
 /// to a closed socket returns `EPIPE` instead of killing the process.
 ///
-/// The default actions of SIGTERM and SIGINT are replaced (`SIG_IGN`) so the
-/// process is not killed before `onSignal` runs; a typical `onSignal` calls
-/// ``HTTPServer/shutdown()`` and lets `main` return.
+/// The default actions of SIGTERM and SIGINT are first set to `SIG_IGN`, then
+/// Dispatch installs its own handler when it registers the sources (on Linux,
+/// asynchronously, just after this returns): a signal in that short window is
+/// ignored rather than killing the process. A typical `onSignal` calls
+/// ``HTTPServer/shutdown()`` and lets `main` return. Repeated signals call
+/// `onSignal` again; the caller decides whether a second one is more urgent.
 public func installSignalHandlers(_ onSignal: @escaping @Sendable () -> Void) {
     signal(SIGPIPE, SIG_IGN)
     signalSources.withLock { sources in
