@@ -27,6 +27,10 @@ struct LayoutLPSystem {
     var variables: [String]
     var rows: [Row]
     var edits: [Edit]
+    /// Extension used by scripts/kiwi_differential.py (`"x-remove"`): indices of
+    /// constraints to remove, in this order, after all are added. Readers that do not
+    /// know it ignore it; kiwi_bench.py does not use it.
+    var removals: [Int]
 
     var steps: Int { edits.first?.values.count ?? 0 }
 
@@ -74,6 +78,11 @@ struct LayoutLPSystem {
             }
             rows.append(Row(terms: terms, constant: (item["constant"] as? NSNumber)?.doubleValue ?? 0,
                             relation: relation, kiwiStrength: try strength(item["strength"])))
+        }
+        removals = []
+        for item in root["x-remove"] as? [NSNumber] ?? [] {
+            guard item.intValue >= 0, item.intValue < rows.count else { throw FormatError(description: "bad x-remove index") }
+            removals.append(item.intValue)
         }
         edits = []
         for item in root["edits"] as? [[String: Any]] ?? [] {

@@ -157,7 +157,8 @@ enum SolverBenchCommand {
 /// `layoutd-bench solver-batch DIR`: solves every `*.json` system in DIR (sorted by
 /// name) once, with the FORMAT.md protocol, and prints one JSON line per system:
 /// `{"file": NAME, "build": [values in variable order], "edit": [...] | null}`, or
-/// `{"file": NAME, "error": MESSAGE}`. Used by scripts/kiwi_differential.py.
+/// `{"file": NAME, "error": MESSAGE}`. Constraints listed in the `"x-remove"`
+/// extension are removed after all adds. Used by scripts/kiwi_differential.py.
 enum SolverBatchCommand {
     static func run(_ arguments: [String]) -> Int32 {
         guard let directory = arguments.first else { return fail("solver-batch: missing DIR") }
@@ -190,6 +191,7 @@ enum SolverBatchCommand {
                     return "{\"file\": \(json(name)), \"error\": \(json("constraint \(position): \(error)"))}"
                 }
             }
+            for index in system.removals { try solver.removeConstraint(ConstraintHandle(rawValue: index)) }
             try solver.solve()
             let build = variables.map { solver.value(of: $0) }
             var edit: [Double]?
