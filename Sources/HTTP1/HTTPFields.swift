@@ -126,7 +126,16 @@ func asciiLowercased<S: StringProtocol>(_ string: S) -> String {
         break
     }
     if !needsChange { return String(string) }
-    return String(decoding: string.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    let utf8 = string.utf8
+    // Written in place: no intermediate array (short names stay inline in the String).
+    return String(unsafeUninitializedCapacity: utf8.count) { buffer in
+        var index = 0
+        for byte in utf8 {
+            buffer[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+            index += 1
+        }
+        return index
+    }
 }
 
 /// Removes leading and trailing optional whitespace (SP / HTAB; RFC 9110 §5.6.3).
