@@ -28,6 +28,10 @@ struct HTTPServerTests {
             for field in request.trailers { response.headers.append("X-Trailer-\(field.name)", field.value) }
             return response
         }
+        router.add(.GET, "/big/{megabytes}") { _, parameters in
+            let count = (Int(parameters["megabytes"] ?? "") ?? 0) << 20
+            return HTTPResponse(status: 200, body: Array(HTTPServerTests.bigBody.prefix(count)))
+        }
         router.add(.GET, "/slow") { _, _ in
             gate.entered.signal()
             gate.semaphore.wait()
@@ -35,6 +39,15 @@ struct HTTPServerTests {
         }
         return router
     }
+
+    /// 4 MiB of a non-repeating-per-block byte pattern, for large responses.
+    static let bigBody: [UInt8] = {
+        var bytes = [UInt8](repeating: 0, count: 4 << 20)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            for index in buffer.indices { buffer[index] = UInt8(truncatingIfNeeded: index &* 31 &+ index >> 12) }
+        }
+        return bytes
+    }()
 
     static let limits = ServerLimits(maxBodyBytes: 1024, maxHeaderBytes: 2048, maxHeaderLineBytes: 512,
                                      maxTargetBytes: 256, headTimeout: 5, bodyTimeout: 5, idleTimeout: 5,
@@ -85,6 +98,20 @@ struct HTTPServerTests {
             #expect(head.status == 200)
             #expect(head.headers["Content-Length"] == "5")
             #expect(try client.readResponse().bodyText == "/path/5?")
+        }
+    }
+
+    @Test func largeResponsesLargerThanTheSocketBufferArriveWhole() throws {
+        try withServer { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /big/4 HTTP/1.1\nHost: t\n\nGET /big/1 HTTP/1.1\nHost: t\n\nGET /hello HTTP/1.1\nHost: t\n\n")
+            for megabytes in [4, 1] {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.body.count == megabytes << 20)
+                #expect(response.body == Array(HTTPServerTests.bigBody.prefix(megabytes << 20)))
+            }
+            #expect(try client.readResponse().bodyText == "hello")
         }
     }
 

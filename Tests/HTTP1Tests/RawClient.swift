@@ -56,10 +56,12 @@ final class RawClient {
 
     /// Reads more bytes; false on EOF, reset or timeout.
     private func fill() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 262_144) { chunk in
+            let count = recv(fd, chunk.baseAddress, chunk.count, 0)
+            if count > 0 { buffer.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[..<count])) }
+            return count
+        }
         guard count > 0 else { return false }
-        buffer.append(contentsOf: chunk[..<count])
         return true
     }
 
@@ -84,7 +86,7 @@ final class RawClient {
             if !fill() { throw Failure.closedEarly }
         }
         let body = Array(buffer[..<length])
-        buffer.removeFirst(length)
+        buffer = Array(buffer[length...])
         return Response(statusLine: statusLine, headers: headers, body: body)
     }
 
