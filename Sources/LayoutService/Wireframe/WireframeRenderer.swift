@@ -300,8 +300,10 @@ public struct WireframeRenderer: Sendable {
     /// diagnostic order, each message once.
     static func warnings(_ diagnostics: [LayoutDiagnostic], hierarchy: ViewHierarchy) -> [[String]] {
         var messages = Array(repeating: [String](), count: hierarchy.count)
+        // Membership only (never iterated): keeps a view in thousands of conflicts linear.
+        var shown = Array(repeating: Set<String>(), count: hierarchy.count)
         func add(_ message: String, to view: Int) {
-            if !messages[view].contains(message) { messages[view].append(message) }
+            if shown[view].insert(message).inserted { messages[view].append(message) }
         }
         for diagnostic in diagnostics {
             switch diagnostic.code {
@@ -313,14 +315,13 @@ public struct WireframeRenderer: Sendable {
                 var texts: [String] = []
                 if let broken = diagnostic.broken { texts.append(broken.text) }
                 texts += (diagnostic.conflicting ?? []).map(\.text)
-                var seen: [Int] = []
+                var seen = Set<Int>()
                 for text in texts {
                     for name in referencedNames(in: text) {
-                        if let view = hierarchy.index(of: name), !seen.contains(view) {
-                            seen.append(view)
-                        }
+                        if let view = hierarchy.index(of: name) { seen.insert(view) }
                     }
                 }
+                // Sorted: the order of a Set must not reach the output.
                 for view in seen.sorted() { add(diagnostic.message, to: view) }
             default:
                 if let name = diagnostic.view, let view = hierarchy.index(of: name) {
@@ -357,7 +358,8 @@ public struct WireframeRenderer: Sendable {
 
     private static func uniqueMessages(_ diagnostics: [LayoutDiagnostic]) -> [String] {
         var messages: [String] = []
-        for diagnostic in diagnostics where !messages.contains(diagnostic.message) {
+        var seen = Set<String>()
+        for diagnostic in diagnostics where seen.insert(diagnostic.message).inserted {
             messages.append(diagnostic.message)
         }
         return messages
