@@ -13,7 +13,7 @@ database, then:
   scripts/install-browser.sh) over the DevTools protocol (a minimal RFC 6455 websocket
   client below, standard library only): loads the page, types a scene into `#scene`,
   waits for the debounced re-solve, and compares the rects in the DOM with `/solve`'s
-  frames; enters a scene with a VFL syntax error and checks the caret line sits under
+  frames; types an edit key by key and checks the solves were coalesced (debounce); enters a scene with a VFL syntax error and checks the caret line sits under
   the column `/validate` reports; picks the conflict example and checks the warning
   style; saves screenshots to artifacts/playground.png (and playground-syntax.png,
   playground-conflict.png).
@@ -518,6 +518,38 @@ def enter_scene(browser, scene):
     return int(browser.evaluate("document.getElementById('wireframe').dataset.revision")) - before
 
 
+def check_browser_typing_is_debounced(browser, server):
+    """Types a change key by key (each keystroke an input event): far fewer solves than
+    keystrokes, and the wireframe ends on the final text."""
+    enter_scene(browser, NESTED)
+    before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    # Caret right after the container's `"width": 400`; two Backspaces and "5000" typed
+    # digit by digit: 400 → 40 → 4 → 45 → 450 → 4500 → 45000 (six input events).
+    browser.evaluate("""(function () { var s = document.getElementById('scene');
+        var at = s.value.indexOf('"width": 400') + '"width": 400'.length; s.focus(); s.setSelectionRange(at, at); return true; })()""")
+    keystrokes = 0
+    for _ in range(2):
+        browser.command("Input.dispatchKeyEvent", type="keyDown", key="Backspace", code="Backspace",
+                        windowsVirtualKeyCode=8, nativeVirtualKeyCode=8)
+        browser.command("Input.dispatchKeyEvent", type="keyUp", key="Backspace", code="Backspace",
+                        windowsVirtualKeyCode=8, nativeVirtualKeyCode=8)
+        keystrokes += 1
+    for digit in "5000":
+        browser.command("Input.insertText", text=digit)
+        keystrokes += 1
+    browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
+                     " && document.getElementById('wireframe').dataset.state === 'ok'"
+                     " && document.getElementById('diagnostics').dataset.state === 'ok'", "the typed edit")
+    time.sleep(0.6)  # let any further debounced solve start; it must not, the text is final
+    browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok'", "the last solve")
+    solves = int(browser.evaluate("document.getElementById('wireframe').dataset.revision")) - before
+    expect(1 <= solves < keystrokes, f"{solves} solves for {keystrokes} keystrokes")
+    scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
+    expect(scene["container"]["width"] == 45000, f"typed text gave width {scene['container']['width']}")
+    rects = dom_rects(browser)
+    expect(rects["superview"]["dw"] == "45000", f"wireframe container width {rects['superview']['dw']}")
+
+
 def dom_rects(browser):
     return {item["view"]: item for item in json.loads(browser.evaluate(READ_RECTS))}
 
@@ -626,6 +658,7 @@ def main():
             " && document.querySelectorAll('#wireframe g.view').length === 4", "the first wireframe"))
         if loaded:
             report.run("browser/typed-nested-scene", check_browser_scene, browser, server, NESTED, "nested")
+            report.run("browser/typing-is-debounced", check_browser_typing_is_debounced, browser, server)
             report.run("browser/typed-contract-scene", check_browser_scene, browser, server, CONTRACT, "contract")
             report.run("browser/screenshot", lambda: (
                 browser.screenshot(os.path.join(arguments.artifacts, "playground.png")),
