@@ -336,6 +336,13 @@ struct HTTPServerTests {
     // MARK: - Concurrency
 
     @Test func thousandIdleAndThousandStuckConnectionsDoNotStopANewClient() throws {
+        // Client and server ends of 2,001 connections live in this process.
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 8192 {
+            limit.rlim_cur = min(8192, limit.rlim_max)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
         try withServer { port, server in
             var held: [RawClient] = []
             for index in 0..<2000 {
