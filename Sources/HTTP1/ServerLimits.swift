@@ -21,7 +21,9 @@ public struct ServerLimits: Sendable, Equatable {
     /// A new connection that sends nothing for this long is closed silently.
     public var headTimeout: Double = 10
     /// Time allowed from the end of the header section to the end of the body,
-    /// in seconds; default 30. Over it → `408` and close.
+    /// in seconds; default 30. Over it → `408` and close. Also the longest a
+    /// response may wait, unsent, for a client that stopped reading (then the
+    /// connection is closed without more ado).
     public var bodyTimeout: Double = 30
     /// Time a keep-alive connection may wait for its next request, in seconds;
     /// default 60. Then it is closed silently (RFC 9112 §9.5).
