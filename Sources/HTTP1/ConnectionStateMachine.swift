@@ -144,7 +144,7 @@ struct ConnectionStateMachine {
         var actions: [Action] = []
         if parser.hasPartialRequest {
             reject(.problem(status: 408, title: "Request Timeout",
-                            detail: "The request was not received in time."),
+                            detail: "The request was not received in time.", type: limits.problemType(for: 408)),
                    date: date, into: &actions)
         } else {
             closeAfterFlush(into: &actions)
@@ -190,7 +190,7 @@ struct ConnectionStateMachine {
                 return
             case .failure(let error):
                 let title = HTTPResponse.reasonPhrase(error.status)
-                reject(.problem(status: error.status, title: title, detail: error.detail), date: date, into: &actions)
+                reject(.problem(status: error.status, title: title, detail: error.detail, type: limits.problemType(for: error.status)), date: date, into: &actions)
                 return
             }
         }
@@ -219,9 +219,10 @@ struct ConnectionStateMachine {
 
     /// The answer to a connection accepted beyond ``ServerLimits/maxConnections``:
     /// `503` problem with `Retry-After: 1` and `Connection: close`.
-    static func overloadResponse(date: String) -> [UInt8] {
+    static func overloadResponse(date: String, limits: ServerLimits = ServerLimits()) -> [UInt8] {
         var response = HTTPResponse.problem(status: 503, title: "Service Unavailable",
-                                            detail: "The server has too many open connections; retry shortly.")
+                                            detail: "The server has too many open connections; retry shortly.",
+                                            type: limits.problemType(for: 503))
         response.headers.append("Retry-After", "1")
         var bytes: [UInt8] = []
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,

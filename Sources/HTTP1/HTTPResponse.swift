@@ -52,6 +52,20 @@ public struct HTTPResponse: Sendable, Equatable {
         )
     }
 
+    /// A short lowercase slug for a status, for problem type URIs: `payload-too-large`.
+    public static func problemSlug(_ status: Int) -> String {
+        switch status {
+        case 413: return "payload-too-large"
+        case 414: return "uri-too-long"
+        case 431: return "header-fields-too-large"
+        case 505: return "http-version-not-supported"
+        default:
+            let phrase = reasonPhrase(status)
+            if phrase.isEmpty { return "status-\(status)" }
+            return phrase.lowercased().split(separator: " ").joined(separator: "-")
+        }
+    }
+
     /// The standard reason phrase for `status` (RFC 9110 §15), or `""` for an
     /// unregistered code (the reason phrase is optional, RFC 9112 §4).
     public static func reasonPhrase(_ status: Int) -> String {

@@ -154,7 +154,7 @@ public final class HTTPServer: Sendable {
             } else {
                 context.accessLog?(AccessLogRecord(method: nil, target: nil, status: 503, bodyBytes: 0,
                                                    duration: 0, remoteAddress: remote))
-                connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now()))
+                connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now(), limits: context.limits))
             }
         }
     }

@@ -67,9 +67,18 @@ public struct Router: Sendable {
     }
 
     private var resources: [Resource] = []
+    /// The base of the problem `type` of 404 and 405 answers (see
+    /// ``ServerLimits/problemTypeBase``); `nil` gives `about:blank`.
+    public var problemTypeBase: String?
 
     /// A router with no routes: every request gets 404.
-    public init() {}
+    public init(problemTypeBase: String? = nil) {
+        self.problemTypeBase = problemTypeBase
+    }
+
+    private func problemType(_ status: Int) -> String {
+        problemTypeBase.map { $0 + HTTPResponse.problemSlug(status) } ?? "about:blank"
+    }
 
     /// Registers `handler` for `method` on `pattern`, such as `/solve` or
     /// `/groups/{name}/versions/{version}`. A second registration of the same
@@ -113,11 +122,12 @@ public struct Router: Sendable {
             let allowed = allowedMethods(resource)
             var response = HTTPResponse.problem(
                 status: 405, title: "Method Not Allowed",
-                detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).")
+                detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).",
+                type: problemType(405))
             response.headers.append("Allow", allowed.joined(separator: ", "))
             return response
         }
-        return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).")
+        return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404))
     }
 
     /// The `Allow` list of a resource: its methods plus HEAD where GET exists, sorted.

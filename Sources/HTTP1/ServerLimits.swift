@@ -37,6 +37,17 @@ public struct ServerLimits: Sendable, Equatable {
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests, in
     /// seconds; default 10. Then the remaining connections are closed.
     public var drainTimeout: Double = 10
+    /// Not a limit but the server's answer policy: the base of the RFC 9457 `type` URI of
+    /// the problems the server answers by itself (framing errors, 404, 405, 503). With a
+    /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`
+    /// (the default) gives `about:blank` (RFC 9457 §4.2.1).
+    public var problemTypeBase: String?
+
+    /// The problem `type` for `status` under ``problemTypeBase``.
+    public func problemType(for status: Int) -> String {
+        guard let problemTypeBase else { return "about:blank" }
+        return problemTypeBase + HTTPResponse.problemSlug(status)
+    }
 
     /// The defaults above.
     public init() {}
