@@ -10,6 +10,7 @@ out=Sources/LayoutService/OpenAPIDocument+Text.swift
   echo '    /// The text of `openapi.yaml`.'
   echo '    static let text = #"""'
   cat openapi.yaml
+  echo ''
   echo '"""#'
   echo '}'
 } > "$out"

@@ -4,6 +4,13 @@ import LayoutSyntax
 /// A view's frame in points, y down: relative to its parent's origin (UIKit's `frame`),
 /// or to the container's with `coordinates: root`.
 public struct Frame: Sendable, Hashable {
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
     public var x: Double
     public var y: Double
     public var width: Double

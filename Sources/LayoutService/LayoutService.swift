@@ -11,6 +11,9 @@ import LayoutSyntax
 /// metrics) that every request thread uses; each of those synchronises itself, and
 /// the class's own properties are immutable after `init`.
 public final class LayoutService: Sendable {
+    /// The base of every problem `type` layoutd answers: `urn:layoutd:problem:<slug>`.
+    public static let problemTypeBase = "urn:layoutd:problem:"
+
     public let store: LayoutStore
     public let configuration: ServiceConfiguration
     public let metrics = Metrics()
@@ -30,7 +33,7 @@ public final class LayoutService: Sendable {
 
     /// The router with every route of the API (see `openapi.yaml`).
     public func makeRouter() -> Router {
-        var router = Router()
+        var router = Router(problemTypeBase: Self.problemTypeBase)
         router.add(.POST, "/solve") { [self] request, _ in solve(request) }
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
@@ -47,6 +50,11 @@ public final class LayoutService: Sendable {
         router.add(.GET, "/openapi.yaml") { _, _ in
             var response = HTTPResponse(status: 200, body: OpenAPIDocument.bytes)
             response.headers.append("Content-Type", "application/yaml")
+            return response
+        }
+        router.add(.GET, "/") { _, _ in
+            var response = HTTPResponse(status: 200, body: PlaygroundPage.html)
+            response.headers.append("Content-Type", "text/html; charset=utf-8")
             return response
         }
         router.add(.GET, "/groups") { [self] request, _ in listGroups(request) }
@@ -107,6 +115,8 @@ public final class LayoutService: Sendable {
     // MARK: - /solve and /validate
 
     func solve(_ request: HTTPRequest) -> HTTPResponse {
+        // Before the front cache: a cached JSON body must not answer an SVG request.
+        if Self.prefersWireframe(request) { return solveWireframe(request) }
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
         let frontKey = FrontCache.Key(route: 0, body: request.body)
@@ -138,7 +148,7 @@ public final class LayoutService: Sendable {
         var cacheStatus = directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss"
         if result.isCacheable && !directives.noStore {
             let groups = prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) }
-            if (try? store.storeResult(result.body, forKey: key, groups: groups)) != nil, !directives.any {
+            if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true, !directives.any {
                 cacheStatus = "layoutd; fwd=miss; stored"
             }
             frontCache.insert(result.body, for: frontKey, generation: generation)
@@ -152,8 +162,10 @@ public final class LayoutService: Sendable {
         case .success(let prepared):
             return answer(engine.validate(prepared), cacheStatus: nil)
         case .failure(let failure):
-            // 400 for bodies that are not JSON objects; everything else is a verdict.
-            if failure.status == 400 || failure.status >= 500 {
+            // 400 only for bodies that are not JSON objects; a well-formed object always
+            // gets a verdict, even with wrong types inside.
+            let isJSONObject = (try? JSONParser().parse(request.body)).map { if case .object = $0 { return true }; return false } ?? false
+            if !isJSONObject || failure.status >= 500 {
                 return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
             }
             return answer(engine.validity(failure.diagnostics), cacheStatus: nil)
@@ -220,7 +232,11 @@ public final class LayoutService: Sendable {
     static func answer(status: Int, contentType: String, body: [UInt8], cacheStatus: String?) -> HTTPResponse {
         var response = HTTPResponse(status: status, body: body)
         response.headers.append("Content-Type", contentType)
-        if let cacheStatus { response.headers.append("Cache-Status", cacheStatus) }
+        if let cacheStatus {
+            response.headers.append("Cache-Status", cacheStatus)
+            // /solve answers JSON or an SVG wireframe by Accept.
+            response.headers.append("Vary", "Accept")
+        }
         return response
     }
 

@@ -51,6 +51,11 @@ info:
     need `Authorization: Bearer <token>`; otherwise they are open. Without a configured token
     no route needs credentials.
 
+    **CORS.** Off by default. With `--cors-origin` (a comma-separated list of origins, or
+    `*`), responses to a request from an allowed `Origin` carry `Access-Control-Allow-Origin`
+    and `Vary: Origin`, and CORS preflight requests (`OPTIONS` with
+    `Access-Control-Request-Method`) are answered `204` (the Fetch standard).
+
     **Request ids.** Every response carries `X-Request-Id`: the request's own value when it
     sent one, otherwise a new id.
   license:
@@ -89,8 +94,9 @@ paths:
       requestBody:
         required: true
         description: |
-          The scene (contract `scene-format.md`). `application/x-www-form-urlencoded` (what
-          `curl -d` sends by default) is read as JSON all the same.
+          The scene (contract `scene-format.md`). A body sent as
+          `application/x-www-form-urlencoded` (what `curl -d` sends by default) is read as
+          JSON all the same; it is not form data.
         content:
           application/json:
             schema:
@@ -127,9 +133,6 @@ paths:
                     conflicts: break
                     ambiguity: warn
                     coordinates: parent
-          application/x-www-form-urlencoded:
-            schema:
-              $ref: '#/components/schemas/Scene'
       responses:
         '200':
           description: |
@@ -197,13 +200,11 @@ paths:
       requestBody:
         required: true
         description: |
-          Any JSON object; a scene is expected. `application/x-www-form-urlencoded` (what
-          `curl -d` sends by default) is read as JSON all the same.
+          Any JSON object; a scene is expected. A body sent as
+          `application/x-www-form-urlencoded` (what `curl -d` sends by default) is read as
+          JSON all the same; it is not form data.
         content:
           application/json:
-            schema:
-              type: object
-          application/x-www-form-urlencoded:
             schema:
               type: object
       responses:
@@ -331,7 +332,9 @@ paths:
           content:
             application/yaml:
               schema:
-                type: string
+                type: object
+                description: An OpenAPI 3.1 document.
+                required: [openapi, info, paths]
         default:
           $ref: '#/components/responses/Problem'
 
@@ -379,13 +382,11 @@ paths:
       requestBody:
         required: true
         description: |
-          The group's constraints and metrics. `application/x-www-form-urlencoded` (what
-          `curl -d` sends by default) is read as JSON all the same.
+          The group's constraints and metrics. A body sent as
+          `application/x-www-form-urlencoded` (what `curl -d` sends by default) is read as
+          JSON all the same; it is not form data.
         content:
           application/json:
-            schema:
-              $ref: '#/components/schemas/GroupInput'
-          application/x-www-form-urlencoded:
             schema:
               $ref: '#/components/schemas/GroupInput'
       responses:
@@ -552,7 +553,10 @@ paths:
           description: That version.
           headers:
             ETag:
-              $ref: '#/components/headers/ETag'
+              description: 'RFC 9110 §8.8.3: this version as a strong entity tag, `"<version>"`.'
+              schema:
+                type: string
+                pattern: '^"[1-9][0-9]*"$'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -831,10 +835,13 @@ components:
     # ---------------------------------------------------------------- requests
     Scene:
       type: object
+      additionalProperties: false
       title: Scene
       description: |
         A tree of views under a container, and the constraints between them (contract
-        `scene-format.md`). Every member is optional; an omitted member is as if empty.
+        `scene-format.md`). Every member is optional; an omitted member is as if empty. A
+        member this document does not name, here or in any nested object, is a wrong shape:
+        `400` `invalid_scene` naming its JSON path.
       properties:
         container:
           $ref: '#/components/schemas/Container'
@@ -897,6 +904,7 @@ components:
 
     Container:
       type: object
+      additionalProperties: false
       description: |
         The root view, always named `superview`, always at (0, 0). An omitted `width` or
         `height` is the fitting size, as `systemLayoutSizeFitting(UILayoutFittingCompressedSize)`:
@@ -914,6 +922,7 @@ components:
 
     View:
       type: object
+      additionalProperties: false
       description: One view. Every member is optional.
       properties:
         parent:
@@ -921,6 +930,7 @@ components:
           description: The parent view's name (default the container). Unknown, cyclic, invalid or reserved → `422` `invalid_scene`.
         intrinsicSize:
           type: object
+          additionalProperties: false
           description: |
             The intrinsic content size in points (`intrinsicContentSize`). `-1` or absent means
             no intrinsic size on that axis (`UIView.noIntrinsicMetric`). It adds
@@ -954,6 +964,7 @@ components:
 
     AxisPriorities:
       type: object
+      additionalProperties: false
       properties:
         horizontal:
           $ref: '#/components/schemas/Priority'
@@ -968,6 +979,7 @@ components:
 
     Margins:
       type: object
+      additionalProperties: false
       description: Layout margins in points, for the `…Margin` and `…WithinMargins` attributes; default 8 each.
       properties:
         top: {type: number, default: 8}
@@ -998,6 +1010,7 @@ components:
 
     VFLConstraint:
       type: object
+      additionalProperties: false
       required: [vfl]
       description: A VFL string with format options.
       properties:
@@ -1036,6 +1049,7 @@ components:
 
     EquationConstraint:
       type: object
+      additionalProperties: false
       required: [equation]
       description: A linear equation with an optional priority.
       properties:
@@ -1059,10 +1073,12 @@ components:
 
     Options:
       type: object
+      additionalProperties: false
       description: Solving options; all optional.
       properties:
         spacing:
           type: object
+          additionalProperties: false
           description: The VFL standard space `-` in points (Apple's values by default).
           properties:
             sibling:
@@ -1104,6 +1120,7 @@ components:
 
     Size:
       type: object
+      additionalProperties: false
       description: A container size in points; an omitted dimension is fitted.
       properties:
         width:
@@ -1113,6 +1130,7 @@ components:
 
     GroupInput:
       type: object
+      additionalProperties: false
       required: [constraints]
       description: A constraint group's content.
       properties:
@@ -1309,6 +1327,13 @@ components:
           description: A minimal conflicting set, `broken` included; dropping any one member resolves the conflict.
           items:
             $ref: '#/components/schemas/ConstraintRef'
+        notes:
+          type: array
+          description: >-
+            Extra lines of context for people (an extension of the contract's diagnostic:
+            for example which constraints a syntax error's fix would affect). Absent when empty.
+          items:
+            type: string
 
     Problem:
       type: object
@@ -1418,5 +1443,6 @@ components:
               updatedAt:
                 type: string
                 format: date-time
+
 """#
 }

@@ -33,12 +33,14 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open"),
         OptionSpec(name: "cors-origin", valueName: "ORIGINS", help: "Comma-separated origins allowed by CORS, or *.", defaultDescription: "none: CORS off"),
-        OptionSpec(name: "quiet", valueName: "", help: "No access log on stderr.", isFlag: true),
+        OptionSpec(name: "log-level", valueName: "LEVEL", help: "info: one JSON access-log line per request on stderr; warn: start-up and errors only.", defaultDescription: "info"),
+        OptionSpec(name: "quiet", valueName: "", help: "Same as --log-level warn.", isFlag: true),
     ]
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
         OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "svg", valueName: "FILE", help: "solve: also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
     ]
 
     static let usage = """
@@ -95,6 +97,7 @@ public enum LayoutdCommand {
         let path = options.string("db") ?? "layoutd.db"
 
         var limits = ServerLimits()
+        limits.problemTypeBase = LayoutService.problemTypeBase
         limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
         limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
         limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
@@ -131,7 +134,9 @@ public enum LayoutdCommand {
             FileHandle.standardError.write(Data("layoutd: \(reason)\n".utf8))
             return 1
         }
-        let log: (@Sendable (String) -> Void)? = options.flag("quiet") ? nil : { @Sendable line in
+        let logLevel = options.string("log-level") ?? "info"
+        guard ["info", "warn", "error"].contains(logLevel) else { throw UsageError("--log-level must be info, warn or error, got '\(logLevel)'") }
+        let log: (@Sendable (String) -> Void)? = options.flag("quiet") || logLevel != "info" ? nil : { @Sendable line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let connections = ConnectionCounter()
@@ -175,7 +180,7 @@ public enum LayoutdCommand {
             print(OptionParser.help(usage: "layoutd \(name) FILE|- [options]", summary: summary, specs: sceneOptions))
             return 0
         }
-        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" })
+        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" && $0.key != "LAYOUTD_SVG" })
         guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE (or - for standard input)") }
         let file = options.positionals[0]
         let body: [UInt8]
@@ -209,6 +214,12 @@ public enum LayoutdCommand {
         switch engine.prepare(body: body, resolveGroup: resolver) {
         case .success(let prepared):
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
+            if !validating, let svgPath = options.string("svg") {
+                let svg = engine.solveSVG(prepared)
+                if svg.status == 200, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
+                    throw UsageError("cannot write '\(svgPath)'")
+                }
+            }
         case .failure(let failure):
             answer = validating && failure.status == 422 ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }

@@ -1,0 +1,193 @@
+import Foundation
+import LayoutCompiler
+import LayoutSyntax
+import Testing
+
+/// Issue 7: minimal conflicting sets, the broken constraint, ambiguity, negative sizes.
+struct DiagnosticsTests {
+    func conflicts(_ layout: Layout) -> [LayoutDiagnostic] {
+        layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }
+    }
+
+    func keys(_ refs: [ConstraintRef]?) -> [String] {
+        (refs ?? []).map { ref in
+            switch ref.key {
+            case .scene(let index): return "\(index)" + (ref.part.map { ".\($0)" } ?? "")
+            case .group(let name, let index): return "group:\(name)/\(index)"
+            case .implicit(let name): return name
+            }
+        }
+    }
+
+    @Test func twoMemberConflict() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == 100","a.width == 200","a.left == 0","a.top == 0","a.height == 10"]}
+        """#)
+        let found = conflicts(result)
+        #expect(found.count == 1)
+        #expect(found.first?.broken?.text == "a.width == 200")
+        #expect(keys(found.first?.conflicting) == ["0.0", "1.0"])
+        #expect(result.frame("a").width == 100)
+    }
+
+    @Test func threeMemberConflictNamesOnlyTheMembers() throws {
+        // a.left = 0, a.width = 100, a.right == 50 conflict; the other constraints do not belong.
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a","b"],
+         "constraints":["a.left == 0","b.width == 10","a.width == 100","b.left == 5","a.right == 50",
+                        "a.top == 0","a.height == 10","b.top == 0","b.height == 10"]}
+        """#)
+        let found = conflicts(result)
+        #expect(found.count == 1)
+        #expect(keys(found.first?.conflicting) == ["0.0", "2.0", "4.0"])
+        #expect(found.first?.constraint == .scene(4))
+    }
+
+    @Test func fiveMemberConflictThroughAChain() throws {
+        // a.left 0, b.left == a.right + 10, a.width 50, b.width 50, b.right == 100 → 110 ≠ 100.
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a","b"],
+         "constraints":["a.left == 0","b.left == a.right + 10","a.width == 50","b.width == 50","b.right == 100",
+                        "a.top == 0","a.height == 10","b.top == 0","b.height == 10"]}
+        """#)
+        let found = conflicts(result)
+        #expect(found.count == 1)
+        #expect(keys(found.first?.conflicting) == ["0.0", "1.0", "2.0", "3.0", "4.0"])
+    }
+
+    @Test func oneConflictAmongAThousandConstraints() throws {
+        // A chain of 250 views, 4 constraints each, then one contradicting the chain's end.
+        var constraints: [String] = []
+        var views: [String] = []
+        for index in 0..<250 {
+            let name = "v\(index)"
+            views.append("\"\(name)\"")
+            constraints.append(index == 0 ? "\"\(name).left == 0\"" : "\"\(name).left == v\(index - 1).right\"")
+            constraints.append("\"\(name).width == 1\"")
+            constraints.append("\"\(name).top == 0\"")
+            constraints.append("\"\(name).height == 1\"")
+        }
+        constraints.append("\"v249.right == 100\"")
+        let (_, result) = try layout("""
+        {"container":{"width":300,"height":100},"views":[\(views.joined(separator: ","))],
+         "constraints":[\(constraints.joined(separator: ","))]}
+        """)
+        let found = conflicts(result)
+        #expect(found.count == 1)
+        // Minimal: the first view's left, the 249 links and 250 widths of the chain, and the broken one.
+        let expectedCount = 1 + 249 + 250 + 1
+        #expect(found.first?.conflicting?.count == expectedCount)
+        #expect(found.first?.broken?.key == .scene(1000))
+    }
+
+    @Test func twoIndependentConflicts() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a","b"],
+         "constraints":["a.width == 10","a.width == 20","b.height == 10","b.height == 30",
+                        "a.left == 0","a.top == 0","a.height == 5","b.left == 0","b.top == 0","b.width == 5"]}
+        """#)
+        let found = conflicts(result)
+        #expect(found.map(\.constraint) == [.scene(1), .scene(3)])
+        #expect(keys(found[0].conflicting) == ["0.0", "1.0"])
+        #expect(keys(found[1].conflicting) == ["2.0", "3.0"])
+    }
+
+    @Test func redundantConstraintsAreNotAConflict() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == 0.3","a.width == 0.1 + 0.2","a.left == 0","a.right == 0.3",
+                        "a.top == 0","a.height == 10","a.bottom == 10"]}
+        """#)
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func containerConflictNamesTheImplicitConstraint() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":375,"height":100},"views":["red"],"constraints":["H:|-[red(500)]-|","V:|[red(10)]"]}
+        """#)
+        let found = conflicts(result)
+        #expect(keys(found.first?.conflicting) == ["container.width", "0.0", "0.1", "0.2"])
+        #expect(found.first?.broken?.text == "superview.trailing == red.trailing + 20")
+        #expect(found.first?.column == 14)
+        #expect(result.frame("red") == frame(20, 0, 500, 10))
+    }
+
+    @Test func requiredIntrinsicSizeConflictNamesCompressionResistance() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":100,"height":100},
+         "views":{"a":{"intrinsicSize":{"width":80,"height":10},"compressionResistance":{"horizontal":1000}}},
+         "constraints":["a.width == 50","a.left == 0","a.top == 0"]}
+        """#)
+        let found = conflicts(result)
+        #expect(keys(found.first?.conflicting) == ["a.compressionResistance.horizontal", "0.0"])
+    }
+
+    @Test func conflictsErrorRejectsTheLayout() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == 10","a.width == 20","a.left == 0","a.top == 0","a.height == 5"],
+         "options":{"conflicts":"error"}}
+        """#)
+        #expect(result.isRejected)
+        #expect(result.codes == ["unsatisfiable_constraints"])
+    }
+
+    // MARK: Ambiguity
+
+    @Test func freeViewIsAmbiguousInEveryField() throws {
+        let (_, result) = try layout(#"{"container":{"width":300,"height":100},"views":["a","b"],"constraints":["H:|[a]|","V:|[a]|"]}"#)
+        #expect(result.ambiguous("a").isEmpty)
+        #expect(result.ambiguous("b") == ["x", "y", "width", "height"])
+    }
+
+    @Test func tieBetweenSamePriorityOptionalsIsAmbiguous() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == 100 @500","a.width == 200 @500","a.left == 0","a.top == 0","a.height == 20"]}
+        """#)
+        #expect(result.ambiguous("a") == ["width"])
+    }
+
+    @Test func aLowerPriorityBreaksTheTie() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == 100 @500","a.width == 200 @500","a.width == 150 @400","a.left == 0","a.top == 0","a.height == 20"]}
+        """#)
+        #expect(result.ambiguous("a").isEmpty)
+        #expect(result.frame("a").width == 150)
+    }
+
+    @Test func ambiguityOptions() throws {
+        let base = #"{"container":{"width":300,"height":100},"views":["a"],"constraints":["a.left == 0","a.top == 0","a.height == 5"],"options":{"ambiguity":"MODE"}}"#
+        let (_, warn) = try layout(base.replacingOccurrences(of: "MODE", with: "warn"))
+        let (_, error) = try layout(base.replacingOccurrences(of: "MODE", with: "error"))
+        let (_, ignore) = try layout(base.replacingOccurrences(of: "MODE", with: "ignore"))
+        let warnSeverities: [Diagnostic.Severity] = warn.diagnostics.map(\.severity)
+        let errorSeverities: [Diagnostic.Severity] = error.diagnostics.map(\.severity)
+        #expect(warnSeverities == [.warning])
+        #expect(!warn.isRejected)
+        #expect(errorSeverities == [.error])
+        #expect(error.isRejected)
+        #expect(ignore.diagnostics.isEmpty)
+    }
+
+    @Test func ambiguousFramesAreDeterministic() throws {
+        let json = #"{"container":{"width":300,"height":100},"views":["a","b"],"constraints":["a.width == 100 @500","a.width == 200 @500","b.left >= a.right"]}"#
+        let first = try layout(json).layout.frames.map(\.frame)
+        for _ in 0..<5 {
+            #expect(try layout(json).layout.frames.map(\.frame) == first)
+        }
+    }
+
+    @Test func negativeSizeIsAWarning() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":100,"height":100},"views":["a"],"constraints":["a.left == 60","a.right == 40","a.top == 0","a.height == 5"]}
+        """#)
+        #expect(result.frame("a").width == -20)
+        let warning = result.diagnostics.first { $0.code == .negativeSize }
+        #expect(warning?.view == "a")
+        #expect(warning?.attribute == "width")
+        #expect(warning?.severity == .warning)
+    }
+}

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# layoutd's whole test suite, as README.md's second command and .ci/run call it.
+#
+#   scripts/test.sh            # everything
+#   STEPS="build unit" scripts/test.sh   # only some steps (names below)
+#
+# It installs what a fresh machine lacks (scripts/install-deps.sh), builds once in debug
+# (with the tests) and once in release, then runs every step below even when an earlier
+# one fails, and ends with a line "test.sh: N passed, M failed" (exit 1 on any failure).
+# Steps: build unit openapi dockerfile e2e browser differential fuzz dockerlibs
+# The corpus lives in ../shared/corpus (beside the clone) and is read at test time.
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+steps="${STEPS:-build unit openapi dockerfile e2e browser differential fuzz dockerlibs}"
+fuzz_seconds="${FUZZ_SECONDS:-15}"
+passed=0
+failed=0
+failures=()
+
+want() { [[ " $steps " == *" $1 "* ]]; }
+
+step() {
+    local name="$1"; shift
+    want "$name" || return 0
+    printf '\n=== %s: %s\n' "$name" "$*"
+    local start=$SECONDS
+    if "$@"; then
+        passed=$((passed + 1))
+        printf '=== %s: PASS (%ds)\n' "$name" $((SECONDS - start))
+    else
+        failed=$((failed + 1))
+        failures+=("$name")
+        printf '=== %s: FAIL (%ds)\n' "$name" $((SECONDS - start))
+    fi
+}
+
+build() {
+    swift build --build-tests && swift build -c release --product layoutd && swift build -c release --product layoutd-bench
+}
+
+unit() { swift test --skip-build; }
+openapi() { python3 -m openapi_spec_validator openapi.yaml; }
+dockerfile() { hadolint Dockerfile; }
+e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }
+browser() { scripts/install-browser.sh && python3 tests/browser/run.py --binary .build/debug/layoutd; }
+differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
+fuzz() { scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds"; }
+dockerlibs() { python3 tests/e2e/check_docker_libs.py .build/release/layoutd; }
+
+scripts/install-deps.sh || { echo "test.sh: installing dependencies failed"; echo "test.sh: 0 passed, 1 failed"; exit 1; }
+
+step build build
+if [ "$failed" -gt 0 ]; then
+    echo "test.sh: the build failed; nothing else can run"
+    echo "test.sh: $passed passed, $failed failed"
+    exit 1
+fi
+step unit unit
+step openapi openapi
+step dockerfile dockerfile
+step e2e e2e
+step browser browser
+step differential differential
+step fuzz fuzz
+step dockerlibs dockerlibs
+
+echo
+if [ "$failed" -gt 0 ]; then echo "test.sh: failed steps: ${failures[*]}"; fi
+echo "test.sh: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
