@@ -93,6 +93,28 @@ extension Solver {
         let constantScale = max(1, scale)
 
         var subject = chooseSubject(row, tag: tag)
+        if subject >= 0 && kinds[subject] != .external && Tolerance.isNearZero(row.constant, scale: constantScale) {
+            // A degenerate row (value 0 now): any restricted symbol keeps it feasible,
+            // so take the one the dual ratio test picks, which keeps the reduced costs
+            // lexicographically non-negative: no degenerate re-pivoting afterwards.
+            row.constant = 0
+            if let dual = dualEnteringSymbol(row) {
+                subject = dual
+            } else {
+                var negated = row
+                negated.reverseSign()
+                if let dual = dualEnteringSymbol(negated) { subject = dual }
+            }
+        } else if subject < 0 && !row.cells.isEmpty && Tolerance.isNearZero(row.constant, scale: constantScale) {
+            row.constant = 0
+            if let dual = dualEnteringSymbol(row) {
+                subject = dual
+            } else {
+                var negated = row
+                negated.reverseSign()
+                if let dual = dualEnteringSymbol(negated) { subject = dual }
+            }
+        }
         if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
             if !Tolerance.isNearZero(row.constant, scale: constantScale) {
                 certificate = row.cells.map(\.symbol).filter { $0 != tag.marker }
@@ -267,11 +289,15 @@ extension Solver {
         }
         try fresh.solve()
         fresh.autoSolve = autoSolve
-        for (variable, info) in edits.sorted(by: { $0.value.handle < $1.value.handle }) {
+        let ordered = edits.sorted { $0.value.handle < $1.value.handle }
+        for (variable, info) in ordered {
             guard let record = fresh.records[info.handle.rawValue] else { throw .internalError("edit lost in rebuild") }
-            fresh.edits[variable] = EditInfo(handle: info.handle, tag: record.tag, constant: 0)
+            // The record holds `v - initial`; re-apply the latest suggestion on top.
+            let initial = -record.constraint.expression.constant
+            fresh.edits[variable] = EditInfo(handle: info.handle, tag: record.tag, constant: initial)
         }
-        for (variable, info) in edits.sorted(by: { $0.value.handle < $1.value.handle }) where info.constant != 0 {
+        for (variable, info) in ordered {
+            guard let initial = fresh.edits[variable]?.constant, info.constant != initial else { continue }
             try fresh.suggestValue(info.constant, for: variable)
         }
         self = fresh

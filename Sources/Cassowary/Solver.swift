@@ -134,8 +134,13 @@ public struct Solver: Sendable {
 
     // MARK: - Edit variables
 
-    /// Makes `variable` an edit variable: adds `variable == suggested` at `strength`,
-    /// with the suggested value initially 0 (kiwi `addEditVariable`).
+    /// Makes `variable` an edit variable: adds `variable == suggested` at `strength`.
+    ///
+    /// The suggested value starts at the variable's current value (kiwi starts at 0),
+    /// so adding an edit variable does not move anything, and the first
+    /// ``suggestValue(_:for:)`` is an ordinary dual re-solve from the current optimum —
+    /// the window-resize path — instead of a detour through "width 0". Once a value
+    /// has been suggested the result is the same as kiwi's.
     /// - Throws: ``SolverError/duplicateEditVariable(_:)``,
     ///   ``SolverError/badRequiredStrength`` for a required strength,
     ///   ``SolverError/nonFiniteInput`` for a NaN or infinite strength.
@@ -144,12 +149,13 @@ public struct Solver: Sendable {
         guard !strength.isRequired else { throw .badRequiredStrength }
         guard strength.value.isFinite else { throw .nonFiniteInput }
         try solve()
+        let current = value(of: variable)
         var certificate: [Int]? = nil
-        let handle = try addConstraint(Constraint(Expression(variable), .equal, strength: strength),
+        let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
                                        certificate: &certificate)
         try solve()
         guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
-        edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: 0)
+        edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: current)
     }
 
     /// Stops editing `variable` (removes its edit constraint).

@@ -40,6 +40,7 @@ enum SolverBenchCommand {
         var ambiguityNs = 0.0
         var ambiguous = 0
         var pivots = 0
+        var editAddPivots = 0
         let start = clock.now
         var round = 0
         let variables = system.variables.indices.map { Variable(id: $0) }
@@ -83,6 +84,7 @@ enum SolverBenchCommand {
                     return fail("\(system.name): addEditVariable failed: \(error)")
                 }
                 let t6 = clock.now
+                if round == 1 { editAddPivots = solver.pivotCount - pivots }
                 var stepTimes: [Double] = []
                 stepTimes.reserveCapacity(steps)
                 do {
@@ -134,6 +136,7 @@ enum SolverBenchCommand {
             ("ambiguity_ms", json(ms(ambiguityNs))),
             ("ambiguous_variables", "\(ambiguous)"),
             ("pivots", "\(pivots)"),
+            ("edit_add_pivots", "\(editAddPivots)"),
         ]
         writeLine("{" + fields.map { "\(json($0.0)): \($0.1)" }.joined(separator: ", ") + "}")
         if let dumpPath {

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Solver benchmark: layoutd's Cassowary vs kiwisolver on the same generated systems,
+# in one run, with summarize.py's table of ratios (issue 3 targets).
+#
+#   scripts/bench-solver.sh                      # sizes 100,1000,10000
+#   SIZES=100,1000 scripts/bench-solver.sh       # quicker
+#   SKIP_AFTER_S=30 TIMEOUT_S=240 scripts/bench-solver.sh
+#
+# Systems go to bench-out/systems (git-ignored), results to bench-out/results.
+# The kit lives in ../shared/bench beside the clone (as in CI).
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+kit="$repo/../shared/bench"
+out="$repo/bench-out"
+sizes="${SIZES:-100,1000,10000}"
+skip_after="${SKIP_AFTER_S:-30}"
+timeout_s="${TIMEOUT_S:-240}"
+budget="${BUDGET_S:-10}"
+
+cd "$repo"
+swift build -c release --product layoutd-bench >&2
+bench="$(swift build -c release --show-bin-path)/layoutd-bench"
+
+mkdir -p "$out/systems" "$out/results"
+python3 "$kit/gen_systems.py" --out "$out/systems" --sizes "$sizes" >/dev/null
+kiwi_out="$out/results/kiwi.jsonl"
+ours_out="$out/results/layoutd.jsonl"
+: > "$kiwi_out"
+: > "$ours_out"
+
+# Same order and skip rule as run_all.py: smallest first, and once a family/variant
+# exceeds the skip limit its larger sizes are skipped.
+for family in chain grid mixed; do
+    for variant in "" "-edit"; do
+        kiwi_stop=""
+        ours_stop=""
+        for n in ${sizes//,/ }; do
+            name="$family-$n$variant"
+            file="$out/systems/$name.json"
+            [[ -f "$file" ]] || continue
+            if [[ -n "$kiwi_stop" ]]; then
+                echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"skipped\": \"$kiwi_stop\"}" >> "$kiwi_out"
+            else
+                start=$SECONDS
+                if ! timeout "$timeout_s" python3 "$kit/kiwi_bench.py" "$file" --min-repeats 1 --budget-s "$budget" >> "$kiwi_out"; then
+                    echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"error\": \"timeout or failure\"}" >> "$kiwi_out"
+                    kiwi_stop="after $name"
+                fi
+                (( SECONDS - start > skip_after )) && kiwi_stop="after $name took $((SECONDS - start)) s"
+            fi
+            if [[ -n "$ours_stop" ]]; then
+                echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"skipped\": \"$ours_stop\"}" >> "$ours_out"
+            else
+                start=$SECONDS
+                if ! timeout "$timeout_s" "$bench" solver "$file" --min-repeats 1 --budget-s "$budget" >> "$ours_out"; then
+                    echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"error\": \"timeout or failure\"}" >> "$ours_out"
+                    ours_stop="after $name"
+                fi
+                (( SECONDS - start > skip_after )) && ours_stop="after $name took $((SECONDS - start)) s"
+            fi
+            echo "done $name" >&2
+        done
+    done
+done
+
+python3 "$kit/summarize.py" "$kiwi_out" "$ours_out" --baseline kiwisolver
