@@ -611,7 +611,9 @@ struct EquationRun {
             }
             var constant = expression.constant
             if let component {
-                constant += expression.insets?[component.index] ?? 0
+                if let insets = expression.insets, insets.indices.contains(component.index) {
+                    constant += insets[component.index]
+                }
                 if component.isEdges && (component.attribute == .bottom || component.attribute == .trailing) {
                     constant = -constant
                 }
