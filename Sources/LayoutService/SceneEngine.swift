@@ -150,6 +150,9 @@ public struct SceneEngine: Sendable {
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
         for size in sizes {
             for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
+                // With constraints that did not compile, the layout misses them: its
+                // ambiguity would be noise, while conflicts among the rest still matter.
+                if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
                 diagnostics.append(diagnostic)
             }
         }
