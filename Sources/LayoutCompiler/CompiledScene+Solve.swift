@@ -45,6 +45,10 @@ extension CompiledScene {
     /// - Complexity: one incremental Cassowary solve; explanations only on conflict.
     public func solve(size: ContainerSize) -> Layout {
         var solver = Solver()
+        // Bulk load: required constraints are still checked one by one as they are
+        // added (so conflicts are found in the contract's order); optional ones are
+        // installed and optimised once at the end.
+        solver.autoSolve = false
         var added: [Int] = []           // handle.rawValue → index into `all`
         var all: [CompiledConstraint] = []
         all.reserveCapacity(constraints.count + 2)
@@ -79,6 +83,49 @@ extension CompiledScene {
         }
         solver.updateVariables()
         return readLayout(from: solver, diagnostics: diagnostics)
+    }
+
+    /// Solves the scene at each size: what ``solve(size:)`` answers for each, computed
+    /// from one compiled and solved state where that gives the same answer.
+    ///
+    /// The scene's constraints (without the container's size) are solved once; each
+    /// size's two container constraints are then added to a copy of that solver and
+    /// re-optimised incrementally (dual simplex). That is exactly the layout of a
+    /// separate solve when the whole constraint set is feasible (no conflict can then
+    /// arise in any order) and its optimum is unique (no ambiguity); otherwise — a
+    /// conflict, an ambiguous field, or `ambiguity: ignore`, where ambiguity is not
+    /// checked — that size is solved from scratch in the contract's order.
+    ///
+    /// - Complexity: one full solve, then per size a solver copy, two incremental adds
+    ///   and the ambiguity check.
+    public func solve(sizes: [ContainerSize]) -> [Layout] {
+        guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0) } }
+        var base = Solver()
+        base.autoSolve = false
+        for compiled in constraints {
+            do {
+                try base.addConstraint(compiled.constraint)
+            } catch {
+                return sizes.map { solve(size: $0) }
+            }
+        }
+        base.updateVariables()
+        base.autoSolve = true
+        return sizes.map { size in
+            var solver = base
+            do {
+                try solver.addConstraint(containerConstraint(variable: hierarchy.widthVariable(0), size: size.width, name: "width").constraint)
+                try solver.addConstraint(containerConstraint(variable: hierarchy.heightVariable(0), size: size.height, name: "height").constraint)
+            } catch {
+                return solve(size: size)
+            }
+            solver.updateVariables()
+            let layout = readLayout(from: solver, diagnostics: [])
+            if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout }) {
+                return solve(size: size)
+            }
+            return layout
+        }
     }
 
     func containerConstraint(variable: Variable, size: Double?, name: String) -> CompiledConstraint {

@@ -105,8 +105,7 @@ public struct SceneEngine: Sendable {
             writer.beginObject()
             writer.key("layouts")
             writer.beginArray()
-            for size in sizes {
-                let layout = compiled.solve(size: size)
+            for layout in compiled.solve(sizes: sizes) {
                 writer.beginObject()
                 writer.key("container")
                 writer.beginObject()

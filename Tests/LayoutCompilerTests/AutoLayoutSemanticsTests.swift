@@ -201,7 +201,10 @@ struct AutoLayoutSemanticsTests {
         let scene = try SceneDecoder().decode(body: Array(json.utf8))
         let compiled = SceneCompiler(scene: scene).compile()
         let sizes = [ContainerSize(width: 320, height: 480), ContainerSize(width: 100), ContainerSize(width: 320, height: 480)]
-        let layouts = sizes.map { compiled.solve(size: $0) }
+        let layouts = compiled.solve(sizes: sizes)
+        let separate = sizes.map { compiled.solve(size: $0) }
+        #expect(layouts.map { $0.frames.map(\.frame) } == separate.map { $0.frames.map(\.frame) })
+        #expect(layouts.map(\.diagnostics) == separate.map(\.diagnostics))
         #expect(layouts[0].frames.map(\.frame) == layouts[2].frames.map(\.frame))
         // 100 wide: 20 + a + 8 + b + 20 with b >= 40 → a is squeezed to 12 (CR 750 < required).
         #expect(layouts[1].frame("a").width == 12)
@@ -217,8 +220,15 @@ struct AutoLayoutSemanticsTests {
         let json = #"{"container":{"width":320,"height":100},"views":["a"],"constraints":["H:|-[a(300)]-|","V:|[a]|"]}"#
         let scene = try SceneDecoder().decode(body: Array(json.utf8))
         let compiled = SceneCompiler(scene: scene).compile()
-        let fits = compiled.solve(size: ContainerSize(width: 340, height: 100))
-        let tooSmall = compiled.solve(size: ContainerSize(width: 320, height: 100))
+        let layouts = compiled.solve(sizes: [ContainerSize(width: 340, height: 100), ContainerSize(width: 320, height: 100),
+                                             ContainerSize(width: 340, height: 100)])
+        let fits = layouts[0]
+        let tooSmall = layouts[1]
+        #expect(layouts[2].frames.map(\.frame) == fits.frames.map(\.frame))
+        // Exactly what a separate solve at that size reports: the broken constraint is the
+        // trailing connection, added after the container's width.
+        #expect(tooSmall.diagnostics == compiled.solve(size: ContainerSize(width: 320, height: 100)).diagnostics)
+        #expect(tooSmall.diagnostics.first?.broken?.text == "superview.trailing == a.trailing + 20")
         #expect(fits.diagnostics.isEmpty)
         #expect(tooSmall.codes == ["unsatisfiable_constraints"])
         // The container never moves: it stays 320 wide.
