@@ -121,35 +121,62 @@ struct Row: Sendable {
     static func merge(_ a: [Cell], skipping skip: Int, _ b: [Cell], times factor: Double,
                       added: inout [Int], removed: inout [Int], track: Bool) -> [Cell] {
         var out: [Cell] = []
+        merge(a, skipping: skip, b, times: factor, into: &out, added: &added, removed: &removed, track: track)
+        return out
+    }
+
+    /// ``merge(_:skipping:_:times:added:removed:track:)`` writing into `out` (emptied
+    /// first, capacity kept) so a caller can recycle one buffer across many rows.
+    @inline(__always)
+    static func merge(_ a: [Cell], skipping skip: Int, _ b: [Cell], times factor: Double,
+                      into out: inout [Cell], added: inout [Int], removed: inout [Int], track: Bool) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(a.count + b.count)
-        var i = 0
-        var j = 0
-        let na = a.count
-        let nb = b.count
-        while i < na || j < nb {
-            if j >= nb || (i < na && a[i].symbol < b[j].symbol) {
-                if a[i].symbol != skip { out.append(a[i]) }
-                i &+= 1
-            } else if i >= na || b[j].symbol < a[i].symbol {
-                let c = factor * b[j].coefficient
-                if c != 0 {
-                    out.append(Cell(symbol: b[j].symbol, coefficient: c))
-                    if track { added.append(b[j].symbol) }
+        a.withUnsafeBufferPointer { pa in
+            b.withUnsafeBufferPointer { pb in
+                var i = 0
+                var j = 0
+                let na = pa.count
+                let nb = pb.count
+                while i < na && j < nb {
+                    let sa = pa[i].symbol
+                    let sb = pb[j].symbol
+                    if sa < sb {
+                        if sa != skip { out.append(pa[i]) }
+                        i &+= 1
+                    } else if sb < sa {
+                        let c = factor * pb[j].coefficient
+                        if c != 0 {
+                            out.append(Cell(symbol: sb, coefficient: c))
+                            if track { added.append(sb) }
+                        }
+                        j &+= 1
+                    } else {
+                        let old = pa[i].coefficient
+                        let delta = factor * pb[j].coefficient
+                        let sum = old + delta
+                        if Tolerance.isNearZero(sum, scale: Swift.max(abs(old), abs(delta))) {
+                            if track { removed.append(sa) }
+                        } else {
+                            out.append(Cell(symbol: sa, coefficient: sum))
+                        }
+                        i &+= 1
+                        j &+= 1
+                    }
                 }
-                j &+= 1
-            } else {
-                let old = a[i].coefficient
-                let delta = factor * b[j].coefficient
-                let sum = old + delta
-                if Tolerance.isNearZero(sum, scale: max(abs(old), abs(delta))) {
-                    if track { removed.append(a[i].symbol) }
-                } else {
-                    out.append(Cell(symbol: a[i].symbol, coefficient: sum))
+                while i < na {
+                    if pa[i].symbol != skip { out.append(pa[i]) }
+                    i &+= 1
                 }
-                i &+= 1
-                j &+= 1
+                while j < nb {
+                    let c = factor * pb[j].coefficient
+                    if c != 0 {
+                        out.append(Cell(symbol: pb[j].symbol, coefficient: c))
+                        if track { added.append(pb[j].symbol) }
+                    }
+                    j &+= 1
+                }
             }
         }
-        return out
     }
 }

@@ -370,6 +370,7 @@ extension Solver {
         columns[symbol] = SymbolSet()
         var added: [Int] = []
         var removed: [Int] = []
+        var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
         for basic in holders {
             let index = rows[basic].position(of: symbol)
             guard index < rows[basic].cells.count, rows[basic].cells[index].symbol == symbol else { continue }
@@ -377,8 +378,10 @@ extension Solver {
             rows[basic].constant += factor * row.constant
             added.removeAll(keepingCapacity: true)
             removed.removeAll(keepingCapacity: true)
-            rows[basic].cells = Row.merge(rows[basic].cells, skipping: symbol, row.cells, times: factor,
-                                          added: &added, removed: &removed, track: true)
+            Row.merge(rows[basic].cells, skipping: symbol, row.cells, times: factor,
+                      into: &buffer, added: &added, removed: &removed, track: true)
+            cellOperations &+= buffer.count &+ row.cells.count
+            swap(&buffer, &rows[basic].cells)
             for s in added { columns[s].insert(basic) }
             for s in removed { columns[s].remove(basic) }
             if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }

@@ -62,6 +62,9 @@ public struct Solver: Sendable {
     var needsSolve = false
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
     public internal(set) var pivotCount = 0
+    /// Number of row cells read or written by substitutions so far (a diagnostic:
+    /// a machine-independent measure of pivot work).
+    public internal(set) var cellOperations = 0
     /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
     var pending: [Int] = []
 

@@ -41,6 +41,7 @@ enum SolverBenchCommand {
         var ambiguous = 0
         var pivots = 0
         var editAddPivots = 0
+        var cells = 0
         let start = clock.now
         var round = 0
         let variables = system.variables.indices.map { Variable(id: $0) }
@@ -61,7 +62,7 @@ enum SolverBenchCommand {
             let t3 = clock.now
             solver.updateVariables()
             let t4 = clock.now
-            if round == 1 { pivots = solver.pivotCount }
+            if round == 1 { pivots = solver.pivotCount; cells = solver.cellOperations }
             times["build_objects", default: []].append(ns(t1 - t0))
             times["add", default: []].append(ns(t3 - t2))
             times["update", default: []].append(ns(t4 - t3))
@@ -137,6 +138,7 @@ enum SolverBenchCommand {
             ("ambiguous_variables", "\(ambiguous)"),
             ("pivots", "\(pivots)"),
             ("edit_add_pivots", "\(editAddPivots)"),
+            ("cell_operations", "\(cells)"),
         ]
         writeLine("{" + fields.map { "\(json($0.0)): \($0.1)" }.joined(separator: ", ") + "}")
         if let dumpPath {
