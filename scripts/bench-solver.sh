@@ -5,6 +5,8 @@
 #   scripts/bench-solver.sh                      # sizes 100,1000,10000
 #   SIZES=100,1000 scripts/bench-solver.sh       # quicker
 #   SKIP_AFTER_S=30 TIMEOUT_S=240 scripts/bench-solver.sh
+#   BENCH=/path/to/layoutd-bench scripts/bench-solver.sh   # use a built binary
+#   SCRATCH=/tmp/build-x scripts/bench-solver.sh            # build outside .build
 #
 # Systems go to bench-out/systems (git-ignored), results to bench-out/results.
 # The kit lives in ../shared/bench beside the clone (as in CI).
@@ -18,8 +20,13 @@ timeout_s="${TIMEOUT_S:-240}"
 budget="${BUDGET_S:-10}"
 
 cd "$repo"
-swift build -c release --product layoutd-bench >&2
-bench="$(swift build -c release --show-bin-path)/layoutd-bench"
+if [[ -n "${BENCH:-}" ]]; then
+    bench="$BENCH"
+else
+    scratch=(--scratch-path "${SCRATCH:-$repo/.build}")
+    swift build -c release --product layoutd-bench "${scratch[@]}" >&2
+    bench="$(swift build -c release "${scratch[@]}" --show-bin-path)/layoutd-bench"
+fi
 
 mkdir -p "$out/systems" "$out/results"
 python3 "$kit/gen_systems.py" --out "$out/systems" --sizes "$sizes" >/dev/null
