@@ -2,6 +2,7 @@
 //
 //   layoutd-bench solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]
 //   layoutd-bench solver-batch DIR
+//   layoutd-bench parse | sizes | explain   (parser throughput; issue 6 and 7 benchmarks)
 //
 // Other modules' benchmarks are added as further subcommands in `commands`.
 import Foundation
@@ -19,6 +20,15 @@ let commands: [(name: String, command: Subcommand)] = [
     ("solver-batch", Subcommand(
         usage: "solver-batch DIR   (one JSON line of values per *.json system, for the kiwi differential test)",
         run: SolverBatchCommand.run)),
+    ("parse", Subcommand(
+        usage: "parse [ARGS]   (VFL and equation parser throughput, MB/s)",
+        run: { runParseBenchmark(arguments: $0) })),
+    ("sizes", Subcommand(
+        usage: "sizes [--views 50] [--sizes 100] [--repeats 5]   (one request with sizes vs separate requests)",
+        run: SceneBench.runSizes)),
+    ("explain", Subcommand(
+        usage: "explain [--constraints 1000] [--repeats 5]   (cost of explaining one conflict)",
+        run: SceneBench.runExplain)),
 ]
 
 @MainActor func printUsage() {

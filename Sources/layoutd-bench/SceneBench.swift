@@ -1,0 +1,133 @@
+// Scene-level benchmarks: `sizes` against separate solves (issue 6) and the cost of
+// explaining a conflict (issue 7). Times are wall-clock medians over repeats, release build.
+import Dispatch
+import Foundation
+import LayoutCompiler
+import LayoutService
+
+enum SceneBench {
+    /// A scene of `rows` rows of two labels each (title + value), intrinsic sizes, VFL rows
+    /// and a vertical chain: `2 × rows` views.
+    static func formScene(rows: Int, extra: [String] = [], sizes: [(Double?, Double?)]? = nil) -> [UInt8] {
+        var views: [String] = []
+        var constraints: [String] = []
+        var chain = "V:|-"
+        for row in 0..<rows {
+            views.append("\"t\(row)\":{\"intrinsicSize\":{\"width\":\(80 + row % 7 * 10),\"height\":21}}")
+            views.append("\"v\(row)\":{\"intrinsicSize\":{\"width\":\(40 + row % 5 * 12),\"height\":21},\"hugging\":{\"horizontal\":251}}")
+            constraints.append("{\"vfl\":\"H:|-[t\(row)]-[v\(row)]-|\",\"options\":[\"alignAllCenterY\"]}")
+            chain += "[t\(row)]-"
+        }
+        chain += "(>=20)-|"
+        constraints.append("\"\(chain)\"")
+        constraints += extra.map { "\"\($0)\"" }
+        var body = "{\"container\":{\"width\":375,\"height\":\(40 + rows * 30)},\"views\":{\(views.joined(separator: ","))},\"constraints\":[\(constraints.joined(separator: ","))]"
+        if let sizes {
+            let list = sizes.map { size -> String in
+                var fields: [String] = []
+                if let width = size.0 { fields.append("\"width\":\(width)") }
+                if let height = size.1 { fields.append("\"height\":\(height)") }
+                return "{\(fields.joined(separator: ","))}"
+            }
+            body += ",\"sizes\":[\(list.joined(separator: ","))]"
+        }
+        return Array((body + "}").utf8)
+    }
+
+    static func medianMilliseconds(repeats: Int, _ work: () -> Void) -> Double {
+        var samples: [Double] = []
+        for _ in 0..<repeats {
+            let start = DispatchTime.now().uptimeNanoseconds
+            work()
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        samples.sort()
+        return samples[samples.count / 2]
+    }
+
+    static func solve(_ body: [UInt8], engine: SceneEngine) -> EngineAnswer {
+        switch engine.prepare(body: body, resolveGroup: { _ in nil }) {
+        case .success(let prepared): return engine.solve(prepared)
+        case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+        }
+    }
+
+    /// `layoutd-bench sizes [--views N] [--sizes K] [--repeats R]`: one request with K sizes
+    /// against K separate requests (in process: JSON parse, compile, solve, serialise
+    /// each time; HTTP excluded, which only favours the separate requests).
+    static func runSizes(_ arguments: [String]) -> Int32 {
+        let views = intOption(arguments, "--views", 50)
+        let count = intOption(arguments, "--sizes", 100)
+        let repeats = intOption(arguments, "--repeats", 5)
+        let engine = SceneEngine()
+        var sizes: [(Double?, Double?)] = []
+        for index in 0..<count {
+            let width = Double(320 + index * 4)
+            let height: Double? = index % 3 == 0 ? nil : Double(900 + index)
+            sizes.append((width, height))
+        }
+        let batched = formScene(rows: views / 2, sizes: sizes)
+        let separate = sizes.map { size -> [UInt8] in
+            var body = String(decoding: formScene(rows: views / 2), as: UTF8.self)
+            var container: [String] = []
+            if let width = size.0 { container.append("\"width\":\(width)") }
+            if let height = size.1 { container.append("\"height\":\(height)") }
+            body = body.replacingOccurrences(of: "\"container\":{\"width\":375,\"height\":\(40 + views / 2 * 30)}", with: "\"container\":{\(container.joined(separator: ","))}")
+            return Array(body.utf8)
+        }
+        guard solve(batched, engine: engine).status == 200 else {
+            FileHandle.standardError.write(Data("sizes: the generated scene did not solve\n".utf8))
+            return 1
+        }
+        let batchedMs = medianMilliseconds(repeats: repeats) { _ = solve(batched, engine: engine) }
+        let separateMs = medianMilliseconds(repeats: repeats) { for body in separate { _ = solve(body, engine: engine) } }
+        let ratio = separateMs / batchedMs
+        print(String(format: "{\"bench\":\"sizes\",\"views\":%d,\"sizes\":%d,\"one_request_ms\":%.3f,\"separate_requests_ms\":%.3f,\"speedup\":%.2f,\"target_speedup\":10,\"verdict\":\"%@\"}",
+                     views, count, batchedMs, separateMs, ratio, ratio >= 10 ? "met" : "missed by \(String(format: "%.1f", 10 / ratio))x"))
+        return 0
+    }
+
+    /// `layoutd-bench explain [--constraints N] [--repeats R]`: a chain of N required
+    /// constraints with one contradicting constraint at the end, explained (minimal set),
+    /// against the same scene without the conflict.
+    static func runExplain(_ arguments: [String]) -> Int32 {
+        let total = intOption(arguments, "--constraints", 1000)
+        let repeats = intOption(arguments, "--repeats", 5)
+        let engine = SceneEngine()
+        let count = max(1, total / 4)
+        func chain(conflict: Bool) -> [UInt8] {
+            var views: [String] = []
+            var constraints: [String] = []
+            for index in 0..<count {
+                views.append("\"v\(index)\"")
+                constraints.append(index == 0 ? "\"v0.left == 0\"" : "\"v\(index).left == v\(index - 1).right\"")
+                constraints.append("\"v\(index).width == 1\"")
+                constraints.append("\"v\(index).top == 0\"")
+                constraints.append("\"v\(index).height == 1\"")
+            }
+            if conflict { constraints.append("\"v\(count - 1).right == \(count + 10)\"") }
+            return Array("{\"container\":{\"width\":\(count + 100),\"height\":10},\"views\":[\(views.joined(separator: ","))],\"constraints\":[\(constraints.joined(separator: ","))]}".utf8)
+        }
+        let clean = chain(conflict: false)
+        let conflicting = chain(conflict: true)
+        let answer = solve(conflicting, engine: engine)
+        let text = String(decoding: answer.body, as: UTF8.self)
+        guard text.contains("unsatisfiable_constraints") else {
+            FileHandle.standardError.write(Data("explain: expected a conflict\n".utf8))
+            return 1
+        }
+        let cleanMs = medianMilliseconds(repeats: repeats) { _ = solve(clean, engine: engine) }
+        let conflictMs = medianMilliseconds(repeats: repeats) { _ = solve(conflicting, engine: engine) }
+        let explainMs = conflictMs - cleanMs
+        print(String(format: "{\"bench\":\"explain\",\"required_constraints\":%d,\"solve_without_conflict_ms\":%.3f,\"solve_with_one_conflict_ms\":%.3f,\"explain_ms\":%.3f,\"target_explain_ms\":100,\"verdict\":\"%@\"}",
+                     count * 4 + 1, cleanMs, conflictMs, explainMs, explainMs < 100 ? "met" : "missed"))
+        return 0
+    }
+
+    static func intOption(_ arguments: [String], _ name: String, _ defaultValue: Int) -> Int {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
+            return defaultValue
+        }
+        return value
+    }
+}
