@@ -118,16 +118,26 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
         return (constraints, errors)
     }
     for kilobytes in [128, 256, 512, 1024] {
-        let views = kilobytes * 1024 / 10
-        let long = "H:|" + (0..<views).map { "-[v\($0)]" }.joined() + "-|"
+        var long = "H:|"
+        var view = 0
+        while long.utf8.count < kilobytes * 1024 - 2 {
+            long += "-[v\(view)]"
+            view += 1
+        }
+        long += "-|"
         report("vfl: one string \(kilobytes) KB", bytes: long.utf8.count) {
             let result = visual.parse(long)
             return (result.constraints.count, result.diagnostics.count)
         }
     }
     for kilobytes in [128, 256, 512, 1024] {
-        let terms = kilobytes * 1024 / 14
-        let long = (0..<terms).map { "v\($0).width" }.joined(separator: " + ") + " == superview.width * 0.5"
+        var long = "v0.width"
+        var term = 1
+        while long.utf8.count < kilobytes * 1024 - 40 {
+            long += " + v\(term).width"
+            term += 1
+        }
+        long += " == superview.width * 0.5"
         report("equation: one string \(kilobytes) KB", bytes: long.utf8.count) {
             let result = equations.parse(long)
             return (result.constraints.count, result.diagnostics.count)
