@@ -121,6 +121,7 @@ extension Solver {
                 throw .unsatisfiableConstraint
             }
             subject = tag.marker
+            tag.isRedundant = true
         }
         if subject < 0 && row.cells.isEmpty {
             // A redundant required equality without a marker: nothing to install.

@@ -21,4 +21,6 @@ enum SymbolKind: UInt8, Sendable {
 struct Tag: Sendable {
     var marker: Int
     var other: Int
+    /// A required equality whose row reduced to `0 = 0`: implied by earlier ones.
+    var isRedundant = false
 }

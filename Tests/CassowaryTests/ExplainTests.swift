@@ -77,4 +77,28 @@ struct ExplainTests {
         #expect(throws: SolverError.unsatisfiableConstraint) { try solver.addConstraint(bad) }
         #expect(solver.explainConflict(bad) == [handles[500], link])
     }
+
+    @Test func longInequalityChainConflict() throws {
+        // x0 == 0, wᵢ >= 10, xᵢ == xᵢ₋₁ + wᵢ₋₁ + 8 for 40 views; x39 <= 100 needs
+        // everything except the last view's width bound (79 members, above the
+        // deletion-filter limit, so the proof's support is returned as found).
+        var solver = Solver()
+        let xs = (0..<40).map { Variable(id: 100 + $0) }
+        let ws = (0..<40).map { Variable(id: 200 + $0) }
+        var expected: [ConstraintHandle] = [try solver.addConstraint(eq(e(xs[0]), 0))]
+        var lastBound = ConstraintHandle(rawValue: -1)
+        for index in 0..<40 {
+            lastBound = try solver.addConstraint(ge(e(ws[index]), 10))
+            if index < 39 { expected.append(lastBound) }
+            if index > 0 {
+                expected.append(try solver.addConstraint(
+                    Constraint(e(xs[index]) - e(xs[index - 1]) - e(ws[index - 1]) - 8, .equal)))
+            }
+        }
+        let bad = le(e(xs[39]), 100)
+        #expect(throws: SolverError.unsatisfiableConstraint) { try solver.addConstraint(bad) }
+        let explanation = solver.explainConflict(bad)
+        #expect(explanation == expected.sorted())
+        #expect(!explanation.contains(lastBound))
+    }
 }
