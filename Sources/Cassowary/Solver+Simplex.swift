@@ -70,10 +70,19 @@ extension Solver {
 
     /// Installs the queued optional constraints (handle order) and optimises.
     mutating func installPending() throws(SolverError) {
-        let queue = pending
+        // Strongest level first (handle order within a level), optimising after each
+        // level: stronger decisions are made before weaker rows can steer the pivots.
+        let queue = pending.enumerated().sorted { lhs, rhs in
+            let a = records[lhs.element]?.constraint.strength.value ?? 0
+            let b = records[rhs.element]?.constraint.strength.value ?? 0
+            return a != b ? a > b : lhs.offset < rhs.offset
+        }.map(\.element)
         pending = []
+        var current: Double?
         for index in queue {
             guard let record = records[index] else { continue }
+            if let level = current, level != record.constraint.strength.value { try optimizeObjective() }
+            current = record.constraint.strength.value
             var certificate: [Int]? = nil
             let tag = try insertRow(record.constraint, certificate: &certificate)
             records[index]?.tag = tag
