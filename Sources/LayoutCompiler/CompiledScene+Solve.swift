@@ -185,22 +185,32 @@ extension CompiledScene {
 
         if scene.options.ambiguity != .ignore {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
+            // Every reported field as an expression, checked in one batch (one index of
+            // the tableau's degenerate rows shared by all queries).
+            var fields: [(view: Int, name: String, axis: Int)] = []
+            var expressions: [Expression] = []
+            fields.reserveCapacity(4 * count)
+            expressions.reserveCapacity(4 * count)
             for view in 0..<count {
-                let parent = hierarchy.parents[view]
-                let fields: [(String, Expression, Int)]
                 if view == 0 {
-                    fields = [("width", Expression(terms: [Term(hierarchy.widthVariable(0), 1)]), 0),
-                              ("height", Expression(terms: [Term(hierarchy.heightVariable(0), 1)]), 1)]
+                    fields.append((0, "width", 0))
+                    expressions.append(Expression(terms: [Term(hierarchy.widthVariable(0), 1)]))
+                    fields.append((0, "height", 1))
+                    expressions.append(Expression(terms: [Term(hierarchy.heightVariable(0), 1)]))
                 } else {
-                    let base = relativeToRoot ? 0 : parent
-                    fields = [("x", hierarchy.absoluteX(view) - hierarchy.absoluteX(base), 0),
-                              ("y", hierarchy.absoluteY(view) - hierarchy.absoluteY(base), 1),
-                              ("width", Expression(terms: [Term(hierarchy.widthVariable(view), 1)]), 0),
-                              ("height", Expression(terms: [Term(hierarchy.heightVariable(view), 1)]), 1)]
+                    let base = relativeToRoot ? 0 : hierarchy.parents[view]
+                    fields.append((view, "x", 0))
+                    expressions.append(hierarchy.absoluteX(view) - hierarchy.absoluteX(base))
+                    fields.append((view, "y", 1))
+                    expressions.append(hierarchy.absoluteY(view) - hierarchy.absoluteY(base))
+                    fields.append((view, "width", 0))
+                    expressions.append(Expression(terms: [Term(hierarchy.widthVariable(view), 1)]))
+                    fields.append((view, "height", 1))
+                    expressions.append(Expression(terms: [Term(hierarchy.heightVariable(view), 1)]))
                 }
-                for (field, expression, axis) in fields where !solver.isDetermined(expression) {
-                    diagnostics.append(ambiguityDiagnostic(view: view, field: field, axis: axis, severity: severity))
-                }
+            }
+            for (field, isDetermined) in zip(fields, solver.areDetermined(expressions)) where !isDetermined {
+                diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis, severity: severity))
             }
         }
         for view in 0..<count {
