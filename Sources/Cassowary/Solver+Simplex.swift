@@ -71,23 +71,22 @@ extension Solver {
     /// Installs the queued optional constraints (handle order) and optimises.
     mutating func installPending() throws(SolverError) {
         // Strongest level first (handle order within a level), optimising after each
-        // level: stronger decisions are made before weaker rows can steer the pivots.
+        // row: stronger decisions are made before weaker rows can steer the pivots,
+        // and a row that agrees with the optimum so far enters without pivots.
         let queue = pending.enumerated().sorted { lhs, rhs in
             let a = records[lhs.element]?.constraint.strength.value ?? 0
             let b = records[rhs.element]?.constraint.strength.value ?? 0
             return a != b ? a > b : lhs.offset < rhs.offset
         }.map(\.element)
         pending = []
-        var current: Double?
         for index in queue {
             guard let record = records[index] else { continue }
-            if let level = current, level != record.constraint.strength.value { try optimizeObjective() }
-            current = record.constraint.strength.value
             var certificate: [Int]? = nil
             let tag = try insertRow(record.constraint, certificate: &certificate)
             records[index]?.tag = tag
             if tag.marker >= 0 { owners[tag.marker] = index }
             if tag.other >= 0 { owners[tag.other] = index }
+            try optimizeObjective()
         }
         try optimizeObjective()
     }
@@ -102,26 +101,32 @@ extension Solver {
         let constantScale = max(1, scale)
 
         var subject = chooseSubject(row, tag: tag)
-        if subject >= 0 && kinds[subject] != .external && Tolerance.isNearZero(row.constant, scale: constantScale) {
+        let wasOptimal = isOptimal
+        isOptimal = false
+        if !wasOptimal {
+            // No optimal basis to preserve: kiwi's subject rule (below) is cheapest.
+        } else if subject >= 0 && kinds[subject] != .external && Tolerance.isNearZero(row.constant, scale: constantScale) {
             // A degenerate row (value 0 now): any restricted symbol keeps it feasible,
             // so take the one the dual ratio test picks, which keeps the reduced costs
             // lexicographically non-negative: no degenerate re-pivoting afterwards.
             row.constant = 0
-            if let dual = dualEnteringSymbol(row) {
+            isOptimal = true
+            if let dual = dualEnteringSymbol(row, preferSparse: true) {
                 subject = dual
             } else {
                 var negated = row
                 negated.reverseSign()
-                if let dual = dualEnteringSymbol(negated) { subject = dual }
+                if let dual = dualEnteringSymbol(negated, preferSparse: true) { subject = dual }
             }
         } else if subject < 0 && !row.cells.isEmpty && Tolerance.isNearZero(row.constant, scale: constantScale) {
             row.constant = 0
-            if let dual = dualEnteringSymbol(row) {
+            isOptimal = true
+            if let dual = dualEnteringSymbol(row, preferSparse: true) {
                 subject = dual
             } else {
                 var negated = row
                 negated.reverseSign()
-                if let dual = dualEnteringSymbol(negated) { subject = dual }
+                if let dual = dualEnteringSymbol(negated, preferSparse: true) { subject = dual }
             }
         }
         if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
@@ -418,6 +423,7 @@ extension Solver {
             count += 1
             if count > pivotLimit { throw .internalError("optimize did not terminate") }
         }
+        isOptimal = true
     }
 
     /// Phase one: minimises the artificial row.
@@ -520,14 +526,22 @@ extension Solver {
                 throw .internalError("dual optimize did not terminate")
             }
         }
+        isOptimal = true
     }
 
-    /// The dual entering symbol of `row`, or nil.
-    func dualEnteringSymbol(_ row: Row) -> Int? {
+    /// The dual entering symbol of `row`, or nil: the least lexicographic ratio
+    /// `reducedCost / coefficient` over positive coefficients; ties go to the lowest
+    /// id, or with `preferSparse` to the symbol in fewest rows (cheapest substitution:
+    /// a fresh error symbol rather than one shared by a whole chain), then lowest id.
+    func dualEnteringSymbol(_ row: Row, preferSparse: Bool = false) -> Int? {
         var best = -1
         var bestCoefficient = 0.0
         for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol] != .dummy {
             if best < 0 || dualRatio(cell.symbol, cell.coefficient, isLessThan: best, bestCoefficient) {
+                best = cell.symbol
+                bestCoefficient = cell.coefficient
+            } else if preferSparse && columns[cell.symbol].count < columns[best].count
+                        && !dualRatio(best, bestCoefficient, isLessThan: cell.symbol, cell.coefficient) {
                 best = cell.symbol
                 bestCoefficient = cell.coefficient
             }

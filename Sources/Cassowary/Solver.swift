@@ -65,6 +65,9 @@ public struct Solver: Sendable {
     /// Number of row cells read or written by substitutions so far (a diagnostic:
     /// a machine-independent measure of pivot work).
     public internal(set) var cellOperations = 0
+    /// Whether the basis is known to be optimal (reduced costs lexicographically
+    /// non-negative): then a degenerate new row can take the dual-ratio subject.
+    var isOptimal = true
     /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
     var pending: [Int] = []
 
