@@ -7,6 +7,7 @@
 #   SKIP_AFTER_S=30 TIMEOUT_S=240 scripts/bench-solver.sh
 #   BENCH=/path/to/layoutd-bench scripts/bench-solver.sh   # use a built binary
 #   SCRATCH=/tmp/build-x scripts/bench-solver.sh            # build outside .build
+#   ONLY=layoutd scripts/bench-solver.sh   # re-run one side, keep the other's results
 #
 # Systems go to bench-out/systems (git-ignored), results to bench-out/results.
 # The kit lives in ../shared/bench beside the clone (as in CI).
@@ -32,8 +33,9 @@ mkdir -p "$out/systems" "$out/results"
 python3 "$kit/gen_systems.py" --out "$out/systems" --sizes "$sizes" >/dev/null
 kiwi_out="$out/results/kiwi.jsonl"
 ours_out="$out/results/layoutd.jsonl"
-: > "$kiwi_out"
-: > "$ours_out"
+only="${ONLY:-}"
+[[ "$only" == "layoutd" ]] || : > "$kiwi_out"
+[[ "$only" == "kiwi" ]] || : > "$ours_out"
 
 # Same order and skip rule as run_all.py: smallest first, and once a family/variant
 # exceeds the skip limit its larger sizes are skipped.
@@ -45,7 +47,9 @@ for family in chain grid mixed; do
             name="$family-$n$variant"
             file="$out/systems/$name.json"
             [[ -f "$file" ]] || continue
-            if [[ -n "$kiwi_stop" ]]; then
+            if [[ "$only" == "layoutd" ]]; then
+                :
+            elif [[ -n "$kiwi_stop" ]]; then
                 echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"skipped\": \"$kiwi_stop\"}" >> "$kiwi_out"
             else
                 start=$SECONDS
@@ -55,7 +59,9 @@ for family in chain grid mixed; do
                 fi
                 (( SECONDS - start > skip_after )) && kiwi_stop="after $name took $((SECONDS - start)) s"
             fi
-            if [[ -n "$ours_stop" ]]; then
+            if [[ "$only" == "kiwi" ]]; then
+                :
+            elif [[ -n "$ours_stop" ]]; then
                 echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"skipped\": \"$ours_stop\"}" >> "$ours_out"
             else
                 start=$SECONDS

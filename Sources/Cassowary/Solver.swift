@@ -12,15 +12,23 @@
 /// - A column index (symbol → basic rows containing it) makes a pivot touch only the
 ///   rows that hold the entering symbol; kiwi scans the whole tableau.
 /// - Rows are sorted cell arrays and every choice (entering symbol, leaving row,
-///   infeasible row) has an explicit lowest-id tie-break, so the same constraints in
-///   the same order give bit-identical values in every process.
+///   infeasible row, subject) has an explicit tie-break ending in the lowest id, so
+///   the same constraints in the same order give bit-identical values in every
+///   process.
 ///
 /// `Solver` is a value: `var copy = solver` gives an independent solver. Storage is
 /// arrays of rows whose cell buffers are shared until written, so a copy costs
 /// O(symbols) reference-count updates and a few re-solves touch only what they change.
 ///
-/// Values are read straight from the tableau; ``updateVariables()`` is a no-op kept for
-/// kiwi's call pattern.
+/// - Required equalities carry no dummy marker (kiwi's markers fill a chain of n
+///   equalities with O(n²) cells); removing one rebuilds the tableau, and
+///   ``explainConflict(_:)`` re-derives markers in a scratch solver.
+/// - ``autoSolve`` off gives a bulk load: required rows are checked on add, optional
+///   rows are queued and installed strongest level first by ``solve()``.
+///
+/// Values are read straight from the tableau; ``updateVariables()`` only runs a
+/// pending ``solve()``. With ``autoSolve`` on (the default) every call leaves the
+/// solver optimal.
 public struct Solver: Sendable {
     // MARK: - Storage (indexed by symbol id unless noted)
 
