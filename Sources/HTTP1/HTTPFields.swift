@@ -57,8 +57,7 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 
     /// The value of the first field named `name` (case-insensitive), or `nil`.
     public subscript(_ name: String) -> String? {
-        let key = asciiLowercased(name)
-        for field in fields where field.canonicalName == key {
+        for field in fields where asciiCaseInsensitiveEqual(canonical: field.canonicalName, name) {
             return field.value
         }
         return nil
@@ -66,14 +65,16 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 
     /// The values of every field named `name` (case-insensitive), in order.
     public func values(_ name: String) -> [String] {
-        let key = asciiLowercased(name)
-        return fields.filter { $0.canonicalName == key }.map(\.value)
+        var values: [String] = []
+        for field in fields where asciiCaseInsensitiveEqual(canonical: field.canonicalName, name) {
+            values.append(field.value)
+        }
+        return values
     }
 
     /// Whether a field named `name` (case-insensitive) is present.
     public func contains(_ name: String) -> Bool {
-        let key = asciiLowercased(name)
-        return fields.contains { $0.canonicalName == key }
+        fields.contains { asciiCaseInsensitiveEqual(canonical: $0.canonicalName, name) }
     }
 
     /// Adds a field line at the end, keeping any existing ones of the same name.
@@ -119,6 +120,22 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 }
 
 /// ASCII-only lowercase (field names and tokens are ASCII; RFC 9110 §5.1).
+/// Whether `name` equals `canonical` (already ASCII-lowercase) ignoring ASCII
+/// case (RFC 9110 §5.1), without building a lowercased copy of `name`.
+///
+/// - Complexity: O(length); no allocation.
+func asciiCaseInsensitiveEqual(canonical: String, _ name: String) -> Bool {
+    let left = canonical.utf8, right = name.utf8
+    guard left.count == right.count else { return false }
+    var rightIndex = right.startIndex
+    for byte in left {
+        let other = right[rightIndex]
+        if byte != other && byte != (other >= 0x41 && other <= 0x5A ? other | 0x20 : other) { return false }
+        rightIndex = right.index(after: rightIndex)
+    }
+    return true
+}
+
 func asciiLowercased<S: StringProtocol>(_ string: S) -> String {
     var needsChange = false
     for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A {

@@ -62,10 +62,21 @@ enum ResponseEncoder {
     /// Writes `name: value\r\n`, replacing CR, LF and NUL in either by a space so
     /// a handler can never split the response (RFC 9110 §5.5).
     private static func appendField(name: String, value: String, to buffer: inout [UInt8]) {
-        for byte in name.utf8 { buffer.append(isUnsafeInField(byte) ? 0x20 : byte) }
+        appendSafe(name, to: &buffer)
         buffer.append(contentsOf: ": ".utf8)
-        for byte in value.utf8 { buffer.append(isUnsafeInField(byte) ? 0x20 : byte) }
+        appendSafe(value, to: &buffer)
         buffer.append(contentsOf: "\r\n".utf8)
+    }
+
+    /// Appends `text`'s UTF-8 with CR, LF and NUL replaced by a space: one bulk
+    /// copy when none occurs (the usual case), byte by byte otherwise.
+    private static func appendSafe(_ text: String, to buffer: inout [UInt8]) {
+        let utf8 = text.utf8
+        if !utf8.contains(where: isUnsafeInField) {
+            buffer.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 { buffer.append(isUnsafeInField(byte) ? 0x20 : byte) }
     }
 
     private static func isUnsafeInField(_ byte: UInt8) -> Bool {
