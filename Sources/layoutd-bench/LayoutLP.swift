@@ -42,56 +42,56 @@ struct LayoutLPSystem {
     /// - Throws: `FormatError` for anything that is not `layout-lp/1`.
     init(contentsOf path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              root["format"] as? String == "layout-lp/1" else {
+        let root = try JSONValue.parse([UInt8](data))
+        guard root["format"]?.string == "layout-lp/1" else {
             throw FormatError(description: "\(path): not a layout-lp/1 object")
         }
-        let meta = root["meta"] as? [String: Any]
-        name = meta?["name"] as? String ?? URL(fileURLWithPath: path).lastPathComponent
-        guard let names = root["variables"] as? [String] else { throw FormatError(description: "variables") }
+        name = root["meta"]?["name"]?.string ?? URL(fileURLWithPath: path).lastPathComponent
+        guard let names = root["variables"]?.array?.compactMap(\.string) else { throw FormatError(description: "variables") }
         variables = names
         var index: [String: Int] = [:]
         for (position, variable) in names.enumerated() { index[variable] = position }
 
-        func strength(_ value: Any?) throws -> Double {
-            if let text = value as? String, let number = Self.named[text] { return number }
-            if let number = value as? NSNumber { return min(number.doubleValue, Self.kiwiRequired) }
-            throw FormatError(description: "bad strength \(String(describing: value))")
+        func strength(_ value: JSONValue?) throws -> Double {
+            if let text = value?.string, let number = Self.named[text] { return number }
+            if let number = value?.number { return min(number, Self.kiwiRequired) }
+            throw FormatError(description: "bad strength")
         }
 
         rows = []
-        for item in root["constraints"] as? [[String: Any]] ?? [] {
+        for item in root["constraints"]?.array ?? [] {
             var terms: [(Double, Int)] = []
-            for pair in item["terms"] as? [[Any]] ?? [] {
-                guard pair.count == 2, let coefficient = (pair[0] as? NSNumber)?.doubleValue,
-                      let variable = pair[1] as? String, let position = index[variable] else {
-                    throw FormatError(description: "bad term \(pair)")
+            for pair in item["terms"]?.array ?? [] {
+                guard let parts = pair.array, parts.count == 2, let coefficient = parts[0].number,
+                      let variable = parts[1].string, let position = index[variable] else {
+                    throw FormatError(description: "bad term")
                 }
                 terms.append((coefficient, position))
             }
             let relation: RelationalOperator
-            switch item["op"] as? String {
+            switch item["op"]?.string {
             case "==": relation = .equal
             case "<=": relation = .lessThanOrEqual
             case ">=": relation = .greaterThanOrEqual
             default: throw FormatError(description: "bad op")
             }
-            rows.append(Row(terms: terms, constant: (item["constant"] as? NSNumber)?.doubleValue ?? 0,
+            rows.append(Row(terms: terms, constant: item["constant"]?.number ?? 0,
                             relation: relation, kiwiStrength: try strength(item["strength"])))
         }
         removals = []
-        for item in root["x-remove"] as? [NSNumber] ?? [] {
-            guard item.intValue >= 0, item.intValue < rows.count else { throw FormatError(description: "bad x-remove index") }
-            removals.append(item.intValue)
+        for item in root["x-remove"]?.array ?? [] {
+            guard let number = item.number, number >= 0, number < Double(rows.count), number == number.rounded() else {
+                throw FormatError(description: "bad x-remove index")
+            }
+            removals.append(Int(number))
         }
         edits = []
-        for item in root["edits"] as? [[String: Any]] ?? [] {
-            guard let variable = item["variable"] as? String, let position = index[variable],
-                  let values = item["values"] as? [NSNumber] else {
+        for item in root["edits"]?.array ?? [] {
+            guard let variable = item["variable"]?.string, let position = index[variable],
+                  let values = item["values"]?.array?.compactMap(\.number) else {
                 throw FormatError(description: "bad edit")
             }
-            edits.append(Edit(variable: position, kiwiStrength: try strength(item["strength"]),
-                              values: values.map(\.doubleValue)))
+            edits.append(Edit(variable: position, kiwiStrength: try strength(item["strength"]), values: values))
         }
         guard edits.allSatisfy({ $0.values.count == steps }) else {
             throw FormatError(description: "edit value lists differ in length")
