@@ -7,12 +7,12 @@
 # It installs what a fresh machine lacks (scripts/install-deps.sh), builds once in debug
 # (with the tests) and once in release, then runs every step below even when an earlier
 # one fails, and ends with a line "test.sh: N passed, M failed" (exit 1 on any failure).
-# Steps: build unit openapi dockerfile e2e browser differential fuzz dockerlibs
+# Steps: build unit openapi dockerfile e2e schemathesis browser differential fuzz dockerlibs
 # The corpus lives in ../shared/corpus (beside the clone) and is read at test time.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-steps="${STEPS:-build unit openapi dockerfile e2e browser differential fuzz dockerlibs}"
+steps="${STEPS:-build unit openapi dockerfile e2e schemathesis browser differential fuzz dockerlibs}"
 fuzz_seconds="${FUZZ_SECONDS:-15}"
 passed=0
 failed=0
@@ -43,6 +43,7 @@ unit() { swift test --skip-build; }
 openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
 e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }
+schemathesis() { scripts/schemathesis-smoke.sh .build/debug/layoutd 15; }
 browser() { scripts/install-browser.sh && python3 tests/browser/run.py --binary .build/debug/layoutd; }
 differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
 fuzz() { scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds"; }
@@ -60,6 +61,7 @@ step unit unit
 step openapi openapi
 step dockerfile dockerfile
 step e2e e2e
+step schemathesis schemathesis
 step browser browser
 step differential differential
 step fuzz fuzz

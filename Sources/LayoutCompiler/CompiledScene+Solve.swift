@@ -221,8 +221,14 @@ extension CompiledScene {
                     view: hierarchy.names[view], attribute: field))
             }
         }
+        if absolute.contains(where: { !$0.x.isFinite || !$0.y.isFinite || !$0.width.isFinite || !$0.height.isFinite }) {
+            diagnostics.append(LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The solution has numbers too large to represent; keep lengths and multipliers smaller (limit maxMagnitude)"))
+        }
         let rejected = diagnostics.contains { diagnostic in
-            (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
+            diagnostic.code == .limitExceeded
+                || (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
                 || (diagnostic.code == .ambiguousLayout && diagnostic.isError)
         }
         return Layout(frames: frames, diagnostics: diagnostics, isRejected: rejected,

@@ -214,9 +214,10 @@ private struct CompileState {
             let priority = parsed.priority ?? entry.priority ?? 1000
             let items = resolved[part].map { $0 < 0 ? vflSuperview : $0 }
             let expression = translate(parsed, items: items)
-            guard isFinite(expression) else {
+            guard isWithinRange(expression) else {
                 diagnostics.append(LayoutDiagnostic(
-                    code: .invalidScene, message: "The constraint has a non-finite number (too large to represent)",
+                    code: .limitExceeded,
+                    message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                     constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
                     source: entry.source))
                 continue
@@ -342,8 +343,9 @@ extension Attribute {
     }
 }
 
-private func isFinite(_ expression: Expression) -> Bool {
-    expression.constant.isFinite && expression.terms.allSatisfy { $0.coefficient.isFinite }
+/// Whether every number of the expression is finite and within ±``maximumMagnitude``.
+private func isWithinRange(_ expression: Expression) -> Bool {
+    abs(expression.constant) <= maximumMagnitude && expression.terms.allSatisfy { abs($0.coefficient) <= maximumMagnitude }
 }
 
 /// ` @750` for optional priorities, nothing for required.

@@ -63,11 +63,12 @@ public struct SceneDecoder: Sendable {
     ///   name, hierarchy and limit error found.
     public func decode(_ json: JSONValue) throws(SceneRejection) -> Scene {
         var context = DecodingContext()
-        guard case .object = json else {
+        guard case .object(let members) = json else {
             throw SceneRejection(status: 400, diagnostics: [
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
         }
+        context.warnUnknownMembers(members, known: ["container", "views", "metrics", "constraints", "groups", "options", "sizes"], path: "$")
         var scene = Scene()
         scene.container = decodeContainer(json["container"], path: "$.container", &context)
         scene.views = decodeViews(json["views"], &context)
@@ -93,9 +94,10 @@ public struct SceneDecoder: Sendable {
     /// - Throws: ``SceneRejection`` with status 400 for wrong types.
     public func decodeGroupBody(_ json: JSONValue) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
         var context = DecodingContext()
-        guard case .object = json else {
+        guard case .object(let members) = json else {
             throw SceneRejection(status: 400, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
+        context.warnUnknownMembers(members, known: ["constraints", "metrics"], path: "$")
         if json["constraints"] == nil {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }
@@ -171,7 +173,7 @@ public struct SceneDecoder: Sendable {
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
                         view.parent = parentName
-                    } else if parent != .null {
+                    } else {
                         context.typeErrors.append(context.typeError(path + ".parent", expected: "a view name (a string)", found: parent))
                     }
                 }
@@ -318,9 +320,6 @@ public struct SceneDecoder: Sendable {
                 context.warnUnknownMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
                 options.siblingSpacing = context.optionalNumber(spacing["sibling"], path: "$.options.spacing.sibling") ?? 8
                 options.superviewSpacing = context.optionalNumber(spacing["superview"], path: "$.options.spacing.superview") ?? 20
-            } else if case .number(let both) = spacing {
-                options.siblingSpacing = both
-                options.superviewSpacing = both
             } else {
                 context.typeErrors.append(context.typeError("$.options.spacing", expected: "an object {sibling, superview}", found: spacing))
             }
@@ -403,7 +402,8 @@ public struct SceneDecoder: Sendable {
                 current = parent
                 depth += 1
                 if depth > limits.maxHierarchyDepth {
-                    if reported.insert("depth:" + view.name).inserted {
+                    // One diagnostic for the deepest problem, not one per view below it.
+                    if reported.insert("depth").inserted {
                         context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "View '\(view.name)' is nested more than \(limits.maxHierarchyDepth) levels deep (limit maxHierarchyDepth)", view: view.name))
                     }
                     break
@@ -434,6 +434,11 @@ public struct SceneDecoder: Sendable {
         }
     }
 }
+
+/// The largest magnitude of a length or constant layoutd accepts, points (1e12): far
+/// beyond any screen, and small enough that sums of many of them stay exact to well
+/// below a point in a `Double`.
+public let maximumMagnitude = 1e12
 
 /// Whether `name` is a valid view or metric name: `[A-Za-z_][A-Za-z0-9_]*`.
 public func isValidName(_ name: String) -> Bool {
@@ -485,9 +490,13 @@ struct DecodingContext {
     }
 
     mutating func optionalNumber(_ value: JSONValue?, path: String, nonNegative: Bool = false) -> Double? {
-        guard let value, value != .null else { return nil }
+        guard let value else { return nil }
         guard case .number(let number) = value else {
             typeErrors.append(typeError(path, expected: "a number (points)", found: value))
+            return nil
+        }
+        if abs(number) > maximumMagnitude {
+            sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "\(path) is \(JSONWriter.format(number)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)", path: path))
             return nil
         }
         if nonNegative && number < 0 {
@@ -510,7 +519,7 @@ struct DecodingContext {
 
     /// A priority: a number in 1...1000, or `required`/`high`/`low`/`fittingSize`.
     mutating func priority(_ value: JSONValue?, path: String) -> Double? {
-        guard let value, value != .null else { return nil }
+        guard let value else { return nil }
         switch value {
         case .number(let number):
             guard number >= 1 && number <= 1000 else {
@@ -535,7 +544,7 @@ struct DecodingContext {
     }
 
     mutating func axisPriorities(_ value: JSONValue?, path: String, defaults: AxisPriorities) -> AxisPriorities {
-        guard let value, value != .null else { return defaults }
+        guard let value else { return defaults }
         guard case .object(let members) = value else {
             typeErrors.append(typeError(path, expected: "an object {horizontal, vertical}", found: value))
             return defaults
@@ -547,7 +556,7 @@ struct DecodingContext {
     }
 
     mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: String, default defaultValue: Value) -> Value where Value.RawValue == String {
-        guard let value, value != .null else { return defaultValue }
+        guard let value else { return defaultValue }
         guard case .string(let text) = value else {
             typeErrors.append(typeError(path, expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
             return defaultValue
@@ -588,7 +597,9 @@ public func closestName(to name: String, among candidates: [String]) -> String? 
             previous = current
         }
         let distance = previous[target.count]
-        if distance <= Swift.max(2, source.count / 3), distance < (best?.1 ?? Int.max) {
+        // Close enough to be a typo: at most a third of the name (at least 1) differs,
+        // and never the whole of a short name.
+        if distance <= Swift.max(1, source.count / 3), distance < source.count, distance < (best?.1 ?? Int.max) {
             best = (candidate, distance)
         }
     }

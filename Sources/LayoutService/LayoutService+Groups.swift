@@ -1,3 +1,4 @@
+import Foundation
 import HTTP1
 import LayoutCompiler
 import LayoutStore
@@ -61,8 +62,10 @@ extension LayoutService {
                     return problem(412, detail: "If-Match: * but no group named '\(name)' exists")
                 }
             } else {
-                guard let first = tags.compactMap(Int.init).first else {
-                    return problem(412, detail: "If-Match '\(header)' names no version of group '\(name)'")
+                // If-Match uses the strong comparison (RFC 9110 §13.1.1): weak tags never match.
+                let strong = Self.strongEntityTags(header)
+                guard let first = strong.compactMap(Self.version).first else {
+                    return problem(412, detail: "If-Match '\(header)' names no current version of group '\(name)' (weak tags never match)")
                 }
                 ifMatch = first
             }
@@ -87,8 +90,12 @@ extension LayoutService {
         do {
             let group: StoredGroup?
             if let version {
-                guard let number = Int(version), number >= 1, version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                guard !version.isEmpty, version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
                     return problem(400, detail: "'\(version)' is not a version: versions are positive integers")
+                }
+                // Digits that name no version (0, 01, or beyond any stored one) are 404.
+                guard let number = Self.version(version) else {
+                    return problem(404, detail: "Group '\(name)' has no version \(version)")
                 }
                 group = try store.group(named: name, version: number)
             } else {
@@ -205,9 +212,11 @@ extension LayoutService {
     /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time.
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {
         guard let token = configuration.apiToken, !token.isEmpty else { return nil }
-        let given = request.headers["Authorization"] ?? ""
-        let prefix = "Bearer "
-        let presented = given.hasPrefix(prefix) ? Array(given.utf8.dropFirst(prefix.utf8.count)) : []
+        // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
+        let given = (request.headers["Authorization"] ?? "").trimmingCharacters(in: .whitespaces)
+        let parts = given.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        let presented: [UInt8] = parts.count == 2 && parts[0].lowercased() == "bearer"
+            ? Array(parts[1].trimmingCharacters(in: .whitespaces).utf8) : []
         if Self.constantTimeEquals(presented, Array(token.utf8)) { return nil }
         return problem(401, detail: "Writing groups needs 'Authorization: Bearer <token>'",
                        headers: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")])
@@ -221,6 +230,23 @@ extension LayoutService {
             difference |= x ^ y
         }
         return difference == 0
+    }
+
+    /// The strong entity tags of a field: `"3", W/"4"` → `["3"]`.
+    static func strongEntityTags(_ value: String) -> [String] {
+        value.split(separator: ",").compactMap { tag in
+            let text = tag.trimmingCharacters(in: .whitespaces)
+            guard !text.hasPrefix("W/") else { return nil }
+            if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { return String(text.dropFirst().dropLast()) }
+            return text
+        }
+    }
+
+    /// A version number written canonically (`3`, not `03` or `+3`), or `nil`.
+    static func version(_ text: String) -> Int? {
+        guard let first = text.utf8.first, first >= 0x31 && first <= 0x39,
+              text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(text)
     }
 
     /// The entity tags of an `If-Match` / `If-None-Match` field (RFC 9110 §8.8.3), quotes

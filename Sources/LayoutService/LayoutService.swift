@@ -115,6 +115,9 @@ public final class LayoutService: Sendable {
     // MARK: - /solve and /validate
 
     func solve(_ request: HTTPRequest) -> HTTPResponse {
+        if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
+            return problem(400, detail: "Unknown format '\(format)': use format=json (the default) or format=svg")
+        }
         // Before the front cache: a cached JSON body must not answer an SVG request.
         if Self.prefersWireframe(request) { return solveWireframe(request) }
         if let unsupported = checkMediaType(request) { return unsupported }
@@ -284,6 +287,17 @@ public final class LayoutService: Sendable {
         var generator = SystemRandomNumberGenerator()
         let hex = Array("0123456789abcdef".utf8)
         return String(decoding: (0..<16).map { _ in hex[Int(generator.next() & 0xF)] }, as: UTF8.self)
+    }
+
+    /// The value of the last `name=value` pair of a query string, lowercased.
+    static func queryValue(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        var found: String?
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, parts[0] == name { found = parts[1].lowercased() }
+        }
+        return found
     }
 
     static func routeLabel(_ path: String) -> String {

@@ -108,7 +108,9 @@ public struct JSONWriter: Sendable {
 /// Rounds a coordinate to at most 6 decimal places, as responses promise (contract,
 /// "Coordinates and units"); `-0` becomes `0`.
 public func roundedForResponse(_ value: Double) -> Double {
-    guard value.isFinite else { return value }
+    // Beyond 1e9 points a double has no 6 decimals left to round (its spacing there is
+    // about 1e-7), and scaling by 1e6 could overflow: such values are returned as they are.
+    guard value.isFinite, abs(value) < 1e9 else { return value }
     let rounded = (value * 1_000_000).rounded() / 1_000_000
     return rounded == 0 ? 0 : rounded
 }

@@ -40,7 +40,7 @@ public enum LayoutdCommand {
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
         OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
-        OptionSpec(name: "svg", valueName: "FILE", help: "solve: also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
+        OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
     ]
 
     static let usage = """
@@ -195,7 +195,7 @@ public enum LayoutdCommand {
         var store: LayoutStore?
         if let path = options.string("db") {
             do {
-                store = try LayoutStore(path: path, readOnly: true)
+                store = try LayoutStore(path: path, readOnly: path != ":memory:")
             } catch {
                 throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
             }
