@@ -90,10 +90,11 @@ extension LayoutService {
         do {
             let group: StoredGroup?
             if let version {
-                guard !version.isEmpty, version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                    return problem(400, detail: "'\(version)' is not a version: versions are positive integers")
+                guard let first = version.utf8.first, first != UInt8(ascii: "0"),
+                      version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                    return problem(400, detail: "'\(version)' is not a version: versions are positive integers written without leading zeros")
                 }
-                // Digits that name no version (0, 01, or beyond any stored one) are 404.
+                // A positive integer beyond any version (even beyond Int) names no version: 404.
                 guard let number = Self.version(version) else {
                     return problem(404, detail: "Group '\(name)' has no version \(version)")
                 }
