@@ -10,6 +10,11 @@ final class ServerContext: Sendable {
     let handler: @Sendable (HTTPRequest) -> HTTPResponse
     let accessLog: (@Sendable (AccessLogRecord) -> Void)?
     let workers: WorkerPool
+    /// Handlers of requests that `isExpensive` says are cheap (health checks,
+    /// metrics, reads): a small pool of their own, so a queue of slow handlers on
+    /// `workers` never delays them. `nil` when every request goes to `workers`.
+    let lightWorkers: WorkerPool?
+    let isExpensive: (@Sendable (HTTPRequest) -> Bool)?
     /// Where read and write sources fire. Their handlers never block (sockets
     /// are non-blocking; handlers run on `workers`).
     let ioQueue = DispatchQueue(label: "HTTP1.io", attributes: .concurrent)
@@ -20,11 +25,20 @@ final class ServerContext: Sendable {
 
     init(limits: ServerLimits, workerCount: Int,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
-         accessLog: (@Sendable (AccessLogRecord) -> Void)?) {
+         accessLog: (@Sendable (AccessLogRecord) -> Void)?,
+         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil) {
         self.limits = limits
         self.handler = handler
         self.accessLog = accessLog
         self.workers = WorkerPool(threadCount: workerCount, name: "HTTP1.worker")
+        self.isExpensive = isExpensive
+        self.lightWorkers = isExpensive == nil ? nil : WorkerPool(threadCount: 2, name: "HTTP1.light")
+    }
+
+    /// The pool that runs the handler for `request`.
+    func pool(for request: HTTPRequest) -> WorkerPool {
+        if let lightWorkers, let isExpensive, !isExpensive(request) { return lightWorkers }
+        return workers
     }
 }
 
@@ -107,7 +121,7 @@ final class Connection: Sendable {
         }
         log(rejected)
         if let request {
-            context.workers.submit { [self] in runHandler(request) }
+            context.pool(for: request).submit { [self] in runHandler(request) }
         }
     }
 

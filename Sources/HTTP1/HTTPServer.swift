@@ -49,6 +49,9 @@ public final class HTTPServer: Sendable {
     ///   - workerCount: Handler threads; default one per core.
     ///   - accessLog: Called once per request answered (from a worker or I/O
     ///     thread; must be thread-safe and quick).
+    ///   - isExpensive: Says which requests may take long (solving); the others run
+    ///     on a separate pool of two threads, so health checks and reads are answered
+    ///     even while every worker is busy. `nil`: every request runs on the workers.
     ///   - handler: Turns a request into a response; called on a worker thread,
     ///     possibly concurrently for different connections.
     public init(
@@ -57,12 +60,14 @@ public final class HTTPServer: Sendable {
         limits: ServerLimits = ServerLimits(),
         workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         accessLog: (@Sendable (AccessLogRecord) -> Void)? = nil,
+        isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
         self.port = port
         self.limits = limits
-        self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler, accessLog: accessLog)
+        self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
+                                     accessLog: accessLog, isExpensive: isExpensive)
     }
 
     /// Connections currently open (accepted and not yet closed), excluding
@@ -126,6 +131,7 @@ public final class HTTPServer: Sendable {
         timer.cancel()
         if spare >= 0 { close(spare) }
         context.workers.stop()
+        context.lightWorkers?.stop()
     }
 
     // MARK: - Accepting

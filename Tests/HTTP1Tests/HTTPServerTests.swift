@@ -385,6 +385,25 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func cheapRequestsAreAnsweredWhileEveryWorkerIsBusy() throws {
+        let gate = Gate()
+        let router = HTTPServerTests.makeRouter(gate: gate)
+        // One worker; only /slow is expensive, every other request has the light pool.
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServerTests.limits, workerCount: 1,
+                                isExpensive: { $0.path == "/slow" }) { router.respond(to: $0) }
+        let port = try server.start()
+        defer { server.shutdown() }
+        let slow = try RawClient(port: port)
+        slow.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        gate.entered.wait()
+        // The only worker is blocked in /slow: /hello still gets its answer.
+        let cheap = try RawClient(port: port)
+        cheap.send("GET /hello HTTP/1.1\nHost: t\n\n")
+        #expect(try cheap.readResponse().status == 200)
+        gate.open(1)
+        #expect(try slow.readResponse().bodyText == "slow")
+    }
+
     @Test func shutdownFinishesInFlightRequestsThenReturns() throws {
         let gate = Gate()
         let router = HTTPServerTests.makeRouter(gate: gate)

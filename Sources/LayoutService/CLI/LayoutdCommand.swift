@@ -26,7 +26,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-requests-per-connection", valueName: "N", help: "Requests served on one connection before it is closed.", defaultDescription: "1000"),
         OptionSpec(name: "max-connections", valueName: "N", help: "Open connections; beyond it new ones get 503 with Retry-After.", defaultDescription: "4096"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
-        OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes.", defaultDescription: "the number of cores"),
+        OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes (at least 1); other routes have two threads of their own.", defaultDescription: "the number of cores"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
@@ -117,6 +117,7 @@ public enum LayoutdCommand {
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
+        guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
         let maxGroups = try options.int("max-groups", default: 10_000)
 
@@ -142,7 +143,10 @@ public enum LayoutdCommand {
         let connections = ConnectionCounter()
         let service = LayoutService(store: store, configuration: configuration, openConnections: { connections.value() })
         let handler = service.makeHandler(router: service.makeRouter(), log: log)
-        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers), handler: handler)
+        // Solving and validating may take long: they get the workers; every other route
+        // (health, metrics, groups, the page) runs on its own small pool.
+        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
+                                isExpensive: { $0.method == .POST }, handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
