@@ -31,6 +31,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
+        OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
+        OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open"),
         OptionSpec(name: "cors-origin", valueName: "ORIGINS", help: "Comma-separated origins allowed by CORS, or *.", defaultDescription: "none: CORS off"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "info: one JSON access-log line per request on stderr; warn: start-up and errors only.", defaultDescription: "info"),
@@ -120,10 +122,12 @@ public enum LayoutdCommand {
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
         let maxGroups = try options.int("max-groups", default: 10_000)
+        configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
         let store: LayoutStore
         do {
-            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, maxGroups: maxGroups)
+            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups)
         } catch {
             let reason: String
             switch error {
