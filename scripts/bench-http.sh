@@ -50,7 +50,9 @@ trap cleanup EXIT
 # Extra flags are passed on. The access log (stderr) goes to a file.
 start_layoutd() {
     local name=$1; shift
-    rm -f "$OUT/$name.db" "$OUT/$name.db-wal" "$OUT/$name.db-shm"
+    # Remove the old logs first: the background child truncates them only
+    # when it runs, and the port must not be read from a previous run's file.
+    rm -f "$OUT/$name.db" "$OUT/$name.db-wal" "$OUT/$name.db-shm" "$OUT/$name.stdout" "$OUT/$name.stderr"
     "$BIN" serve --port 0 --db "$OUT/$name.db" "$@" >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" &
     SRV_PID=$!
     PIDS+=("$SRV_PID")
