@@ -96,6 +96,9 @@ public struct ViewSpec: Sendable {
     /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
     public var firstBaseline: Double?
     public var margins = Insets()
+    /// Where the view was given in the request (`$.views[2]` for the array form), for
+    /// diagnostics; `nil` for `$.views.NAME`.
+    public var jsonPath: String?
 
     public init(name: String, parent: String? = nil) {
         self.name = name

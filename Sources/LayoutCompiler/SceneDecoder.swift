@@ -14,6 +14,9 @@ public struct SceneLimits: Sendable, Hashable {
     public var maxGroups = 64
     /// Bytes in one constraint string (default 64 KiB).
     public var maxConstraintBytes = 65_536
+    /// Nesting of JSON arrays and objects in a request body (default 64); deeper is a
+    /// 400 `invalid_json`.
+    public var maxJSONDepth = 64
 
     public init() {}
 }
@@ -48,7 +51,7 @@ public struct SceneDecoder: Sendable {
     public func decode(body: some Collection<UInt8>) throws(SceneRejection) -> Scene {
         let json: JSONValue
         do {
-            json = try JSONParser().parse(body)
+            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
         } catch {
             throw SceneRejection(status: 400, diagnostics: [
                 LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")
@@ -159,7 +162,9 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError("$.views[\(index)]", expected: "a view name (a string)", found: element))
                     continue
                 }
-                views.append(ViewSpec(name: name))
+                var view = ViewSpec(name: name)
+                view.jsonPath = "$.views[\(index)]"
+                views.append(view)
             }
         case .object(let members):
             for (name, body) in members {
@@ -358,7 +363,7 @@ public struct SceneDecoder: Sendable {
         var seen: Set<String> = []
         var valid: [ViewSpec] = []
         for view in scene.views {
-            let path = "$.views" + pathComponent(view.name)
+            let path = view.jsonPath ?? "$.views" + pathComponent(view.name)
             if view.name == "superview" {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path, view: view.name))
             } else if !isValidName(view.name) {

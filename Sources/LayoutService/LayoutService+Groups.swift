@@ -13,7 +13,7 @@ extension LayoutService {
         if let unsupported = checkMediaType(request) { return unsupported }
         let json: JSONValue
         do {
-            json = try JSONParser().parse(request.body)
+            json = try JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)
         } catch {
             return answer(engine.problem(status: 400, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]), cacheStatus: nil)
         }

@@ -167,7 +167,7 @@ public final class LayoutService: Sendable {
         case .failure(let failure):
             // 400 only for bodies that are not JSON objects; a well-formed object always
             // gets a verdict, even with wrong types inside.
-            let isJSONObject = (try? JSONParser().parse(request.body)).map { if case .object = $0 { return true }; return false } ?? false
+            let isJSONObject = (try? JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)).map { if case .object = $0 { return true }; return false } ?? false
             if !isJSONObject || failure.status >= 500 {
                 return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
             }

@@ -38,7 +38,7 @@ public struct SceneEngine: Sendable {
     public func prepare(body: [UInt8], resolveGroup: GroupResolver) -> Result<Prepared, EngineFailure> {
         let json: JSONValue
         do {
-            json = try JSONParser().parse(body)
+            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
         } catch {
             return .failure(EngineFailure(status: 400, diagnostics: [
                 LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))

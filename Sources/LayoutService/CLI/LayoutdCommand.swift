@@ -30,6 +30,9 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
+        OptionSpec(name: "max-constraint-bytes", valueName: "BYTES", help: "Bytes in one constraint string (422 limit_exceeded beyond).", defaultDescription: "65536"),
+        OptionSpec(name: "max-hierarchy-depth", valueName: "N", help: "Depth of the view hierarchy (422 limit_exceeded beyond).", defaultDescription: "64"),
+        OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
@@ -115,6 +118,9 @@ public enum LayoutdCommand {
         configuration.sceneLimits.maxViews = try options.int("max-views", default: configuration.sceneLimits.maxViews)
         configuration.sceneLimits.maxConstraints = try options.int("max-constraints", default: configuration.sceneLimits.maxConstraints)
         configuration.sceneLimits.maxSizes = try options.int("max-sizes", default: configuration.sceneLimits.maxSizes)
+        configuration.sceneLimits.maxConstraintBytes = try options.int("max-constraint-bytes", default: configuration.sceneLimits.maxConstraintBytes)
+        configuration.sceneLimits.maxHierarchyDepth = try options.int("max-hierarchy-depth", default: configuration.sceneLimits.maxHierarchyDepth)
+        configuration.sceneLimits.maxJSONDepth = try options.int("max-json-depth", default: configuration.sceneLimits.maxJSONDepth)
         configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
