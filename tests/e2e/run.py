@@ -84,6 +84,7 @@ def main():
     import checks_cache  # noqa: F401
     import checks_groups  # noqa: F401
     import checks_process  # noqa: F401
+    import checks_store  # noqa: F401
     import checks_fuzz  # noqa: F401
 
     chosen = [(n, fn, needs) for n, fn, needs in REGISTRY
