@@ -2,7 +2,6 @@
 writers, no stale results across restarts, a damaged / read-only / locked / full database,
 and the configured limits. Every check starts servers of its own on databases of its own."""
 import hashlib
-import json
 import os
 import shutil
 import sqlite3
@@ -110,7 +109,7 @@ def concurrent_puts(ctx):
     """8 clients PUT 10 distinct bodies each to one group at once: every answer is 2xx with a
     version of its own; the version list is exactly those versions, increasing; each version
     holds exactly the body that PUT sent; the current group is the last version's body."""
-    name = 'concurrent-%d' % free_port()
+    name = 'store-concurrent'
     path = '/groups/' + name
     clients, each = 8, 10
     answers = []          # (status, version, body index, response constraints/metrics)
