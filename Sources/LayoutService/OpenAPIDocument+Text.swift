@@ -35,20 +35,49 @@ info:
     1,048,576 bytes by default (`--max-body-bytes`); a larger body is `413`.
 
     **Errors** are RFC 9457 problem details (`application/problem+json`) whose `type` is
-    `urn:layoutd:problem:<slug>`. On every route: an unknown path is `404`, a known path with
-    another method is `405` with `Allow`, an unknown method is `501`. Framing errors
-    (RFC 9112) are answered by the server itself and close the connection
-    (`Connection: close`): `400` malformed request or request smuggling attempt, `408`
-    request head not received within 10 s or body within 30 s, `413` body over the limit,
-    `414` request target over 8,192 bytes, `431` header section over 16,384 bytes (or a line
-    over 8,192 bytes), `505` HTTP version other than 1.0/1.1. Over the open-connection limit
-    (4,096 by default) the answer is `503` with `Retry-After`.
+    `urn:layoutd:problem:<slug>`, for the routes' own errors and the server's framing errors
+    alike. On every route: an unknown path is `404` (`not-found`); a known path with another
+    known method (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`, `OPTIONS`, `PATCH`, `TRACE`, and
+    `QUERY`, which OpenAPI 3.1 cannot list as an operation) is `405` (`method-not-allowed`)
+    with `Allow` naming the path's methods; an unknown method (`BREW`, `PROPFIND`,
+    `CONNECT`, ...) is `501` (`not-implemented`, `Connection: close`). Framing errors
+    (RFC 9112) are answered by the server itself, without `X-Request-Id`, and close the
+    connection (`Connection: close`): `400` (`bad-request`) malformed request line or
+    header, no `Host` in HTTP/1.1, request smuggling attempt (`Content-Length` with
+    `Transfer-Encoding`, a bad or repeated `Content-Length`); `408` (`request-timeout`)
+    request head not received within 10 s or body within 30 s; `413`
+    (`payload-too-large`) body over the limit; `414` (`uri-too-long`) request target over
+    8,192 bytes; `431` (`header-fields-too-large`) header section over 16,384 bytes or one
+    line over 8,192 bytes; `505` (`http-version-not-supported`) an HTTP version other than
+    1.0/1.1. Over the open-connection limit (4,096 by default) a new connection gets `503`
+    (`service-unavailable`) with `Retry-After` and is closed. (All these limits are
+    `layoutd serve` flags.)
+
+    **Scene limits** (each a `layoutd serve` flag; beyond one the answer is `422` with a
+    `limit_exceeded` diagnostic naming it, unless said otherwise): 20,000 views
+    (`maxViews`), 100,000 constraint entries in a scene with its groups (`maxConstraints`),
+    1,000 `sizes` (`maxSizes`), 64 groups included by one scene (`maxGroups`), 65,536 bytes
+    in one constraint string (`maxConstraintBytes`), a view hierarchy 64 levels deep
+    (`maxHierarchyDepth`), 1,000 constraint entries in one stored group
+    (`maxGroupConstraints`), and JSON nested 64 levels deep in any request body (deeper is
+    `400` `invalid_json`). Every length, position, size, margin, spacing, baseline and
+    constant (in the JSON or in a constraint string, metrics where they are used,
+    multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
+    `limit_exceeded` (`maxMagnitude`, not configurable).
+
+    **Strict JSON.** A member this document does not name, in any object of a request body
+    (the scene, its nested objects, a group's PUT body), is `400` `invalid_scene` naming its
+    JSON path, with a "did you mean" hint when a known member is close (`contraints` →
+    `constraints`). `null` is never accepted in place of a value: it is `400`
+    `invalid_scene` wherever it stands (omit the member instead).
 
     **HEAD** is answered on every GET route, as GET without the body.
 
     **Authentication.** When an API token is configured (`--api-token`,
     `LAYOUTD_API_TOKEN`), the routes that change groups (`PUT`, `DELETE /groups/{name}`)
-    need `Authorization: Bearer <token>`; otherwise they are open. Without a configured token
+    need `Authorization: Bearer <token>` (the scheme name is case-insensitive, RFC 9110
+    §11.1: `bearer` and `BEARER` work too; the token itself is compared exactly); otherwise
+    they are open. Without a configured token
     no route needs credentials.
 
     **CORS.** Off by default. With `--cors-origin` (a comma-separated list of origins, or
@@ -72,6 +101,28 @@ tags:
     description: Health, readiness, metrics and this document.
 
 paths:
+  /:
+    get:
+      tags: [operations]
+      operationId: playground
+      summary: The playground page.
+      description: |
+        A self-contained HTML page (`text/html; charset=utf-8`, no outside resources) to
+        edit a scene and see its frames, diagnostics and SVG wireframe, using `POST /solve`.
+      responses:
+        '200':
+          description: The playground.
+          headers:
+            X-Request-Id:
+              $ref: '#/components/headers/RequestId'
+          content:
+            text/html:
+              schema:
+                type: string
+                pattern: '^<!DOCTYPE html>'
+        default:
+          $ref: '#/components/responses/Problem'
+
   /solve:
     post:
       tags: [layout]
@@ -88,7 +139,31 @@ paths:
         Results are cached (keyed by the canonical scene, the versions of the groups it
         includes and the layoutd version); `Cache-Status` says what the cache did, and
         the body of a hit is byte-identical to the miss that stored it.
+
+        **SVG wireframe.** The same layout can be answered as an SVG image
+        (`image/svg+xml; charset=utf-8`): with `?format=svg`, or, without `format`, when the
+        request's `Accept` ranks `image/svg+xml` (or `image/*`) strictly above
+        `application/json` (RFC 9110 §12.5.1 quality values; `Accept: image/svg+xml`,
+        `Accept: application/json;q=0.5, image/svg+xml`). On a tie, with `*/*`, or with no
+        acceptable type at all the answer is JSON (never `406`). `?format=json` forces JSON
+        whatever `Accept` says. With `sizes`, the SVG has one panel per size. The SVG answer
+        carries no `Cache-Status`. A scene with errors is the same `400`/`422` problem
+        details as for JSON. Every answer to a scene (JSON or SVG, `200`, `400` or `422`)
+        carries `Vary: Accept`.
       parameters:
+        - name: format
+          in: query
+          required: false
+          description: |
+            The answer's format: `json` (the default) or `svg` (the wireframe image),
+            compared case-insensitively; when given it overrides `Accept`. Any other value
+            (the empty one included) is `400` (`bad-request`). When repeated, the first
+            occurrence counts. The value is not percent-decoded (`%73vg` is not `svg`).
+          schema:
+            type: string
+            pattern: '^([Jj][Ss][Oo][Nn]|[Ss][Vv][Gg])$'
+            default: json
+            examples: [json, svg]
         - $ref: '#/components/parameters/CacheControl'
         - $ref: '#/components/parameters/RequestId'
       requestBody:
@@ -136,11 +211,17 @@ paths:
       responses:
         '200':
           description: |
-            Laid out. Warnings (ambiguity under `ambiguity: warn`, conflicts under
-            `conflicts: break`, negative sizes) are in `diagnostics`; the layout is still given.
+            Laid out. Findings that do not stop the layout are in `diagnostics`, and the
+            frames are still given: `ambiguous_layout` warnings (under `ambiguity: warn`),
+            `negative_size` warnings, and, under `conflicts: break`,
+            `unsatisfiable_constraints` diagnostics of severity `error` (each broken
+            constraint was left out). As `image/svg+xml` (see above): the wireframe, with
+            no `Cache-Status`.
           headers:
             Cache-Status:
               $ref: '#/components/headers/CacheStatus'
+            Vary:
+              $ref: '#/components/headers/VaryAccept'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -155,8 +236,38 @@ paths:
                       green: {x: 164, y: 20, width: 136, height: 440}
                       red: {x: 20, y: 20, width: 136, height: 440}
                     diagnostics: []
+            image/svg+xml:
+              schema:
+                type: string
+                description: |
+                  An SVG document (UTF-8, starting with an XML declaration): one panel
+                  per layout (`<g class="panel">`, one per entry of `sizes`), each view a
+                  `<g class="view" data-view="NAME">` with its rectangle and name; views with
+                  a warning are marked `class="view warning"`.
+                pattern: '^<\?xml '
         '400':
-          $ref: '#/components/responses/BadScene'
+          description: |
+            The body is not JSON (`invalid_json`, also for JSON nested deeper than 64
+            levels), or not a scene of the right shape and types (`invalid_scene`, whose
+            diagnostic names the JSON path, e.g. `$.views.title.parent`: a wrong type, an
+            unknown member, a `null`, an unknown priority name); these carry
+            `Cache-Status: layoutd; fwd=miss` (JSON answers only) and `Vary: Accept`. Also an
+            unknown `format` (`bad-request`, no diagnostics, no `Cache-Status`), and a
+            framing error (`bad-request`, with `Connection: close`).
+          headers:
+            Cache-Status:
+              $ref: '#/components/headers/CacheStatus'
+            Vary:
+              description: '`Accept` on the answers about the scene (absent for an unknown `format` and framing errors).'
+              schema:
+                type: string
+                const: Accept
+            X-Request-Id:
+              $ref: '#/components/headers/RequestId'
+          content:
+            application/problem+json:
+              schema:
+                $ref: '#/components/schemas/BadRequestProblem'
         '408':
           $ref: '#/components/responses/RequestTimeout'
         '413':
@@ -167,12 +278,17 @@ paths:
           description: |
             The scene is well-formed but cannot be laid out: syntax errors, unknown names
             (views, metrics, attributes, groups), incompatible attributes, non-linear
-            expressions, a conflict under `conflicts: error`, ambiguity under
-            `ambiguity: error`, or a configured limit exceeded (views, constraints, sizes,
-            nesting depth, solver work: `limit_exceeded` naming the limit). No frames.
+            expressions, a bad view hierarchy or priority out of range (`invalid_scene`), a
+            conflict under `conflicts: error`, ambiguity under `ambiguity: error` (then the
+            `ambiguous_layout` diagnostics have severity `error`), or a limit exceeded
+            (`limit_exceeded` naming it; see the limits above). No frames. The same problem
+            details whether JSON or SVG was asked for; `Cache-Status: layoutd; fwd=miss` only
+            when JSON was.
           headers:
             Cache-Status:
               $ref: '#/components/headers/CacheStatus'
+            Vary:
+              $ref: '#/components/headers/VaryAccept'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -538,7 +654,10 @@ paths:
       - name: version
         in: path
         required: true
-        description: A version number, a positive integer (anything else is `400`).
+        description: |
+          A version number: a positive integer written in decimal without a sign or leading
+          zeros (`0`, `01`, `+1`, `-1`, `1.0`, `abc` are `400`). A positive integer that
+          names no stored version of the group (however large) is `404`.
         schema:
           type: integer
           minimum: 1
@@ -546,6 +665,7 @@ paths:
       tags: [groups]
       operationId: getGroupVersion
       summary: One version of a group.
+      description: That version's content, even when it is no longer the current one.
       parameters:
         - $ref: '#/components/parameters/RequestId'
       responses:
@@ -595,9 +715,12 @@ components:
       in: header
       required: false
       description: |
-        RFC 9110 §13.1.1. Replace only when the current version's ETag is listed
-        (`"3"`); with another version, or when the group does not exist, the answer is `412`
-        and nothing changes.
+        RFC 9110 §13.1.1. Replace only when the current version's ETag is given (`"3"`),
+        compared with the strong comparison (RFC 9110 §8.8.3.2): a weak tag (`W/"3"`) never
+        matches. With another version, a weak tag, or when the group does not exist, the
+        answer is `412` and nothing changes. `*` matches any existing group. Send one entity
+        tag: in a list, only the first member that names a version (a positive integer) is
+        compared (`"2", "3"` fails against version 3).
       schema:
         type: string
         examples: ['"3"']
@@ -630,12 +753,15 @@ components:
   headers:
     CacheStatus:
       description: |
-        RFC 9211: what the result cache did. `layoutd; hit` — answered from the cache (body
-        byte-identical to the miss that stored it); `layoutd; fwd=miss; stored` — solved and
-        stored; `layoutd; fwd=miss` — solved, not stored (such as a `422`);
-        `layoutd; fwd=request` — the request said `Cache-Control: no-cache` (looked up
-        nothing, stored the fresh result) or `no-store` (looked up and stored nothing).
-      required: true
+        RFC 9211: what the result cache did, on the answers in JSON (`application/json` and
+        `application/problem+json` about the scene); absent on the SVG answers and on errors
+        the route answers before reading the scene (unknown `format`, `413`, `415`, framing).
+        `layoutd; hit` — answered from the cache (body byte-identical to the miss that
+        stored it); `layoutd; fwd=miss; stored` — solved and stored; `layoutd; fwd=miss` —
+        solved, not stored (such as a `400` or `422`); `layoutd; fwd=request` — the request
+        said `Cache-Control: no-cache` (looked up nothing, stored the fresh result) or
+        `no-store` (looked up and stored nothing).
+      required: false
       schema:
         type: string
         enum:
@@ -643,6 +769,12 @@ components:
           - 'layoutd; fwd=miss; stored'
           - 'layoutd; fwd=miss'
           - 'layoutd; fwd=request'
+    VaryAccept:
+      description: 'RFC 9110 §12.5.5: `Accept`, since the answer to a scene depends on it (JSON or SVG).'
+      required: true
+      schema:
+        type: string
+        const: Accept
     ETag:
       description: 'RFC 9110 §8.8.3: the group version as a strong entity tag, `"<version>"`.'
       required: true
@@ -676,8 +808,11 @@ components:
     Problem:
       description: |
         Any other error, as problem details: framing errors answered by the server
-        (`400`, `414`, `431`, `505`, with `Connection: close`), `501` for an unknown
-        method, `500` for an internal error.
+        (`400` `bad-request`, `408` `request-timeout`, `413` `payload-too-large`, `414`
+        `uri-too-long`, `431` `header-fields-too-large`, `505` `http-version-not-supported`,
+        `503` `service-unavailable` over the connection limit; all with
+        `Connection: close` and without `X-Request-Id`), `501` `not-implemented` for an
+        unknown method, `500` for an internal error.
       headers:
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
@@ -790,8 +925,15 @@ components:
     UnsupportedMediaType:
       description: |
         The body's Content-Type is not `application/json`, a `+json` type, or
-        `application/x-www-form-urlencoded` (and not absent).
+        `application/x-www-form-urlencoded` (and not absent). `Accept-Post` names the
+        accepted type (also on `PUT /groups/{name}`).
       headers:
+        Accept-Post:
+          description: 'The media type a body must have: `application/json`.'
+          required: true
+          schema:
+            type: string
+            const: application/json
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
       content:
@@ -841,14 +983,19 @@ components:
         A tree of views under a container, and the constraints between them (contract
         `scene-format.md`). Every member is optional; an omitted member is as if empty. A
         member this document does not name, here or in any nested object, is a wrong shape:
-        `400` `invalid_scene` naming its JSON path.
+        `400` `invalid_scene` naming its JSON path (`$.contraints`) with a "did you mean"
+        hint when a known member is close. `null` is `400` `invalid_scene` anywhere. Limits
+        (defaults, `422` `limit_exceeded` beyond): 20,000 views, 100,000 constraint entries
+        (the scene's and its groups'), 1,000 sizes, 64 groups, 65,536 bytes per constraint
+        string, a view hierarchy 64 levels deep, lengths and constants within ±1e12 points;
+        JSON nested deeper than 64 levels is `400` `invalid_json`.
       properties:
         container:
           $ref: '#/components/schemas/Container'
         views:
           description: |
-            The views: an array of names (all children of the container) or an object of
-            name → view. Names match `[A-Za-z_][A-Za-z0-9_]*`; `superview` is reserved (it
+            The views (at most 20,000 by default, nested at most 64 deep): an array of
+            names (all children of the container) or an object of name → view. Names match `[A-Za-z_][A-Za-z0-9_]*`; `superview` is reserved (it
             names the container). An invalid or reserved name, an unknown parent or a parent
             cycle is a `422` with an `invalid_scene` diagnostic.
           oneOf:
@@ -866,7 +1013,8 @@ components:
           type: array
           description: |
             The constraints, in order (their 0-based index is the `constraint` of
-            diagnostics and constraint refs). Each is added after the container's size and
+            diagnostics and constraint refs); at most 100,000 entries with the included
+            groups', each string at most 65,536 bytes (defaults). Each is added after the container's size and
             the views' intrinsic-size constraints, and before the included groups'.
           items:
             $ref: '#/components/schemas/Constraint'
@@ -874,7 +1022,8 @@ components:
           type: array
           description: |
             Names of stored constraint groups whose constraints are added after the scene's,
-            in this order; `"name@3"` pins version 3, a bare name uses the current version.
+            in this order (at most 64 by default); `"name@3"` pins version 3, a bare name
+            uses the current version.
             A group's own metrics override the scene's inside that group's constraints. An
             unknown group or version is a `422` `unknown_group`.
           items:
@@ -912,10 +1061,12 @@ components:
         compression resistance included) still shapes it.
       properties:
         width:
-          type: number
+          allOf:
+            - $ref: '#/components/schemas/Length'
           description: Width in points; omitted → fitted.
         height:
-          type: number
+          allOf:
+            - $ref: '#/components/schemas/Length'
           description: Height in points; omitted → fitted.
         margins:
           $ref: '#/components/schemas/Margins'
@@ -938,10 +1089,12 @@ components:
             `width <= intrinsic` at the hugging priority (likewise height).
           properties:
             width:
-              type: number
+              allOf:
+                - $ref: '#/components/schemas/Length'
               description: Points, or -1 for none.
             height:
-              type: number
+              allOf:
+                - $ref: '#/components/schemas/Length'
               description: Points, or -1 for none.
         hugging:
           allOf:
@@ -952,12 +1105,14 @@ components:
             - $ref: '#/components/schemas/AxisPriorities'
           description: Compression-resistance priorities; default 750 on each axis (UIKit).
         baseline:
-          type: number
+          allOf:
+            - $ref: '#/components/schemas/Length'
           description: |
             Offset in points of the (last) baseline from the view's top, for `baseline` and
             `lastBaseline`. Absent: the bottom edge, as UIKit does for views without text.
         firstBaseline:
-          type: number
+          allOf:
+            - $ref: '#/components/schemas/Length'
           description: Offset in points of the first baseline from the view's top. Absent → `baseline` (or the bottom edge).
         margins:
           $ref: '#/components/schemas/Margins'
@@ -972,24 +1127,41 @@ components:
           $ref: '#/components/schemas/Priority'
 
     Priority:
+      description: |
+        A layout priority (`UILayoutPriority`): a number from 1 to 1000 (1000 is required;
+        fractions allowed), or a name: `required` (1000), `high` / `defaultHigh` (750),
+        `low` / `defaultLow` (250), `fittingSize` / `fittingSizeLevel` (50). Names are
+        case-sensitive; another string (`"750"` included) is `400` `invalid_scene`; a number
+        outside 1…1000 is `422` `invalid_scene`.
+      oneOf:
+        - type: number
+          minimum: 1
+          maximum: 1000
+        - type: string
+          enum: [required, high, low, fittingSize, defaultHigh, defaultLow, fittingSizeLevel]
+
+    Length:
       type: number
-      minimum: 1
-      maximum: 1000
-      description: A layout priority, 1 to 1000; 1000 is required (`UILayoutPriority`).
+      minimum: -1000000000000
+      maximum: 1000000000000
+      description: Points. Beyond ±1,000,000,000,000 (±1e12) it is `422` `limit_exceeded` (`maxMagnitude`).
 
     Margins:
       type: object
       additionalProperties: false
       description: Layout margins in points, for the `…Margin` and `…WithinMargins` attributes; default 8 each.
       properties:
-        top: {type: number, default: 8}
-        left: {type: number, default: 8}
-        bottom: {type: number, default: 8}
-        right: {type: number, default: 8}
+        top: {$ref: '#/components/schemas/Length', default: 8}
+        left: {$ref: '#/components/schemas/Length', default: 8}
+        bottom: {$ref: '#/components/schemas/Length', default: 8}
+        right: {$ref: '#/components/schemas/Length', default: 8}
 
     Metrics:
       type: object
-      description: Name → number (points or priority), usable in VFL (`-pad-`, `[a(w)]`, `@p`) and equations (`+ pad`).
+      description: |
+        Name → number (points or priority), usable in VFL (`-pad-`, `[a(w)]`, `@p`) and
+        equations (`+ pad`). A metric beyond ±1e12 is `422` `limit_exceeded` in each
+        constraint that uses it (an unused one is not checked).
       propertyNames:
         pattern: '^[A-Za-z_][A-Za-z0-9_]*$'
       additionalProperties:
@@ -1043,6 +1215,12 @@ components:
               - directionLeadingToTrailing
               - directionLeftToRight
               - directionRightToLeft
+        priority:
+          allOf:
+            - $ref: '#/components/schemas/Priority'
+          description: |
+            A priority for every constraint the string produces (default 1000, required).
+            Together with any `@…` in the string it is a `422` `invalid_scene`.
         id:
           type: string
           description: A client id for the entry, echoed in diagnostics and constraint refs.
@@ -1079,14 +1257,16 @@ components:
         spacing:
           type: object
           additionalProperties: false
-          description: The VFL standard space `-` in points (Apple's values by default).
+          description: The VFL standard space `-` in points (Apple's values by default). An object only (a bare number is `400`).
           properties:
             sibling:
-              type: number
+              allOf:
+                - $ref: '#/components/schemas/Length'
               default: 8
               description: Between sibling views, points.
             superview:
-              type: number
+              allOf:
+                - $ref: '#/components/schemas/Length'
               default: 20
               description: Between a view and its parent's edge `|`, points.
         layoutDirection:
@@ -1103,15 +1283,19 @@ components:
           default: break
           description: |
             `break`: like UIKit, report each unsatisfiable required constraint
-            (`unsatisfiable_constraints`, a warning), leave it out and still lay out.
-            `error`: `422` with every conflict, no frames.
+            (`unsatisfiable_constraints`, severity `error`: the layout is not what was
+            written), leave it out and still lay out (`200` with frames; `/validate` says
+            `valid: false`). `error`: `422` with every conflict, no frames (with `sizes`: that
+            entry of `layouts` has no `frames`, the answer is still `200`).
         ambiguity:
           type: string
           enum: [warn, error, ignore]
           default: warn
           description: |
             What to do with ambiguous frame fields (`ambiguous_layout` diagnostics):
-            report them as warnings, fail with `422`, or say nothing.
+            `warn` reports them with severity `warning`; `error` reports them with severity
+            `error` and answers `422` without frames (with `sizes`: that entry of `layouts`
+            has no `frames`, the answer is still `200`); `ignore` says nothing.
         coordinates:
           type: string
           enum: [parent, root]
@@ -1124,19 +1308,24 @@ components:
       description: A container size in points; an omitted dimension is fitted.
       properties:
         width:
-          type: number
+          $ref: '#/components/schemas/Length'
         height:
-          type: number
+          $ref: '#/components/schemas/Length'
 
     GroupInput:
       type: object
       additionalProperties: false
       required: [constraints]
-      description: A constraint group's content.
+      description: |
+        A constraint group's content: `constraints` and `metrics` only. Another member, a
+        `null`, or a wrong type is `400` `invalid_scene` naming its JSON path.
       properties:
         constraints:
           type: array
-          description: Constraint entries as in a scene; in diagnostics, entry INDEX is `"group:NAME/INDEX"`.
+          description: |
+            Constraint entries as in a scene; in diagnostics, entry INDEX is
+            `"group:NAME/INDEX"`. At most 1,000 entries by default
+            (`--max-group-constraints`; `422` `limit_exceeded` beyond).
           items:
             $ref: '#/components/schemas/Constraint'
         metrics:
@@ -1180,7 +1369,10 @@ components:
           $ref: '#/components/schemas/Frames'
         diagnostics:
           type: array
-          description: Warnings only (a scene with errors is a `422`).
+          description: |
+            `ambiguous_layout` and `negative_size` warnings, and under `conflicts: break` the
+            `unsatisfiable_constraints` errors of the constraints left out (any other error
+            is a `422`).
           items:
             $ref: '#/components/schemas/Diagnostic'
 
@@ -1204,8 +1396,12 @@ components:
 
     Layout:
       type: object
-      description: Exactly what a separate `/solve` of the scene with this container would answer.
-      required: [container, frames, diagnostics]
+      description: |
+        Exactly what a separate `/solve` of the scene with this container would answer. When
+        that size is rejected — a conflict at this size under `conflicts: error`, or ambiguity
+        under `ambiguity: error` — `frames` is absent and `diagnostics` holds the errors (the
+        answer is still `200`); otherwise `frames` is present.
+      required: [container, diagnostics]
       additionalProperties: false
       properties:
         container:
@@ -1280,13 +1476,18 @@ components:
         `unknown_metric`, `unknown_attribute`, `unknown_group`, `incompatible_attributes`,
         `nonlinear`, `limit_exceeded`, `unsatisfiable_constraints` (with `broken` and
         `conflicting`), `ambiguous_layout` (with `view` and `attribute`), `negative_size`
-        (with `view` and `attribute`).
+        (with `view` and `attribute`). Beyond the contract's fields a diagnostic may carry
+        `notes` (extra lines for people) and `path` (the JSON path of the faulty value).
       required: [severity, code, message]
       additionalProperties: false
       properties:
         severity:
           type: string
           enum: [error, warning]
+          description: |
+            `error` for everything that makes the scene invalid, `unsatisfiable_constraints`
+            included under both conflict policies; `ambiguous_layout` is a `warning` (an
+            `error` under `ambiguity: error`); `negative_size` is a `warning`.
         code:
           type: string
           pattern: '^[a-z][a-z_]*$'
@@ -1312,7 +1513,10 @@ components:
           description: The constraint string the diagnostic is about.
         path:
           type: string
-          description: The JSON path of the faulty value (`invalid_json`, `invalid_scene`), e.g. `$.views.title.parent`.
+          description: |
+            The JSON path of the faulty value (`invalid_scene`, and `limit_exceeded` for a
+            number in the JSON), e.g. `$.views.title.parent`; for an unknown member, the
+            member's own path (`$.contraints`).
           examples: ['$.views.title.parent']
         view:
           type: string
@@ -1344,8 +1548,12 @@ components:
           type: string
           pattern: '^urn:layoutd:problem:[a-z0-9-]+$'
           description: |
-            `urn:layoutd:problem:<slug>`, e.g. `invalid-scene`, `unprocessable-scene`,
-            `payload-too-large`, `unsupported-media-type`, `not-found`, `method-not-allowed`.
+            `urn:layoutd:problem:<slug>`: `invalid-json`, `invalid-scene`,
+            `unprocessable-scene`, `bad-request`, `unauthorized`, `not-found`,
+            `method-not-allowed`, `request-timeout`, `precondition-failed`,
+            `payload-too-large`, `uri-too-long`, `unsupported-media-type`,
+            `header-fields-too-large`, `not-implemented`, `service-unavailable`,
+            `http-version-not-supported`, ...
         title:
           type: string
           description: A short, fixed summary of the problem type.
