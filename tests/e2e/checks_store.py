@@ -492,34 +492,34 @@ def limits(ctx):
     s = _server(ctx, os.path.join(ctx.workdir, 'limits.db'),
                 ['--max-groups', '3', '--max-group-constraints', '4'])
     try:
-        def put(name, body, what):
+        def put(name, body):
             return ctx.request('PUT', '/groups/' + name, body, server=s)
 
         long_name = 'n' + 'x' * 127
-        r = put(long_name + 'x', {'constraints': []}, '129 characters')
+        r = put(long_name + 'x', {'constraints': []})
         _problem(ctx, r, 400, 'bad-request', 'Bad Request', 'a name of 129 characters')
         ctx.expect_status(ctx.request('GET', '/groups', server=s), 200, 'list')
         ctx.expect_equal(ctx.request('GET', '/groups', server=s).json()['groups'], [], 'groups after a 400')
-        r = put(long_name, {'constraints': []}, '128 characters')
+        r = put(long_name, {'constraints': []})
         ctx.expect_status(r, 201, 'a name of 128 characters')
         ctx.expect_equal(r.json()['name'], long_name, 'stored name')
 
         four = {'constraints': ['a.width == %d' % i for i in range(4)], 'metrics': {}}
-        ctx.expect_status(put('four', four, 'four'), 201, '4 constraints (the limit)')
+        ctx.expect_status(put('four', four), 201, '4 constraints (the limit)')
         five = {'constraints': ['a.width == %d' % i for i in range(5)]}
-        r = put('five', five, 'five')
+        r = put('five', five)
         doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', '5 constraints')
         d = ctx.expect_diagnostic(doc, 'limit_exceeded', path='$.constraints', severity='error')
         ctx.expect('maxGroupConstraints' in d.get('message', ''), 'message %r names no limit' % d)
         ctx.expect_equal(len(doc['diagnostics']), 1, 'diagnostics of the 5-constraint group')
         ctx.expect_status(ctx.request('GET', '/groups/five', server=s), 404, 'GET five')
-        r = put('four', five, 'replace four')
+        r = put('four', five)
         _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'replacing with 5')
         _expect_group(ctx, ctx.request('GET', '/groups/four', server=s), 'four', 1, four, 'four after a 422')
 
         # constraints that do not parse: one diagnostic each, at its index
         bad = {'constraints': ['a.width == 1', 'H:|-[a', 'a.width == == 2']}
-        r = put('bad', bad, 'bad')
+        r = put('bad', bad)
         doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'unparsable group')
         ctx.expect_equal(sorted((d['code'], d.get('constraint')) for d in doc['diagnostics']),
                          [('equation_syntax', 'group:bad/2'), ('vfl_syntax', 'group:bad/1')],
@@ -527,8 +527,8 @@ def limits(ctx):
         ctx.expect_diagnostic(doc, 'vfl_syntax', constraint='group:bad/1', column=6, source='H:|-[a')
         ctx.expect_status(ctx.request('GET', '/groups/bad', server=s), 404, 'GET bad')
 
-        ctx.expect_status(put('third', {'constraints': []}, 'third'), 201, 'the third group (the limit)')
-        r = put('fourth', {'constraints': []}, 'fourth')
+        ctx.expect_status(put('third', {'constraints': []}), 201, 'the third group (the limit)')
+        r = put('fourth', {'constraints': []})
         doc = _problem(ctx, r, 422, 'unprocessable-scene', 'Unprocessable Content', 'a fourth group')
         ctx.expect_equal(doc, {'type': 'urn:layoutd:problem:unprocessable-scene',
                                'title': 'Unprocessable Content', 'status': 422,
@@ -537,10 +537,10 @@ def limits(ctx):
                                                 'message': 'maxGroups (3 groups)'}]},
                          'a fourth group')
         ctx.expect_status(ctx.request('GET', '/groups/fourth', server=s), 404, 'GET fourth')
-        ctx.expect_status(put('third', {'constraints': ['a.width == 3']}, 'x'), 200,
+        ctx.expect_status(put('third', {'constraints': ['a.width == 3']}), 200,
                           'replacing a group at the limit')
         ctx.expect_status(ctx.request('DELETE', '/groups/third', server=s), 204, 'DELETE third')
-        ctx.expect_status(put('fourth', {'constraints': []}, 'fourth'), 201, 'a group after a DELETE')
+        ctx.expect_status(put('fourth', {'constraints': []}), 201, 'a group after a DELETE')
         listed = [g['name'] for g in ctx.request('GET', '/groups', server=s).json()['groups']]
         ctx.expect_equal(listed, sorted(['four', 'fourth', long_name]), 'groups at the end')
     finally:
