@@ -162,3 +162,38 @@ def in_scenes(ctx):
     ctx.expect_diagnostic(r.json(), 'unknown_group')
     r = ctx.solve(pinned)
     ctx.expect_status(r, 422, 'solve with a deleted group pinned')
+
+
+@check('groups/if-match-weak-never-matches')
+def if_match_weak(ctx):
+    """If-Match uses the strong comparison (RFC 9110 §13.1.1): W/"1" never matches "1"."""
+    name = _name('weak')
+    path = '/groups/' + name
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['a.width == 1']}), 201, 'PUT v1')
+    r = ctx.request('PUT', path, {'constraints': ['a.width == 2']}, {'If-Match': 'W/"1"'})
+    ctx.expect_status(r, 412, 'If-Match: W/"1"')
+    ctx.expect_equal(r.json()['type'], 'urn:layoutd:problem:precondition-failed', 'type')
+    g = ctx.request('GET', path)
+    ctx.expect_equal((g.json()['version'], g.json()['constraints'], g.headers.get('etag')),
+                     (1, ['a.width == 1'], '"1"'), 'group after the 412')
+    ctx.expect_equal([v['version'] for v in ctx.request('GET', path + '/versions').json()['versions']],
+                     [1], 'versions after the 412')
+    r = ctx.request('PUT', path, {'constraints': ['a.width == 2']}, {'If-Match': '"1"'})
+    ctx.expect_status(r, 200, 'the strong tag of the current version')
+    ctx.expect_equal(r.headers.get('etag'), '"2"', 'ETag after the matching If-Match')
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
+
+
+@check('groups/version-paths')
+def version_paths(ctx):
+    """A version that is not a canonical positive integer is 400; one naming nothing, 404."""
+    name = _name('vpath')
+    path = '/groups/' + name
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': []}), 201, 'PUT v1')
+    for bad in ('01', '+1', '1.0', '0'):
+        r = ctx.request('GET', path + '/versions/' + bad)
+        ctx.expect_status(r, 400, 'version %r' % bad)
+    for missing in ('2', '99999999999999999999'):
+        ctx.expect_status(ctx.request('GET', path + '/versions/' + missing), 404, 'version %s' % missing)
+    ctx.expect_status(ctx.request('GET', path + '/versions/1'), 200, 'version 1')
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')

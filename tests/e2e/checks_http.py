@@ -493,3 +493,109 @@ def sizes_fitted(ctx):
     ctx.expect(err is None, 'layouts[0]: %s' % err)
     err = scenes.frames_close(lays[1]['frames'], {'a': {'x': 20, 'y': 20, 'width': 260, 'height': 40}})
     ctx.expect(err is None, 'layouts[1]: %s' % err)
+
+
+# ---------------------------------------------------------------- strict scenes
+
+@check('http/400-unknown-scene-field')
+def unknown_scene_field(ctx):
+    """A misspelt top-level member is a 400 invalid_scene naming its path, with a hint."""
+    r = ctx.solve({'container': {'width': 100, 'height': 100}, 'views': ['a'],
+                   'contraints': ['H:|-[a]-|', 'V:|-[a]-|']})
+    ctx.expect_status(r, 400)
+    doc = r.json()
+    ctx.expect_equal(doc['type'], 'urn:layoutd:problem:invalid-scene', 'type')
+    d = ctx.expect_diagnostic(doc, 'invalid_scene', path='$.contraints', severity='error')
+    ctx.expect("did you mean 'constraints'" in d['message'],
+               'no did-you-mean hint in %r' % d['message'])
+    r = ctx.request('POST', '/validate', {'views': ['a'], 'contraints': []})
+    ctx.expect_status(r, 200, '/validate')
+    ctx.expect_equal(r.json()['valid'], False, '/validate valid')
+    ctx.expect_diagnostic(r.json(), 'invalid_scene', path='$.contraints')
+
+
+@check('http/400-null-in-scene')
+def null_in_scene(ctx):
+    """`null` is never a value: 400 invalid_scene naming where it stands."""
+    base = {'container': {'width': 100, 'height': 100}, 'views': ['a'],
+            'constraints': ['H:|-[a]-|', 'V:|-[a]-|']}
+    cases = [
+        (dict(base, constraints=None), '$.constraints'),
+        (dict(base, container={'width': None, 'height': 100}), '$.container.width'),
+        (dict(base, metrics={'pad': None}), '$.metrics.pad'),
+        (dict(base, options={'conflicts': None}), '$.options.conflicts'),
+        (dict(base, constraints=[{'equation': 'a.width == 5', 'priority': None}]),
+         '$.constraints[0].priority'),
+        (dict(base, views={'a': {'parent': None}}), '$.views.a.parent'),
+    ]
+    for scene, path in cases:
+        r = ctx.solve(scene)
+        ctx.expect_status(r, 400, json.dumps(scene))
+        ctx.expect_diagnostic(r.json(), 'invalid_scene', path=path)
+
+
+# ---------------------------------------------------------------- SVG and the playground
+
+@check('http/format-unknown-400')
+def format_unknown(ctx):
+    for value in ('png', '', 'xml'):
+        r = ctx.request('POST', '/solve?format=' + value, scenes.readme_scene())
+        ctx.expect_status(r, 400, 'format=%r' % value)
+        ctx.expect_equal(r.json()['type'], 'urn:layoutd:problem:bad-request', 'type')
+
+
+def _svg_rects(ctx, resp):
+    """data-view → (x, y, width, height) of each view's rectangle in an SVG answer."""
+    import xml.etree.ElementTree as ET
+    ns = '{http://www.w3.org/2000/svg}'
+    try:
+        root = ET.fromstring(resp.body)
+    except ET.ParseError as e:
+        raise CheckFailed('the SVG is not well-formed XML: %s' % e)
+    ctx.expect_equal(root.tag, ns + 'svg', 'root element')
+    out = {}
+    for g in root.iter(ns + 'g'):
+        name = g.get('data-view')
+        rect = g.find(ns + 'rect')
+        if name is not None and rect is not None:
+            out[name] = tuple(float(rect.get(k)) for k in ('x', 'y', 'width', 'height'))
+    return out
+
+
+@check('http/format-svg')
+def format_svg(ctx):
+    """?format=svg and Accept: image/svg+xml answer the wireframe (validated against the
+    spec); its rectangles are the JSON frames; Accept ranking JSON first stays JSON."""
+    want = {'superview': (0, 0, 320, 480), 'red': (20, 20, 136, 440), 'green': (164, 20, 136, 440)}
+    for target, headers in (('/solve?format=svg', {}), ('/solve?format=SVG', {}),
+                            ('/solve', {'Accept': 'image/svg+xml'}),
+                            ('/solve', {'Accept': 'application/json;q=0.5, image/svg+xml'})):
+        r = ctx.request('POST', target, scenes.readme_scene(), headers)
+        what = '%s %r' % (target, headers)
+        ctx.expect_status(r, 200, what)
+        ctx.expect_equal(r.headers.get('content-type'), 'image/svg+xml; charset=utf-8', what)
+        ctx.expect_equal(r.headers.get('vary'), 'Accept', what + ' Vary')
+        ctx.expect('cache-status' not in r.headers, what + ': Cache-Status on an SVG answer')
+        ctx.expect_equal(_svg_rects(ctx, r), want, what + ' rectangles')
+    for target, headers in (('/solve', {'Accept': 'application/json, image/svg+xml'}),
+                            ('/solve?format=json', {'Accept': 'image/svg+xml'}),
+                            ('/solve', {'Accept': '*/*'})):
+        r = ctx.request('POST', target, scenes.readme_scene(), headers)
+        ctx.expect_status(r, 200, '%s %r' % (target, headers))
+        ctx.expect_equal(r.headers.get('content-type'), 'application/json', '%s %r' % (target, headers))
+        ctx.expect_equal(r.headers.get('vary'), 'Accept', 'Vary on JSON')
+    # a scene with errors: the same 422 problem details as for JSON
+    r = ctx.request('POST', '/solve?format=svg', scenes.SYNTAX_ERROR_SCENE)
+    ctx.expect_status(r, 422, 'SVG of a syntax error')
+    ctx.expect_diagnostic(r.json(), 'vfl_syntax', column=10, constraint=0)
+
+
+@check('http/playground')
+def playground(ctx):
+    r = ctx.request('GET', '/')
+    ctx.expect_status(r, 200)
+    ctx.expect_equal(r.headers.get('content-type'), 'text/html; charset=utf-8', 'Content-Type')
+    ctx.expect(r.body.startswith(b'<!DOCTYPE html>'), 'not an HTML document: %r' % r.body[:60])
+    h = ctx.request('HEAD', '/')
+    ctx.expect_equal((h.status, h.body, h.headers.get('content-length')),
+                     (200, b'', str(len(r.body))), 'HEAD /')

@@ -75,6 +75,81 @@ def api_token(ctx):
         s.stop()
 
 
+
+@check('process/api-token-scheme-case-insensitive', needs='binary')
+def api_token_scheme_case(ctx):
+    """The auth-scheme name is case-insensitive (RFC 9110 §11.1): `bearer TOKEN` and
+    `BEARER TOKEN` are accepted; the token itself is compared exactly."""
+    s = ctx.new_server('token-case', ['--api-token', 'Tok3n'])
+    try:
+        body = {'constraints': ['a.width == 10']}
+        r = ctx.request('PUT', '/groups/lc', body, {'Authorization': 'bearer Tok3n'}, server=s)
+        ctx.expect_status(r, 201, 'PUT with `bearer`')
+        r = ctx.request('PUT', '/groups/lc', body, {'Authorization': 'BEARER Tok3n'}, server=s)
+        ctx.expect_status(r, 200, 'PUT with `BEARER`')
+        r = ctx.request('PUT', '/groups/lc', body, {'Authorization': 'bearer tok3n'}, server=s)
+        ctx.expect_status(r, 401, 'a token differing in case')
+        r = ctx.request('DELETE', '/groups/lc', headers={'Authorization': 'bEaReR Tok3n'}, server=s)
+        ctx.expect_status(r, 204, 'DELETE with `bEaReR`')
+    finally:
+        s.stop()
+
+
+def _expensive_scene(seed):
+    """1,500 views and 3,000 optional constraints `vI.width == vJ.width + 1 @P` with varied
+    priorities: seconds of solver work (many priority levels, no cache hit: `no-store`)."""
+    import random
+    rnd = random.Random(seed)
+    n = 1500
+    cons = ['v%d.width == v%d.width + 1 @%d' % (rnd.randrange(n), rnd.randrange(n), rnd.randrange(1, 1000))
+            for _ in range(3000)]
+    return {'container': {'width': 400, 'height': 400}, 'views': ['v%d' % i for i in range(n)],
+            'constraints': cons, 'options': {'ambiguity': 'ignore'}}
+
+
+@check('process/healthz-while-solving', needs='binary')
+def healthz_while_solving(ctx):
+    """With `--workers 1` and two expensive solves in flight, GET /healthz still answers
+    within 2 s (cheap routes have threads of their own)."""
+    import http.client
+    import threading
+    import time
+    s = ctx.new_server('busy', ['--workers', '1', '--drain-timeout', '1', '--quiet'])
+    conns = []
+    results = []
+
+    def solve(seed):
+        conn = http.client.HTTPConnection('127.0.0.1', s.port, timeout=120)
+        conns.append(conn)
+        try:
+            conn.request('POST', '/solve', json.dumps(_expensive_scene(seed)),
+                         {'Content-Type': 'application/json', 'Cache-Control': 'no-store'})
+            results.append(conn.getresponse().status)
+        except (OSError, http.client.HTTPException) as e:
+            results.append(type(e).__name__)
+
+    threads = [threading.Thread(target=solve, args=(seed,), daemon=True) for seed in (1, 2)]
+    try:
+        for t in threads:
+            t.start()
+        time.sleep(1.0)   # both bodies (125 KB each) sent; the one worker is solving
+        ctx.expect(all(t.is_alive() for t in threads) and not results,
+                   'the solves ended within 1 s (%r): the scene is too cheap to test this' % results)
+        started = time.monotonic()
+        r = ctx.request('GET', '/healthz', server=s)
+        elapsed = time.monotonic() - started
+        ctx.expect_status(r, 200, '/healthz')
+        ctx.expect(any(t.is_alive() for t in threads),
+                   'both solves finished before /healthz answered: nothing was in flight')
+        ctx.expect(elapsed < 2.0, '/healthz took %.2f s while the solves ran' % elapsed)
+    finally:
+        s.stop(timeout=10)   # SIGTERM; the in-flight solves are cut off after --drain-timeout
+        for c in list(conns):
+            c.close()
+        for t in threads:
+            t.join(timeout=10)
+
+
 # ---------------------------------------------------------------- CLI
 
 def _cli(ctx, args, stdin=None):
