@@ -53,14 +53,17 @@ info:
     (`service-unavailable`) with `Retry-After` and is closed. (All these limits are
     `layoutd serve` flags.)
 
-    **Scene limits** (each a `layoutd serve` flag; beyond one the answer is `422` with a
-    `limit_exceeded` diagnostic naming it, unless said otherwise): 20,000 views
-    (`maxViews`), 100,000 constraint entries in a scene with its groups (`maxConstraints`),
-    1,000 `sizes` (`maxSizes`), 64 groups included by one scene (`maxGroups`), 65,536 bytes
-    in one constraint string (`maxConstraintBytes`), a view hierarchy 64 levels deep
-    (`maxHierarchyDepth`), 1,000 constraint entries in one stored group
-    (`maxGroupConstraints`), and JSON nested 64 levels deep in any request body (deeper is
-    `400` `invalid_json`). Every length, position, size, margin, spacing, baseline and
+    **Scene limits** (defaults; beyond one the answer is `422` with a `limit_exceeded`
+    diagnostic naming it, unless said otherwise): 20,000 views (`maxViews`,
+    `--max-views`), 100,000 constraint entries in a scene with its groups
+    (`maxConstraints`, `--max-constraints`), 1,000 `sizes` (`maxSizes`, `--max-sizes`), 64
+    groups included by one scene (`maxGroups`, fixed), 65,536 bytes in one constraint
+    string (`maxConstraintBytes`, `--max-constraint-bytes`), a view hierarchy 64 levels
+    deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one
+    stored group (`maxGroupConstraints`, `--max-group-constraints`), 10,000 groups stored
+    at once (`PUT` of a new name beyond it; also reported as `maxGroups`, `--max-groups`),
+    and JSON nested 64 levels deep in any request body (`--max-json-depth`; deeper is `400`
+    `invalid_json`). Every length, position, size, margin, spacing, baseline and
     constant (in the JSON or in a constraint string, metrics where they are used,
     multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
     `limit_exceeded` (`maxMagnitude`, not configurable).
@@ -549,7 +552,9 @@ paths:
           $ref: '#/components/responses/UnsupportedMediaType'
         '422':
           description: |
-            The constraints do not parse (or a group limit is exceeded); nothing is stored.
+            The constraints do not parse, or a limit is exceeded (`limit_exceeded`: more
+            than 1,000 constraint entries, or a new group beyond the 10,000 stored groups);
+            nothing is stored.
           headers:
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
