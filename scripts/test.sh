@@ -36,7 +36,10 @@ step() {
 }
 
 build() {
-    swift build --build-tests && swift build -c release --product layoutd && swift build -c release --product layoutd-bench
+    # The release layoutd is linked as the Dockerfile links it (static Swift runtime), so
+    # the dockerlibs step checks the same binary the image would ship.
+    swift build --build-tests && swift build -c release --product layoutd --static-swift-stdlib \
+        && swift build -c release --product layoutd-bench
 }
 
 unit() { swift test --skip-build; }

@@ -287,7 +287,7 @@ struct EquationRun {
         let start = cursor.offset
         if cursor.current == UInt8(ascii: "(") {
             guard depth < EquationParser.maximumNestingDepth else {
-                throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels)")
+                throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels; limit maxNestingDepth)", code: .limitExceeded)
             }
             cursor.offset += 1
             var inner = try parseExpression(depth: depth + 1)
@@ -376,7 +376,7 @@ struct EquationRun {
     /// `inset(b.edges, top, leading, bottom, trailing)`, at the `(`.
     mutating func parseInset(depth: Int, start: Int) throws(SyntaxFault) -> LinearExpression {
         guard depth < EquationParser.maximumNestingDepth else {
-            throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels)", at: start)
+            throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels; limit maxNestingDepth)", code: .limitExceeded, at: start)
         }
         cursor.offset += 1
         var edges = try parseExpression(depth: depth + 1)

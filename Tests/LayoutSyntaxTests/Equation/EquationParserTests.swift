@@ -196,10 +196,10 @@ struct EquationParserTests {
     func deepNesting() {
         let source = String(repeating: "(", count: 100_000) + "a.width" + String(repeating: ")", count: 100_000) + " == 1"
         let result = parse(source)
-        #expect(faults(result, source: source) == ["equation_syntax@256"])
-        #expect(result.diagnostics.first?.message == "The expression is nested too deeply (more than 256 levels)")
+        #expect(faults(result, source: source) == ["limit_exceeded@256"])
+        #expect(result.diagnostics.first?.message == "The expression is nested too deeply (more than 256 levels; limit maxNestingDepth)")
         let insets = String(repeating: "inset(", count: 100_000)
-        #expect(faults(parse(insets), source: insets) == ["equation_syntax@1536"])
+        #expect(faults(parse(insets), source: insets) == ["limit_exceeded@1536"])
     }
 
     @Test("256 levels are fine; long sign chains and long sums parse")
