@@ -88,8 +88,9 @@ info:
     and `Vary: Origin`, and CORS preflight requests (`OPTIONS` with
     `Access-Control-Request-Method`) are answered `204` (the Fetch standard).
 
-    **Request ids.** Every response carries `X-Request-Id`: the request's own value when it
-    sent one, otherwise a new id.
+    **Request ids.** Every response of a route carries `X-Request-Id`: the request's own
+    value when it sent one, otherwise a new id. The server's own answers (the framing
+    errors, `501`, and the `503` over the connection limit; see Errors) carry none.
   license:
     name: Proprietary
 servers:
@@ -817,7 +818,8 @@ components:
         `uri-too-long`, `431` `header-fields-too-large`, `505` `http-version-not-supported`,
         `503` `service-unavailable` over the connection limit; all with
         `Connection: close` and without `X-Request-Id`), `501` `not-implemented` for an
-        unknown method, `500` for an internal error.
+        unknown method (also with `Connection: close`, without `X-Request-Id`), `500` for an
+        internal error.
       headers:
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
