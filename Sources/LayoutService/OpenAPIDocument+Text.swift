@@ -62,7 +62,7 @@ info:
     deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one
     stored group (`maxGroupConstraints`, `--max-group-constraints`), 10,000 groups stored
     at once (`PUT` of a new name beyond it; also reported as `maxGroups`, `--max-groups`),
-    and JSON nested 64 levels deep in any request body (`--max-json-depth`; deeper is `400`
+    parentheses nested 256 deep in an equation (`maxNestingDepth`, fixed), and JSON nested 64 levels deep in any request body (`--max-json-depth`; deeper is `400`
     `invalid_json`). Every length, position, size, margin, spacing, baseline and
     constant (in the JSON or in a constraint string, metrics where they are used,
     multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
