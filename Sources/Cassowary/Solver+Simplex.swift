@@ -149,6 +149,7 @@ extension Solver {
             row.solve(for: subject)
             substitute(subject, with: row)
             install(subject, row)
+            if cellOperations > workLimit { throw .workLimitExceeded }
         }
         return tag
     }
@@ -402,6 +403,8 @@ extension Solver {
             if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
         }
         for index in levels.indices { levels[index].row.substitute(symbol, with: row) }
+        // Each objective level is a row too: with many priority levels they are most of the work.
+        cellOperations &+= levels.count &* (row.cells.count &+ 1)
         if artificial != nil { artificial?.substitute(symbol, with: row) }
     }
 
@@ -422,6 +425,7 @@ extension Solver {
             pivot(entering: entering, leaving: leaving)
             count += 1
             if count > pivotLimit { throw .internalError("optimize did not terminate") }
+            if cellOperations > workLimit { throw .workLimitExceeded }
         }
         isOptimal = true
     }
@@ -435,6 +439,7 @@ extension Solver {
             pivot(entering: entering, leaving: leaving)
             count += 1
             if count > pivotLimit { throw .internalError("optimize did not terminate") }
+            if cellOperations > workLimit { throw .workLimitExceeded }
         }
     }
 
@@ -524,6 +529,10 @@ extension Solver {
             if count > pivotLimit {
                 infeasible.removeAll()
                 throw .internalError("dual optimize did not terminate")
+            }
+            if cellOperations > workLimit {
+                infeasible.removeAll()
+                throw .workLimitExceeded
             }
         }
         isOptimal = true

@@ -73,6 +73,11 @@ public struct Solver: Sendable {
     /// Number of row cells read or written by substitutions so far (a diagnostic:
     /// a machine-independent measure of pivot work).
     public internal(set) var cellOperations = 0
+    /// The most ``cellOperations`` this solver may spend; beyond it the simplex stops
+    /// with ``SolverError/workLimitExceeded`` (checked after each pivot). It bounds the
+    /// time and memory one hostile system can take from a shared service. Default:
+    /// unlimited.
+    public var workLimit = Int.max
     /// Whether the basis is known to be optimal (reduced costs lexicographically
     /// non-negative): then a degenerate new row can take the dual-ratio subject.
     var isOptimal = true

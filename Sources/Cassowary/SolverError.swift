@@ -1,5 +1,5 @@
-/// Errors thrown by ``Solver``. Every failure leaves the solver as it was before the
-/// call; none of them traps.
+/// Errors thrown by ``Solver``. Every failure except ``workLimitExceeded`` leaves the
+/// solver as it was before the call; none of them traps.
 public enum SolverError: Error, Equatable, Sendable {
     /// The handle was never returned by this solver, or the constraint was removed.
     case unknownConstraint(ConstraintHandle)
@@ -15,6 +15,10 @@ public enum SolverError: Error, Equatable, Sendable {
     case badRequiredStrength
     /// A NaN or infinite coefficient, constant, strength or suggested value.
     case nonFiniteInput
+    /// The work of this solver exceeded ``Solver/workLimit`` (cell operations). The
+    /// solver is then left mid-optimisation: its values satisfy the required
+    /// constraints added so far but may not be optimal; discard it.
+    case workLimitExceeded
     /// An invariant of the tableau broke (a bug in the solver, not bad input).
     case internalError(String)
 }

@@ -49,6 +49,7 @@ extension CompiledScene {
         // added (so conflicts are found in the contract's order); optional ones are
         // installed and optimised once at the end.
         solver.autoSolve = false
+        solver.workLimit = limits.maxSolverWork
         var added: [Int] = []           // handle.rawValue → index into `all`
         var all: [CompiledConstraint] = []
         all.reserveCapacity(constraints.count + 2)
@@ -74,6 +75,8 @@ extension CompiledScene {
                     return position >= 0 ? all[position].ref : nil
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
+            } catch .workLimitExceeded {
+                return workLimitLayout(diagnostics)
             } catch {
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene, message: "The solver refused this constraint: \(error)",
@@ -81,8 +84,22 @@ extension CompiledScene {
                     column: compiled.ref.column, source: compiled.source))
             }
         }
-        solver.updateVariables()
+        do {
+            try solver.solve()
+        } catch .workLimitExceeded {
+            return workLimitLayout(diagnostics)
+        } catch {
+            diagnostics.append(LayoutDiagnostic(code: .invalidScene, message: "The solver failed: \(error)"))
+        }
         return readLayout(from: solver, diagnostics: diagnostics)
+    }
+
+    /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
+    /// a `limit_exceeded` error (422).
+    func workLimitLayout(_ diagnostics: [LayoutDiagnostic]) -> Layout {
+        let message = "Solving this scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations): simplify it, split it, or raise --max-solver-work"
+        return Layout(frames: [], diagnostics: diagnostics + [LayoutDiagnostic(code: .limitExceeded, message: message)],
+                      isRejected: true, containerWidth: 0, containerHeight: 0)
     }
 
     /// Solves the scene at each size: what ``solve(size:)`` answers for each, computed
@@ -102,6 +119,7 @@ extension CompiledScene {
         guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0) } }
         var base = Solver()
         base.autoSolve = false
+        base.workLimit = limits.maxSolverWork
         for compiled in constraints {
             do {
                 try base.addConstraint(compiled.constraint)
@@ -109,8 +127,14 @@ extension CompiledScene {
                 return sizes.map { solve(size: $0) }
             }
         }
-        base.updateVariables()
+        do {
+            try base.solve()
+        } catch {
+            return sizes.map { solve(size: $0) }
+        }
         base.autoSolve = true
+        // Each size may spend the whole budget again (as a separate solve could).
+        base.workLimit = base.cellOperations > Int.max - limits.maxSolverWork ? Int.max : base.cellOperations + limits.maxSolverWork
         return sizes.map { size in
             var solver = base
             do {
@@ -119,7 +143,6 @@ extension CompiledScene {
             } catch {
                 return solve(size: size)
             }
-            solver.updateVariables()
             let layout = readLayout(from: solver, diagnostics: [])
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout }) {
                 return solve(size: size)
@@ -221,10 +244,11 @@ extension CompiledScene {
                     view: hierarchy.names[view], attribute: field))
             }
         }
-        if absolute.contains(where: { !$0.x.isFinite || !$0.y.isFinite || !$0.width.isFinite || !$0.height.isFinite }) {
+        func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+        if absolute.contains(where: { isOutOfRange($0.x) || isOutOfRange($0.y) || isOutOfRange($0.width) || isOutOfRange($0.height) }) {
             diagnostics.append(LayoutDiagnostic(
                 code: .limitExceeded,
-                message: "The solution has numbers too large to represent; keep lengths and multipliers smaller (limit maxMagnitude)"))
+                message: "The solution has lengths beyond ±\(JSONWriter.format(maximumMagnitude)) points; the constraints push views far out (limit maxMagnitude)"))
         }
         let rejected = diagnostics.contains { diagnostic in
             diagnostic.code == .limitExceeded

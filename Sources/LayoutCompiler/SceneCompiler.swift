@@ -17,6 +17,8 @@ public struct CompiledConstraint: Sendable {
 /// expressions over the view variables. ``solve(size:)`` does the rest.
 public struct CompiledScene: Sendable {
     public let scene: Scene
+    /// The limits it was compiled under (``SceneLimits/maxSolverWork`` applies when solving).
+    public let limits: SceneLimits
     public let hierarchy: ViewHierarchy
     /// The intrinsic-size constraints (views sorted by name), then the scene's
     /// constraints in order, then the groups'. The container's size comes first at
@@ -42,10 +44,12 @@ public struct CompiledScene: Sendable {
 public struct SceneCompiler: Sendable {
     public let scene: Scene
     public let groups: [ResolvedGroup]
+    public let limits: SceneLimits
 
-    public init(scene: Scene, groups: [ResolvedGroup] = []) {
+    public init(scene: Scene, groups: [ResolvedGroup] = [], limits: SceneLimits = SceneLimits()) {
         self.scene = scene
         self.groups = groups
+        self.limits = limits
     }
 
     /// Parses and translates every constraint.
@@ -69,7 +73,7 @@ public struct SceneCompiler: Sendable {
                 state.add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
             }
         }
-        return CompiledScene(scene: scene, hierarchy: hierarchy, constraints: state.constraints,
+        return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics, mentioned: state.mentioned)
     }
 }

@@ -17,8 +17,26 @@ import Synchronization
 /// guarded by a `Mutex`.
 final class FrontCache: Sendable {
     struct Key: Hashable, Sendable {
-        var route: UInt8
-        var body: [UInt8]
+        let route: UInt8
+        let body: [UInt8]
+        /// The body's hash, computed once, outside the lock, over the bytes in one call
+        /// (a synthesized conformance would feed the hasher byte by byte, under the lock).
+        let bodyHash: Int
+
+        init(route: UInt8, body: [UInt8]) {
+            self.route = route
+            self.body = body
+            var hasher = Hasher()
+            hasher.combine(route)
+            body.withUnsafeBytes { hasher.combine(bytes: $0) }
+            bodyHash = hasher.finalize()
+        }
+
+        static func == (a: Key, b: Key) -> Bool {
+            a.route == b.route && a.bodyHash == b.bodyHash && a.body == b.body
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(bodyHash) }
     }
 
     private struct State {

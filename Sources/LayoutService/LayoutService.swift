@@ -161,9 +161,18 @@ public final class LayoutService: Sendable {
 
     func validate(_ request: HTTPRequest) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
+        // The verdict depends only on the body and the groups' content: the front cache
+        // (emptied on every group write) serves repeats without solving again.
+        let frontKey = FrontCache.Key(route: 1, body: request.body)
+        if let hit = frontCache.lookup(frontKey) {
+            return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: nil)
+        }
+        let generation = frontCache.generation
         switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
         case .success(let prepared):
-            return answer(engine.validate(prepared), cacheStatus: nil)
+            let verdict = engine.validate(prepared)
+            frontCache.insert(verdict.body, for: frontKey, generation: generation)
+            return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
             // 400 only for bodies that are not JSON objects; a well-formed object always
             // gets a verdict, even with wrong types inside.
@@ -200,6 +209,7 @@ public final class LayoutService: Sendable {
     /// default `application/x-www-form-urlencoded` (contract, "Responses").
     func checkMediaType(_ request: HTTPRequest) -> HTTPResponse? {
         guard let contentType = request.headers["Content-Type"] else { return nil }
+        if contentType == "application/json" { return nil }   // the common case, without Foundation
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         if mediaType == "application/json" || mediaType.hasSuffix("+json") || mediaType == "application/x-www-form-urlencoded" || mediaType.isEmpty {
             return nil
@@ -284,9 +294,11 @@ public final class LayoutService: Sendable {
            given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             return given
         }
+        // One 64-bit draw (one getrandom call) gives all 16 hex digits.
         var generator = SystemRandomNumberGenerator()
+        let value: UInt64 = generator.next()
         let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<16).map { _ in hex[Int(generator.next() & 0xF)] }, as: UTF8.self)
+        return String(decoding: (0..<16).map { hex[Int((value >> (UInt64($0) &* 4)) & 0xF)] }, as: UTF8.self)
     }
 
     /// The value of the last `name=value` pair of a query string, lowercased.

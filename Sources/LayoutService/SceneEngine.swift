@@ -96,7 +96,7 @@ public struct SceneEngine: Sendable {
 
     /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422.
     public func solve(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups).compile()
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
         }
@@ -144,7 +144,7 @@ public struct SceneEngine: Sendable {
     /// compiles and solves (each size of `sizes`), so it reports syntax errors, unknown
     /// names, conflicts and ambiguity, but no frames.
     public func validate(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups).compile()
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
         for size in sizes {

@@ -191,3 +191,48 @@ struct DiagnosticsTests {
         #expect(warning?.severity == .warning)
     }
 }
+
+/// `maxSolverWork` and `maxMagnitude`: limits that turn hostile scenes into 422s.
+struct SolverLimitTests {
+    @Test func sceneBeyondTheSolverWorkLimitIsRejected() throws {
+        var views: [String] = []
+        var constraints: [String] = []
+        for index in 0..<100 {
+            views.append("\"v\(index)\"")
+            constraints.append("\"v\(index).width == v\((index * 7 + 3) % 100).width + 1 @\(1 + index % 99)\"")
+            constraints.append("\"v\(index).left >= v\((index * 13 + 5) % 100).right @500\"")
+        }
+        let json = "{\"container\":{\"width\":400,\"height\":400},\"views\":[\(views.joined(separator: ","))],\"constraints\":[\(constraints.joined(separator: ","))]}"
+        let scene = try SceneDecoder().decode(body: Array(json.utf8))
+        var limits = SceneLimits()
+        limits.maxSolverWork = 1_000
+        let layout = SceneCompiler(scene: scene, limits: limits).compile().solve(size: scene.container.size)
+        #expect(layout.isRejected)
+        #expect(layout.frames.isEmpty)
+        #expect(layout.diagnostics.last?.code == .limitExceeded)
+        #expect(layout.diagnostics.last?.message.contains("maxSolverWork") == true)
+    }
+
+    @Test func hugeConstantsAreLimitExceeded() throws {
+        let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["a.width == 1e308","H:|[a]","V:|[a]|"]}"#.utf8))
+        let compiled = SceneCompiler(scene: scene).compile()
+        #expect(compiled.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(compiled.diagnostics.first?.constraint == .scene(0))
+    }
+
+    @Test func hugeContainerIsLimitExceeded() {
+        #expect(throws: SceneRejection.self) {
+            try SceneDecoder().decode(body: Array(#"{"container":{"width":1e308,"height":10}}"#.utf8))
+        }
+    }
+
+    @Test func farAwaySolutionIsLimitExceeded() throws {
+        // Every number is within 1e12, but the chain multiplies: 1e11 · 20 = 2e12 > 1e12.
+        let (_, layout) = try layout(#"""
+        {"container":{"width":100,"height":10},"views":["a","b"],
+         "constraints":["a.left == 100000000000","b.left == a.left * 20","a.width == 1","b.width == 1","V:|[a]|","V:|[b]|"]}
+        """#)
+        #expect(layout.isRejected)
+        #expect(layout.diagnostics.contains { $0.code == .limitExceeded })
+    }
+}

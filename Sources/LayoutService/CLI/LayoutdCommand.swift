@@ -32,6 +32,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
         OptionSpec(name: "max-constraint-bytes", valueName: "BYTES", help: "Bytes in one constraint string (422 limit_exceeded beyond).", defaultDescription: "65536"),
         OptionSpec(name: "max-hierarchy-depth", valueName: "N", help: "Depth of the view hierarchy (422 limit_exceeded beyond).", defaultDescription: "64"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take.", defaultDescription: "500000000"),
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
@@ -121,6 +122,7 @@ public enum LayoutdCommand {
         configuration.sceneLimits.maxConstraintBytes = try options.int("max-constraint-bytes", default: configuration.sceneLimits.maxConstraintBytes)
         configuration.sceneLimits.maxHierarchyDepth = try options.int("max-hierarchy-depth", default: configuration.sceneLimits.maxHierarchyDepth)
         configuration.sceneLimits.maxJSONDepth = try options.int("max-json-depth", default: configuration.sceneLimits.maxJSONDepth)
+        configuration.sceneLimits.maxSolverWork = try options.int("max-solver-work", default: configuration.sceneLimits.maxSolverWork)
         configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

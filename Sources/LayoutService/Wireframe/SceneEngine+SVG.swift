@@ -15,7 +15,7 @@ extension SceneEngine {
     ///   `sizes` is drawn as a panel without views, as `/solve` answers it without frames.
     /// - SeeAlso: ``WireframeRenderer`` for the document's shape.
     public func solveSVG(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups).compile()
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
         }
