@@ -63,11 +63,16 @@ extension LayoutService {
                 }
             } else {
                 // If-Match uses the strong comparison (RFC 9110 §13.1.1): weak tags never match.
-                let strong = Self.strongEntityTags(header)
-                guard let first = strong.compactMap(Self.version).first else {
-                    return problem(412, detail: "If-Match '\(header)' names no current version of group '\(name)' (weak tags never match)")
+                // Any member may match (RFC 9110 §13.1.1): pass the current version when
+                // it is listed, so the store's check is the atomic one.
+                let listed = Set(Self.strongEntityTags(header).compactMap(Self.version))
+                let current: Int?
+                do { current = try store.group(named: name)?.version } catch { return storeFailure(error, groupName: name) }
+                guard let current, listed.contains(current) else {
+                    let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+                    return problem(412, detail: "If-Match '\(header)' does not match group '\(name)': \(state) (weak tags never match)")
                 }
-                ifMatch = first
+                ifMatch = current
             }
         }
         let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
@@ -203,7 +208,8 @@ extension LayoutService {
         case .full:
             return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
         case .limitExceeded(let message):
-            return problem(422, detail: message, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+            let text = "The store's limit is reached: \(message) (raise it with --max-groups)"
+            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
         case .corrupt, .cannotOpen, .sqlite:
             return problem(500, detail: "The database failed; the error was logged")
         }

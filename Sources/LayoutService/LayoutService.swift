@@ -151,10 +151,12 @@ public final class LayoutService: Sendable {
         var cacheStatus = directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss"
         if result.isCacheable && !directives.noStore {
             let groups = prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) }
-            if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true, !directives.any {
-                cacheStatus = "layoutd; fwd=miss; stored"
+            // The in-memory front cache only holds what the result cache stored, so a
+            // later hit never contradicts this answer's Cache-Status.
+            if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
+                if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
+                frontCache.insert(result.body, for: frontKey, generation: generation)
             }
-            frontCache.insert(result.body, for: frontKey, generation: generation)
         }
         return answer(result, cacheStatus: cacheStatus)
     }
@@ -267,7 +269,9 @@ public final class LayoutService: Sendable {
         writer.key("title"); writer.string(HTTPStatusText.phrase(status))
         writer.key("status"); writer.integer(status)
         writer.key("detail"); writer.string(detail)
-        if let diagnostics { writer.key("diagnostics"); writer.diagnostics(diagnostics) }
+        // Every problem carries a diagnostics list (contract, "Responses"), empty when
+        // the status says it all.
+        writer.key("diagnostics"); writer.diagnostics(diagnostics ?? [])
         writer.endObject()
         var response = HTTPResponse(status: status, body: writer.bytes)
         response.headers.append("Content-Type", "application/problem+json")

@@ -48,8 +48,8 @@ info:
     request head not received within 10 s or body within 30 s; `413`
     (`payload-too-large`) body over the limit; `414` (`uri-too-long`) request target over
     8,192 bytes; `431` (`header-fields-too-large`) header section over 16,384 bytes or one
-    line over 8,192 bytes; `505` (`http-version-not-supported`) an HTTP version other than
-    1.0/1.1. Over the open-connection limit (4,096 by default) a new connection gets `503`
+    line over 8,192 bytes; `505` (`http-version-not-supported`) a major HTTP version other
+    than 1 (a later 1.x minor version is answered as HTTP/1.1, RFC 9110 §2.5). Over the open-connection limit (4,096 by default) a new connection gets `503`
     (`service-unavailable`) with `Retry-After` and is closed. (All these limits are
     `layoutd serve` flags.)
 

@@ -181,6 +181,12 @@ def if_match_weak(ctx):
     r = ctx.request('PUT', path, {'constraints': ['a.width == 2']}, {'If-Match': '"1"'})
     ctx.expect_status(r, 200, 'the strong tag of the current version')
     ctx.expect_equal(r.headers.get('etag'), '"2"', 'ETag after the matching If-Match')
+    # A list matches when any member does (RFC 9110 §13.1.1).
+    r = ctx.request('PUT', path, {'constraints': ['a.width == 3']}, {'If-Match': '"7", W/"2", "2"'})
+    ctx.expect_status(r, 200, 'If-Match list with the current version')
+    ctx.expect_equal(r.headers.get('etag'), '"3"', 'ETag after the list match')
+    r = ctx.request('PUT', path, {'constraints': ['a.width == 4']}, {'If-Match': '"1", "2"'})
+    ctx.expect_status(r, 412, 'If-Match list without the current version')
     ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
 
 

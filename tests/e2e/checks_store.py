@@ -529,12 +529,13 @@ def limits(ctx):
 
         ctx.expect_status(put('third', {'constraints': []}), 201, 'the third group (the limit)')
         r = put('fourth', {'constraints': []})
-        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'Unprocessable Content', 'a fourth group')
+        message = "The store's limit is reached: maxGroups (3 groups) (raise it with --max-groups)"
+        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'a fourth group')
         ctx.expect_equal(doc, {'type': 'urn:layoutd:problem:unprocessable-scene',
-                               'title': 'Unprocessable Content', 'status': 422,
-                               'detail': 'maxGroups (3 groups)',
+                               'title': 'The scene cannot be laid out', 'status': 422,
+                               'detail': message,
                                'diagnostics': [{'code': 'limit_exceeded', 'severity': 'error',
-                                                'message': 'maxGroups (3 groups)'}]},
+                                                'message': message}]},
                          'a fourth group')
         ctx.expect_status(ctx.request('GET', '/groups/fourth', server=s), 404, 'GET fourth')
         ctx.expect_status(put('third', {'constraints': ['a.width == 3']}), 200,
