@@ -1,5 +1,6 @@
 import Cassowary
 import Foundation
+import LayoutCompiler
 
 /// A `layout-lp/1` system (../shared/bench/FORMAT.md), parsed.
 struct LayoutLPSystem {
@@ -42,53 +43,53 @@ struct LayoutLPSystem {
     /// - Throws: `FormatError` for anything that is not `layout-lp/1`.
     init(contentsOf path: String) throws {
         let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        let root = try JSONValue.parse([UInt8](data))
-        guard root["format"]?.string == "layout-lp/1" else {
+        let root = try JSONParser(maximumDepth: 64).parse([UInt8](data))
+        guard root["format"]?.stringValue == "layout-lp/1" else {
             throw FormatError(description: "\(path): not a layout-lp/1 object")
         }
-        name = root["meta"]?["name"]?.string ?? URL(fileURLWithPath: path).lastPathComponent
-        guard let names = root["variables"]?.array?.compactMap(\.string) else { throw FormatError(description: "variables") }
+        name = root["meta"]?["name"]?.stringValue ?? URL(fileURLWithPath: path).lastPathComponent
+        guard let names = root["variables"]?.arrayValue?.compactMap(\.stringValue) else { throw FormatError(description: "variables") }
         variables = names
         var index: [String: Int] = [:]
         for (position, variable) in names.enumerated() { index[variable] = position }
 
         func strength(_ value: JSONValue?) throws -> Double {
-            if let text = value?.string, let number = Self.named[text] { return number }
-            if let number = value?.number { return min(number, Self.kiwiRequired) }
+            if let text = value?.stringValue, let number = Self.named[text] { return number }
+            if let number = value?.numberValue { return min(number, Self.kiwiRequired) }
             throw FormatError(description: "bad strength")
         }
 
         rows = []
-        for item in root["constraints"]?.array ?? [] {
+        for item in root["constraints"]?.arrayValue ?? [] {
             var terms: [(Double, Int)] = []
-            for pair in item["terms"]?.array ?? [] {
-                guard let parts = pair.array, parts.count == 2, let coefficient = parts[0].number,
-                      let variable = parts[1].string, let position = index[variable] else {
+            for pair in item["terms"]?.arrayValue ?? [] {
+                guard let parts = pair.arrayValue, parts.count == 2, let coefficient = parts[0].numberValue,
+                      let variable = parts[1].stringValue, let position = index[variable] else {
                     throw FormatError(description: "bad term")
                 }
                 terms.append((coefficient, position))
             }
             let relation: RelationalOperator
-            switch item["op"]?.string {
+            switch item["op"]?.stringValue {
             case "==": relation = .equal
             case "<=": relation = .lessThanOrEqual
             case ">=": relation = .greaterThanOrEqual
             default: throw FormatError(description: "bad op")
             }
-            rows.append(Row(terms: terms, constant: item["constant"]?.number ?? 0,
+            rows.append(Row(terms: terms, constant: item["constant"]?.numberValue ?? 0,
                             relation: relation, kiwiStrength: try strength(item["strength"])))
         }
         removals = []
-        for item in root["x-remove"]?.array ?? [] {
-            guard let number = item.number, number >= 0, number < Double(rows.count), number == number.rounded() else {
+        for item in root["x-remove"]?.arrayValue ?? [] {
+            guard let number = item.numberValue, number >= 0, number < Double(rows.count), number == number.rounded() else {
                 throw FormatError(description: "bad x-remove index")
             }
             removals.append(Int(number))
         }
         edits = []
-        for item in root["edits"]?.array ?? [] {
-            guard let variable = item["variable"]?.string, let position = index[variable],
-                  let values = item["values"]?.array?.compactMap(\.number) else {
+        for item in root["edits"]?.arrayValue ?? [] {
+            guard let variable = item["variable"]?.stringValue, let position = index[variable],
+                  let values = item["values"]?.arrayValue?.compactMap(\.numberValue) else {
                 throw FormatError(description: "bad edit")
             }
             edits.append(Edit(variable: position, kiwiStrength: try strength(item["strength"]), values: values))

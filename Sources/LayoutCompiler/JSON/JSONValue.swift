@@ -37,6 +37,13 @@ public enum JSONValue: Sendable, Equatable {
         return members.last(where: { $0.0 == key })?.1
     }
 
+    /// The string, when this is one.
+    public var stringValue: String? { if case .string(let text) = self { return text } else { return nil } }
+    /// The number, when this is one.
+    public var numberValue: Double? { if case .number(let value) = self { return value } else { return nil } }
+    /// The elements, when this is an array.
+    public var arrayValue: [JSONValue]? { if case .array(let items) = self { return items } else { return nil } }
+
     /// A short English name of the value's JSON type, for messages ("a string", "an object").
     public var typeDescription: String {
         switch self {
