@@ -105,50 +105,77 @@ extension CompiledScene {
     /// Solves the scene at each size: what ``solve(size:)`` answers for each, computed
     /// from one compiled and solved state where that gives the same answer.
     ///
-    /// The scene's constraints (without the container's size) are solved once; each
-    /// size's two container constraints are then added to a copy of that solver and
-    /// re-optimised incrementally (dual simplex). That is exactly the layout of a
-    /// separate solve when the whole constraint set is feasible (no conflict can then
-    /// arise in any order) and its optimum is unique (no ambiguity); otherwise — a
-    /// conflict, an ambiguous field, or `ambiguity: ignore`, where ambiguity is not
-    /// checked — that size is solved from scratch in the contract's order.
+    /// The scene's constraints are solved once, with a fitted dimension's `== 0 @50` and,
+    /// for a given dimension, an edit variable on the container's size at a strength
+    /// above every priority below 1000. Each size then suggests its width and height to
+    /// a copy (the dual simplex re-optimises from the previous optimum: Cassowary's
+    /// resize path). When the suggestion holds exactly, no required constraint excludes
+    /// that size, and because the edit outranks every optional priority the optimum is
+    /// the one of a separate solve with the size required — identical whenever that
+    /// optimum is unique (no ambiguity). Otherwise (the size is excluded: a conflict; an
+    /// ambiguous field; or `ambiguity: ignore`, where ambiguity is not checked) that
+    /// size is solved from scratch in the contract's order.
     ///
-    /// - Complexity: one full solve, then per size a solver copy, two incremental adds
-    ///   and the ambiguity check.
+    /// - Complexity: one full solve per combination of fitted dimensions, then per size
+    ///   a solver copy, one or two suggestions and the ambiguity check.
     public func solve(sizes: [ContainerSize]) -> [Layout] {
         guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0) } }
-        var base = Solver()
-        base.autoSolve = false
-        base.workLimit = limits.maxSolverWork
-        for compiled in constraints {
-            do {
-                try base.addConstraint(compiled.constraint)
-            } catch {
-                return sizes.map { solve(size: $0) }
-            }
-        }
-        do {
-            try base.solve()
-        } catch {
-            return sizes.map { solve(size: $0) }
-        }
-        base.autoSolve = true
-        // Each size may spend the whole budget again (as a separate solve could).
-        base.workLimit = base.cellOperations > Int.max - limits.maxSolverWork ? Int.max : base.cellOperations + limits.maxSolverWork
+        var bases: [Int: Solver?] = [:]
         return sizes.map { size in
+            let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
+            if bases[key] == nil { bases[key] = resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil) }
+            guard let base = bases[key] ?? nil else { return solve(size: size) }
             var solver = base
-            do {
-                try solver.addConstraint(containerConstraint(variable: hierarchy.widthVariable(0), size: size.width, name: "width").constraint)
-                try solver.addConstraint(containerConstraint(variable: hierarchy.heightVariable(0), size: size.height, name: "height").constraint)
-            } catch {
-                return solve(size: size)
+            for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
+                guard let value else { continue }
+                do {
+                    try solver.suggestValue(value, for: variable)
+                } catch {
+                    return solve(size: size)
+                }
+                // The edit did not hold: the required constraints exclude this size.
+                guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size) }
             }
             let layout = readLayout(from: solver, diagnostics: [])
-            if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout }) {
+            if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
                 return solve(size: size)
             }
             return layout
         }
+    }
+
+    /// The strength of the container-size edit variables in ``solve(sizes:)``: above
+    /// every optional priority (which are below 1000), below required.
+    static let resizeStrength = Strength(1000.0.nextDown)
+
+    /// The scene solved once for ``solve(sizes:)``: its constraints, the fitting
+    /// constraints of the fitted dimensions, and edit variables on the given ones.
+    /// `nil` when a required constraint conflicts already (every size then needs the
+    /// contract's order to name the conflict) or the work limit is hit.
+    func resizableBase(fitsWidth: Bool, fitsHeight: Bool) -> Solver? {
+        var base = Solver()
+        base.autoSolve = false
+        base.workLimit = limits.maxSolverWork
+        do {
+            if fitsWidth {
+                try base.addConstraint(containerConstraint(variable: hierarchy.widthVariable(0), size: nil, name: "width").constraint)
+            }
+            if fitsHeight {
+                try base.addConstraint(containerConstraint(variable: hierarchy.heightVariable(0), size: nil, name: "height").constraint)
+            }
+            for compiled in constraints {
+                try base.addConstraint(compiled.constraint)
+            }
+            try base.solve()
+            base.autoSolve = true
+            if !fitsWidth { try base.addEditVariable(hierarchy.widthVariable(0), strength: Self.resizeStrength) }
+            if !fitsHeight { try base.addEditVariable(hierarchy.heightVariable(0), strength: Self.resizeStrength) }
+        } catch {
+            return nil
+        }
+        // Each size may spend the whole budget again (as a separate solve could).
+        base.workLimit = base.cellOperations > Int.max - limits.maxSolverWork ? Int.max : base.cellOperations + limits.maxSolverWork
+        return base
     }
 
     func containerConstraint(variable: Variable, size: Double?, name: String) -> CompiledConstraint {

@@ -71,6 +71,25 @@ struct CorpusTests {
         }
     }
 
+    /// `sizes` answers exactly what separate solves answer, for every corpus scene at a
+    /// few sizes (given, fitted, too small for the scene, and a repeat).
+    @Test("sizes equal separate solves", arguments: caseFiles())
+    func sizesEqualSeparateSolves(_ file: String) throws {
+        let data = try Data(contentsOf: Self.corpusDirectory.appendingPathComponent(file))
+        let testCase = try JSONParser().parse([UInt8](data))
+        guard let sceneJSON = testCase["scene"], let scene = try? SceneDecoder().decode(sceneJSON) else { return }
+        let compiled = SceneCompiler(scene: scene).compile()
+        guard !compiled.hasErrors else { return }
+        let sizes = [ContainerSize(width: 375, height: 667), ContainerSize(width: 200), ContainerSize(height: 300),
+                     ContainerSize(width: 10, height: 10), ContainerSize(width: 1024, height: 768), ContainerSize(width: 375, height: 667)]
+        let together = compiled.solve(sizes: sizes)
+        for (index, size) in sizes.enumerated() {
+            let alone = compiled.solve(size: size)
+            #expect(together[index].frames.map(\.frame) == alone.frames.map(\.frame), "\(file) at \(size)")
+            #expect(together[index].diagnostics == alone.diagnostics, "\(file) at \(size)")
+        }
+    }
+
     func compareFrames(_ expected: JSONValue, _ actual: JSONValue?, tolerance: Double, file: String) {
         guard case .object(let views) = expected else { return }
         for (view, frame) in views {
