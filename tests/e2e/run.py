@@ -86,6 +86,7 @@ def main():
     import checks_process  # noqa: F401
     import checks_store  # noqa: F401
     import checks_fuzz  # noqa: F401
+    import checks_semantics  # noqa: F401
 
     chosen = [(n, fn, needs) for n, fn, needs in REGISTRY
               if selected(n, args.only) and not (args.offline and needs != 'nothing')]

@@ -1,0 +1,345 @@
+"""Layout semantics over HTTP (`semantics/*`): conflicts and their minimal sets, ambiguity,
+the `conflicts` / `ambiguity` policies, `negative_size`, `/validate` against `/solve`
+(issue 7); hugging and compression resistance, strict priorities, fitting size,
+baselines, margins, right to left and `sizes` (issue 6).
+
+Every expected frame is derived in a comment from the contract
+(shared/design/scene-format.md): standard spacing 20 to a parent's edge and 8 between
+siblings, hugging 250 / compression resistance 750 by default, an omitted container
+dimension `== 0 @50`, priorities strict. Every response is validated against openapi.yaml
+by the harness's client.
+"""
+import copy
+import time
+
+from harness import check
+
+CONFLICT = 'unsatisfiable_constraints'
+AMBIGUOUS = 'ambiguous_layout'
+
+
+# ---------------------------------------------------------------- helpers
+
+def _post(ctx, scene, status=200, target='/solve'):
+    """POST `scene` to `target`, expect `status`, return the JSON body."""
+    r = ctx.request('POST', target, scene)
+    ctx.expect_status(r, status, target)
+    return r.json()
+
+
+def _frames_equal(ctx, frames, want, what):
+    """`frames` holds exactly the views of `want`, each field within 1e-6 of it."""
+    ctx.expect(isinstance(frames, dict), '%s: no frames object' % what)
+    ctx.expect_equal(sorted(frames), sorted(want), '%s: the views framed' % what)
+    for view, wf in want.items():
+        for k in ('x', 'y', 'width', 'height'):
+            a = frames[view].get(k)
+            ctx.expect(isinstance(a, (int, float)) and abs(a - wf[k]) <= 1e-6,
+                       '%s: %s.%s = %r, expected %r' % (what, view, k, a, wf[k]))
+
+
+def _f(x, y, width, height):
+    return {'x': x, 'y': y, 'width': width, 'height': height}
+
+
+def _ref(r):
+    """A constraint ref as (constraint, part); part None when absent."""
+    return (r.get('constraint'), r.get('part'))
+
+
+def _codes(doc):
+    return [d['code'] for d in doc['diagnostics']]
+
+
+def _conflicts(doc):
+    return [d for d in doc['diagnostics'] if d['code'] == CONFLICT]
+
+
+def _expect_conflict(ctx, diag, broken, members, what):
+    """`diag` is an error whose `broken` is `broken` and whose `conflicting` refs are
+    exactly the set `members` (each (constraint, part)), `broken` among them."""
+    ctx.expect_equal(diag.get('severity'), 'error', '%s: severity' % what)
+    ctx.expect_equal(_ref(diag.get('broken', {})), broken, '%s: broken' % what)
+    refs = [_ref(r) for r in diag.get('conflicting', [])]
+    ctx.expect_equal(len(refs), len(set(refs)), '%s: conflicting refs repeated' % what)
+    ctx.expect_equal(set(refs), set(members), '%s: conflicting set' % what)
+    ctx.expect(broken in set(refs), '%s: broken not among conflicting' % what)
+
+
+def _without(scene, index):
+    s = copy.deepcopy(scene)
+    del s['constraints'][index]
+    return s
+
+
+def _expect_minimal(ctx, scene, members, what):
+    """Dropping any one member entry (each member is a whole one-part entry) leaves a scene
+    with no conflict at all."""
+    for c, _ in sorted(members, key=lambda m: str(m)):
+        doc = _post(ctx, _without(scene, c))
+        ctx.expect(not _conflicts(doc), '%s: still a conflict without constraint %r: %r'
+                   % (what, c, _conflicts(doc)))
+
+
+def _eq_scene(views, constraints, width=400, height=300, **options):
+    scene = {'container': {'width': width, 'height': height}, 'views': views,
+             'constraints': constraints}
+    if options:
+        scene['options'] = options
+    return scene
+
+
+# ---------------------------------------------------------------- conflicts (issue 7)
+
+# Each conflict scene: members are one-part equations; every other view field is fixed by
+# required constraints outside the conflict, so the frames are exact.
+
+def _two_member():
+    # 0 and 1 disagree on a.width; 2–4 fix the rest of a.
+    scene = _eq_scene(['a'], ['a.width == 100', 'a.width == 200', 'a.left == 5',
+                              'a.top == 6', 'a.height == 10'])
+    # 1 is left out: a.width = 100 from 0.
+    return scene, (1, 0), {(0, 0), (1, 0)}, {'a': _f(5, 6, 100, 10)}
+
+
+def _three_member():
+    # a.width 100 (0), b 10 wider than a (2), b.width 50 (4): the third cannot be added.
+    # 1, 3, 5–9 are bystanders of the same views.
+    scene = _eq_scene(['a', 'b'], ['a.width == 100', 'a.left == 0', 'b.width == a.width + 10',
+                                   'b.left == a.right + 8', 'b.width == 50', 'a.top == 0',
+                                   'b.top == a.bottom', 'a.height == 20', 'b.height == a.height',
+                                   'a.width <= 300'])
+    # 4 left out: a = (0, 0, 100, 20); b.width = 110, b.x = 0 + 100 + 8 = 108, b.y = 20.
+    return (scene, (4, 0), {(0, 0), (2, 0), (4, 0)},
+            {'a': _f(0, 0, 100, 20), 'b': _f(108, 20, 110, 20)})
+
+
+def _five_member():
+    # a chain of lefts 10 apart from a.left == 0 to d, then d.left == 100 (needs 30).
+    scene = _eq_scene(['a', 'b', 'c', 'd'], [
+        'a.left == 0', 'b.left == a.left + 10', 'a.width == b.width', 'c.left == b.left + 10',
+        'd.left == c.left + 10', 'b.width == 10', 'd.left == 100', 'c.width == 10',
+        'd.width == 10', 'align(top: a, b, c, d)', 'a.top == 0',
+        'a.height == 1', 'b.height == 1', 'c.height == 1', 'd.height == 1'])
+    # 6 left out: x = 0, 10, 20, 30; all 10 wide, 1 high, at the top.
+    return (scene, (6, 0), {(0, 0), (1, 0), (3, 0), (4, 0), (6, 0)},
+            {'a': _f(0, 0, 10, 1), 'b': _f(10, 0, 10, 1), 'c': _f(20, 0, 10, 1),
+             'd': _f(30, 0, 10, 1)})
+
+
+for _name, _make in (('two', _two_member), ('three', _three_member), ('five', _five_member)):
+    def _conflict_check(ctx, _make=_make, _name=_name):
+        scene, broken, members, frames = _make()
+        doc = _post(ctx, scene)
+        conflicts = _conflicts(doc)
+        ctx.expect_equal(len(conflicts), 1, '%s-member: number of conflicts' % _name)
+        _expect_conflict(ctx, conflicts[0], broken, members, '%s-member' % _name)
+        ctx.expect_equal(_codes(doc), [CONFLICT], '%s-member: diagnostic codes' % _name)
+        _frames_equal(ctx, doc['frames'], dict(frames, superview=_f(0, 0, 400, 300)),
+                      '%s-member' % _name)
+        _expect_minimal(ctx, scene, members, '%s-member' % _name)
+    check('semantics/conflict-%s-member-minimal' % _name)(_conflict_check)
+
+
+@check('semantics/conflict-chain-of-1000')
+def conflict_chain(ctx):
+    """1,000 required constraints: v0.left == 0, v_i.left == v_(i-1).left + 1 (i = 1…998),
+    then v998.left == 0 (index 999), which needs the whole chain to be dropped: the minimal
+    set is all 1,000. Answered within the client's request timeout (the time is printed in
+    the failure message otherwise)."""
+    n = 999
+    views = ['v%d' % i for i in range(n)]
+    cons = ['v0.left == 0'] + ['v%d.left == v%d.left + 1' % (i, i - 1) for i in range(1, n)]
+    cons.append('v%d.left == 0' % (n - 1))
+    ctx.expect_equal(len(cons), 1000, 'constraints')
+    scene = _eq_scene(views, cons, ambiguity='ignore')   # widths, tops, heights are free
+    started = time.monotonic()
+    doc = _post(ctx, scene)
+    took = time.monotonic() - started
+    conflicts = _conflicts(doc)
+    ctx.expect_equal(len(conflicts), 1, 'number of conflicts (%.2f s)' % took)
+    _expect_conflict(ctx, conflicts[0], (999, 0), {(i, 0) for i in range(1000)}, 'chain')
+    for i in (0, 1, 500, 998):   # 999 left out: v_i.x = i
+        ctx.expect_equal(doc['frames']['v%d' % i]['x'], i, 'v%d.x' % i)
+
+
+def _two_conflicts_scene(**options):
+    # a.width: 0 (100) vs 1 (200); b: 3 (top 10) + 4 (height 30) vs 5 (bottom 50).
+    return _eq_scene(['a', 'b'], [
+        'a.width == 100', 'a.width == 200', 'a.left == 0', 'b.top == 10', 'b.height == 30',
+        'b.bottom == 50', 'a.top == 0', 'a.height == 10', 'b.left == 0', 'b.width == 20'],
+        **options)
+
+
+@check('semantics/conflict-two-independent')
+def two_independent(ctx):
+    """Two unrelated conflicts: two diagnostics, in the order added, each its own minimal set."""
+    scene = _two_conflicts_scene()
+    doc = _post(ctx, scene)
+    conflicts = _conflicts(doc)
+    ctx.expect_equal(_codes(doc), [CONFLICT, CONFLICT], 'diagnostic codes')
+    _expect_conflict(ctx, conflicts[0], (1, 0), {(0, 0), (1, 0)}, 'first conflict')
+    _expect_conflict(ctx, conflicts[1], (5, 0), {(3, 0), (4, 0), (5, 0)}, 'second conflict')
+    # 1 and 5 left out: a = (0, 0, 100, 10), b = (0, 10, 20, 30)
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 400, 300), 'a': _f(0, 0, 100, 10),
+                                       'b': _f(0, 10, 20, 30)}, 'frames')
+    # dropping a member of one conflict leaves exactly the other one
+    for dropped, left in ((0, (5, 0)), (1, (5, 0)), (3, (1, 0)), (4, (1, 0)), (5, (1, 0))):
+        d = _post(ctx, _without(scene, dropped))
+        cs = _conflicts(d)
+        ctx.expect_equal(len(cs), 1, 'conflicts without constraint %d' % dropped)
+        want = (left[0] - 1 if left[0] > dropped else left[0], 0)
+        ctx.expect_equal(_ref(cs[0]['broken']), want, 'broken without constraint %d' % dropped)
+
+
+@check('semantics/redundant-consistent-no-diagnostic')
+def redundant(ctx):
+    """Required constraints implied by others, also up to float noise, are no conflict."""
+    scene = _eq_scene(['a', 'b', 'c', 'd'], [
+        'a.left == 0', 'a.width == 100', 'b.width == a.width', 'b.width == 100',   # redundant
+        'b.left == a.right', 'b.right == 200', 'b.left == 100',                    # redundant
+        'c.width == 0.1', 'd.width == c.width + 0.2', 'd.width == 0.3',            # 0.1+0.2≠0.3
+        'c.left == 0', 'd.left == c.right',
+        'align(top: a, b, c, d)', 'a.top == 0', 'a.height == 10', 'b.height == 10',
+        'c.height == 10', 'd.height == 10', 'H:|[a][b]', 'a.height == b.height'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    # a = 0..100, b = 100..200, c = 0..0.1, d = 0.1..0.4 (d.width = 0.3), all 10 high at y 0
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 400, 300), 'a': _f(0, 0, 100, 10), 'b': _f(100, 0, 100, 10),
+        'c': _f(0, 0, 0.1, 10), 'd': _f(0.1, 0, 0.3, 10)}, 'frames')
+    ctx.expect_equal(doc['frames']['d']['width'], 0.3, 'd.width (rounded to 6 places)')
+
+
+@check('semantics/conflicts-error-vs-break')
+def conflicts_policy(ctx):
+    """`conflicts: error` → 422 problem with every conflict; `break` → 200 with frames."""
+    r = ctx.request('POST', '/solve', _two_conflicts_scene(conflicts='error'))
+    ctx.expect_status(r, 422, 'conflicts: error')
+    ctx.expect(r.headers.get('content-type', '').startswith('application/problem+json'),
+               'content type %r' % r.headers.get('content-type'))
+    doc = r.json()
+    ctx.expect('frames' not in doc, 'frames in a 422')
+    ctx.expect_equal(doc.get('status'), 422, 'problem status')
+    conflicts = _conflicts(doc)
+    ctx.expect_equal(len(conflicts), 2, 'conflicts in the problem')
+    _expect_conflict(ctx, conflicts[0], (1, 0), {(0, 0), (1, 0)}, 'error: first')
+    _expect_conflict(ctx, conflicts[1], (5, 0), {(3, 0), (4, 0), (5, 0)}, 'error: second')
+    brk = _post(ctx, _two_conflicts_scene(conflicts='break'))
+    default = _post(ctx, _two_conflicts_scene())
+    ctx.expect_equal(brk, default, 'break is the default')
+    ctx.expect_equal(_codes(brk), [CONFLICT, CONFLICT], 'break: codes')
+    ctx.expect_equal(brk['frames']['a']['width'], 100, 'break: a.width')
+
+
+# ---------------------------------------------------------------- ambiguity (issue 7)
+
+def _ambiguities(doc):
+    return sorted((d['view'], d['attribute']) for d in doc['diagnostics']
+                  if d['code'] == AMBIGUOUS)
+
+
+@check('semantics/ambiguity-no-horizontal-constraint')
+def ambiguity_horizontal(ctx):
+    """Nothing horizontal on `a`: its x and width are ambiguous, never its y or height;
+    `b` is fully determined and never reported."""
+    scene = _eq_scene(['a', 'b'], ['V:|-10-[a(30)]', 'H:|-[b(50)]', 'V:|[b(5)]'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(_ambiguities(doc), [('a', 'width'), ('a', 'x')], 'ambiguous fields')
+    ctx.expect_equal(_codes(doc), [AMBIGUOUS] * 2, 'codes')
+    for d in doc['diagnostics']:
+        ctx.expect_equal(d['severity'], 'warning', 'severity under warn')
+    fa = doc['frames']['a']
+    ctx.expect_equal((fa['y'], fa['height']), (10, 30), 'a.y, a.height')
+    # b: x = 20 (standard superview space), 50 wide, y 0, 5 high
+    ctx.expect_equal(doc['frames']['b'], _f(20, 0, 50, 5), 'b')
+    again = _post(ctx, scene, target='/solve')
+    ctx.expect_equal(again['frames'], doc['frames'], 'ambiguous frames are deterministic')
+
+
+def _tie_scene(*extra, **options):
+    return _eq_scene(['a'], ['a.left == 0', 'a.top == 0', 'a.height == 10',
+                             'a.width == 100 @500', 'a.width == 200 @500'] + list(extra),
+                     **options)
+
+
+@check('semantics/ambiguity-tie-and-tie-break')
+def ambiguity_tie(ctx):
+    """Two @500 widths 100 and 200: every width in [100, 200] has total error 100 → width
+    ambiguous (nothing else); a lower @499 width 120 then decides it: 120, no diagnostic."""
+    doc = _post(ctx, _tie_scene())
+    ctx.expect_equal(_ambiguities(doc), [('a', 'width')], 'tie: ambiguous fields')
+    ctx.expect_equal(_codes(doc), [AMBIGUOUS], 'tie: codes')
+    w = doc['frames']['a']['width']
+    ctx.expect(100 <= w <= 200, 'tie: a.width %r outside [100, 200]' % w)
+    doc = _post(ctx, _tie_scene('a.width == 120 @499'))
+    ctx.expect_equal(doc['diagnostics'], [], 'tie broken: diagnostics')
+    ctx.expect_equal(doc['frames']['a'], _f(0, 0, 120, 10), 'tie broken: a')
+    # the lower priority only chooses inside the tie: 300 @499 gives the nearest end, 200
+    doc = _post(ctx, _tie_scene('a.width == 300 @499'))
+    ctx.expect_equal(doc['diagnostics'], [], 'tie broken at an end: diagnostics')
+    ctx.expect_equal(doc['frames']['a']['width'], 200, 'tie broken at an end: a.width')
+
+
+@check('semantics/ambiguity-policies')
+def ambiguity_policies(ctx):
+    """warn → 200 with warnings; error → 422 problem with them as errors; ignore → none."""
+    base = ['V:|-10-[a(30)]']
+    warn = _post(ctx, _eq_scene(['a'], base, ambiguity='warn'))
+    ctx.expect_equal(_ambiguities(warn), [('a', 'width'), ('a', 'x')], 'warn')
+    ctx.expect_equal({d['severity'] for d in warn['diagnostics']}, {'warning'}, 'warn severity')
+    r = ctx.request('POST', '/solve', _eq_scene(['a'], base, ambiguity='error'))
+    ctx.expect_status(r, 422, 'ambiguity: error')
+    doc = r.json()
+    ctx.expect('frames' not in doc, 'frames in a 422')
+    ctx.expect_equal(_ambiguities(doc), [('a', 'width'), ('a', 'x')], 'error')
+    ctx.expect_equal({d['severity'] for d in doc['diagnostics']}, {'error'}, 'error severity')
+    ign = _post(ctx, _eq_scene(['a'], base, ambiguity='ignore'))
+    ctx.expect_equal(ign['diagnostics'], [], 'ignore')
+    ctx.expect_equal(ign['frames'], warn['frames'], 'ignore lays out as warn')
+    # an unambiguous scene is 200 under error
+    ok = _post(ctx, _eq_scene(['a'], base + ['H:|[a(7)]'], ambiguity='error'))
+    ctx.expect_equal(ok['diagnostics'], [], 'determined under error')
+    ctx.expect_equal(ok['frames']['a'], _f(0, 10, 7, 30), 'determined a')
+
+
+@check('semantics/negative-size')
+def negative_size(ctx):
+    """A width solved below 0 is a `negative_size` warning naming the view and attribute."""
+    # b.right == a.left + 10 with b.left == 50 and a at 0: b.width = 10 − 50 = −40
+    scene = _eq_scene(['a', 'b'], ['H:|[a(20)]', 'V:|[a(20)]', 'b.left == 50',
+                                   'b.right == a.left + 10', 'V:|[b(5)]'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(_codes(doc), ['negative_size'], 'codes')
+    ctx.expect_diagnostic(doc, 'negative_size', view='b', attribute='width', severity='warning')
+    ctx.expect_equal(doc['frames']['b'], _f(50, 0, -40, 5), 'b')
+    v = _post(ctx, scene, target='/validate')
+    ctx.expect_equal(v, {'valid': True, 'diagnostics': doc['diagnostics']}, '/validate')
+
+
+@check('semantics/validate-matches-solve')
+def validate_matches(ctx):
+    """/validate reports exactly /solve's diagnostics, no frames; `valid` is false exactly
+    when one has severity error."""
+    cases = [
+        ('clean', _eq_scene(['a'], ['H:|[a(7)]', 'V:|[a(9)]']), True),
+        ('two conflicts', _two_conflicts_scene(), False),
+        ('ambiguity warn', _eq_scene(['a'], ['V:|-10-[a(30)]']), True),
+        ('tie', _tie_scene(), True),
+    ]
+    for what, scene, valid in cases:
+        solved = _post(ctx, scene)
+        v = _post(ctx, scene, target='/validate')
+        ctx.expect_equal(sorted(v), ['diagnostics', 'valid'], '%s: /validate fields' % what)
+        ctx.expect_equal(v['diagnostics'], solved['diagnostics'], '%s: diagnostics' % what)
+        ctx.expect_equal(v['valid'], valid, '%s: valid' % what)
+        ctx.expect_equal(v['valid'], all(d['severity'] != 'error' for d in v['diagnostics']),
+                         '%s: valid against severities' % what)
+    # the 422 policies: /validate still answers 200, with the errors
+    for what, scene in (('conflicts: error', _two_conflicts_scene(conflicts='error')),
+                        ('ambiguity: error', _eq_scene(['a'], ['V:|-10-[a(30)]'],
+                                                       ambiguity='error'))):
+        problem = _post(ctx, scene, status=422)
+        v = _post(ctx, scene, target='/validate')
+        ctx.expect_equal(v['valid'], False, '%s: valid' % what)
+        ctx.expect_equal(v['diagnostics'], problem['diagnostics'], '%s: diagnostics' % what)
