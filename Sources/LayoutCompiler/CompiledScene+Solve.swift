@@ -78,10 +78,10 @@ extension CompiledScene {
             } catch .workLimitExceeded {
                 return workLimitLayout(diagnostics)
             } catch {
+                let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene, message: "The solver refused this constraint: \(error)",
-                    constraint: compiled.ref.key, part: compiled.ref.part, id: compiled.ref.id,
-                    column: compiled.ref.column, source: compiled.source))
+                    constraint: ref.key, part: ref.part, id: ref.id, column: ref.column, source: compiled.source))
             }
         }
         do {
@@ -182,18 +182,17 @@ extension CompiledScene {
         if let size {
             return CompiledConstraint(
                 constraint: Constraint(Expression(terms: [Term(variable, 1)], constant: -size), .equal),
-                ref: ConstraintRef(key: .implicit("container.\(name)"), text: "superview.\(name) == \(JSONWriter.format(size))"),
-                source: nil)
+                key: .implicit("container." + name), words: .literal("superview.\(name) == \(JSONWriter.format(size))"))
         }
         return CompiledConstraint(
             constraint: Constraint(Expression(terms: [Term(variable, 1)]), .equal, strength: strength(forPriority: 50)),
-            ref: ConstraintRef(key: .implicit("container.\(name)"), text: "superview.\(name) == 0 @50"),
-            source: nil)
+            key: .implicit("container." + name), words: .literal("superview.\(name) == 0 @50"))
     }
 
     func conflictDiagnostic(_ broken: CompiledConstraint, conflicting: [ConstraintRef], severity: Diagnostic.Severity) -> LayoutDiagnostic {
         let others = conflicting.count - 1
-        var message = "Unable to simultaneously satisfy constraints: '\(broken.ref.text)' conflicts with "
+        let brokenRef = broken.ref
+        var message = "Unable to simultaneously satisfy constraints: '\(brokenRef.text)' conflicts with "
         if others == 1, let first = conflicting.first {
             message += "'\(first.text)'"
         } else {
@@ -202,8 +201,8 @@ extension CompiledScene {
         message += scene.options.conflicts == .error ? "" : "; it was left out"
         return LayoutDiagnostic(
             severity: severity, code: .unsatisfiableConstraints, message: message,
-            constraint: broken.ref.key, part: broken.ref.part, id: broken.ref.id, column: broken.ref.column,
-            source: broken.source, broken: broken.ref, conflicting: conflicting)
+            constraint: brokenRef.key, part: brokenRef.part, id: brokenRef.id, column: brokenRef.column,
+            source: broken.source, broken: brokenRef, conflicting: conflicting)
     }
 
     func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic]) -> Layout {

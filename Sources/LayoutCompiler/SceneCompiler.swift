@@ -2,11 +2,49 @@ import Cassowary
 import LayoutSyntax
 
 /// One solver constraint with the user's words for it.
+///
+/// The words (the constraint written as an equation, the column in its string) are
+/// only rendered when a diagnostic needs them: most solves never do, and rendering
+/// every constraint's text was a tenth of an uncached solve.
 public struct CompiledConstraint: Sendable {
+    /// How to write the constraint for people, rendered on demand.
+    enum Words: Sendable {
+        /// A constraint from a scene or group entry; `objectPriority` is the entry's
+        /// `priority` field when the string gives none.
+        case parsed(ParsedConstraint, objectPriority: Double?)
+        /// An implicit constraint: `superview.width == 375`.
+        case literal(String)
+        /// An intrinsic-size constraint: `VIEW.ATTRIBUTE >= SIZE @PRIORITY`.
+        case intrinsic(view: String, attribute: String, relation: String, size: Double, priority: Double)
+    }
+
     public var constraint: Constraint
-    public var ref: ConstraintRef
+    public var key: ConstraintKey
+    public var part: Int?
+    public var id: String?
     /// The source string of the entry, for diagnostics (`nil` for implicit constraints).
     public var source: String?
+    /// UTF-8 offset in ``source`` of the connection, predicate or equation it came from.
+    var offset: Int?
+    var words: Words
+
+    /// The contract's constraint ref: entry, part, `id`, column and the equation text.
+    public var ref: ConstraintRef {
+        let text: String
+        switch words {
+        case .parsed(let parsed, let objectPriority):
+            var rendered = parsed.text
+            if parsed.priority == nil, let objectPriority, objectPriority < 1000 { rendered += priorityText(objectPriority) }
+            text = rendered
+        case .literal(let literal):
+            text = literal
+        case .intrinsic(let view, let attribute, let relation, let size, let priority):
+            text = "\(view).\(attribute) \(relation) \(JSONWriter.format(size))" + priorityText(priority)
+        }
+        var columnValue: Int?
+        if let offset, let source { columnValue = column(of: offset, in: source) }
+        return ConstraintRef(key: key, part: part, id: id, column: columnValue, text: text)
+    }
 }
 
 /// A scene parsed and translated into solver constraints, ready to be solved at any
@@ -127,17 +165,14 @@ private struct CompileState {
     mutating func addIntrinsic(view: String, variable: Variable, attribute: String, size: Double,
                                compressionResistance: Double, hugging: Double, axisName: String) {
         let expression = Expression(terms: [Term(variable, 1)], constant: -size)
-        let sizeText = JSONWriter.format(size)
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .greaterThanOrEqual, strength: strength(forPriority: compressionResistance)),
-            ref: ConstraintRef(key: .implicit("\(view).compressionResistance.\(axisName)"),
-                               text: "\(view).\(attribute) >= \(sizeText)" + priorityText(compressionResistance)),
-            source: nil))
+            key: .implicit(view + ".compressionResistance." + axisName),
+            words: .intrinsic(view: view, attribute: attribute, relation: ">=", size: size, priority: compressionResistance)))
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .lessThanOrEqual, strength: strength(forPriority: hugging)),
-            ref: ConstraintRef(key: .implicit("\(view).hugging.\(axisName)"),
-                               text: "\(view).\(attribute) <= \(sizeText)" + priorityText(hugging)),
-            source: nil))
+            key: .implicit(view + ".hugging." + axisName),
+            words: .intrinsic(view: view, attribute: attribute, relation: "<=", size: size, priority: hugging)))
     }
 
     // MARK: Entries
@@ -232,15 +267,10 @@ private struct CompileState {
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
             }
-            var text = parsed.text
-            if parsed.priority == nil, let objectPriority = entry.priority, objectPriority < 1000 {
-                text += priorityText(objectPriority)
-            }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
-                ref: ConstraintRef(key: key, part: part, id: entry.id,
-                                   column: column(of: parsed.span.lowerBound, in: entry.source), text: text),
-                source: entry.source))
+                key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
+                words: .parsed(parsed, objectPriority: entry.priority)))
         }
     }
 
@@ -255,23 +285,43 @@ private struct CompileState {
     // MARK: Translation
 
     /// `Σ lhs − Σ rhs` over the view variables, evaluated in the constraint's coordinate space.
+    ///
+    /// - Complexity: O(terms); the terms are collected into one array (the solver merges
+    ///   repeated variables), with no intermediate expressions.
     mutating func translate(_ parsed: ParsedConstraint, items: [Int]) -> Expression {
         let space = coordinateSpace(of: items)
-        let usesDirection = (parsed.lhs.terms + parsed.rhs.terms).contains { $0.attribute.isDirectional }
+        let usesDirection = parsed.lhs.terms.contains { $0.attribute.isDirectional } || parsed.rhs.terms.contains { $0.attribute.isDirectional }
         let mirrored = isRightToLeft && usesDirection
-        var expression = Expression(constant: parsed.lhs.constant - parsed.rhs.constant)
+        var terms: [Term] = []
+        terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
+        var constant = parsed.lhs.constant - parsed.rhs.constant
         var itemIndex = 0
-        for term in parsed.lhs.terms {
-            expression = expression + attributeValue(term.attribute, of: items[itemIndex], in: space, mirrored: mirrored) * term.coefficient
-            mentioned.insert(4 * items[itemIndex] + (term.attribute.axis == .horizontal ? 0 : 1))
-            itemIndex += 1
+        for (side, sign) in [(parsed.lhs.terms, 1.0), (parsed.rhs.terms, -1.0)] {
+            for term in side {
+                let view = items[itemIndex]
+                let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
+                let factor = sign * term.coefficient
+                if form.origin != 0 && view != space {
+                    let variable = form.isVertical ? hierarchy.yVariable(view) : hierarchy.xVariable(view)
+                    terms.append(Term(variable, form.origin * factor))
+                    if space != 0 {
+                        let spaceVariable = form.isVertical ? hierarchy.yVariable(space) : hierarchy.xVariable(space)
+                        terms.append(Term(spaceVariable, -form.origin * factor))
+                    }
+                }
+                if form.size != 0 {
+                    let variable = form.isVertical ? hierarchy.heightVariable(view) : hierarchy.widthVariable(view)
+                    terms.append(Term(variable, form.size * factor))
+                }
+                if form.spaceWidth != 0 {
+                    terms.append(Term(hierarchy.widthVariable(space), form.spaceWidth * factor))
+                }
+                constant += form.constant * factor
+                mentioned.insert(4 * view + (term.attribute.axis == .horizontal ? 0 : 1))
+                itemIndex += 1
+            }
         }
-        for term in parsed.rhs.terms {
-            expression = expression - attributeValue(term.attribute, of: items[itemIndex], in: space, mirrored: mirrored) * term.coefficient
-            mentioned.insert(4 * items[itemIndex] + (term.attribute.axis == .horizontal ? 0 : 1))
-            itemIndex += 1
-        }
-        return expression
+        return Expression(terms: terms, constant: constant)
     }
 
     /// The view whose coordinate space the constraint is evaluated in: the nearest common
@@ -291,48 +341,58 @@ private struct CompileState {
         return space
     }
 
-    /// The attribute of `view` in the coordinate space of `space` (an ancestor-or-self of `view`).
-    func attributeValue(_ attribute: Attribute, of view: Int, in space: Int, mirrored: Bool) -> Expression {
-        let originX = view == space ? Expression() : hierarchy.absoluteX(view) - hierarchy.absoluteX(space)
-        let originY = view == space ? Expression() : hierarchy.absoluteY(view) - hierarchy.absoluteY(space)
-        let width = Expression(terms: [Term(hierarchy.widthVariable(view), 1)])
-        let height = Expression(terms: [Term(hierarchy.heightVariable(view), 1)])
-        let spaceWidth = Expression(terms: [Term(hierarchy.widthVariable(space), 1)])
+    /// An attribute as `origin·o + size·s + spaceWidth·W + constant`, where `o` is the
+    /// view's origin (x, or y when vertical) in the constraint's space, `s` its width
+    /// (height) and `W` the width of that space (for mirroring under right-to-left).
+    struct AttributeForm {
+        var origin: Double
+        var size: Double
+        var spaceWidth: Double = 0
+        var constant: Double = 0
+        var isVertical = false
+    }
+
+    /// The form of `attribute` of `view`. Under right-to-left, leading/trailing (and
+    /// their margins) are measured from the space's right edge (`W − x`); in a
+    /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
+    func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
         let margins = view == 0 ? scene.container.margins : scene.views[view - 1].margins
         let spec: ViewSpec? = view == 0 ? nil : scene.views[view - 1]
-
-        let left = originX
-        let right = originX + width
-        let leftMargin = originX + Expression(constant: margins.left)
-        let rightMargin = right - Expression(constant: margins.right)
-        func flip(_ value: Expression) -> Expression { mirrored ? spaceWidth - value : value }
-
+        let rtl = isRightToLeft
+        func flipped(_ form: AttributeForm) -> AttributeForm {
+            guard mirrored else { return form }
+            return AttributeForm(origin: -form.origin, size: -form.size, spaceWidth: 1 - form.spaceWidth, constant: -form.constant)
+        }
         switch attribute {
-        case .left: return left
-        case .right: return right
-        case .width: return width
-        case .height: return height
-        case .centerX: return flip(originX + width * 0.5)
-        case .centerXWithinMargins: return flip((leftMargin + rightMargin) * 0.5)
-        case .leading: return isRightToLeft ? spaceWidth - right : left
-        case .trailing: return isRightToLeft ? spaceWidth - left : right
-        case .leadingMargin: return isRightToLeft ? spaceWidth - rightMargin : leftMargin
-        case .trailingMargin: return isRightToLeft ? spaceWidth - leftMargin : rightMargin
-        case .leftMargin: return leftMargin
-        case .rightMargin: return rightMargin
-        case .top: return originY
-        case .bottom: return originY + height
-        case .centerY: return originY + height * 0.5
-        case .topMargin: return originY + Expression(constant: margins.top)
-        case .bottomMargin: return originY + height - Expression(constant: margins.bottom)
+        case .left: return AttributeForm(origin: 1, size: 0)
+        case .right: return AttributeForm(origin: 1, size: 1)
+        case .width: return AttributeForm(origin: 0, size: 1)
+        case .centerX: return flipped(AttributeForm(origin: 1, size: 0.5))
+        case .centerXWithinMargins: return flipped(AttributeForm(origin: 1, size: 0.5, constant: (margins.left - margins.right) / 2))
+        case .leading: return rtl ? AttributeForm(origin: -1, size: -1, spaceWidth: 1) : AttributeForm(origin: 1, size: 0)
+        case .trailing: return rtl ? AttributeForm(origin: -1, size: 0, spaceWidth: 1) : AttributeForm(origin: 1, size: 1)
+        case .leadingMargin:
+            return rtl ? AttributeForm(origin: -1, size: -1, spaceWidth: 1, constant: margins.right)
+                : AttributeForm(origin: 1, size: 0, constant: margins.left)
+        case .trailingMargin:
+            return rtl ? AttributeForm(origin: -1, size: 0, spaceWidth: 1, constant: -margins.left)
+                : AttributeForm(origin: 1, size: 1, constant: -margins.right)
+        case .leftMargin: return AttributeForm(origin: 1, size: 0, constant: margins.left)
+        case .rightMargin: return AttributeForm(origin: 1, size: 1, constant: -margins.right)
+        case .top: return AttributeForm(origin: 1, size: 0, isVertical: true)
+        case .bottom: return AttributeForm(origin: 1, size: 1, isVertical: true)
+        case .height: return AttributeForm(origin: 0, size: 1, isVertical: true)
+        case .centerY: return AttributeForm(origin: 1, size: 0.5, isVertical: true)
+        case .topMargin: return AttributeForm(origin: 1, size: 0, constant: margins.top, isVertical: true)
+        case .bottomMargin: return AttributeForm(origin: 1, size: 1, constant: -margins.bottom, isVertical: true)
         case .centerYWithinMargins:
-            return (originY + Expression(constant: margins.top) + originY + height - Expression(constant: margins.bottom)) * 0.5
+            return AttributeForm(origin: 1, size: 0.5, constant: (margins.top - margins.bottom) / 2, isVertical: true)
         case .lastBaseline:
-            if let offset = spec?.baseline { return originY + Expression(constant: offset) }
-            return originY + height
+            if let offset = spec?.baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            return AttributeForm(origin: 1, size: 1, isVertical: true)
         case .firstBaseline:
-            if let offset = spec?.firstBaseline ?? spec?.baseline { return originY + Expression(constant: offset) }
-            return originY + height
+            if let offset = spec?.firstBaseline ?? spec?.baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            return AttributeForm(origin: 1, size: 1, isVertical: true)
         }
     }
 }

@@ -492,7 +492,7 @@ struct DecodingContext {
 
     /// Unknown members are an error: a misspelt field (`"contraints"`) would otherwise be
     /// silently ignored and produce a wrong layout.
-    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: Set<String>, path: String) {
+    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: [String], path: String) {
         for (name, _) in members where !known.contains(name) {
             let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
             typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path)\(suggestion)", path: path + pathComponent(name)))

@@ -124,6 +124,34 @@ enum SceneBench {
         return 0
     }
 
+    /// `layoutd-bench engine FILE [--repeats N]`: the in-process cost of one uncached
+    /// `/solve` of the scene in FILE (JSON parse, decode, cache key, compile, solve,
+    /// ambiguity, serialise), median µs over N runs — the server's work without HTTP.
+    static func runEngine(_ arguments: [String]) -> Int32 {
+        guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
+            FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N]\n".utf8))
+            return 2
+        }
+        let repeats = intOption(arguments, "--repeats", 2000)
+        let body = [UInt8](data)
+        let engine = SceneEngine()
+        let first = solve(body, engine: engine)
+        var samples: [Double] = []
+        samples.reserveCapacity(repeats)
+        for _ in 0..<repeats {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
+                _ = engine.cacheKey(prepared, route: "solve")
+                _ = engine.solve(prepared)
+            }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+        }
+        samples.sort()
+        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f}",
+                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2]))
+        return 0
+    }
+
     static func intOption(_ arguments: [String], _ name: String, _ defaultValue: Int) -> Int {
         guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count, let value = Int(arguments[index + 1]), value > 0 else {
             return defaultValue

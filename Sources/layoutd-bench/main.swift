@@ -26,6 +26,9 @@ let commands: [(name: String, command: Subcommand)] = [
     ("sizes", Subcommand(
         usage: "sizes [--views 50] [--sizes 100] [--repeats 5]   (one request with sizes vs separate requests)",
         run: SceneBench.runSizes)),
+    ("engine", Subcommand(
+        usage: "engine FILE [--repeats 2000]   (in-process cost of one uncached /solve)",
+        run: SceneBench.runEngine)),
     ("explain", Subcommand(
         usage: "explain [--constraints 1000] [--repeats 5]   (cost of explaining one conflict)",
         run: SceneBench.runExplain)),

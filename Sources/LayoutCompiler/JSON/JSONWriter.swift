@@ -51,12 +51,16 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             beginObject()
             if sortingKeys {
-                // Last occurrence of a repeated name wins, as in `JSONValue.subscript`.
-                var latest: [String: Int] = [:]
-                for (index, member) in members.enumerated() { latest[member.0] = index }
-                let ordered = latest.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-                for (name, index) in ordered {
-                    key(name)
+                // By name (UTF-8 bytes), then by position, so that of a repeated name the
+                // last occurrence is the one written, as `JSONValue.subscript` reads it.
+                let order = members.indices.sorted { a, b in
+                    let left = members[a].0, right = members[b].0
+                    if left == right { return a < b }
+                    return left.utf8.lexicographicallyPrecedes(right.utf8)
+                }
+                for (position, index) in order.enumerated() {
+                    if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
+                    key(members[index].0)
                     self.value(members[index].1, sortingKeys: true)
                 }
             } else {
