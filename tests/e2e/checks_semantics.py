@@ -343,3 +343,184 @@ def validate_matches(ctx):
         v = _post(ctx, scene, target='/validate')
         ctx.expect_equal(v['valid'], False, '%s: valid' % what)
         ctx.expect_equal(v['diagnostics'], problem['diagnostics'], '%s: diagnostics' % what)
+
+
+# ---------------------------------------------------------------- content priorities (issue 6)
+
+def _label(width, height, **fields):
+    return dict({'intrinsicSize': {'width': width, 'height': height}}, **fields)
+
+
+def _row_scene(width, a, b):
+    """Two labels in a row, standard spacing: `H:|-[a]-[b]-|`, both 20 from the top."""
+    return {'container': {'width': width, 'height': 100}, 'views': {'a': a, 'b': b},
+            'constraints': ['H:|-[a]-[b]-|', 'V:|-[a]', 'V:|-[b]']}
+
+
+@check('semantics/hugging-lower-stretches')
+def hugging(ctx):
+    """320 wide: 320 − 20 − 8 − 20 = 272 for two 100-wide labels, 72 to spare. b hugs at
+    250 (default) below a's 251, so b stretches: a = (20, 20, 100, 21), b = (128, 20, 172, 21).
+    Swapped priorities stretch a instead: a = (20, 20, 172, 21), b = (200, 20, 100, 21)."""
+    doc = _post(ctx, _row_scene(320, _label(100, 21, hugging={'horizontal': 251}),
+                                _label(100, 21)))
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 320, 100), 'a': _f(20, 20, 100, 21),
+                                       'b': _f(128, 20, 172, 21)}, 'b stretches')
+    doc = _post(ctx, _row_scene(320, _label(100, 21),
+                                _label(100, 21, hugging={'horizontal': 251})))
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics (swapped)')
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 320, 100), 'a': _f(20, 20, 172, 21),
+                                       'b': _f(200, 20, 100, 21)}, 'a stretches')
+
+
+@check('semantics/compression-resistance-lower-squeezed')
+def compression(ctx):
+    """200 wide: 200 − 48 = 152 for 100 + 100, 48 short. b resists at 749 below a's 750
+    (default), so b gives it all up: a = (20, 20, 100, 21), b = (128, 20, 52, 21)."""
+    doc = _post(ctx, _row_scene(200, _label(100, 21),
+                                _label(100, 21, compressionResistance={'horizontal': 749})))
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 200, 100), 'a': _f(20, 20, 100, 21),
+                                       'b': _f(128, 20, 52, 21)}, 'b squeezed')
+    doc = _post(ctx, _row_scene(200, _label(100, 21, compressionResistance={'horizontal': 749}),
+                                _label(100, 21)))
+    # a squeezed to 52: b.x = 20 + 52 + 8 = 80
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 200, 100), 'a': _f(20, 20, 52, 21),
+                                       'b': _f(80, 20, 100, 21)}, 'a squeezed')
+
+
+@check('semantics/priority-751-beats-ten-750')
+def strict_priorities(ctx):
+    """One @751 wins over one @750 and over ten @750s (kiwi's weighted sum would let the
+    ten outweigh it: 10 × 750 > 751); and a compression resistance of 751 wins over a @750
+    width, where 749 gives way."""
+    for n in (1, 10):
+        scene = _eq_scene(['a'], ['a.width == 100 @751'] + ['a.width == 200 @750'] * n
+                          + ['H:|[a]', 'V:|[a(5)]'])
+        doc = _post(ctx, scene)
+        ctx.expect_equal(doc['diagnostics'], [], '%d × 750: diagnostics' % n)
+        ctx.expect_equal(doc['frames']['a'], _f(0, 0, 100, 5), '%d × 750: a' % n)
+    # the other way round: 750s below a 751 of 200
+    scene = _eq_scene(['a'], ['a.width == 200 @751'] + ['a.width == 100 @750'] * 10
+                      + ['H:|[a]', 'V:|[a(5)]'])
+    ctx.expect_equal(_post(ctx, scene)['frames']['a']['width'], 200, '751 of 200: a.width')
+    scene = _eq_scene({'a': _label(100, 21, compressionResistance={'horizontal': 751})},
+                      ['a.width == 50 @750', 'H:|[a]', 'V:|[a]'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'resistance 751: diagnostics')
+    ctx.expect_equal(doc['frames']['a'], _f(0, 0, 100, 21), 'resistance 751 keeps 100')
+    scene['views']['a']['compressionResistance']['horizontal'] = 749
+    ctx.expect_equal(_post(ctx, scene)['frames']['a']['width'], 50, 'resistance 749 gives way')
+
+
+# ---------------------------------------------------------------- fitting size (issue 6)
+
+def _cell_scene(container):
+    """A cell filling the container; a title (200×21) over a subtitle (150×17), 4 apart,
+    standard spacing inside the cell."""
+    return {'container': container,
+            'views': {'cell': {}, 'title': _label(200, 21, parent='cell'),
+                      'subtitle': _label(150, 17, parent='cell')},
+            'constraints': ['H:|[cell]|', 'V:|[cell]|', 'H:|-[title]-|', 'H:|-[subtitle]-|',
+                            'V:|-[title]-4-[subtitle]-|']}
+
+
+@check('semantics/fitting-size')
+def fitting_size(ctx):
+    """Height omitted at width 375: 20 + 21 + 4 + 17 + 20 = 82 (hugging 250 and resistance
+    750 both beat the fitting size's @50); labels 375 − 40 = 335 wide."""
+    doc = _post(ctx, _cell_scene({'width': 375}))
+    ctx.expect_equal(doc['diagnostics'], [], 'height fitted: diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 375, 82), 'cell': _f(0, 0, 375, 82),
+        'title': _f(20, 20, 335, 21), 'subtitle': _f(20, 45, 335, 17)}, 'height fitted')
+    # both omitted: the labels share a width; the title's resistance (750) keeps 200 over
+    # the subtitle's hugging (250) → 20 + 200 + 20 = 240 wide, still 82 high
+    doc = _post(ctx, _cell_scene({}))
+    ctx.expect_equal(doc['diagnostics'], [], 'both fitted: diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 240, 82), 'cell': _f(0, 0, 240, 82),
+        'title': _f(20, 20, 200, 21), 'subtitle': _f(20, 45, 200, 17)}, 'both fitted')
+    # width omitted at height 200: 240 wide; the title hugs vertically at 251, so the
+    # subtitle stretches: 200 − 20 − 45 = 135 high
+    scene = _cell_scene({'height': 200})
+    scene['views']['title']['hugging'] = {'vertical': 251}
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'width fitted: diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 240, 200), 'cell': _f(0, 0, 240, 200),
+        'title': _f(20, 20, 200, 21), 'subtitle': _f(20, 45, 200, 135)}, 'width fitted')
+
+
+# ---------------------------------------------------------------- baselines and margins
+
+@check('semantics/baselines')
+def baselines(ctx):
+    """a's top is 20, its baseline 17 below: 37. b (baseline 12) → y 25; c has no baseline,
+    its bottom stands in → 37 − 30 = 7; d's firstBaseline 15 → 22; e has a baseline (11)
+    but no firstBaseline, which falls back to it: e.firstBaseline == d.baseline = 22 + 40
+    → e.y = 51."""
+    scene = _eq_scene({'a': _label(50, 21, baseline=17), 'b': _label(40, 16, baseline=12),
+                       'c': _label(30, 30), 'd': _label(60, 50, baseline=40, firstBaseline=15),
+                       'e': _label(20, 20, baseline=11)},
+                      ['H:|[a]', 'V:|-20-[a]', 'b.baseline == a.baseline', 'b.left == 100',
+                       'c.lastBaseline == a.baseline', 'c.left == 200',
+                       'd.firstBaseline == a.baseline', 'd.left == 250',
+                       'e.firstBaseline == d.baseline', 'e.left == 330'], height=200)
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 400, 200), 'a': _f(0, 20, 50, 21), 'b': _f(100, 25, 40, 16),
+        'c': _f(200, 7, 30, 30), 'd': _f(250, 22, 60, 50), 'e': _f(330, 51, 20, 20)}, 'frames')
+
+
+@check('semantics/vfl-align-all-baseline')
+def vfl_baseline(ctx):
+    """alignAllBaseline on `H:|-[a]-[b]-[c]`: x = 20, 20 + 50 + 8 = 78, 78 + 40 + 8 = 126;
+    the y values as in semantics/baselines (25, and 7 for c's bottom edge).
+    alignAllFirstBaseline aligns d's firstBaseline (15) to a's (none: its baseline 17) → 22."""
+    scene = _eq_scene({'a': _label(50, 21, baseline=17), 'b': _label(40, 16, baseline=12),
+                       'c': _label(30, 30)},
+                      [{'vfl': 'H:|-[a]-[b]-[c]', 'options': ['alignAllBaseline']},
+                       'V:|-20-[a]'], height=200)
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 400, 200), 'a': _f(20, 20, 50, 21), 'b': _f(78, 25, 40, 16),
+        'c': _f(126, 7, 30, 30)}, 'alignAllBaseline')
+    scene = _eq_scene({'a': _label(50, 21, baseline=17),
+                       'd': _label(60, 50, baseline=40, firstBaseline=15)},
+                      [{'vfl': 'H:|-[a]-[d]', 'options': ['alignAllFirstBaseline']},
+                       'V:|-20-[a]'], height=200)
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics (first)')
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 400, 200), 'a': _f(20, 20, 50, 21),
+                                       'd': _f(78, 22, 60, 50)}, 'alignAllFirstBaseline')
+
+
+@check('semantics/margins')
+def margins(ctx):
+    """card 200×100 with margins left 10, right 30, top 5, bottom 7 (card space):
+    l.leading == leadingMargin → x 10, l.top == topMargin → y 5;
+    m.centerX == centerXWithinMargins = 10 + (200 − 10 − 30) / 2 = 90 → x 70,
+    m.bottom == bottomMargin = 93 → y 73; n.trailing == trailingMargin = 170 → x 130,
+    n.centerY == centerYWithinMargins = 5 + (100 − 12) / 2 = 49 → y 39.
+    The container's default margins are 8: a = (8, 8, 384, 10)."""
+    scene = _eq_scene({'card': {'margins': {'left': 10, 'right': 30, 'top': 5, 'bottom': 7}},
+                       'l': _label(50, 20, parent='card'), 'm': _label(40, 20, parent='card'),
+                       'n': _label(40, 20, parent='card'), 'a': {}},
+                      ['H:|-16-[card(200)]', 'V:|-20-[card(100)]',
+                       'l.leading == card.leadingMargin', 'l.top == card.topMargin',
+                       'm.centerX == card.centerXWithinMargins',
+                       'm.bottom == card.bottomMargin',
+                       'n.trailing == card.trailingMargin',
+                       'n.centerY == card.centerYWithinMargins',
+                       'a.leading == superview.leadingMargin',
+                       'a.trailing == superview.trailingMargin',
+                       'a.top == superview.topMargin', 'a.height == 10'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {
+        'superview': _f(0, 0, 400, 300), 'card': _f(16, 20, 200, 100), 'l': _f(10, 5, 50, 20),
+        'm': _f(70, 73, 40, 20), 'n': _f(130, 39, 40, 20), 'a': _f(8, 8, 384, 10)}, 'frames')
