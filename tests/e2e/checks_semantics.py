@@ -524,3 +524,149 @@ def margins(ctx):
     _frames_equal(ctx, doc['frames'], {
         'superview': _f(0, 0, 400, 300), 'card': _f(16, 20, 200, 100), 'l': _f(10, 5, 50, 20),
         'm': _f(70, 73, 40, 20), 'n': _f(130, 39, 40, 20), 'a': _f(8, 8, 384, 10)}, 'frames')
+
+
+# ---------------------------------------------------------------- right to left (issue 6)
+
+def _rtl_scene(direction):
+    """A card 16 from the leading edge and 40 from the trailing one; inside it an icon,
+    a title and a badge in a VFL row, and q placed by a multiplier on the card's trailing
+    edge; `abs` is placed by left/right only."""
+    return {'container': {'width': 375, 'height': 300},
+            'views': {'card': {}, 'icon': _label(24, 24, parent='card'),
+                      'title': _label(120, 21, parent='card'),
+                      'badge': _label(30, 20, parent='card'), 'q': {'parent': 'card'},
+                      'abs': {}},
+            'constraints': [
+                'H:|-16-[card]-40-|', 'V:|-20-[card(100)]',
+                {'vfl': 'H:|-[icon]-12-[title]-(>=8)-[badge]-|', 'options': ['alignAllCenterY']},
+                'V:|-[icon]', 'q.leading == card.trailing * 0.25', 'q.width == 10',
+                'q.top == 60', 'q.height == 5',
+                'abs.left == superview.left + 10', 'abs.right == superview.right - 300',
+                'V:[card]-[abs(10)]'],
+            'options': {'layoutDirection': direction}}
+
+
+@check('semantics/right-to-left-mirror')
+def rtl_mirror(ctx):
+    """Left to right: card = (16, 20, 375 − 56 = 319, 100); in it icon x 20, title
+    20 + 24 + 12 = 56, badge 319 − 20 − 30 = 269, q 319 × 0.25 = 79.75; icon 24 high at
+    y 20 centres the others: title y 32 − 10.5 = 21.5, badge 22; abs = (10, 128, 65, 10).
+    Right to left: each leading/trailing-placed frame is parentWidth − x − width of its
+    left-to-right frame (card: 375 − 16 − 319 = 40); abs, placed by left/right, stays."""
+    ltr = _post(ctx, _rtl_scene('leftToRight'))
+    ctx.expect_equal(ltr['diagnostics'], [], 'ltr diagnostics')
+    want = {'superview': _f(0, 0, 375, 300), 'card': _f(16, 20, 319, 100),
+            'icon': _f(20, 20, 24, 24), 'title': _f(56, 21.5, 120, 21),
+            'badge': _f(269, 22, 30, 20), 'q': _f(79.75, 60, 10, 5),
+            'abs': _f(10, 128, 65, 10)}
+    _frames_equal(ctx, ltr['frames'], want, 'left to right')
+    rtl = _post(ctx, _rtl_scene('rightToLeft'))
+    ctx.expect_equal(rtl['diagnostics'], [], 'rtl diagnostics')
+    parent_width = {'card': 375, 'icon': 319, 'title': 319, 'badge': 319, 'q': 319}
+    mirrored = dict(want)
+    for view, pw in parent_width.items():
+        f = want[view]
+        mirrored[view] = dict(f, x=pw - f['x'] - f['width'])
+        a = rtl['frames'][view]
+        ctx.expect(abs(a['x'] - (pw - ltr['frames'][view]['x'] - ltr['frames'][view]['width']))
+                   <= 1e-6, '%s: rtl x %r is not the mirror of ltr %r'
+                   % (view, a, ltr['frames'][view]))
+    ctx.expect_equal(mirrored['card']['x'], 40, 'derivation: mirrored card.x')
+    _frames_equal(ctx, rtl['frames'], mirrored, 'right to left')
+    ctx.expect_equal(rtl['frames']['abs'], ltr['frames']['abs'], 'left/right stay absolute')
+
+
+@check('semantics/right-to-left-vfl-direction-options')
+def rtl_vfl_options(ctx):
+    """`H:|-10-[a(50)]-5-[b(20)]` in a 300-wide container: directionLeftToRight lays it out
+    left to right under a right-to-left scene (a x 10, b x 65); directionRightToLeft right to
+    left under a left-to-right scene (a x 300 − 10 − 50 = 240, b x 240 − 5 − 20 = 215);
+    directionLeadingToTrailing follows the scene (right to left: as the latter)."""
+    def scene(direction, option):
+        return {'container': {'width': 300, 'height': 100}, 'views': ['a', 'b'],
+                'options': {'layoutDirection': direction},
+                'constraints': [{'vfl': 'H:|-10-[a(50)]-5-[b(20)]', 'options': [option]},
+                                'V:|[a(5)]', 'V:|[b(5)]']}
+    left = {'superview': _f(0, 0, 300, 100), 'a': _f(10, 0, 50, 5), 'b': _f(65, 0, 20, 5)}
+    right = {'superview': _f(0, 0, 300, 100), 'a': _f(240, 0, 50, 5), 'b': _f(215, 0, 20, 5)}
+    for direction, option, want in (
+            ('rightToLeft', 'directionLeftToRight', left),
+            ('leftToRight', 'directionLeftToRight', left),
+            ('leftToRight', 'directionRightToLeft', right),
+            ('rightToLeft', 'directionRightToLeft', right),
+            ('rightToLeft', 'directionLeadingToTrailing', right),
+            ('leftToRight', 'directionLeadingToTrailing', left)):
+        doc = _post(ctx, scene(direction, option))
+        what = '%s scene, %s' % (direction, option)
+        ctx.expect_equal(doc['diagnostics'], [], '%s: diagnostics' % what)
+        _frames_equal(ctx, doc['frames'], want, what)
+
+
+@check('semantics/right-to-left-margins')
+def rtl_margins(ctx):
+    """Margins are given as left/right and stay absolute (UIKit's `layoutMargins`): under
+    right to left, leadingMargin is the right edge less the right margin, so a card 200
+    wide with margins left 10, right 30 puts l (20 wide) at 200 − 30 − 20 = 150, not at
+    the mirror of its left-to-right x 10 (170)."""
+    def scene(direction):
+        return {'container': {'width': 200, 'height': 100},
+                'options': {'layoutDirection': direction},
+                'views': {'card': {'margins': {'left': 10, 'right': 30}}, 'l': {'parent': 'card'}},
+                'constraints': ['H:|[card]|', 'V:|[card]|', 'l.leading == card.leadingMargin',
+                                'l.width == 20', 'l.top == 0', 'l.height == 5']}
+    ctx.expect_equal(_post(ctx, scene('leftToRight'))['frames']['l'], _f(10, 0, 20, 5), 'ltr l')
+    ctx.expect_equal(_post(ctx, scene('rightToLeft'))['frames']['l'], _f(150, 0, 20, 5), 'rtl l')
+
+
+# ---------------------------------------------------------------- sizes (issue 6)
+
+@check('semantics/sizes-repeat-conflict-fitted')
+def sizes(ctx):
+    """sizes A, B, A, C, D: both A entries identical, each entry exactly a separate /solve.
+    a (intrinsic 100×21, >= 100) and b (>= 10, no intrinsic size) in
+    `H:|-[a(>=100)]-[b(>=10)]-|`; b as high as a; a >= 10 above the bottom.
+    A 320×200: b = 320 − 20 − 100 − 8 − 20 = 172 → b (128, 20, 172, 21).
+    B 120×100: needs 20 + 100 + 8 + 10 + 20 = 158: the trailing `-|` (part 4) is left out,
+    conflicting with container.width and parts 0–3; the container stays 120 wide, b.width
+    is then only bounded below (ambiguous, at its bound 10).
+    C width 400, height fitted: 20 + 21 + 10 = 51; b = 400 − 148 = 252.
+    D nothing given: both fitted: b at its least, 10 → 20 + 100 + 8 + 10 + 20 = 158 wide."""
+    base = {'views': {'a': _label(100, 21), 'b': {}},
+            'constraints': ['H:|-[a(>=100)]-[b(>=10)]-|', 'V:|-[a]-(>=10)-|', 'V:|-[b(==a)]']}
+    A, B, C, D = ({'width': 320, 'height': 200}, {'width': 120, 'height': 100},
+                  {'width': 400}, {})
+    scene = dict(base, sizes=[A, B, A, C, D])
+    doc = _post(ctx, scene)
+    ctx.expect('frames' not in doc, 'frames beside layouts')
+    ctx.expect_equal(doc['diagnostics'], [], 'top-level diagnostics')
+    lays = doc['layouts']
+    ctx.expect_equal(len(lays), 5, 'number of layouts')
+    ctx.expect_equal(lays[0], lays[2], 'the two A entries')
+    singles = []
+    for i, size in enumerate(scene['sizes']):
+        single = _post(ctx, dict(base, container=size))
+        singles.append(single)
+        ctx.expect_equal(lays[i]['frames'], single['frames'], 'layouts[%d].frames' % i)
+        ctx.expect_equal(lays[i]['diagnostics'], single['diagnostics'],
+                         'layouts[%d].diagnostics' % i)
+        sv = single['frames']['superview']
+        ctx.expect_equal(lays[i]['container'], {'width': sv['width'], 'height': sv['height']},
+                         'layouts[%d].container' % i)
+    a = _f(20, 20, 100, 21)
+    _frames_equal(ctx, lays[0]['frames'], {'superview': _f(0, 0, 320, 200), 'a': a,
+                                           'b': _f(128, 20, 172, 21)}, 'A')
+    ctx.expect_equal(lays[0]['diagnostics'], [], 'A diagnostics')
+    _frames_equal(ctx, lays[1]['frames'], {'superview': _f(0, 0, 120, 100), 'a': a,
+                                           'b': _f(128, 20, 10, 21)}, 'B')
+    conflicts = _conflicts(lays[1])
+    ctx.expect_equal(len(conflicts), 1, 'B conflicts')
+    _expect_conflict(ctx, conflicts[0], (0, 4),
+                     {('container.width', None), (0, 0), (0, 1), (0, 2), (0, 3), (0, 4)}, 'B')
+    ctx.expect_equal(_ambiguities(lays[1]), [('b', 'width')], 'B ambiguity')
+    _frames_equal(ctx, lays[3]['frames'], {'superview': _f(0, 0, 400, 51), 'a': a,
+                                           'b': _f(128, 20, 252, 21)}, 'C')
+    ctx.expect_equal(lays[3]['diagnostics'], [], 'C diagnostics')
+    _frames_equal(ctx, lays[4]['frames'], {'superview': _f(0, 0, 158, 51), 'a': a,
+                                           'b': _f(128, 20, 10, 21)}, 'D')
+    ctx.expect_equal(lays[4]['diagnostics'], [], 'D diagnostics')
