@@ -20,9 +20,10 @@ AMBIGUOUS = 'ambiguous_layout'
 
 # ---------------------------------------------------------------- helpers
 
-def _post(ctx, scene, status=200, target='/solve'):
-    """POST `scene` to `target`, expect `status`, return the JSON body."""
-    r = ctx.request('POST', target, scene)
+def _post(ctx, scene, status=200, target='/solve', fresh=False):
+    """POST `scene` to `target`, expect `status`, return the JSON body; `fresh` sends
+    `Cache-Control: no-store` (solved again, not answered from the result cache)."""
+    r = ctx.request('POST', target, scene, {'Cache-Control': 'no-store'} if fresh else None)
     ctx.expect_status(r, status, target)
     return r.json()
 
@@ -253,8 +254,8 @@ def ambiguity_horizontal(ctx):
     ctx.expect_equal((fa['y'], fa['height']), (10, 30), 'a.y, a.height')
     # b: x = 20 (standard superview space), 50 wide, y 0, 5 high
     ctx.expect_equal(doc['frames']['b'], _f(20, 0, 50, 5), 'b')
-    again = _post(ctx, scene, target='/solve')
-    ctx.expect_equal(again['frames'], doc['frames'], 'ambiguous frames are deterministic')
+    again = _post(ctx, scene, fresh=True)
+    ctx.expect_equal(again, doc, 'an ambiguous scene solved again (no-store)')
 
 
 def _tie_scene(*extra, **options):
@@ -272,6 +273,7 @@ def ambiguity_tie(ctx):
     ctx.expect_equal(_codes(doc), [AMBIGUOUS], 'tie: codes')
     w = doc['frames']['a']['width']
     ctx.expect(100 <= w <= 200, 'tie: a.width %r outside [100, 200]' % w)
+    ctx.expect_equal(_post(ctx, _tie_scene(), fresh=True), doc, 'the tie solved again (no-store)')
     doc = _post(ctx, _tie_scene('a.width == 120 @499'))
     ctx.expect_equal(doc['diagnostics'], [], 'tie broken: diagnostics')
     ctx.expect_equal(doc['frames']['a'], _f(0, 0, 120, 10), 'tie broken: a')
