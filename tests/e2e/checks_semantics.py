@@ -212,6 +212,38 @@ def redundant(ctx):
     ctx.expect_equal(doc['frames']['d']['width'], 0.3, 'd.width (rounded to 6 places)')
 
 
+@check('semantics/redundant-multiplier-noise')
+def redundant_multiplier(ctx):
+    """b = 3 × a with a 0.1 (0.30000000000000004) and b == c with c 0.3: consistent up to
+    float noise, no diagnostic; a, b, c flush in a row: x 0, 0.1, 0.4."""
+    scene = _eq_scene(['a', 'b', 'c'], ['a.width == 0.1', 'b.width == a.width * 3',
+                                        'c.width == 0.3', 'b.width == c.width', 'H:|[a][b][c]',
+                                        'V:|[a(1)]', 'V:|[b(1)]', 'V:|[c(1)]'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+    _frames_equal(ctx, doc['frames'], {'superview': _f(0, 0, 400, 300), 'a': _f(0, 0, 0.1, 1),
+                                       'b': _f(0.1, 0, 0.3, 1), 'c': _f(0.4, 0, 0.3, 1)},
+                  'frames')
+
+
+@check('semantics/conflict-with-implicit-constraint')
+def conflict_implicit(ctx):
+    """Required hugging (1000) on a 100-wide label makes `a.width <= 100` required; `a.width
+    == 200` then conflicts with it, named by the implicit ref `a.hugging.horizontal` (no
+    part); 0 is left out and the label keeps 100."""
+    scene = _eq_scene({'a': _label(100, 10, hugging={'horizontal': 1000})},
+                      ['a.width == 200', 'H:|[a]', 'V:|[a]'])
+    doc = _post(ctx, scene)
+    ctx.expect_equal(_codes(doc), [CONFLICT], 'codes')
+    _expect_conflict(ctx, doc['diagnostics'][0], (0, 0),
+                     {('a.hugging.horizontal', None), (0, 0)}, 'hugging conflict')
+    ctx.expect_equal(doc['frames']['a'], _f(0, 0, 100, 10), 'a')
+    scene['views']['a']['hugging']['horizontal'] = 999   # optional again: 200, no diagnostic
+    doc = _post(ctx, scene)
+    ctx.expect_equal(doc['diagnostics'], [], 'hugging 999: diagnostics')
+    ctx.expect_equal(doc['frames']['a'], _f(0, 0, 200, 10), 'hugging 999: a')
+
+
 @check('semantics/conflicts-error-vs-break')
 def conflicts_policy(ctx):
     """`conflicts: error` → 422 problem with every conflict; `break` → 200 with frames."""
