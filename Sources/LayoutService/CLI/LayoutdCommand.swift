@@ -157,8 +157,26 @@ public enum LayoutdCommand {
         let handler = service.makeHandler(router: service.makeRouter(), log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
+        // The server's own answers (framing errors, timeouts, 503 over the connection
+        // limit) never reach the handler: count and log them here. Requests that reached
+        // the handler are counted and logged by the service.
+        let metrics = service.metrics
+        let serverLog: @Sendable (AccessLogRecord) -> Void = { record in
+            guard record.method == nil else { return }
+            metrics.recordRequest(route: "(server)", status: record.status, seconds: record.duration)
+            guard let log else { return }
+            var line = JSONWriter(reservingCapacity: 160)
+            line.beginObject()
+            line.key("time"); line.string(LayoutService.timestamp())
+            line.key("status"); line.integer(record.status)
+            line.key("remote"); line.string(record.remoteAddress)
+            line.key("durationMs"); line.number((record.duration * 1e6).rounded() / 1e3)
+            line.key("answeredBy"); line.string("server")
+            line.endObject()
+            log(String(decoding: line.bytes, as: UTF8.self))
+        }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
-                                isExpensive: { $0.method == .POST }, handler: handler)
+                                accessLog: serverLog, isExpensive: { $0.method == .POST }, handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
