@@ -108,6 +108,7 @@ public struct HTTPResponse: Sendable, Equatable {
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
+        case 507: "Insufficient Storage"
         default: ""
         }
     }

@@ -195,26 +195,6 @@ extension LayoutService {
         problem(400, detail: "'\(name)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}")
     }
 
-    /// Maps a store error to its HTTP answer (the one place that does so).
-    func storeFailure(_ error: StoreError, groupName: String?) -> HTTPResponse {
-        switch error {
-        case .preconditionFailed(let current):
-            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
-            return problem(412, detail: "Precondition failed for group '\(groupName ?? "")': \(state)")
-        case .readOnly:
-            return problem(503, detail: "The database is read-only: groups can be read but not written", headers: [("Retry-After", "60")])
-        case .busy:
-            return problem(503, detail: "The database is busy; try again", headers: [("Retry-After", "1")])
-        case .full:
-            return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
-        case .limitExceeded(let message):
-            let text = "The store's limit is reached: \(message) (raise it with --max-groups)"
-            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
-        case .corrupt, .cannotOpen, .sqlite:
-            return problem(500, detail: "The database failed; the error was logged")
-        }
-    }
-
     /// 401 when an API token is configured and the request does not carry it
     /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time.
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {

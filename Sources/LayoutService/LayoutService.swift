@@ -266,7 +266,7 @@ public final class LayoutService: Sendable {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("type"); writer.string(Problem.type(for: status))
-        writer.key("title"); writer.string(HTTPStatusText.phrase(status))
+        writer.key("title"); writer.string(HTTPResponse.reasonPhrase(status))
         writer.key("status"); writer.integer(status)
         writer.key("detail"); writer.string(detail)
         // Every problem carries a diagnostics list (contract, "Responses"), empty when

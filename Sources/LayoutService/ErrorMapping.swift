@@ -1,0 +1,59 @@
+import HTTP1
+import LayoutCompiler
+import LayoutStore
+
+// Errors become HTTP answers here, and only here (STYLE.md §4): diagnostics to 400/422
+// problem details, store errors to 412/422/503/507/500.
+
+/// Problem types and titles (RFC 9457 §3.1) for layoutd's answers; the single place
+/// where a status and diagnostics become a problem's `type`, `title` and `detail`.
+enum Problem {
+    static func describe(status: Int, diagnostics: [LayoutDiagnostic]) -> (type: String, title: String, detail: String) {
+        let first = diagnostics.first(where: \.isError) ?? diagnostics.first
+        let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more diagnostic\(diagnostics.count == 2 ? "" : "s"))" : ""
+        let detail = first.map { $0.message + more } ?? HTTPResponse.reasonPhrase(status)
+        switch status {
+        case 400:
+            if first?.code == .invalidJSON {
+                return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
+            }
+            return ("urn:layoutd:problem:invalid-scene", "Invalid scene", detail)
+        case 422:
+            return ("urn:layoutd:problem:unprocessable-scene", "The scene cannot be laid out", detail)
+        default:
+            return (type(for: status), HTTPResponse.reasonPhrase(status), detail)
+        }
+    }
+
+    /// `urn:layoutd:problem:<slug>`: the slug of the status (as the HTTP server's own
+    /// answers use), except for layoutd's own 422 and 500.
+    static func type(for status: Int) -> String {
+        switch status {
+        case 422: return LayoutService.problemTypeBase + "unprocessable-scene"
+        case 500: return LayoutService.problemTypeBase + "internal-error"
+        default: return LayoutService.problemTypeBase + HTTPResponse.problemSlug(status)
+        }
+    }
+}
+
+extension LayoutService {
+    /// Maps a store error to its HTTP answer (the one place that does so).
+    func storeFailure(_ error: StoreError, groupName: String?) -> HTTPResponse {
+        switch error {
+        case .preconditionFailed(let current):
+            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+            return problem(412, detail: "Precondition failed for group '\(groupName ?? "")': \(state)")
+        case .readOnly:
+            return problem(503, detail: "The database is read-only: groups can be read but not written", headers: [("Retry-After", "60")])
+        case .busy:
+            return problem(503, detail: "The database is busy; try again", headers: [("Retry-After", "1")])
+        case .full:
+            return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
+        case .limitExceeded(let message):
+            let text = "The store's limit is reached: \(message) (raise it with --max-groups)"
+            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
+        case .corrupt, .cannotOpen, .sqlite:
+            return problem(500, detail: "The database failed; the error was logged")
+        }
+    }
+}
