@@ -4,6 +4,7 @@ import LayoutSyntax
 /// A view's frame in points, y down: relative to its parent's origin (UIKit's `frame`),
 /// or to the container's with `coordinates: root`.
 public struct Frame: Sendable, Hashable {
+    /// A frame from its origin and size, points.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y
@@ -11,9 +12,13 @@ public struct Frame: Sendable, Hashable {
         self.height = height
     }
 
+    /// Origin x, points.
     public var x: Double
+    /// Origin y, points (y grows down).
     public var y: Double
+    /// Width, points (negative only when the constraints force it: `negative_size`).
     public var width: Double
+    /// Height, points.
     public var height: Double
 }
 
@@ -22,6 +27,7 @@ public struct Frame: Sendable, Hashable {
 public struct Layout: Sendable {
     /// `(name, frame)`: `superview` first, then the views sorted by name.
     public var frames: [(name: String, frame: Frame)]
+    /// Conflicts, ambiguity and negative sizes found at this size.
     public var diagnostics: [LayoutDiagnostic]
     /// Whether the scene cannot be laid out as asked: a conflict under `conflicts: error`,
     /// or ambiguity under `ambiguity: error` (→ 422 without frames).

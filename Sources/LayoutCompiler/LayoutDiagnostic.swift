@@ -13,6 +13,7 @@ public enum ConstraintKey: Sendable, Hashable {
 /// A constraint as the user wrote it: the entry, the part, the `id`, the column of
 /// the connection or predicate, and the constraint as an equation.
 public struct ConstraintRef: Sendable, Hashable {
+    /// Which entry (or implicit constraint) it is.
     public var key: ConstraintKey
     /// 0-based index among the constraints that the entry produced.
     public var part: Int?

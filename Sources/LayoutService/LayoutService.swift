@@ -14,14 +14,18 @@ public final class LayoutService: Sendable {
     /// The base of every problem `type` layoutd answers: `urn:layoutd:problem:<slug>`.
     public static let problemTypeBase = "urn:layoutd:problem:"
 
+    /// The SQLite result cache and group store.
     public let store: LayoutStore
+    /// Limits, caches and access settings.
     public let configuration: ServiceConfiguration
+    /// The counters behind `GET /metrics`.
     public let metrics = Metrics()
     let engine: SceneEngine
     let frontCache: FrontCache
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
 
+    /// A service over `store`; `openConnections` feeds the `/metrics` gauge.
     public init(store: LayoutStore, configuration: ServiceConfiguration = ServiceConfiguration(),
                 openConnections: @escaping @Sendable () -> Int = { 0 }) {
         self.store = store

@@ -39,6 +39,7 @@ public final class Metrics: Sendable {
 
     private let state = Mutex(State())
 
+    /// Empty counters.
     public init() {}
 
     /// Records one answered request: its route pattern (`/groups/{name}`, or `other`),
@@ -55,6 +56,7 @@ public final class Metrics: Sendable {
         state.withLock { $0.solve.observe(seconds) }
     }
 
+    /// Records a `/solve` answered from a cache (`hit`) or computed.
     public func recordCache(hit: Bool) {
         state.withLock { state in
             if hit { state.cacheHits += 1 } else { state.cacheMisses += 1 }

@@ -7,6 +7,7 @@ public struct EngineAnswer: Sendable {
     public var status: Int
     /// `application/json` for 200, `application/problem+json` otherwise.
     public var contentType: String
+    /// The response body: JSON, or problem details.
     public var body: [UInt8]
     /// Whether the answer may be stored in the result cache (a 200 of `/solve`).
     public var isCacheable: Bool
@@ -18,8 +19,10 @@ public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
 /// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
 /// HTTP and caching, shared by the server and the `layoutd solve|validate` commands.
 public struct SceneEngine: Sendable {
+    /// The scene limits every request is checked against.
     public var limits: SceneLimits
 
+    /// An engine with these limits.
     public init(limits: SceneLimits = SceneLimits()) {
         self.limits = limits
     }
@@ -199,11 +202,14 @@ public struct SceneEngine: Sendable {
 
 /// A request that cannot be answered with a layout: its status and diagnostics.
 public struct EngineFailure: Error, Sendable {
+    /// 400, 422, 500 or 503.
     public var status: Int
+    /// What is wrong, in the contract's diagnostic shape.
     public var diagnostics: [LayoutDiagnostic]
     /// Extra headers (e.g. `Retry-After` for a busy database).
     public var headers: [(String, String)] = []
 
+    /// A failure with its status, diagnostics and extra headers.
     public init(status: Int, diagnostics: [LayoutDiagnostic], headers: [(String, String)] = []) {
         self.status = status
         self.diagnostics = diagnostics

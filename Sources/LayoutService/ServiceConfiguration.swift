@@ -17,5 +17,6 @@ public struct ServiceConfiguration: Sendable {
     /// Constraints one stored group may hold (default 1,000).
     public var maxGroupConstraints = 1_000
 
+    /// The defaults above.
     public init() {}
 }

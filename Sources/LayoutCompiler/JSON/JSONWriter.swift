@@ -9,6 +9,7 @@ public struct JSONWriter: Sendable {
     public private(set) var bytes: [UInt8] = []
     private var needsComma = false
 
+    /// An empty writer; `capacity` is a hint in bytes.
     public init(reservingCapacity capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
@@ -17,9 +18,13 @@ public struct JSONWriter: Sendable {
         if needsComma { bytes.append(UInt8(ascii: ",")) }
     }
 
+    /// Opens an object (`{`); follow with ``key(_:)`` and a value per member.
     public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    /// Closes the innermost object (`}`).
     public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    /// Opens an array (`[`).
     public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    /// Closes the innermost array (`]`).
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes a member name and the colon; the next value call writes its value.
@@ -30,10 +35,15 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes a string, escaped per RFC 8259 §7 (UTF-8 passes through).
     public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
+    /// Writes a number in ``format(_:)``'s form.
     public mutating func number(_ value: Double) { separate(); bytes.append(contentsOf: JSONWriter.format(value).utf8); needsComma = true }
+    /// Writes an integer.
     public mutating func integer(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    /// Writes `null`.
     public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
 
     /// Writes a whole value; object members in document order, or sorted by name (by
