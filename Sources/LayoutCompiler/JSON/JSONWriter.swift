@@ -38,9 +38,36 @@ public struct JSONWriter: Sendable {
     /// Writes a string, escaped per RFC 8259 §7 (UTF-8 passes through).
     public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
     /// Writes a number in ``format(_:)``'s form.
-    public mutating func number(_ value: Double) { separate(); bytes.append(contentsOf: JSONWriter.format(value).utf8); needsComma = true }
+    public mutating func number(_ value: Double) {
+        separate()
+        if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
+            appendDigits(Int64(value))   // integral: the common case, written without a String
+        } else {
+            bytes.append(contentsOf: JSONWriter.format(value).utf8)
+        }
+        needsComma = true
+    }
     /// Writes an integer.
-    public mutating func integer(_ value: Int) { separate(); bytes.append(contentsOf: String(value).utf8); needsComma = true }
+    public mutating func integer(_ value: Int) { separate(); appendDigits(Int64(value)); needsComma = true }
+
+    /// Appends the decimal digits of `value` (`-0` is `0`).
+    private mutating func appendDigits(_ value: Int64) {
+        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        var magnitude = value.magnitude
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while magnitude > 0 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+        }
+    }
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
     /// Writes `null`.

@@ -1,0 +1,92 @@
+import LayoutCompiler
+import Testing
+
+/// The JSON parser and writer the scene compiler relies on (RFC 8259).
+struct JSONParserTests {
+    func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)) }
+
+    @Test func valuesAndMemberOrder() throws {
+        let value = try parse(#" {"b": [1, 2.5, -0.25e1, true, false, null], "a": "x\u00e9\ud83d\ude00\n"} "#)
+        guard case .object(let members) = value else { Issue.record("not an object"); return }
+        #expect(members.map(\.0) == ["b", "a"])
+        #expect(value["b"] == .array([.number(1), .number(2.5), .number(-2.5), .bool(true), .bool(false), .null]))
+        #expect(value["a"] == .string("xé😀\n"))
+    }
+
+    @Test func booleansAreNeverNumbers() throws {
+        #expect(try parse("true") == .bool(true))
+        #expect(try parse("1") == .number(1))
+        #expect(try parse("true") != .number(1))
+    }
+
+    @Test("syntax errors name the place", arguments: [
+        (#"{"a": tru}"#, 1, 7, "Expected 'true'"),
+        ("{\n  \"a\": 1,\n}", 3, 1, "Expected a member name"),
+        (#"[1, 2"#, 1, 6, "Expected ',' or ']'"),
+        (#"{"a" 1}"#, 1, 6, "Expected ':'"),
+        (#"01"#, 1, 2, "Leading zeros"),
+        (#""\x""#, 1, 2, "Invalid escape"),
+        (#"[1] x"#, 1, 5, "Unexpected character 'x'"),
+        (#""\ud800""#, 1, 8, "Unpaired UTF-16 surrogate"),
+    ])
+    func syntaxErrors(_ text: String, _ line: Int, _ column: Int, _ message: String) {
+        do throws(JSONParser.SyntaxError) {
+            _ = try JSONParser().parse(Array(text.utf8))
+            Issue.record("\(text) parsed")
+        } catch {
+            #expect(error.line == line, "\(text): \(error.message)")
+            #expect(error.column == column, "\(text): \(error.message)")
+            #expect(error.message.hasPrefix(message), "\(text): \(error.message)")
+        }
+    }
+
+    @Test func nestingBeyondTheLimitIsAnErrorNotACrash() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(throws: JSONParser.SyntaxError.self) { try parse(deep) }
+        #expect(throws: Never.self) { try JSONParser(maximumDepth: 3).parse(Array("[[[1]]]".utf8)) }
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser(maximumDepth: 3).parse(Array("[[[[1]]]]".utf8)) }
+    }
+
+    @Test func invalidUTF8AndOutOfRangeNumbersAreErrors() {
+        #expect(throws: JSONParser.SyntaxError.self) { try JSONParser().parse([0x22, 0xFF, 0x22]) }
+        #expect(throws: JSONParser.SyntaxError.self) { try parse("1e400") }
+        #expect(throws: JSONParser.SyntaxError.self) { try parse("\"a\u{01}\"") }
+    }
+
+    @Test func lastRepeatedMemberWins() throws {
+        #expect(try parse(#"{"a": 1, "a": 2}"#)["a"] == .number(2))
+    }
+}
+
+struct JSONWriterTests {
+    func written(_ value: JSONValue, sortingKeys: Bool = false) -> String {
+        var writer = JSONWriter()
+        writer.value(value, sortingKeys: sortingKeys)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test("number format", arguments: [
+        (20.0, "20"), (-0.0, "0"), (0.5, "0.5"), (-3.25, "-3.25"), (1e-7, "1e-07"), (123456789, "123456789"),
+        (-9_007_199_254_740_991, "-9007199254740991"), (1e17, "1e+17"), (0.1 + 0.2, "0.30000000000000004"),
+    ])
+    func numberFormat(_ value: Double, _ expected: String) {
+        #expect(written(.number(value)) == expected)
+    }
+
+    @Test func escaping() {
+        #expect(written(.string("a\"b\\c\n\t\u{01}é")) == #""a\"b\\c\n\t\u0001é""#)
+    }
+
+    @Test func canonicalFormSortsKeysByBytesAndKeepsTheLastRepeat() throws {
+        let value = try JSONParser().parse(Array(#"{"b": {"z": 1, "a": [3, {"y": 1, "x": 2}]}, "a": 1, "B": 2, "a": 3}"#.utf8))
+        #expect(written(value, sortingKeys: true) == #"{"B":2,"a":3,"b":{"a":[3,{"x":2,"y":1}],"z":1}}"#)
+        #expect(written(value) == #"{"b":{"z":1,"a":[3,{"y":1,"x":2}]},"a":1,"B":2,"a":3}"#)
+    }
+
+    @Test func roundingForResponses() {
+        #expect(roundedForResponse(1.23456789) == 1.234568)
+        #expect(roundedForResponse(-0.0000001) == 0)
+        #expect(roundedForResponse(-0.0).sign == .plus)
+        #expect(roundedForResponse(1e308) == 1e308)
+    }
+}
