@@ -1,0 +1,137 @@
+import HTTP1
+import LayoutCompiler
+@testable import LayoutService
+import LayoutStore
+import Testing
+
+/// The service's handlers, called directly (no sockets), on an in-memory store.
+struct HandlerTests {
+    let service: LayoutService
+    let router: Router
+
+    init() throws {
+        service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        router = service.makeRouter()
+    }
+
+    func request(_ method: HTTPMethod, _ target: String, _ body: String = "", headers: HTTPFields = [:]) -> HTTPResponse {
+        var fields = headers
+        if !fields.contains("Host") { fields.append("Host", "test") }
+        let request = HTTPRequest(method: method, target: target, headers: fields, body: Array(body.utf8))
+        return router.respond(to: request)
+    }
+
+    func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser().parse(response.body) }
+
+    static let scene = #"{"container":{"width":320,"height":480},"views":["red","green"],"constraints":["H:|-[red]-[green(==red)]-|","V:|-[red]-|","V:|-[green]-|"]}"#
+
+    @Test func solveThenHitWithIdenticalBytes() throws {
+        let miss = request(.POST, "/solve", Self.scene, headers: ["Content-Type": "application/json"])
+        #expect(miss.status == 200)
+        #expect(miss.headers["Cache-Status"] == "layoutd; fwd=miss; stored")
+        #expect(String(decoding: miss.body, as: UTF8.self) == #"{"frames":{"superview":{"x":0,"y":0,"width":320,"height":480},"green":{"x":164,"y":20,"width":136,"height":440},"red":{"x":20,"y":20,"width":136,"height":440}},"diagnostics":[]}"#)
+        let hit = request(.POST, "/solve", Self.scene)
+        #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(hit.body == miss.body)
+        // Same scene, other member order and whitespace: same cache entry.
+        let reordered = #"{ "constraints":["H:|-[red]-[green(==red)]-|","V:|-[red]-|","V:|-[green]-|"], "views":["red","green"], "container":{"height":480,"width":320} }"#
+        let sqliteHit = request(.POST, "/solve", reordered)
+        #expect(sqliteHit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(sqliteHit.body == miss.body)
+    }
+
+    @Test func cacheControlDirectives() {
+        _ = request(.POST, "/solve", Self.scene)
+        let noCache = request(.POST, "/solve", Self.scene, headers: ["Cache-Control": "no-cache"])
+        #expect(noCache.headers["Cache-Status"] == "layoutd; fwd=request")
+        let noStore = request(.POST, "/solve", Self.scene, headers: ["Cache-Control": "max-age=0, no-store"])
+        #expect(noStore.headers["Cache-Status"] == "layoutd; fwd=request")
+        #expect(noCache.body == noStore.body)
+    }
+
+    @Test func unprocessableSceneIsNotStored() throws {
+        let body = #"{"views":["red"],"constraints":["H:|-0-[red-0-|"]}"#
+        let first = request(.POST, "/solve", body)
+        #expect(first.status == 422)
+        #expect(first.headers["Content-Type"] == "application/problem+json")
+        #expect(first.headers["Cache-Status"] == "layoutd; fwd=miss")
+        let problem = try json(first)
+        #expect(problem["type"] == .string("urn:layoutd:problem:unprocessable-scene"))
+        #expect(problem["diagnostics"]?.arrayValue?.first?["column"] == .number(10))
+        #expect(request(.POST, "/solve", body).headers["Cache-Status"] == "layoutd; fwd=miss")
+    }
+
+    @Test("media types", arguments: [
+        ("application/json", 200), ("application/json; charset=utf-8", 200), ("application/merge-patch+json", 200),
+        ("application/x-www-form-urlencoded", 200), ("text/plain", 415), ("application/xml", 415),
+    ])
+    func mediaTypes(_ contentType: String, _ status: Int) {
+        #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Type": contentType]).status == status)
+    }
+
+    @Test func malformedAndWrongTypes() throws {
+        let malformed = request(.POST, "/solve", "{\"views\": [")
+        #expect(malformed.status == 400)
+        #expect(try json(malformed)["diagnostics"]?.arrayValue?.first?["code"] == .string("invalid_json"))
+        let wrongType = request(.POST, "/solve", #"{"views":"red"}"#)
+        #expect(wrongType.status == 400)
+        #expect(try json(wrongType)["diagnostics"]?.arrayValue?.first?["path"] == .string("$.views"))
+        // /validate gives a verdict for any JSON object, a 400 only for non-objects.
+        #expect(request(.POST, "/validate", #"{"views":3}"#).status == 200)
+        #expect(request(.POST, "/validate", "[1]").status == 400)
+    }
+
+    @Test func groupsLifecycleAndNeverStale() throws {
+        let scene = #"{"container":{"width":200,"height":100},"views":["red"],"constraints":["V:|[red]|"],"groups":["row"]}"#
+        #expect(request(.POST, "/solve", scene).status == 422)   // unknown_group
+        let created = request(.PUT, "/groups/row", #"{"constraints":["H:|-pad-[red]-pad-|"],"metrics":{"pad":12}}"#)
+        #expect(created.status == 201)
+        #expect(created.headers["ETag"] == "\"1\"")
+        let first = try json(request(.POST, "/solve", scene))
+        #expect(first["frames"]?["red"]?["width"] == .number(176))
+        // Replacing the group changes the answer at once (no stale cache entry).
+        let replaced = request(.PUT, "/groups/row", #"{"constraints":["H:|-pad-[red]-pad-|"],"metrics":{"pad":50}}"#,
+                               headers: ["If-Match": "\"1\""])
+        #expect(replaced.status == 200)
+        let second = try json(request(.POST, "/solve", scene))
+        #expect(second["frames"]?["red"]?["width"] == .number(100))
+        #expect(request(.PUT, "/groups/row", #"{"constraints":[]}"#, headers: ["If-Match": "\"1\""]).status == 412)
+        #expect(request(.PUT, "/groups/row", #"{"constraints":[]}"#, headers: ["If-None-Match": "*"]).status == 412)
+        #expect(request(.GET, "/groups/row/versions/1").status == 200)
+        #expect(request(.GET, "/groups/row/versions/3").status == 404)
+        #expect(request(.DELETE, "/groups/row").status == 204)
+        #expect(request(.GET, "/groups/row").status == 404)
+        #expect(request(.PUT, "/groups/row", #"{"constraints":[]}"#).headers["ETag"] == "\"3\"")
+    }
+
+    @Test func groupThatDoesNotParseIsNotStored() throws {
+        let refused = request(.PUT, "/groups/bad", #"{"constraints":["H:|-[a", "a.widht == 1"]}"#)
+        #expect(refused.status == 422)
+        let diagnostics = try json(refused)["diagnostics"]?.arrayValue ?? []
+        #expect(diagnostics.map { $0["constraint"] } == [.string("group:bad/0"), .string("group:bad/1")])
+        #expect(request(.GET, "/groups/bad").status == 404)
+    }
+
+    @Test func routesAndMethods() {
+        #expect(request(.GET, "/healthz").status == 200)
+        #expect(request(.GET, "/readyz").status == 200)
+        #expect(request(.GET, "/openapi.yaml").body == OpenAPIDocument.bytes)
+        let notAllowed = request(.DELETE, "/solve")
+        #expect(notAllowed.status == 405)
+        #expect(notAllowed.headers["Allow"] == "POST")
+        #expect(request(.GET, "/nope").status == 404)
+        #expect(request(.POST, "/solve?format=png", Self.scene).status == 400)
+        #expect(request(.POST, "/solve?format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+    }
+
+    @Test func metricsCountRequests() {
+        let handler = service.makeHandler(router: router)
+        _ = handler(HTTPRequest(method: .GET, target: "/healthz",
+                                headers: ["Host": "t", "X-Request-Id": "abc-123"], body: []))
+        let text = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"layoutd_requests_total{route="/healthz",status="200"} 1"#))
+        let echoed = handler(HTTPRequest(method: .GET, target: "/healthz",
+                                         headers: ["Host": "t", "X-Request-Id": "abc-123"], body: []))
+        #expect(echoed.headers["X-Request-Id"] == "abc-123")
+    }
+}
