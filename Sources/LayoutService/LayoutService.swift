@@ -91,7 +91,11 @@ public final class LayoutService: Sendable {
                corsOrigins.contains("*") || corsOrigins.contains(origin) {
                 response.headers.append("Access-Control-Allow-Origin", corsOrigins.contains("*") ? "*" : origin)
                 response.headers.append("Access-Control-Expose-Headers", "ETag, Cache-Status, X-Request-Id, Retry-After")
-                if !corsOrigins.contains("*") { response.headers.append("Vary", "Origin") }
+                if !corsOrigins.contains("*") {
+                    // One Vary field listing every selecting header (RFC 9110 §12.5.5).
+                    let vary = response.headers.values("Vary") + ["Origin"]
+                    response.headers.set("Vary", vary.joined(separator: ", "))
+                }
             }
             let requestID = Self.requestID(request.headers["X-Request-Id"])
             response.headers.append("X-Request-Id", requestID)

@@ -124,6 +124,31 @@ struct HandlerTests {
         #expect(request(.POST, "/solve?format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
     }
 
+    @Test func corsIsOffByDefaultAndAnswersPreflightWhenConfigured() throws {
+        let plain = service.makeHandler(router: router)
+        let preflight = HTTPRequest(method: .OPTIONS, target: "/solve",
+                                    headers: ["Host": "t", "Origin": "https://app.example", "Access-Control-Request-Method": "POST"])
+        #expect(plain(preflight).status == 405)
+        #expect(plain(preflight).headers["Access-Control-Allow-Origin"] == nil)
+
+        var configuration = ServiceConfiguration()
+        configuration.corsOrigins = ["https://app.example"]
+        let cors = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration)
+        let handler = cors.makeHandler(router: cors.makeRouter())
+        let answer = handler(preflight)
+        #expect(answer.status == 204)
+        #expect(answer.headers["Access-Control-Allow-Origin"] == "https://app.example")
+        #expect(answer.headers["Access-Control-Allow-Methods"]?.contains("POST") == true)
+        let solved = handler(HTTPRequest(method: .POST, target: "/solve",
+                                         headers: ["Host": "t", "Origin": "https://app.example"], body: Array(Self.scene.utf8)))
+        #expect(solved.status == 200)
+        #expect(solved.headers["Access-Control-Allow-Origin"] == "https://app.example")
+        #expect(solved.headers["Vary"]?.contains("Origin") == true)
+        let stranger = handler(HTTPRequest(method: .POST, target: "/solve",
+                                           headers: ["Host": "t", "Origin": "https://evil.example"], body: Array(Self.scene.utf8)))
+        #expect(stranger.headers["Access-Control-Allow-Origin"] == nil)
+    }
+
     @Test func metricsCountRequests() {
         let handler = service.makeHandler(router: router)
         _ = handler(HTTPRequest(method: .GET, target: "/healthz",
