@@ -211,7 +211,27 @@ extension Solver {
     /// external symbol; else the constraint's own slack/error if its coefficient is
     /// negative (so the basic value stays ≥ 0).
     func chooseSubject(_ row: Row, tag: Tag) -> Int {
-        for cell in row.cells where kinds[cell.symbol] == .external { return cell.symbol }
+        // Among the external symbols: the one held by the fewest rows, then the largest
+        // |coefficient|, then the highest id (the symbol seen last). Its substitution
+        // touches only those rows, and a symbol no row holds yet costs nothing (Markowitz's
+        // fill-in rule, as sparse LU factorisations use it); the largest coefficient is
+        // partial pivoting's rule for accuracy (never divide by 1e-9 when 1 is there).
+        // A chain `x[i] == x[i-1] + w[i-1]` then makes each new width basic and stays a
+        // set of two-term rows, instead of each position's row accumulating every earlier
+        // width (which made a 1,000-view row of labels cost O(n³)).
+        var best = -1
+        var bestCount = Int.max
+        var bestMagnitude = 0.0
+        for cell in row.cells where kinds[cell.symbol] == .external {
+            let count = columns[cell.symbol].count
+            let magnitude = abs(cell.coefficient)
+            if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
+                best = cell.symbol
+                bestCount = count
+                bestMagnitude = magnitude
+            }
+        }
+        if best >= 0 { return best }
         if tag.marker >= 0 && kinds[tag.marker].isRestricted && row.coefficient(for: tag.marker) < 0 {
             return tag.marker
         }

@@ -113,9 +113,9 @@ extension CompiledScene {
     ///
     /// The scene's constraints are solved once, with a fitted dimension's `== 0 @50` and,
     /// for a given dimension, an edit variable on the container's size at a strength
-    /// above every priority below 1000. Each size then suggests its width and height to
-    /// a copy (the dual simplex re-optimises from the previous optimum: Cassowary's
-    /// resize path). When the suggestion holds exactly, no required constraint excludes
+    /// above every priority below 1000. Each size then suggests its width and height (the
+    /// dual simplex re-optimises from the previous size's optimum: Cassowary's resize
+    /// path). When the suggestion holds exactly, no required constraint excludes
     /// that size, and because the edit outranks every optional priority the optimum is
     /// the one of a separate solve with the size required — identical whenever that
     /// optimum is unique (no ambiguity). Otherwise (the size is excluded: a conflict; an
@@ -123,20 +123,27 @@ extension CompiledScene {
     /// size is solved from scratch in the contract's order.
     ///
     /// - Complexity: one full solve per combination of fitted dimensions, then per size
-    ///   a solver copy, one or two suggestions and the ambiguity check.
+    ///   one or two suggestions (dual simplex from the previous size's optimum) and the
+    ///   ambiguity check.
     public func solve(sizes: [ContainerSize]) -> [Layout] {
         guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0) } }
         var bases: [Int: Solver?] = [:]
         return sizes.map { size in
             let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
             if bases[key] == nil { bases[key] = resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil) }
-            guard let base = bases[key] ?? nil else { return solve(size: size) }
-            var solver = base
+            guard var solver = bases[key] ?? nil else { return solve(size: size) }
+            // The solver moves from size to size in place (no copy): the optimum at a size
+            // does not depend on the path when it is unique, and it is checked to be.
+            var isBroken = false
+            defer { bases[key] = isBroken ? .some(nil) : solver }
+            // Each size may spend the whole budget again (as a separate solve could).
+            solver.workLimit = solver.cellOperations > Int.max - limits.maxSolverWork ? Int.max : solver.cellOperations + limits.maxSolverWork
             for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
                 guard let value else { continue }
                 do {
                     try solver.suggestValue(value, for: variable)
                 } catch {
+                    isBroken = true   // mid-optimisation (work limit): no more resizing from it
                     return solve(size: size)
                 }
                 // The edit did not hold: the required constraints exclude this size.
@@ -179,8 +186,6 @@ extension CompiledScene {
         } catch {
             return nil
         }
-        // Each size may spend the whole budget again (as a separate solve could).
-        base.workLimit = base.cellOperations > Int.max - limits.maxSolverWork ? Int.max : base.cellOperations + limits.maxSolverWork
         return base
     }
 
