@@ -50,12 +50,21 @@ extension CompiledScene {
     ///
     /// - Complexity: one incremental Cassowary solve; explanations only on conflict.
     public func solve(size: ContainerSize) -> Layout {
+        var budget = limits.maxSolverWork
+        return solve(size: size, budget: &budget)
+    }
+
+    /// ``solve(size:)`` spending at most `budget` cell operations, and subtracting what
+    /// it spent (so several sizes of one request share one budget).
+    func solve(size: ContainerSize, budget: inout Int) -> Layout {
+        guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
+        defer { budget -= min(budget, solver.cellOperations) }
         // Bulk load: required constraints are still checked one by one as they are
         // added (so conflicts are found in the contract's order); optional ones are
         // installed and optimised once at the end.
         solver.autoSolve = false
-        solver.workLimit = limits.maxSolverWork
+        solver.workLimit = budget
         var added: [Int] = []           // handle.rawValue → index into `all`
         var all: [CompiledConstraint] = []
         all.reserveCapacity(constraints.count + 2)
@@ -82,7 +91,7 @@ extension CompiledScene {
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
             } catch .workLimitExceeded {
-                return workLimitLayout(diagnostics)
+                return workLimitLayout(diagnostics, size: size)
             } catch {
                 let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(
@@ -93,7 +102,7 @@ extension CompiledScene {
         do {
             try solver.solve()
         } catch .workLimitExceeded {
-            return workLimitLayout(diagnostics)
+            return workLimitLayout(diagnostics, size: size)
         } catch {
             diagnostics.append(LayoutDiagnostic(code: .invalidScene, message: "The solver failed: \(error)"))
         }
@@ -102,10 +111,10 @@ extension CompiledScene {
 
     /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
     /// a `limit_exceeded` error (422).
-    func workLimitLayout(_ diagnostics: [LayoutDiagnostic]) -> Layout {
-        let message = "Solving this scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations): simplify it, split it, or raise --max-solver-work"
+    func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize) -> Layout {
+        let message = "Solving this scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together): simplify it, split it, or raise --max-solver-work"
         return Layout(frames: [], diagnostics: diagnostics + [LayoutDiagnostic(code: .limitExceeded, message: message)],
-                      isRejected: true, containerWidth: 0, containerHeight: 0)
+                      isRejected: true, containerWidth: size.width ?? 0, containerHeight: size.height ?? 0)
     }
 
     /// Solves the scene at each size: what ``solve(size:)`` answers for each, computed
@@ -126,32 +135,40 @@ extension CompiledScene {
     ///   one or two suggestions (dual simplex from the previous size's optimum) and the
     ///   ambiguity check.
     public func solve(sizes: [ContainerSize]) -> [Layout] {
-        guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0) } }
+        var budget = limits.maxSolverWork
+        guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0, budget: &budget) } }
         var bases: [Int: Solver?] = [:]
         return sizes.map { size in
+            guard budget > 0 else { return workLimitLayout([], size: size) }
             let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
-            if bases[key] == nil { bases[key] = resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil) }
-            guard var solver = bases[key] ?? nil else { return solve(size: size) }
+            if bases[key] == nil { bases[key] = resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil, budget: &budget) }
+            guard var solver = bases[key] ?? nil else { return solve(size: size, budget: &budget) }
             // The solver moves from size to size in place (no copy): the optimum at a size
             // does not depend on the path when it is unique, and it is checked to be.
             var isBroken = false
-            defer { bases[key] = isBroken ? .some(nil) : solver }
-            // Each size may spend the whole budget again (as a separate solve could).
-            solver.workLimit = solver.cellOperations > Int.max - limits.maxSolverWork ? Int.max : solver.cellOperations + limits.maxSolverWork
+            let start = solver.cellOperations
+            defer {
+                budget -= min(budget, solver.cellOperations - start)
+                bases[key] = isBroken ? .some(nil) : solver
+            }
+            solver.workLimit = solver.cellOperations > Int.max - budget ? Int.max : solver.cellOperations + budget
             for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
                 guard let value else { continue }
-                do {
+                do throws(SolverError) {
                     try solver.suggestValue(value, for: variable)
+                } catch .workLimitExceeded {
+                    isBroken = true   // mid-optimisation: no more resizing from it
+                    return workLimitLayout([], size: size)
                 } catch {
-                    isBroken = true   // mid-optimisation (work limit): no more resizing from it
-                    return solve(size: size)
+                    isBroken = true
+                    return solve(size: size, budget: &budget)
                 }
                 // The edit did not hold: the required constraints exclude this size.
-                guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size) }
+                guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size, budget: &budget) }
             }
             let layout = readLayout(from: solver, diagnostics: [])
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
-                return solve(size: size)
+                return solve(size: size, budget: &budget)
             }
             return layout
         }
@@ -165,10 +182,11 @@ extension CompiledScene {
     /// constraints of the fitted dimensions, and edit variables on the given ones.
     /// `nil` when a required constraint conflicts already (every size then needs the
     /// contract's order to name the conflict) or the work limit is hit.
-    func resizableBase(fitsWidth: Bool, fitsHeight: Bool) -> Solver? {
+    func resizableBase(fitsWidth: Bool, fitsHeight: Bool, budget: inout Int) -> Solver? {
         var base = Solver()
+        defer { budget -= min(budget, base.cellOperations) }
         base.autoSolve = false
-        base.workLimit = limits.maxSolverWork
+        base.workLimit = budget
         do {
             if fitsWidth {
                 try base.addConstraint(containerConstraint(variable: hierarchy.widthVariable(0), size: nil, name: "width").constraint)
