@@ -66,7 +66,11 @@ info:
     `invalid_json`). Every length, position, size, margin, spacing, baseline and
     constant (in the JSON or in a constraint string, metrics where they are used,
     multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
-    `limit_exceeded` (`maxMagnitude`, not configurable).
+    `limit_exceeded` (`maxMagnitude`, not configurable); so is a solution with a frame
+    value beyond it. Solving is bounded too: at most 500,000,000 simplex cell operations
+    per request, all of its `sizes` together (`maxSolverWork`, `--max-solver-work`; about
+    3 s of one core); a layout that needs more is `422` `limit_exceeded` (with `sizes`,
+    the entries beyond the budget carry the diagnostic and no frames).
 
     **Strict JSON.** A member this document does not name, in any object of a request body
     (the scene, its nested objects, a group's PUT body), is `400` `invalid_scene` naming its
