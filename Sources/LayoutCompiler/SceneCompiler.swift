@@ -275,7 +275,12 @@ private struct CompileState {
     }
 
     func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) -> LayoutDiagnostic {
-        let known = hierarchy.names
+        if name == "superview" {
+            return LayoutDiagnostic(
+                code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
+                constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
+        }
+        let known = Array(hierarchy.names.dropFirst())
         let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(name)'\(suggestion)",

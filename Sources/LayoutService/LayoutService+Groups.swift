@@ -54,26 +54,10 @@ extension LayoutService {
         var metricsWriter = JSONWriter()
         metricsWriter.value(json["metrics"] ?? .object([]))
 
-        var ifMatch: Int?
-        if let header = request.headers["If-Match"] {
-            let tags = Self.entityTags(header)
-            if tags.contains("*") {
-                guard (try? store.group(named: name)) != nil else {
-                    return problem(412, detail: "If-Match: * but no group named '\(name)' exists")
-                }
-            } else {
-                // If-Match uses the strong comparison (RFC 9110 §13.1.1): weak tags never match.
-                // Any member may match (RFC 9110 §13.1.1): pass the current version when
-                // it is listed, so the store's check is the atomic one.
-                let listed = Set(Self.strongEntityTags(header).compactMap(Self.version))
-                let current: Int?
-                do { current = try store.group(named: name)?.version } catch { return storeFailure(error, groupName: name) }
-                guard let current, listed.contains(current) else {
-                    let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
-                    return problem(412, detail: "If-Match '\(header)' does not match group '\(name)': \(state) (weak tags never match)")
-                }
-                ifMatch = current
-            }
+        let ifMatch: Int?
+        switch checkPreconditions(request, name: name) {
+        case .failure(let failure): return failure.response
+        case .success(let version): ifMatch = version
         }
         let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
         do {
@@ -164,6 +148,7 @@ extension LayoutService {
     func deleteGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
         if let denied = authorize(request) { return denied }
         guard isValidGroupName(name) else { return invalidName(name) }
+        if case .failure(let failure) = checkPreconditions(request, name: name) { return failure.response }
         do {
             guard try store.deleteGroup(named: name) else {
                 return problem(404, detail: "No group named '\(name)'")
@@ -219,13 +204,51 @@ extension LayoutService {
         return difference == 0
     }
 
-    /// The strong entity tags of a field: `"3", W/"4"` → `["3"]`.
+    /// Evaluates `If-Match` and `If-None-Match` against the group's current version
+    /// (RFC 9110 §13.1.1, §13.1.2; a group's entity tag is `"VERSION"`).
+    ///
+    /// - Returns: `.success(version)` with the version `If-Match` named (pass it to the
+    ///   store, whose write re-checks it atomically), `.success(nil)` when there is no
+    ///   `If-Match` or it is `*`, or the 412 (or store error) to answer.
+    func checkPreconditions(_ request: HTTPRequest, name: String) -> Result<Int?, HTTPFailure> {
+        let ifMatch = request.headers["If-Match"]
+        let ifNoneMatch = request.headers["If-None-Match"]
+        guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
+        let current: Int?
+        do { current = try store.group(named: name)?.version } catch { return .failure(HTTPFailure(storeFailure(error, groupName: name))) }
+        let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+        var named: Int?
+        if let header = ifMatch {
+            if Self.entityTags(header).contains("*") {
+                guard current != nil else {
+                    return .failure(HTTPFailure(problem(412, detail: "If-Match: * but no group named '\(name)' exists")))
+                }
+            } else {
+                // The strong comparison: weak tags never match; any listed tag may.
+                let listed = Set(Self.strongEntityTags(header).compactMap(Self.version))
+                guard let current, listed.contains(current) else {
+                    let weak = header.contains("W/") ? " (weak tags never match)" : ""
+                    return .failure(HTTPFailure(problem(412, detail: "If-Match '\(header)' does not match group '\(name)': \(state)\(weak)")))
+                }
+                named = current
+            }
+        }
+        if let header = ifNoneMatch, let current {
+            // The weak comparison: any listed tag equal to the current version fails.
+            let tags = Self.entityTags(header)
+            if !tags.contains("*") && tags.compactMap(Self.version).contains(current) {
+                return .failure(HTTPFailure(problem(412, detail: "If-None-Match '\(header)' matches group '\(name)': \(state)")))
+            }
+        }
+        return .success(named)
+    }
+
+    /// The strong entity tags of a field: `"3", W/"4"` → `["3"]`; unquoted text is no tag.
     static func strongEntityTags(_ value: String) -> [String] {
         value.split(separator: ",").compactMap { tag in
             let text = tag.trimmingCharacters(in: .whitespaces)
-            guard !text.hasPrefix("W/") else { return nil }
-            if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { return String(text.dropFirst().dropLast()) }
-            return text
+            guard text.hasPrefix("\""), text.hasSuffix("\""), text.count >= 2 else { return nil }
+            return String(text.dropFirst().dropLast())
         }
     }
 
@@ -246,4 +269,10 @@ extension LayoutService {
             return text
         }
     }
+}
+
+/// A ready HTTP answer carried as an error (a failed precondition, a store failure).
+struct HTTPFailure: Error {
+    var response: HTTPResponse
+    init(_ response: HTTPResponse) { self.response = response }
 }

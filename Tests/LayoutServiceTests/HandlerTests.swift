@@ -104,6 +104,20 @@ struct HandlerTests {
         #expect(request(.PUT, "/groups/row", #"{"constraints":[]}"#).headers["ETag"] == "\"3\"")
     }
 
+    @Test func conditionalRequestsOnGroups() {
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 200)   // version 2
+        // DELETE honours If-Match (strong, any listed tag) and If-None-Match.
+        #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "\"1\""]).status == 412)
+        #expect(request(.DELETE, "/groups/g", headers: ["If-None-Match": "W/\"2\""]).status == 412)
+        // A specific If-None-Match naming the current version fails a PUT; an unquoted tag is no tag.
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#, headers: ["If-None-Match": "\"2\""]).status == 412)
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#, headers: ["If-Match": "2"]).status == 412)
+        #expect(request(.GET, "/groups/g").headers["ETag"] == "\"2\"")
+        #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "\"9\", \"2\""]).status == 204)
+        #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
+    }
+
     @Test func groupThatDoesNotParseIsNotStored() throws {
         let refused = request(.PUT, "/groups/bad", #"{"constraints":["H:|-[a", "a.widht == 1"]}"#)
         #expect(refused.status == 422)

@@ -46,6 +46,7 @@ public enum LayoutdCommand {
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
         OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag).", defaultDescription: "500000000"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
     ]
 
@@ -235,7 +236,9 @@ public enum LayoutdCommand {
             }
         }
         defer { store?.close() }
-        let engine = SceneEngine()
+        var limits = SceneLimits()
+        limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
+        let engine = SceneEngine(limits: limits)
         let resolver: GroupResolver = { reference in
             guard let store else { return nil }
             let stored = try reference.version.map { try store.group(named: reference.name, version: $0) } ?? store.group(named: reference.name)
