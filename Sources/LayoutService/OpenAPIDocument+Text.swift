@@ -611,6 +611,8 @@ paths:
         - bearerAuth: []
       parameters:
         - $ref: '#/components/parameters/RequestId'
+        - $ref: '#/components/parameters/IfMatch'
+        - $ref: '#/components/parameters/IfNoneMatch'
       responses:
         '204':
           description: Deleted.
@@ -623,6 +625,8 @@ paths:
           $ref: '#/components/responses/Unauthorized'
         '404':
           $ref: '#/components/responses/NotFound'
+        '412':
+          $ref: '#/components/responses/PreconditionFailed'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
         '507':
@@ -728,9 +732,9 @@ components:
         RFC 9110 §13.1.1. Replace only when the current version's ETag is given (`"3"`),
         compared with the strong comparison (RFC 9110 §8.8.3.2): a weak tag (`W/"3"`) never
         matches. With another version, a weak tag, or when the group does not exist, the
-        answer is `412` and nothing changes. `*` matches any existing group. Send one entity
-        tag: in a list, only the first member that names a version (a positive integer) is
-        compared (`"2", "3"` fails against version 3).
+        answer is `412` and nothing changes. `*` matches any existing group. A list matches
+        when any of its strong tags is the current version (`"2", "3"` passes against
+        version 3); unquoted text is not an entity tag. Also honoured by `DELETE`.
       schema:
         type: string
         examples: ['"3"']
@@ -738,7 +742,7 @@ components:
       name: If-None-Match
       in: header
       required: false
-      description: 'RFC 9110 §13.1.2. `*`: create only; when the group exists the answer is `412` and nothing changes.'
+      description: 'RFC 9110 §13.1.2. `*`: create only; when the group exists the answer is `412` and nothing changes. A list of entity tags (weak comparison: `W/"3"` and `"3"` both name version 3) fails with `412` when it names the current version. Also honoured by `DELETE`.'
       schema:
         type: string
         examples: ['*']
@@ -897,7 +901,7 @@ components:
                   status: {const: 405}
                   type: {const: 'urn:layoutd:problem:method-not-allowed'}
     PreconditionFailed:
-      description: '`If-Match` names another version (or the group does not exist), or `If-None-Match: *` and the group exists. Nothing changed.'
+      description: '`If-Match` names another version (or the group does not exist), or `If-None-Match` names the current version (`*`: the group exists). Nothing changed.'
       headers:
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
