@@ -103,22 +103,14 @@ extension Solver {
         var subject = chooseSubject(row, tag: tag)
         let wasOptimal = isOptimal
         isOptimal = false
-        if !wasOptimal {
-            // No optimal basis to preserve: kiwi's subject rule (below) is cheapest.
-        } else if subject >= 0 && kinds[subject] != .external && Tolerance.isNearZero(row.constant, scale: constantScale) {
-            // A degenerate row (value 0 now): any restricted symbol keeps it feasible,
-            // so take the one the dual ratio test picks, which keeps the reduced costs
-            // lexicographically non-negative: no degenerate re-pivoting afterwards.
-            row.constant = 0
-            isOptimal = true
-            if let dual = dualEnteringSymbol(row, preferSparse: true) {
-                subject = dual
-            } else {
-                var negated = row
-                negated.reverseSign()
-                if let dual = dualEnteringSymbol(negated, preferSparse: true) { subject = dual }
-            }
-        } else if subject < 0 && !row.cells.isEmpty && Tolerance.isNearZero(row.constant, scale: constantScale) {
+        let isDegenerate = Tolerance.isNearZero(row.constant, scale: constantScale)
+        let hasRestrictedSubjectOnly = (subject >= 0 && kinds[subject] != .external) || (subject < 0 && !row.cells.isEmpty)
+        if wasOptimal && isDegenerate && hasRestrictedSubjectOnly {
+            // A degenerate row (value 0 now) with no external subject: any restricted
+            // symbol keeps it feasible, so take the one the dual ratio test picks, which
+            // keeps the reduced costs lexicographically non-negative: no degenerate
+            // re-pivoting afterwards. (Without an optimal basis to preserve, the subject
+            // rule of `chooseSubject` is cheapest.)
             row.constant = 0
             isOptimal = true
             if let dual = dualEnteringSymbol(row, preferSparse: true) {
