@@ -172,7 +172,9 @@ extension LayoutDiagnostic {
         if let source {
             lines.append("    \(source)")
             if let column {
-                lines.append("    " + String(repeating: " ", count: max(0, column)) + "^")
+                // Tabs before the column stay tabs, so the caret lines up in a terminal.
+                let padding = source.unicodeScalars.prefix(max(0, column)).map { $0 == "\t" ? "\t" : " " }.joined()
+                lines.append("    " + padding + "^")
             }
         }
         if let broken {

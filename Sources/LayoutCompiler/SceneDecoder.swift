@@ -403,7 +403,8 @@ public struct SceneDecoder: Sendable {
             while let parent = parentOf[current] {
                 if chain.contains(parent) {
                     let cycle = chain.drop(while: { $0 != parent }) + [parent]
-                    if reported.insert(cycle.sorted().joined(separator: ",")).inserted {
+                    // One diagnostic per cycle, whichever of its views the walk started from.
+                    if reported.insert("cycle:" + Set(cycle).sorted().joined(separator: ",")).inserted {
                         context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "The parents form a cycle: \(cycle.joined(separator: " → "))", path: "$.views" + pathComponent(parent) + ".parent", view: parent))
                     }
                     break

@@ -68,6 +68,13 @@ private struct Reader {
             message: "\(message) at line \(line), column \(column)", offset: offset, line: line, column: column)
     }
 
+    /// Up to 12 characters of the input from `offset`, quoted, for messages.
+    func describeText(at offset: Int) -> String {
+        var end = offset
+        while end < bytes.count && end - offset < 12 && bytes[end] >= 0x20 && bytes[end] != UInt8(ascii: "\"") { end += 1 }
+        return "'" + String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<end]), as: UTF8.self) + "'"
+    }
+
     func describeCurrent() -> String {
         guard position < bytes.count else { return "end of input" }
         let byte = bytes[position]
@@ -106,7 +113,7 @@ private struct Reader {
         let pointer = literal.utf8Start
         for index in 0..<count {
             guard position < bytes.count, bytes[position] == pointer[index] else {
-                throw error("Expected '\(literal)'", at: start)
+                throw error("Expected a JSON value ('\(literal)'?) but found \(describeText(at: start))", at: start)
             }
             position += 1
         }

@@ -20,7 +20,8 @@ struct JSONParserTests {
     }
 
     @Test("syntax errors name the place", arguments: [
-        (#"{"a": tru}"#, 1, 7, "Expected 'true'"),
+        (#"{"a": tru}"#, 1, 7, "Expected a JSON value ('true'?) but found 'tru}'"),
+        ("not json", 1, 1, "Expected a JSON value ('null'?) but found 'not json'"),
         ("{\n  \"a\": 1,\n}", 3, 1, "Expected a member name"),
         (#"[1, 2"#, 1, 6, "Expected ',' or ']'"),
         (#"{"a" 1}"#, 1, 6, "Expected ':'"),
