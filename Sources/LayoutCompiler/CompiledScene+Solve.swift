@@ -316,10 +316,24 @@ extension CompiledScene {
 
     func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity) -> LayoutDiagnostic {
         let name = hierarchy.names[view]
+        let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
-        if view != 0 && !mentioned.contains(4 * view + axis) {
-            message += "; no constraint mentions its \(axis == 0 ? "horizontal" : "vertical") attributes"
+        var notes: [String] = []
+        let involved = mentioned[4 * view + axis] ?? []
+        if view != 0 && involved.isEmpty {
+            message += "; no constraint mentions its \(axisName) attributes"
+        } else if !involved.isEmpty {
+            // The constraints on that axis: a missing one, or a tie between two of the same
+            // priority, is among what they leave open.
+            let shown = involved.prefix(4).map { index -> String in
+                let ref = constraints[index].ref
+                return "'\(ref.text)' (\(ref.key.displayName)\(ref.part.map { " part \($0)" } ?? ""))"
+            }
+            var note = "Its \(axisName) constraints: " + shown.joined(separator: ", ")
+            if involved.count > shown.count { note += " and \(involved.count - shown.count) more" }
+            notes.append(note)
+            notes.append("Fix it with a required constraint on its \(field), or give tied constraints different priorities")
         }
-        return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field)
+        return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field, notes: notes)
     }
 }

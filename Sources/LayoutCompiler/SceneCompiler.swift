@@ -64,8 +64,10 @@ public struct CompiledScene: Sendable {
     public let constraints: [CompiledConstraint]
     /// Size-independent diagnostics: syntax errors, unknown names, incompatible attributes.
     public let diagnostics: [LayoutDiagnostic]
-    /// Which view/axis pairs any constraint mentions, for ambiguity hints.
-    let mentioned: Set<Int>
+    /// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the
+    /// indices into ``constraints`` of the constraints that mention it, in order: the
+    /// material of ambiguity hints.
+    let mentioned: [Int: [Int]]
 
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written).
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
@@ -129,8 +131,10 @@ private struct CompileState {
     let hierarchy: ViewHierarchy
     var constraints: [CompiledConstraint] = []
     var diagnostics: [LayoutDiagnostic] = []
-    /// `4 × view + axis` (0 horizontal, 1 vertical) for views some constraint mentions.
-    var mentioned: Set<Int> = []
+    /// `4 × view + axis` (0 horizontal, 1 vertical) → indices of the constraints that mention it.
+    var mentioned: [Int: [Int]] = [:]
+    /// View/axis keys the constraint being translated mentions, recorded once it is added.
+    var pendingMentions: [Int] = []
     let isRightToLeft: Bool
 
     init(scene: Scene, hierarchy: ViewHierarchy) {
@@ -146,16 +150,16 @@ private struct CompileState {
         for (offset, view) in scene.views.enumerated() {
             let index = offset + 1
             if let width = view.intrinsicWidth {
+                mentioned[4 * index, default: []] += [constraints.count, constraints.count + 1]
                 addIntrinsic(view: view.name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
                              compressionResistance: view.compressionResistance.horizontal, hugging: view.hugging.horizontal,
                              axisName: "horizontal")
-                mentioned.insert(4 * index)
             }
             if let height = view.intrinsicHeight {
+                mentioned[4 * index + 1, default: []] += [constraints.count, constraints.count + 1]
                 addIntrinsic(view: view.name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
                              compressionResistance: view.compressionResistance.vertical, hugging: view.hugging.vertical,
                              axisName: "vertical")
-                mentioned.insert(4 * index + 1)
             }
         }
     }
@@ -252,6 +256,7 @@ private struct CompileState {
             }
             let priority = parsed.priority ?? entry.priority ?? 1000
             let items = resolved[part].map { $0 < 0 ? vflSuperview : $0 }
+            pendingMentions.removeAll(keepingCapacity: true)
             let expression = translate(parsed, items: items)
             guard isWithinRange(expression) else {
                 diagnostics.append(LayoutDiagnostic(
@@ -267,6 +272,7 @@ private struct CompileState {
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
             }
+            for mention in pendingMentions { mentioned[mention, default: []].append(constraints.count) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
@@ -322,7 +328,8 @@ private struct CompileState {
                     terms.append(Term(hierarchy.widthVariable(space), form.spaceWidth * factor))
                 }
                 constant += form.constant * factor
-                mentioned.insert(4 * view + (term.attribute.axis == .horizontal ? 0 : 1))
+                let key = 4 * view + (term.attribute.axis == .horizontal ? 0 : 1)
+                if !pendingMentions.contains(key) { pendingMentions.append(key) }
                 itemIndex += 1
             }
         }

@@ -147,6 +147,9 @@ struct DiagnosticsTests {
          "constraints":["a.width == 100 @500","a.width == 200 @500","a.left == 0","a.top == 0","a.height == 20"]}
         """#)
         #expect(result.ambiguous("a") == ["width"])
+        // The hint names the constraints on that axis, the tied pair first.
+        let notes = result.diagnostics.first { $0.code == .ambiguousLayout }?.notes ?? []
+        #expect(notes.first == "Its horizontal constraints: 'a.width == 100 @500' (constraint 0 part 0), 'a.width == 200 @500' (constraint 1 part 0), 'a.left == 0' (constraint 2 part 0)")
     }
 
     @Test func aLowerPriorityBreaksTheTie() throws {
