@@ -263,31 +263,9 @@ extension CompiledScene {
 
         if scene.options.ambiguity != .ignore {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
-            // Every reported field as an expression, checked in one batch (one index of
-            // the tableau's degenerate rows shared by all queries).
-            var fields: [(view: Int, name: String, axis: Int)] = []
-            var expressions: [Expression] = []
-            fields.reserveCapacity(4 * count)
-            expressions.reserveCapacity(4 * count)
-            for view in 0..<count {
-                if view == 0 {
-                    fields.append((0, "width", 0))
-                    expressions.append(Expression(terms: [Term(hierarchy.widthVariable(0), 1)]))
-                    fields.append((0, "height", 1))
-                    expressions.append(Expression(terms: [Term(hierarchy.heightVariable(0), 1)]))
-                } else {
-                    let base = relativeToRoot ? 0 : hierarchy.parents[view]
-                    fields.append((view, "x", 0))
-                    expressions.append(hierarchy.absoluteX(view) - hierarchy.absoluteX(base))
-                    fields.append((view, "y", 1))
-                    expressions.append(hierarchy.absoluteY(view) - hierarchy.absoluteY(base))
-                    fields.append((view, "width", 0))
-                    expressions.append(Expression(terms: [Term(hierarchy.widthVariable(view), 1)]))
-                    fields.append((view, "height", 1))
-                    expressions.append(Expression(terms: [Term(hierarchy.heightVariable(view), 1)]))
-                }
-            }
-            for (field, isDetermined) in zip(fields, solver.areDetermined(expressions)) where !isDetermined {
+            // Every reported field as an expression (built once at compile time), checked in
+            // one batch (one index of the tableau's degenerate rows shared by all queries).
+            for (field, isDetermined) in zip(frameFields, solver.areDetermined(frameFieldExpressions)) where !isDetermined {
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis, severity: severity))
             }
         }
@@ -335,5 +313,45 @@ extension CompiledScene {
             notes.append("Fix it with a required constraint on its \(field), or give tied constraints different priorities")
         }
         return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field, notes: notes)
+    }
+}
+
+/// A reported frame field of one view: `x`, `y`, `width` or `height`.
+struct FrameField: Sendable {
+    var view: Int
+    var name: String
+    /// 0 horizontal, 1 vertical.
+    var axis: Int
+}
+
+extension ViewHierarchy {
+    /// Every reported frame field and its expression over the view variables: the
+    /// container's width and height, then each view's x, y (relative to its parent, or
+    /// to the container with `coordinates: root`), width and height. Built once per
+    /// compiled scene; every solve checks these for ambiguity.
+    func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [Expression]) {
+        var fields: [FrameField] = []
+        var expressions: [Expression] = []
+        fields.reserveCapacity(4 * count)
+        expressions.reserveCapacity(4 * count)
+        for view in 0..<count {
+            if view == 0 {
+                fields.append(FrameField(view: 0, name: "width", axis: 0))
+                expressions.append(Expression(terms: [Term(widthVariable(0), 1)]))
+                fields.append(FrameField(view: 0, name: "height", axis: 1))
+                expressions.append(Expression(terms: [Term(heightVariable(0), 1)]))
+            } else {
+                let base = relativeToRoot ? 0 : parents[view]
+                fields.append(FrameField(view: view, name: "x", axis: 0))
+                expressions.append(absoluteX(view) - absoluteX(base))
+                fields.append(FrameField(view: view, name: "y", axis: 1))
+                expressions.append(absoluteY(view) - absoluteY(base))
+                fields.append(FrameField(view: view, name: "width", axis: 0))
+                expressions.append(Expression(terms: [Term(widthVariable(view), 1)]))
+                fields.append(FrameField(view: view, name: "height", axis: 1))
+                expressions.append(Expression(terms: [Term(heightVariable(view), 1)]))
+            }
+        }
+        return (fields, expressions)
     }
 }

@@ -68,6 +68,9 @@ public struct CompiledScene: Sendable {
     /// indices into ``constraints`` of the constraints that mention it, in order: the
     /// material of ambiguity hints.
     let mentioned: [Int: [Int]]
+    /// The reported frame fields and their expressions (see ``ViewHierarchy/frameFields(relativeToRoot:)``).
+    let frameFields: [FrameField]
+    let frameFieldExpressions: [Expression]
 
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written).
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
@@ -97,6 +100,7 @@ public struct SceneCompiler: Sendable {
     /// - Complexity: O(total length of the constraint strings + views × depth).
     public func compile() -> CompiledScene {
         let hierarchy = ViewHierarchy(views: scene.views)
+        let frameFields = hierarchy.frameFields(relativeToRoot: scene.options.coordinates == .root)
         var state = CompileState(scene: scene, hierarchy: hierarchy)
         state.addIntrinsicSizeConstraints()
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
@@ -114,7 +118,8 @@ public struct SceneCompiler: Sendable {
             }
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
-                             diagnostics: state.diagnostics, mentioned: state.mentioned)
+                             diagnostics: state.diagnostics, mentioned: state.mentioned,
+                             frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions)
     }
 }
 
