@@ -590,29 +590,3 @@ extension Options.ConflictPolicy: CaseIterableNames { static var allNames: [Stri
 extension Options.AmbiguityPolicy: CaseIterableNames { static var allNames: [String] { ["warn", "error", "ignore"] } }
 extension Options.Coordinates: CaseIterableNames { static var allNames: [String] { ["parent", "root"] } }
 
-/// The closest of `candidates` to `name` by edit distance (at most 2, or a third of the
-/// name's length), for "did you mean" hints. Ties go to the earlier candidate.
-public func closestName(to name: String, among candidates: [String]) -> String? {
-    let source = Array(name.lowercased().unicodeScalars)
-    guard source.count <= 64 else { return nil }
-    var best: (String, Int)?
-    for candidate in candidates {
-        let target = Array(candidate.lowercased().unicodeScalars)
-        guard abs(target.count - source.count) <= 2 else { continue }
-        var previous = Array(0...target.count)
-        for (i, a) in source.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: target.count)
-            for (j, b) in target.enumerated() {
-                current[j + 1] = Swift.min(previous[j + 1] + 1, current[j] + 1, previous[j] + (a == b ? 0 : 1))
-            }
-            previous = current
-        }
-        let distance = previous[target.count]
-        // Close enough to be a typo: at most a third of the name (at least 1) differs,
-        // and never the whole of a short name.
-        if distance <= Swift.max(1, source.count / 3), distance < source.count, distance < (best?.1 ?? Int.max) {
-            best = (candidate, distance)
-        }
-    }
-    return best?.0
-}

@@ -116,11 +116,14 @@ struct DiagnosticCollector {
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
-/// Suggests the closest of `candidates` to `name` (optimal-string-alignment distance ≤ 2:
-/// a swap of two neighbours counts 1; ties go to the earliest candidate), for "did you mean" notes.
+/// Suggests the closest of `candidates` to `name` (optimal-string-alignment distance ≤ 2,
+/// case-insensitive: a swap of two neighbours counts 1; ties go to the earliest candidate),
+/// for "did you mean" hints. A candidate that differs in every character of `name` is no
+/// suggestion ("zz" does not suggest "a"). The one such helper in layoutd: attributes,
+/// metrics, views, JSON fields and command-line options all use it.
 ///
 /// - Complexity: O(candidates × |name| × |candidate|); names longer than 64 bytes get no suggestion.
-func closestName(to name: String, among candidates: [String]) -> String? {
+public func closestName(to name: String, among candidates: [String]) -> String? {
     let source = Array(name.lowercased().utf8)
     guard source.count <= 64 else { return nil }
     var best: (String, Int)?
@@ -142,7 +145,7 @@ func closestName(to name: String, among candidates: [String]) -> String? {
             previous = row
         }
         let distance = source.isEmpty ? target.count : previous[target.count]
-        if distance <= 2, best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
+        if distance <= 2, distance < source.count, best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
     }
     return best?.0
 }

@@ -1,3 +1,5 @@
+import LayoutSyntax
+
 /// A command-line option of a layoutd command: `--name VALUE` (or `--name=VALUE`), also
 /// read from the environment variable `LAYOUTD_NAME` (upper snake case), as containers expect.
 struct OptionSpec {
@@ -70,7 +72,7 @@ enum OptionParser {
                 name = String(name[..<equals])
             }
             guard let spec = specs.first(where: { $0.name == name }) else {
-                let suggestion = specs.map(\.name).min(by: { distance($0, name) < distance($1, name) }).map { " (did you mean --\($0)?)" } ?? ""
+                let suggestion = closestName(to: name, among: specs.map(\.name)).map { " (did you mean --\($0)?)" } ?? ""
                 throw UsageError("unknown option --\(name)\(suggestion)")
             }
             if spec.isFlag {
@@ -101,18 +103,5 @@ enum OptionParser {
         }
         text += "  --help\n      Show this help.\n"
         return text
-    }
-
-    private static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1] + Array(repeating: 0, count: b.count)
-            for (j, y) in b.enumerated() {
-                current[j + 1] = min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }
