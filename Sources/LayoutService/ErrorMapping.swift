@@ -25,6 +25,20 @@ enum Problem {
         }
     }
 
+    /// The RFC 9457 problem details body: `type`, `title`, `status`, `detail` and the
+    /// diagnostics list every layoutd problem carries (contract, "Responses").
+    static func body(type: String, title: String, status: Int, detail: String, diagnostics: [LayoutDiagnostic]) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("type"); writer.string(type)
+        writer.key("title"); writer.string(title)
+        writer.key("status"); writer.integer(status)
+        writer.key("detail"); writer.string(detail)
+        writer.key("diagnostics"); writer.diagnostics(diagnostics)
+        writer.endObject()
+        return writer.bytes
+    }
+
     /// `urn:layoutd:problem:<slug>`: the slug of the status (as the HTTP server's own
     /// answers use), except for layoutd's own 422 and 500.
     static func type(for status: Int) -> String {

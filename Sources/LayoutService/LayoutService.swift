@@ -271,17 +271,9 @@ public final class LayoutService: Sendable {
 
     /// A problem details response without diagnostics.
     func problem(_ status: Int, detail: String, headers: [(String, String)] = [], diagnostics: [LayoutDiagnostic]? = nil) -> HTTPResponse {
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("type"); writer.string(Problem.type(for: status))
-        writer.key("title"); writer.string(HTTPResponse.reasonPhrase(status))
-        writer.key("status"); writer.integer(status)
-        writer.key("detail"); writer.string(detail)
-        // Every problem carries a diagnostics list (contract, "Responses"), empty when
-        // the status says it all.
-        writer.key("diagnostics"); writer.diagnostics(diagnostics ?? [])
-        writer.endObject()
-        var response = HTTPResponse(status: status, body: writer.bytes)
+        let body = Problem.body(type: Problem.type(for: status), title: HTTPResponse.reasonPhrase(status), status: status,
+                                detail: detail, diagnostics: diagnostics ?? [])
+        var response = HTTPResponse(status: status, body: body)
         response.headers.append("Content-Type", "application/problem+json")
         for (name, value) in headers { response.headers.append(name, value) }
         return response

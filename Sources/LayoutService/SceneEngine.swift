@@ -174,15 +174,8 @@ public struct SceneEngine: Sendable {
     /// An RFC 9457 problem details answer carrying diagnostics.
     public func problem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
         let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
-        var writer = JSONWriter()
-        writer.beginObject()
-        writer.key("type"); writer.string(type)
-        writer.key("title"); writer.string(title)
-        writer.key("status"); writer.integer(status)
-        writer.key("detail"); writer.string(detail)
-        writer.key("diagnostics"); writer.diagnostics(diagnostics)
-        writer.endObject()
-        return EngineAnswer(status: status, contentType: "application/problem+json", body: writer.bytes, isCacheable: false)
+        let body = Problem.body(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics)
+        return EngineAnswer(status: status, contentType: "application/problem+json", body: body, isCacheable: false)
     }
 
     private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {
