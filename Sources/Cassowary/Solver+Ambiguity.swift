@@ -53,6 +53,12 @@ extension Solver {
 
         var precomputed: Bool
         var flags: [Flags] = []
+        /// Scratch space for expanding definition rows, shared by the queries.
+        var expander = Expander()
+        /// Per symbol: 0 not yet known, 1 determined alone, 2 not.
+        var determined: [UInt8] = []
+        /// Definitions of rank below this are settled in `determined`.
+        var settledRanks = 0
 
         init(precomputed: Bool) { self.precomputed = precomputed }
 
@@ -109,16 +115,71 @@ extension Solver {
 
     func isDetermined(_ expression: Expression, blocking: inout DegeneracyIndex) -> Bool {
         guard expression.isFinite else { return false }
-        var row = Row(constant: expression.constant)
+        var direct = Row(constant: expression.constant)
         var unseen: [Variable: Double] = [:]
         for term in expression.terms where term.coefficient != 0 {
             guard let symbol = variableSymbols[term.variable] else {
                 unseen[term.variable, default: 0] += term.coefficient
                 continue
             }
-            if isBasic[symbol] { row.add(rows[symbol], times: term.coefficient) } else { row.insert(symbol, term.coefficient) }
+            direct.insert(symbol, term.coefficient)
         }
         if unseen.values.contains(where: { $0 != 0 }) { return false }
+        // A sum of determined symbols is determined; only otherwise is the expression
+        // written out in non-basic symbols (cancellations can still determine it).
+        if !direct.cells.isEmpty && direct.cells.allSatisfy({ isSymbolDetermined($0.symbol, blocking: &blocking) }) {
+            return true
+        }
+        return isRowDetermined(expanded(direct, blocking: &blocking), blocking: &blocking)
+    }
+
+    /// `row` with its basic symbols written out in non-basic symbols.
+    func expanded(_ row: Row, blocking: inout DegeneracyIndex) -> Row {
+        var scale = 0.0
+        return expandedRow(constant: row.constant, cells: row.cells, using: &blocking.expander, scale: &scale)
+    }
+
+    /// Whether the symbol alone is determined, memoised in `blocking`. A definition is
+    /// determined when every symbol of its row is (it is their fixed combination), else
+    /// decided on its expansion; definitions are settled in rank order, so the
+    /// recursion is a loop.
+    func isSymbolDetermined(_ symbol: Int, blocking: inout DegeneracyIndex) -> Bool {
+        if blocking.determined.count < kinds.count {
+            blocking.determined = Array(repeating: 0, count: kinds.count)
+        }
+        if blocking.determined[symbol] != 0 { return blocking.determined[symbol] == 1 }
+        if isBasic[symbol] && isDefinition(symbol) {
+            // Settle the definitions in rank order up to this one (each names only lower
+            // ranks, which are then settled, and ordinary symbols, decided directly).
+            while blocking.settledRanks <= definitionRank[symbol] {
+                settleDefinition(definitionOrder[blocking.settledRanks], blocking: &blocking)
+                blocking.settledRanks += 1
+            }
+            return blocking.determined[symbol] == 1
+        }
+        var row = Row()
+        if isBasic[symbol] { row = rows[symbol] } else { row.insert(symbol, 1) }
+        let answer = isRowDetermined(row, blocking: &blocking)
+        blocking.determined[symbol] = answer ? 1 : 2
+        return answer
+    }
+
+    /// Decides the definition `symbol`, whose lower-ranked references are settled.
+    private func settleDefinition(_ symbol: Int, blocking: inout DegeneracyIndex) {
+        var answer = true
+        for cell in rows[symbol].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
+            answer = false
+            break
+        }
+        if !answer {
+            answer = isRowDetermined(expanded(rows[symbol], blocking: &blocking), blocking: &blocking)
+        }
+        blocking.determined[symbol] = answer ? 1 : 2
+    }
+
+    /// Whether `row`, written in non-basic symbols, has the same value on the whole
+    /// optimal face.
+    func isRowDetermined(_ row: Row, blocking: inout DegeneracyIndex) -> Bool {
         var needsProgram = false
         for cell in row.cells {
             let freedom = freedom(of: cell.symbol)

@@ -14,6 +14,8 @@ extension Solver {
         isBasic.append(false)
         columns.append(SymbolSet())
         owners.append(-1)
+        definitionRank.append(-1)
+        definitionValues.append(0)
         return id
     }
 
@@ -97,7 +99,16 @@ extension Solver {
     mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> Tag {
         var tag = Tag(marker: -1, other: -1)
         var scale = 0.0
-        var row = createRow(constraint, tag: &tag, scale: &scale)
+        var definition = -1
+        var row = createRow(constraint, tag: &tag, scale: &scale, definition: &definition)
+        valuesAreStale = true
+        if definition >= 0 {
+            // A free external symbol nothing holds: keep the row as written.
+            row.solve(for: definition)
+            installDefinition(definition, row)
+            isOptimal = false
+            return tag
+        }
         let constantScale = max(1, scale)
 
         var subject = chooseSubject(row, tag: tag)
@@ -150,17 +161,39 @@ extension Solver {
     /// `createRow`): `0 = expression ± slack ∓ error` and so on, sign-normalised so the
     /// constant is ≥ 0. Error symbols enter their level's objective row with weight 1.
     /// `scale` receives the magnitude of the constants combined into the row.
-    mutating func createRow(_ constraint: Constraint, tag: inout Tag, scale: inout Double) -> Row {
+    /// When the expression has an external symbol that nothing holds, the row is left
+    /// as written (basic symbols not substituted) and `definition` receives that
+    /// symbol: the caller installs it as a definition row (`Solver+Definitions.swift`).
+    mutating func createRow(_ constraint: Constraint, tag: inout Tag, scale: inout Double,
+                            definition: inout Int) -> Row {
         let expression = constraint.expression
-        var row = Row(constant: expression.constant)
-        scale = abs(expression.constant)
+        var direct = Row(constant: expression.constant)
+        var namesDefinition = false
         for term in expression.terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if isBasic[symbol] {
-                scale += abs(term.coefficient * rows[symbol].constant)
-                row.add(rows[symbol], times: term.coefficient)
-            } else {
-                row.insert(symbol, term.coefficient)
+            direct.insert(symbol, term.coefficient)
+            if isDefinition(symbol) { namesDefinition = true }
+        }
+        definition = freshSubject(direct)
+        var row: Row
+        if definition >= 0 {
+            row = direct
+            scale = abs(expression.constant)
+        } else if namesDefinition {
+            var scratch = Expander()
+            swap(&scratch, &expander)
+            row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale)
+            swap(&scratch, &expander)
+        } else {
+            row = Row(constant: direct.constant)
+            scale = abs(direct.constant)
+            for cell in direct.cells {
+                if isBasic[cell.symbol] {
+                    scale += abs(cell.coefficient * rows[cell.symbol].constant)
+                    row.add(rows[cell.symbol], times: cell.coefficient)
+                } else {
+                    row.insert(cell.symbol, cell.coefficient)
+                }
             }
         }
         let strength = constraint.strength
@@ -272,8 +305,10 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = record.tag
-        if tag.marker < 0 {
-            // A required equality without a marker: rebuild from the remaining records.
+        if tag.marker < 0 || !definitionOrder.isEmpty {
+            // A required equality without a marker, or definition rows (which are never
+            // substituted into, so a marker cannot be pivoted out of them): rebuild from
+            // the remaining records.
             try rebuild()
             return
         }
@@ -315,7 +350,7 @@ extension Solver {
                 throw .internalError("rebuild failed: \(error)")
             }
         }
-        try fresh.solve()
+        try fresh.solvePending()
         fresh.autoSolve = autoSolve
         let ordered = edits.sorted { $0.value.handle < $1.value.handle }
         for (variable, info) in ordered {
@@ -384,6 +419,7 @@ extension Solver {
     /// - Complexity: O(Σ length of the rows holding `entering`).
     mutating func pivot(entering: Int, leaving: Int) {
         pivotCount &+= 1
+        valuesAreStale = true
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)
         substitute(entering, with: row)
@@ -400,6 +436,11 @@ extension Solver {
         var removed: [Int] = []
         var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
         for basic in holders {
+            if isDefinition(basic) {
+                // Definitions keep naming `symbol`, now basic (evaluated on read).
+                columns[symbol].insert(basic)
+                continue
+            }
             let index = rows[basic].position(of: symbol)
             guard index < rows[basic].cells.count, rows[basic].cells[index].symbol == symbol else { continue }
             let factor = rows[basic].cells[index].coefficient

@@ -83,6 +83,17 @@ public struct Solver: Sendable {
     var isOptimal = true
     /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
     var pending: [Int] = []
+    /// Rank of each definition row (an external symbol's row kept as written, see
+    /// `Solver+Definitions.swift`) in `definitionOrder`, or -1; by symbol id.
+    var definitionRank: [Int] = []
+    /// Definition symbols in the order their rows were installed.
+    var definitionOrder: [Int] = []
+    /// Cached values of the definitions, by symbol id; valid unless `valuesAreStale`.
+    var definitionValues: [Double] = []
+    /// Whether the tableau changed since the definitions' values were last computed.
+    var valuesAreStale = false
+    /// Scratch space for expanding rows (kept so an expansion costs what it touches).
+    var expander = Expander()
 
     /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's
     /// behaviour). Turn it off to add many constraints and optimise once: the tableau
@@ -127,7 +138,7 @@ public struct Solver: Sendable {
             // Edit constraints are removed through removeEditVariable only.
             throw .unknownConstraint(handle)
         }
-        try solve()
+        try solvePending()
         try removeRecord(handle.rawValue, record)
     }
 
@@ -167,12 +178,12 @@ public struct Solver: Sendable {
         guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
         guard !strength.isRequired else { throw .badRequiredStrength }
         guard strength.value.isFinite else { throw .nonFiniteInput }
-        try solve()
+        try solvePending()
         let current = value(of: variable)
         var certificate: [Int]? = nil
         let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
                                        certificate: &certificate)
-        try solve()
+        try solvePending()
         guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
         edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: current)
     }
@@ -184,7 +195,7 @@ public struct Solver: Sendable {
             throw .unknownEditVariable(variable)
         }
         edits[variable] = nil
-        try solve()
+        try solvePending()
         try removeRecord(info.handle.rawValue, record)
     }
 
@@ -198,12 +209,13 @@ public struct Solver: Sendable {
     public mutating func suggestValue(_ value: Double, for variable: Variable) throws(SolverError) {
         guard value.isFinite else { throw .nonFiniteInput }
         guard var info = edits[variable] else { throw .unknownEditVariable(variable) }
-        try solve()
+        try solvePending()
         let delta = value - info.constant
         info.constant = value
         edits[variable] = info
         let marker = info.tag.marker
         let other = info.tag.other
+        valuesAreStale = true
         if isBasic[marker] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
             rows[marker].constant -= delta
@@ -231,6 +243,13 @@ public struct Solver: Sendable {
     /// Optimises if constraints were added with ``autoSolve`` off; otherwise a no-op.
     /// - Throws: ``SolverError/internalError(_:)`` if the simplex breaks down.
     public mutating func solve() throws(SolverError) {
+        try solvePending()
+        refreshDefinitionValues()
+    }
+
+    /// ``solve()`` without refreshing the cached values (for calls that change the
+    /// tableau again right away).
+    mutating func solvePending() throws(SolverError) {
         guard needsSolve else { return }
         needsSolve = false
         try installPending()
@@ -241,7 +260,8 @@ public struct Solver: Sendable {
     /// - Complexity: one dictionary lookup.
     public func value(of variable: Variable) -> Double {
         guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
-        return rows[symbol].constant
+        guard isDefinition(symbol) else { return rows[symbol].constant }
+        return valuesAreStale ? evaluateDefinition(symbol) : definitionValues[symbol]
     }
 }
 

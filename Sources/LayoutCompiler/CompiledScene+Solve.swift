@@ -166,6 +166,7 @@ extension CompiledScene {
                 // The edit did not hold: the required constraints exclude this size.
                 guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size, budget: &budget) }
             }
+            solver.updateVariables()   // the values of every view at once
             let layout = readLayout(from: solver, diagnostics: [])
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
                 return solve(size: size, budget: &budget)

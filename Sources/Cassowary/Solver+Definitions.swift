@@ -1,0 +1,248 @@
+// Definition rows: external symbols defined by the one row that introduced them and
+// never substituted into afterwards.
+//
+// In the classical tableau every basic row is written in non-basic symbols only, so a
+// chain `y[r] = y[r-1] + h[r-1] + 8 + s[r]` makes each position's row hold every earlier
+// height and slack: O(n²) cells, and every pivot on a height rewrites O(n) long rows.
+// Those rows of unrestricted (external) symbols never take part in a pivoting decision:
+// only restricted rows leave the basis and only the objective prices symbols. So when a
+// new row's subject is an external symbol that nothing holds yet (a free column
+// singleton at that moment, in LP presolve terms), the row is kept as written — it may
+// name other basic symbols — and its value is evaluated on demand, like a postsolve step.
+// A constraint that later needs such a symbol expands it back into non-basic symbols,
+// latest definition first, so chains cancel before they are unrolled (`rh - y + ry - h`
+// never unrolls `ry`). Restricted rows and the objective stay in non-basic symbols, so
+// the simplex itself is unchanged; the tableau it works on keeps the sparsity of the
+// constraints.
+//
+// Invariants: a definition row names only (a) non-basic symbols, (b) basic ordinary
+// rows (always in non-basic symbols) and (c) definitions of lower rank; no ordinary row
+// and no objective level names a definition symbol; a definition symbol never leaves the
+// basis (removing a constraint while definitions exist rebuilds the tableau).
+
+extension Solver {
+    /// Whether `symbol` is basic through a definition row.
+    @inline(__always)
+    func isDefinition(_ symbol: Int) -> Bool { definitionRank[symbol] >= 0 }
+
+    /// The external symbol of `row` that no row or objective level holds, if any: the
+    /// one with the largest |coefficient|, then the highest id — exactly the symbol
+    /// ``chooseSubject(_:tag:)`` would pick from the expanded row (a symbol nothing
+    /// holds has the fewest holders, and expansion cannot add to its coefficient).
+    func freshSubject(_ row: Row) -> Int {
+        var best = -1
+        var bestMagnitude = 0.0
+        for cell in row.cells where kinds[cell.symbol] == .external && !isBasic[cell.symbol]
+            && columns[cell.symbol].isEmpty {
+            let magnitude = abs(cell.coefficient)
+            if magnitude >= bestMagnitude && isOutsideObjective(cell.symbol) {
+                best = cell.symbol
+                bestMagnitude = magnitude
+            }
+        }
+        return best
+    }
+
+    /// Whether no objective level (nor the artificial objective) holds `symbol`.
+    @inline(__always)
+    func isOutsideObjective(_ symbol: Int) -> Bool {
+        for level in levels where level.row.coefficient(for: symbol) != 0 { return false }
+        if let artificial, artificial.coefficient(for: symbol) != 0 { return false }
+        return true
+    }
+
+    /// Makes `symbol` basic with the definition row `row` (already solved for it).
+    mutating func installDefinition(_ symbol: Int, _ row: Row) {
+        for cell in row.cells { columns[cell.symbol].insert(symbol) }
+        rows[symbol] = row
+        isBasic[symbol] = true
+        definitionRank[symbol] = definitionOrder.count
+        definitionOrder.append(symbol)
+        valuesAreStale = true
+    }
+
+    /// `constant + Σ coefficient·symbol` with every basic symbol replaced by its row,
+    /// definitions expanded latest first (so chains cancel before they unroll). The
+    /// result names non-basic symbols only; `scale` receives the magnitude of the
+    /// constants combined (for ``Tolerance``).
+    /// - Complexity: O(Σ length of the rows expanded).
+    func expandedRow(constant: Double, cells: [Cell], using expander: inout Expander,
+                     scale: inout Double) -> Row {
+        expander.prepare(symbolCount: kinds.count)
+        var total = constant
+        scale = abs(constant)
+        for cell in cells {
+            accumulate(cell.symbol, cell.coefficient, into: &expander, constant: &total, scale: &scale)
+        }
+        while let rank = expander.popLatest() {
+            let symbol = definitionOrder[rank]
+            let factor = expander.take(symbol)
+            if factor == 0 { continue }
+            let row = rows[symbol]
+            total += factor * row.constant
+            scale += abs(factor * row.constant)
+            for cell in row.cells {
+                accumulate(cell.symbol, factor * cell.coefficient, into: &expander, constant: &total, scale: &scale)
+            }
+        }
+        var result = Row(constant: total)
+        result.cells = expander.drain()
+        return result
+    }
+
+    /// Adds `coefficient · symbol` to the expansion: an ordinary basic row at once, a
+    /// definition queued by rank, a non-basic symbol as it is.
+    @inline(__always)
+    private func accumulate(_ symbol: Int, _ coefficient: Double, into expander: inout Expander,
+                            constant: inout Double, scale: inout Double) {
+        if isBasic[symbol] && !isDefinition(symbol) {
+            let row = rows[symbol]
+            constant += coefficient * row.constant
+            scale += abs(coefficient * row.constant)
+            for cell in row.cells { expander.add(cell.symbol, coefficient * cell.coefficient) }
+        } else {
+            expander.add(symbol, coefficient)
+            if isBasic[symbol] { expander.queue(rank: definitionRank[symbol]) }
+        }
+    }
+
+    /// Recomputes every definition's value, in rank order (each names lower ranks only).
+    /// - Complexity: O(Σ length of the definition rows).
+    mutating func refreshDefinitionValues() {
+        guard valuesAreStale else { return }
+        for symbol in definitionOrder {
+            let row = rows[symbol]
+            var value = row.constant
+            for cell in row.cells where isBasic[cell.symbol] {
+                value += cell.coefficient * (isDefinition(cell.symbol) ? definitionValues[cell.symbol] : rows[cell.symbol].constant)
+            }
+            definitionValues[symbol] = value
+        }
+        valuesAreStale = false
+    }
+
+    /// The value of the definition `symbol` without the cache (after a change that has
+    /// not been followed by ``solve()``): evaluates the definitions it depends on.
+    /// - Complexity: O(Σ length of the definitions `symbol` depends on).
+    func evaluateDefinition(_ symbol: Int) -> Double {
+        var memo: [Int: Double] = [:]   // lookups only
+        var stack = [symbol]
+        while let top = stack.last {
+            if memo[top] != nil {
+                stack.removeLast()
+                continue
+            }
+            var ready = true
+            for cell in rows[top].cells where isBasic[cell.symbol] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
+                stack.append(cell.symbol)
+                ready = false
+            }
+            guard ready else { continue }
+            var value = rows[top].constant
+            for cell in rows[top].cells where isBasic[cell.symbol] {
+                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : rows[cell.symbol].constant)
+            }
+            memo[top] = value
+            stack.removeLast()
+        }
+        return memo[symbol] ?? 0
+    }
+}
+
+/// Scratch space for ``Solver/expandedRow(constant:cells:using:scale:)``: a dense
+/// accumulator by symbol id with the list of touched symbols, and a max-heap of the
+/// definition ranks still to expand. Kept between uses so an expansion costs the
+/// symbols it touches, not the size of the tableau.
+struct Expander: Sendable {
+    private var coefficients: [Double] = []
+    private var magnitudes: [Double] = []
+    private var touched: [Int] = []
+    private var isTouched: [Bool] = []
+    private var queued: [Bool] = []      // by rank
+    private var heap: [Int] = []         // ranks, max-heap
+
+    /// Grows the arrays to cover `symbolCount` symbols (ranks are below it too).
+    mutating func prepare(symbolCount: Int) {
+        if coefficients.count < symbolCount {
+            let extra = symbolCount - coefficients.count + symbolCount / 2
+            coefficients.append(contentsOf: repeatElement(0, count: extra))
+            magnitudes.append(contentsOf: repeatElement(0, count: extra))
+            isTouched.append(contentsOf: repeatElement(false, count: extra))
+            queued.append(contentsOf: repeatElement(false, count: extra))
+        }
+    }
+
+    @inline(__always)
+    mutating func add(_ symbol: Int, _ coefficient: Double) {
+        if !isTouched[symbol] {
+            isTouched[symbol] = true
+            touched.append(symbol)
+        }
+        coefficients[symbol] += coefficient
+        magnitudes[symbol] = max(magnitudes[symbol], abs(coefficient))
+    }
+
+    /// Queues the definition of rank `rank` for expansion (once).
+    @inline(__always)
+    mutating func queue(rank: Int) {
+        guard !queued[rank] else { return }
+        queued[rank] = true
+        heap.append(rank)
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            if heap[parent] >= heap[child] { break }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    /// The highest queued rank, removed from the queue.
+    mutating func popLatest() -> Int? {
+        guard let last = heap.popLast() else { return nil }
+        var top = last
+        if !heap.isEmpty {
+            top = heap[0]
+            heap[0] = last
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                if left >= heap.count { break }
+                let right = left + 1
+                let child = right < heap.count && heap[right] > heap[left] ? right : left
+                if heap[parent] >= heap[child] { break }
+                heap.swapAt(parent, child)
+                parent = child
+            }
+        }
+        queued[top] = false
+        return top
+    }
+
+    /// The accumulated coefficient of `symbol` (0 when it cancelled), which is then
+    /// cleared: the symbol is being replaced by its row.
+    @inline(__always)
+    mutating func take(_ symbol: Int) -> Double {
+        let value = coefficients[symbol]
+        coefficients[symbol] = 0
+        return Tolerance.isNearZero(value, scale: magnitudes[symbol]) ? 0 : value
+    }
+
+    /// The non-negligible accumulated cells sorted by symbol; resets the accumulator.
+    mutating func drain() -> [Cell] {
+        touched.sort()
+        var cells: [Cell] = []
+        cells.reserveCapacity(touched.count)
+        for symbol in touched {
+            let value = coefficients[symbol]
+            if value != 0 && !Tolerance.isNearZero(value, scale: magnitudes[symbol]) {
+                cells.append(Cell(symbol: symbol, coefficient: value))
+            }
+            coefficients[symbol] = 0
+            magnitudes[symbol] = 0
+            isTouched[symbol] = false
+        }
+        touched.removeAll(keepingCapacity: true)
+        return cells
+    }
+}
