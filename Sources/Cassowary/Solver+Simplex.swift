@@ -47,21 +47,24 @@ extension Solver {
     /// `certificate` the symbols of the failed row (the nonzero coefficients of the
     /// infeasibility proof: each marker belongs to exactly one constraint, so these are
     /// the constraints the proof combines).
-    mutating func addConstraint(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> ConstraintHandle {
+    mutating func addConstraint(_ constraint: Constraint, certificate: inout [Int]?,
+                                isMergeable: Bool = true) throws(SolverError) -> ConstraintHandle {
         guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
         let handle = ConstraintHandle(rawValue: records.count)
         if !autoSolve && !constraint.strength.isRequired {
             // An optional constraint can never fail: queue it for solve(), after the
             // required ones, so the bulk load does not re-pivot its error rows.
-            records.append(ConstraintRecord(constraint: constraint, tag: Tag(marker: -1, other: -1)))
+            records.append(ConstraintRecord(constraint: constraint, tag: Tag(marker: -1, other: -1),
+                                            isMergeable: isMergeable))
             pending.append(handle.rawValue)
             needsSolve = true
             return handle
         }
-        let tag = try insertRow(constraint, certificate: &certificate)
-        records.append(ConstraintRecord(constraint: constraint, tag: tag))
-        if tag.marker >= 0 { owners[tag.marker] = handle.rawValue }
-        if tag.other >= 0 { owners[tag.other] = handle.rawValue }
+        let (tag, isMerged) = try insertOrMerge(constraint, handle: handle.rawValue, isMergeable: isMergeable,
+                                                certificate: &certificate)
+        records.append(ConstraintRecord(constraint: constraint, tag: tag, isMergeable: isMergeable))
+        if !isMerged && tag.marker >= 0 { owners[tag.marker] = handle.rawValue }
+        if !isMerged && tag.other >= 0 { owners[tag.other] = handle.rawValue }
         if autoSolve {
             try optimizeObjective()
         } else {
@@ -84,13 +87,75 @@ extension Solver {
         for index in queue {
             guard let record = records[index] else { continue }
             var certificate: [Int]? = nil
-            let tag = try insertRow(record.constraint, certificate: &certificate)
+            let (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
+                                                    certificate: &certificate)
             records[index]?.tag = tag
-            if tag.marker >= 0 { owners[tag.marker] = index }
-            if tag.other >= 0 { owners[tag.other] = index }
+            if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
+            if !isMerged && tag.other >= 0 { owners[tag.other] = index }
             try optimizeObjective()
         }
         try optimizeObjective()
+    }
+
+    /// ``insertRow(_:certificate:)``, except that a constraint identical to an earlier
+    /// present one at the same strength — same relation, same expression once aliases
+    /// are resolved (definition rows `v = k + c·t` with `t` external) — is merged into
+    /// it. A required duplicate adds nothing. An optional one shares the earlier
+    /// constraint's errors, whose weight in the objective grows by one: errors at one
+    /// level are summed, so k identical constraints are exactly one with weight k; but k
+    /// separate error rows around one shared parameter make the simplex walk through
+    /// O(k) degenerate pivots that each rewrite O(k) rows (the "equal widths, intrinsic
+    /// width @weak" row of n labels was O(n²) without this). Edit constraints
+    /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
+    /// - Returns: the tag and whether the constraint was merged.
+    mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
+                                certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
+        guard isMergeable, !tracksMarkers else {
+            return (try insertRow(constraint, certificate: &certificate), false)
+        }
+        let key = mergeKey(constraint)
+        if let representative = mergeIndex[key], let record = records[representative] {
+            mergedCount += 1
+            if constraint.strength.isRequired { return (record.tag, true) }
+            let level = levelIndex(for: constraint.strength.value)
+            for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
+                if isBasic[error] {
+                    levels[level].row.add(rows[error], times: 1)
+                } else {
+                    levels[level].row.add(error, 1)
+                }
+            }
+            isOptimal = false
+            return (record.tag, true)
+        }
+        let tag = try insertRow(constraint, certificate: &certificate)
+        mergeIndex[key] = handle
+        return (tag, false)
+    }
+
+    /// The identity of an optional constraint for merging: strength, relation and the
+    /// expression with aliases resolved, terms merged and sorted by symbol.
+    mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
+        var row = Row(constant: constraint.expression.constant)
+        for term in constraint.expression.terms where term.coefficient != 0 {
+            var symbol = symbol(for: term.variable)
+            var coefficient = term.coefficient
+            while isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
+                    && kinds[rows[symbol].cells[0].symbol] == .external {
+                row.constant += coefficient * rows[symbol].constant
+                coefficient *= rows[symbol].cells[0].coefficient
+                symbol = rows[symbol].cells[0].symbol
+            }
+            row.insert(symbol, coefficient)
+        }
+        var cells: [UInt64] = []
+        cells.reserveCapacity(2 * row.cells.count)
+        for cell in row.cells {
+            cells.append(UInt64(bitPattern: Int64(cell.symbol)))
+            cells.append(cell.coefficient.bitPattern)
+        }
+        return MergeKey(strength: constraint.strength.value, relation: constraint.relation,
+                        constant: row.constant, cells: cells)
     }
 
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
@@ -131,6 +196,25 @@ extension Solver {
                 negated.reverseSign()
                 if let dual = dualEnteringSymbol(negated, preferSparse: true) { subject = dual }
             }
+        }
+        if subject < 0 && isDegenerate && !wasOptimal {
+            // A degenerate row (value 0) without an own marker to solve for: any
+            // restricted symbol keeps it feasible. Take the one the fewest rows hold, then
+            // the largest |coefficient|, then the highest id (Markowitz, as in
+            // chooseSubject) instead of the artificial phase, whose entering symbol is the
+            // lowest id — often a parameter every earlier row shares.
+            var bestCount = Int.max
+            var bestMagnitude = 0.0
+            for cell in row.cells where kinds[cell.symbol].isRestricted {
+                let count = columns[cell.symbol].count
+                let magnitude = abs(cell.coefficient)
+                if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
+                    subject = cell.symbol
+                    bestCount = count
+                    bestMagnitude = magnitude
+                }
+            }
+            if subject >= 0 { row.constant = 0 }
         }
         if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
             if !Tolerance.isNearZero(row.constant, scale: constantScale) {
@@ -305,10 +389,10 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = record.tag
-        if tag.marker < 0 || !definitionOrder.isEmpty {
-            // A required equality without a marker, or definition rows (which are never
-            // substituted into, so a marker cannot be pivoted out of them): rebuild from
-            // the remaining records.
+        if tag.marker < 0 || !definitionOrder.isEmpty || mergedCount > 0 {
+            // A required equality without a marker, definition rows (which are never
+            // substituted into, so a marker cannot be pivoted out of them) or merged
+            // constraints (which share errors): rebuild from the remaining records.
             try rebuild()
             return
         }
@@ -345,7 +429,8 @@ extension Solver {
                 continue
             }
             do {
-                _ = try fresh.addConstraint(record.constraint)
+                var certificate: [Int]? = nil
+                _ = try fresh.addConstraint(record.constraint, certificate: &certificate, isMergeable: record.isMergeable)
             } catch {
                 throw .internalError("rebuild failed: \(error)")
             }

@@ -94,6 +94,11 @@ public struct Solver: Sendable {
     var valuesAreStale = false
     /// Scratch space for expanding rows (kept so an expansion costs what it touches).
     var expander = Expander()
+    /// The first present optional constraint (handle `rawValue`) of each identity;
+    /// lookups only, never iterated.
+    var mergeIndex: [MergeKey: Int] = [:]
+    /// How many constraints were merged into an earlier identical one.
+    var mergedCount = 0
 
     /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's
     /// behaviour). Turn it off to add many constraints and optimise once: the tableau
@@ -182,7 +187,7 @@ public struct Solver: Sendable {
         let current = value(of: variable)
         var certificate: [Int]? = nil
         let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
-                                       certificate: &certificate)
+                                       certificate: &certificate, isMergeable: false)
         try solvePending()
         guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
         edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: current)
@@ -271,6 +276,18 @@ public struct Solver: Sendable {
 struct ConstraintRecord: Sendable {
     var constraint: Constraint
     var tag: Tag
+    /// False for edit constraints: never merged with an identical constraint.
+    var isMergeable = true
+}
+
+/// An optional constraint's identity for merging identical ones (see
+/// ``Solver/insertOrMerge(_:handle:isMergeable:certificate:)``); lookups only.
+struct MergeKey: Hashable, Sendable {
+    var strength: Double
+    var relation: RelationalOperator
+    var constant: Double
+    /// Symbol id and coefficient bit pattern of each term, alternating.
+    var cells: [UInt64]
 }
 
 /// One objective row: the errors at one strength, each with weight 1.

@@ -93,3 +93,70 @@ struct DefinitionRowTests {
         #expect(solver.value(of: d) == 7)
     }
 }
+
+/// Identical constraints merged into one (`insertOrMerge`): the same optimum as k
+/// separate copies, removable one by one.
+struct MergedConstraintTests {
+    @Test func identicalOptionalConstraintsWeighByTheirCount() throws {
+        var solver = Solver()
+        for _ in 0..<3 { try solver.addConstraint(eq(e(x), 10, Strength(5))) }
+        let twenty = try (0..<2).map { _ in try solver.addConstraint(eq(e(x), 20, Strength(5))) }
+        #expect(solver.value(of: x) == 10)          // 3·|x-10| + 2·|x-20| is least at 10
+        #expect(solver.isDetermined(e(x)))
+        try solver.addConstraint(eq(e(x), 20, Strength(5)))
+        #expect(!solver.isDetermined(e(x)))         // 3 against 3: every x in [10, 20]
+        try solver.removeConstraint(twenty[0])
+        #expect(solver.value(of: x) == 10)
+        #expect(solver.isDetermined(e(x)))
+    }
+
+    @Test func aliasesAreResolvedBeforeComparing() throws {
+        // w1 == w0 makes `w1 == 44` the same wish as `w0 == 44`.
+        var solver = Solver()
+        solver.autoSolve = false
+        let (w0, w1, w2) = (Variable(id: 0), Variable(id: 1), Variable(id: 2))
+        try solver.addConstraint(ge(e(w0), 10))
+        try solver.addConstraint(Constraint(e(w1) - e(w0), .equal))
+        try solver.addConstraint(Constraint(e(w2) - e(w0), .equal))
+        try solver.addConstraint(ge(e(w1), 10))        // a duplicate of w0 >= 10
+        for w in [w0, w1, w2] { try solver.addConstraint(eq(e(w), 44, Strength(1))) }
+        try solver.addConstraint(eq(e(w2), 100, Strength(1)))
+        try solver.addConstraint(eq(e(w1), 100, Strength(1)))
+        try solver.solve()
+        #expect(solver.mergedCount == 4)
+        #expect(solver.value(of: w2) == 44)          // three wishes for 44 beat two for 100
+        try solver.addConstraint(eq(e(w0), 100, Strength(1)))
+        try solver.solve()
+        #expect(!solver.isDetermined(e(w2)))
+    }
+
+    @Test func editConstraintsAreNeverMerged() throws {
+        // Two user wishes `v == 0 @900` and an edit at 900 suggesting 10: 2·|v| + |v-10|
+        // keeps v at 0. Had the edit shared the wishes' errors, the suggestion would
+        // have moved them too.
+        var solver = Solver()
+        let v = Variable(id: 7)
+        try solver.addConstraint(eq(e(v), 0, Strength(900)))
+        try solver.addConstraint(eq(e(v), 0, Strength(900)))
+        try solver.addEditVariable(v, strength: Strength(900))
+        try solver.suggestValue(10, for: v)
+        try solver.solve()
+        #expect(solver.value(of: v) == 0)
+        try solver.addConstraint(eq(e(v), 0, Strength(900)))   // merges with the user's, not the edit
+        try solver.suggestValue(30, for: v)
+        try solver.solve()
+        #expect(solver.value(of: v) == 0)
+    }
+
+    @Test func requiredDuplicatesAreRemovedOneByOne() throws {
+        var solver = Solver()
+        let first = try solver.addConstraint(ge(e(x), 10))
+        let second = try solver.addConstraint(ge(e(x), 10))
+        try solver.addConstraint(eq(e(x), 0, Strength(1)))
+        #expect(solver.value(of: x) == 10)
+        try solver.removeConstraint(first)
+        #expect(solver.value(of: x) == 10)
+        try solver.removeConstraint(second)
+        #expect(solver.value(of: x) == 0)
+    }
+}
