@@ -97,67 +97,6 @@ extension Solver {
         try optimizeObjective()
     }
 
-    /// ``insertRow(_:certificate:)``, except that a constraint identical to an earlier
-    /// present one at the same strength — same relation, same expression once aliases
-    /// are resolved (definition rows `v = k + c·t` with `t` external) — is merged into
-    /// it. A required duplicate adds nothing. An optional one shares the earlier
-    /// constraint's errors, whose weight in the objective grows by one: errors at one
-    /// level are summed, so k identical constraints are exactly one with weight k; but k
-    /// separate error rows around one shared parameter make the simplex walk through
-    /// O(k) degenerate pivots that each rewrite O(k) rows (the "equal widths, intrinsic
-    /// width @weak" row of n labels was O(n²) without this). Edit constraints
-    /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
-    /// - Returns: the tag and whether the constraint was merged.
-    mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
-                                certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
-        guard isMergeable, !tracksMarkers else {
-            return (try insertRow(constraint, certificate: &certificate), false)
-        }
-        let key = mergeKey(constraint)
-        if let representative = mergeIndex[key], let record = records[representative] {
-            mergedCount += 1
-            if constraint.strength.isRequired { return (record.tag, true) }
-            let level = levelIndex(for: constraint.strength.value)
-            for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
-                if isBasic[error] {
-                    levels[level].row.add(rows[error], times: 1)
-                } else {
-                    levels[level].row.add(error, 1)
-                }
-            }
-            isOptimal = false
-            return (record.tag, true)
-        }
-        let tag = try insertRow(constraint, certificate: &certificate)
-        mergeIndex[key] = handle
-        return (tag, false)
-    }
-
-    /// The identity of an optional constraint for merging: strength, relation and the
-    /// expression with aliases resolved, terms merged and sorted by symbol.
-    mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
-        var row = Row(constant: constraint.expression.constant)
-        for term in constraint.expression.terms where term.coefficient != 0 {
-            var symbol = symbol(for: term.variable)
-            var coefficient = term.coefficient
-            while isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
-                    && kinds[rows[symbol].cells[0].symbol] == .external {
-                row.constant += coefficient * rows[symbol].constant
-                coefficient *= rows[symbol].cells[0].coefficient
-                symbol = rows[symbol].cells[0].symbol
-            }
-            row.insert(symbol, coefficient)
-        }
-        var cells: [UInt64] = []
-        cells.reserveCapacity(2 * row.cells.count)
-        for cell in row.cells {
-            cells.append(UInt64(bitPattern: Int64(cell.symbol)))
-            cells.append(cell.coefficient.bitPattern)
-        }
-        return MergeKey(strength: constraint.strength.value, relation: constraint.relation,
-                        constant: row.constant, cells: cells)
-    }
-
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
     /// - Throws: ``SolverError/unsatisfiableConstraint`` with the tableau unchanged.

@@ -44,7 +44,7 @@ public struct Solver: Sendable {
     /// Handle (`rawValue`) of the constraint owning this marker/error symbol, or -1.
     var owners: [Int] = []
     /// Symbol of each variable the solver has seen (lookups only).
-    var variableSymbols: [Variable: Int] = [:]
+    var variableSymbols = VariableTable()
     /// Constraint records by handle `rawValue`; `nil` once removed.
     var records: [ConstraintRecord?] = []
     /// The objective, one row per strength level, strongest first.
@@ -94,9 +94,9 @@ public struct Solver: Sendable {
     var valuesAreStale = false
     /// Scratch space for expanding rows (kept so an expansion costs what it touches).
     var expander = Expander()
-    /// The first present optional constraint (handle `rawValue`) of each identity;
-    /// lookups only, never iterated.
-    var mergeIndex: [MergeKey: Int] = [:]
+    /// The first constraint (handle `rawValue`) of each identity, for merging
+    /// identical ones; lookups only, never iterated.
+    var mergeIndex = MergeIndex()
     /// How many constraints were merged into an earlier identical one.
     var mergedCount = 0
 
@@ -280,15 +280,6 @@ struct ConstraintRecord: Sendable {
     var isMergeable = true
 }
 
-/// An optional constraint's identity for merging identical ones (see
-/// ``Solver/insertOrMerge(_:handle:isMergeable:certificate:)``); lookups only.
-struct MergeKey: Hashable, Sendable {
-    var strength: Double
-    var relation: RelationalOperator
-    var constant: Double
-    /// Symbol id and coefficient bit pattern of each term, alternating.
-    var cells: [UInt64]
-}
 
 /// One objective row: the errors at one strength, each with weight 1.
 struct Level: Sendable {

@@ -1,0 +1,179 @@
+// Identical constraints share one row: see `insertOrMerge`.
+
+extension Solver {
+    /// ``insertRow(_:certificate:)``, except that a constraint identical to an earlier
+    /// present one at the same strength — same relation, same expression once aliases
+    /// are resolved (definition rows `v = k + c·t` with `t` external) — is merged into
+    /// it. A required duplicate adds nothing. An optional one shares the earlier
+    /// constraint's errors, whose weight in the objective grows by one: errors at one
+    /// level are summed, so k identical constraints are exactly one with weight k; but k
+    /// separate error rows around one shared parameter make the simplex walk through
+    /// O(k) degenerate pivots that each rewrite O(k) rows (the "equal widths, intrinsic
+    /// width @weak" row of n labels was O(n²) without this). Edit constraints
+    /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
+    /// - Returns: the tag and whether the constraint was merged.
+    mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
+                                certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
+        guard isMergeable, !tracksMarkers else {
+            return (try insertRow(constraint, certificate: &certificate), false)
+        }
+        let key = mergeKey(constraint)
+        if let representative = mergeIndex.handle(for: key), let record = records[representative] {
+            mergedCount += 1
+            if constraint.strength.isRequired { return (record.tag, true) }
+            let level = levelIndex(for: constraint.strength.value)
+            for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
+                if isBasic[error] {
+                    levels[level].row.add(rows[error], times: 1)
+                } else {
+                    levels[level].row.add(error, 1)
+                }
+            }
+            isOptimal = false
+            return (record.tag, true)
+        }
+        let tag = try insertRow(constraint, certificate: &certificate)
+        mergeIndex.insert(key, handle: handle)
+        return (tag, false)
+    }
+
+    /// The identity of an optional constraint for merging: strength, relation and the
+    /// expression with aliases resolved, terms merged and sorted by symbol.
+    mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
+        var row = Row(constant: constraint.expression.constant)
+        for term in constraint.expression.terms where term.coefficient != 0 {
+            var symbol = symbol(for: term.variable)
+            var coefficient = term.coefficient
+            while isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
+                    && kinds[rows[symbol].cells[0].symbol] == .external {
+                row.constant += coefficient * rows[symbol].constant
+                coefficient *= rows[symbol].cells[0].coefficient
+                symbol = rows[symbol].cells[0].symbol
+            }
+            row.insert(symbol, coefficient)
+        }
+        return MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: row)
+    }
+
+}
+
+/// A constraint's identity for merging identical ones: strength, relation, and its
+/// expression with aliases resolved, as a row (terms merged, sorted by symbol).
+struct MergeKey: Sendable {
+    var strength: Double
+    var relation: RelationalOperator
+    var row: Row
+
+    /// A 64-bit hash of the key's bits (a multiply-xorshift mix, as in splitmix64).
+    var hash: UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* (UInt64(row.cells.count) &+ 1)
+        @inline(__always) func mix(_ value: UInt64) {
+            h = (h ^ value) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+        }
+        mix(strength.bitPattern)
+        mix(relation == .equal ? 1 : relation == .lessThanOrEqual ? 2 : 3)
+        mix((row.constant == 0 ? 0 : row.constant).bitPattern)
+        for cell in row.cells {
+            mix(UInt64(bitPattern: Int64(cell.symbol)))
+            mix((cell.coefficient == 0 ? 0 : cell.coefficient).bitPattern)
+        }
+        return h ^ (h >> 29)
+    }
+
+    /// Exact equality of every number (no tolerance: merging is only a shortcut).
+    func matches(_ other: MergeKey) -> Bool {
+        guard strength == other.strength, relation == other.relation, row.constant == other.row.constant,
+              row.cells.count == other.row.cells.count else { return false }
+        for (a, b) in zip(row.cells, other.row.cells) where a.symbol != b.symbol || a.coefficient != b.coefficient {
+            return false
+        }
+        return true
+    }
+}
+
+/// Open-addressing table from ``MergeKey`` to a constraint handle (`rawValue`), with
+/// linear probing over a power-of-two slot array. Lookups only: nothing iterates it,
+/// so its layout never chooses anything observable.
+struct MergeIndex: Sendable {
+    private var slots: [Int32] = []       // entry index, or -1
+    private var keys: [MergeKey] = []
+    private var hashes: [UInt64] = []
+    private var handles: [Int] = []
+
+    /// The handle stored for a key equal to `key`, if any.
+    func handle(for key: MergeKey) -> Int? {
+        guard !slots.isEmpty else { return nil }
+        let hash = key.hash
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index] >= 0 {
+            let entry = Int(slots[index])
+            if hashes[entry] == hash && keys[entry].matches(key) { return handles[entry] }
+            index = (index + 1) & mask
+        }
+        return nil
+    }
+
+    /// Stores `handle` for `key`, replacing the handle of an equal key.
+    mutating func insert(_ key: MergeKey, handle: Int) {
+        if (keys.count + 1) * 2 > slots.count { grow() }
+        let hash = key.hash
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: hash) & mask
+        while slots[index] >= 0 {
+            let entry = Int(slots[index])
+            if hashes[entry] == hash && keys[entry].matches(key) {
+                handles[entry] = handle
+                return
+            }
+            index = (index + 1) & mask
+        }
+        slots[index] = Int32(keys.count)
+        keys.append(key)
+        hashes.append(hash)
+        handles.append(handle)
+    }
+
+    private mutating func grow() {
+        let capacity = max(16, slots.count * 2)
+        slots = Array(repeating: -1, count: capacity)
+        let mask = capacity - 1
+        for entry in hashes.indices {
+            var index = Int(truncatingIfNeeded: hashes[entry]) & mask
+            while slots[index] >= 0 { index = (index + 1) & mask }
+            slots[index] = Int32(entry)
+        }
+    }
+}
+
+/// The symbol of each variable: an array indexed by id for the usual small,
+/// non-negative ids, a dictionary for any other (lookups only, never iterated).
+struct VariableTable: Sendable {
+    private var dense: [Int32] = []          // symbol, or -1
+    private var sparse: [Variable: Int] = [:]
+    /// Ids below this go to `dense`.
+    static let denseLimit = 1 << 22
+
+    subscript(variable: Variable) -> Int? {
+        get {
+            let id = variable.id
+            if id >= 0 && id < Self.denseLimit {
+                guard id < dense.count, dense[id] >= 0 else { return nil }
+                return Int(dense[id])
+            }
+            return sparse[variable]
+        }
+        set {
+            let id = variable.id
+            if id >= 0 && id < Self.denseLimit {
+                if id >= dense.count {
+                    dense.append(contentsOf: repeatElement(-1, count: max(id + 1, dense.count * 2) - dense.count))
+                }
+                dense[id] = Int32(truncatingIfNeeded: newValue ?? -1)
+            } else {
+                sparse[variable] = newValue
+            }
+        }
+    }
+}
