@@ -32,7 +32,7 @@ extension Solver {
             isOptimal = false
             return (record.tag, true)
         }
-        let tag = try insertRow(constraint, certificate: &certificate)
+        let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
         mergeIndex.insert(key, handle: handle)
         return (tag, false)
     }
@@ -40,18 +40,21 @@ extension Solver {
     /// The identity of an optional constraint for merging: strength, relation and the
     /// expression with aliases resolved, terms merged and sorted by symbol.
     mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
-        var row = Row(constant: constraint.expression.constant)
+        var cells: [Cell] = []
+        cells.reserveCapacity(constraint.expression.terms.count)
+        var constant = constraint.expression.constant
         for term in constraint.expression.terms where term.coefficient != 0 {
             var symbol = symbol(for: term.variable)
             var coefficient = term.coefficient
             while isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
                     && kinds[rows[symbol].cells[0].symbol] == .external {
-                row.constant += coefficient * rows[symbol].constant
+                constant += coefficient * rows[symbol].constant
                 coefficient *= rows[symbol].cells[0].coefficient
                 symbol = rows[symbol].cells[0].symbol
             }
-            row.insert(symbol, coefficient)
+            cells.append(Cell(symbol: symbol, coefficient: coefficient))
         }
+        let row = Row(unsortedCells: cells, constant: constant)
         return MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: row)
     }
 

@@ -18,6 +18,45 @@ struct Row: Sendable {
         self.constant = constant
     }
 
+    /// A row from cells in any order, possibly repeating a symbol: sorted by symbol,
+    /// repeats summed (a sum that cancels, by ``Tolerance``, is dropped).
+    /// - Complexity: O(n²) for the few terms of a constraint, O(n log n) beyond 16.
+    init(unsortedCells cells: [Cell], constant: Double) {
+        var cells = cells
+        if cells.count > 16 {
+            cells.sort { $0.symbol < $1.symbol }
+        } else if cells.count > 1 {
+            for i in 1..<cells.count {
+                let cell = cells[i]
+                var j = i
+                while j > 0 && cells[j - 1].symbol > cell.symbol {
+                    cells[j] = cells[j - 1]
+                    j -= 1
+                }
+                cells[j] = cell
+            }
+        }
+        var write = 0
+        var read = 0
+        while read < cells.count {
+            var cell = cells[read]
+            var magnitude = abs(cell.coefficient)
+            read += 1
+            while read < cells.count && cells[read].symbol == cell.symbol {
+                magnitude = Swift.max(magnitude, abs(cells[read].coefficient))
+                cell.coefficient += cells[read].coefficient
+                read += 1
+            }
+            if cell.coefficient != 0 && !Tolerance.isNearZero(cell.coefficient, scale: magnitude) {
+                cells[write] = cell
+                write += 1
+            }
+        }
+        cells.removeLast(cells.count - write)
+        self.cells = cells
+        self.constant = constant
+    }
+
     /// The coefficient of `symbol`, 0 if absent.
     /// - Complexity: O(log n).
     @inline(__always)

@@ -100,11 +100,14 @@ extension Solver {
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
     /// - Throws: ``SolverError/unsatisfiableConstraint`` with the tableau unchanged.
-    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> Tag {
+    /// `direct`, if given, is the constraint's expression as a row over symbols (some
+    /// basic symbols may be replaced by the rows they alias), saving ``createRow``
+    /// from building it again.
+    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?, direct: Row? = nil) throws(SolverError) -> Tag {
         var tag = Tag(marker: -1, other: -1)
         var scale = 0.0
         var definition = -1
-        var row = createRow(constraint, tag: &tag, scale: &scale, definition: &definition)
+        var row = createRow(constraint, direct: direct, tag: &tag, scale: &scale, definition: &definition)
         valuesAreStale = true
         if definition >= 0 {
             // A free external symbol nothing holds: keep the row as written.
@@ -187,21 +190,27 @@ extension Solver {
     /// When the expression has an external symbol that nothing holds, the row is left
     /// as written (basic symbols not substituted) and `definition` receives that
     /// symbol: the caller installs it as a definition row (`Solver+Definitions.swift`).
-    mutating func createRow(_ constraint: Constraint, tag: inout Tag, scale: inout Double,
-                            definition: inout Int) -> Row {
+    mutating func createRow(_ constraint: Constraint, direct given: Row? = nil, tag: inout Tag,
+                            scale: inout Double, definition: inout Int) -> Row {
         let expression = constraint.expression
-        var direct = Row(constant: expression.constant)
-        var namesDefinition = false
-        for term in expression.terms where term.coefficient != 0 {
-            let symbol = symbol(for: term.variable)
-            direct.insert(symbol, term.coefficient)
-            if isDefinition(symbol) { namesDefinition = true }
+        let direct: Row
+        if let given {
+            direct = given
+        } else {
+            var cells: [Cell] = []
+            cells.reserveCapacity(expression.terms.count)
+            for term in expression.terms where term.coefficient != 0 {
+                cells.append(Cell(symbol: symbol(for: term.variable), coefficient: term.coefficient))
+            }
+            direct = Row(unsortedCells: cells, constant: expression.constant)
         }
+        var namesDefinition = false
+        for cell in direct.cells where isDefinition(cell.symbol) { namesDefinition = true }
         definition = freshSubject(direct)
         var row: Row
         if definition >= 0 {
             row = direct
-            scale = abs(expression.constant)
+            scale = abs(direct.constant)
         } else if namesDefinition {
             var scratch = Expander()
             swap(&scratch, &expander)

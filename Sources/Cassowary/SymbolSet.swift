@@ -5,8 +5,13 @@
 /// the row arithmetic in a pivot. This set has a fixed hash, so its iteration order is
 /// even reproducible — but the solver still never lets that order choose anything
 /// (every selection over a column has an explicit lowest-id tie-break).
+///
+/// Most columns hold one or two rows, so up to two members live inline (no
+/// allocation); the slot array is made on the third.
 struct SymbolSet: Sendable, Sequence {
     private var slots: [Int] = []      // -1 = empty; count is a power of two or 0
+    private var first = -1             // inline members while `slots` is empty
+    private var second = -1
     private(set) var count = 0
 
     init() {}
@@ -19,6 +24,11 @@ struct SymbolSet: Sendable, Sequence {
     }
 
     mutating func insert(_ value: Int) {
+        if slots.isEmpty {
+            if first == value || second == value { return }
+            if first == -1 { first = value; count += 1; return }
+            if second == -1 { second = value; count += 1; return }
+        }
         if (count + 1) * 4 > slots.count * 3 { grow() }
         let mask = slots.count - 1
         var index = Self.home(value, mask)
@@ -32,6 +42,10 @@ struct SymbolSet: Sendable, Sequence {
 
     mutating func remove(_ value: Int) {
         guard count > 0 else { return }
+        if slots.isEmpty {
+            if first == value { first = second; second = -1; count -= 1 } else if second == value { second = -1; count -= 1 }
+            return
+        }
         let mask = slots.count - 1
         var index = Self.home(value, mask)
         while slots[index] != value {
@@ -57,6 +71,7 @@ struct SymbolSet: Sendable, Sequence {
 
     func contains(_ value: Int) -> Bool {
         guard count > 0 else { return false }
+        if slots.isEmpty { return first == value || second == value }
         let mask = slots.count - 1
         var index = Self.home(value, mask)
         while slots[index] != -1 {
@@ -67,16 +82,30 @@ struct SymbolSet: Sendable, Sequence {
     }
 
     private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: -1, count: Swift.max(4, old.count * 2))
+        var old = slots
+        if old.isEmpty {
+            old = [first, second]
+            first = -1
+            second = -1
+        }
+        slots = Array(repeating: -1, count: Swift.max(8, old.count * 2))
         count = 0
         for value in old where value != -1 { insert(value) }
     }
 
     struct Iterator: IteratorProtocol {
         let slots: [Int]
+        var inline: (Int, Int)
         var index = 0
         mutating func next() -> Int? {
+            if inline.0 != -1 {
+                defer { inline.0 = -1 }
+                return inline.0
+            }
+            if inline.1 != -1 {
+                defer { inline.1 = -1 }
+                return inline.1
+            }
             while index < slots.count {
                 let value = slots[index]
                 index += 1
@@ -86,5 +115,5 @@ struct SymbolSet: Sendable, Sequence {
         }
     }
 
-    func makeIterator() -> Iterator { Iterator(slots: slots) }
+    func makeIterator() -> Iterator { Iterator(slots: slots, inline: (first, second)) }
 }
