@@ -21,23 +21,50 @@ extension Solver {
         if let representative = mergeIndex.handle(for: key), let record = records[representative] {
             mergedCount += 1
             if constraint.strength.isRequired { return (record.tag, true) }
-            let level = levelIndex(for: constraint.strength.value)
-            for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
-                if isBasic[error] {
-                    levels[level].row.add(rows[error], times: 1)
-                } else {
-                    levels[level].row.add(error, 1)
-                }
-            }
-            isOptimal = false
+            addWeight(to: record, level: levelIndex(for: constraint.strength.value))
             return (record.tag, true)
         }
-        let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
+        guard !constraint.strength.isRequired else {
+            let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
+            mergeIndex.insert(key, handle: handle)
+            return (tag, false)
+        }
+        // Second chance for an optional constraint: the same expression written in the
+        // non-basic symbols of now. Both rows are identities that stay true whatever the
+        // basis becomes, so equal rows mean equal expressions even if the entry is old
+        // (an old entry can only miss, never match wrongly).
+        let expression = expressionRow(constraint, direct: key.row)
+        var expandedKey: MergeKey? = nil
+        if expression.definition < 0 {
+            let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
+            if let representative = expandedMergeIndex.handle(for: candidate), let record = records[representative] {
+                mergedCount += 1
+                addWeight(to: record, level: levelIndex(for: constraint.strength.value))
+                mergeIndex.insert(key, handle: representative)
+                return (record.tag, true)
+            }
+            expandedKey = candidate
+        }
+        let tag = try insertRow(constraint, certificate: &certificate, expression: expression)
         mergeIndex.insert(key, handle: handle)
+        if let expandedKey { expandedMergeIndex.insert(expandedKey, handle: handle) }
         return (tag, false)
     }
 
-    /// The identity of an optional constraint for merging: strength, relation and the
+    /// Adds one more unit of weight to the errors of the optional constraint `record`
+    /// in objective level `level`.
+    mutating func addWeight(to record: ConstraintRecord, level: Int) {
+        for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
+            if isBasic[error] {
+                levels[level].row.add(rows[error], times: 1)
+            } else {
+                levels[level].row.add(error, 1)
+            }
+        }
+        isOptimal = false
+    }
+
+    /// The identity of a constraint for merging: strength, relation and the
     /// expression with aliases resolved, terms merged and sorted by symbol.
     mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
         var cells: [Cell] = []

@@ -101,13 +101,16 @@ extension Solver {
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
     /// - Throws: ``SolverError/unsatisfiableConstraint`` with the tableau unchanged.
     /// `direct`, if given, is the constraint's expression as a row over symbols (some
-    /// basic symbols may be replaced by the rows they alias), saving ``createRow``
+    /// basic symbols may be replaced by the rows they alias), saving ``expressionRow(_:direct:)``
     /// from building it again.
-    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?, direct: Row? = nil) throws(SolverError) -> Tag {
+    /// `expression`, if given, is ``expressionRow(_:direct:)``'s result for it.
+    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?, direct: Row? = nil,
+                            expression: ExpressionRow? = nil) throws(SolverError) -> Tag {
         var tag = Tag(marker: -1, other: -1)
-        var scale = 0.0
-        var definition = -1
-        var row = createRow(constraint, direct: direct, tag: &tag, scale: &scale, definition: &definition)
+        let prepared = expression ?? expressionRow(constraint, direct: direct)
+        var scale = prepared.scale
+        let definition = prepared.definition
+        var row = addMarkers(constraint, to: prepared.row, tag: &tag)
         valuesAreStale = true
         if definition >= 0 {
             // A free external symbol nothing holds: keep the row as written.
@@ -183,15 +186,16 @@ extension Solver {
         return tag
     }
 
-    /// Builds the row of `constraint` with every basic symbol substituted (kiwi
-    /// `createRow`): `0 = expression ± slack ∓ error` and so on, sign-normalised so the
-    /// constant is ≥ 0. Error symbols enter their level's objective row with weight 1.
-    /// `scale` receives the magnitude of the constants combined into the row.
-    /// When the expression has an external symbol that nothing holds, the row is left
-    /// as written (basic symbols not substituted) and `definition` receives that
-    /// symbol: the caller installs it as a definition row (`Solver+Definitions.swift`).
-    mutating func createRow(_ constraint: Constraint, direct given: Row? = nil, tag: inout Tag,
-                            scale: inout Double, definition: inout Int) -> Row {
+    /// The row of `constraint`'s expression with every basic symbol substituted (the
+    /// first half of kiwi `createRow`; ``addMarkers(_:to:tag:)`` is the second) and the
+    /// magnitude of the constants combined into it. When the expression has an external
+    /// symbol that nothing holds, the row is left as written (basic symbols not
+    /// substituted) and `definition` is that symbol: the caller installs it as a
+    /// definition row (`Solver+Definitions.swift`). `direct`, if given, is the
+    /// expression already as a row over symbols.
+    mutating func expressionRow(_ constraint: Constraint, direct given: Row?) -> ExpressionRow {
+        var scale = 0.0
+        var definition = -1
         let expression = constraint.expression
         let direct: Row
         if let given {
@@ -228,6 +232,14 @@ extension Solver {
                 }
             }
         }
+        return ExpressionRow(row: row, scale: scale, definition: definition)
+    }
+
+    /// The second half of kiwi `createRow`: adds the
+    /// constraint's slack, error or dummy symbols to `row` (errors enter their level's
+    /// objective row with weight 1) and normalises the sign so the constant is ≥ 0.
+    mutating func addMarkers(_ constraint: Constraint, to row: Row, tag: inout Tag) -> Row {
+        var row = row
         let strength = constraint.strength
         switch constraint.relation {
         case .lessThanOrEqual, .greaterThanOrEqual:

@@ -25,10 +25,20 @@
 ///   ``explainConflict(_:)`` re-derives markers in a scratch solver.
 /// - ``autoSolve`` off gives a bulk load: required rows are checked on add, optional
 ///   rows are queued and installed strongest level first by ``solve()``.
+/// - Definition rows: a new row whose subject is an external symbol nothing holds yet
+///   is kept as written and evaluated on read, instead of being rewritten in
+///   non-basic symbols by every later pivot; chains (`x[i] = x[i-1] + w[i-1] + 8`) then
+///   stay O(n) cells instead of O(n²) (`Solver+Definitions.swift`).
+/// - Identical constraints are merged (`ConstraintMerging.swift`): a required
+///   duplicate adds nothing, an optional one adds its weight to the first one's
+///   errors, which removes the O(n²) degenerate walk of n equal "intrinsic width"
+///   wishes over one shared width.
+/// - Removing a constraint while definition rows or merged constraints exist
+///   rebuilds the tableau from the remaining constraints (O(constraints)).
 ///
-/// Values are read straight from the tableau; ``updateVariables()`` only runs a
-/// pending ``solve()``. With ``autoSolve`` on (the default) every call leaves the
-/// solver optimal.
+/// Values are read from the tableau (definitions from a cache that ``solve()`` and
+/// ``updateVariables()`` refresh, or evaluated on demand after other changes). With
+/// ``autoSolve`` on (the default) every call leaves the solver optimal.
 public struct Solver: Sendable {
     // MARK: - Storage (indexed by symbol id unless noted)
 
@@ -97,6 +107,9 @@ public struct Solver: Sendable {
     /// The first constraint (handle `rawValue`) of each identity, for merging
     /// identical ones; lookups only, never iterated.
     var mergeIndex = MergeIndex()
+    /// The first optional constraint of each expression as written in the non-basic
+    /// symbols of its time (see `insertOrMerge`); lookups only.
+    var expandedMergeIndex = MergeIndex()
     /// How many constraints were merged into an earlier identical one.
     var mergedCount = 0
 
@@ -238,14 +251,17 @@ public struct Solver: Sendable {
         try dualOptimize()
     }
 
-    /// kiwi's call pattern: values are read directly from the tableau, so this only
-    /// runs a pending ``solve()`` (after adds with ``autoSolve`` off); an internal
-    /// error there leaves the feasible, non-optimal values in place.
+    /// kiwi's call pattern: runs a pending ``solve()`` (after adds with ``autoSolve``
+    /// off) and refreshes the cached values of the definition rows, so every
+    /// ``value(of:)`` after it is O(1); an internal error leaves the feasible,
+    /// non-optimal values in place.
+    /// - Complexity: O(Σ length of the definition rows) when the tableau changed.
     public mutating func updateVariables() {
         try? solve()
     }
 
-    /// Optimises if constraints were added with ``autoSolve`` off; otherwise a no-op.
+    /// Optimises if constraints were added with ``autoSolve`` off, then refreshes the
+    /// cached values of the definition rows (as ``updateVariables()``).
     /// - Throws: ``SolverError/internalError(_:)`` if the simplex breaks down.
     public mutating func solve() throws(SolverError) {
         try solvePending()
@@ -262,7 +278,8 @@ public struct Solver: Sendable {
 
     /// The current value of `variable` in points (or whatever unit the caller uses);
     /// 0 for a variable the solver never saw or one that is not basic (kiwi's rule).
-    /// - Complexity: one dictionary lookup.
+    /// - Complexity: O(1) after ``solve()`` or ``updateVariables()``; after another
+    ///   change, O(the definition rows `variable` depends on) for a definition.
     public func value(of variable: Variable) -> Double {
         guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
         guard isDefinition(symbol) else { return rows[symbol].constant }
@@ -273,6 +290,15 @@ public struct Solver: Sendable {
 // MARK: - Records
 
 /// What the solver keeps per added constraint.
+/// A constraint's expression as a tableau row (``Solver/expressionRow(_:direct:)``):
+/// `definition` is the fresh external symbol to define, or -1 when `row` is in
+/// non-basic symbols; `scale` is the magnitude of the constants combined into it.
+struct ExpressionRow: Sendable {
+    var row: Row
+    var scale: Double
+    var definition: Int
+}
+
 struct ConstraintRecord: Sendable {
     var constraint: Constraint
     var tag: Tag

@@ -160,3 +160,29 @@ struct MergedConstraintTests {
         #expect(solver.value(of: x) == 0)
     }
 }
+
+extension MergedConstraintTests {
+    @Test func wishesEqualOnlyThroughTheTableauAreMergedToo() throws {
+        // m, c and k are each p + q. Their wishes `== 44` name different symbols, none a
+        // mere alias, but written in the non-basic symbols of the moment they are the
+        // same row: once `m == 44` has moved the basis, `c == 44` and `k == 44` find
+        // each other (a row from before a pivot can only miss, never match wrongly).
+        var solver = Solver()
+        solver.autoSolve = false
+        let (p, q) = (Variable(id: 0), Variable(id: 1))
+        let sums = [Variable(id: 2), Variable(id: 3), Variable(id: 4)]
+        try solver.addConstraint(ge(e(p), 0))
+        try solver.addConstraint(ge(e(q), 0))
+        for sum in sums { try solver.addConstraint(Constraint(e(sum) - e(p) - e(q), .equal)) }
+        for sum in sums { try solver.addConstraint(eq(e(sum), 44, Strength(1))) }
+        try solver.addConstraint(eq(e(p), 30, Strength(1)))
+        try solver.addConstraint(eq(e(q), 0, Strength(2)))
+        try solver.solve()
+        #expect(solver.mergedCount == 1)
+        // q = 0 first; then 3·|p - 44| + |p - 30| is least at p = 44.
+        #expect(solver.value(of: q) == 0)
+        #expect(solver.value(of: p) == 44)
+        #expect(sums.map { solver.value(of: $0) } == [44, 44, 44])
+        #expect(solver.isDetermined(e(p)))
+    }
+}
