@@ -77,3 +77,6 @@ for family in chain grid mixed; do
 done
 
 python3 "$kit/summarize.py" "$kiwi_out" "$ours_out" --baseline kiwisolver
+echo
+echo "Issue 3's targets (same run; peak memory: /usr/bin/time -v layoutd-bench solver bench-out/systems/chain-10000.json):"
+python3 "$repo/bench/solver/targets.py" "$kiwi_out" "$ours_out"

@@ -78,11 +78,10 @@ extension Solver {
         // Strongest level first (handle order within a level), optimising after each
         // row: stronger decisions are made before weaker rows can steer the pivots,
         // and a row that agrees with the optimum so far enters without pivots.
-        let queue = pending.enumerated().sorted { lhs, rhs in
-            let a = records[lhs.element]?.constraint.strength.value ?? 0
-            let b = records[rhs.element]?.constraint.strength.value ?? 0
-            return a != b ? a > b : lhs.offset < rhs.offset
-        }.map(\.element)
+        let strengths = pending.map { records[$0]?.constraint.strength.value ?? 0 }
+        let queue = pending.indices.sorted { lhs, rhs in
+            strengths[lhs] != strengths[rhs] ? strengths[lhs] > strengths[rhs] : lhs < rhs
+        }.map { pending[$0] }
         pending = []
         for index in queue {
             guard let record = records[index] else { continue }
