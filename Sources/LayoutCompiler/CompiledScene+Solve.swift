@@ -65,34 +65,40 @@ extension CompiledScene {
         // installed and optimised once at the end.
         solver.autoSolve = false
         solver.workLimit = budget
-        var added: [Int] = []           // handle.rawValue → index into `all`
-        var all: [CompiledConstraint] = []
-        all.reserveCapacity(constraints.count + 2)
-        all.append(containerConstraint(variable: hierarchy.widthVariable(0), size: size.width, name: "width"))
-        all.append(containerConstraint(variable: hierarchy.heightVariable(0), size: size.height, name: "height"))
-        all.append(contentsOf: constraints)
+        var added: [Int] = []           // handle.rawValue → position (see `compiledConstraint(at:)`)
+        added.reserveCapacity(constraints.count + 2)
+        // Position 0 and 1: the container's width and height; then ``constraints``
+        // (read in place: copying them would retain every field of every constraint).
+        let containerWidth = containerConstraint(variable: hierarchy.widthVariable(0), size: size.width, name: "width")
+        let containerHeight = containerConstraint(variable: hierarchy.heightVariable(0), size: size.height, name: "height")
+        func compiledConstraint(at position: Int) -> CompiledConstraint {
+            position == 0 ? containerWidth : position == 1 ? containerHeight : constraints[position - 2]
+        }
 
         var diagnostics: [LayoutDiagnostic] = []
         // A conflict is an error in either policy (the layout is not what was written);
         // under `break` the layout is still answered, under `error` it is not.
         let conflictSeverity: Diagnostic.Severity = .error
-        for (index, compiled) in all.enumerated() {
+        for index in 0..<(constraints.count + 2) {
+            let constraint = index == 0 ? containerWidth.constraint : index == 1 ? containerHeight.constraint : constraints[index - 2].constraint
             do {
-                let handle = try solver.addConstraint(compiled.constraint)
+                let handle = try solver.addConstraint(constraint)
                 if handle.rawValue >= added.count {
                     added.append(contentsOf: repeatElement(-1, count: handle.rawValue - added.count + 1))
                 }
                 added[handle.rawValue] = index
             } catch .unsatisfiableConstraint {
+                let compiled = compiledConstraint(at: index)
                 let handles = solver.explainConflict(compiled.constraint)
                 let conflicting = handles.compactMap { handle -> ConstraintRef? in
                     let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
-                    return position >= 0 ? all[position].ref : nil
+                    return position >= 0 ? compiledConstraint(at: position).ref : nil
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
             } catch .workLimitExceeded {
                 return workLimitLayout(diagnostics, size: size)
             } catch {
+                let compiled = compiledConstraint(at: index)
                 let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene, message: "The solver refused this constraint: \(error)",
@@ -212,11 +218,11 @@ extension CompiledScene {
         if let size {
             return CompiledConstraint(
                 constraint: Constraint(Expression(terms: [Term(variable, 1)], constant: -size), .equal),
-                key: .implicit("container." + name), words: .literal("superview.\(name) == \(JSONWriter.format(size))"))
+                words: .container(dimension: name, size: size))
         }
         return CompiledConstraint(
             constraint: Constraint(Expression(terms: [Term(variable, 1)]), .equal, strength: strength(forPriority: 50)),
-            key: .implicit("container." + name), words: .literal("superview.\(name) == 0 @50"))
+            words: .container(dimension: name, size: nil))
     }
 
     func conflictDiagnostic(_ broken: CompiledConstraint, conflicting: [ConstraintRef], severity: Diagnostic.Severity) -> LayoutDiagnostic {
@@ -298,7 +304,7 @@ extension CompiledScene {
         let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
         var notes: [String] = []
-        let involved = mentioned[4 * view + axis] ?? []
+        let involved = 4 * view + axis < mentioned.count ? mentioned[4 * view + axis] : []
         if view != 0 && involved.isEmpty {
             message += "; no constraint mentions its \(axisName) attributes"
         } else if !involved.isEmpty {

@@ -16,10 +16,31 @@ public struct CompiledConstraint: Sendable {
         case literal(String)
         /// An intrinsic-size constraint: `VIEW.ATTRIBUTE >= SIZE @PRIORITY`.
         case intrinsic(view: String, attribute: String, relation: String, size: Double, priority: Double)
+        /// The container's size: `superview.width == 375`, or `superview.width == 0 @50`
+        /// for a fitted (`nil`) dimension.
+        case container(dimension: String, size: Double?)
     }
 
     public var constraint: Constraint
-    public var key: ConstraintKey
+    /// Which entry (or implicit constraint) it comes from. Implicit keys
+    /// (`VIEW.hugging.horizontal`, `container.width`) are spelled out only when read.
+    public var key: ConstraintKey {
+        get {
+            if let storedKey { return storedKey }
+            switch words {
+            case .intrinsic(let view, let attribute, let relation, _, _):
+                let kind = relation == ">=" ? ".compressionResistance." : ".hugging."
+                return .implicit(view + kind + (attribute == "width" ? "horizontal" : "vertical"))
+            case .container(let dimension, _):
+                return .implicit("container." + dimension)
+            case .parsed, .literal:
+                return .implicit("")   // not reached: these are created with a stored key
+            }
+        }
+        set { storedKey = newValue }
+    }
+    /// The key, unless it is derived from ``words`` (intrinsic and container constraints).
+    private var storedKey: ConstraintKey?
     public var part: Int?
     public var id: String?
     /// The source string of the entry, for diagnostics (`nil` for implicit constraints).
@@ -27,6 +48,17 @@ public struct CompiledConstraint: Sendable {
     /// UTF-8 offset in ``source`` of the connection, predicate or equation it came from.
     var offset: Int?
     var words: Words
+
+    init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
+         offset: Int? = nil, words: Words) {
+        self.constraint = constraint
+        self.storedKey = key
+        self.part = part
+        self.id = id
+        self.source = source
+        self.offset = offset
+        self.words = words
+    }
 
     /// The contract's constraint ref: entry, part, `id`, column and the equation text.
     public var ref: ConstraintRef {
@@ -40,6 +72,8 @@ public struct CompiledConstraint: Sendable {
             text = literal
         case .intrinsic(let view, let attribute, let relation, let size, let priority):
             text = "\(view).\(attribute) \(relation) \(JSONWriter.format(size))" + priorityText(priority)
+        case .container(let dimension, let size):
+            text = size.map { "superview.\(dimension) == \(JSONWriter.format($0))" } ?? "superview.\(dimension) == 0 @50"
         }
         var columnValue: Int?
         if let offset, let source { columnValue = column(of: offset, in: source) }
@@ -67,7 +101,7 @@ public struct CompiledScene: Sendable {
     /// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the
     /// indices into ``constraints`` of the constraints that mention it, in order: the
     /// material of ambiguity hints.
-    let mentioned: [Int: [Int]]
+    let mentioned: [[Int]]
     /// The reported frame fields and their expressions (see ``ViewHierarchy/frameFields(relativeToRoot:)``).
     let frameFields: [FrameField]
     let frameFieldExpressions: [Expression]
@@ -137,7 +171,7 @@ private struct CompileState {
     var constraints: [CompiledConstraint] = []
     var diagnostics: [LayoutDiagnostic] = []
     /// `4 × view + axis` (0 horizontal, 1 vertical) → indices of the constraints that mention it.
-    var mentioned: [Int: [Int]] = [:]
+    var mentioned: [[Int]]
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
     let isRightToLeft: Bool
@@ -146,6 +180,7 @@ private struct CompileState {
         self.scene = scene
         self.hierarchy = hierarchy
         self.isRightToLeft = scene.options.layoutDirection == .rightToLeft
+        self.mentioned = Array(repeating: [], count: 4 * hierarchy.count)
         constraints.reserveCapacity(scene.constraints.count * 3 + scene.views.count * 2)
     }
 
@@ -155,13 +190,13 @@ private struct CompileState {
         for (offset, view) in scene.views.enumerated() {
             let index = offset + 1
             if let width = view.intrinsicWidth {
-                mentioned[4 * index, default: []] += [constraints.count, constraints.count + 1]
+                mentioned[4 * index] += [constraints.count, constraints.count + 1]
                 addIntrinsic(view: view.name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
                              compressionResistance: view.compressionResistance.horizontal, hugging: view.hugging.horizontal,
                              axisName: "horizontal")
             }
             if let height = view.intrinsicHeight {
-                mentioned[4 * index + 1, default: []] += [constraints.count, constraints.count + 1]
+                mentioned[4 * index + 1] += [constraints.count, constraints.count + 1]
                 addIntrinsic(view: view.name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
                              compressionResistance: view.compressionResistance.vertical, hugging: view.hugging.vertical,
                              axisName: "vertical")
@@ -176,11 +211,9 @@ private struct CompileState {
         let expression = Expression(terms: [Term(variable, 1)], constant: -size)
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .greaterThanOrEqual, strength: strength(forPriority: compressionResistance)),
-            key: .implicit(view + ".compressionResistance." + axisName),
             words: .intrinsic(view: view, attribute: attribute, relation: ">=", size: size, priority: compressionResistance)))
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .lessThanOrEqual, strength: strength(forPriority: hugging)),
-            key: .implicit(view + ".hugging." + axisName),
             words: .intrinsic(view: view, attribute: attribute, relation: "<=", size: size, priority: hugging)))
     }
 
@@ -277,7 +310,7 @@ private struct CompileState {
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
             }
-            for mention in pendingMentions { mentioned[mention, default: []].append(constraints.count) }
+            for mention in pendingMentions { mentioned[mention].append(constraints.count) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,

@@ -128,32 +128,32 @@ public struct SceneDecoder: Sendable {
 
     // MARK: - Parts
 
-    private func decodeContainer(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> Container {
+    private func decodeContainer(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> Container {
         var container = Container()
         guard let value else { return container }
         guard case .object(let members) = value else {
-            context.typeErrors.append(context.typeError(path, expected: "an object", found: value))
+            context.typeErrors.append(context.typeError(path(), expected: "an object", found: value))
             return container
         }
-        context.warnUnknownMembers(members, known: ["width", "height", "margins"], path: path)
-        container.size.width = context.optionalNumber(value["width"], path: path + ".width", nonNegative: true)
-        container.size.height = context.optionalNumber(value["height"], path: path + ".height", nonNegative: true)
-        container.margins = decodeInsets(value["margins"], path: path + ".margins", &context)
+        context.warnUnknownMembers(members, known: ["width", "height", "margins"], path: path())
+        container.size.width = context.optionalNumber(value["width"], path: path() + ".width", nonNegative: true)
+        container.size.height = context.optionalNumber(value["height"], path: path() + ".height", nonNegative: true)
+        container.margins = decodeInsets(value["margins"], path: path() + ".margins", &context)
         return container
     }
 
-    private func decodeInsets(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> Insets {
+    private func decodeInsets(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> Insets {
         var insets = Insets()
         guard let value else { return insets }
         guard case .object(let members) = value else {
-            context.typeErrors.append(context.typeError(path, expected: "an object {top, left, bottom, right}", found: value))
+            context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
-        context.warnUnknownMembers(members, known: ["top", "left", "bottom", "right"], path: path)
-        insets.top = context.optionalNumber(value["top"], path: path + ".top") ?? 8
-        insets.left = context.optionalNumber(value["left"], path: path + ".left") ?? 8
-        insets.bottom = context.optionalNumber(value["bottom"], path: path + ".bottom") ?? 8
-        insets.right = context.optionalNumber(value["right"], path: path + ".right") ?? 8
+        context.warnUnknownMembers(members, known: ["top", "left", "bottom", "right"], path: path())
+        insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? 8
+        insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? 8
+        insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? 8
+        insets.right = context.optionalNumber(value["right"], path: path() + ".right") ?? 8
         return insets
     }
 
@@ -173,34 +173,34 @@ public struct SceneDecoder: Sendable {
             }
         case .object(let members):
             for (name, body) in members {
-                let path = "$.views" + pathComponent(name)
+                func path() -> String { "$.views" + pathComponent(name) }
                 guard case .object(let fields) = body else {
-                    context.typeErrors.append(context.typeError(path, expected: "an object (a view)", found: body))
+                    context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.warnUnknownMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path)
+                context.warnUnknownMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path())
                 var view = ViewSpec(name: name)
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
                         view.parent = parentName
                     } else {
-                        context.typeErrors.append(context.typeError(path + ".parent", expected: "a view name (a string)", found: parent))
+                        context.typeErrors.append(context.typeError(path() + ".parent", expected: "a view name (a string)", found: parent))
                     }
                 }
                 if let size = body["intrinsicSize"] {
                     if case .object(let sizeFields) = size {
-                        context.warnUnknownMembers(sizeFields, known: ["width", "height"], path: path + ".intrinsicSize")
-                        view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path + ".intrinsicSize.width")
-                        view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path + ".intrinsicSize.height")
+                        context.warnUnknownMembers(sizeFields, known: ["width", "height"], path: path() + ".intrinsicSize")
+                        view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path() + ".intrinsicSize.width")
+                        view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path() + ".intrinsicSize.height")
                     } else {
-                        context.typeErrors.append(context.typeError(path + ".intrinsicSize", expected: "an object {width, height}", found: size))
+                        context.typeErrors.append(context.typeError(path() + ".intrinsicSize", expected: "an object {width, height}", found: size))
                     }
                 }
-                view.hugging = context.axisPriorities(body["hugging"], path: path + ".hugging", defaults: view.hugging)
-                view.compressionResistance = context.axisPriorities(body["compressionResistance"], path: path + ".compressionResistance", defaults: view.compressionResistance)
-                view.baseline = context.optionalNumber(body["baseline"], path: path + ".baseline")
-                view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path + ".firstBaseline")
-                view.margins = decodeInsets(body["margins"], path: path + ".margins", &context)
+                view.hugging = context.axisPriorities(body["hugging"], path: path() + ".hugging", defaults: view.hugging)
+                view.compressionResistance = context.axisPriorities(body["compressionResistance"], path: path() + ".compressionResistance", defaults: view.compressionResistance)
+                view.baseline = context.optionalNumber(body["baseline"], path: path() + ".baseline")
+                view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path() + ".firstBaseline")
+                view.margins = decodeInsets(body["margins"], path: path() + ".margins", &context)
                 views.append(view)
             }
         default:
@@ -209,16 +209,16 @@ public struct SceneDecoder: Sendable {
         return views
     }
 
-    private func decodeMetrics(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> [String: Double] {
+    private func decodeMetrics(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [String: Double] {
         guard let value else { return [:] }
         guard case .object(let members) = value else {
-            context.typeErrors.append(context.typeError(path, expected: "an object of name → number", found: value))
+            context.typeErrors.append(context.typeError(path(), expected: "an object of name → number", found: value))
             return [:]
         }
         var metrics: [String: Double] = [:]
         for (name, number) in members {
             guard case .number(let points) = number else {
-                context.typeErrors.append(context.typeError(path + pathComponent(name), expected: "a number (points)", found: number))
+                context.typeErrors.append(context.typeError(path() + pathComponent(name), expected: "a number (points)", found: number))
                 continue
             }
             metrics[name] = points
@@ -226,28 +226,28 @@ public struct SceneDecoder: Sendable {
         return metrics
     }
 
-    private func decodeConstraints(_ value: JSONValue?, path: String, _ context: inout DecodingContext) -> [ConstraintEntry] {
+    private func decodeConstraints(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [ConstraintEntry] {
         guard let value else { return [] }
         guard case .array(let elements) = value else {
-            context.typeErrors.append(context.typeError(path, expected: "an array of constraints", found: value))
+            context.typeErrors.append(context.typeError(path(), expected: "an array of constraints", found: value))
             return []
         }
         var entries: [ConstraintEntry] = []
         entries.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            let elementPath = "\(path)[\(index)]"
+            func elementPath() -> String { "\(path())[\(index)]" }
             switch element {
             case .string(let source):
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
-                context.warnUnknownMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath)
+                context.warnUnknownMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath())
                 var id: String?
                 if let idValue = element["id"] {
                     if case .string(let text) = idValue { id = text } else {
-                        context.typeErrors.append(context.typeError(elementPath + ".id", expected: "a string", found: idValue))
+                        context.typeErrors.append(context.typeError(elementPath() + ".id", expected: "a string", found: idValue))
                     }
                 }
-                let priority = context.priority(element["priority"], path: elementPath + ".priority")
+                let priority = context.priority(element["priority"], path: elementPath() + ".priority")
                 let vfl = element["vfl"]
                 let equation = element["equation"]
                 switch (vfl, equation) {
@@ -257,30 +257,30 @@ public struct SceneDecoder: Sendable {
                         if case .array(let list) = optionsValue {
                             for (optionIndex, option) in list.enumerated() {
                                 if case .string(let name) = option { options.append(name) } else {
-                                    context.typeErrors.append(context.typeError("\(elementPath).options[\(optionIndex)]", expected: "a format option name (a string)", found: option))
+                                    context.typeErrors.append(context.typeError("\(elementPath()).options[\(optionIndex)]", expected: "a format option name (a string)", found: option))
                                 }
                             }
                         } else {
-                            context.typeErrors.append(context.typeError(elementPath + ".options", expected: "an array of format option names", found: optionsValue))
+                            context.typeErrors.append(context.typeError(elementPath() + ".options", expected: "an array of format option names", found: optionsValue))
                         }
                     }
                     entries.append(ConstraintEntry(kind: .visualFormat(options: options), source: source, id: id, priority: priority))
                 case (nil, .some(.string(let source))):
                     if let optionsValue = element["options"] {
-                        context.typeErrors.append(context.typeError(elementPath + ".options", expected: "no format options (they belong to \"vfl\" constraints)", found: optionsValue))
+                        context.typeErrors.append(context.typeError(elementPath() + ".options", expected: "no format options (they belong to \"vfl\" constraints)", found: optionsValue))
                     }
                     entries.append(ConstraintEntry(kind: .equation, source: source, id: id, priority: priority))
                 case (.some, .some):
-                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object has either \"vfl\" or \"equation\", not both", path: elementPath))
+                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object has either \"vfl\" or \"equation\", not both", path: elementPath()))
                 case (.some(let other), nil):
-                    context.typeErrors.append(context.typeError(elementPath + ".vfl", expected: "a string", found: other))
+                    context.typeErrors.append(context.typeError(elementPath() + ".vfl", expected: "a string", found: other))
                 case (nil, .some(let other)):
-                    context.typeErrors.append(context.typeError(elementPath + ".equation", expected: "a string", found: other))
+                    context.typeErrors.append(context.typeError(elementPath() + ".equation", expected: "a string", found: other))
                 case (nil, nil):
-                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object needs a \"vfl\" or an \"equation\" string", path: elementPath))
+                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object needs a \"vfl\" or an \"equation\" string", path: elementPath()))
                 }
             default:
-                context.typeErrors.append(context.typeError(elementPath, expected: "a string or an object {vfl|equation, …}", found: element))
+                context.typeErrors.append(context.typeError(elementPath(), expected: "a string or an object {vfl|equation, …}", found: element))
             }
         }
         return entries
@@ -349,15 +349,15 @@ public struct SceneDecoder: Sendable {
         }
         var sizes: [ContainerSize] = []
         for (index, element) in elements.enumerated() {
-            let path = "$.sizes[\(index)]"
+            func path() -> String { "$.sizes[\(index)]" }
             guard case .object(let members) = element else {
-                context.typeErrors.append(context.typeError(path, expected: "an object {width?, height?}", found: element))
+                context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
                 continue
             }
-            context.warnUnknownMembers(members, known: ["width", "height"], path: path)
+            context.warnUnknownMembers(members, known: ["width", "height"], path: path())
             sizes.append(ContainerSize(
-                width: context.optionalNumber(element["width"], path: path + ".width", nonNegative: true),
-                height: context.optionalNumber(element["height"], path: path + ".height", nonNegative: true)))
+                width: context.optionalNumber(element["width"], path: path() + ".width", nonNegative: true),
+                height: context.optionalNumber(element["height"], path: path() + ".height", nonNegative: true)))
         }
         return sizes
     }
@@ -368,13 +368,13 @@ public struct SceneDecoder: Sendable {
         var seen: Set<String> = []
         var valid: [ViewSpec] = []
         for view in scene.views {
-            let path = view.jsonPath ?? "$.views" + pathComponent(view.name)
+            func path() -> String { view.jsonPath ?? "$.views" + pathComponent(view.name) }
             if view.name == "superview" {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path, view: view.name))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path(), view: view.name))
             } else if !isValidName(view.name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(view.name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(view.name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path()))
             } else if !seen.insert(view.name).inserted {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(view.name)' is listed twice", path: path, view: view.name))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(view.name)' is listed twice", path: path(), view: view.name))
             } else {
                 valid.append(view)
             }
@@ -383,13 +383,14 @@ public struct SceneDecoder: Sendable {
         var parentOf: [String: String] = [:]
         for index in valid.indices {
             guard let parent = valid[index].parent else { continue }
-            let path = "$.views" + pathComponent(valid[index].name) + ".parent"
+            let name = valid[index].name
+            func path() -> String { "$.views" + pathComponent(name) + ".parent" }
             if parent == "superview" {
                 valid[index].parent = nil
             } else if !seen.contains(parent) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(valid[index].name)' names an unknown parent '\(parent)'", path: path, view: valid[index].name))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(valid[index].name)' names an unknown parent '\(parent)'", path: path(), view: valid[index].name))
             } else if parent == valid[index].name {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(parent)' cannot be its own parent", path: path, view: parent))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(parent)' cannot be its own parent", path: path(), view: parent))
             } else {
                 parentOf[valid[index].name] = parent
             }
@@ -493,48 +494,48 @@ struct DecodingContext {
 
     /// Unknown members are an error: a misspelt field (`"contraints"`) would otherwise be
     /// silently ignored and produce a wrong layout.
-    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: [String], path: String) {
+    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
         for (name, _) in members where !known.contains(name) {
             let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path)\(suggestion)", path: path + pathComponent(name)))
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path())\(suggestion)", path: path() + pathComponent(name)))
         }
     }
 
-    mutating func optionalNumber(_ value: JSONValue?, path: String, nonNegative: Bool = false) -> Double? {
+    mutating func optionalNumber(_ value: JSONValue?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
         guard let value else { return nil }
         guard case .number(let number) = value else {
-            typeErrors.append(typeError(path, expected: "a number (points)", found: value))
+            typeErrors.append(typeError(path(), expected: "a number (points)", found: value))
             return nil
         }
         if abs(number) > maximumMagnitude {
-            sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "\(path) is \(JSONWriter.format(number)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)", path: path))
+            sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "\(path()) is \(JSONWriter.format(number)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)", path: path()))
             return nil
         }
         if nonNegative && number < 0 {
-            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path) is \(JSONWriter.format(number)); it must be ≥ 0 points", path: path))
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path()) is \(JSONWriter.format(number)); it must be ≥ 0 points", path: path()))
             return nil
         }
         return number
     }
 
     /// `-1` or absent: no intrinsic size on that axis (`UIView.noIntrinsicMetric`).
-    mutating func intrinsicMetric(_ value: JSONValue?, path: String) -> Double? {
-        guard let number = optionalNumber(value, path: path) else { return nil }
+    mutating func intrinsicMetric(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
+        guard let number = optionalNumber(value, path: path()) else { return nil }
         if number == -1 { return nil }
         if number < 0 {
-            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path) is \(JSONWriter.format(number)); an intrinsic size is ≥ 0 points, or -1 for none", path: path))
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path()) is \(JSONWriter.format(number)); an intrinsic size is ≥ 0 points, or -1 for none", path: path()))
             return nil
         }
         return number
     }
 
     /// A priority: a number in 1...1000, or `required`/`high`/`low`/`fittingSize`.
-    mutating func priority(_ value: JSONValue?, path: String) -> Double? {
+    mutating func priority(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
         guard let value else { return nil }
         switch value {
         case .number(let number):
             guard number >= 1 && number <= 1000 else {
-                sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Priority \(JSONWriter.format(number)) at \(path) is out of range: priorities run from 1 to 1000", path: path))
+                sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Priority \(JSONWriter.format(number)) at \(path()) is out of range: priorities run from 1 to 1000", path: path()))
                 return nil
             }
             return number
@@ -545,35 +546,35 @@ struct DecodingContext {
             case "low", "defaultLow": return 250
             case "fittingSize", "fittingSizeLevel": return 50
             default:
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(name)' at \(path): use a number from 1 to 1000, or required, high, low, fittingSize", path: path))
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(name)' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize", path: path()))
                 return nil
             }
         default:
-            typeErrors.append(typeError(path, expected: "a priority (a number from 1 to 1000)", found: value))
+            typeErrors.append(typeError(path(), expected: "a priority (a number from 1 to 1000)", found: value))
             return nil
         }
     }
 
-    mutating func axisPriorities(_ value: JSONValue?, path: String, defaults: AxisPriorities) -> AxisPriorities {
+    mutating func axisPriorities(_ value: JSONValue?, path: @autoclosure () -> String, defaults: AxisPriorities) -> AxisPriorities {
         guard let value else { return defaults }
         guard case .object(let members) = value else {
-            typeErrors.append(typeError(path, expected: "an object {horizontal, vertical}", found: value))
+            typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
             return defaults
         }
-        warnUnknownMembers(members, known: ["horizontal", "vertical"], path: path)
+        warnUnknownMembers(members, known: ["horizontal", "vertical"], path: path())
         return AxisPriorities(
-            horizontal: priority(value["horizontal"], path: path + ".horizontal") ?? defaults.horizontal,
-            vertical: priority(value["vertical"], path: path + ".vertical") ?? defaults.vertical)
+            horizontal: priority(value["horizontal"], path: path() + ".horizontal") ?? defaults.horizontal,
+            vertical: priority(value["vertical"], path: path() + ".vertical") ?? defaults.vertical)
     }
 
-    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: String, default defaultValue: Value) -> Value where Value.RawValue == String {
+    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: @autoclosure () -> String, default defaultValue: Value) -> Value where Value.RawValue == String {
         guard let value else { return defaultValue }
         guard case .string(let text) = value else {
-            typeErrors.append(typeError(path, expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
+            typeErrors.append(typeError(path(), expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
             return defaultValue
         }
         guard let parsed = Value(rawValue: text) else {
-            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a value of \(path): use one of \(Value.allNames.joined(separator: ", "))", path: path))
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
             return defaultValue
         }
         return parsed
