@@ -379,7 +379,7 @@ public struct SceneDecoder: Sendable {
                 valid.append(view)
             }
         }
-        valid.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+        valid.sort { utf8Precedes($0.name, $1.name) }
         var parentOf: [String: String] = [:]
         for index in valid.indices {
             guard let parent = valid[index].parent else { continue }

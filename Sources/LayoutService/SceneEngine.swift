@@ -89,12 +89,15 @@ public struct SceneEngine: Sendable {
     /// only in member order or whitespace share a key; anything else that can change
     /// the result changes it.
     public func cacheKey(_ prepared: Prepared, route: String) -> String {
-        var message = Array("layoutd \(layoutdVersion)\n\(route)\n".utf8)
-        message.append(contentsOf: prepared.canonicalJSON)
+        // The message, hashed in pieces without joining them:
+        // "layoutd VERSION\nROUTE\n" + canonical JSON + "\nNAME@VERSION" per group.
+        var hasher = SHA256()
+        hasher.update("layoutd \(layoutdVersion)\n\(route)\n")
+        hasher.update(prepared.canonicalJSON)
         for group in prepared.groups {
-            message.append(contentsOf: "\n\(group.name)@\(group.version)".utf8)
+            hasher.update("\n\(group.name)@\(group.version)")
         }
-        return SHA256.hexDigest(message)
+        return hasher.finalizeHex()
     }
 
     /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422.

@@ -44,6 +44,12 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var position = 0
+    /// Members of the objects being parsed, innermost last: an object's members are
+    /// collected here and copied out once, into an array of their exact count, instead
+    /// of growing an array of their own member by member.
+    var memberStack: [(String, JSONValue)] = []
+    /// The same for the elements of the arrays being parsed.
+    var elementStack: [JSONValue] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -122,12 +128,12 @@ private struct Reader {
     mutating func parseObject(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels") }
         position += 1
-        var members: [(String, JSONValue)] = []
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
-            return .object(members)
+            return .object([])
         }
+        let base = memberStack.count
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -141,7 +147,7 @@ private struct Reader {
             position += 1
             skipWhitespace()
             let value = try parseValue(depth: depth)
-            members.append((name, value))
+            memberStack.append((name, value))
             skipWhitespace()
             guard position < bytes.count else { throw error("Expected ',' or '}' but found the end of input") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -150,6 +156,8 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
+                let members = Array(memberStack[base...])
+                memberStack.removeSubrange(base...)
                 return .object(members)
             }
             throw error("Expected ',' or '}' but found \(describeCurrent())")
@@ -159,15 +167,15 @@ private struct Reader {
     mutating func parseArray(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels") }
         position += 1
-        var elements: [JSONValue] = []
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
             position += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            elementStack.append(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("Expected ',' or ']' but found the end of input") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -176,6 +184,8 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
+                let elements = Array(elementStack[base...])
+                elementStack.removeSubrange(base...)
                 return .array(elements)
             }
             throw error("Expected ',' or ']' but found \(describeCurrent())")
@@ -283,15 +293,28 @@ private struct Reader {
 
     mutating func parseNumber() throws(JSONParser.SyntaxError) -> Double {
         let start = position
-        if bytes[position] == UInt8(ascii: "-") { position += 1 }
+        let isNegative = bytes[position] == UInt8(ascii: "-")
+        if isNegative { position += 1 }
         guard position < bytes.count, isDigit(bytes[position]) else { throw error("Expected a digit in a number") }
+        let integerStart = position
+        var integer: Int64 = 0
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
             if position < bytes.count && isDigit(bytes[position]) {
                 throw error("Leading zeros are not allowed in a number")
             }
         } else {
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
+            while position < bytes.count && isDigit(bytes[position]) {
+                integer = integer &* 10 &+ Int64(bytes[position] - UInt8(ascii: "0"))
+                position += 1
+            }
+        }
+        // An integer of at most 15 digits is exact in a Double: no text to convert
+        // (the same value Double's parser gives; `-0` stays negative zero).
+        if position - integerStart <= 15,
+           position == bytes.count || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e")) {
+            let value = Double(integer)
+            return isNegative ? -value : value
         }
         if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
             position += 1

@@ -90,10 +90,17 @@ public struct JSONWriter: Sendable {
             if sortingKeys {
                 // By name (UTF-8 bytes), then by position, so that of a repeated name the
                 // last occurrence is the one written, as `JSONValue.subscript` reads it.
-                let order = members.indices.sorted { a, b in
-                    let left = members[a].0, right = members[b].0
-                    if left == right { return a < b }
-                    return left.utf8.lexicographicallyPrecedes(right.utf8)
+                var order = Array(members.indices)
+                // Insertion sort: objects have a handful of members, and it is stable,
+                // so equal names stay in document order.
+                for next in order.indices.dropFirst() {
+                    let moving = order[next]
+                    var slot = next
+                    while slot > 0 && utf8Precedes(members[moving].0, members[order[slot - 1]].0) {
+                        order[slot] = order[slot - 1]
+                        slot -= 1
+                    }
+                    order[slot] = moving
                 }
                 for (position, index) in order.enumerated() {
                     if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
@@ -125,24 +132,48 @@ public struct JSONWriter: Sendable {
         return value.description
     }
 
+    /// Appends `text` in double quotes, escaping `"`, `\\` and control characters
+    /// (RFC 8259 §7); runs without any of them are copied in one call.
     private mutating func appendQuoted(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-            case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-            case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-            case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
-            case 0x00..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let byte = utf8[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                runStart = index + 1
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
+                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
+                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
+                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                default:
+                    let hex: StaticString = "0123456789abcdef"
+                    bytes.append(contentsOf: "\\u00".utf8)
+                    bytes.append(hex.utf8Start[Int(byte >> 4)])
+                    bytes.append(hex.utf8Start[Int(byte & 0xF)])
+                }
             }
+            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+}
+
+/// Whether `a`'s UTF-8 bytes sort before `b`'s (byte-wise, a prefix first): the order
+/// of member names in canonical JSON and of view names in a scene.
+func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    var a = a
+    var b = b
+    return a.withUTF8 { left in
+        b.withUTF8 { right in
+            for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                return left[index] < right[index]
+            }
+            return left.count < right.count
+        }
     }
 }
 
