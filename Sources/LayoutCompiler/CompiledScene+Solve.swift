@@ -349,10 +349,11 @@ extension ViewHierarchy {
                 expressions.append(Expression(terms: [Term(heightVariable(0), 1)]))
             } else {
                 let base = relativeToRoot ? 0 : parents[view]
+                // `absoluteX(view) - absoluteX(base)`, written out without intermediate expressions.
                 fields.append(FrameField(view: view, name: "x", axis: 0))
-                expressions.append(absoluteX(view) - absoluteX(base))
+                expressions.append(Expression(terms: base == 0 ? [Term(xVariable(view), 1)] : [Term(xVariable(view), 1), Term(xVariable(base), -1)]))
                 fields.append(FrameField(view: view, name: "y", axis: 1))
-                expressions.append(absoluteY(view) - absoluteY(base))
+                expressions.append(Expression(terms: base == 0 ? [Term(yVariable(view), 1)] : [Term(yVariable(view), 1), Term(yVariable(base), -1)]))
                 fields.append(FrameField(view: view, name: "width", axis: 0))
                 expressions.append(Expression(terms: [Term(widthVariable(view), 1)]))
                 fields.append(FrameField(view: view, name: "height", axis: 1))

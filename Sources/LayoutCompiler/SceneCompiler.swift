@@ -181,7 +181,9 @@ private struct CompileState {
         self.hierarchy = hierarchy
         self.isRightToLeft = scene.options.layoutDirection == .rightToLeft
         self.mentioned = Array(repeating: [], count: 4 * hierarchy.count)
-        constraints.reserveCapacity(scene.constraints.count * 3 + scene.views.count * 2)
+        // Two per intrinsic dimension, and a few parts per entry (VFL strings make one per
+        // connection and predicate).
+        constraints.reserveCapacity(scene.constraints.count * 4 + scene.views.count * 4)
     }
 
     // MARK: Intrinsic content size
@@ -242,23 +244,27 @@ private struct CompileState {
         var resolved: [[Int]] = []
         var failed = false
         var reportedUnknown: Set<String> = []
+        resolved.reserveCapacity(result.constraints.count)
         for parsed in result.constraints {
             var indices: [Int] = []
-            for term in parsed.lhs.terms + parsed.rhs.terms {
-                switch term.item {
-                case .view(let name):
-                    if let index = hierarchy.index(of: name), index != 0 {
-                        indices.append(index)
-                    } else {
-                        failed = true
-                        if reportedUnknown.insert(name).inserted {
-                            diagnostics.append(unknownView(name, span: term.span, entry: entry, key: key))
+            indices.reserveCapacity(parsed.lhs.terms.count + parsed.rhs.terms.count)
+            for side in 0..<2 {
+                for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
+                    switch term.item {
+                    case .view(let name):
+                        if let index = hierarchy.index(of: name), index != 0 {
+                            indices.append(index)
+                        } else {
+                            failed = true
+                            if reportedUnknown.insert(name).inserted {
+                                diagnostics.append(unknownView(name, span: term.span, entry: entry, key: key))
+                            }
                         }
+                    case .container:
+                        indices.append(0)
+                    case .superview:
+                        indices.append(-1)  // resolved below, once the string's views are known
                     }
-                case .container:
-                    indices.append(0)
-                case .superview:
-                    indices.append(-1)  // resolved below, once the string's views are known
                 }
             }
             resolved.append(indices)
@@ -293,9 +299,9 @@ private struct CompileState {
                 continue
             }
             let priority = parsed.priority ?? entry.priority ?? 1000
-            let items = resolved[part].map { $0 < 0 ? vflSuperview : $0 }
+            for index in resolved[part].indices where resolved[part][index] < 0 { resolved[part][index] = vflSuperview }
             pendingMentions.removeAll(keepingCapacity: true)
-            let expression = translate(parsed, items: items)
+            let expression = translate(parsed, items: resolved[part])
             guard isWithinRange(expression) else {
                 diagnostics.append(LayoutDiagnostic(
                     code: .limitExceeded,
@@ -345,7 +351,9 @@ private struct CompileState {
         terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
         var constant = parsed.lhs.constant - parsed.rhs.constant
         var itemIndex = 0
-        for (side, sign) in [(parsed.lhs.terms, 1.0), (parsed.rhs.terms, -1.0)] {
+        for sideIndex in 0..<2 {
+            let side = sideIndex == 0 ? parsed.lhs.terms : parsed.rhs.terms
+            let sign = sideIndex == 0 ? 1.0 : -1.0
             for term in side {
                 let view = items[itemIndex]
                 let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
@@ -407,7 +415,6 @@ private struct CompileState {
     /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
     func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
         let margins = view == 0 ? scene.container.margins : scene.views[view - 1].margins
-        let spec: ViewSpec? = view == 0 ? nil : scene.views[view - 1]
         let rtl = isRightToLeft
         func flipped(_ form: AttributeForm) -> AttributeForm {
             guard mirrored else { return form }
@@ -438,10 +445,10 @@ private struct CompileState {
         case .centerYWithinMargins:
             return AttributeForm(origin: 1, size: 0.5, constant: (margins.top - margins.bottom) / 2, isVertical: true)
         case .lastBaseline:
-            if let offset = spec?.baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = scene.views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         case .firstBaseline:
-            if let offset = spec?.firstBaseline ?? spec?.baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = scene.views[view - 1].firstBaseline ?? scene.views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         }
     }

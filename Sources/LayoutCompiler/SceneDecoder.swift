@@ -379,7 +379,10 @@ public struct SceneDecoder: Sendable {
                 valid.append(view)
             }
         }
-        valid.sort { utf8Precedes($0.name, $1.name) }
+        // Sorted through an index array: moving the views themselves (large values with
+        // three strings) while sorting cost more than the comparisons. Names are unique here.
+        let order = valid.indices.sorted { utf8Precedes(valid[$0].name, valid[$1].name) }
+        valid = order.map { valid[$0] }
         var parentOf: [String: String] = [:]
         for index in valid.indices {
             guard let parent = valid[index].parent else { continue }

@@ -115,39 +115,154 @@ struct SHA256 {
     }
 
     /// One application of the compression function to a 64-byte block (FIPS 180-4
-    /// §6.2.2), with the message schedule kept in a 16-word rolling window.
+    /// §6.2.2), unrolled: the working variables rotate by renaming instead of moving,
+    /// and the message schedule lives in sixteen locals (`w0`…`w15`, reused as a rolling
+    /// window). Generated text; the loop form is in the standard.
     private mutating func compress(_ blockStart: UnsafeRawPointer, _ k: UnsafeBufferPointer<UInt32>) {
-        var w: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
-                UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let k = k.baseAddress!
         var (a, b, c, d, e, f, g, hh) = h
-        withUnsafeMutableBytes(of: &w) { raw in
-            let w = raw.bindMemory(to: UInt32.self)
-            for i in 0..<16 {
-                w[i] = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self))
-            }
-            for i in 0..<64 {
-                let wi: UInt32
-                if i < 16 {
-                    wi = w[i]
-                } else {
-                    let w15 = w[(i - 15) & 15], w2 = w[(i - 2) & 15]
-                    let s0 = rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)
-                    let s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10)
-                    wi = w[i & 15] &+ s0 &+ w[(i - 7) & 15] &+ s1
-                    w[i & 15] = wi
-                }
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ choice &+ k[i] &+ wi
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ majority
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
-            }
-        }
+        var w0 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 0, as: UInt32.self))
+        var w1 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+        var w2 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 8, as: UInt32.self))
+        var w3 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 12, as: UInt32.self))
+        var w4 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 16, as: UInt32.self))
+        var w5 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 20, as: UInt32.self))
+        var w6 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 24, as: UInt32.self))
+        var w7 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 28, as: UInt32.self))
+        var w8 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 32, as: UInt32.self))
+        var w9 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 36, as: UInt32.self))
+        var w10 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 40, as: UInt32.self))
+        var w11 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 44, as: UInt32.self))
+        var w12 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 48, as: UInt32.self))
+        var w13 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 52, as: UInt32.self))
+        var w14 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 56, as: UInt32.self))
+        var w15 = UInt32(bigEndian: blockStart.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
+        round(a, b, c, &d, e, f, g, &hh, k[0] &+ w0)
+        round(hh, a, b, &c, d, e, f, &g, k[1] &+ w1)
+        round(g, hh, a, &b, c, d, e, &f, k[2] &+ w2)
+        round(f, g, hh, &a, b, c, d, &e, k[3] &+ w3)
+        round(e, f, g, &hh, a, b, c, &d, k[4] &+ w4)
+        round(d, e, f, &g, hh, a, b, &c, k[5] &+ w5)
+        round(c, d, e, &f, g, hh, a, &b, k[6] &+ w6)
+        round(b, c, d, &e, f, g, hh, &a, k[7] &+ w7)
+        round(a, b, c, &d, e, f, g, &hh, k[8] &+ w8)
+        round(hh, a, b, &c, d, e, f, &g, k[9] &+ w9)
+        round(g, hh, a, &b, c, d, e, &f, k[10] &+ w10)
+        round(f, g, hh, &a, b, c, d, &e, k[11] &+ w11)
+        round(e, f, g, &hh, a, b, c, &d, k[12] &+ w12)
+        round(d, e, f, &g, hh, a, b, &c, k[13] &+ w13)
+        round(c, d, e, &f, g, hh, a, &b, k[14] &+ w14)
+        round(b, c, d, &e, f, g, hh, &a, k[15] &+ w15)
+        w0 = w0 &+ (rotr(w1, 7) ^ rotr(w1, 18) ^ (w1 >> 3)) &+ w9 &+ (rotr(w14, 17) ^ rotr(w14, 19) ^ (w14 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[16] &+ w0)
+        w1 = w1 &+ (rotr(w2, 7) ^ rotr(w2, 18) ^ (w2 >> 3)) &+ w10 &+ (rotr(w15, 17) ^ rotr(w15, 19) ^ (w15 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[17] &+ w1)
+        w2 = w2 &+ (rotr(w3, 7) ^ rotr(w3, 18) ^ (w3 >> 3)) &+ w11 &+ (rotr(w0, 17) ^ rotr(w0, 19) ^ (w0 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[18] &+ w2)
+        w3 = w3 &+ (rotr(w4, 7) ^ rotr(w4, 18) ^ (w4 >> 3)) &+ w12 &+ (rotr(w1, 17) ^ rotr(w1, 19) ^ (w1 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[19] &+ w3)
+        w4 = w4 &+ (rotr(w5, 7) ^ rotr(w5, 18) ^ (w5 >> 3)) &+ w13 &+ (rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[20] &+ w4)
+        w5 = w5 &+ (rotr(w6, 7) ^ rotr(w6, 18) ^ (w6 >> 3)) &+ w14 &+ (rotr(w3, 17) ^ rotr(w3, 19) ^ (w3 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[21] &+ w5)
+        w6 = w6 &+ (rotr(w7, 7) ^ rotr(w7, 18) ^ (w7 >> 3)) &+ w15 &+ (rotr(w4, 17) ^ rotr(w4, 19) ^ (w4 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[22] &+ w6)
+        w7 = w7 &+ (rotr(w8, 7) ^ rotr(w8, 18) ^ (w8 >> 3)) &+ w0 &+ (rotr(w5, 17) ^ rotr(w5, 19) ^ (w5 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[23] &+ w7)
+        w8 = w8 &+ (rotr(w9, 7) ^ rotr(w9, 18) ^ (w9 >> 3)) &+ w1 &+ (rotr(w6, 17) ^ rotr(w6, 19) ^ (w6 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[24] &+ w8)
+        w9 = w9 &+ (rotr(w10, 7) ^ rotr(w10, 18) ^ (w10 >> 3)) &+ w2 &+ (rotr(w7, 17) ^ rotr(w7, 19) ^ (w7 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[25] &+ w9)
+        w10 = w10 &+ (rotr(w11, 7) ^ rotr(w11, 18) ^ (w11 >> 3)) &+ w3 &+ (rotr(w8, 17) ^ rotr(w8, 19) ^ (w8 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[26] &+ w10)
+        w11 = w11 &+ (rotr(w12, 7) ^ rotr(w12, 18) ^ (w12 >> 3)) &+ w4 &+ (rotr(w9, 17) ^ rotr(w9, 19) ^ (w9 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[27] &+ w11)
+        w12 = w12 &+ (rotr(w13, 7) ^ rotr(w13, 18) ^ (w13 >> 3)) &+ w5 &+ (rotr(w10, 17) ^ rotr(w10, 19) ^ (w10 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[28] &+ w12)
+        w13 = w13 &+ (rotr(w14, 7) ^ rotr(w14, 18) ^ (w14 >> 3)) &+ w6 &+ (rotr(w11, 17) ^ rotr(w11, 19) ^ (w11 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[29] &+ w13)
+        w14 = w14 &+ (rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)) &+ w7 &+ (rotr(w12, 17) ^ rotr(w12, 19) ^ (w12 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[30] &+ w14)
+        w15 = w15 &+ (rotr(w0, 7) ^ rotr(w0, 18) ^ (w0 >> 3)) &+ w8 &+ (rotr(w13, 17) ^ rotr(w13, 19) ^ (w13 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[31] &+ w15)
+        w0 = w0 &+ (rotr(w1, 7) ^ rotr(w1, 18) ^ (w1 >> 3)) &+ w9 &+ (rotr(w14, 17) ^ rotr(w14, 19) ^ (w14 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[32] &+ w0)
+        w1 = w1 &+ (rotr(w2, 7) ^ rotr(w2, 18) ^ (w2 >> 3)) &+ w10 &+ (rotr(w15, 17) ^ rotr(w15, 19) ^ (w15 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[33] &+ w1)
+        w2 = w2 &+ (rotr(w3, 7) ^ rotr(w3, 18) ^ (w3 >> 3)) &+ w11 &+ (rotr(w0, 17) ^ rotr(w0, 19) ^ (w0 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[34] &+ w2)
+        w3 = w3 &+ (rotr(w4, 7) ^ rotr(w4, 18) ^ (w4 >> 3)) &+ w12 &+ (rotr(w1, 17) ^ rotr(w1, 19) ^ (w1 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[35] &+ w3)
+        w4 = w4 &+ (rotr(w5, 7) ^ rotr(w5, 18) ^ (w5 >> 3)) &+ w13 &+ (rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[36] &+ w4)
+        w5 = w5 &+ (rotr(w6, 7) ^ rotr(w6, 18) ^ (w6 >> 3)) &+ w14 &+ (rotr(w3, 17) ^ rotr(w3, 19) ^ (w3 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[37] &+ w5)
+        w6 = w6 &+ (rotr(w7, 7) ^ rotr(w7, 18) ^ (w7 >> 3)) &+ w15 &+ (rotr(w4, 17) ^ rotr(w4, 19) ^ (w4 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[38] &+ w6)
+        w7 = w7 &+ (rotr(w8, 7) ^ rotr(w8, 18) ^ (w8 >> 3)) &+ w0 &+ (rotr(w5, 17) ^ rotr(w5, 19) ^ (w5 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[39] &+ w7)
+        w8 = w8 &+ (rotr(w9, 7) ^ rotr(w9, 18) ^ (w9 >> 3)) &+ w1 &+ (rotr(w6, 17) ^ rotr(w6, 19) ^ (w6 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[40] &+ w8)
+        w9 = w9 &+ (rotr(w10, 7) ^ rotr(w10, 18) ^ (w10 >> 3)) &+ w2 &+ (rotr(w7, 17) ^ rotr(w7, 19) ^ (w7 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[41] &+ w9)
+        w10 = w10 &+ (rotr(w11, 7) ^ rotr(w11, 18) ^ (w11 >> 3)) &+ w3 &+ (rotr(w8, 17) ^ rotr(w8, 19) ^ (w8 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[42] &+ w10)
+        w11 = w11 &+ (rotr(w12, 7) ^ rotr(w12, 18) ^ (w12 >> 3)) &+ w4 &+ (rotr(w9, 17) ^ rotr(w9, 19) ^ (w9 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[43] &+ w11)
+        w12 = w12 &+ (rotr(w13, 7) ^ rotr(w13, 18) ^ (w13 >> 3)) &+ w5 &+ (rotr(w10, 17) ^ rotr(w10, 19) ^ (w10 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[44] &+ w12)
+        w13 = w13 &+ (rotr(w14, 7) ^ rotr(w14, 18) ^ (w14 >> 3)) &+ w6 &+ (rotr(w11, 17) ^ rotr(w11, 19) ^ (w11 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[45] &+ w13)
+        w14 = w14 &+ (rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)) &+ w7 &+ (rotr(w12, 17) ^ rotr(w12, 19) ^ (w12 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[46] &+ w14)
+        w15 = w15 &+ (rotr(w0, 7) ^ rotr(w0, 18) ^ (w0 >> 3)) &+ w8 &+ (rotr(w13, 17) ^ rotr(w13, 19) ^ (w13 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[47] &+ w15)
+        w0 = w0 &+ (rotr(w1, 7) ^ rotr(w1, 18) ^ (w1 >> 3)) &+ w9 &+ (rotr(w14, 17) ^ rotr(w14, 19) ^ (w14 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[48] &+ w0)
+        w1 = w1 &+ (rotr(w2, 7) ^ rotr(w2, 18) ^ (w2 >> 3)) &+ w10 &+ (rotr(w15, 17) ^ rotr(w15, 19) ^ (w15 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[49] &+ w1)
+        w2 = w2 &+ (rotr(w3, 7) ^ rotr(w3, 18) ^ (w3 >> 3)) &+ w11 &+ (rotr(w0, 17) ^ rotr(w0, 19) ^ (w0 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[50] &+ w2)
+        w3 = w3 &+ (rotr(w4, 7) ^ rotr(w4, 18) ^ (w4 >> 3)) &+ w12 &+ (rotr(w1, 17) ^ rotr(w1, 19) ^ (w1 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[51] &+ w3)
+        w4 = w4 &+ (rotr(w5, 7) ^ rotr(w5, 18) ^ (w5 >> 3)) &+ w13 &+ (rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[52] &+ w4)
+        w5 = w5 &+ (rotr(w6, 7) ^ rotr(w6, 18) ^ (w6 >> 3)) &+ w14 &+ (rotr(w3, 17) ^ rotr(w3, 19) ^ (w3 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[53] &+ w5)
+        w6 = w6 &+ (rotr(w7, 7) ^ rotr(w7, 18) ^ (w7 >> 3)) &+ w15 &+ (rotr(w4, 17) ^ rotr(w4, 19) ^ (w4 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[54] &+ w6)
+        w7 = w7 &+ (rotr(w8, 7) ^ rotr(w8, 18) ^ (w8 >> 3)) &+ w0 &+ (rotr(w5, 17) ^ rotr(w5, 19) ^ (w5 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[55] &+ w7)
+        w8 = w8 &+ (rotr(w9, 7) ^ rotr(w9, 18) ^ (w9 >> 3)) &+ w1 &+ (rotr(w6, 17) ^ rotr(w6, 19) ^ (w6 >> 10))
+        round(a, b, c, &d, e, f, g, &hh, k[56] &+ w8)
+        w9 = w9 &+ (rotr(w10, 7) ^ rotr(w10, 18) ^ (w10 >> 3)) &+ w2 &+ (rotr(w7, 17) ^ rotr(w7, 19) ^ (w7 >> 10))
+        round(hh, a, b, &c, d, e, f, &g, k[57] &+ w9)
+        w10 = w10 &+ (rotr(w11, 7) ^ rotr(w11, 18) ^ (w11 >> 3)) &+ w3 &+ (rotr(w8, 17) ^ rotr(w8, 19) ^ (w8 >> 10))
+        round(g, hh, a, &b, c, d, e, &f, k[58] &+ w10)
+        w11 = w11 &+ (rotr(w12, 7) ^ rotr(w12, 18) ^ (w12 >> 3)) &+ w4 &+ (rotr(w9, 17) ^ rotr(w9, 19) ^ (w9 >> 10))
+        round(f, g, hh, &a, b, c, d, &e, k[59] &+ w11)
+        w12 = w12 &+ (rotr(w13, 7) ^ rotr(w13, 18) ^ (w13 >> 3)) &+ w5 &+ (rotr(w10, 17) ^ rotr(w10, 19) ^ (w10 >> 10))
+        round(e, f, g, &hh, a, b, c, &d, k[60] &+ w12)
+        w13 = w13 &+ (rotr(w14, 7) ^ rotr(w14, 18) ^ (w14 >> 3)) &+ w6 &+ (rotr(w11, 17) ^ rotr(w11, 19) ^ (w11 >> 10))
+        round(d, e, f, &g, hh, a, b, &c, k[61] &+ w13)
+        w14 = w14 &+ (rotr(w15, 7) ^ rotr(w15, 18) ^ (w15 >> 3)) &+ w7 &+ (rotr(w12, 17) ^ rotr(w12, 19) ^ (w12 >> 10))
+        round(c, d, e, &f, g, hh, a, &b, k[62] &+ w14)
+        w15 = w15 &+ (rotr(w0, 7) ^ rotr(w0, 18) ^ (w0 >> 3)) &+ w8 &+ (rotr(w13, 17) ^ rotr(w13, 19) ^ (w13 >> 10))
+        round(b, c, d, &e, f, g, hh, &a, k[63] &+ w15)
         h.0 &+= a; h.1 &+= b; h.2 &+= c; h.3 &+= d
         h.4 &+= e; h.5 &+= f; h.6 &+= g; h.7 &+= hh
+    }
+
+    /// One round (FIPS 180-4 §6.2.2 step 3) with the roles of the working variables
+    /// given by position: `d` and `h` are the two that change (`d + T1` becomes the new
+    /// `e`, `T1 + T2` the new `a`; the caller renames the rest).
+    @inline(__always)
+    private func round(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+                       _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ kw: UInt32) {
+        let t1 = h &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ kw
+        let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+        d = d &+ t1
+        h = t1 &+ t2
     }
 
     /// The 32-byte digest of `message`.
@@ -164,5 +279,6 @@ struct SHA256 {
         return hasher.finalizeHex()
     }
 
+    @inline(__always)
     private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

@@ -127,6 +127,12 @@ enum SceneBench {
     /// `layoutd-bench engine FILE [--repeats N]`: the in-process cost of one uncached
     /// `/solve` of the scene in FILE (JSON parse, decode, cache key, compile, solve,
     /// ambiguity, serialise), median µs over N runs — the server's work without HTTP.
+    ///
+    /// Then the same work phase by phase (medians of separate runs, so they need not add
+    /// up exactly): `prepare` (parse, decode, canonical JSON), `key` (SHA-256),
+    /// `compile`, `solve` (the Cassowary solve and the ambiguity check at the
+    /// container's size) and `answer` (everything of `SceneEngine.solve` but
+    /// `compile` and `solve`: the response body and freeing the compiled scene).
     static func runEngine(_ arguments: [String]) -> Int32 {
         guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
             FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N]\n".utf8))
@@ -136,6 +142,21 @@ enum SceneBench {
         let body = [UInt8](data)
         let engine = SceneEngine()
         let first = solve(body, engine: engine)
+        guard case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) else {
+            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d}", path, first.status))
+            return 0
+        }
+        func median(_ work: () -> Void) -> Double {
+            var samples: [Double] = []
+            samples.reserveCapacity(repeats)
+            for _ in 0..<repeats {
+                let start = DispatchTime.now().uptimeNanoseconds
+                work()
+                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+            }
+            samples.sort()
+            return samples[samples.count / 2]
+        }
         var samples: [Double] = []
         samples.reserveCapacity(repeats)
         for _ in 0..<repeats {
@@ -147,8 +168,16 @@ enum SceneBench {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
         }
         samples.sort()
-        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f}",
-                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2]))
+        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile()
+        let prepareMicroseconds = median { _ = engine.prepare(body: body, resolveGroup: { _ in nil }) }
+        let keyMicroseconds = median { _ = engine.cacheKey(prepared, route: "solve") }
+        let compileMicroseconds = median { _ = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile() }
+        let solveMicroseconds = median { _ = compiled.solve(size: prepared.scene.container.size) }
+        let engineSolveMicroseconds = median { _ = engine.solve(prepared) }
+        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"phases_us\":{\"prepare\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
+                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2],
+                     prepareMicroseconds, keyMicroseconds, compileMicroseconds, solveMicroseconds,
+                     max(0, engineSolveMicroseconds - compileMicroseconds - solveMicroseconds)))
         return 0
     }
 
