@@ -365,8 +365,9 @@ public struct SceneDecoder: Sendable {
     // MARK: - Names and hierarchy (422)
 
     private func checkNamesAndHierarchy(_ scene: inout Scene, _ context: inout DecodingContext) {
-        var seen: Set<String> = []
+        var seen = Set<String>(minimumCapacity: scene.views.count)
         var valid: [ViewSpec] = []
+        valid.reserveCapacity(scene.views.count)
         for view in scene.views {
             func path() -> String { view.jsonPath ?? "$.views" + pathComponent(view.name) }
             if view.name == "superview" {
@@ -383,43 +384,67 @@ public struct SceneDecoder: Sendable {
         // three strings) while sorting cost more than the comparisons. Names are unique here.
         let order = valid.indices.sorted { utf8Precedes(valid[$0].name, valid[$1].name) }
         valid = order.map { valid[$0] }
-        var parentOf: [String: String] = [:]
+        // Parents as indices into `valid` (found by binary search over the sorted names),
+        // so the walks below compare integers, not strings.
+        let names = valid.map(\.name)
+        func position(of name: String) -> Int? {
+            var low = 0
+            var high = names.count
+            while low < high {
+                let middle = (low + high) / 2
+                if utf8Precedes(names[middle], name) { low = middle + 1 } else { high = middle }
+            }
+            return low < names.count && names[low] == name ? low : nil
+        }
+        var parentIndex = [Int](repeating: -1, count: valid.count)
         for index in valid.indices {
             guard let parent = valid[index].parent else { continue }
             let name = valid[index].name
             func path() -> String { "$.views" + pathComponent(name) + ".parent" }
             if parent == "superview" {
                 valid[index].parent = nil
-            } else if !seen.contains(parent) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(valid[index].name)' names an unknown parent '\(parent)'", path: path(), view: valid[index].name))
-            } else if parent == valid[index].name {
+            } else if let parentPosition = position(of: parent) ?? names.firstIndex(of: parent), parentPosition != index {
+                // (`firstIndex(of:)`: a parent spelled in a canonically equivalent form, as
+                // String equality and the view hierarchy's lookup accept it.)
+                parentIndex[index] = parentPosition
+            } else if parent == name {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(parent)' cannot be its own parent", path: path(), view: parent))
             } else {
-                parentOf[valid[index].name] = parent
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(name)' names an unknown parent '\(parent)'", path: path(), view: name))
             }
         }
         // Cycles and depth: walk each chain, bounded.
         var reported: Set<String> = []
-        for view in valid {
-            var current = view.name
-            var chain: [String] = [current]
+        var chain: [Int] = []
+        // The chain's names as the walk met them: the start's name, then each parent as
+        // its child spelled it (for the messages).
+        var chainNames: [String] = []
+        for start in valid.indices {
+            chain.removeAll(keepingCapacity: true)
+            chainNames.removeAll(keepingCapacity: true)
+            chain.append(start)
+            chainNames.append(names[start])
+            var current = start
             var depth = 1
-            while let parent = parentOf[current] {
-                if chain.contains(parent) {
-                    let cycle = chain.drop(while: { $0 != parent }) + [parent]
+            while parentIndex[current] >= 0 {
+                let parent = parentIndex[current]
+                let parentName = valid[current].parent ?? names[parent]
+                if let position = chain.firstIndex(of: parent) {
+                    let cycle = Array(chainNames[position...]) + [parentName]
                     // One diagnostic per cycle, whichever of its views the walk started from.
                     if reported.insert("cycle:" + Set(cycle).sorted().joined(separator: ",")).inserted {
-                        context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "The parents form a cycle: \(cycle.joined(separator: " → "))", path: "$.views" + pathComponent(parent) + ".parent", view: parent))
+                        context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "The parents form a cycle: \(cycle.joined(separator: " → "))", path: "$.views" + pathComponent(parentName) + ".parent", view: parentName))
                     }
                     break
                 }
                 chain.append(parent)
+                chainNames.append(parentName)
                 current = parent
                 depth += 1
                 if depth > limits.maxHierarchyDepth {
                     // One diagnostic for the deepest problem, not one per view below it.
                     if reported.insert("depth").inserted {
-                        context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "View '\(view.name)' is nested more than \(limits.maxHierarchyDepth) levels deep (limit maxHierarchyDepth)", view: view.name))
+                        context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "View '\(names[start])' is nested more than \(limits.maxHierarchyDepth) levels deep (limit maxHierarchyDepth)", view: names[start]))
                     }
                     break
                 }

@@ -129,7 +129,8 @@ enum SceneBench {
     /// ambiguity, serialise), median µs over N runs — the server's work without HTTP.
     ///
     /// Then the same work phase by phase (medians of separate runs, so they need not add
-    /// up exactly): `prepare` (parse, decode, canonical JSON), `key` (SHA-256),
+    /// up exactly): `prepare` (`parse`: JSON text to `JSONValue`; `decode`: to a
+    /// `Scene`; `canonical`: the sorted JSON the key hashes), `key` (SHA-256),
     /// `compile`, `solve` (the Cassowary solve and the ambiguity check at the
     /// container's size) and `answer` (everything of `SceneEngine.solve` but
     /// `compile` and `solve`: the response body and freeing the compiled scene).
@@ -170,13 +171,21 @@ enum SceneBench {
         samples.sort()
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile()
         let prepareMicroseconds = median { _ = engine.prepare(body: body, resolveGroup: { _ in nil }) }
+        let parser = JSONParser(maximumDepth: engine.limits.maxJSONDepth)
+        let json = (try? parser.parse(body)) ?? .null
+        let parseMicroseconds = median { _ = try? parser.parse(body) }
+        let decodeMicroseconds = median { _ = try? SceneDecoder(limits: engine.limits).decode(json) }
+        let canonicalMicroseconds = median {
+            var writer = JSONWriter(reservingCapacity: body.count)
+            writer.value(json, sortingKeys: true)
+        }
         let keyMicroseconds = median { _ = engine.cacheKey(prepared, route: "solve") }
         let compileMicroseconds = median { _ = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile() }
         let solveMicroseconds = median { _ = compiled.solve(size: prepared.scene.container.size) }
         let engineSolveMicroseconds = median { _ = engine.solve(prepared) }
-        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"phases_us\":{\"prepare\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
+        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"phases_us\":{\"prepare\":%.1f,\"parse\":%.1f,\"decode\":%.1f,\"canonical\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
                      path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2],
-                     prepareMicroseconds, keyMicroseconds, compileMicroseconds, solveMicroseconds,
+                     prepareMicroseconds, parseMicroseconds, decodeMicroseconds, canonicalMicroseconds, keyMicroseconds, compileMicroseconds, solveMicroseconds,
                      max(0, engineSolveMicroseconds - compileMicroseconds - solveMicroseconds)))
         return 0
     }

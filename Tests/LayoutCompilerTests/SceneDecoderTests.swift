@@ -1,0 +1,58 @@
+import LayoutCompiler
+import Testing
+
+/// The hierarchy rules of the contract (422 `invalid_scene`): exact messages, paths and
+/// order, as layoutd has always reported them.
+struct SceneDecoderTests {
+    func rejection(_ json: String) -> SceneRejection? {
+        do {
+            _ = try SceneDecoder().decode(body: Array(json.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Own parent and unknown parent in name order, then the cycle, named from its first
+    /// view in name order and reported once.
+    @Test func parentErrors() throws {
+        let found = try #require(rejection(#"{"views":{"c":{"parent":"a"},"a":{"parent":"b"},"b":{"parent":"c"},"d":{"parent":"d"},"e":{"parent":"zz"}}}"#))
+        #expect(found.status == 422)
+        #expect(found.diagnostics.map(\.message) == [
+            "View 'd' cannot be its own parent",
+            "View 'e' names an unknown parent 'zz'",
+            "The parents form a cycle: a → b → c → a",
+        ])
+        #expect(found.diagnostics.map(\.path) == ["$.views.d.parent", "$.views.e.parent", "$.views.a.parent"])
+        #expect(found.diagnostics.map(\.view) == ["d", "e", "a"])
+    }
+
+    @Test func listedTwice() throws {
+        let found = try #require(rejection(#"{"views":["x","x"]}"#))
+        #expect(found.diagnostics.map(\.message) == ["View 'x' is listed twice"])
+        #expect(found.diagnostics.map(\.path) == ["$.views[1]"])
+    }
+
+    /// One diagnostic for a chain deeper than `maxHierarchyDepth`, naming the first view
+    /// (in name order) whose chain is too deep.
+    @Test func depthLimit() throws {
+        var limits = SceneLimits()
+        limits.maxHierarchyDepth = 3
+        let json = #"{"views":{"v1":{},"v2":{"parent":"v1"},"v3":{"parent":"v2"},"v4":{"parent":"v3"}}}"#
+        do {
+            _ = try SceneDecoder(limits: limits).decode(body: Array(json.utf8))
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == ["View 'v4' is nested more than 3 levels deep (limit maxHierarchyDepth)"])
+        }
+    }
+
+    /// A parent spelled with U+212A KELVIN SIGN names the view `K`: Swift string equality
+    /// is canonical equivalence, and the view hierarchy resolves it the same way.
+    @Test func canonicallyEquivalentParent() throws {
+        let scene = try SceneDecoder().decode(body: Array(#"{"views":{"K":{},"k2":{"parent":"\u212a"}}}"#.utf8))
+        let hierarchy = ViewHierarchy(views: scene.views)
+        #expect(hierarchy.names == ["superview", "K", "k2"])
+        #expect(hierarchy.parents == [0, 0, 1])
+    }
+}
