@@ -304,7 +304,7 @@ extension CompiledScene {
         let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
         var notes: [String] = []
-        let involved = 4 * view + axis < mentioned.count ? mentioned[4 * view + axis] : []
+        let involved = mentioned[4 * view + axis]
         if view != 0 && involved.isEmpty {
             message += "; no constraint mentions its \(axisName) attributes"
         } else if !involved.isEmpty {

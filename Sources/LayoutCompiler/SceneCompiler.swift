@@ -101,13 +101,44 @@ public struct CompiledScene: Sendable {
     /// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the
     /// indices into ``constraints`` of the constraints that mention it, in order: the
     /// material of ambiguity hints.
-    let mentioned: [[Int]]
+    let mentioned: MentionIndex
     /// The reported frame fields and their expressions (see ``ViewHierarchy/frameFields(relativeToRoot:)``).
     let frameFields: [FrameField]
     let frameFieldExpressions: [Expression]
 
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written).
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+}
+
+/// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the indices
+/// of the constraints that mention it, in increasing order: one flat array and the
+/// start of each key's run in it (compressed sparse rows), built once from the
+/// (key, constraint) pairs the compiler records — two arrays instead of one per key.
+struct MentionIndex: Sendable {
+    /// `starts[key]..<starts[key + 1]` is the run of `key` in ``constraints``.
+    private let starts: [Int]
+    private let constraints: [Int]
+
+    /// Groups `pairs` by key (a counting sort, stable: each run keeps the pairs' order).
+    init(_ pairs: [(key: Int, constraint: Int)], keyCount: Int) {
+        var starts = [Int](repeating: 0, count: keyCount + 1)
+        for pair in pairs where pair.key >= 0 && pair.key < keyCount { starts[pair.key + 1] += 1 }
+        for key in 0..<keyCount { starts[key + 1] += starts[key] }
+        var next = starts
+        var constraints = [Int](repeating: 0, count: starts[keyCount])
+        for pair in pairs where pair.key >= 0 && pair.key < keyCount {
+            constraints[next[pair.key]] = pair.constraint
+            next[pair.key] += 1
+        }
+        self.starts = starts
+        self.constraints = constraints
+    }
+
+    /// The constraints that mention `key`, in increasing order (empty for an unknown key).
+    subscript(key: Int) -> ArraySlice<Int> {
+        guard key >= 0 && key + 1 < starts.count else { return [] }
+        return constraints[starts[key]..<starts[key + 1]]
+    }
 }
 
 /// Compiles a ``Scene`` (and the groups it includes) into a ``CompiledScene``.
@@ -152,7 +183,8 @@ public struct SceneCompiler: Sendable {
             }
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
-                             diagnostics: state.diagnostics, mentioned: state.mentioned,
+                             diagnostics: state.diagnostics,
+                             mentioned: MentionIndex(state.mentions, keyCount: 4 * hierarchy.count),
                              frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions)
     }
 }
@@ -171,7 +203,7 @@ private struct CompileState {
     var constraints: [CompiledConstraint] = []
     var diagnostics: [LayoutDiagnostic] = []
     /// `4 × view + axis` (0 horizontal, 1 vertical) → indices of the constraints that mention it.
-    var mentioned: [[Int]]
+    var mentions: [(key: Int, constraint: Int)] = []
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
     let isRightToLeft: Bool
@@ -180,10 +212,10 @@ private struct CompileState {
         self.scene = scene
         self.hierarchy = hierarchy
         self.isRightToLeft = scene.options.layoutDirection == .rightToLeft
-        self.mentioned = Array(repeating: [], count: 4 * hierarchy.count)
         // Two per intrinsic dimension, and a few parts per entry (VFL strings make one per
         // connection and predicate).
         constraints.reserveCapacity(scene.constraints.count * 4 + scene.views.count * 4)
+        mentions.reserveCapacity(scene.constraints.count * 8 + scene.views.count * 4)
     }
 
     // MARK: Intrinsic content size
@@ -192,13 +224,15 @@ private struct CompileState {
         for (offset, view) in scene.views.enumerated() {
             let index = offset + 1
             if let width = view.intrinsicWidth {
-                mentioned[4 * index] += [constraints.count, constraints.count + 1]
+                mentions.append((4 * index, constraints.count))
+                mentions.append((4 * index, constraints.count + 1))
                 addIntrinsic(view: view.name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
                              compressionResistance: view.compressionResistance.horizontal, hugging: view.hugging.horizontal,
                              axisName: "horizontal")
             }
             if let height = view.intrinsicHeight {
-                mentioned[4 * index + 1] += [constraints.count, constraints.count + 1]
+                mentions.append((4 * index + 1, constraints.count))
+                mentions.append((4 * index + 1, constraints.count + 1))
                 addIntrinsic(view: view.name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
                              compressionResistance: view.compressionResistance.vertical, hugging: view.hugging.vertical,
                              axisName: "vertical")
@@ -316,7 +350,7 @@ private struct CompileState {
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
             }
-            for mention in pendingMentions { mentioned[mention].append(constraints.count) }
+            for mention in pendingMentions { mentions.append((mention, constraints.count)) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,

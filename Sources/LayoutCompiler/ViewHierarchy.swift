@@ -18,14 +18,17 @@ public struct ViewHierarchy: Sendable {
     /// Builds the tree from views already validated by ``SceneDecoder`` (sorted, acyclic).
     public init(views: [ViewSpec]) {
         var names = ["superview"]
-        var indexByName: [String: Int] = ["superview": 0]
-        for view in views {
-            indexByName[view.name] = names.count
-            names.append(view.name)
+        names.reserveCapacity(views.count + 1)
+        var indexByName = [String: Int](minimumCapacity: views.count + 1)
+        indexByName["superview"] = 0
+        for index in views.indices {
+            indexByName[views[index].name] = names.count
+            names.append(views[index].name)
         }
         var parents = [0]
-        for view in views {
-            parents.append(view.parent.flatMap { indexByName[$0] } ?? 0)
+        parents.reserveCapacity(views.count + 1)
+        for index in views.indices {
+            parents.append(views[index].parent.flatMap { indexByName[$0] } ?? 0)
         }
         var depths = Array(repeating: -1, count: names.count)
         depths[0] = 0
