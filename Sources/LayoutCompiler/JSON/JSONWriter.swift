@@ -90,17 +90,30 @@ public struct JSONWriter: Sendable {
             if sortingKeys {
                 // By name (UTF-8 bytes), then by position, so that of a repeated name the
                 // last occurrence is the one written, as `JSONValue.subscript` reads it.
-                var order = Array(members.indices)
-                // Insertion sort: objects have a handful of members, and it is stable,
-                // so equal names stay in document order.
-                for next in order.indices.dropFirst() {
-                    let moving = order[next]
-                    var slot = next
-                    while slot > 0 && utf8Precedes(members[moving].0, members[order[slot - 1]].0) {
-                        order[slot] = order[slot - 1]
-                        slot -= 1
+                var order: [Int]
+                if members.allSatisfy({ isASCII($0.0) }) {
+                    // ASCII names are equal exactly when their bytes are, so the order is
+                    // a strict total one on (bytes, position) and any sort gives it: an
+                    // insertion sort (stable; objects have few members; names already in
+                    // order, as canonical clients send them, cost one comparison each).
+                    order = Array(members.indices)
+                    for next in order.indices.dropFirst() {
+                        let moving = order[next]
+                        var slot = next
+                        while slot > 0 && utf8Precedes(members[moving].0, members[order[slot - 1]].0) {
+                            order[slot] = order[slot - 1]
+                            slot -= 1
+                        }
+                        order[slot] = moving
                     }
-                    order[slot] = moving
+                } else {
+                    // Other names may be equal strings (canonical equivalence) with
+                    // different bytes: the comparison as it has always been made.
+                    order = members.indices.sorted { a, b in
+                        let left = members[a].0, right = members[b].0
+                        if left == right { return a < b }
+                        return utf8Precedes(left, right)
+                    }
                 }
                 for (position, index) in order.enumerated() {
                     if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
@@ -160,6 +173,11 @@ public struct JSONWriter: Sendable {
         }
         bytes.append(UInt8(ascii: "\""))
     }
+}
+
+/// Whether every byte of `text`'s UTF-8 is ASCII.
+func isASCII(_ text: String) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 }
 }
 
 /// Whether `a`'s UTF-8 bytes sort before `b`'s (byte-wise, a prefix first): the order

@@ -84,6 +84,18 @@ struct JSONWriterTests {
         #expect(written(value) == #"{"b":{"z":1,"a":[3,{"y":1,"x":2}]},"a":1,"B":2,"a":3}"#)
     }
 
+    /// Names already in byte order are written as they are; a name repeated in a
+    /// canonically equivalent spelling (U+212A KELVIN SIGN and `K` are equal Swift
+    /// strings) is a repeat, and the last spelling is the one written, in either order.
+    @Test func canonicalFormOfSortedAndEquivalentNames() throws {
+        let sorted = try JSONParser().parse(Array(#"{"A":1,"B":[2,{"c":3,"d":4}],"a":5}"#.utf8))
+        #expect(written(sorted, sortingKeys: true) == #"{"A":1,"B":[2,{"c":3,"d":4}],"a":5}"#)
+        let kelvinFirst = try JSONParser().parse(Array("{\"\u{212A}\":1,\"K\":2,\"J\":0}".utf8))
+        #expect(written(kelvinFirst, sortingKeys: true) == #"{"J":0,"K":2}"#)
+        let kelvinLast = try JSONParser().parse(Array("{\"K\":1,\"\u{212A}\":2}".utf8))
+        #expect(written(kelvinLast, sortingKeys: true) == "{\"\u{212A}\":2}")
+    }
+
     @Test func roundingForResponses() {
         #expect(roundedForResponse(1.23456789) == 1.234568)
         #expect(roundedForResponse(-0.0000001) == 0)
