@@ -128,6 +128,23 @@ public struct Solver: Sendable {
     /// Creates an empty solver.
     public init() {}
 
+    /// Reserves storage for about `variables` variables and `constraints` constraints,
+    /// so a bulk load does not grow its per-symbol tables step by step. Only a hint:
+    /// any number may be added either way.
+    /// - Complexity: O(variables + constraints).
+    public mutating func reserveCapacity(variables: Int, constraints: Int) {
+        let symbols = max(0, variables) + 2 * max(0, constraints)
+        kinds.reserveCapacity(symbols)
+        rows.reserveCapacity(symbols)
+        isBasic.reserveCapacity(symbols)
+        columns.reserveCapacity(symbols)
+        owners.reserveCapacity(symbols)
+        definitionRank.reserveCapacity(symbols)
+        definitionValues.reserveCapacity(symbols)
+        records.reserveCapacity(max(0, constraints))
+        pending.reserveCapacity(max(0, constraints))
+    }
+
     // MARK: - Constraints
 
     /// Adds `constraint` and re-optimises (kiwi `addConstraint`).

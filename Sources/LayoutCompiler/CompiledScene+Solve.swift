@@ -59,6 +59,7 @@ extension CompiledScene {
     func solve(size: ContainerSize, budget: inout Int) -> Layout {
         guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
+        solver.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
         defer { budget -= min(budget, solver.cellOperations) }
         // Bulk load: required constraints are still checked one by one as they are
         // added (so conflicts are found in the contract's order); optional ones are
