@@ -75,7 +75,7 @@ public struct Solver: Sendable {
     /// Symbols whose reduced-cost vector is lexicographically negative (the primal
     /// entering candidates); refreshed from the levels' change logs. Only its minimum
     /// is ever used.
-    var lexicographicNegatives: Set<Int> = []
+    var lexicographicNegatives = SymbolSet()
     /// Whether constraints were added without re-optimising (``autoSolve`` off).
     var needsSolve = false
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
