@@ -258,3 +258,48 @@ extension Solver {
         return false
     }
 }
+
+extension Solver {
+    /// Why `expression` is not determined, when ``isDetermined(_:)`` says so: the
+    /// optional constraints whose errors trade against each other as `expression`
+    /// moves along the optimal face (a tie between constraints of the same priority),
+    /// ascending, and whether some move changes no constraint's error at all (a
+    /// variable or an inequality's slack that nothing pins: the layout is
+    /// underconstrained there). Edit constraints are not listed.
+    ///
+    /// Method: write `expression` in non-basic symbols; each symbol with a nonzero
+    /// coefficient that may move on the optimal face (``freedom(of:)``) is either an
+    /// error symbol (its constraint takes part), or a variable or slack (free); and
+    /// every basic error row holding such a symbol changes with it, so its constraint
+    /// takes part too.
+    /// - Complexity: O(length of the expanded row + the columns of its movable symbols).
+    public func ambiguityCauses(_ expression: Expression) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
+        if needsSolve {
+            var solved = self
+            try? solved.solve()
+            return solved.ambiguityCauses(expression)
+        }
+        var direct = Row(constant: expression.constant)
+        for term in expression.terms where term.coefficient != 0 {
+            guard let symbol = variableSymbols[term.variable] else { return ([], true) }
+            direct.insert(symbol, term.coefficient)
+        }
+        var blocking = DegeneracyIndex(precomputed: false)
+        let row = expanded(direct, blocking: &blocking)
+        var owners: [Int] = []
+        var isUnderconstrained = false
+        for cell in row.cells where freedom(of: cell.symbol) != .fixed {
+            if kinds[cell.symbol] == .error {
+                owners.append(self.owners[cell.symbol])
+            } else {
+                isUnderconstrained = true
+            }
+            for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
+                owners.append(self.owners[basic])
+            }
+        }
+        let edits = Set(edits.values.map(\.handle.rawValue))
+        let ties = Set(owners.filter { $0 >= 0 && !edits.contains($0) && records[$0] != nil }).sorted()
+        return (ties.map { ConstraintHandle(rawValue: $0) }, isUnderconstrained)
+    }
+}

@@ -72,3 +72,27 @@ struct AmbiguityTests {
         #expect(solver.areDetermined([e(x), e(y)]) == [true, true])
     }
 }
+
+struct AmbiguityCauseTests {
+    @Test func aTieNamesBothConstraints() throws {
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        let ten = try solver.addConstraint(eq(e(x), 10, Strength(500)))
+        try solver.addConstraint(eq(e(y), 3, Strength(500)))
+        let twenty = try solver.addConstraint(eq(e(x), 20, Strength(500)))
+        #expect(!solver.isDetermined(e(x)))
+        let causes = solver.ambiguityCauses(e(x))
+        #expect(causes.ties == [ten, twenty])
+        #expect(!causes.isUnderconstrained)
+    }
+
+    @Test func aFreeVariableIsUnderconstrainedWithoutTies() throws {
+        var solver = Solver()
+        try solver.addConstraint(Constraint(e(y) - e(x) - 8, .equal))
+        try solver.addConstraint(eq(e(z), 1, Strength(10)))
+        let causes = solver.ambiguityCauses(e(y))
+        #expect(causes.ties.isEmpty)
+        #expect(causes.isUnderconstrained)
+        #expect(solver.ambiguityCauses(Expression(Variable(id: 42))).isUnderconstrained)
+    }
+}
