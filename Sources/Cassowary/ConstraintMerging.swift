@@ -78,6 +78,7 @@ extension Solver {
                 constant += coefficient * rows[symbol].constant
                 coefficient *= rows[symbol].cells[0].coefficient
                 symbol = rows[symbol].cells[0].symbol
+                cellOperations &+= 1   // long alias chains count toward the work limit
             }
             cells.append(Cell(symbol: symbol, coefficient: coefficient))
         }

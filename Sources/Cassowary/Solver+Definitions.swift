@@ -160,6 +160,8 @@ struct Expander: Sendable {
     private var isTouched: [Bool] = []
     private var queued: [Bool] = []      // by rank
     private var heap: [Int] = []         // ranks, max-heap
+    /// Cells accumulated since the caller last reset it (the solver's work measure).
+    var work = 0
 
     /// Grows the arrays to cover `symbolCount` symbols (ranks are below it too).
     mutating func prepare(symbolCount: Int) {
@@ -174,6 +176,7 @@ struct Expander: Sendable {
 
     @inline(__always)
     mutating func add(_ symbol: Int, _ coefficient: Double) {
+        work &+= 1
         if !isTouched[symbol] {
             isTouched[symbol] = true
             touched.append(symbol)

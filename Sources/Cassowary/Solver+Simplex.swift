@@ -107,7 +107,8 @@ extension Solver {
                             expression: ExpressionRow? = nil) throws(SolverError) -> Tag {
         var tag = Tag(marker: -1, other: -1)
         let prepared = expression ?? expressionRow(constraint, direct: direct)
-        var scale = prepared.scale
+        if cellOperations > workLimit { throw .workLimitExceeded }
+        let scale = prepared.scale
         let definition = prepared.definition
         var row = addMarkers(constraint, to: prepared.row, tag: &tag)
         valuesAreStale = true
@@ -218,6 +219,8 @@ extension Solver {
             var scratch = Expander()
             swap(&scratch, &expander)
             row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale)
+            cellOperations &+= scratch.work   // expansions count toward the work limit too
+            scratch.work = 0
             swap(&scratch, &expander)
         } else {
             row = Row(constant: direct.constant)

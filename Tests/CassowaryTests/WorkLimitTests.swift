@@ -46,3 +46,25 @@ struct WorkLimitTests {
         }
     }
 }
+
+extension WorkLimitTests {
+    /// Expanding definition rows counts as work: 200 constraints on the two ends of a
+    /// 200-link chain `x[i] = x[i-1] + w[i-1] + 10` each unroll the whole chain.
+    @Test func expandingDefinitionsCountsTowardTheLimit() throws {
+        func load(_ solver: inout Solver) throws(SolverError) {
+            let n = 200
+            func x(_ i: Int) -> Expression { Expression(Variable(id: 2 * i)) }
+            func w(_ i: Int) -> Expression { Expression(Variable(id: 2 * i + 1)) }
+            try solver.addConstraint(Constraint(x(0), .greaterThanOrEqual))
+            for i in 0..<n { try solver.addConstraint(Constraint(w(i), .greaterThanOrEqual)) }
+            for i in 1...n { try solver.addConstraint(Constraint(x(i) - x(i - 1) - w(i - 1) - 10, .equal)) }
+            for k in 0..<n { try solver.addConstraint(Constraint(x(n) - x(0) - Double(k), .greaterThanOrEqual)) }
+        }
+        var unlimited = Solver()
+        try load(&unlimited)
+        #expect(unlimited.cellOperations >= 200 * 200)
+        var limited = Solver()
+        limited.workLimit = 10_000
+        #expect(throws: SolverError.workLimitExceeded) { try load(&limited) }
+    }
+}
