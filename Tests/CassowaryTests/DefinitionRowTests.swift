@@ -186,3 +186,67 @@ extension MergedConstraintTests {
         #expect(solver.isDetermined(e(p)))
     }
 }
+
+/// Merging against no merging on seeded random layout-shaped systems: a solver that
+/// tracks markers never merges, so the two must agree on every determined variable.
+struct MergingPropertyTests {
+    /// A small deterministic generator (SplitMix64).
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func int(_ range: ClosedRange<Int>) -> Int {
+            range.lowerBound + Int(next() % UInt64(range.count))
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func mergedAndUnmergedSolversAgree(seed: Int) throws {
+        var random = Random(state: UInt64(seed) &* 7919 &+ 1)
+        let n = random.int(4...12)
+        var constraints: [Constraint] = []
+        let levels = [Strength(3), Strength(20), Strength(400)]
+        for i in 0..<n {
+            constraints.append(ge(e(Variable(id: i)), 0))
+            if i > 0 && random.int(0...2) == 0 {
+                // An alias, possibly of an alias.
+                let j = random.int(0...(i - 1))
+                constraints.append(Constraint(e(Variable(id: i)) - e(Variable(id: j)) - Double(random.int(0...5)), .equal))
+            }
+        }
+        var duplicated = false
+        for _ in 0..<random.int(3...10) {
+            let a = Variable(id: random.int(0...(n - 1)))
+            let b = Variable(id: random.int(0...(n - 1)))
+            let expression = e(a) - e(b) * Double(random.int(0...2)) - Double(random.int(0...40))
+            let relation: RelationalOperator = [.equal, .lessThanOrEqual, .greaterThanOrEqual][random.int(0...2)]
+            let strength = levels[random.int(0...2)]
+            let copies = random.int(1...3)
+            duplicated = duplicated || copies > 1
+            for _ in 0..<copies { constraints.append(Constraint(expression, relation, strength: strength)) }
+        }
+        var merged = Solver()
+        var unmerged = Solver()
+        unmerged.tracksMarkers = true
+        for constraint in constraints {
+            let a = try? merged.addConstraint(constraint)
+            let b = try? unmerged.addConstraint(constraint)
+            #expect((a == nil) == (b == nil))
+        }
+        try merged.solve()
+        try unmerged.solve()
+        #expect(merged.mergedCount > 0 || !duplicated)
+        #expect(unmerged.mergedCount == 0)
+        for i in 0..<n {
+            let v = Variable(id: i)
+            guard merged.isDetermined(e(v)) else { continue }
+            #expect(unmerged.isDetermined(e(v)))
+            #expect(abs(merged.value(of: v) - unmerged.value(of: v)) <= 1e-6, "seed \(seed), variable \(i)")
+        }
+    }
+}
