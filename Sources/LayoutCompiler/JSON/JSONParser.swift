@@ -199,12 +199,14 @@ private struct Reader {
         var scalars = String.UnicodeScalarView()
         var runStart = position
         var hasEscapes = false
+        var isASCII = true
         while true {
             guard position < bytes.count else { throw error("Unterminated string", at: start) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 break
             }
+            if byte >= 0x80 { isASCII = false }
             if byte < 0x20 {
                 throw error("Control character 0x\(String(byte, radix: 16, uppercase: true)) in a string (escape it)")
             }
@@ -256,6 +258,9 @@ private struct Reader {
         let end = position
         position += 1
         if !hasEscapes {
+            // ASCII needs no validation: decoding it is exact (and skips the generic
+            // validating initializer).
+            if isASCII { return String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) }
             guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else {
                 throw error("Invalid UTF-8 in a string", at: start)
             }

@@ -443,24 +443,25 @@ struct VisualFormatRun {
             (earlier, earlierAttribute) = (first, endAttribute)
         }
         let touchesSuperview: Bool = { if case .superview = first { return true }; if case .superview = second { return true }; return false }()
-        let predicates: [VisualFormatPredicate]
-        switch connection.kind {
-        case .flush:
-            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(0), priority: nil, span: connection.span)]
-        case .standard:
-            let gap = touchesSuperview ? options.superviewSpacing : options.siblingSpacing
-            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(gap), priority: nil, span: connection.span)]
-        case .predicates(let list):
-            predicates = list
-        }
-        for predicate in predicates {
-            guard case .constant(let gap) = predicate.object else { continue }
+        func emit(_ relation: Relation, _ gap: Double, _ priority: Double?) {
             var lhsTerm = AttributeTerm(item: later.item, attribute: laterAttribute, span: later.span)
             var rhsTerm = AttributeTerm(item: earlier.item, attribute: earlierAttribute, span: earlier.span)
             if direction == .rightToLeft && !isVertical { swap(&lhsTerm, &rhsTerm) }
             constraints.append(ParsedConstraint(
-                lhs: LinearSide(terms: [lhsTerm]), relation: predicate.relation,
-                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: predicate.priority, span: connection.span))
+                lhs: LinearSide(terms: [lhsTerm]), relation: relation,
+                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: priority, span: connection.span))
+        }
+        // Flush and standard connections are one equality each (no predicate list built).
+        switch connection.kind {
+        case .flush:
+            emit(.equal, 0, nil)
+        case .standard:
+            emit(.equal, touchesSuperview ? options.superviewSpacing : options.siblingSpacing, nil)
+        case .predicates(let list):
+            for predicate in list {
+                guard case .constant(let gap) = predicate.object else { continue }
+                emit(predicate.relation, gap, predicate.priority)
+            }
         }
     }
 
