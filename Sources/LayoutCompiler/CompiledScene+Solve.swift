@@ -277,13 +277,16 @@ extension CompiledScene {
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis, severity: severity))
             }
         }
+        func checkSize(_ field: String, _ value: Double, of view: Int) {
+            guard value < -1e-6 else { return }
+            diagnostics.append(LayoutDiagnostic(
+                severity: .warning, code: .negativeSize,
+                message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
+                view: hierarchy.names[view], attribute: field))
+        }
         for view in 0..<count {
-            for (field, value) in [("width", absolute[view].width), ("height", absolute[view].height)] where value < -1e-6 {
-                diagnostics.append(LayoutDiagnostic(
-                    severity: .warning, code: .negativeSize,
-                    message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
-                    view: hierarchy.names[view], attribute: field))
-            }
+            checkSize("width", absolute[view].width, of: view)
+            checkSize("height", absolute[view].height, of: view)
         }
         func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
         if absolute.contains(where: { isOutOfRange($0.x) || isOutOfRange($0.y) || isOutOfRange($0.width) || isOutOfRange($0.height) }) {

@@ -275,19 +275,21 @@ private struct CompileState {
         if result.diagnostics.contains(where: { $0.severity == .error }) { return }
 
         // Resolve the names of every part first: one unknown view is one diagnostic.
-        var resolved: [[Int]] = []
+        // One flat array of view indices: part `p`'s are `resolved[starts[p]..<starts[p + 1]]`.
+        var resolved: [Int] = []
+        var starts: [Int] = []
         var failed = false
         var reportedUnknown: Set<String> = []
-        resolved.reserveCapacity(result.constraints.count)
+        starts.reserveCapacity(result.constraints.count + 1)
+        resolved.reserveCapacity(2 * result.constraints.count)
         for parsed in result.constraints {
-            var indices: [Int] = []
-            indices.reserveCapacity(parsed.lhs.terms.count + parsed.rhs.terms.count)
+            starts.append(resolved.count)
             for side in 0..<2 {
                 for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
                     switch term.item {
                     case .view(let name):
                         if let index = hierarchy.index(of: name), index != 0 {
-                            indices.append(index)
+                            resolved.append(index)
                         } else {
                             failed = true
                             if reportedUnknown.insert(name).inserted {
@@ -295,25 +297,25 @@ private struct CompileState {
                             }
                         }
                     case .container:
-                        indices.append(0)
+                        resolved.append(0)
                     case .superview:
-                        indices.append(-1)  // resolved below, once the string's views are known
+                        resolved.append(-1)  // resolved below, once the string's views are known
                     }
                 }
             }
-            resolved.append(indices)
         }
+        starts.append(resolved.count)
         if failed { return }
 
         // VFL: `|` is the parent of the views in the string, which must share it.
         var vflSuperview = 0
         if isVisualFormat {
             var parents: [Int] = []
-            for index in resolved.joined() where index > 0 && !parents.contains(hierarchy.parents[index]) {
+            for index in resolved where index > 0 && !parents.contains(hierarchy.parents[index]) {
                 parents.append(hierarchy.parents[index])
             }
             if parents.count > 1 {
-                let names = Set(resolved.joined().filter { $0 > 0 }).sorted().map { hierarchy.names[$0] }
+                let names = Set(resolved.filter { $0 > 0 }).sorted().map { hierarchy.names[$0] }
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "Views joined in one VFL string must share a parent: \(names.joined(separator: ", ")) have different parents",
@@ -333,9 +335,10 @@ private struct CompileState {
                 continue
             }
             let priority = parsed.priority ?? entry.priority ?? 1000
-            for index in resolved[part].indices where resolved[part][index] < 0 { resolved[part][index] = vflSuperview }
+            let items = starts[part]..<starts[part + 1]
+            for index in items where resolved[index] < 0 { resolved[index] = vflSuperview }
             pendingMentions.removeAll(keepingCapacity: true)
-            let expression = translate(parsed, items: resolved[part])
+            let expression = translate(parsed, items: resolved[items])
             guard isWithinRange(expression) else {
                 diagnostics.append(LayoutDiagnostic(
                     code: .limitExceeded,
@@ -377,14 +380,14 @@ private struct CompileState {
     ///
     /// - Complexity: O(terms); the terms are collected into one array (the solver merges
     ///   repeated variables), with no intermediate expressions.
-    mutating func translate(_ parsed: ParsedConstraint, items: [Int]) -> Expression {
+    mutating func translate(_ parsed: ParsedConstraint, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
         let usesDirection = parsed.lhs.terms.contains { $0.attribute.isDirectional } || parsed.rhs.terms.contains { $0.attribute.isDirectional }
         let mirrored = isRightToLeft && usesDirection
         var terms: [Term] = []
         terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
         var constant = parsed.lhs.constant - parsed.rhs.constant
-        var itemIndex = 0
+        var itemIndex = items.startIndex
         for sideIndex in 0..<2 {
             let side = sideIndex == 0 ? parsed.lhs.terms : parsed.rhs.terms
             let sign = sideIndex == 0 ? 1.0 : -1.0
@@ -420,7 +423,7 @@ private struct CompileState {
     /// ancestor-or-self of its views, or the parent when it relates one view to itself or
     /// to constants (contract: "a position compared with a constant alone is measured in
     /// the view's parent").
-    func coordinateSpace(of items: [Int]) -> Int {
+    func coordinateSpace(of items: ArraySlice<Int>) -> Int {
         guard var space = items.first else { return 0 }
         var allSame = true
         for item in items.dropFirst() where item != space {
