@@ -90,35 +90,32 @@ public struct JSONWriter: Sendable {
             if sortingKeys {
                 // By name (UTF-8 bytes), then by position, so that of a repeated name the
                 // last occurrence is the one written, as `JSONValue.subscript` reads it.
-                var order: [Int]
                 if members.allSatisfy({ isASCII($0.0) }) {
                     // ASCII names are equal exactly when their bytes are, so the order is
                     // a strict total one on (bytes, position) and any sort gives it: an
                     // insertion sort (stable; objects have few members; names already in
-                    // order, as canonical clients send them, cost one comparison each).
-                    order = Array(members.indices)
-                    for next in order.indices.dropFirst() {
-                        let moving = order[next]
-                        var slot = next
-                        while slot > 0 && utf8Precedes(members[moving].0, members[order[slot - 1]].0) {
-                            order[slot] = order[slot - 1]
-                            slot -= 1
+                    // order, as canonical clients send them, cost one comparison each),
+                    // in scratch memory rather than an array per object.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+                        for next in 0..<members.count {
+                            var slot = next
+                            while slot > 0 && utf8Precedes(members[next].0, members[order[slot - 1]].0) {
+                                order[slot] = order[slot - 1]
+                                slot -= 1
+                            }
+                            order[slot] = next
                         }
-                        order[slot] = moving
+                        writeMembers(members, in: order)
                     }
                 } else {
                     // Other names may be equal strings (canonical equivalence) with
                     // different bytes: the comparison as it has always been made.
-                    order = members.indices.sorted { a, b in
+                    let order = members.indices.sorted { a, b in
                         let left = members[a].0, right = members[b].0
                         if left == right { return a < b }
                         return utf8Precedes(left, right)
                     }
-                }
-                for (position, index) in order.enumerated() {
-                    if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
-                    key(members[index].0)
-                    self.value(members[index].1, sortingKeys: true)
+                    order.withUnsafeBufferPointer { writeMembers(members, in: $0) }
                 }
             } else {
                 for (name, member) in members {
@@ -127,6 +124,21 @@ public struct JSONWriter: Sendable {
                 }
             }
             endObject()
+        }
+    }
+
+    /// Writes `members` in `order` (sorted by name, then position), sorting nested
+    /// objects too; of a repeated name only the last occurrence is written.
+    private mutating func writeMembers(_ members: [(String, JSONValue)], in order: UnsafeMutableBufferPointer<Int>) {
+        writeMembers(members, in: UnsafeBufferPointer(order))
+    }
+
+    private mutating func writeMembers(_ members: [(String, JSONValue)], in order: UnsafeBufferPointer<Int>) {
+        for position in 0..<order.count {
+            let index = order[position]
+            if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
+            key(members[index].0)
+            self.value(members[index].1, sortingKeys: true)
         }
     }
 
