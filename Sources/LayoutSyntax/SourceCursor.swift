@@ -56,14 +56,23 @@ struct SourceCursor {
         let start = offset
         offset += 1
         while offset < bytes.count, SourceCursor.isIdentifierContinuation(bytes[offset]) { offset += 1 }
-        return (String(decoding: bytes[start..<offset], as: UTF8.self), start..<offset)
+        // ASCII by construction: decoded from the buffer directly (no generic slice path).
+        let end = offset
+        let name = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
+        return (name, start..<offset)
     }
 
     /// Reads an unsigned decimal number (`12`, `1.5`, `.5`, `2e3`); call only when
     /// ``isAtNumber``. The value may be infinite for huge literals (callers check).
     mutating func readNumber() -> (value: Double, span: Range<Int>) {
         let start = offset
-        while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
+        // Integer value of a short digit run, exact in a Double (below 10^15 < 2^53).
+        var integer = 0
+        while let byte = current, SourceCursor.isDigit(byte) {
+            integer = integer &* 10 &+ Int(byte &- 0x30)
+            offset += 1
+        }
+        let digitsEnd = offset
         if current == UInt8(ascii: "."), next.map(SourceCursor.isDigit) ?? false {
             offset += 1
             while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
@@ -75,6 +84,10 @@ struct SourceCursor {
                 offset = probe
                 while let byte = current, SourceCursor.isDigit(byte) { offset += 1 }
             }
+        }
+        if offset == digitsEnd && offset > start && offset - start <= 15 {
+            // Digits only: the same value `Double(text)` reads, without the text.
+            return (Double(integer), start..<offset)
         }
         let text = String(decoding: bytes[start..<offset], as: UTF8.self)
         return (Double(text) ?? .infinity, start..<offset)

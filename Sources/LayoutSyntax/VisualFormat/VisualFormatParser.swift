@@ -129,6 +129,11 @@ struct VisualFormatRun {
             cursor.offset += 2
         }
         applyFormatOptions(formatOptions)
+        // About one connection per view plus one per predicate and alignment: reserved
+        // once rather than grown constraint by constraint.
+        var views = 0
+        for byte in cursor.bytes where byte == UInt8(ascii: "[") || byte == UInt8(ascii: ",") { views += 1 }
+        constraints.reserveCapacity((views + 1) * (alignments.count + 2))
         do {
             try parseBody()
         } catch {
