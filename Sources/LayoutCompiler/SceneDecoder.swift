@@ -382,7 +382,9 @@ public struct SceneDecoder: Sendable {
         }
         // Sorted through an index array: moving the views themselves (large values with
         // three strings) while sorting cost more than the comparisons. Names are unique here.
-        let order = valid.indices.sorted { utf8Precedes(valid[$0].name, valid[$1].name) }
+        // Valid names are ASCII, where `<` (scalar order) is the UTF-8 byte order and takes
+        // the standard library's fast paths.
+        let order = valid.indices.sorted { valid[$0].name < valid[$1].name }
         valid = order.map { valid[$0] }
         // Parents as indices into `valid` (found by binary search over the sorted names),
         // so the walks below compare integers, not strings.

@@ -157,7 +157,7 @@ private struct Reader {
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
                 let members = Array(memberStack[base...])
-                memberStack.removeSubrange(base...)
+                memberStack.removeLast(memberStack.count - base)
                 return .object(members)
             }
             throw error("Expected ',' or '}' but found \(describeCurrent())")
@@ -185,7 +185,7 @@ private struct Reader {
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
                 let elements = Array(elementStack[base...])
-                elementStack.removeSubrange(base...)
+                elementStack.removeLast(elementStack.count - base)
                 return .array(elements)
             }
             throw error("Expected ',' or ']' but found \(describeCurrent())")

@@ -99,7 +99,8 @@ public struct JSONWriter: Sendable {
                     withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
                         for next in 0..<members.count {
                             var slot = next
-                            while slot > 0 && utf8Precedes(members[next].0, members[order[slot - 1]].0) {
+                            // (`<` is the byte order on ASCII, and the faster comparison.)
+                            while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
                                 order[slot] = order[slot - 1]
                                 slot -= 1
                             }
