@@ -47,9 +47,9 @@ private struct Reader {
     /// Members of the objects being parsed, innermost last: an object's members are
     /// collected here and copied out once, into an array of their exact count, instead
     /// of growing an array of their own member by member.
-    var memberStack: [(String, JSONValue)] = []
+    let memberStack = ScratchStack<(String, JSONValue)>()
     /// The same for the elements of the arrays being parsed.
-    var elementStack: [JSONValue] = []
+    let elementStack = ScratchStack<JSONValue>()
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -156,8 +156,7 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
-                let members = Array(memberStack[base...])
-                memberStack.removeLast(memberStack.count - base)
+                let members = memberStack.pop(from: base)
                 return .object(members)
             }
             throw error("Expected ',' or '}' but found \(describeCurrent())")
@@ -184,8 +183,7 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
-                let elements = Array(elementStack[base...])
-                elementStack.removeLast(elementStack.count - base)
+                let elements = elementStack.pop(from: base)
                 return .array(elements)
             }
             throw error("Expected ',' or ']' but found \(describeCurrent())")
@@ -344,5 +342,50 @@ private struct Reader {
 
     func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}
+
+/// A stack of values whose top elements are moved out into an array in one step (no
+/// copy, no retain/release per element): the parser's member and element scratch.
+/// Whatever is left when parsing stops (an error) is freed with the stack.
+private final class ScratchStack<Element> {
+    private var storage: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    /// The number of elements on the stack.
+    private(set) var count = 0
+
+    init() {
+        capacity = 16
+        storage = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        storage.deinitialize(count: count)
+        storage.deallocate()
+    }
+
+    /// Pushes `element`, doubling the storage when full.
+    func append(_ element: consuming Element) {
+        if count == capacity {
+            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            larger.moveInitialize(from: storage, count: count)
+            storage.deallocate()
+            storage = larger
+            capacity *= 2
+        }
+        (storage + count).initialize(to: element)
+        count += 1
+    }
+
+    /// Moves the elements from index `base` to the top into a new array, in order, and
+    /// removes them from the stack.
+    func pop(from base: Int) -> [Element] {
+        let moved = count - base
+        let elements = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
+            buffer.baseAddress?.moveInitialize(from: storage + base, count: moved)
+            initialized = moved
+        }
+        count = base
+        return elements
     }
 }
