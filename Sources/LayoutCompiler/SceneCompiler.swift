@@ -282,13 +282,23 @@ private struct CompileState {
         var reportedUnknown: Set<String> = []
         starts.reserveCapacity(result.constraints.count + 1)
         resolved.reserveCapacity(2 * result.constraints.count)
+        // A string names each of its views in several parts: the last two names found
+        // are remembered, so most terms resolve without hashing the name again.
+        var recent: (String, Int, String, Int) = ("", -1, "", -1)
+        func lookUp(_ name: String) -> Int? {
+            if recent.1 >= 0 && recent.0 == name { return recent.1 }
+            if recent.3 >= 0 && recent.2 == name { return recent.3 }
+            guard let index = hierarchy.index(of: name) else { return nil }
+            recent = (name, index, recent.0, recent.1)
+            return index
+        }
         for parsed in result.constraints {
             starts.append(resolved.count)
             for side in 0..<2 {
                 for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
                     switch term.item {
                     case .view(let name):
-                        if let index = hierarchy.index(of: name), index != 0 {
+                        if let index = lookUp(name), index != 0 {
                             resolved.append(index)
                         } else {
                             failed = true

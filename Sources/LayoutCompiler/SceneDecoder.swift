@@ -394,7 +394,9 @@ public struct SceneDecoder: Sendable {
             var high = names.count
             while low < high {
                 let middle = (low + high) / 2
-                if utf8Precedes(names[middle], name) { low = middle + 1 } else { high = middle }
+                // `<` orders the (ASCII) names by their bytes, as they are sorted, and is
+                // consistent with `==` below for any `name`.
+                if names[middle] < name { low = middle + 1 } else { high = middle }
             }
             return low < names.count && names[low] == name ? low : nil
         }
