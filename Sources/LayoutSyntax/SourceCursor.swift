@@ -1,13 +1,16 @@
 /// A position in the UTF-8 bytes of a constraint string, with the small lexical
 /// helpers both parsers share. Offsets are UTF-8 byte offsets (the unit of spans).
+///
+/// The cursor reads the string's own UTF-8 storage (no copy): it lives only inside
+/// ``withSourceCursor(_:_:)``'s closure.
 struct SourceCursor {
-    /// The source bytes.
-    let bytes: [UInt8]
+    /// The source bytes (the string's storage, valid during ``withSourceCursor(_:_:)``).
+    let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next unconsumed byte.
     var offset: Int = 0
 
-    init(_ source: String) {
-        bytes = Array(source.utf8)
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
 
     /// Whether every byte was consumed.
@@ -57,9 +60,7 @@ struct SourceCursor {
         offset += 1
         while offset < bytes.count, SourceCursor.isIdentifierContinuation(bytes[offset]) { offset += 1 }
         // ASCII by construction: decoded from the buffer directly (no generic slice path).
-        let end = offset
-        let name = bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[start..<end]), as: UTF8.self) }
-        return (name, start..<offset)
+        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self), start..<offset)
     }
 
     /// Reads an unsigned decimal number (`12`, `1.5`, `.5`, `2e3`); call only when
@@ -110,6 +111,13 @@ struct SourceCursor {
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
         return at..<end
     }
+}
+
+/// Runs `body` with a cursor at the start of `source`'s UTF-8 bytes (the string's
+/// contiguous storage; a bridged or non-contiguous string is made contiguous first).
+func withSourceCursor<Result>(_ source: String, _ body: (SourceCursor) -> Result) -> Result {
+    var source = source
+    return source.withUTF8 { body(SourceCursor(bytes: $0)) }
 }
 
 /// A fault that ends parsing of one string (its first syntax error).

@@ -47,8 +47,10 @@ public struct EquationParser: Sendable {
     /// - Returns: the constraints (compound attributes and helpers give several, left
     ///   to right), or no constraints and the diagnostics.
     public func parse(_ source: String) -> ParseResult {
-        var run = EquationRun(source: source, options: options)
-        return run.parse()
+        withSourceCursor(source) { cursor in
+            var run = EquationRun(cursor: cursor, options: options)
+            return run.parse()
+        }
     }
 }
 
@@ -70,8 +72,8 @@ struct EquationRun {
     /// Set when a collected fault means the string must produce nothing.
     var isInvalid = false
 
-    init(source: String, options: ParseOptions) {
-        cursor = SourceCursor(source)
+    init(cursor: SourceCursor, options: ParseOptions) {
+        self.cursor = cursor
         self.options = options
     }
 

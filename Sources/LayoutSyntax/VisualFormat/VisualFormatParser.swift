@@ -50,8 +50,10 @@ public struct VisualFormatParser: Sendable {
     /// - Returns: the constraints, or no constraints and the diagnostics: the first
     ///   syntax error (parsing stops there) and every unknown metric before it.
     public func parse(_ source: String, formatOptions: [String] = []) -> ParseResult {
-        var run = VisualFormatRun(source: source, options: options)
-        return run.parse(formatOptions: formatOptions)
+        withSourceCursor(source) { cursor in
+            var run = VisualFormatRun(cursor: cursor, options: options)
+            return run.parse(formatOptions: formatOptions)
+        }
     }
 }
 
@@ -116,8 +118,8 @@ struct VisualFormatRun {
     var direction = VisualFormatDirection.leadingToTrailing
     var alignments: [Attribute] = []
 
-    init(source: String, options: ParseOptions) {
-        cursor = SourceCursor(source)
+    init(cursor: SourceCursor, options: ParseOptions) {
+        self.cursor = cursor
         self.options = options
     }
 
