@@ -221,21 +221,22 @@ private struct CompileState {
     // MARK: Intrinsic content size
 
     mutating func addIntrinsicSizeConstraints() {
-        for (offset, view) in scene.views.enumerated() {
+        // Fields read in place (no copy of each view's spec).
+        for offset in scene.views.indices {
             let index = offset + 1
-            if let width = view.intrinsicWidth {
+            if let width = scene.views[offset].intrinsicWidth {
                 mentions.append((4 * index, constraints.count))
                 mentions.append((4 * index, constraints.count + 1))
-                addIntrinsic(view: view.name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
-                             compressionResistance: view.compressionResistance.horizontal, hugging: view.hugging.horizontal,
-                             axisName: "horizontal")
+                addIntrinsic(view: scene.views[offset].name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
+                             compressionResistance: scene.views[offset].compressionResistance.horizontal,
+                             hugging: scene.views[offset].hugging.horizontal, axisName: "horizontal")
             }
-            if let height = view.intrinsicHeight {
+            if let height = scene.views[offset].intrinsicHeight {
                 mentions.append((4 * index + 1, constraints.count))
                 mentions.append((4 * index + 1, constraints.count + 1))
-                addIntrinsic(view: view.name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
-                             compressionResistance: view.compressionResistance.vertical, hugging: view.hugging.vertical,
-                             axisName: "vertical")
+                addIntrinsic(view: scene.views[offset].name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
+                             compressionResistance: scene.views[offset].compressionResistance.vertical,
+                             hugging: scene.views[offset].hugging.vertical, axisName: "vertical")
             }
         }
     }
@@ -461,7 +462,8 @@ private struct CompileState {
     /// their margins) are measured from the space's right edge (`W − x`); in a
     /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
     func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
-        let margins = view == 0 ? scene.container.margins : scene.views[view - 1].margins
+        // Read only by the margin attributes (not fetched for the others).
+        var margins: Insets { view == 0 ? scene.container.margins : scene.views[view - 1].margins }
         let rtl = isRightToLeft
         func flipped(_ form: AttributeForm) -> AttributeForm {
             guard mirrored else { return form }
