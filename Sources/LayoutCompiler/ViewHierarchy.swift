@@ -17,24 +17,27 @@ public struct ViewHierarchy: Sendable {
 
     /// Builds the tree from views already validated by ``SceneDecoder`` (sorted, acyclic).
     public init(views: [ViewSpec]) {
-        var names = ["superview"]
+        var names: [String] = []
         names.reserveCapacity(views.count + 1)
+        names.append("superview")
         var indexByName = [String: Int](minimumCapacity: views.count + 1)
         indexByName["superview"] = 0
         for index in views.indices {
             indexByName[views[index].name] = names.count
             names.append(views[index].name)
         }
-        var parents = [0]
+        var parents: [Int] = []
         parents.reserveCapacity(views.count + 1)
+        parents.append(0)
         for index in views.indices {
             parents.append(views[index].parent.flatMap { indexByName[$0] } ?? 0)
         }
         var depths = Array(repeating: -1, count: names.count)
         depths[0] = 0
+        var chain: [Int] = []
         for start in names.indices {
             // Walk up to a view of known depth (the chain is acyclic, validated earlier).
-            var chain: [Int] = []
+            chain.removeAll(keepingCapacity: true)
             var current = start
             while depths[current] < 0 {
                 chain.append(current)
