@@ -162,6 +162,7 @@ public struct SceneDecoder: Sendable {
         var views: [ViewSpec] = []
         switch value {
         case .array(let elements):
+            views.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
                 guard case .string(let name) = element else {
                     context.typeErrors.append(context.typeError("$.views[\(index)]", expected: "a view name (a string)", found: element))
@@ -172,6 +173,7 @@ public struct SceneDecoder: Sendable {
                 views.append(view)
             }
         case .object(let members):
+            views.reserveCapacity(members.count)
             for (name, body) in members {
                 func path() -> String { "$.views" + pathComponent(name) }
                 guard case .object(let fields) = body else {
