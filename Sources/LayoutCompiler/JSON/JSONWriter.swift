@@ -92,19 +92,31 @@ public struct JSONWriter: Sendable {
                 // last occurrence is the one written, as `JSONValue.subscript` reads it.
                 if members.allSatisfy({ isASCII($0.0) }) {
                     // ASCII names are equal exactly when their bytes are, so the order is
-                    // a strict total one on (bytes, position) and any sort gives it: an
-                    // insertion sort (stable; objects have few members; names already in
-                    // order, as canonical clients send them, cost one comparison each),
-                    // in scratch memory rather than an array per object.
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
-                        for next in 0..<members.count {
-                            var slot = next
-                            // (`<` is the byte order on ASCII, and the faster comparison.)
-                            while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
-                                order[slot] = order[slot - 1]
-                                slot -= 1
+                    // a strict total one on (bytes, position) and any sort gives it: for
+                    // small objects an insertion sort (names already in order, as canonical
+                    // clients send them, cost one comparison each), for large ones the
+                    // standard library's sort, in scratch memory rather than an array per
+                    // object.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { buffer in
+                        var order = buffer
+                        for next in 0..<members.count { order[next] = next }
+                        if members.count <= 32 {
+                            for next in 1..<max(1, members.count) {
+                                var slot = next
+                                // (`<` is the byte order on ASCII, and the faster comparison.)
+                                while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
+                                    order[slot] = order[slot - 1]
+                                    slot -= 1
+                                }
+                                order[slot] = next
                             }
-                            order[slot] = next
+                        } else {
+                            // Large objects (a 10,000-view scene's `views`): O(n log n), with
+                            // the position as the tie-break, the same total order.
+                            order.sort { a, b in
+                                let left = members[a].0, right = members[b].0
+                                return left < right || (left == right && a < b)
+                            }
                         }
                         writeMembers(members, in: order)
                     }

@@ -96,6 +96,18 @@ struct JSONWriterTests {
         #expect(written(kelvinLast, sortingKeys: true) == "{\"\u{212A}\":2}")
     }
 
+    /// A large object (sorted with the standard library's sort, not the insertion sort
+    /// small objects use) gets the same order: by bytes, the last repeat kept.
+    @Test func canonicalFormOfALargeObject() throws {
+        let names = (0..<300).map { "v\($0)" }
+        var text = "{" + names.reversed().map { "\"\($0)\":1" }.joined(separator: ",")
+        text += ",\"v7\":2}"
+        let value = try JSONParser().parse(Array(text.utf8))
+        let expected = "{" + names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+            .map { "\"\($0)\":\($0 == "v7" ? 2 : 1)" }.joined(separator: ",") + "}"
+        #expect(written(value, sortingKeys: true) == expected)
+    }
+
     @Test func roundingForResponses() {
         #expect(roundedForResponse(1.23456789) == 1.234568)
         #expect(roundedForResponse(-0.0000001) == 0)
