@@ -113,7 +113,10 @@ extension CompiledScene {
         } catch {
             diagnostics.append(LayoutDiagnostic(code: .invalidScene, message: "The solver failed: \(error)"))
         }
-        return readLayout(from: solver, diagnostics: diagnostics)
+        return readLayout(from: solver, diagnostics: diagnostics) { handle in
+            let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
+            return position >= 0 ? compiledConstraint(at: position).ref : nil
+        }
     }
 
     /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
@@ -242,7 +245,10 @@ extension CompiledScene {
             source: broken.source, broken: brokenRef, conflicting: conflicting)
     }
 
-    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic]) -> Layout {
+    /// `constraintRef`, when given, names the constraint behind a solver handle, so an
+    /// ambiguity diagnostic can name the constraints that tie.
+    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic],
+                    constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil) -> Layout {
         var diagnostics = diagnostics
         let count = hierarchy.count
         var absolute: [Frame] = []
@@ -273,8 +279,14 @@ extension CompiledScene {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
-            for (field, isDetermined) in zip(frameFields, solver.areDetermined(frameFieldExpressions)) where !isDetermined {
-                diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis, severity: severity))
+            for (index, isDetermined) in solver.areDetermined(frameFieldExpressions).enumerated() where !isDetermined {
+                let field = frameFields[index]
+                var tied: [ConstraintRef] = []
+                if let constraintRef {
+                    tied = solver.ambiguityCauses(frameFieldExpressions[index]).ties.compactMap(constraintRef)
+                }
+                diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
+                                                       severity: severity, tied: tied))
             }
         }
         func checkSize(_ field: String, _ value: Double, of view: Int) {
@@ -303,27 +315,40 @@ extension CompiledScene {
                       containerWidth: roundedForResponse(absolute[0].width), containerHeight: roundedForResponse(absolute[0].height))
     }
 
-    func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity) -> LayoutDiagnostic {
+    /// `tied`: the optional constraints of one priority whose errors trade against each
+    /// other as the field moves (``Cassowary/Solver/ambiguityCauses(_:)``), if known.
+    func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity,
+                             tied: [ConstraintRef] = []) -> LayoutDiagnostic {
         let name = hierarchy.names[view]
         let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
         var notes: [String] = []
         let involved = mentioned[4 * view + axis]
-        if view != 0 && involved.isEmpty {
+        if tied.count >= 2 {
+            // A tie: these wishes pull the field apart equally hard.
+            let shown = tied.prefix(4).map(Self.describe)
+            var note = "These constraints tie (same priority, and every value between them costs the same): "
+                + shown.joined(separator: ", ")
+            if tied.count > shown.count { note += " and \(tied.count - shown.count) more" }
+            notes.append(note)
+            notes.append("Fix it by giving one of them a higher priority, or with a required constraint on its \(field)")
+        } else if view != 0 && involved.isEmpty {
             message += "; no constraint mentions its \(axisName) attributes"
         } else if !involved.isEmpty {
             // The constraints on that axis: a missing one, or a tie between two of the same
             // priority, is among what they leave open.
-            let shown = involved.prefix(4).map { index -> String in
-                let ref = constraints[index].ref
-                return "'\(ref.text)' (\(ref.key.displayName)\(ref.part.map { " part \($0)" } ?? ""))"
-            }
+            let shown = involved.prefix(4).map { Self.describe(constraints[$0].ref) }
             var note = "Its \(axisName) constraints: " + shown.joined(separator: ", ")
             if involved.count > shown.count { note += " and \(involved.count - shown.count) more" }
             notes.append(note)
             notes.append("Fix it with a required constraint on its \(field), or give tied constraints different priorities")
         }
         return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field, notes: notes)
+    }
+
+    /// A constraint as a note names it: `'a.width == 100' (constraints[2] part 0)`.
+    static func describe(_ ref: ConstraintRef) -> String {
+        "'\(ref.text)' (\(ref.key.displayName)\(ref.part.map { " part \($0)" } ?? ""))"
     }
 }
 

@@ -147,9 +147,24 @@ struct DiagnosticsTests {
          "constraints":["a.width == 100 @500","a.width == 200 @500","a.left == 0","a.top == 0","a.height == 20"]}
         """#)
         #expect(result.ambiguous("a") == ["width"])
-        // The hint names the constraints on that axis, the tied pair first.
+        // The hint names exactly the tied pair (not `a.left == 0`, which is on the same
+        // axis but takes no part in the tie).
         let notes = result.diagnostics.first { $0.code == .ambiguousLayout }?.notes ?? []
-        #expect(notes.first == "Its horizontal constraints: 'a.width == 100 @500' (constraint 0 part 0), 'a.width == 200 @500' (constraint 1 part 0), 'a.left == 0' (constraint 2 part 0)")
+        #expect(notes == [
+            "These constraints tie (same priority, and every value between them costs the same): 'a.width == 100 @500' (constraint 0 part 0), 'a.width == 200 @500' (constraint 1 part 0)",
+            "Fix it by giving one of them a higher priority, or with a required constraint on its width",
+        ])
+    }
+
+    @Test func aMissingConstraintStillListsTheAxis() throws {
+        // No tie: the width is simply free, so the note lists what is on that axis.
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.left == 0","a.top == 0","a.height == 20"]}
+        """#)
+        #expect(result.ambiguous("a") == ["width"])
+        let notes = result.diagnostics.first { $0.code == .ambiguousLayout }?.notes ?? []
+        #expect(notes.first == "Its horizontal constraints: 'a.left == 0' (constraint 0 part 0)")
     }
 
     @Test func aLowerPriorityBreaksTheTie() throws {
