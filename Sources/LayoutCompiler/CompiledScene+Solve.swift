@@ -151,8 +151,14 @@ extension CompiledScene {
         return sizes.map { size in
             guard budget > 0 else { return workLimitLayout([], size: size) }
             let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
-            if bases[key] == nil { bases[key] = resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil, budget: &budget) }
-            guard var solver = bases[key] ?? nil else { return solve(size: size, budget: &budget) }
+            // Taken out of the table while it is used, so that it is the only reference
+            // to its storage and moves in place (left in, every size would copy it).
+            let base = bases.removeValue(forKey: key)
+                ?? resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil, budget: &budget)
+            guard var solver = base else {
+                bases[key] = .some(nil)
+                return solve(size: size, budget: &budget)
+            }
             // The solver moves from size to size in place (no copy): the optimum at a size
             // does not depend on the path when it is unique, and it is checked to be.
             var isBroken = false
