@@ -148,17 +148,7 @@ extension Solver {
             // the largest |coefficient|, then the highest id (Markowitz, as in
             // chooseSubject) instead of the artificial phase, whose entering symbol is the
             // lowest id — often a parameter every earlier row shares.
-            var bestCount = Int.max
-            var bestMagnitude = 0.0
-            for cell in row.cells where kinds[cell.symbol].isRestricted {
-                let count = columns[cell.symbol].count
-                let magnitude = abs(cell.coefficient)
-                if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
-                    subject = cell.symbol
-                    bestCount = count
-                    bestMagnitude = magnitude
-                }
-            }
+            subject = sparsestSymbol(in: row) { $0.isRestricted }
             if subject >= 0 { row.constant = 0 }
         }
         if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
@@ -290,18 +280,7 @@ extension Solver {
         // A chain `x[i] == x[i-1] + w[i-1]` then makes each new width basic and stays a
         // set of two-term rows, instead of each position's row accumulating every earlier
         // width (which made a 1,000-view row of labels cost O(n³)).
-        var best = -1
-        var bestCount = Int.max
-        var bestMagnitude = 0.0
-        for cell in row.cells where kinds[cell.symbol] == .external {
-            let count = columns[cell.symbol].count
-            let magnitude = abs(cell.coefficient)
-            if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
-                best = cell.symbol
-                bestCount = count
-                bestMagnitude = magnitude
-            }
-        }
+        let best = sparsestSymbol(in: row) { $0 == .external }
         if best >= 0 { return best }
         if tag.marker >= 0 && kinds[tag.marker].isRestricted && row.coefficient(for: tag.marker) < 0 {
             return tag.marker
@@ -310,6 +289,26 @@ extension Solver {
             return tag.other
         }
         return -1
+    }
+
+    /// The symbol of `row` whose kind passes `isCandidate` that the fewest rows hold,
+    /// then with the largest |coefficient|, then the highest id; -1 if none (Markowitz's
+    /// rule with partial pivoting, see ``chooseSubject(_:tag:)``).
+    @inline(__always)
+    func sparsestSymbol(in row: Row, where isCandidate: (SymbolKind) -> Bool) -> Int {
+        var best = -1
+        var bestCount = Int.max
+        var bestMagnitude = 0.0
+        for cell in row.cells where isCandidate(kinds[cell.symbol]) {
+            let count = columns[cell.symbol].count
+            let magnitude = abs(cell.coefficient)
+            if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
+                best = cell.symbol
+                bestCount = count
+                bestMagnitude = magnitude
+            }
+        }
+        return best
     }
 
     /// Adds `row` through an artificial variable (phase one; kiwi

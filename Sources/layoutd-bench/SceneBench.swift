@@ -147,17 +147,8 @@ enum SceneBench {
             print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d}", path, first.status))
             return 0
         }
-        func median(_ work: () -> Void) -> Double {
-            var samples: [Double] = []
-            samples.reserveCapacity(repeats)
-            for _ in 0..<repeats {
-                let start = DispatchTime.now().uptimeNanoseconds
-                work()
-                samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
-            }
-            samples.sort()
-            return samples[samples.count / 2]
-        }
+        /// Median in microseconds.
+        func median(_ work: () -> Void) -> Double { medianMilliseconds(repeats: repeats, work) * 1e3 }
         var samples: [Double] = []
         samples.reserveCapacity(repeats)
         for _ in 0..<repeats {
