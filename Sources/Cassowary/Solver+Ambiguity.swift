@@ -272,34 +272,49 @@ extension Solver {
     /// error symbol (its constraint takes part), or a variable or slack (free); and
     /// every basic error row holding such a symbol changes with it, so its constraint
     /// takes part too.
-    /// - Complexity: O(length of the expanded row + the columns of its movable symbols).
+    /// - Complexity: O(length of the expanded row + the columns of its movable symbols),
+    ///   plus O(symbols) once per call: use the array form for many expressions.
     public func ambiguityCauses(_ expression: Expression) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
+        ambiguityCauses([expression])[0]
+    }
+
+    /// ``ambiguityCauses(_:)`` for many expressions, sharing one scratch space, so each
+    /// answer costs its own expansion and columns, not the size of the tableau.
+    public func ambiguityCauses(_ expressions: [Expression]) -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
         if needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.ambiguityCauses(expression)
-        }
-        var direct = Row(constant: expression.constant)
-        for term in expression.terms where term.coefficient != 0 {
-            guard let symbol = variableSymbols[term.variable] else { return ([], true) }
-            direct.insert(symbol, term.coefficient)
+            return solved.ambiguityCauses(expressions)
         }
         var blocking = DegeneracyIndex(precomputed: false)
-        let row = expanded(direct, blocking: &blocking)
-        var owners: [Int] = []
-        var isUnderconstrained = false
-        for cell in row.cells where freedom(of: cell.symbol) != .fixed {
-            if kinds[cell.symbol] == .error {
-                owners.append(self.owners[cell.symbol])
-            } else {
-                isUnderconstrained = true
+        var editHandles: [Int] = edits.values.map(\.handle.rawValue)   // a handful; searched linearly
+        editHandles.sort()
+        return expressions.map { expression in
+            var direct = Row(constant: expression.constant)
+            for term in expression.terms where term.coefficient != 0 {
+                guard let symbol = variableSymbols[term.variable] else { return ([], true) }
+                direct.insert(symbol, term.coefficient)
             }
-            for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
-                owners.append(self.owners[basic])
+            let row = expanded(direct, blocking: &blocking)
+            var owners: [Int] = []
+            var isUnderconstrained = false
+            for cell in row.cells where freedom(of: cell.symbol) != .fixed {
+                if kinds[cell.symbol] == .error {
+                    owners.append(self.owners[cell.symbol])
+                } else {
+                    isUnderconstrained = true
+                }
+                for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
+                    owners.append(self.owners[basic])
+                }
             }
+            owners.sort()
+            var ties: [ConstraintHandle] = []
+            for (index, owner) in owners.enumerated() where owner >= 0 && (index == 0 || owners[index - 1] != owner)
+                && !editHandles.contains(owner) && records[owner] != nil {
+                ties.append(ConstraintHandle(rawValue: owner))
+            }
+            return (ties, isUnderconstrained)
         }
-        let edits = Set(edits.values.map(\.handle.rawValue))
-        let ties = Set(owners.filter { $0 >= 0 && !edits.contains($0) && records[$0] != nil }).sorted()
-        return (ties.map { ConstraintHandle(rawValue: $0) }, isUnderconstrained)
     }
 }

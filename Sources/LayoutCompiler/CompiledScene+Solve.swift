@@ -191,6 +191,9 @@ extension CompiledScene {
         }
     }
 
+    /// How many ambiguous fields of one layout get their tied constraints named.
+    static let maxExplainedAmbiguities = 200
+
     /// The strength of the container-size edit variables in ``solve(sizes:)``: above
     /// every optional priority (which are below 1000), below required.
     static let resizeStrength = Strength(1000.0.nextDown)
@@ -285,12 +288,19 @@ extension CompiledScene {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
-            for (index, isDetermined) in solver.areDetermined(frameFieldExpressions).enumerated() where !isDetermined {
+            let determined = solver.areDetermined(frameFieldExpressions)
+            let ambiguous = determined.indices.filter { !determined[$0] }
+            // The tied constraints of each ambiguous field, in one batch (the first
+            // `maxExplainedAmbiguities` fields; a scene with thousands of ambiguous
+            // fields gets the axis notes for the rest, which bounds the work).
+            var causes: [[ConstraintHandle]] = []
+            if constraintRef != nil {
+                let explained = ambiguous.prefix(Self.maxExplainedAmbiguities)
+                causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] }).map(\.ties)
+            }
+            for (order, index) in ambiguous.enumerated() {
                 let field = frameFields[index]
-                var tied: [ConstraintRef] = []
-                if let constraintRef {
-                    tied = solver.ambiguityCauses(frameFieldExpressions[index]).ties.compactMap(constraintRef)
-                }
+                let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
                                                        severity: severity, tied: tied))
             }
