@@ -91,12 +91,17 @@ extension Solver {
 /// A constraint's identity for merging identical ones: strength, relation, and its
 /// expression with aliases resolved, as a row (terms merged, sorted by symbol).
 struct MergeKey: Sendable {
-    var strength: Double
-    var relation: RelationalOperator
-    var row: Row
+    let strength: Double
+    let relation: RelationalOperator
+    let row: Row
+    /// A 64-bit hash of the key's bits (a multiply-xorshift mix, as in splitmix64),
+    /// computed once: a key is looked up, then stored.
+    let hash: UInt64
 
-    /// A 64-bit hash of the key's bits (a multiply-xorshift mix, as in splitmix64).
-    var hash: UInt64 {
+    init(strength: Double, relation: RelationalOperator, row: Row) {
+        self.strength = strength
+        self.relation = relation
+        self.row = row
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 &* (UInt64(row.cells.count) &+ 1)
         @inline(__always) func mix(_ value: UInt64) {
             h = (h ^ value) &* 0xBF58_476D_1CE4_E5B9
@@ -109,7 +114,7 @@ struct MergeKey: Sendable {
             mix(UInt64(bitPattern: Int64(cell.symbol)))
             mix((cell.coefficient == 0 ? 0 : cell.coefficient).bitPattern)
         }
-        return h ^ (h >> 29)
+        hash = h ^ (h >> 29)
     }
 
     /// Exact equality of every number (no tolerance: merging is only a shortcut).

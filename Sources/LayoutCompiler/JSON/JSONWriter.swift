@@ -90,39 +90,27 @@ public struct JSONWriter: Sendable {
             if sortingKeys {
                 // By name (UTF-8 bytes), then by position, so that of a repeated name the
                 // last occurrence is the one written, as `JSONValue.subscript` reads it.
-                if members.allSatisfy({ isASCII($0.0) }) {
-                    // ASCII names are equal exactly when their bytes are, so the order is
-                    // a strict total one on (bytes, position) and any sort gives it: for
-                    // small objects an insertion sort (names already in order, as canonical
-                    // clients send them, cost one comparison each), for large ones the
-                    // standard library's sort, in scratch memory rather than an array per
-                    // object.
-                    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { buffer in
-                        var order = buffer
-                        for next in 0..<members.count { order[next] = next }
-                        if members.count <= 32 {
-                            for next in 1..<max(1, members.count) {
-                                var slot = next
-                                // (`<` is the byte order on ASCII, and the faster comparison.)
-                                while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
-                                    order[slot] = order[slot - 1]
-                                    slot -= 1
-                                }
-                                order[slot] = next
+                if members.count <= 32 && members.allSatisfy({ isASCII($0.0) }) {
+                    // Small objects of ASCII names (equal exactly when their bytes are, so
+                    // the order is a strict total one on (bytes, position)): an insertion
+                    // sort in scratch memory, no array per object; names already in
+                    // order, as canonical clients send them, cost one comparison each.
+                    withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
+                        for next in 0..<members.count {
+                            var slot = next
+                            // (`<` is the byte order on ASCII, and the faster comparison.)
+                            while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
+                                order[slot] = order[slot - 1]
+                                slot -= 1
                             }
-                        } else {
-                            // Large objects (a 10,000-view scene's `views`): O(n log n), with
-                            // the position as the tie-break, the same total order.
-                            order.sort { a, b in
-                                let left = members[a].0, right = members[b].0
-                                return left < right || (left == right && a < b)
-                            }
+                            order[slot] = next
                         }
                         writeMembers(members, in: order)
                     }
                 } else {
-                    // Other names may be equal strings (canonical equivalence) with
-                    // different bytes: the comparison as it has always been made.
+                    // Large objects (a 10,000-view scene's `views`: O(n log n)), and names
+                    // that may be equal strings (canonical equivalence) with different
+                    // bytes: the comparison as it has always been made.
                     let order = members.indices.sorted { a, b in
                         let left = members[a].0, right = members[b].0
                         if left == right { return a < b }
