@@ -116,70 +116,110 @@ struct MergeKey: Sendable {
         }
         hash = h ^ (h >> 29)
     }
-
-    /// Exact equality of every number (no tolerance: merging is only a shortcut).
-    func matches(_ other: MergeKey) -> Bool {
-        guard strength == other.strength, relation == other.relation, row.constant == other.row.constant,
-              row.cells.count == other.row.cells.count else { return false }
-        for (a, b) in zip(row.cells, other.row.cells) where a.symbol != b.symbol || a.coefficient != b.coefficient {
-            return false
-        }
-        return true
-    }
 }
 
 /// Open-addressing table from ``MergeKey`` to a constraint handle (`rawValue`), with
 /// linear probing over a power-of-two slot array. Lookups only: nothing iterates it,
 /// so its layout never chooses anything observable.
+///
+/// Built for tables of 10⁵ keys that mostly miss (a new constraint is rarely a
+/// duplicate): a slot holds the high half of its key's hash beside the entry number,
+/// so a probe past another key reads only the slot array, and the keys' cells live
+/// in one flat array rather than one heap buffer per key.
 struct MergeIndex: Sendable {
-    private var slots: [Int32] = []       // entry index, or -1
-    private var keys: [MergeKey] = []
-    private var hashes: [UInt64] = []
-    private var handles: [Int] = []
+    /// 0 when empty, else `(hash >> 32) << 32 | (entry + 1)`.
+    private var slots: [UInt64] = []
+    private var entries: [Entry] = []
+    /// The cells of every entry's row, entry after entry.
+    private var cells: [Cell] = []
+
+    private struct Entry {
+        var hash: UInt64
+        var strength: Double
+        var constant: Double
+        var handle: Int
+        var start: Int32
+        var count: Int32
+        var relation: RelationalOperator
+    }
+
+    /// Makes room for `count` keys (and about three cells each) without regrowing.
+    mutating func reserveCapacity(_ count: Int) {
+        entries.reserveCapacity(count)
+        cells.reserveCapacity(3 * count)
+        if (count + 1) * 2 > slots.count { rehash(capacity: Self.capacity(for: count)) }
+    }
 
     /// The handle stored for a key equal to `key`, if any.
     func handle(for key: MergeKey) -> Int? {
         guard !slots.isEmpty else { return nil }
-        let hash = key.hash
+        let tag = key.hash >> 32
         let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while slots[index] >= 0 {
-            let entry = Int(slots[index])
-            if hashes[entry] == hash && keys[entry].matches(key) { return handles[entry] }
+        var index = Int(truncatingIfNeeded: key.hash) & mask
+        while true {
+            let slot = slots[index]
+            if slot == 0 { return nil }
+            if slot >> 32 == tag {
+                let entry = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
+                if matches(entry, key) { return entries[entry].handle }
+            }
             index = (index + 1) & mask
         }
-        return nil
     }
 
     /// Stores `handle` for `key`, replacing the handle of an equal key.
     mutating func insert(_ key: MergeKey, handle: Int) {
-        if (keys.count + 1) * 2 > slots.count { grow() }
-        let hash = key.hash
+        if (entries.count + 1) * 2 > slots.count { rehash(capacity: Self.capacity(for: entries.count + 1)) }
+        let tag = key.hash >> 32
         let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: hash) & mask
-        while slots[index] >= 0 {
-            let entry = Int(slots[index])
-            if hashes[entry] == hash && keys[entry].matches(key) {
-                handles[entry] = handle
-                return
+        var index = Int(truncatingIfNeeded: key.hash) & mask
+        while slots[index] != 0 {
+            let slot = slots[index]
+            if slot >> 32 == tag {
+                let entry = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
+                if matches(entry, key) {
+                    entries[entry].handle = handle
+                    return
+                }
             }
             index = (index + 1) & mask
         }
-        slots[index] = Int32(keys.count)
-        keys.append(key)
-        hashes.append(hash)
-        handles.append(handle)
+        slots[index] = tag << 32 | UInt64(entries.count + 1)
+        entries.append(Entry(hash: key.hash, strength: key.strength, constant: key.row.constant, handle: handle,
+                             start: Int32(truncatingIfNeeded: cells.count),
+                             count: Int32(truncatingIfNeeded: key.row.cells.count), relation: key.relation))
+        cells.append(contentsOf: key.row.cells)
     }
 
-    private mutating func grow() {
-        let capacity = max(16, slots.count * 2)
-        slots = Array(repeating: -1, count: capacity)
-        let mask = capacity - 1
-        for entry in hashes.indices {
-            var index = Int(truncatingIfNeeded: hashes[entry]) & mask
-            while slots[index] >= 0 { index = (index + 1) & mask }
-            slots[index] = Int32(entry)
+    /// Exact equality of every number (no tolerance: merging is only a shortcut).
+    private func matches(_ entry: Int, _ key: MergeKey) -> Bool {
+        let stored = entries[entry]
+        guard stored.strength == key.strength, stored.relation == key.relation,
+              stored.constant == key.row.constant, Int(stored.count) == key.row.cells.count else { return false }
+        var position = Int(stored.start)
+        for cell in key.row.cells {
+            if cells[position].symbol != cell.symbol || cells[position].coefficient != cell.coefficient { return false }
+            position += 1
         }
+        return true
+    }
+
+    private static func capacity(for count: Int) -> Int {
+        var capacity = 16
+        while capacity < 2 * (count + 1) { capacity *= 2 }
+        return capacity
+    }
+
+    private mutating func rehash(capacity: Int) {
+        var slots = [UInt64](repeating: 0, count: capacity)
+        let mask = capacity - 1
+        for old in self.slots where old != 0 {
+            let entry = Int(truncatingIfNeeded: old & 0xFFFF_FFFF) - 1
+            var index = Int(truncatingIfNeeded: entries[entry].hash) & mask
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = old
+        }
+        self.slots = slots
     }
 }
 
@@ -190,6 +230,12 @@ struct VariableTable: Sendable {
     private var sparse: [Variable: Int] = [:]
     /// Ids below this go to `dense`.
     static let denseLimit = 1 << 22
+
+    /// Makes room for the ids `0..<count` without regrowing.
+    mutating func reserveCapacity(_ count: Int) {
+        let count = min(max(0, count), Self.denseLimit)
+        if count > dense.count { dense.append(contentsOf: repeatElement(-1, count: count - dense.count)) }
+    }
 
     subscript(variable: Variable) -> Int? {
         get {

@@ -142,6 +142,8 @@ public struct Solver: Sendable {
         definitionRank.reserveCapacity(symbols)
         definitionValues.reserveCapacity(symbols)
         records.reserveCapacity(max(0, constraints))
+        mergeIndex.reserveCapacity(max(0, constraints))
+        variableSymbols.reserveCapacity(variables)
         pending.reserveCapacity(max(0, constraints))
     }
 
