@@ -21,7 +21,7 @@ extension Solver {
         if let representative = mergeIndex.handle(for: key), let record = records[representative] {
             mergedCount += 1
             if constraint.strength.isRequired { return (record.tag, true) }
-            addWeight(to: record, level: levelIndex(for: constraint.strength.value))
+            addWeight(to: record, level: objective.level(for: constraint.strength.value))
             return (record.tag, true)
         }
         guard !constraint.strength.isRequired else {
@@ -39,7 +39,7 @@ extension Solver {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
             if let representative = expandedMergeIndex.handle(for: candidate), let record = records[representative] {
                 mergedCount += 1
-                addWeight(to: record, level: levelIndex(for: constraint.strength.value))
+                addWeight(to: record, level: objective.level(for: constraint.strength.value))
                 mergeIndex.insert(key, handle: representative)
                 return (record.tag, true)
             }
@@ -56,9 +56,9 @@ extension Solver {
     mutating func addWeight(to record: ConstraintRecord, level: Int) {
         for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
             if isBasic[error] {
-                levels[level].row.add(rows[error], times: 1)
+                objective.add(rows[error], times: 1, level: level)
             } else {
-                levels[level].row.add(error, 1)
+                objective.add(error, level: level, 1)
             }
         }
         isOptimal = false

@@ -108,7 +108,7 @@ extension Solver {
         case .dummy:
             return .fixed
         case .external, .slack, .error:
-            for level in levels.indices where reducedCost(symbol, level: level) != 0 { return .fixed }
+            if objective.hasCost(symbol) { return .fixed }
             return kinds[symbol] == .external ? .both : .increase
         }
     }

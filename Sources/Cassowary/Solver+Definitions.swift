@@ -46,7 +46,7 @@ extension Solver {
     /// Whether no objective level (nor the artificial objective) holds `symbol`.
     @inline(__always)
     func isOutsideObjective(_ symbol: Int) -> Bool {
-        for level in levels where level.row.coefficient(for: symbol) != 0 { return false }
+        if objective.hasCost(symbol) { return false }
         if let artificial, artificial.coefficient(for: symbol) != 0 { return false }
         return true
     }

@@ -27,20 +27,6 @@ extension Solver {
         return symbol
     }
 
-    /// Index of the objective row for `strength`, inserting an empty level (kept in
-    /// descending order) if it is new.
-    mutating func levelIndex(for strength: Double) -> Int {
-        var low = 0
-        var high = levels.count
-        while low < high {
-            let mid = (low + high) / 2
-            if levels[mid].strength > strength { low = mid + 1 } else { high = mid }
-        }
-        if low < levels.count && levels[low].strength == strength { return low }
-        levels.insert(Level(strength: strength, row: ObjectiveRow()), at: low)
-        return low
-    }
-
     // MARK: - Adding
 
     /// `addConstraint` that, on an unsatisfiable required constraint, stores in
@@ -246,7 +232,7 @@ extension Solver {
                 let error = newSymbol(.error)
                 tag.other = error
                 row.insert(error, -sign)
-                levels[levelIndex(for: strength.value)].row.add(error, 1)
+                objective.add(error, level: objective.level(for: strength.value), 1)
             }
         case .equal:
             if strength.isRequired {
@@ -262,9 +248,9 @@ extension Solver {
                 tag.other = minus
                 row.insert(plus, -1)
                 row.insert(minus, 1)
-                let level = levelIndex(for: strength.value)
-                levels[level].row.add(plus, 1)
-                levels[level].row.add(minus, 1)
+                let level = objective.level(for: strength.value)
+                objective.add(plus, level: level, 1)
+                objective.add(minus, level: level, 1)
             }
         }
         if row.constant < 0 { row.reverseSign() }
@@ -343,7 +329,7 @@ extension Solver {
         let holders = columns[art]
         columns[art] = SymbolSet()
         for basic in holders { rows[basic].remove(art) }
-        for index in levels.indices { levels[index].row.remove(art) }
+        objective.remove(art)
         return success
     }
 
@@ -361,12 +347,12 @@ extension Solver {
             return
         }
         if !record.constraint.strength.isRequired {
-            let level = levelIndex(for: record.constraint.strength.value)
+            let level = objective.level(for: record.constraint.strength.value)
             for symbol in [tag.marker, tag.other] where symbol >= 0 && kinds[symbol] == .error {
                 if isBasic[symbol] {
-                    levels[level].row.add(rows[symbol], times: -1)
+                    objective.add(rows[symbol], times: -1, level: level)
                 } else {
-                    levels[level].row.add(symbol, -1)
+                    objective.add(symbol, level: level, -1)
                 }
             }
         }
@@ -504,9 +490,10 @@ extension Solver {
             for s in removed { columns[s].remove(basic) }
             if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
         }
-        for index in levels.indices { levels[index].row.substitute(symbol, with: row) }
-        // Each objective level is a row too: with many priority levels they are most of the work.
-        cellOperations &+= levels.count &* (row.cells.count &+ 1)
+        // Each objective level holding the symbol is a row too: with many priority
+        // levels they can be most of the work.
+        let levelsHolding = objective.substitute(symbol, with: row)
+        cellOperations &+= levelsHolding &* (row.cells.count &+ 1)
         if artificial != nil { artificial?.substitute(symbol, with: row) }
     }
 
@@ -551,9 +538,9 @@ extension Solver {
     /// leading level, then the most negative coefficient, then the lowest id. `nil`
     /// at the optimum.
     mutating func lexicographicEnteringSymbol() -> Int? {
-        for level in levels.indices where !levels[level].row.changed.isEmpty {
-            let changed = levels[level].row.changed
-            levels[level].row.changed.removeAll(keepingCapacity: true)
+        if !objective.changed.isEmpty {
+            let changed = objective.changed
+            objective.changed.removeAll(keepingCapacity: true)
             for symbol in changed {
                 if isLexicographicallyNegative(symbol) {
                     lexicographicNegatives.insert(symbol)
@@ -568,10 +555,7 @@ extension Solver {
         var bestLevel = Int.max
         var bestCoefficient = 0.0
         for symbol in lexicographicNegatives {
-            var level = 0
-            while level < levels.count && levels[level].row.coefficient(for: symbol) == 0 { level += 1 }
-            guard level < levels.count else { continue }
-            let coefficient = levels[level].row.coefficient(for: symbol)
+            guard let (level, coefficient) = objective.leading(symbol) else { continue }
             if level < bestLevel || (level == bestLevel && (coefficient < bestCoefficient
                 || (coefficient == bestCoefficient && symbol < best))) {
                 best = symbol
@@ -585,12 +569,8 @@ extension Solver {
     /// Whether the first nonzero entry of `symbol`'s reduced-cost vector is negative
     /// (dummies never enter).
     func isLexicographicallyNegative(_ symbol: Int) -> Bool {
-        guard kinds[symbol] != .dummy else { return false }
-        for level in levels.indices {
-            let coefficient = levels[level].row.coefficient(for: symbol)
-            if coefficient != 0 { return coefficient < 0 }
-        }
-        return false
+        guard kinds[symbol] != .dummy, let (_, coefficient) = objective.leading(symbol) else { return false }
+        return coefficient < 0
     }
 
     /// The leaving row for `entering` (kiwi `getLeavingRow`): among restricted rows
@@ -660,20 +640,23 @@ extension Solver {
         return best >= 0 ? best : nil
     }
 
-    /// Lexicographic comparison of the reduced-cost ratio vectors of two symbols.
+    /// Lexicographic comparison of the reduced-cost ratio vectors of two symbols
+    /// (strongest level first; levels where both are 0 are equal).
     func dualRatio(_ a: Int, _ ca: Double, isLessThan b: Int, _ cb: Double) -> Bool {
-        for level in levels {
-            let ra = level.row.coefficient(for: a) / ca
-            let rb = level.row.coefficient(for: b) / cb
-            if ra < rb { return true }
-            if ra > rb { return false }
+        var decidingRank = Int.max
+        var isLess = false
+        func consider(_ level: Int) {
+            let rank = objective.rank(of: level)
+            guard rank < decidingRank else { return }
+            let ra = objective.coefficient(of: a, level: level) / ca
+            let rb = objective.coefficient(of: b, level: level) / cb
+            if ra != rb {
+                decidingRank = rank
+                isLess = ra < rb
+            }
         }
-        return false
-    }
-
-    /// The reduced-cost vector entry of `symbol` at `level` (0 for basic symbols).
-    @inline(__always)
-    func reducedCost(_ symbol: Int, level: Int) -> Double {
-        levels[level].row.coefficient(for: symbol)
+        objective.forEachLevel(of: a, consider)
+        objective.forEachLevel(of: b, consider)
+        return isLess
     }
 }

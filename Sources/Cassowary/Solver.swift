@@ -57,8 +57,8 @@ public struct Solver: Sendable {
     var variableSymbols = VariableTable()
     /// Constraint records by handle `rawValue`; `nil` once removed.
     var records: [ConstraintRecord?] = []
-    /// The objective, one row per strength level, strongest first.
-    var levels: [Level] = []
+    /// The objective: one row per strength level, stored by column.
+    var objective = Objective()
     /// Edit variables (lookups only).
     var edits: [Variable: EditInfo] = [:]
     /// Restricted basic rows that may have gone negative, popped lowest id first.
@@ -141,6 +141,7 @@ public struct Solver: Sendable {
         owners.reserveCapacity(symbols)
         definitionRank.reserveCapacity(symbols)
         definitionValues.reserveCapacity(symbols)
+        objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints))
         variableSymbols.reserveCapacity(variables)
@@ -325,12 +326,6 @@ struct ConstraintRecord: Sendable {
     var isMergeable = true
 }
 
-
-/// One objective row: the errors at one strength, each with weight 1.
-struct Level: Sendable {
-    var strength: Double
-    var row: ObjectiveRow
-}
 
 /// An edit variable's constraint and current suggested value (kiwi `EditInfo`).
 struct EditInfo: Sendable {

@@ -1,0 +1,197 @@
+/// The objective: one row per distinct non-required strength (the paper's symbolic
+/// weights, Badros, Borning & Stuckey 2001, §2.2), stored by column — each symbol's
+/// reduced-cost vector, the list of its nonzero coefficients in the levels.
+///
+/// Why by column: a scene may use many strength levels (the benchmark's mixed family
+/// has 29), and a dense row per level costs O(levels × symbols) memory (46 MB for
+/// 10,000 views, more than this machine's L3 cache), while a symbol's vector
+/// usually has one or two entries. The simplex asks per symbol (is its vector
+/// lexicographically negative? what is its leading entry?), which is now one lookup
+/// instead of one per level. Symbols whose vector may have changed its leading sign
+/// are logged in ``changed`` so the solver can keep its set of entering candidates
+/// current without scanning the objective.
+///
+/// Levels are numbered in creation order (a level's number never changes); ``rank(of:)``
+/// orders them strongest first. Nothing iterates a vector to choose anything: every
+/// choice made from one takes the entry of least rank.
+struct Objective: Sendable {
+    /// One nonzero entry of a reduced-cost vector.
+    struct Entry: Sendable {
+        var level: Int32
+        var coefficient: Double
+    }
+
+    /// A reduced-cost vector: its first entry inline, the rest (rare) in `more`.
+    struct Vector: Sendable {
+        var first = Entry(level: -1, coefficient: 0)
+        var more: [Entry]? = nil
+
+        var isEmpty: Bool { first.level < 0 }
+    }
+
+    /// Strength of each level, by level number.
+    private(set) var strengths: [Double] = []
+    /// Rank of each level (0 = strongest), by level number.
+    private var ranks: [Int32] = []
+    /// The constant of each level's row, by level number.
+    private(set) var constants: [Double] = []
+    /// Reduced-cost vectors by symbol id (shorter than the symbol count: the rest empty).
+    private var vectors: [Vector] = []
+    /// Symbols whose vector changed a sign or became (non)zero since the solver last
+    /// refreshed its set of lexicographically negative symbols.
+    var changed: [Int] = []
+
+    /// Number of levels.
+    var levelCount: Int { strengths.count }
+
+    /// Rank of `level` (0 = strongest).
+    @inline(__always)
+    func rank(of level: Int) -> Int { Int(ranks[level]) }
+
+    /// Reserves vectors for `symbols` symbols.
+    mutating func reserveCapacity(symbols: Int) {
+        vectors.reserveCapacity(symbols)
+    }
+
+    /// The level of `strength`, created (empty) if new.
+    /// - Complexity: O(levels).
+    mutating func level(for strength: Double) -> Int {
+        if let existing = strengths.firstIndex(of: strength) { return existing }
+        let stronger = strengths.reduce(0) { $0 + ($1 > strength ? 1 : 0) }
+        for index in ranks.indices where ranks[index] >= stronger { ranks[index] += 1 }
+        strengths.append(strength)
+        ranks.append(Int32(stronger))
+        constants.append(0)
+        return strengths.count - 1
+    }
+
+    /// Whether `symbol` has a nonzero coefficient in some level.
+    @inline(__always)
+    func hasCost(_ symbol: Int) -> Bool {
+        symbol < vectors.count && !vectors[symbol].isEmpty
+    }
+
+    /// The coefficient of `symbol` in `level`, 0 if none.
+    @inline(__always)
+    func coefficient(of symbol: Int, level: Int) -> Double {
+        guard symbol < vectors.count else { return 0 }
+        let vector = vectors[symbol]
+        if vector.first.level == Int32(truncatingIfNeeded: level) { return vector.first.coefficient }
+        if let more = vector.more {
+            for entry in more where entry.level == Int32(truncatingIfNeeded: level) { return entry.coefficient }
+        }
+        return 0
+    }
+
+    /// The entry of least rank (strongest level) of `symbol`'s vector: its rank and
+    /// coefficient, or nil for a zero vector.
+    @inline(__always)
+    func leading(_ symbol: Int) -> (rank: Int, coefficient: Double)? {
+        guard symbol < vectors.count else { return nil }
+        let vector = vectors[symbol]
+        guard !vector.isEmpty else { return nil }
+        var best = (rank: rank(of: Int(vector.first.level)), coefficient: vector.first.coefficient)
+        if let more = vector.more {
+            for entry in more where rank(of: Int(entry.level)) < best.rank {
+                best = (rank(of: Int(entry.level)), entry.coefficient)
+            }
+        }
+        return best
+    }
+
+    /// Calls `body` with each level where `symbol` has a nonzero coefficient (order
+    /// unspecified: callers choose by rank).
+    @inline(__always)
+    func forEachLevel(of symbol: Int, _ body: (Int) -> Void) {
+        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return }
+        body(Int(vectors[symbol].first.level))
+        if let more = vectors[symbol].more {
+            for entry in more { body(Int(entry.level)) }
+        }
+    }
+
+    /// Adds `delta` to the coefficient of `symbol` in `level`; a sum that cancels
+    /// (``Tolerance``) becomes exactly 0 and leaves the vector.
+    mutating func add(_ symbol: Int, level: Int, _ delta: Double) {
+        if symbol >= vectors.count {
+            vectors.append(contentsOf: repeatElement(Vector(), count: symbol + 1 - vectors.count))
+        }
+        let tag = Int32(truncatingIfNeeded: level)
+        if vectors[symbol].first.level == tag {
+            let old = vectors[symbol].first.coefficient
+            let sum = Self.sum(old, delta)
+            if sum == 0 {
+                if var more = vectors[symbol].more, !more.isEmpty {
+                    vectors[symbol].first = more.removeLast()
+                    vectors[symbol].more = more.isEmpty ? nil : more
+                } else {
+                    vectors[symbol].first = Entry(level: -1, coefficient: 0)
+                }
+            } else {
+                vectors[symbol].first.coefficient = sum
+            }
+            log(symbol, old, sum)
+            return
+        }
+        if vectors[symbol].more != nil, let index = vectors[symbol].more!.firstIndex(where: { $0.level == tag }) {
+            let old = vectors[symbol].more![index].coefficient
+            let sum = Self.sum(old, delta)
+            if sum == 0 {
+                vectors[symbol].more!.remove(at: index)
+                if vectors[symbol].more!.isEmpty { vectors[symbol].more = nil }
+            } else {
+                vectors[symbol].more![index].coefficient = sum
+            }
+            log(symbol, old, sum)
+            return
+        }
+        let sum = Self.sum(0, delta)
+        guard sum != 0 else { return }
+        if vectors[symbol].isEmpty {
+            vectors[symbol].first = Entry(level: tag, coefficient: sum)
+        } else if vectors[symbol].more == nil {
+            vectors[symbol].more = [Entry(level: tag, coefficient: sum)]
+        } else {
+            vectors[symbol].more!.append(Entry(level: tag, coefficient: sum))
+        }
+        changed.append(symbol)
+    }
+
+    /// `level += factor · row`.
+    mutating func add(_ row: Row, times factor: Double, level: Int) {
+        constants[level] += factor * row.constant
+        for cell in row.cells { add(cell.symbol, level: level, factor * cell.coefficient) }
+    }
+
+    /// Sets `symbol`'s coefficient to 0 in every level.
+    mutating func remove(_ symbol: Int) {
+        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return }
+        vectors[symbol] = Vector()
+        changed.append(symbol)
+    }
+
+    /// Replaces `symbol` by `row` (`symbol = row`) in every level.
+    /// - Returns: the number of levels that held `symbol`.
+    /// - Complexity: O(entries of `symbol` × length of `row`).
+    @discardableResult
+    mutating func substitute(_ symbol: Int, with row: Row) -> Int {
+        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return 0 }
+        let vector = vectors[symbol]
+        remove(symbol)
+        add(row, times: vector.first.coefficient, level: Int(vector.first.level))
+        guard let more = vector.more else { return 1 }
+        for entry in more { add(row, times: entry.coefficient, level: Int(entry.level)) }
+        return 1 + more.count
+    }
+
+    @inline(__always)
+    private static func sum(_ old: Double, _ delta: Double) -> Double {
+        let sum = old + delta
+        return Tolerance.isNearZero(sum, scale: max(abs(old), abs(delta))) ? 0 : sum
+    }
+
+    @inline(__always)
+    private mutating func log(_ symbol: Int, _ old: Double, _ sum: Double) {
+        if (old < 0) != (sum < 0) || (old == 0) != (sum == 0) { changed.append(symbol) }
+    }
+}
