@@ -68,7 +68,7 @@ extension Solver {
     /// - Complexity: O(Σ length of the rows expanded).
     func expandedRow(constant: Double, cells: [Cell], using expander: inout Expander,
                      scale: inout Double) -> Row {
-        expander.prepare(symbolCount: kinds.count)
+        expander.prepare(symbolCount: kinds.count, capacity: kinds.capacity)
         var total = constant
         scale = abs(constant)
         for cell in cells {
@@ -154,22 +154,26 @@ extension Solver {
 /// definition ranks still to expand. Kept between uses so an expansion costs the
 /// symbols it touches, not the size of the tableau.
 struct Expander: Sendable {
-    private var coefficients: [Double] = []
-    private var magnitudes: [Double] = []
+    /// One symbol's accumulator; the three fields together, so a touch is one cache line.
+    private struct Slot {
+        var coefficient = 0.0
+        /// The largest magnitude added (the scale for ``Tolerance``).
+        var magnitude = 0.0
+        var isTouched = false
+    }
+    private var slots: [Slot] = []       // by symbol
     private var touched: [Int] = []
-    private var isTouched: [Bool] = []
     private var queued: [Bool] = []      // by rank
     private var heap: [Int] = []         // ranks, max-heap
     /// Cells accumulated since the caller last reset it (the solver's work measure).
     var work = 0
 
-    /// Grows the arrays to cover `symbolCount` symbols (ranks are below it too).
-    mutating func prepare(symbolCount: Int) {
-        if coefficients.count < symbolCount {
-            let extra = symbolCount - coefficients.count + symbolCount / 2
-            coefficients.append(contentsOf: repeatElement(0, count: extra))
-            magnitudes.append(contentsOf: repeatElement(0, count: extra))
-            isTouched.append(contentsOf: repeatElement(false, count: extra))
+    /// Grows the arrays to cover `symbolCount` symbols (ranks are below it too), to
+    /// at least `capacity` (the solver's reserved symbol count) at once.
+    mutating func prepare(symbolCount: Int, capacity: Int) {
+        if slots.count < symbolCount {
+            let extra = max(capacity, symbolCount + symbolCount / 2) - slots.count
+            slots.append(contentsOf: repeatElement(Slot(), count: extra))
             queued.append(contentsOf: repeatElement(false, count: extra))
         }
     }
@@ -177,12 +181,12 @@ struct Expander: Sendable {
     @inline(__always)
     mutating func add(_ symbol: Int, _ coefficient: Double) {
         work &+= 1
-        if !isTouched[symbol] {
-            isTouched[symbol] = true
+        if !slots[symbol].isTouched {
+            slots[symbol].isTouched = true
             touched.append(symbol)
         }
-        coefficients[symbol] += coefficient
-        magnitudes[symbol] = max(magnitudes[symbol], abs(coefficient))
+        slots[symbol].coefficient += coefficient
+        slots[symbol].magnitude = max(slots[symbol].magnitude, abs(coefficient))
     }
 
     /// Queues the definition of rank `rank` for expansion (once).
@@ -226,9 +230,9 @@ struct Expander: Sendable {
     /// cleared: the symbol is being replaced by its row.
     @inline(__always)
     mutating func take(_ symbol: Int) -> Double {
-        let value = coefficients[symbol]
-        coefficients[symbol] = 0
-        return Tolerance.isNearZero(value, scale: magnitudes[symbol]) ? 0 : value
+        let value = slots[symbol].coefficient
+        slots[symbol].coefficient = 0
+        return Tolerance.isNearZero(value, scale: slots[symbol].magnitude) ? 0 : value
     }
 
     /// The non-negligible accumulated cells sorted by symbol; resets the accumulator.
@@ -237,13 +241,11 @@ struct Expander: Sendable {
         var cells: [Cell] = []
         cells.reserveCapacity(touched.count)
         for symbol in touched {
-            let value = coefficients[symbol]
-            if value != 0 && !Tolerance.isNearZero(value, scale: magnitudes[symbol]) {
-                cells.append(Cell(symbol: symbol, coefficient: value))
+            let slot = slots[symbol]
+            if slot.coefficient != 0 && !Tolerance.isNearZero(slot.coefficient, scale: slot.magnitude) {
+                cells.append(Cell(symbol: symbol, coefficient: slot.coefficient))
             }
-            coefficients[symbol] = 0
-            magnitudes[symbol] = 0
-            isTouched[symbol] = false
+            slots[symbol] = Slot()
         }
         touched.removeAll(keepingCapacity: true)
         return cells
