@@ -123,12 +123,18 @@ struct MergeKey: Sendable {
 /// so its layout never chooses anything observable.
 ///
 /// Built for tables of 10⁵ keys that mostly miss (a new constraint is rarely a
-/// duplicate): a slot holds the high half of its key's hash beside the entry number,
-/// so a probe past another key reads only the slot array, and the keys' cells live
-/// in one flat array rather than one heap buffer per key.
+/// duplicate): a bit array of 8 bits per slot (a one-hash Bloom filter, Bloom 1970)
+/// answers most misses from 1/8 of the slot array's memory, which stays in cache
+/// when the slots do not (at 10,000 views the slot lookups were 11% of the
+/// benchmark's time, and 40× the 1,000-view figure); a slot holds the high half of
+/// its key's hash beside the entry number, so a probe past another key reads only
+/// the slot array; and the keys' cells live in one flat array rather than one heap
+/// buffer per key.
 struct MergeIndex: Sendable {
     /// 0 when empty, else `(hash >> 32) << 32 | (entry + 1)`.
     private var slots: [UInt64] = []
+    /// Bit `filterBit(hash)` is set for every stored key; `slots.count / 8` words.
+    private var filter: [UInt64] = []
     private var entries: [Entry] = []
     /// The cells of every entry's row, entry after entry.
     private var cells: [Cell] = []
@@ -152,7 +158,7 @@ struct MergeIndex: Sendable {
 
     /// The handle stored for a key equal to `key`, if any.
     func handle(for key: MergeKey) -> Int? {
-        guard !slots.isEmpty else { return nil }
+        guard !slots.isEmpty, mayContain(key.hash) else { return nil }
         let tag = key.hash >> 32
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: key.hash) & mask
@@ -185,6 +191,8 @@ struct MergeIndex: Sendable {
             index = (index + 1) & mask
         }
         slots[index] = tag << 32 | UInt64(entries.count + 1)
+        let bit = filterBit(key.hash)
+        filter[bit >> 6] |= 1 << UInt64(bit & 63)
         entries.append(Entry(hash: key.hash, strength: key.strength, constant: key.row.constant, handle: handle,
                              start: Int32(truncatingIfNeeded: cells.count),
                              count: Int32(truncatingIfNeeded: key.row.cells.count), relation: key.relation))
@@ -204,6 +212,19 @@ struct MergeIndex: Sendable {
         return true
     }
 
+    /// The filter bit of `hash`: bits 16 and up (the slot index uses the low bits,
+    /// the tag the high half; the mix makes all of them independent).
+    @inline(__always)
+    private func filterBit(_ hash: UInt64) -> Int {
+        Int(truncatingIfNeeded: hash >> 16) & (filter.count &* 64 &- 1)
+    }
+
+    @inline(__always)
+    private func mayContain(_ hash: UInt64) -> Bool {
+        let bit = filterBit(hash)
+        return filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0
+    }
+
     private static func capacity(for count: Int) -> Int {
         var capacity = 16
         while capacity < 2 * (count + 1) { capacity *= 2 }
@@ -220,6 +241,11 @@ struct MergeIndex: Sendable {
             slots[index] = old
         }
         self.slots = slots
+        filter = [UInt64](repeating: 0, count: capacity / 8)
+        for entry in entries {
+            let bit = filterBit(entry.hash)
+            filter[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
     }
 }
 

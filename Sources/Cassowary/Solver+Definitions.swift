@@ -111,10 +111,12 @@ extension Solver {
     mutating func refreshDefinitionValues() {
         guard valuesAreStale else { return }
         for symbol in definitionOrder {
-            let row = rows[symbol]
-            var value = row.constant
-            for cell in row.cells where isBasic[cell.symbol] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? definitionValues[cell.symbol] : rows[cell.symbol].constant)
+            // Read in place: a copy of the row would retain and release its buffer.
+            var value = rows[symbol].constant
+            rows[symbol].cells.withUnsafeBufferPointer { cells in
+                for cell in cells where isBasic[cell.symbol] {
+                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitionValues[cell.symbol] : rows[cell.symbol].constant)
+                }
             }
             definitionValues[symbol] = value
         }
