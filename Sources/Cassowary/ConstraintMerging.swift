@@ -123,16 +123,16 @@ struct MergeKey: Sendable {
 /// so its layout never chooses anything observable.
 ///
 /// Built for tables of 10⁵ keys that mostly miss (a new constraint is rarely a
-/// duplicate): a bit array of 8 bits per slot (a one-hash Bloom filter, Bloom 1970)
-/// answers most misses from 1/8 of the slot array's memory, which stays in cache
-/// when the slots do not (at 10,000 views the slot lookups were 11% of the
-/// benchmark's time, and 40× the 1,000-view figure); a slot holds the high half of
-/// its key's hash beside the entry number, so a probe past another key reads only
-/// the slot array; and the keys' cells live in one flat array rather than one heap
-/// buffer per key.
+/// duplicate), so that a miss and the insert after it stay in cache: a bit array of
+/// 8 bits per slot (a one-hash Bloom filter, Bloom 1970) answers most misses; an
+/// insert the filter says is new only looks for a free slot; slots are 4-byte entry
+/// numbers (load at most 3/4), 512 KiB for 10,000 views where 8-byte slots at load
+/// 1/2 took 2 MiB and a lookup or insert was a cache miss (perf on grid-10000: 11%
+/// of the time, 40× the 1,000-view figure); and the keys' cells live in one flat
+/// array rather than one heap buffer per key.
 struct MergeIndex: Sendable {
-    /// 0 when empty, else `(hash >> 32) << 32 | (entry + 1)`.
-    private var slots: [UInt64] = []
+    /// 0 when empty, else `entry + 1`.
+    private var slots: [UInt32] = []
     /// Bit `filterBit(hash)` is set for every stored key; `slots.count / 8` words.
     private var filter: [UInt64] = []
     private var entries: [Entry] = []
@@ -153,50 +153,46 @@ struct MergeIndex: Sendable {
     mutating func reserveCapacity(_ count: Int) {
         entries.reserveCapacity(count)
         cells.reserveCapacity(3 * count)
-        if (count + 1) * 2 > slots.count { rehash(capacity: Self.capacity(for: count)) }
+        if Self.needsGrowth(count, slots.count) { rehash(capacity: Self.capacity(for: count)) }
     }
 
     /// The handle stored for a key equal to `key`, if any.
     func handle(for key: MergeKey) -> Int? {
-        guard !slots.isEmpty, mayContain(key.hash) else { return nil }
-        let tag = key.hash >> 32
-        let mask = slots.count - 1
-        var index = Int(truncatingIfNeeded: key.hash) & mask
-        while true {
-            let slot = slots[index]
-            if slot == 0 { return nil }
-            if slot >> 32 == tag {
-                let entry = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-                if matches(entry, key) { return entries[entry].handle }
-            }
-            index = (index + 1) & mask
-        }
+        guard let entry = entry(for: key) else { return nil }
+        return entries[entry].handle
     }
 
     /// Stores `handle` for `key`, replacing the handle of an equal key.
     mutating func insert(_ key: MergeKey, handle: Int) {
-        if (entries.count + 1) * 2 > slots.count { rehash(capacity: Self.capacity(for: entries.count + 1)) }
-        let tag = key.hash >> 32
+        if let entry = entry(for: key) {
+            entries[entry].handle = handle
+            return
+        }
+        if Self.needsGrowth(entries.count + 1, slots.count) { rehash(capacity: Self.capacity(for: entries.count + 1)) }
         let mask = slots.count - 1
         var index = Int(truncatingIfNeeded: key.hash) & mask
-        while slots[index] != 0 {
-            let slot = slots[index]
-            if slot >> 32 == tag {
-                let entry = Int(truncatingIfNeeded: slot & 0xFFFF_FFFF) - 1
-                if matches(entry, key) {
-                    entries[entry].handle = handle
-                    return
-                }
-            }
-            index = (index + 1) & mask
-        }
-        slots[index] = tag << 32 | UInt64(entries.count + 1)
+        while slots[index] != 0 { index = (index + 1) & mask }
+        slots[index] = UInt32(truncatingIfNeeded: entries.count + 1)
         let bit = filterBit(key.hash)
         filter[bit >> 6] |= 1 << UInt64(bit & 63)
         entries.append(Entry(hash: key.hash, strength: key.strength, constant: key.row.constant, handle: handle,
                              start: Int32(truncatingIfNeeded: cells.count),
                              count: Int32(truncatingIfNeeded: key.row.cells.count), relation: key.relation))
         cells.append(contentsOf: key.row.cells)
+    }
+
+    /// The entry of a key equal to `key`, if any.
+    private func entry(for key: MergeKey) -> Int? {
+        guard !slots.isEmpty, mayContain(key.hash) else { return nil }
+        let mask = slots.count - 1
+        var index = Int(truncatingIfNeeded: key.hash) & mask
+        while true {
+            let slot = slots[index]
+            if slot == 0 { return nil }
+            let entry = Int(slot) - 1
+            if entries[entry].hash == key.hash && matches(entry, key) { return entry }
+            index = (index + 1) & mask
+        }
     }
 
     /// Exact equality of every number (no tolerance: merging is only a shortcut).
@@ -212,11 +208,11 @@ struct MergeIndex: Sendable {
         return true
     }
 
-    /// The filter bit of `hash`: bits 16 and up (the slot index uses the low bits,
-    /// the tag the high half; the mix makes all of them independent).
+    /// The filter bit of `hash`: bits 32 and up (the slot index uses the low bits; the
+    /// mix makes them independent).
     @inline(__always)
     private func filterBit(_ hash: UInt64) -> Int {
-        Int(truncatingIfNeeded: hash >> 16) & (filter.count &* 64 &- 1)
+        Int(truncatingIfNeeded: hash >> 32) & (filter.count &* 64 &- 1)
     }
 
     @inline(__always)
@@ -225,20 +221,25 @@ struct MergeIndex: Sendable {
         return filter[bit >> 6] & (1 << UInt64(bit & 63)) != 0
     }
 
+    /// Whether `count` keys would fill more than 3/4 of `capacity` slots.
+    @inline(__always)
+    private static func needsGrowth(_ count: Int, _ capacity: Int) -> Bool {
+        count * 4 > capacity * 3
+    }
+
     private static func capacity(for count: Int) -> Int {
         var capacity = 16
-        while capacity < 2 * (count + 1) { capacity *= 2 }
+        while needsGrowth(count, capacity) { capacity *= 2 }
         return capacity
     }
 
     private mutating func rehash(capacity: Int) {
-        var slots = [UInt64](repeating: 0, count: capacity)
+        var slots = [UInt32](repeating: 0, count: capacity)
         let mask = capacity - 1
-        for old in self.slots where old != 0 {
-            let entry = Int(truncatingIfNeeded: old & 0xFFFF_FFFF) - 1
-            var index = Int(truncatingIfNeeded: entries[entry].hash) & mask
+        for (entry, stored) in entries.enumerated() {
+            var index = Int(truncatingIfNeeded: stored.hash) & mask
             while slots[index] != 0 { index = (index + 1) & mask }
-            slots[index] = old
+            slots[index] = UInt32(truncatingIfNeeded: entry + 1)
         }
         self.slots = slots
         filter = [UInt64](repeating: 0, count: capacity / 8)

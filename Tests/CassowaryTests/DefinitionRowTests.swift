@@ -250,3 +250,34 @@ struct MergingPropertyTests {
         }
     }
 }
+
+/// The merge index on its own: many keys (several rehashes of its slots and filter),
+/// keys that differ in one number only, replacement of a stored handle.
+struct MergeIndexTests {
+    func key(_ i: Int, constant: Double = 0, strength: Double = 1) -> MergeKey {
+        MergeKey(strength: strength, relation: i % 3 == 0 ? .equal : .greaterThanOrEqual,
+                 row: Row(unsortedCells: [Cell(symbol: i, coefficient: 1), Cell(symbol: i + 1, coefficient: -2)],
+                          constant: constant))
+    }
+
+    @Test func everyStoredKeyIsFoundAndNoOtherIs() {
+        var index = MergeIndex()
+        for i in 0..<20_000 { index.insert(key(i), handle: i) }
+        for i in 0..<20_000 {
+            #expect(index.handle(for: key(i)) == i)
+            // Equal but for the constant, the strength, or the symbols: not found.
+            #expect(index.handle(for: key(i, constant: 1)) == nil)
+            #expect(index.handle(for: key(i, strength: 2)) == nil)
+        }
+        #expect(index.handle(for: key(20_000)) == nil)
+    }
+
+    @Test func insertingAnEqualKeyReplacesItsHandle() {
+        var index = MergeIndex()
+        index.reserveCapacity(4)
+        for i in 0..<100 { index.insert(key(i), handle: i) }
+        index.insert(key(42), handle: 4_242)
+        #expect(index.handle(for: key(42)) == 4_242)
+        #expect(index.handle(for: key(41)) == 41)
+    }
+}
