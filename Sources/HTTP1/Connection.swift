@@ -1,7 +1,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Dispatch
 import Synchronization
 
 /// What every connection of one server shares.
@@ -15,11 +14,11 @@ final class ServerContext: Sendable {
     /// `workers` never delays them. `nil` when every request goes to `workers`.
     let lightWorkers: WorkerPool?
     let isExpensive: (@Sendable (HTTPRequest) -> Bool)?
-    /// Where read and write sources fire. Their handlers never block (sockets
-    /// are non-blocking; handlers run on `workers`).
-    let ioQueue = DispatchQueue(label: "HTTP1.io", attributes: .concurrent)
-    /// Open connections by id (including ones being closed, which still hold an fd).
+    /// Open connections by id (including lingering ones, which still hold an fd).
     let connections = Mutex<[UInt64: Connection]>([:])
+    /// Reports socket readiness; the reads it triggers never block (sockets
+    /// are non-blocking; handlers run on `workers`).
+    let loop: EventLoop
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
 
@@ -33,6 +32,8 @@ final class ServerContext: Sendable {
         self.workers = WorkerPool(threadCount: workerCount, name: "HTTP1.worker")
         self.isExpensive = isExpensive
         self.lightWorkers = isExpensive == nil ? nil : WorkerPool(threadCount: 2, name: "HTTP1.light")
+        self.loop = EventLoop()
+        loop.start(name: "HTTP1.io") { [weak self] id in self?.connections.withLock { $0[id] } }
     }
 
     /// The pool that runs the handler for `request`.
@@ -47,10 +48,10 @@ final class ServerContext: Sendable {
 ///
 /// A class for identity and for the socket it owns. It performs the machine's
 /// actions and decides nothing itself. All mutable state, including every
-/// read, write and close of `fd`, is behind one `Mutex`, so the I/O queue and
-/// the worker that finishes a handler can both drive it; handlers run outside
-/// the lock. The fd is closed only after its Dispatch sources are cancelled
-/// (Dispatch's rule), and the connection leaves the registry at that moment.
+/// read, write, epoll registration and close of `fd`, is behind one `Mutex`,
+/// so the event loop and the worker that finishes a handler can both drive
+/// it; handlers run outside the lock. The connection leaves the registry when
+/// its fd is closed, so a readiness event still in flight for it is dropped.
 final class Connection: Sendable {
     /// How the connection is ending.
     private enum Closing {
@@ -69,10 +70,9 @@ final class Connection: Sendable {
         var pendingSince = 0.0
         var closeWhenFlushed = false
         var closing = Closing.open
-        var readSource: (any DispatchSourceRead)?
-        var writeSource: (any DispatchSourceWrite)?
+        /// What the fd is registered for in the event loop (empty: not registered).
+        var interest = EventLoop.Interest()
         var isReadSuspended = false
-        var liveSources = 0
     }
 
     /// Lingering lasts at most this long, in seconds.
@@ -96,28 +96,24 @@ final class Connection: Sendable {
         self.io = Mutex(IO(machine: ConnectionStateMachine(limits: context.limits, now: monotonicNow())))
     }
 
-    /// Registers the read source and starts reading; `initialBytes`, if any,
-    /// are written first and the connection then closes (the 503 path).
+    /// Registers with the event loop and starts reading; `initialBytes`, if
+    /// any, are written first and the connection then closes (the 503 path).
     func start(refusingWith initialBytes: [UInt8]? = nil) {
         io.withLock { io in
-            let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: context.ioQueue)
-            source.setEventHandler { [self] in readable() }
-            source.setCancelHandler { [self] in sourceCancelled() }
-            io.readSource = source
-            io.liveSources = 1
             if let initialBytes {
                 _ = perform([.write(initialBytes), .close], &io)
             }
-            source.resume()
+            updateInterest(&io)
         }
     }
 
     // MARK: - Events
 
-    /// The read source fired: read what is there and act on it.
-    private func readable() {
+    /// The socket is readable (or hung up): read what is there into `scratch`
+    /// and act on it. Called on the event loop's thread, with its buffer.
+    func readable(scratch: UnsafeMutableRawBufferPointer) {
         let (request, rejected) = io.withLock { io -> (HTTPRequest?, [Int]) in
-            readAvailable(&io)
+            readAvailable(&io, scratch: scratch)
         }
         log(rejected)
         if let request {
@@ -140,7 +136,9 @@ final class Connection: Sendable {
                 var outcome = perform(actions, &io)
                 if outcome.request == nil, io.isReadSuspended, io.machine.wantsBytes, case .open = io.closing {
                     // Bytes held back while the handler ran may now be parsed.
-                    let more = readAvailable(&io)
+                    let more = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { scratch in
+                        readAvailable(&io, scratch: scratch)
+                    }
                     outcome.request = more.request
                     outcome.rejected += more.rejected
                 }
@@ -199,58 +197,72 @@ final class Connection: Sendable {
 
     // MARK: - Reading
 
-    private func readAvailable(_ io: inout IO) -> (request: HTTPRequest?, rejected: [Int]) {
+    /// Reads until the socket is drained (or the machine wants no more bytes),
+    /// using `scratch` as the receive buffer.
+    private func readAvailable(_ io: inout IO, scratch: UnsafeMutableRawBufferPointer) -> (request: HTTPRequest?, rejected: [Int]) {
         var request: HTTPRequest?
         var rejected: [Int] = []
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65_536) { scratch in
-            while true {
-                if case .closed = io.closing { return }
-                if case .open = io.closing, !io.machine.wantsBytes {
-                    suspendReading(&io)
-                    return
+        reading: while true {
+            if case .closed = io.closing { break reading }
+            if case .open = io.closing, !io.machine.wantsBytes {
+                suspendReading(&io)
+                break reading
+            }
+            let count = recv(fd, scratch.baseAddress, scratch.count, 0)
+            if count > 0 {
+                guard case .open = io.closing else { continue }   // lingering: discard
+                let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
+                let outcome = perform(io.machine.received(bytes, now: monotonicNow(), date: HTTPDate.now()), &io)
+                if let next = outcome.request { request = next }
+                rejected += outcome.rejected
+                // A short read drained the socket: skip the recv that would
+                // only say EAGAIN (level-triggered epoll reports new bytes).
+                if count < scratch.count && !io.isReadSuspended { break reading }
+            } else if count == 0 {
+                if case .lingering = io.closing {
+                    hardClose(&io)
+                    break reading
                 }
-                let count = recv(fd, scratch.baseAddress, scratch.count, 0)
-                if count > 0 {
-                    guard case .open = io.closing else { continue }   // lingering: discard
-                    let bytes = UnsafeBufferPointer(rebasing: scratch[0..<count])
-                    let outcome = perform(io.machine.received(bytes, now: monotonicNow(), date: HTTPDate.now()), &io)
-                    if let next = outcome.request { request = next }
-                    rejected += outcome.rejected
-                    // A short read drained the socket: skip the recv that would
-                    // only say EAGAIN (the source fires again for new bytes).
-                    if count < scratch.count && !io.isReadSuspended { return }
-                } else if count == 0 {
-                    if case .lingering = io.closing {
-                        hardClose(&io)
-                        return
-                    }
-                    suspendReading(&io)
-                    let outcome = perform(io.machine.inputClosed(now: monotonicNow(), date: HTTPDate.now()), &io)
-                    if let next = outcome.request { request = next }
-                    rejected += outcome.rejected
-                    return
-                } else {
-                    let code = errno
-                    if code == EINTR { continue }
-                    if code != EAGAIN && code != EWOULDBLOCK { hardClose(&io) }
-                    if io.isReadSuspended { resumeReading(&io) }
-                    return
-                }
+                suspendReading(&io)
+                let outcome = perform(io.machine.inputClosed(now: monotonicNow(), date: HTTPDate.now()), &io)
+                if let next = outcome.request { request = next }
+                rejected += outcome.rejected
+                break reading
+            } else {
+                let code = errno
+                if code == EINTR { continue }
+                if code != EAGAIN && code != EWOULDBLOCK { hardClose(&io) }
+                if io.isReadSuspended { resumeReading(&io) }
+                break reading
             }
         }
         return (request, rejected)
     }
 
     private func suspendReading(_ io: inout IO) {
-        guard !io.isReadSuspended, let source = io.readSource else { return }
-        source.suspend()
+        guard !io.isReadSuspended else { return }
         io.isReadSuspended = true
+        updateInterest(&io)
     }
 
     private func resumeReading(_ io: inout IO) {
-        guard io.isReadSuspended, let source = io.readSource else { return }
+        guard io.isReadSuspended else { return }
         io.isReadSuspended = false
-        source.resume()
+        updateInterest(&io)
+    }
+
+    /// Brings the event-loop registration in line with the state: readable
+    /// unless reading is suspended, writable while output is pending, nothing
+    /// once closed.
+    private func updateInterest(_ io: inout IO) {
+        var wanted = EventLoop.Interest()
+        if case .closed = io.closing {
+        } else {
+            if !io.isReadSuspended { wanted.insert(.readable) }
+            if !io.pending.isEmpty { wanted.insert(.writable) }
+        }
+        context.loop.update(fd: fd, id: id, from: io.interest, to: wanted)
+        io.interest = wanted
     }
 
     // MARK: - Actions
@@ -295,7 +307,7 @@ final class Connection: Sendable {
             io.pending = Array(bytes[sent...])
             io.pendingOffset = 0
             io.pendingSince = monotonicNow()
-            startWriteSource(&io)
+            updateInterest(&io)
         }
     }
 
@@ -318,18 +330,8 @@ final class Connection: Sendable {
         return offset
     }
 
-    private func startWriteSource(_ io: inout IO) {
-        guard io.writeSource == nil else { return }
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: context.ioQueue)
-        source.setEventHandler { [self] in writable() }
-        source.setCancelHandler { [self] in sourceCancelled() }
-        io.writeSource = source
-        io.liveSources += 1
-        source.resume()
-    }
-
-    /// The socket can take more of the pending output.
-    private func writable() {
+    /// The socket can take more of the pending output. Called on the event loop's thread.
+    func writable() {
         io.withLock { io in
             guard case .open = io.closing, !io.pending.isEmpty else { return }
             let sent = io.pending.withUnsafeBytes { raw in
@@ -344,8 +346,7 @@ final class Connection: Sendable {
             guard io.pendingOffset == io.pending.count else { return }
             io.pending = []
             io.pendingOffset = 0
-            io.writeSource?.cancel()
-            io.writeSource = nil
+            updateInterest(&io)
             if io.closeWhenFlushed { beginLinger(&io) }
         }
     }
@@ -360,24 +361,13 @@ final class Connection: Sendable {
         resumeReading(&io)
     }
 
+    /// Unregisters, closes the fd and leaves the registry (lock order: a
+    /// connection's `io`, then the registry; nothing takes them the other way).
     private func hardClose(_ io: inout IO) {
         if case .closed = io.closing { return }
         io.closing = .closed
         io.pending = []
-        resumeReading(&io)   // a suspended source never delivers its cancellation
-        io.readSource?.cancel()
-        io.readSource = nil
-        io.writeSource?.cancel()
-        io.writeSource = nil
-    }
-
-    /// A source's cancel handler: the last one closes the fd and unregisters.
-    private func sourceCancelled() {
-        let isLast = io.withLock { io -> Bool in
-            io.liveSources -= 1
-            return io.liveSources == 0
-        }
-        guard isLast else { return }
+        updateInterest(&io)
         close(fd)
         context.connections.withLock { _ = $0.removeValue(forKey: id) }
         if isCounted { context.countedConnections.subtract(1, ordering: .relaxed) }

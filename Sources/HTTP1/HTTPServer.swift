@@ -5,13 +5,15 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// A generic HTTP/1.1 server (RFC 9112) on non-blocking sockets and Dispatch.
+/// A generic HTTP/1.1 server (RFC 9112) on non-blocking sockets, `epoll` and Dispatch.
 ///
-/// Threads: one serial queue accepts; reads and writes run as Dispatch source
-/// events on a shared I/O queue (no thread is parked per connection, so
+/// Threads: one serial Dispatch queue accepts and another runs the timeout
+/// sweep; one event-loop thread waits on `epoll` for every connection and
+/// reads and parses on its own (no thread is parked per connection, so
 /// thousands of idle or slow connections cost only memory); the handler runs on
 /// a pool of `workerCount` threads and its response is written from that same
-/// thread, so a request makes exactly one thread hop. Pipelined requests are
+/// thread (the event loop writes only what the socket did not take at once),
+/// so a request makes exactly one thread hop. Pipelined requests are
 /// answered in order, and responses that are ready together go out in one write.
 ///
 /// The server answers framing errors itself (400, 408, 413, 414, 431, 501, 505,
@@ -132,6 +134,7 @@ public final class HTTPServer: Sendable {
         if spare >= 0 { close(spare) }
         context.workers.stop()
         context.lightWorkers?.stop()
+        context.loop.stop()
     }
 
     // MARK: - Accepting
