@@ -73,6 +73,13 @@ final class Connection: Sendable {
         /// What the fd is registered for in the event loop (empty: not registered).
         var interest = EventLoop.Interest()
         var isReadSuspended = false
+        /// Writes are left in `pending` for the caller to send once it has
+        /// unlocked (set by ``runHandler(_:)`` around its own response).
+        var defersSending = false
+        /// A worker is sending `pending` outside the lock. `pending` stays
+        /// non-empty meanwhile, so other writes queue behind it, `.close` waits
+        /// for it, and a hard close leaves the fd for that worker to close.
+        var isSending = false
     }
 
     /// Lingering lasts at most this long, in seconds.
@@ -130,10 +137,16 @@ final class Connection: Sendable {
             let response = context.handler(request)
             let end = monotonicNow()
             let date = HTTPDate.now()
-            let (next, rejected) = io.withLock { io -> (HTTPRequest?, [Int]) in
-                guard case .open = io.closing else { return (nil, []) }
+            let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [Int], [UInt8]?) in
+                guard case .open = io.closing else { return (nil, [], nil) }
                 let actions = io.machine.handlerFinished(response, now: end, date: date)
+                let wasSending = io.isSending
+                io.defersSending = true
                 var outcome = perform(actions, &io)
+                io.defersSending = false
+                // The response goes out after unlocking, so the event loop can read
+                // this connection's next request meanwhile instead of waiting here.
+                let output = !wasSending && io.isSending ? io.pending : nil
                 if outcome.request == nil, io.isReadSuspended, io.machine.wantsBytes, case .open = io.closing {
                     // Bytes held back while the handler ran may now be parsed.
                     let more = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 16) { scratch in
@@ -142,7 +155,11 @@ final class Connection: Sendable {
                     outcome.request = more.request
                     outcome.rejected += more.rejected
                 }
-                return (outcome.request, outcome.rejected)
+                return (outcome.request, outcome.rejected, output)
+            }
+            if let output {
+                let sent = output.withUnsafeBytes { send(all: $0) }
+                io.withLock { io in finishSending(sent, &io) }
             }
             context.accessLog?(AccessLogRecord(
                 method: request.method, target: request.target, status: response.status,
@@ -259,7 +276,7 @@ final class Connection: Sendable {
         if case .closed = io.closing {
         } else {
             if !io.isReadSuspended { wanted.insert(.readable) }
-            if !io.pending.isEmpty { wanted.insert(.writable) }
+            if !io.pending.isEmpty && !io.isSending { wanted.insert(.writable) }
         }
         context.loop.update(fd: fd, id: id, from: io.interest, to: wanted)
         io.interest = wanted
@@ -298,6 +315,13 @@ final class Connection: Sendable {
             io.pending.append(contentsOf: bytes)
             return
         }
+        if io.defersSending {
+            io.pending = bytes
+            io.pendingOffset = 0
+            io.pendingSince = monotonicNow()
+            io.isSending = true
+            return
+        }
         let sent = bytes.withUnsafeBytes { send(all: $0) }
         guard let sent else {
             hardClose(&io)
@@ -330,10 +354,44 @@ final class Connection: Sendable {
         return offset
     }
 
+    /// Ends a send made outside the lock: `sent` bytes of `pending` went out
+    /// (`nil`: the connection failed). Sends what was queued meanwhile, or
+    /// leaves the rest to the event loop; closes the fd if a hard close came
+    /// while the send was in flight.
+    private func finishSending(_ sent: Int?, _ io: inout IO) {
+        io.isSending = false
+        if case .closed = io.closing {
+            closeDescriptor()
+            return
+        }
+        guard let sent else {
+            hardClose(&io)
+            return
+        }
+        io.pendingOffset += sent
+        if io.pendingOffset < io.pending.count && sent > 0 {
+            io.pendingSince = monotonicNow()
+            let more = io.pending.withUnsafeBytes { raw in
+                send(all: UnsafeRawBufferPointer(rebasing: raw[io.pendingOffset...]))
+            }
+            guard let more else {
+                hardClose(&io)
+                return
+            }
+            io.pendingOffset += more
+        }
+        if io.pendingOffset == io.pending.count {
+            io.pending = []
+            io.pendingOffset = 0
+            if io.closeWhenFlushed { beginLinger(&io) }
+        }
+        updateInterest(&io)
+    }
+
     /// The socket can take more of the pending output. Called on the event loop's thread.
     func writable() {
         io.withLock { io in
-            guard case .open = io.closing, !io.pending.isEmpty else { return }
+            guard case .open = io.closing, !io.pending.isEmpty, !io.isSending else { return }
             let sent = io.pending.withUnsafeBytes { raw in
                 send(all: UnsafeRawBufferPointer(rebasing: raw[io.pendingOffset...]))
             }
@@ -361,13 +419,21 @@ final class Connection: Sendable {
         resumeReading(&io)
     }
 
-    /// Unregisters, closes the fd and leaves the registry (lock order: a
-    /// connection's `io`, then the registry; nothing takes them the other way).
+    /// Unregisters, then closes the fd and leaves the registry, or leaves that
+    /// to the worker whose send is in flight (``finishSending(_:_:)``).
     private func hardClose(_ io: inout IO) {
         if case .closed = io.closing { return }
         io.closing = .closed
         io.pending = []
+        io.pendingOffset = 0
         updateInterest(&io)
+        if !io.isSending { closeDescriptor() }
+    }
+
+    /// Closes the fd and leaves the registry. Called with `io` locked (lock
+    /// order: a connection's `io`, then the registry; nothing takes them the
+    /// other way), once per connection.
+    private func closeDescriptor() {
         close(fd)
         context.connections.withLock { _ = $0.removeValue(forKey: id) }
         if isCounted { context.countedConnections.subtract(1, ordering: .relaxed) }
