@@ -74,9 +74,11 @@ final class EventLoop: @unchecked Sendable {
     /// Changes what `fd` (registered as `id`) waits for, from `old` to `new`:
     /// adds it to the set, modifies it, or removes it when `new` is empty (an fd
     /// with nothing to wait for stays out of the set, so a hang-up cannot make a
-    /// level-triggered loop spin on it). Safe from any thread.
+    /// level-triggered loop spin on it). Safe from any thread; does nothing
+    /// once ``stop()`` was called (the epoll fd is closed, its number may be
+    /// reused).
     func update(fd: Int32, id: UInt64, from old: Interest, to new: Interest) {
-        guard old != new else { return }
+        guard old != new, !isStopping.load(ordering: .relaxed) else { return }
         let operation = old.isEmpty ? Epoll.add : new.isEmpty ? Epoll.delete : Epoll.modify
         Epoll.control(epollFD, operation, fd, events: new.rawValue, id: id)
     }
