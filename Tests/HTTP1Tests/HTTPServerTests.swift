@@ -431,6 +431,38 @@ struct HTTPServerTests {
         #expect((try? RawClient(port: port)) == nil)
     }
 
+    /// Many clients at once, pipelining, and half of them resetting the connection
+    /// (`SO_LINGER` 0) while responses are in flight: every connection is answered or
+    /// closed, every fd is released (the open-connection count returns to 0), and the
+    /// server still answers a new client.
+    @Test func concurrentPipeliningClientsAndResetsLeaveNoConnectionBehind() throws {
+        try withServer { port, server in
+            let answered = Atomic<Int>(0)
+            DispatchQueue.concurrentPerform(iterations: 16) { index in
+                for round in 0..<20 {
+                    guard let client = try? RawClient(port: port) else { continue }
+                    let burst = String(repeating: "POST /echo HTTP/1.1\nHost: t\nContent-Length: 5\n\nhello", count: 4)
+                    client.send(burst)
+                    if (index + round) % 2 == 0 {
+                        // Reset at once: the server may be reading, handling or writing.
+                        var linger = linger(l_onoff: 1, l_linger: 0)
+                        setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                        continue
+                    }
+                    for _ in 0..<4 where (try? client.readResponse())?.bodyText == "hello" {
+                        answered.add(1, ordering: .relaxed)
+                    }
+                }
+            }
+            #expect(answered.load(ordering: .relaxed) == 16 * 10 * 4)
+            for _ in 0..<500 where server.openConnectionCount > 0 { usleep(10_000) }
+            #expect(server.openConnectionCount == 0)
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().bodyText == "hello")
+        }
+    }
+
     @Test func accessLogHasOneRecordPerRequest() throws {
         let records = Mutex<[AccessLogRecord]>([])
         try withServer(log: { record in records.withLock { $0.append(record) } }) { port, _ in
