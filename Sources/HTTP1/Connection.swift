@@ -371,20 +371,10 @@ final class Connection: Sendable {
         io.pendingOffset += sent
         if io.pendingOffset < io.pending.count && sent > 0 {
             io.pendingSince = monotonicNow()
-            let more = io.pending.withUnsafeBytes { raw in
-                send(all: UnsafeRawBufferPointer(rebasing: raw[io.pendingOffset...]))
-            }
-            guard let more else {
-                hardClose(&io)
-                return
-            }
+            guard let more = sendRest(&io) else { return }
             io.pendingOffset += more
         }
-        if io.pendingOffset == io.pending.count {
-            io.pending = []
-            io.pendingOffset = 0
-            if io.closeWhenFlushed { beginLinger(&io) }
-        }
+        clearIfFlushed(&io)
         updateInterest(&io)
     }
 
@@ -392,21 +382,32 @@ final class Connection: Sendable {
     func writable() {
         io.withLock { io in
             guard case .open = io.closing, !io.pending.isEmpty, !io.isSending else { return }
-            let sent = io.pending.withUnsafeBytes { raw in
-                send(all: UnsafeRawBufferPointer(rebasing: raw[io.pendingOffset...]))
-            }
-            guard let sent else {
-                hardClose(&io)
-                return
-            }
+            guard let sent = sendRest(&io) else { return }
             io.pendingOffset += sent
             if sent > 0 { io.pendingSince = monotonicNow() }
-            guard io.pendingOffset == io.pending.count else { return }
-            io.pending = []
-            io.pendingOffset = 0
+            clearIfFlushed(&io)
             updateInterest(&io)
-            if io.closeWhenFlushed { beginLinger(&io) }
         }
+    }
+
+    /// Sends what the socket takes of the pending output from `pendingOffset` on
+    /// (without advancing it); a send error closes the connection hard.
+    /// - Returns: the bytes sent, or `nil` after a hard close.
+    private func sendRest(_ io: inout IO) -> Int? {
+        let sent = io.pending.withUnsafeBytes { raw in
+            send(all: UnsafeRawBufferPointer(rebasing: raw[io.pendingOffset...]))
+        }
+        if sent == nil { hardClose(&io) }
+        return sent
+    }
+
+    /// Once all pending output is sent: clears it, and begins lingering if the
+    /// connection closes after this response.
+    private func clearIfFlushed(_ io: inout IO) {
+        guard io.pendingOffset == io.pending.count else { return }
+        io.pending = []
+        io.pendingOffset = 0
+        if io.closeWhenFlushed { beginLinger(&io) }
     }
 
     // MARK: - Closing
