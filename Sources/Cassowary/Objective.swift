@@ -33,6 +33,9 @@ struct Objective: Sendable {
     private(set) var strengths: [Double] = []
     /// Rank of each level (0 = strongest), by level number.
     private var ranks: [Int32] = []
+    /// The strengths in descending order, and the level number of each.
+    private var strengthsByRank: [Double] = []
+    private var levelsByRank: [Int32] = []
     /// The constant of each level's row, by level number.
     private(set) var constants: [Double] = []
     /// Reduced-cost vectors by symbol id (shorter than the symbol count: the rest empty).
@@ -54,15 +57,23 @@ struct Objective: Sendable {
     }
 
     /// The level of `strength`, created (empty) if new.
-    /// - Complexity: O(levels).
+    /// - Complexity: O(log levels) to find; O(levels) to create.
     mutating func level(for strength: Double) -> Int {
-        if let existing = strengths.firstIndex(of: strength) { return existing }
-        let stronger = strengths.reduce(0) { $0 + ($1 > strength ? 1 : 0) }
-        for index in ranks.indices where ranks[index] >= stronger { ranks[index] += 1 }
+        var low = 0
+        var high = strengthsByRank.count
+        while low < high {
+            let mid = (low + high) / 2
+            if strengthsByRank[mid] > strength { low = mid + 1 } else { high = mid }
+        }
+        if low < strengthsByRank.count && strengthsByRank[low] == strength { return Int(levelsByRank[low]) }
+        let level = strengths.count
+        for index in ranks.indices where ranks[index] >= low { ranks[index] += 1 }
         strengths.append(strength)
-        ranks.append(Int32(stronger))
+        ranks.append(Int32(low))
         constants.append(0)
-        return strengths.count - 1
+        strengthsByRank.insert(strength, at: low)
+        levelsByRank.insert(Int32(level), at: low)
+        return level
     }
 
     /// Whether `symbol` has a nonzero coefficient in some level.

@@ -552,14 +552,14 @@ extension Solver {
         // Strongest leading level first, then the most negative coefficient there
         // (Dantzig's rule), then the lowest id.
         var best = -1
-        var bestLevel = Int.max
+        var bestRank = Int.max
         var bestCoefficient = 0.0
         for symbol in lexicographicNegatives {
-            guard let (level, coefficient) = objective.leading(symbol) else { continue }
-            if level < bestLevel || (level == bestLevel && (coefficient < bestCoefficient
+            guard let (rank, coefficient) = objective.leading(symbol) else { continue }
+            if rank < bestRank || (rank == bestRank && (coefficient < bestCoefficient
                 || (coefficient == bestCoefficient && symbol < best))) {
                 best = symbol
-                bestLevel = level
+                bestRank = rank
                 bestCoefficient = coefficient
             }
         }
