@@ -80,7 +80,16 @@ final class Connection: Sendable {
         /// non-empty meanwhile, so other writes queue behind it, `.close` waits
         /// for it, and a hard close leaves the fd for that worker to close.
         var isSending = false
+        /// A pipelined request held back while more than ``Connection/maxUnsentBytes``
+        /// of output wait for the client to read; the event loop resubmits it.
+        var deferred: HTTPRequest?
     }
+
+    /// Unsent output, in bytes, beyond which no further pipelined request is handled
+    /// until the client reads: a client that pipelines requests and never reads the
+    /// responses must not make the server buffer them without bound (one such
+    /// connection held 60 MB). A single response may exceed it.
+    static let maxUnsentBytes = 1 << 20
 
     /// Lingering lasts at most this long, in seconds.
     static let lingerTime = 2.0
@@ -166,6 +175,12 @@ final class Connection: Sendable {
                 bodyBytes: response.body.count, duration: end - start, remoteAddress: remoteAddress))
             log(rejected)
             guard let next else { return }
+            let mustWait = io.withLock { io -> Bool in
+                guard io.pending.count - io.pendingOffset > Connection.maxUnsentBytes else { return false }
+                io.deferred = next
+                return true
+            }
+            if mustWait { return }   // writable() resubmits it once the client has read
             request = next
         }
     }
@@ -378,15 +393,24 @@ final class Connection: Sendable {
         updateInterest(&io)
     }
 
-    /// The socket can take more of the pending output. Called on the event loop's thread.
+    /// The socket can take more of the pending output. Called on the event loop's
+    /// thread. Once the unsent output is back under ``maxUnsentBytes``, a pipelined
+    /// request held back goes to the workers.
     func writable() {
-        io.withLock { io in
-            guard case .open = io.closing, !io.pending.isEmpty, !io.isSending else { return }
-            guard let sent = sendRest(&io) else { return }
+        let resumed = io.withLock { io -> HTTPRequest? in
+            guard case .open = io.closing, !io.pending.isEmpty, !io.isSending else { return nil }
+            guard let sent = sendRest(&io) else { return nil }
             io.pendingOffset += sent
             if sent > 0 { io.pendingSince = monotonicNow() }
             clearIfFlushed(&io)
             updateInterest(&io)
+            guard case .open = io.closing, io.pending.count - io.pendingOffset <= Connection.maxUnsentBytes,
+                  let deferred = io.deferred else { return nil }
+            io.deferred = nil
+            return deferred
+        }
+        if let resumed {
+            context.pool(for: resumed).submit { [self] in runHandler(resumed) }
         }
     }
 
@@ -427,6 +451,7 @@ final class Connection: Sendable {
         io.closing = .closed
         io.pending = []
         io.pendingOffset = 0
+        io.deferred = nil
         updateInterest(&io)
         if !io.isSending { closeDescriptor() }
     }

@@ -463,6 +463,29 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func aClientThatDoesNotReadIsNotServedAheadWithoutBound() throws {
+        let handled = Atomic<Int>(0)
+        try withServer(log: { _ in handled.add(1, ordering: .relaxed) }) { port, _ in
+            let client = try RawClient(port: port)
+            // 40 pipelined requests for 1 MiB each, and no reading for a while: the server
+            // handles a few (what the socket buffers and Connection.maxUnsentBytes take),
+            // not all 40 into a 40 MiB buffer.
+            client.send(String(repeating: "GET /big/1 HTTP/1.1\nHost: t\n\n", count: 40))
+            usleep(500_000)
+            let early = handled.load(ordering: .relaxed)
+            #expect(early >= 1 && early < 20)
+            // Once the client reads, the rest are handled and arrive whole, in order.
+            for _ in 0..<40 {
+                let response = try client.readResponse()
+                #expect(response.status == 200)
+                #expect(response.body.count == 1 << 20)
+            }
+            client.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try client.readResponse().bodyText == "hello")
+        }
+        #expect(handled.load(ordering: .relaxed) == 41)
+    }
+
     @Test func accessLogHasOneRecordPerRequest() throws {
         let records = Mutex<[AccessLogRecord]>([])
         try withServer(log: { record in records.withLock { $0.append(record) } }) { port, _ in
