@@ -76,7 +76,7 @@ public struct SceneDecoder: Sendable {
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
         }
-        context.warnUnknownMembers(members, known: ["container", "views", "metrics", "constraints", "groups", "options", "sizes"], path: "$")
+        context.checkMembers(members, known: ["container", "views", "metrics", "constraints", "groups", "options", "sizes"], path: "$")
         var scene = Scene()
         scene.container = decodeContainer(json["container"], path: "$.container", &context)
         scene.views = decodeViews(json["views"], &context)
@@ -105,7 +105,7 @@ public struct SceneDecoder: Sendable {
         guard case .object(let members) = json else {
             throw SceneRejection(status: 400, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
-        context.warnUnknownMembers(members, known: ["constraints", "metrics"], path: "$")
+        context.checkMembers(members, known: ["constraints", "metrics"], path: "$")
         if json["constraints"] == nil {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }
@@ -135,7 +135,7 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object", found: value))
             return container
         }
-        context.warnUnknownMembers(members, known: ["width", "height", "margins"], path: path())
+        context.checkMembers(members, known: ["width", "height", "margins"], path: path())
         container.size.width = context.optionalNumber(value["width"], path: path() + ".width", nonNegative: true)
         container.size.height = context.optionalNumber(value["height"], path: path() + ".height", nonNegative: true)
         container.margins = decodeInsets(value["margins"], path: path() + ".margins", &context)
@@ -149,7 +149,7 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
-        context.warnUnknownMembers(members, known: ["top", "left", "bottom", "right"], path: path())
+        context.checkMembers(members, known: ["top", "left", "bottom", "right"], path: path())
         insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? 8
         insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? 8
         insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? 8
@@ -180,7 +180,7 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.warnUnknownMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path())
+                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path())
                 var view = ViewSpec(name: name)
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
@@ -191,7 +191,7 @@ public struct SceneDecoder: Sendable {
                 }
                 if let size = body["intrinsicSize"] {
                     if case .object(let sizeFields) = size {
-                        context.warnUnknownMembers(sizeFields, known: ["width", "height"], path: path() + ".intrinsicSize")
+                        context.checkMembers(sizeFields, known: ["width", "height"], path: path() + ".intrinsicSize")
                         view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path() + ".intrinsicSize.width")
                         view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path() + ".intrinsicSize.height")
                     } else {
@@ -242,7 +242,7 @@ public struct SceneDecoder: Sendable {
             case .string(let source):
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
-                context.warnUnknownMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath())
+                context.checkMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath())
                 var id: String?
                 if let idValue = element["id"] {
                     if case .string(let text) = idValue { id = text } else {
@@ -326,10 +326,10 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError("$.options", expected: "an object", found: value))
             return options
         }
-        context.warnUnknownMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates"], path: "$.options")
+        context.checkMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates"], path: "$.options")
         if let spacing = value["spacing"] {
             if case .object(let fields) = spacing {
-                context.warnUnknownMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
+                context.checkMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
                 options.siblingSpacing = context.optionalNumber(spacing["sibling"], path: "$.options.spacing.sibling") ?? 8
                 options.superviewSpacing = context.optionalNumber(spacing["superview"], path: "$.options.spacing.superview") ?? 20
             } else {
@@ -356,7 +356,7 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
                 continue
             }
-            context.warnUnknownMembers(members, known: ["width", "height"], path: path())
+            context.checkMembers(members, known: ["width", "height"], path: path())
             sizes.append(ContainerSize(
                 width: context.optionalNumber(element["width"], path: path() + ".width", nonNegative: true),
                 height: context.optionalNumber(element["height"], path: path() + ".height", nonNegative: true)))
@@ -526,12 +526,21 @@ struct DecodingContext {
         LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
     }
 
-    /// Unknown members are an error: a misspelt field (`"contraints"`) would otherwise be
-    /// silently ignored and produce a wrong layout.
-    mutating func warnUnknownMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
-        for (name, _) in members where !known.contains(name) {
-            let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path())\(suggestion)", path: path() + pathComponent(name)))
+    /// Reports every member of a fixed-field object that is not in `known` (with the
+    /// closest known name as a hint), and every known member given more than once. Both
+    /// are errors: a misspelt field (`"contraints"`) would otherwise be silently ignored,
+    /// and JSON leaves repeated names to the reader (RFC 8259 §4), so taking one of them
+    /// would lay out something other than what was sent.
+    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
+        for (index, (name, _)) in members.enumerated() {
+            guard known.contains(name) else {
+                let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path())\(suggestion)", path: path() + pathComponent(name)))
+                continue
+            }
+            if members[..<index].contains(where: { $0.0 == name }) {
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(name)' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
+            }
         }
     }
 
@@ -595,7 +604,7 @@ struct DecodingContext {
             typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
             return defaults
         }
-        warnUnknownMembers(members, known: ["horizontal", "vertical"], path: path())
+        checkMembers(members, known: ["horizontal", "vertical"], path: path())
         return AxisPriorities(
             horizontal: priority(value["horizontal"], path: path() + ".horizontal") ?? defaults.horizontal,
             vertical: priority(value["vertical"], path: path() + ".vertical") ?? defaults.vertical)

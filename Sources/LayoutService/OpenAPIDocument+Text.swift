@@ -258,7 +258,7 @@ paths:
             The body is not JSON (`invalid_json`, also for JSON nested deeper than 64
             levels), or not a scene of the right shape and types (`invalid_scene`, whose
             diagnostic names the JSON path, e.g. `$.views.title.parent`: a wrong type, an
-            unknown member, a `null`, an unknown priority name); these carry
+            unknown member, a member given twice, a `null`, an unknown priority name); these carry
             `Cache-Status: layoutd; fwd=miss` (JSON answers only) and `Vary: Accept`. Also an
             unknown `format` (`bad-request`, no diagnostics, no `Cache-Status`), and a
             framing error (`bad-request`, with `Connection: close`).

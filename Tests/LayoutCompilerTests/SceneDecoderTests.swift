@@ -33,6 +33,18 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.views[1]"])
     }
 
+    /// A field given twice is an error (400), like an unknown one, wherever the object
+    /// has fixed fields; it is reported at each repetition.
+    @Test func fieldGivenTwice() throws {
+        let found = try #require(rejection(#"{"views":["a"],"views":["b"],"options":{"layoutDirection":"leftToRight","layoutDirection":"rightToLeft"}}"#))
+        #expect(found.status == 400)
+        #expect(found.diagnostics.map(\.message) == [
+            "Field 'views' is given more than once at $; give it once",
+            "Field 'layoutDirection' is given more than once at $.options; give it once",
+        ])
+        #expect(found.diagnostics.map(\.path) == ["$.views", "$.options.layoutDirection"])
+    }
+
     /// One diagnostic for a chain deeper than `maxHierarchyDepth`, naming the first view
     /// (in name order) whose chain is too deep.
     @Test func depthLimit() throws {
