@@ -216,8 +216,15 @@ public final class LayoutService: Sendable {
     }
 
     /// 415 unless the body is JSON: `application/json`, any `+json` type, none, or curl's
-    /// default `application/x-www-form-urlencoded` (contract, "Responses").
+    /// default `application/x-www-form-urlencoded` (contract, "Responses"); also 415, with
+    /// `Accept-Encoding: identity`, for a content-coded body (`Content-Encoding: gzip`),
+    /// which layoutd does not decode (RFC 9110 §8.4.1, §15.5.16).
     func checkMediaType(_ request: HTTPRequest) -> HTTPResponse? {
+        if let coding = request.headers["Content-Encoding"],
+           coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
+            return problem(415, detail: "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed",
+                           headers: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")])
+        }
         guard let contentType = request.headers["Content-Type"] else { return nil }
         if contentType == "application/json" { return nil }   // the common case, without Foundation
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""

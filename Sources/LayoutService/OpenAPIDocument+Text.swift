@@ -940,8 +940,10 @@ components:
     UnsupportedMediaType:
       description: |
         The body's Content-Type is not `application/json`, a `+json` type, or
-        `application/x-www-form-urlencoded` (and not absent). `Accept-Post` names the
-        accepted type (also on `PUT /groups/{name}`).
+        `application/x-www-form-urlencoded` (and not absent), or the body is
+        content-coded (`Content-Encoding` other than `identity`; then `Accept-Encoding:
+        identity` is sent too). `Accept-Post` names the accepted type (also on
+        `PUT /groups/{name}`).
       headers:
         Accept-Post:
           description: 'The media type a body must have: `application/json`.'
@@ -949,6 +951,11 @@ components:
           schema:
             type: string
             const: application/json
+        Accept-Encoding:
+          description: '`identity`, when the body was content-coded.'
+          schema:
+            type: string
+            const: identity
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
       content:

@@ -69,6 +69,14 @@ struct HandlerTests {
         #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Type": contentType]).status == status)
     }
 
+    @Test func contentCodedBodiesGet415() throws {
+        let gzip = request(.POST, "/solve", Self.scene, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"])
+        #expect(gzip.status == 415)
+        #expect(gzip.headers["Accept-Encoding"] == "identity")
+        #expect(try json(gzip)["detail"] == .string("The body must not be content-coded; Content-Encoding 'gzip' is not supported, send it uncompressed"))
+        #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Encoding": "identity"]).status == 200)
+    }
+
     @Test func malformedAndWrongTypes() throws {
         let malformed = request(.POST, "/solve", "{\"views\": [")
         #expect(malformed.status == 400)
