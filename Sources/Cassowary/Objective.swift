@@ -29,8 +29,6 @@ struct Objective: Sendable {
         var isEmpty: Bool { first.level < 0 }
     }
 
-    /// Strength of each level, by level number.
-    private(set) var strengths: [Double] = []
     /// Rank of each level (0 = strongest), by level number.
     private var ranks: [Int32] = []
     /// The strengths in descending order, and the level number of each.
@@ -45,7 +43,7 @@ struct Objective: Sendable {
     var changed: [Int] = []
 
     /// Number of levels.
-    var levelCount: Int { strengths.count }
+    var levelCount: Int { ranks.count }
 
     /// Rank of `level` (0 = strongest).
     @inline(__always)
@@ -66,9 +64,8 @@ struct Objective: Sendable {
             if strengthsByRank[mid] > strength { low = mid + 1 } else { high = mid }
         }
         if low < strengthsByRank.count && strengthsByRank[low] == strength { return Int(levelsByRank[low]) }
-        let level = strengths.count
+        let level = ranks.count
         for index in ranks.indices where ranks[index] >= low { ranks[index] += 1 }
-        strengths.append(strength)
         ranks.append(Int32(low))
         constants.append(0)
         strengthsByRank.insert(strength, at: low)
