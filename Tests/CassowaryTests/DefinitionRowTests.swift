@@ -251,8 +251,9 @@ struct MergingPropertyTests {
     }
 }
 
-/// The merge index on its own: many keys (several rehashes of its slots and filter),
-/// keys that differ in one number only, replacement of a stored handle.
+/// The merge index on its own: many keys (its per-symbol lists, and the hash table of
+/// keys that overflow them), keys that differ in one number only, replacement of a
+/// stored handle.
 struct MergeIndexTests {
     func key(_ i: Int, constant: Double = 0, strength: Double = 1) -> MergeKey {
         MergeKey(strength: strength, relation: i % 3 == 0 ? .equal : .greaterThanOrEqual,
@@ -279,5 +280,38 @@ struct MergeIndexTests {
         index.insert(key(42), handle: 4_242)
         #expect(index.handle(for: key(42)) == 4_242)
         #expect(index.handle(for: key(41)) == 41)
+    }
+
+    /// Keys filed under one symbol beyond the per-symbol list go to the hash table;
+    /// every one is still found, replaced and told from its near misses.
+    @Test func keysBeyondOneSymbolsListAreFoundInTheTable() {
+        func shared(_ i: Int, constant: Double = 0) -> MergeKey {
+            MergeKey(strength: 1, relation: .lessThanOrEqual,
+                     row: Row(unsortedCells: [Cell(symbol: 9_000, coefficient: 1), Cell(symbol: i, coefficient: 0.5)],
+                              constant: constant))
+        }
+        var index = MergeIndex()
+        for i in 0..<1_000 { index.insert(shared(i), handle: i) }
+        for i in 0..<1_000 {
+            #expect(index.handle(for: shared(i)) == i)
+            #expect(index.handle(for: shared(i, constant: -1)) == nil)
+        }
+        index.insert(shared(3), handle: 33)      // in the list
+        index.insert(shared(999), handle: 9_999) // in the table
+        #expect(index.handle(for: shared(3)) == 33)
+        #expect(index.handle(for: shared(999)) == 9_999)
+        #expect(index.handle(for: shared(1_000)) == nil)
+    }
+
+    @Test func keysWithoutCellsAreFound() {
+        func constantOnly(_ c: Double) -> MergeKey {
+            MergeKey(strength: 1_000, relation: .equal, row: Row(unsortedCells: [], constant: c))
+        }
+        var index = MergeIndex()
+        for i in 0..<50 { index.insert(constantOnly(Double(i)), handle: i) }
+        #expect(index.handle(for: constantOnly(7)) == 7)
+        #expect(index.handle(for: constantOnly(49)) == 49)
+        #expect(index.handle(for: constantOnly(50)) == nil)
+        #expect(index.handle(for: MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [], constant: 7))) == nil)
     }
 }
