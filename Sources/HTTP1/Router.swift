@@ -37,10 +37,13 @@ public struct PathParameters: Sendable, Equatable {
 ///   registration.
 /// - No route matches the path → `404` problem.
 /// - The path matches but not the method → `405` problem with `Allow` listing
-///   the resource's methods sorted by name, with `HEAD` wherever `GET` exists
-///   (RFC 9110 §15.5.6).
+///   the resource's methods sorted by name, with `HEAD` wherever `GET` exists and
+///   `OPTIONS` everywhere (RFC 9110 §15.5.6).
 /// - `HEAD` without its own route runs the `GET` handler; the server then sends
 ///   the headers (with the GET `Content-Length`) and no body (RFC 9110 §9.3.2).
+/// - `OPTIONS` without its own route → `204` with that `Allow` list; `OPTIONS *`
+///   (the server in general) → `204` with every method any route takes
+///   (RFC 9110 §9.3.7).
 ///
 /// - Complexity: O(routes × segments) per request; a service has a handful.
 public struct Router: Sendable {
@@ -110,6 +113,9 @@ public struct Router: Sendable {
 
     /// Finds the handler for `request` and runs it, or answers 404/405.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        if request.method == .OPTIONS && request.path == "*" {
+            return Router.options(allowing: Array(Set(resources.flatMap(allowedMethods))).sorted())
+        }
         let parts = Router.split(request.path)
         for resource in resources {
             guard let parameters = Router.match(resource.segments, parts) else { continue }
@@ -120,6 +126,7 @@ public struct Router: Sendable {
                 return entry.handler(request, parameters)
             }
             let allowed = allowedMethods(resource)
+            if request.method == .OPTIONS { return Router.options(allowing: allowed) }
             var response = HTTPResponse.problem(
                 status: 405, title: "Method Not Allowed",
                 detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).",
@@ -130,10 +137,19 @@ public struct Router: Sendable {
         return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404))
     }
 
-    /// The `Allow` list of a resource: its methods plus HEAD where GET exists, sorted.
+    /// The answer to `OPTIONS`: `204 No Content` with `Allow: <methods>`.
+    private static func options(allowing methods: [String]) -> HTTPResponse {
+        var response = HTTPResponse(status: 204)
+        response.headers.append("Allow", methods.joined(separator: ", "))
+        return response
+    }
+
+    /// The `Allow` list of a resource: its methods plus HEAD where GET exists and
+    /// OPTIONS, sorted.
     private func allowedMethods(_ resource: Resource) -> [String] {
         var names = resource.handlers.map(\.method.rawValue)
         if names.contains("GET") && !names.contains("HEAD") { names.append("HEAD") }
+        if !names.contains("OPTIONS") { names.append("OPTIONS") }
         return names.sorted()
     }
 

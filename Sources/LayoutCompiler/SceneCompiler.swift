@@ -354,7 +354,9 @@ private struct CompileState {
                 diagnostics.append(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                    constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
+                    constraint: key, part: part, id: entry.id,
+                    column: column(of: offsetOfNumberBeyondLimit(in: entry.source, span: parsed.span) ?? parsed.span.lowerBound,
+                                   in: entry.source),
                     source: entry.source))
                 continue
             }
@@ -524,6 +526,49 @@ func priorityText(_ priority: Double) -> String {
 }
 
 /// The contract's column: 0-based, in Unicode scalars, of a UTF-8 offset into `source`.
+/// The UTF-8 offset of the first number literal within `span` of `source` whose
+/// magnitude is beyond ±``maximumMagnitude`` (`1e13`, `-20000000000000`), or `nil`
+/// when none is (the number out of range was a product, or came from a metric), so a
+/// limit error can point at the number itself.
+/// - Complexity: O(span length).
+func offsetOfNumberBeyondLimit(in source: String, span: Range<Int>) -> Int? {
+    let bytes = Array(source.utf8)
+    let end = min(span.upperBound, bytes.count)
+    var index = max(0, span.lowerBound)
+    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+    func isNameByte(_ byte: UInt8) -> Bool {
+        isDigit(byte) || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+    }
+    while index < end {
+        // A number starts with a digit (or '.' and a digit) that does not continue a name.
+        let startsNumber = isDigit(bytes[index])
+            || (bytes[index] == UInt8(ascii: ".") && index + 1 < end && isDigit(bytes[index + 1]))
+        guard startsNumber, index == 0 || !isNameByte(bytes[index - 1]) else {
+            index += 1
+            continue
+        }
+        var stop = index
+        while stop < end && (isDigit(bytes[stop]) || bytes[stop] == UInt8(ascii: ".")) { stop += 1 }
+        if stop < end && bytes[stop] | 0x20 == UInt8(ascii: "e") {
+            var exponent = stop + 1
+            if exponent < end && (bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")) { exponent += 1 }
+            if exponent < end && isDigit(bytes[exponent]) {
+                stop = exponent
+                while stop < end && isDigit(bytes[stop]) { stop += 1 }
+            }
+        }
+        if stop < end && isNameByte(bytes[stop]) {
+            // A name that starts with digits (view names may): skip it whole.
+            while stop < end && (isNameByte(bytes[stop]) || bytes[stop] == UInt8(ascii: ".")) { stop += 1 }
+        } else if let value = Double(String(decoding: bytes[index..<stop], as: UTF8.self)),
+                  !(abs(value) <= maximumMagnitude) {
+            return index
+        }
+        index = stop
+    }
+    return nil
+}
+
 func column(of utf8Offset: Int, in source: String) -> Int {
     var column = 0
     var offset = 0

@@ -37,9 +37,11 @@ info:
     **Errors** are RFC 9457 problem details (`application/problem+json`) whose `type` is
     `urn:layoutd:problem:<slug>`, for the routes' own errors and the server's framing errors
     alike. On every route: an unknown path is `404` (`not-found`); a known path with another
-    known method (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`, `OPTIONS`, `PATCH`, `TRACE`, and
-    `QUERY`, which OpenAPI 3.1 cannot list as an operation) is `405` (`method-not-allowed`)
-    with `Allow` naming the path's methods; an unknown method (`BREW`, `PROPFIND`,
+    known method (`GET`, `HEAD`, `POST`, `PUT`, `DELETE`, `PATCH`, `TRACE`, and `QUERY`,
+    which OpenAPI 3.1 cannot list as an operation) is `405` (`method-not-allowed`) with
+    `Allow` naming the path's methods; `OPTIONS` on a known path is `204` with that
+    `Allow`, and `OPTIONS *` is `204` with every method of the server (RFC 9110 §9.3.7);
+    an unknown method (`BREW`, `PROPFIND`,
     `CONNECT`, ...) is `501` (`not-implemented`, `Connection: close`). Framing errors
     (RFC 9112) are answered by the server itself, without `X-Request-Id`, and close the
     connection (`Connection: close`): `400` (`bad-request`) malformed request line or
@@ -806,7 +808,7 @@ components:
         type: integer
         minimum: 0
     Allow:
-      description: 'RFC 9110 §10.2.1: the methods the path supports, comma-separated (HEAD wherever GET is).'
+      description: 'RFC 9110 §10.2.1: the methods the path supports, comma-separated (HEAD wherever GET is, and OPTIONS, which every path answers with 204 and this header; `OPTIONS *` lists every method of the server).'
       required: true
       schema:
         type: string

@@ -258,7 +258,7 @@ struct HTTPServerTests {
             client.send("DELETE /hello HTTP/1.1\nHost: t\n\n")
             let notAllowed = try client.readResponse()
             #expect(notAllowed.statusLine == "HTTP/1.1 405 Method Not Allowed")
-            #expect(notAllowed.headers["Allow"] == "GET, HEAD")
+            #expect(notAllowed.headers["Allow"] == "GET, HEAD, OPTIONS")
             client.send("GET /nowhere HTTP/1.1\nHost: t\n\n")
             #expect(try client.readResponse().statusLine == "HTTP/1.1 404 Not Found")
             client.send("GET /hello HTTP/1.1\nHost: t\n\n")

@@ -55,11 +55,29 @@ struct RouterTests {
         let router = makeRouter()
         let solve = router.respond(to: HTTPRequest(method: .GET, target: "/solve"))
         #expect(solve.status == 405)
-        #expect(solve.headers["Allow"] == "POST")
+        #expect(solve.headers["Allow"] == "OPTIONS, POST")
         let group = router.respond(to: HTTPRequest(method: .POST, target: "/groups/a"))
         #expect(group.status == 405)
-        #expect(group.headers["Allow"] == "DELETE, GET, HEAD, PUT")
-        #expect(body(group) == #"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"POST is not allowed on /groups/a; allowed: DELETE, GET, HEAD, PUT."}"#)
+        #expect(group.headers["Allow"] == "DELETE, GET, HEAD, OPTIONS, PUT")
+        #expect(body(group) == #"{"type":"about:blank","title":"Method Not Allowed","status":405,"detail":"POST is not allowed on /groups/a; allowed: DELETE, GET, HEAD, OPTIONS, PUT."}"#)
+    }
+
+    /// RFC 9110 §9.3.7: OPTIONS on a resource lists its methods; `OPTIONS *`, the
+    /// methods of the server in general. No body, so no Content-Type.
+    @Test func optionsListsTheAllowedMethods() {
+        let router = makeRouter()
+        let group = router.respond(to: HTTPRequest(method: .OPTIONS, target: "/groups/a"))
+        #expect(group.status == 204)
+        #expect(group.headers["Allow"] == "DELETE, GET, HEAD, OPTIONS, PUT")
+        #expect(group.body.isEmpty)
+        #expect(group.headers["Content-Type"] == nil)
+        let solve = router.respond(to: HTTPRequest(method: .OPTIONS, target: "/solve"))
+        #expect(solve.status == 204)
+        #expect(solve.headers["Allow"] == "OPTIONS, POST")
+        let server = router.respond(to: HTTPRequest(method: .OPTIONS, target: "*"))
+        #expect(server.status == 204)
+        #expect(server.headers["Allow"] == "DELETE, GET, HEAD, OPTIONS, POST, PUT")
+        #expect(router.respond(to: HTTPRequest(method: .OPTIONS, target: "/nowhere")).status == 404)
     }
 
     @Test func headRunsGet() {

@@ -236,6 +236,23 @@ struct SolverLimitTests {
         let compiled = SceneCompiler(scene: scene).compile()
         #expect(compiled.diagnostics.map(\.code) == [.limitExceeded])
         #expect(compiled.diagnostics.first?.constraint == .scene(0))
+        #expect(compiled.diagnostics.first?.column == 11)   // at "1e308", not at "a.width"
+    }
+
+    /// The column of a limit error is the number's own (its first digit): in an
+    /// equation, in a VFL predicate, as a multiplier.
+    @Test("limit error columns", arguments: [
+        ("a.left == b.right * 2 + 2.5e13", 24),
+        ("H:|-(-30000000000000)-[a]", 6),
+        ("a.width == 1e13 * b.width", 11),
+    ])
+    func limitErrorColumn(_ text: String, _ expected: Int) throws {
+        let json = #"{"container":{"width":100,"height":10},"views":["a","b"],"constraints":["# + "\"" + text + "\"" + "]}"
+        let scene = try SceneDecoder().decode(body: Array(json.utf8))
+        let compiled = SceneCompiler(scene: scene).compile()
+        let diagnostic = compiled.diagnostics.first { $0.code == .limitExceeded || $0.severity == .error }
+        #expect(diagnostic?.code == .limitExceeded, "\(compiled.diagnostics)")
+        #expect(diagnostic?.column == expected)
     }
 
     @Test func hugeContainerIsLimitExceeded() {
