@@ -137,8 +137,12 @@ struct MergeIndex: Sendable {
     /// The most keys filed in one symbol's list; further keys of that symbol go to
     /// the open-addressing table.
     static let listLimit = 8
-    /// Per filing symbol: 0 when its list is empty, else `entry + 1` of its newest key.
-    private var heads: [UInt32] = []
+    /// Per filing symbol, one word: bits 0–27 are `entry + 1` of its newest key (0
+    /// for none), bits 28–31 the length of its list, bits 32–63 the signature (bit
+    /// `hash >> 59` set for each key in the list).
+    private var heads: [UInt64] = []
+    /// The most entries the lists can name (28 bits); keys beyond it are not stored.
+    private static let entryLimit = (1 << 28) - 2
     /// The open-addressing table of overflowing keys: 0 when empty, else `entry + 1`.
     private var slots: [UInt32] = []
     /// How many entries `slots` holds.
@@ -160,10 +164,12 @@ struct MergeIndex: Sendable {
         var relation: RelationalOperator
     }
 
-    /// Makes room for `count` keys (and about three cells each) without regrowing.
-    mutating func reserveCapacity(_ count: Int) {
+    /// Makes room for `count` keys (and about three cells each) filed under symbols
+    /// below `symbols`, without regrowing (a regrowth copies megabytes at 10,000 views).
+    mutating func reserveCapacity(_ count: Int, symbols: Int) {
         entries.reserveCapacity(count)
         cells.reserveCapacity(3 * count)
+        if symbols > heads.count { heads.append(contentsOf: repeatElement(0, count: symbols - heads.count)) }
     }
 
     /// The handle stored for a key equal to `key`, if any.
@@ -181,15 +187,17 @@ struct MergeIndex: Sendable {
             return
         }
         let entry = entries.count
-        guard entry < Int(UInt32.max - 1) else { return }   // beyond 4·10⁹ keys: stop merging
+        guard entry < Self.entryLimit else { return }   // beyond 2.7·10⁸ keys: stop merging
         let symbol = Self.filingSymbol(key)
         var next = UInt32.max
         if symbol >= 0 && found.listLength < Self.listLimit {
             if symbol >= heads.count {
                 heads.append(contentsOf: repeatElement(0, count: Swift.max(symbol + 1, 2 * heads.count) - heads.count))
             }
-            next = heads[symbol]
-            heads[symbol] = UInt32(truncatingIfNeeded: entry + 1)
+            let word = heads[symbol]
+            next = UInt32(truncatingIfNeeded: word & 0xFFF_FFFF)
+            heads[symbol] = (word | Self.signatureBit(key.hash)) & ~0xFFFF_FFFF
+                | UInt64(found.listLength + 1) << 28 | UInt64(entry + 1)
         }
         entries.append(Entry(hash: key.hash, strength: key.strength, constant: key.row.constant, handle: handle,
                              start: Int32(truncatingIfNeeded: cells.count),
@@ -206,6 +214,12 @@ struct MergeIndex: Sendable {
         }
     }
 
+    /// The bit of `hash` in a symbol's signature (its top five bits pick one of 32).
+    @inline(__always)
+    private static func signatureBit(_ hash: UInt64) -> UInt64 {
+        1 << (32 + (hash >> 59))
+    }
+
     /// The symbol `key` is filed under: its highest (cells are sorted), or -1 for a
     /// row without cells.
     @inline(__always)
@@ -219,12 +233,15 @@ struct MergeIndex: Sendable {
         let symbol = Self.filingSymbol(key)
         var length = symbol < 0 ? Self.listLimit : 0
         if symbol >= 0 && symbol < heads.count {
-            var link = heads[symbol]
-            while link != 0 {
-                let entry = Int(link) - 1
-                if entries[entry].hash == key.hash && matches(entry, key) { return (entry, 0) }
-                length += 1
-                link = entries[entry].next
+            let word = heads[symbol]
+            length = Int(truncatingIfNeeded: word >> 28) & 0xF
+            if word & Self.signatureBit(key.hash) != 0 {
+                var link = UInt32(truncatingIfNeeded: word & 0xFFF_FFFF)
+                while link != 0 {
+                    let entry = Int(link) - 1
+                    if entries[entry].hash == key.hash && matches(entry, key) { return (entry, length) }
+                    link = entries[entry].next
+                }
             }
         }
         guard length >= Self.listLimit, !slots.isEmpty else { return (nil, length) }

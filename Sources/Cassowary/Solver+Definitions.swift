@@ -151,10 +151,17 @@ extension Solver {
     }
 }
 
-/// Scratch space for ``Solver/expandedRow(constant:cells:using:scale:)``: a dense
-/// accumulator by symbol id with the list of touched symbols, and a max-heap of the
-/// definition ranks still to expand. Kept between uses so an expansion costs the
-/// symbols it touches, not the size of the tableau.
+/// Scratch space for ``Solver/expandedRow(constant:cells:using:scale:)``: an
+/// accumulator of coefficients by symbol, and a max-heap of the definition ranks still
+/// to expand. Kept between uses so an expansion costs the symbols it touches, not the
+/// size of the tableau.
+///
+/// The accumulator starts as a short list searched linearly (most expansions touch a
+/// handful of symbols) and moves to a dense array by symbol id, with the list of
+/// touched symbols, past ``listLimit`` symbols. The dense array is 24 bytes a symbol,
+/// megabytes at 10,000 views, where each first touch of a slot was a cache miss;
+/// the list stays in cache. Either way each symbol's sum is added up in the same
+/// order, so the result does not depend on which is used.
 struct Expander: Sendable {
     /// One symbol's accumulator; the three fields together, so a touch is one cache line.
     private struct Slot {
@@ -163,6 +170,17 @@ struct Expander: Sendable {
         var magnitude = 0.0
         var isTouched = false
     }
+    /// An accumulator of the short list.
+    private struct Entry {
+        var symbol: Int
+        var coefficient: Double
+        var magnitude: Double
+    }
+    /// Symbols the short list holds before the accumulator moves to `slots`.
+    static let listLimit = 16
+    private var list: [Entry] = []
+    /// Whether the accumulator is `slots` (with `touched`) rather than `list`.
+    private var isDense = false
     private var slots: [Slot] = []       // by symbol
     private var touched: [Int] = []
     private var queued: [Bool] = []      // by rank
@@ -183,6 +201,18 @@ struct Expander: Sendable {
     @inline(__always)
     mutating func add(_ symbol: Int, _ coefficient: Double) {
         work &+= 1
+        if !isDense {
+            for index in list.indices where list[index].symbol == symbol {
+                list[index].coefficient += coefficient
+                list[index].magnitude = max(list[index].magnitude, abs(coefficient))
+                return
+            }
+            if list.count < Self.listLimit {
+                list.append(Entry(symbol: symbol, coefficient: coefficient, magnitude: abs(coefficient)))
+                return
+            }
+            spill()
+        }
         if !slots[symbol].isTouched {
             slots[symbol].isTouched = true
             touched.append(symbol)
@@ -232,13 +262,42 @@ struct Expander: Sendable {
     /// cleared: the symbol is being replaced by its row.
     @inline(__always)
     mutating func take(_ symbol: Int) -> Double {
+        if !isDense {
+            for index in list.indices where list[index].symbol == symbol {
+                let value = list[index].coefficient
+                list[index].coefficient = 0
+                return Tolerance.isNearZero(value, scale: list[index].magnitude) ? 0 : value
+            }
+            return 0
+        }
         let value = slots[symbol].coefficient
         slots[symbol].coefficient = 0
         return Tolerance.isNearZero(value, scale: slots[symbol].magnitude) ? 0 : value
     }
 
+    /// Moves the short list's sums into `slots`.
+    private mutating func spill() {
+        for entry in list {
+            slots[entry.symbol] = Slot(coefficient: entry.coefficient, magnitude: entry.magnitude, isTouched: true)
+            touched.append(entry.symbol)
+        }
+        list.removeAll(keepingCapacity: true)
+        isDense = true
+    }
+
     /// The non-negligible accumulated cells sorted by symbol; resets the accumulator.
     mutating func drain() -> [Cell] {
+        if !isDense {
+            list.sort { $0.symbol < $1.symbol }
+            var cells: [Cell] = []
+            cells.reserveCapacity(list.count)
+            for entry in list where entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
+                cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))
+            }
+            list.removeAll(keepingCapacity: true)
+            return cells
+        }
+        isDense = false
         touched.sort()
         var cells: [Cell] = []
         cells.reserveCapacity(touched.count)

@@ -143,7 +143,8 @@ public struct Solver: Sendable {
         definitionValues.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
-        mergeIndex.reserveCapacity(max(0, constraints))
+        mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
+        expandedMergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
         variableSymbols.reserveCapacity(variables)
         pending.reserveCapacity(max(0, constraints))
     }

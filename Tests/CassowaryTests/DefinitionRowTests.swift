@@ -275,7 +275,7 @@ struct MergeIndexTests {
 
     @Test func insertingAnEqualKeyReplacesItsHandle() {
         var index = MergeIndex()
-        index.reserveCapacity(4)
+        index.reserveCapacity(4, symbols: 8)
         for i in 0..<100 { index.insert(key(i), handle: i) }
         index.insert(key(42), handle: 4_242)
         #expect(index.handle(for: key(42)) == 4_242)
@@ -313,5 +313,48 @@ struct MergeIndexTests {
         #expect(index.handle(for: constantOnly(49)) == 49)
         #expect(index.handle(for: constantOnly(50)) == nil)
         #expect(index.handle(for: MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [], constant: 7))) == nil)
+    }
+}
+
+/// The expansion accumulator on its own: the same sums, sorted, whether it stays in
+/// its short list or moves to the dense array part-way.
+struct ExpanderTests {
+    /// Adds `(symbol, coefficient)` pairs, takes `taken`, drains.
+    func expand(_ additions: [(Int, Double)], taking taken: Int? = nil) -> (cells: [Cell], took: Double?) {
+        var expander = Expander()
+        expander.prepare(symbolCount: 100, capacity: 100)
+        for (symbol, coefficient) in additions { expander.add(symbol, coefficient) }
+        let took = taken.map { expander.take($0) }
+        return (expander.drain(), took)
+    }
+
+    @Test func fewSymbolsStayInTheList() {
+        let result = expand([(7, 1), (3, 2), (7, 0.5), (9, -1), (9, 1), (5, 4)], taking: 5)
+        #expect(result.took == 4)
+        #expect(result.cells.map(\.symbol) == [3, 7])   // 9 cancelled, 5 taken
+        #expect(result.cells.map(\.coefficient) == [2, 1.5])
+    }
+
+    @Test func manySymbolsGiveTheSameSums() {
+        // 40 symbols, each added three times in a scrambled order: past the list limit.
+        var additions: [(Int, Double)] = []
+        for round in 0..<3 {
+            for k in 0..<40 { additions.append(((k * 17 + round) % 40 + 10, Double(k % 5) - 2 + 0.25 * Double(round))) }
+        }
+        let result = expand(additions, taking: 12)
+        var sums = [Double](repeating: 0, count: 60)
+        for (symbol, coefficient) in additions { sums[symbol] += coefficient }
+        #expect(result.took == sums[12])
+        sums[12] = 0
+        let expected = sums.indices.filter { sums[$0] != 0 }
+        #expect(result.cells.map(\.symbol) == expected)
+        #expect(result.cells.map(\.coefficient) == expected.map { sums[$0] })
+        // Drained: the next use starts empty, in the list again.
+        var expander = Expander()
+        expander.prepare(symbolCount: 100, capacity: 100)
+        for (symbol, coefficient) in additions { expander.add(symbol, coefficient) }
+        _ = expander.drain()
+        expander.add(4, 2)
+        #expect(expander.drain().map(\.symbol) == [4])
     }
 }
