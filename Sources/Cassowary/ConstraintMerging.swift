@@ -35,7 +35,7 @@ extension Solver {
         // (an old entry can only miss, never match wrongly).
         let expression = expressionRow(constraint, direct: key.row)
         var expandedKey: MergeKey? = nil
-        if expression.definition < 0 {
+        if expression.definition < 0 && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
             if let representative = expandedMergeIndex.handle(for: candidate), let record = records[representative] {
                 mergedCount += 1
@@ -50,6 +50,12 @@ extension Solver {
         if let expandedKey { expandedMergeIndex.insert(expandedKey, handle: handle) }
         return (tag, false)
     }
+
+    /// The longest expanded row kept in `expandedMergeIndex`: a constraint whose row in
+    /// the non-basic symbols is longer is rarely a duplicate, and keeping a copy of
+    /// every such row took memory quadratic in the scene (a chain of 8,500 optional
+    /// constraints: gigabytes).
+    static var expandedKeyLimit: Int { 64 }
 
     /// Adds one more unit of weight to the errors of the optional constraint `record`
     /// in objective level `level`.

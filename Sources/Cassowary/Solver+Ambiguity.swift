@@ -32,14 +32,31 @@ extension Solver {
     /// ``isDetermined(_:)`` for many expressions, sharing one O(tableau) index of the
     /// degenerate rows, so each answer costs about the length of its substituted row.
     public func areDetermined(_ expressions: [Expression]) -> [Bool] {
+        var work = 0
+        return areDetermined(expressions, workLimit: .max, work: &work) ?? []
+    }
+
+    /// ``areDetermined(_:)`` within a budget: `nil` once answering has taken more than
+    /// `workLimit` cell operations (rows expanded, plus the index and the cone programs'
+    /// work), which bounds the analysis of a tableau whose rows grew long. `work`
+    /// receives what was spent either way.
+    public func areDetermined(_ expressions: [Expression], workLimit: Int, work: inout Int) -> [Bool]? {
         if needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.areDetermined(expressions)
+            return solved.areDetermined(expressions, workLimit: workLimit, work: &work)
         }
         var blocking = DegeneracyIndex(precomputed: true)
         blocking.build(from: self)
-        return expressions.map { isDetermined($0, blocking: &blocking) }
+        blocking.work = kinds.count
+        defer { work += blocking.work + blocking.expander.work }
+        var answers: [Bool] = []
+        answers.reserveCapacity(expressions.count)
+        for expression in expressions {
+            if blocking.work + blocking.expander.work > workLimit { return nil }
+            answers.append(isDetermined(expression, blocking: &blocking))
+        }
+        return answers
     }
 
     /// How degenerate restricted rows limit each symbol: `hard` when the row has no
@@ -53,6 +70,8 @@ extension Solver {
 
         var precomputed: Bool
         var flags: [Flags] = []
+        /// Cell operations spent besides the expander's own count (``Expander/work``).
+        var work = 0
         /// Scratch space for expanding definition rows, shared by the queries.
         var expander = Expander()
         /// Per symbol: 0 not yet known, 1 determined alone, 2 not.
@@ -195,14 +214,14 @@ extension Solver {
                 needsProgram = true
             }
         }
-        return needsProgram ? !coneChanges(row) : true
+        return needsProgram ? !coneChanges(row, work: &blocking.work) : true
     }
 
     /// Exact test over the cone of optimal-face directions: whether some direction
     /// changes `row` (the expression in non-basic symbols). Builds the closure of the
     /// movable symbols and degenerate rows around `row`'s symbols, then maximises and
     /// minimises `a · d` over the cone cut by the box `|dⱼ| ≤ 1`.
-    func coneChanges(_ row: Row) -> Bool {
+    func coneChanges(_ row: Row, work: inout Int) -> Bool {
         var index: [Int: Int] = [:]        // symbol → LP variable (lookups only)
         var order: [Int] = []              // symbols in discovery order
         var degenerateRows: [Int] = []
@@ -226,8 +245,11 @@ extension Solver {
         }
         var scale = 0.0
         for cell in row.cells { scale = max(scale, abs(cell.coefficient)) }
+        work &+= order.count
+        for basic in degenerateRows { work &+= rows[basic].cells.count }
         for direction in [1.0, -1.0] {
             var program = Solver()
+            defer { work &+= program.cellOperations }
             var objective = Expression()
             do {
                 for (position, symbol) in order.enumerated() {
@@ -279,42 +301,56 @@ extension Solver {
     }
 
     /// ``ambiguityCauses(_:)`` for many expressions, sharing one scratch space, so each
-    /// answer costs its own expansion and columns, not the size of the tableau.
-    public func ambiguityCauses(_ expressions: [Expression]) -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
+    /// answer costs its own expansion and columns, not the size of the tableau. With
+    /// `workLimit` (cell operations: rows expanded and column entries read) it stops
+    /// early and answers the first expressions only.
+    public func ambiguityCauses(_ expressions: [Expression], workLimit: Int = .max)
+        -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
         if needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.ambiguityCauses(expressions)
+            return solved.ambiguityCauses(expressions, workLimit: workLimit)
         }
         var blocking = DegeneracyIndex(precomputed: false)
         var editHandles: [Int] = edits.values.map(\.handle.rawValue)   // a handful; searched linearly
         editHandles.sort()
-        return expressions.map { expression in
-            var direct = Row(constant: expression.constant)
-            for term in expression.terms where term.coefficient != 0 {
-                guard let symbol = variableSymbols[term.variable] else { return ([], true) }
-                direct.insert(symbol, term.coefficient)
-            }
-            let row = expanded(direct, blocking: &blocking)
-            var owners: [Int] = []
-            var isUnderconstrained = false
-            for cell in row.cells where freedom(of: cell.symbol) != .fixed {
-                if kinds[cell.symbol] == .error {
-                    owners.append(self.owners[cell.symbol])
-                } else {
-                    isUnderconstrained = true
-                }
-                for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
-                    owners.append(self.owners[basic])
-                }
-            }
-            owners.sort()
-            var ties: [ConstraintHandle] = []
-            for (index, owner) in owners.enumerated() where owner >= 0 && (index == 0 || owners[index - 1] != owner)
-                && !editHandles.contains(owner) && records[owner] != nil {
-                ties.append(ConstraintHandle(rawValue: owner))
-            }
-            return (ties, isUnderconstrained)
+        var work = 0
+        var answers: [(ties: [ConstraintHandle], isUnderconstrained: Bool)] = []
+        for expression in expressions {
+            if work + blocking.expander.work > workLimit { break }
+            answers.append(causes(of: expression, blocking: &blocking, editHandles: editHandles, work: &work))
         }
+        return answers
+    }
+
+    /// One answer of ``ambiguityCauses(_:workLimit:)``.
+    private func causes(of expression: Expression, blocking: inout DegeneracyIndex, editHandles: [Int],
+                        work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
+        var direct = Row(constant: expression.constant)
+        for term in expression.terms where term.coefficient != 0 {
+            guard let symbol = variableSymbols[term.variable] else { return ([], true) }
+            direct.insert(symbol, term.coefficient)
+        }
+        let row = expanded(direct, blocking: &blocking)
+        var owners: [Int] = []
+        var isUnderconstrained = false
+        for cell in row.cells where freedom(of: cell.symbol) != .fixed {
+            if kinds[cell.symbol] == .error {
+                owners.append(self.owners[cell.symbol])
+            } else {
+                isUnderconstrained = true
+            }
+            work &+= columns[cell.symbol].count
+            for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
+                owners.append(self.owners[basic])
+            }
+        }
+        owners.sort()
+        var ties: [ConstraintHandle] = []
+        for (index, owner) in owners.enumerated() where owner >= 0 && (index == 0 || owners[index - 1] != owner)
+            && !editHandles.contains(owner) && records[owner] != nil {
+            ties.append(ConstraintHandle(rawValue: owner))
+        }
+        return (ties, isUnderconstrained)
     }
 }

@@ -113,7 +113,10 @@ extension CompiledScene {
         } catch {
             diagnostics.append(LayoutDiagnostic(code: .invalidScene, message: "The solver failed: \(error)"))
         }
-        return readLayout(from: solver, diagnostics: diagnostics) { handle in
+        var analysisWork = 0
+        defer { budget -= min(budget, analysisWork) }
+        return readLayout(from: solver, diagnostics: diagnostics,
+                          workLimit: max(0, budget - solver.cellOperations), work: &analysisWork) { handle in
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
             return position >= 0 ? compiledConstraint(at: position).ref : nil
         }
@@ -121,8 +124,9 @@ extension CompiledScene {
 
     /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
     /// a `limit_exceeded` error (422).
-    func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize) -> Layout {
-        let message = "Solving this scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together): simplify it, split it, or raise --max-solver-work"
+    func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize, reason: String = "solving it") -> Layout {
+        var message = "This scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together) in \(reason): simplify it, split it, or raise --max-solver-work"
+        if reason != "solving it" { message += "; \"ambiguity\": \"ignore\" skips the check" }
         return Layout(frames: [], diagnostics: diagnostics + [LayoutDiagnostic(code: .limitExceeded, message: message)],
                       isRejected: true, containerWidth: size.width ?? 0, containerHeight: size.height ?? 0)
     }
@@ -183,7 +187,10 @@ extension CompiledScene {
                 guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size, budget: &budget) }
             }
             solver.updateVariables()   // the values of every view at once
-            let layout = readLayout(from: solver, diagnostics: [])
+            var analysisWork = 0
+            let layout = readLayout(from: solver, diagnostics: [],
+                                    workLimit: max(0, budget - (solver.cellOperations - start)), work: &analysisWork)
+            budget -= min(budget, analysisWork)
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
                 return solve(size: size, budget: &budget)
             }
@@ -256,7 +263,7 @@ extension CompiledScene {
 
     /// `constraintRef`, when given, names the constraint behind a solver handle, so an
     /// ambiguity diagnostic can name the constraints that tie.
-    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic],
+    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], workLimit: Int, work: inout Int,
                     constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil) -> Layout {
         var diagnostics = diagnostics
         let count = hierarchy.count
@@ -288,7 +295,10 @@ extension CompiledScene {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
-            let determined = solver.areDetermined(frameFieldExpressions)
+            guard let determined = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else {
+                return workLimitLayout(diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
+                                       reason: "checking it for ambiguity")
+            }
             let ambiguous = determined.indices.filter { !determined[$0] }
             // The tied constraints of each ambiguous field, in one batch (the first
             // `maxExplainedAmbiguities` fields; a scene with thousands of ambiguous
@@ -296,7 +306,9 @@ extension CompiledScene {
             var causes: [[ConstraintHandle]] = []
             if constraintRef != nil {
                 let explained = ambiguous.prefix(Self.maxExplainedAmbiguities)
-                causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] }).map(\.ties)
+                // Naming the ties is a courtesy: within what is left of the budget.
+                causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] },
+                                                workLimit: max(0, workLimit - work)).map(\.ties)
             }
             for (order, index) in ambiguous.enumerated() {
                 let field = frameFields[index]

@@ -17,11 +17,13 @@ public struct SceneLimits: Sendable, Hashable {
     /// Nesting of JSON arrays and objects in a request body (default 64); deeper is a
     /// 400 `invalid_json`.
     public var maxJSONDepth = 64
-    /// Solver work for one layout, in cell operations of the simplex (the solver's
-    /// machine-independent measure of pivot work; default 5·10⁸, about 3 s on one
-    /// core). Beyond it the scene is a 422 `limit_exceeded`, so one hostile scene cannot
-    /// hold a worker (and its memory) indefinitely.
-    public var maxSolverWork = 500_000_000
+    /// Solver work for one request, in cell operations of the simplex (the solver's
+    /// machine-independent measure of pivot work, the ambiguity analysis included;
+    /// default 10⁸: a 10,000-view scene takes about 10⁷, and a hostile scene whose
+    /// tableau fills in, the worst per operation, about 2 s of one core). Beyond it the
+    /// scene is a 422 `limit_exceeded`, so one hostile scene cannot hold a worker (and
+    /// its memory) indefinitely.
+    public var maxSolverWork = 100_000_000
 
     public init() {}
 }

@@ -69,10 +69,13 @@ info:
     constant (in the JSON or in a constraint string, metrics where they are used,
     multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
     `limit_exceeded` (`maxMagnitude`, not configurable); so is a solution with a frame
-    value beyond it. Solving is bounded too: at most 500,000,000 simplex cell operations
-    per request, all of its `sizes` together (`maxSolverWork`, `--max-solver-work`; about
-    3 s of one core); a layout that needs more is `422` `limit_exceeded` (with `sizes`,
-    the entries beyond the budget carry the diagnostic and no frames).
+    value beyond it. Solving is bounded too: at most 100,000,000 simplex cell operations
+    per request, all of its `sizes` and the ambiguity analysis together (`maxSolverWork`,
+    `--max-solver-work`; a 10,000-view scene needs about 10,000,000, and the costliest
+    hostile scenes stop within about 2 s of one core); a layout that needs more is `422`
+    `limit_exceeded` (with `sizes`, the entries beyond the budget carry the diagnostic and
+    no frames; when only the ambiguity analysis is over, the message says so, and
+    `"ambiguity": "ignore"` skips it).
 
     **Strict JSON.** A member this document does not name, in any object of a request body
     (the scene, its nested objects, a group's PUT body), is `400` `invalid_scene` naming its

@@ -358,3 +358,27 @@ struct ExpanderTests {
         #expect(expander.drain().map(\.symbol) == [4])
     }
 }
+
+/// The ambiguity analysis within a budget (issue: a hostile scene's analysis was
+/// unbounded): the same answers with room, `nil` without, and the work reported.
+struct AmbiguityBudgetTests {
+    @Test func answersWithinTheBudgetOrNone() throws {
+        var solver = Solver()
+        let x = Variable(id: 0), y = Variable(id: 1)
+        try solver.addConstraint(Constraint(Expression(x) + Expression(y) - 10, .equal))
+        try solver.addConstraint(Constraint(Expression(x) - 3, .equal, strength: Strength(5)))
+        try solver.addConstraint(Constraint(Expression(x) - 7, .equal, strength: Strength(5)))
+        let expressions = [Expression(x), Expression(y), Expression(x) + Expression(y)]
+        var work = 0
+        let answers = solver.areDetermined(expressions, workLimit: .max, work: &work)
+        #expect(answers == [false, false, true])
+        #expect(answers == solver.areDetermined(expressions))
+        #expect(work > 0)
+        var small = 0
+        #expect(solver.areDetermined(expressions, workLimit: 0, work: &small) == nil)
+        #expect(small > 0 && small <= work)
+        // Causes: all with room, only the first ones within a small budget.
+        #expect(solver.ambiguityCauses(expressions).count == 3)
+        #expect(solver.ambiguityCauses(expressions, workLimit: 0).count == 1)
+    }
+}

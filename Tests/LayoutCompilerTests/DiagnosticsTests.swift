@@ -231,6 +231,44 @@ struct SolverLimitTests {
         #expect(layout.diagnostics.last?.message.contains("maxSolverWork") == true)
     }
 
+    /// The ambiguity analysis is work too: with a budget the solve alone just fits, the
+    /// analysis is over it, and the 422 says that `"ambiguity": "ignore"` would skip it.
+    @Test func theAmbiguityAnalysisCountsTowardTheWorkLimit() throws {
+        // A chain of optional constraints with conflicting wishes: rows fill in.
+        let count = 30
+        var constraints = ["\"v0.left == 0\"", "\"v0.top == 0\""]
+        for index in 1..<count { constraints.append("\"v\(index).left == v\(index - 1).right @500\"") }
+        for index in 0..<count {
+            constraints += ["\"v\(index).width == 10 @500\"", "\"v\(index).width == 30 @500\"", "\"v\(index).height == 1\""]
+            if index > 0 { constraints.append("\"v\(index).top == 0\"") }
+        }
+        let views = (0..<count).map { "\"v\($0)\"" }.joined(separator: ",")
+        func solve(ambiguity: String, limit: Int) throws -> Layout {
+            let json = #"{"container":{"width":400,"height":400},"options":{"ambiguity":"\#(ambiguity)"},"views":[\#(views)],"constraints":[\#(constraints.joined(separator: ","))]}"#
+            let scene = try SceneDecoder().decode(body: Array(json.utf8))
+            var limits = SceneLimits()
+            limits.maxSolverWork = limit
+            return SceneCompiler(scene: scene, limits: limits).compile().solve(size: scene.container.size)
+        }
+        // The least budget the solve alone needs (binary search; rejected below it).
+        var low = 0, high = 1 << 24
+        #expect(try !solve(ambiguity: "ignore", limit: high).isRejected)
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if try solve(ambiguity: "ignore", limit: middle).isRejected { low = middle } else { high = middle }
+        }
+        let exact = try solve(ambiguity: "warn", limit: high)
+        #expect(exact.isRejected)
+        #expect(exact.frames.isEmpty)
+        #expect(exact.diagnostics.last?.code == .limitExceeded)
+        #expect(exact.diagnostics.last?.message.contains("checking it for ambiguity") == true)
+        #expect(exact.diagnostics.last?.message.contains(#""ambiguity": "ignore" skips the check"#) == true)
+        // With room for the analysis the ties are reported as usual.
+        let roomy = try solve(ambiguity: "warn", limit: 1 << 24)
+        #expect(!roomy.isRejected)
+        #expect(roomy.diagnostics.contains { $0.code == .ambiguousLayout })
+    }
+
     @Test func hugeConstantsAreLimitExceeded() throws {
         let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["a.width == 1e308","H:|[a]","V:|[a]|"]}"#.utf8))
         let compiled = SceneCompiler(scene: scene).compile()

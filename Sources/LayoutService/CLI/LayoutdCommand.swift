@@ -32,7 +32,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
         OptionSpec(name: "max-constraint-bytes", valueName: "BYTES", help: "Bytes in one constraint string (422 limit_exceeded beyond).", defaultDescription: "65536"),
         OptionSpec(name: "max-hierarchy-depth", valueName: "N", help: "Depth of the view hierarchy (422 limit_exceeded beyond).", defaultDescription: "64"),
-        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take.", defaultDescription: "500000000"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take.", defaultDescription: "100000000"),
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
@@ -46,7 +46,7 @@ public enum LayoutdCommand {
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
         OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
-        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag).", defaultDescription: "500000000"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag).", defaultDescription: "100000000"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
     ]
 
