@@ -31,7 +31,7 @@ public final class LayoutService: Sendable {
         self.store = store
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits)
-        self.frontCache = FrontCache(capacity: configuration.frontCacheEntries)
+        self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
     }
 

@@ -10,6 +10,10 @@ public struct ServiceConfiguration: Sendable {
     /// Entries in the in-memory front cache of whole responses, keyed by the exact body
     /// bytes (default 4,096). 0 turns it off.
     public var frontCacheEntries = 4_096
+    /// Bytes the in-memory front cache may hold, request and response bodies together
+    /// (default 64 MiB, 67,108,864 bytes). An entry over 1/8 of it is not kept in memory
+    /// (it may still be in the SQLite cache). 0 turns the front cache off.
+    public var frontCacheBytes = 64 << 20
     /// When set, `PUT` and `DELETE` on `/groups` need `Authorization: Bearer <token>`.
     public var apiToken: String?
     /// Origins allowed by CORS (`*` for any); empty turns CORS off.

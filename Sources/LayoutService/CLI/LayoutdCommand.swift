@@ -16,6 +16,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
+        OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
         OptionSpec(name: "max-body-bytes", valueName: "BYTES", help: "Largest request body, bytes (413 beyond).", defaultDescription: "1048576"),
         OptionSpec(name: "max-header-bytes", valueName: "BYTES", help: "Largest request header section, bytes (431 beyond).", defaultDescription: "16384"),
         OptionSpec(name: "max-header-line-bytes", valueName: "BYTES", help: "Largest single header line, bytes (431 beyond).", defaultDescription: "8192"),
@@ -125,6 +126,7 @@ public enum LayoutdCommand {
         configuration.sceneLimits.maxJSONDepth = try options.int("max-json-depth", default: configuration.sceneLimits.maxJSONDepth)
         configuration.sceneLimits.maxSolverWork = try options.int("max-solver-work", default: configuration.sceneLimits.maxSolverWork)
         configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
+        configuration.frontCacheBytes = try options.int("front-cache-bytes", default: configuration.frontCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
