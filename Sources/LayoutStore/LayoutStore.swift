@@ -14,7 +14,8 @@ import Dispatch
 /// is in the `-wal` file (in the OS page cache) before `COMMIT` returns; only an OS crash
 /// or power loss can lose the most recent commits. See ``SQLiteConnection``. Group writes
 /// commit before returning; cache stores are batched (``storeResult(_:forKey:groups:)``),
-/// so a kill can lose up to one batch of cached results, never a group.
+/// so a kill can lose up to one batch of cached results, never a group. ``close()`` writes
+/// the batch; an entry of it that cannot be written is skipped, not the whole batch.
 ///
 /// Errors: every call throws ``StoreError``; after ``close()`` calls throw
 /// ``StoreError/cannotOpen(_:)``.
@@ -24,6 +25,9 @@ public final class LayoutStore: @unchecked Sendable {
 
     /// The most cached results kept (entries; default 10 000).
     public let cacheCapacity: Int
+    /// The largest response body the result cache stores, bytes (default 16 MiB,
+    /// 16,777,216); ``storeResult(_:forKey:groups:)`` declines larger ones.
+    public let maxResultBytes: Int
     /// The most groups that may exist at once (default 10 000).
     public let maxGroups: Int
     /// Whether the database is open read-only: reads work, writes throw ``StoreError/readOnly``.
@@ -40,11 +44,13 @@ public final class LayoutStore: @unchecked Sendable {
         let groups: GroupStore
 
         init(
-            connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, maxGroups: Int,
-            now: @escaping () -> String
+            connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
+            maxResultBytes: Int, maxGroups: Int, now: @escaping () -> String, report: @escaping (String) -> Void
         ) throws(SQLiteError) {
             self.connection = connection
-            self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind)
+            self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind,
+                                         writeBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
+                                         report: report)
             self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, now: now)
         }
     }
@@ -63,6 +69,8 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - busyTimeout: seconds to wait for another connection's lock before
     ///     ``StoreError/busy`` (default 5).
     ///   - maxGroups: the most groups that may exist at once (default 10 000).
+    ///   - maxResultBytes: the largest response body the result cache stores, bytes
+    ///     (default 16 MiB; at most SQLite's length limit, 1,000,000,000 bytes, less 64 KiB).
     ///   - readOnly: open with `SQLITE_OPEN_READONLY` even if the file is writable. Needed to
     ///     exercise the read-only path as root, whom file permissions do not stop. The file
     ///     must exist and be at ``schemaVersion``.
@@ -73,17 +81,22 @@ public final class LayoutStore: @unchecked Sendable {
     /// - Complexity: `quick_check` is O(size of the database).
     public convenience init(
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
-        maxGroups: Int = 10_000, readOnly: Bool = false
+        maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
-                      maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: 64, now: Timestamp.now)
+                      maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: 64,
+                      cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
+                      now: Timestamp.now)
     }
 
     /// As the public initializer, with the size of the cache's write-behind buffer
-    /// (entries; 0 writes every store at once) and the clock used for `updatedAt` (for tests).
+    /// (entries, and bytes of bodies; 0 writes every store at once), the clock used for
+    /// `updatedAt`, and where a cached result that cannot be written is reported (for tests).
     init(
         path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
-        cacheWriteBehind: Int, now: @escaping () -> String
+        cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
+        maxResultBytes: Int = ResultCache.defaultMaxResultBytes, now: @escaping () -> String,
+        report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
         do {
@@ -91,12 +104,16 @@ public final class LayoutStore: @unchecked Sendable {
         } catch {
             throw Self.openError(error, path: path)
         }
+        var effectiveMaxResultBytes = 0
         do throws(StoreError) {
             try Self.checkIntegrity(connection, path: path)
             try Schema.migrate(connection)
             do {
-                state = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
-                                  maxGroups: maxGroups, now: now)
+                let opened = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
+                                  cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
+                                  maxGroups: maxGroups, now: now, report: report)
+                state = opened
+                effectiveMaxResultBytes = opened.cache.maxResultBytes
             } catch {
                 throw StoreError(error)
             }
@@ -105,6 +122,7 @@ public final class LayoutStore: @unchecked Sendable {
             throw error
         }
         self.cacheCapacity = max(0, cacheCapacity)
+        self.maxResultBytes = effectiveMaxResultBytes
         self.maxGroups = max(0, maxGroups)
         self.isReadOnly = connection.isReadOnly
     }
@@ -185,12 +203,14 @@ public final class LayoutStore: @unchecked Sendable {
     /// versions it was computed from.
     ///
     /// The entry is visible to ``cachedResult(forKey:)`` at once. It is written to the
-    /// database with a batch of up to 64 stores in one transaction (a crash loses at most that
-    /// batch, which is only cache), and least recently used entries beyond
-    /// ``cacheCapacity`` are evicted in the same transaction: after a commit the table never
-    /// holds more than ``cacheCapacity`` entries; at most 64 more can be buffered.
-    /// Nothing is stored if one of `groups` no longer exists (deleted while the result was
-    /// being computed) or the capacity is 0.
+    /// database with a batch of up to 64 stores, or 16 MiB of bodies, in one transaction (a
+    /// kill -9 loses at most that batch, which is only cache; ``close()`` writes it), and
+    /// least recently used entries beyond ``cacheCapacity`` are evicted in the same
+    /// transaction: after a commit the table never holds more than ``cacheCapacity``
+    /// entries; at most 64 more (16 MiB of bodies) can be buffered. An entry of a batch that
+    /// cannot be written is skipped and reported on stderr; the others are written.
+    /// Nothing is stored if `body` is over ``maxResultBytes``, one of `groups` no longer
+    /// exists (deleted while the result was being computed) or the capacity is 0.
     ///
     /// - Parameters:
     ///   - body: the response body bytes.
@@ -198,7 +218,8 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - groups: the (name, version) pairs the result was computed from; replacing or
     ///     deleting any of those groups deletes this entry (buffered or written) in the same
     ///     transaction as the group write.
-    /// - Returns: whether the entry was stored.
+    /// - Returns: whether the entry was stored (buffered, or written if this store wrote
+    ///   the batch).
     /// - Throws: ``StoreError/readOnly``; when this store completes a batch that cannot be
     ///   written, ``StoreError/full``, ``StoreError/busy``, … (that batch is dropped). The
     ///   service may ignore these: a failed store only costs a later miss.
@@ -207,6 +228,11 @@ public final class LayoutStore: @unchecked Sendable {
         try performWrite { (state) throws(StoreError) -> Bool in
             try mapped { () throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
         }
+    }
+
+    /// Entries of write-behind batches that could not be written and were skipped (for tests).
+    func skippedCacheWrites() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in state.cache.skippedWrites }
     }
 
     /// Deletes every cached result.

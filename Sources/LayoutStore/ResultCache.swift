@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+private let writeToFile = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let writeToFile = Darwin.write
+#endif
+
 /// The bounded LRU cache of solve results (response bodies), stored in SQLite.
 ///
 /// - Keys are opaque strings (the service uses a hex SHA-256); values are response bytes.
@@ -6,10 +14,16 @@
 ///   every entry that used any version of the group.
 /// - Write-behind: ``store(_:forKey:groups:)`` puts the entry in an in-memory buffer, which
 ///   lookups see at once; the buffer is written in one transaction when it holds more than
-///   `writeBehindLimit` entries (default 64), on ``flush()`` (``count()``, close). One
-///   transaction per batch instead of one per store is what keeps stores off the critical
-///   path (measured: ~50 µs for a transaction per store). A crash loses at most the
-///   buffered entries, which are only cache; group data is never buffered.
+///   `writeBehindLimit` entries (default 64) or more than `writeBehindBytes` bytes of bodies
+///   (default 16 MiB), on ``flush()`` (``count()``, close). One transaction per batch
+///   instead of one per store is what keeps stores off the critical path (measured:
+///   ~50 µs for a transaction per store). A crash (kill -9) loses at most the buffered
+///   entries, which are only cache; group data is never buffered.
+/// - Size: a body over `maxResultBytes` (default 16 MiB) is not stored at all. Each entry of
+///   a batch is written under its own savepoint: an entry that fails to write (say
+///   `SQLITE_TOOBIG`) is skipped, reported once on stderr and counted in
+///   ``skippedWrites``, and the rest of the batch commits. Only an error that ends the
+///   whole transaction (`SQLITE_BUSY` on `BEGIN`, `SQLITE_FULL`, …) drops the batch.
 /// - Recency is an integer clock (`last_used`, indexed). A hit does not write: it records
 ///   the new clock value in memory, written with the next batch or when more than
 ///   ``maxPendingTouches`` accumulate. A crash can lose those updates, never data.
@@ -27,6 +41,15 @@ final class ResultCache {
     let evictionBatch: Int
     /// The most entries buffered in memory before they are written.
     let writeBehindLimit: Int
+    /// The most bytes of bodies buffered in memory before they are written.
+    let writeBehindBytes: Int
+    /// The largest body stored, bytes; larger ones are not stored (``store(_:forKey:groups:)``
+    /// returns `false`). At most SQLite's length limit less 64 KiB.
+    let maxResultBytes: Int
+    /// Entries of batches that could not be written and were skipped, since opening.
+    private(set) var skippedWrites = 0
+    /// Where a skipped entry is reported, one line each (stderr by default).
+    private let report: (String) -> Void
     /// Pending recency updates beyond which a hit writes them in its own transaction.
     static let maxPendingTouches = 1024
 
@@ -44,18 +67,47 @@ final class ResultCache {
     /// Entries not written yet: key → entry. Never iterated for anything observable
     /// without sorting by `lastUsed` (unique clock values).
     private var buffer: [String: BufferedEntry] = [:]
+    /// The bytes of the bodies in `buffer`.
+    private var bufferedBytes = 0
     /// Recency updates of written entries, not written yet: key → clock value.
     private var pendingTouches: [String: Int64] = [:]
     /// The number of rows, when known without counting; `nil` forces a `COUNT(*)`.
     private var knownCount: Int?
 
-    init(connection: SQLiteConnection, capacity: Int, writeBehindLimit: Int) throws(SQLiteError) {
+    /// - Parameters:
+    ///   - capacity: the most entries kept in the table.
+    ///   - writeBehindLimit: the most entries buffered before a batch is written.
+    ///   - writeBehindBytes: the most bytes of bodies buffered before a batch is written.
+    ///   - maxResultBytes: the largest body stored, bytes.
+    ///   - report: receives one line per entry that could not be written.
+    init(
+        connection: SQLiteConnection, capacity: Int, writeBehindLimit: Int,
+        writeBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
+        maxResultBytes: Int = ResultCache.defaultMaxResultBytes,
+        report: @escaping (String) -> Void = ResultCache.reportOnStandardError
+    ) throws(SQLiteError) {
         self.connection = connection
         self.isReadOnly = connection.isReadOnly
         self.capacity = max(0, capacity)
         self.evictionBatch = min(256, max(0, capacity) / 100)
         self.writeBehindLimit = max(0, writeBehindLimit)
+        self.writeBehindBytes = max(0, writeBehindBytes)
+        // The key, the clock and the record header must fit in SQLite's row limit too.
+        self.maxResultBytes = max(0, min(maxResultBytes, connection.lengthLimit - 65_536))
+        self.report = report
         self.clock = Int64(try connection.scalarInt("SELECT coalesce(max(last_used), 0) FROM cached_results"))
+    }
+
+    /// The default of `writeBehindBytes`: 16 MiB.
+    static let defaultWriteBehindBytes = 16 << 20
+    /// The default of `maxResultBytes`: 16 MiB.
+    static let defaultMaxResultBytes = 16 << 20
+
+    /// Writes `line` and a newline to stderr.
+    static func reportOnStandardError(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        // A failed or short write of a diagnostic leaves nothing better to do.
+        _ = bytes.withUnsafeBytes { writeToFile(2, $0.baseAddress, $0.count) }
     }
 
     private func tick() -> Int64 {
@@ -103,14 +155,15 @@ final class ResultCache {
     /// Stores `body` under `key` (replacing any entry), computed from `groups`. Buffered:
     /// written with the next batch (see the type's notes).
     ///
-    /// - Returns: `false` if nothing was stored: capacity 0, or one of `groups` no longer
-    ///   exists (deleted since the result was computed; storing it would let a cached result
-    ///   outlive its group version).
+    /// - Returns: `false` if nothing was stored: capacity 0, a body over `maxResultBytes`,
+    ///   one of `groups` no longer exists (deleted since the result was computed; storing it
+    ///   would let a cached result outlive its group version), or this store completed a
+    ///   batch in which this very entry could not be written.
     /// - Throws: ``SQLiteError`` when the batch this store completes cannot be written
     ///   (`SQLITE_FULL`, `SQLITE_BUSY`, …); that batch is dropped.
     /// - Complexity: O(g log n) for g groups; a batch write adds O(b log n).
     func store(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(SQLiteError) -> Bool {
-        guard capacity > 0 else { return false }
+        guard capacity > 0, body.count <= maxResultBytes else { return false }
         for group in groups {
             let exists = try connection.withStatement("SELECT 1 FROM group_versions WHERE name = ? AND version = ?") {
                 (statement) throws(SQLiteError) -> Bool in
@@ -121,23 +174,33 @@ final class ResultCache {
             guard exists else { return false }
         }
         pendingTouches[key] = nil
-        buffer[key] = BufferedEntry(body: body, groups: groups, lastUsed: tick())
-        if buffer.count > writeBehindLimit {
-            try flush()
+        if let replaced = buffer.updateValue(BufferedEntry(body: body, groups: groups, lastUsed: tick()), forKey: key) {
+            bufferedBytes -= replaced.body.count
+        }
+        bufferedBytes += body.count
+        if buffer.count > writeBehindLimit || bufferedBytes > writeBehindBytes {
+            return try !flush().contains(key)
         }
         return true
     }
 
     /// Writes the buffered entries and recency updates in one `BEGIN IMMEDIATE`
-    /// transaction, evicting beyond capacity. On failure the batch is dropped (it is only
-    /// cache) and the error is thrown.
-    func flush() throws(SQLiteError) {
-        guard !isReadOnly, !buffer.isEmpty || !pendingTouches.isEmpty else { return }
+    /// transaction, evicting beyond capacity. An entry that cannot be written is skipped
+    /// (its savepoint rolled back, reported once) and the others commit. When the whole
+    /// transaction fails, the batch is dropped (it is only cache) and the error is thrown.
+    ///
+    /// - Returns: the keys of the entries skipped, oldest first.
+    @discardableResult
+    func flush() throws(SQLiteError) -> [String] {
+        guard !isReadOnly, !buffer.isEmpty || !pendingTouches.isEmpty else { return [] }
         // Oldest first, by unique clock values: deterministic order.
         let entries = buffer.sorted { $0.value.lastUsed < $1.value.lastUsed }
         let touches = pendingTouches.sorted { $0.value < $1.value }
         buffer.removeAll(keepingCapacity: true)
+        bufferedBytes = 0
         pendingTouches.removeAll(keepingCapacity: true)
+        var skipped: [String] = []
+        var failures: [String] = []
         do throws(SQLiteError) {
             try connection.transaction { () throws(SQLiteError) in
                 for (key, lastUsed) in touches {
@@ -149,7 +212,15 @@ final class ResultCache {
                     }
                 }
                 for (key, entry) in entries {
-                    try write(entry, forKey: key)
+                    do throws(SQLiteError) {
+                        try connection.savepoint { () throws(SQLiteError) in try write(entry, forKey: key) }
+                    } catch {
+                        // SQLite ended the whole transaction: nothing of the batch can commit.
+                        guard connection.isInTransaction else { throw error }
+                        skipped.append(key)
+                        knownCount = nil
+                        failures.append("layoutd: a cached result of \(entry.body.count) bytes (key \(key.prefix(16))) could not be written to the database and was skipped: \(error)")
+                    }
                 }
                 // Count only when the running count is unknown or over capacity.
                 if knownCount.map({ $0 > capacity }) ?? true {
@@ -160,6 +231,10 @@ final class ResultCache {
             knownCount = nil
             throw error
         }
+        // Reported after the commit: a rolled-back batch reports only its error.
+        skippedWrites += skipped.count
+        for line in failures { report(line) }
+        return skipped
     }
 
     private func write(_ entry: BufferedEntry, forKey key: String) throws(SQLiteError) {
@@ -209,6 +284,7 @@ final class ResultCache {
     /// written. Call inside the transaction that replaces or deletes the group.
     func invalidate(groupNamed name: String) throws(SQLiteError) {
         buffer = buffer.filter { entry in !entry.value.groups.contains { $0.name == name } }
+        bufferedBytes = buffer.values.reduce(0) { $0 + $1.body.count }
         try connection.withStatement(
             "DELETE FROM cached_results WHERE id IN (SELECT result_id FROM cached_result_groups WHERE group_name = ?)"
         ) { (statement) throws(SQLiteError) in
@@ -221,6 +297,7 @@ final class ResultCache {
     /// Deletes every entry, buffered or written. Call inside a transaction.
     func removeAll() throws(SQLiteError) {
         buffer.removeAll()
+        bufferedBytes = 0
         pendingTouches.removeAll()
         try connection.execute("DELETE FROM cached_result_groups")
         try connection.execute("DELETE FROM cached_results")
@@ -234,7 +311,7 @@ final class ResultCache {
 
     /// Writes the buffer and recency updates before the store closes (best effort).
     func flushBeforeClose() {
-        try? flush()
+        _ = try? flush()
     }
 }
 

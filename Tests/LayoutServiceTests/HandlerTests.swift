@@ -40,6 +40,29 @@ struct HandlerTests {
         #expect(sqliteHit.body == miss.body)
     }
 
+    @Test func aResultOverTheStoresCapIsAnsweredButNotStored() throws {
+        let store = try LayoutStore(path: ":memory:", maxResultBytes: 150)
+        let router = LayoutService(store: store).makeRouter()
+        func solve(_ body: String) -> HTTPResponse {
+            router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "test"], body: Array(body.utf8)))
+        }
+        let big = solve(Self.scene)
+        #expect(big.status == 200)
+        #expect(big.body.count > 150)
+        #expect(big.headers["Cache-Status"] == "layoutd; fwd=miss")
+        // Neither SQLite nor the front cache kept it: the repeat is solved again.
+        let again = solve(Self.scene)
+        #expect(again.headers["Cache-Status"] == "layoutd; fwd=miss")
+        #expect(again.body == big.body)
+        #expect(try store.cacheCount() == 0)
+        let smallScene = #"{"container":{"width":10,"height":10},"views":[],"constraints":[]}"#
+        let small = solve(smallScene)
+        #expect(small.body.count <= 150)
+        #expect(small.headers["Cache-Status"] == "layoutd; fwd=miss; stored")
+        #expect(solve(smallScene).headers["Cache-Status"] == "layoutd; hit")
+        #expect(try store.cacheCount() == 1)
+    }
+
     @Test func cacheControlDirectives() {
         _ = request(.POST, "/solve", Self.scene)
         let noCache = request(.POST, "/solve", Self.scene, headers: ["Cache-Control": "no-cache"])

@@ -26,10 +26,21 @@ let fixedClock: @Sendable () -> String = { Timestamp.format(epochSeconds: 1_796_
 /// buffer, so that every store is written (and can fail) at once.
 func openStore(
     _ path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5, maxGroups: Int = 10_000,
-    readOnly: Bool = false, cacheWriteBehind: Int = 0
+    readOnly: Bool = false, cacheWriteBehind: Int = 0, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
+    maxResultBytes: Int = ResultCache.defaultMaxResultBytes,
+    report: @escaping (String) -> Void = ResultCache.reportOnStandardError
 ) throws(StoreError) -> LayoutStore {
     try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                    readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, now: fixedClock)
+                    readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, cacheWriteBehindBytes: cacheWriteBehindBytes,
+                    maxResultBytes: maxResultBytes, now: fixedClock, report: report)
+}
+
+/// Lines reported by a store, collected for a test (the store calls it on its queue).
+final class ReportedLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private var collected: [String] = []
+    func append(_ line: String) { lock.lock(); collected.append(line); lock.unlock() }
+    var lines: [String] { lock.lock(); defer { lock.unlock() }; return collected }
 }
 
 /// Bytes of a UTF-8 string.

@@ -15,6 +15,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "port", valueName: "PORT", help: "TCP port; 0 picks a free one.", defaultDescription: "8080"),
         OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
+        OptionSpec(name: "max-cached-result-bytes", valueName: "BYTES", help: "Largest response stored in the SQLite cache, bytes; a larger one is answered with Cache-Status: layoutd; fwd=miss.", defaultDescription: "16777216"),
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
         OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
         OptionSpec(name: "max-body-bytes", valueName: "BYTES", help: "Largest request body, bytes (413 beyond).", defaultDescription: "1048576"),
@@ -132,13 +133,15 @@ public enum LayoutdCommand {
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
+        let maxCachedResultBytes = try options.int("max-cached-result-bytes", default: 16 << 20)
         let maxGroups = try options.int("max-groups", default: 10_000)
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
         let store: LayoutStore
         do {
-            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups)
+            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
+                                maxResultBytes: maxCachedResultBytes)
         } catch {
             let reason: String
             switch error {

@@ -272,6 +272,46 @@ final class SQLiteConnection {
         return result
     }
 
+    /// Runs `body` inside `SAVEPOINT … RELEASE`, within a ``transaction(_:)``: when `body`
+    /// throws, only its own changes are undone (`ROLLBACK TO`) and the error is rethrown;
+    /// the enclosing transaction stays open unless SQLite already rolled it back (it may,
+    /// after `SQLITE_FULL`, `SQLITE_IOERR`, `SQLITE_BUSY` or `SQLITE_NOMEM`: check
+    /// ``isInTransaction``). Not reentrant: don't nest.
+    func savepoint<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+        try executeCached("SAVEPOINT layoutd_row")
+        do {
+            let result = try body()
+            try executeCached("RELEASE layoutd_row")
+            return result
+        } catch {
+            if isInTransaction {
+                try? executeCached("ROLLBACK TO layoutd_row")
+                try? executeCached("RELEASE layoutd_row")
+            }
+            throw error
+        }
+    }
+
+    /// Whether a transaction is open (`sqlite3_get_autocommit` is 0).
+    var isInTransaction: Bool {
+        guard let handle else { return false }
+        return sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// The connection's largest string or blob (and row), bytes (`SQLITE_LIMIT_LENGTH`;
+    /// SQLite's default is 1,000,000,000). Setting it lowers the limit for this connection
+    /// only (tests use it to make one row fail to write).
+    var lengthLimit: Int {
+        get {
+            guard let handle else { return 0 }
+            return Int(sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, -1))
+        }
+        set {
+            guard let handle else { return }
+            sqlite3_limit(handle, SQLITE_LIMIT_LENGTH, Int32(clamping: newValue))
+        }
+    }
+
     private func rollbackIfActive() {
         guard let handle, sqlite3_get_autocommit(handle) == 0 else { return }
         // A failing ROLLBACK leaves nothing better to do; the first error is what matters.
