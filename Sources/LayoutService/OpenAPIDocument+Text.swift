@@ -777,9 +777,10 @@ components:
         the route answers before reading the scene (unknown `format`, `413`, `415`, framing).
         `layoutd; hit` — answered from the cache (body byte-identical to the miss that
         stored it); `layoutd; fwd=miss; stored` — solved and stored; `layoutd; fwd=miss` —
-        solved, not stored (such as a `400` or `422`); `layoutd; fwd=request` — the request
-        said `Cache-Control: no-cache` (looked up nothing, stored the fresh result) or
-        `no-store` (looked up and stored nothing).
+        solved, not stored (such as a `400` or `422`, or a `200` whose body is over the
+        cache's per-result limit, 16,777,216 bytes by default, `--max-cached-result-bytes`);
+        `layoutd; fwd=request` — the request said `Cache-Control: no-cache` (looked up
+        nothing, stored the fresh result) or `no-store` (looked up and stored nothing).
       required: false
       schema:
         type: string
