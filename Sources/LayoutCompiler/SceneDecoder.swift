@@ -8,6 +8,10 @@ public struct SceneLimits: Sendable, Hashable {
     public var maxConstraints = 100_000
     /// Entries in `sizes` (default 1,000, as the contract says).
     public var maxSizes = 1_000
+    /// Frames in one answer: (views + 1) × sizes (default 1,000,000, an answer of about
+    /// 100 MB), so the most views and the most sizes together (a 1.6 GB answer, built in
+    /// memory) are a 422 rather than a worker's memory.
+    public var maxFrames = 1_000_000
     /// Depth of the view hierarchy, the container being depth 0 (default 64).
     public var maxHierarchyDepth = 64
     /// Groups included by one scene (default 64).
@@ -473,6 +477,8 @@ public struct SceneDecoder: Sendable {
         }
         if let sizes = scene.sizes, sizes.count > limits.maxSizes {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes; at most \(limits.maxSizes) are allowed (limit maxSizes)", path: "$.sizes"))
+        } else if let sizes = scene.sizes, (scene.views.count + 1) * sizes.count > limits.maxFrames {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes of \(scene.views.count + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
         }
         if scene.groups.count > limits.maxGroups {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxGroups) are allowed (limit maxGroups)", path: "$.groups"))

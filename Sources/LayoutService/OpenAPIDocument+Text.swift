@@ -58,7 +58,9 @@ info:
     **Scene limits** (defaults; beyond one the answer is `422` with a `limit_exceeded`
     diagnostic naming it, unless said otherwise): 20,000 views (`maxViews`,
     `--max-views`), 100,000 constraint entries in a scene with its groups
-    (`maxConstraints`, `--max-constraints`), 1,000 `sizes` (`maxSizes`, `--max-sizes`), 64
+    (`maxConstraints`, `--max-constraints`), 1,000 `sizes` (`maxSizes`, `--max-sizes`) and
+    1,000,000 frames in one answer, the container's included, all sizes together
+    (`maxFrames`, fixed: 1,000 sizes of up to 999 views, or 20,000 views at 49 sizes), 64
     groups included by one scene (`maxGroups`, fixed), 65,536 bytes in one constraint
     string (`maxConstraintBytes`, `--max-constraint-bytes`), a view hierarchy 64 levels
     deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one

@@ -27,6 +27,22 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.view) == ["d", "e", "a"])
     }
 
+    /// Views + 1 frames per size, at most a million in one answer: 999 views at 1,000
+    /// sizes are fine, 1,000 views are not.
+    @Test func framesInOneAnswerAreLimited() throws {
+        func scene(views: Int, sizes: Int) -> String {
+            let names = (0..<views).map { "\"v\($0)\"" }.joined(separator: ",")
+            let list = (0..<sizes).map { "{\"width\":\(300 + $0)}" }.joined(separator: ",")
+            return #"{"container":{"height":100},"views":[\#(names)],"sizes":[\#(list)]}"#
+        }
+        #expect(rejection(scene(views: 999, sizes: 1_000)) == nil)
+        let found = try #require(rejection(scene(views: 1_000, sizes: 1_000)))
+        #expect(found.status == 422)
+        #expect(found.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(found.diagnostics.map(\.path) == ["$.sizes"])
+        #expect(found.diagnostics.first?.message == "The scene asks for 1000 sizes of 1001 frames each; at most 1000000 frames are answered at once (limit maxFrames): split the sizes over several requests")
+    }
+
     @Test func listedTwice() throws {
         let found = try #require(rejection(#"{"views":["x","x"]}"#))
         #expect(found.diagnostics.map(\.message) == ["View 'x' is listed twice"])
