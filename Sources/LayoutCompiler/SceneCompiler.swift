@@ -316,6 +316,13 @@ private struct CompileState {
             }
         }
         starts.append(resolved.count)
+        // A VFL view alone (`H:[b]`) makes no constraint, but its name must be known too.
+        for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 }) ?? true {
+            failed = true
+            if reportedUnknown.insert(name).inserted {
+                diagnostics.append(unknownView(name, span: span, entry: entry, key: key))
+            }
+        }
         if failed { return }
 
         // VFL: `|` is the parent of the views in the string, which must share it.

@@ -194,6 +194,10 @@ public struct ParseResult: Sendable {
     public var constraints: [ParsedConstraint]
     /// Every fault found, in source order, at most ``maximumDiagnostics``.
     public var diagnostics: [Diagnostic]
+    /// Views the string names that none of ``constraints`` mentions, with the spans of
+    /// their names: the view of a VFL string that is one view alone (`H:[a]`), which
+    /// produces no constraint but whose name must still be known.
+    public var unconstrainedViews: [(name: String, span: Range<Int>)] = []
 
     /// The most diagnostics one string reports.
     public static let maximumDiagnostics = 100

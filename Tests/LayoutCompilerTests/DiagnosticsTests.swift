@@ -309,3 +309,32 @@ struct SolverLimitTests {
         #expect(layout.diagnostics.contains { $0.code == .limitExceeded })
     }
 }
+
+/// Where a name or a number fault points: the column of the name or number itself.
+struct FaultColumnTests {
+    func compile(_ constraints: [String], metrics: String = "{}") throws -> CompiledScene {
+        let list = constraints.map { $0.hasPrefix("{") ? $0 : "\"" + $0 + "\"" }.joined(separator: ",")
+        let json = #"{"container":{"width":100,"height":10},"views":["a","b"],"metrics":"# + metrics + #","constraints":["# + list + "]}"
+        return SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8))).compile()
+    }
+
+    /// A VFL string that is one view alone makes no constraint; an unknown name in it is
+    /// still `unknown_view` at the name (as `H:[c(10)]` and `H:|[c]` always were).
+    @Test("a view alone in VFL is checked", arguments: [
+        ("H:[c]", 3), ("V:[c]", 3), ("[c]", 1), ("H: [ c ]", 5), ("H:[c(10)]", 3), ("H:|[c]", 4), ("[superview]", 1),
+    ])
+    func loneUnknownView(_ source: String, _ column: Int) throws {
+        let compiled = try compile([source])
+        #expect(compiled.diagnostics.map(\.code) == [.unknownView])
+        #expect(compiled.diagnostics.first?.severity == .error)
+        #expect(compiled.diagnostics.first?.column == column)
+        #expect(compiled.diagnostics.first?.constraint == .scene(0))
+        #expect(compiled.hasErrors)
+    }
+
+    @Test func loneKnownViewIsFine() throws {
+        let compiled = try compile(["H:[a]", "V:[b]", "[a]"])
+        #expect(compiled.diagnostics.isEmpty)
+        #expect(compiled.constraints.allSatisfy { $0.source == nil })   // only the implicit ones
+    }
+}

@@ -207,3 +207,42 @@ struct HandlerTests {
         #expect(echoed.headers["X-Request-Id"] == "abc-123")
     }
 }
+
+/// Faults that a new user met, through the handlers: status, code and column.
+struct NewUserFaultTests {
+    let service: LayoutService
+    let router: Router
+
+    init() throws {
+        service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        router = service.makeRouter()
+    }
+
+    func post(_ target: String, _ body: String, headers: HTTPFields = [:]) -> HTTPResponse {
+        var fields = headers
+        fields.append("Host", "test")
+        return router.respond(to: HTTPRequest(method: .POST, target: target, headers: fields, body: Array(body.utf8)))
+    }
+
+    func diagnostics(_ response: HTTPResponse) throws -> [JSONValue] {
+        try JSONParser().parse(response.body)["diagnostics"]?.arrayValue ?? []
+    }
+
+    @Test("an unknown view alone in VFL", arguments: ["H:[b]", "V:[b]", "[b]"])
+    func unknownLoneView(_ source: String) throws {
+        let body = #"{"views":["a"],"constraints":[""# + source + #""]}"#
+        let validated = post("/validate", body)
+        #expect(validated.status == 200)
+        let verdict = try JSONParser().parse(validated.body)
+        #expect(verdict["valid"] == .bool(false))
+        let solved = post("/solve", body)
+        #expect(solved.status == 422)
+        for response in [validated, solved] {
+            let found = try diagnostics(response)
+            #expect(found.count == 1)
+            #expect(found.first?["code"] == .string("unknown_view"))
+            #expect(found.first?["severity"] == .string("error"))
+            #expect(found.first?["column"] == .number(Double(source.firstIndex(of: "b")!.utf16Offset(in: source))))
+        }
+    }
+}

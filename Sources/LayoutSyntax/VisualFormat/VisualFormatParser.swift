@@ -117,6 +117,8 @@ struct VisualFormatRun {
     var isVertical = false
     var direction = VisualFormatDirection.leadingToTrailing
     var alignments: [Attribute] = []
+    /// The first view of the string (with its name's span).
+    var firstView: (String, Range<Int>)?
 
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
@@ -142,7 +144,11 @@ struct VisualFormatRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
-        return ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        // Two elements or more always make a connection, and a valid predicate names its
+        // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
+        if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }
+        return result
     }
 
     // MARK: - Format options
@@ -226,6 +232,7 @@ struct VisualFormatRun {
             let viewStart = cursor.offset
             let (name, nameSpan, predicates) = try parseView()
             let view = VisualFormatEndpoint.view(name, nameSpan)
+            if firstView == nil { firstView = (name, nameSpan) }
             if let previous, var connection {
                 if case .flush = connection.kind { connection.span = connection.span.lowerBound..<viewStart + 1 }
                 emitConnection(connection, from: previous, to: view)
