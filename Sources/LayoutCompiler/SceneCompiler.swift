@@ -169,7 +169,7 @@ public struct SceneCompiler: Sendable {
         var state = CompileState(scene: scene, hierarchy: hierarchy)
         state.addIntrinsicSizeConstraints()
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing)
+                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
         for (index, entry) in scene.constraints.enumerated() {
             state.add(entry, key: .scene(index), parseOptions: sceneOptions)
         }
@@ -177,7 +177,7 @@ public struct SceneCompiler: Sendable {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
             let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing)
+                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
             for (index, entry) in group.constraints.enumerated() {
                 state.add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
             }
@@ -343,6 +343,25 @@ private struct CompileState {
             vflSuperview = parents.first ?? 0
         }
 
+        // Every literal and every metric used is limited, whatever the arithmetic gives
+        // (`1e13 - 1e13 + 5` too): the first one beyond is the error, at its column.
+        if let beyond = result.numberBeyondLimit {
+            let what: String
+            if let metric = beyond.metric {
+                what = "Metric '\(metric)' is \(JSONWriter.format(beyond.value)), which is"
+            } else {
+                let bytes = Array(entry.source.utf8)
+                let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
+                what = "The number \(String(decoding: bytes[span], as: UTF8.self)) is"
+            }
+            diagnostics.append(LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "\(what) beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
+                constraint: key, id: entry.id, column: column(of: beyond.span.lowerBound, in: entry.source),
+                source: entry.source))
+            return
+        }
+
         for (part, parsed) in result.constraints.enumerated() {
             if parsed.priority != nil && entry.priority != nil {
                 diagnostics.append(LayoutDiagnostic(
@@ -357,13 +376,12 @@ private struct CompileState {
             for index in items where resolved[index] < 0 { resolved[index] = vflSuperview }
             pendingMentions.removeAll(keepingCapacity: true)
             let expression = translate(parsed, items: resolved[items])
+            // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
                 diagnostics.append(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                    constraint: key, part: part, id: entry.id,
-                    column: column(of: offsetOfNumberBeyondLimit(in: entry.source, span: parsed.span) ?? parsed.span.lowerBound,
-                                   in: entry.source),
+                    constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
                     source: entry.source))
                 continue
             }
@@ -533,49 +551,6 @@ func priorityText(_ priority: Double) -> String {
 }
 
 /// The contract's column: 0-based, in Unicode scalars, of a UTF-8 offset into `source`.
-/// The UTF-8 offset of the first number literal within `span` of `source` whose
-/// magnitude is beyond ±``maximumMagnitude`` (`1e13`, `-20000000000000`), or `nil`
-/// when none is (the number out of range was a product, or came from a metric), so a
-/// limit error can point at the number itself.
-/// - Complexity: O(span length).
-func offsetOfNumberBeyondLimit(in source: String, span: Range<Int>) -> Int? {
-    let bytes = Array(source.utf8)
-    let end = min(span.upperBound, bytes.count)
-    var index = max(0, span.lowerBound)
-    func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-    func isNameByte(_ byte: UInt8) -> Bool {
-        isDigit(byte) || byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
-    }
-    while index < end {
-        // A number starts with a digit (or '.' and a digit) that does not continue a name.
-        let startsNumber = isDigit(bytes[index])
-            || (bytes[index] == UInt8(ascii: ".") && index + 1 < end && isDigit(bytes[index + 1]))
-        guard startsNumber, index == 0 || !isNameByte(bytes[index - 1]) else {
-            index += 1
-            continue
-        }
-        var stop = index
-        while stop < end && (isDigit(bytes[stop]) || bytes[stop] == UInt8(ascii: ".")) { stop += 1 }
-        if stop < end && bytes[stop] | 0x20 == UInt8(ascii: "e") {
-            var exponent = stop + 1
-            if exponent < end && (bytes[exponent] == UInt8(ascii: "+") || bytes[exponent] == UInt8(ascii: "-")) { exponent += 1 }
-            if exponent < end && isDigit(bytes[exponent]) {
-                stop = exponent
-                while stop < end && isDigit(bytes[stop]) { stop += 1 }
-            }
-        }
-        if stop < end && isNameByte(bytes[stop]) {
-            // A name that starts with digits (view names may): skip it whole.
-            while stop < end && (isNameByte(bytes[stop]) || bytes[stop] == UInt8(ascii: ".")) { stop += 1 }
-        } else if let value = Double(String(decoding: bytes[index..<stop], as: UTF8.self)),
-                  !(abs(value) <= maximumMagnitude) {
-            return index
-        }
-        index = stop
-    }
-    return nil
-}
-
 func column(of utf8Offset: Int, in source: String) -> Int {
     var column = 0
     var offset = 0

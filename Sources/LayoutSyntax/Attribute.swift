@@ -176,12 +176,38 @@ public struct ParseOptions: Sendable {
     public var siblingSpacing: Double = 8
     /// The VFL standard space `-` to the superview edge `|`, in points (Apple: 20).
     public var superviewSpacing: Double = 20
+    /// The largest magnitude of a number literal or a metric used as one (priorities
+    /// aside); the first one beyond it is ``ParseResult/numberBeyondLimit``.
+    public var maximumMagnitude: Double = 1e12
 
     /// Creates options.
-    public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20) {
+    public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20,
+                maximumMagnitude: Double = 1e12) {
         self.metrics = metrics
         self.siblingSpacing = siblingSpacing
         self.superviewSpacing = superviewSpacing
+        self.maximumMagnitude = maximumMagnitude
+    }
+
+    /// Whether `value` is beyond ±``maximumMagnitude`` (or not a number).
+    func isBeyondLimit(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+}
+
+/// A number literal, or a use of a metric, whose magnitude is beyond
+/// ``ParseOptions/maximumMagnitude``.
+public struct NumberBeyondLimit: Hashable, Sendable {
+    /// UTF-8 offsets of the literal (its digits, without a sign) or of the metric's name.
+    public var span: Range<Int>
+    /// Its value (the metric's value for a metric).
+    public var value: Double
+    /// The metric's name, `nil` for a literal.
+    public var metric: String?
+
+    /// Creates one.
+    public init(span: Range<Int>, value: Double, metric: String? = nil) {
+        self.span = span
+        self.value = value
+        self.metric = metric
     }
 }
 
@@ -198,6 +224,11 @@ public struct ParseResult: Sendable {
     /// their names: the view of a VFL string that is one view alone (`H:[a]`), which
     /// produces no constraint but whose name must still be known.
     public var unconstrainedViews: [(name: String, span: Range<Int>)] = []
+    /// The first number literal or metric use (in source order; priorities aside) beyond
+    /// ``ParseOptions/maximumMagnitude``, whatever the arithmetic around it gives
+    /// (`1e13 - 1e13` still has one); `nil` when there is none. Not a diagnostic: the
+    /// compiler reports it, where metrics are final.
+    public var numberBeyondLimit: NumberBeyondLimit?
 
     /// The most diagnostics one string reports.
     public static let maximumDiagnostics = 100

@@ -337,4 +337,52 @@ struct FaultColumnTests {
         #expect(compiled.diagnostics.isEmpty)
         #expect(compiled.constraints.allSatisfy { $0.source == nil })   // only the implicit ones
     }
+
+    /// Every literal beyond ±1e12, and every metric used whose value is beyond it, is
+    /// `limit_exceeded` at its own column, even when the arithmetic cancels it out.
+    @Test("limit error at the number or metric", arguments: [
+        ("a.width == b.width + big", 21, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-big-[a]", 4, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-(==big)-[a]", 7, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:[a(>=big@500)]", 7, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("distribute(by: big, horizontally: a, b)", 15, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == 1e13 - 1e13 + 5", 11, "The number 1e13 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == 5 + 2e13 - 2e13", 15, "The number 2e13 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width * 3e12 / 3e12", 21, "The number 3e12 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-(-30000000000000)-[a]", 6, "The number 30000000000000 is beyond ±1000000000000 (limit maxMagnitude)"),
+        (#"{"equation":"a.width == pad + big","id":"x"}"#, 17, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+    ])
+    func limitAtTheNumber(_ source: String, _ expected: Int, _ message: String) throws {
+        let compiled = try compile([source], metrics: #"{"big":1e13,"pad":8}"#)
+        #expect(compiled.diagnostics.map(\.code) == [.limitExceeded], "\(compiled.diagnostics)")
+        #expect(compiled.diagnostics.first?.severity == .error)
+        #expect(compiled.diagnostics.first?.column == expected)
+        #expect(compiled.diagnostics.first?.message == message)
+    }
+
+    /// A product of numbers within the limit is checked on the combined constraint, at its start.
+    @Test func productBeyondTheLimitIsAtTheStart() throws {
+        let compiled = try compile(["a.width == 5 + 1e12 * 1e12 * b.width"])
+        #expect(compiled.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(compiled.diagnostics.first?.column == 0)
+        #expect(compiled.diagnostics.first?.part == 0)
+    }
+
+    /// An unused metric beyond the limit is not checked (openapi.yaml, Metrics), nor a
+    /// metric within it; a group's metric overrides the scene's before the check.
+    @Test func unusedOrOverriddenMetricIsFine() throws {
+        #expect(try compile(["a.width == pad"], metrics: #"{"big":1e13,"pad":8}"#).diagnostics.isEmpty)
+        #expect(try compile(["a.width == 1e12", "b.width == -1e12"]).diagnostics.isEmpty)
+        let json = #"{"views":["a"],"metrics":{"big":1e13},"constraints":["a.height == 1"]}"#
+        let scene = try SceneDecoder().decode(body: Array(json.utf8))
+        let group = ResolvedGroup(name: "g", version: 1, constraints: [ConstraintEntry(kind: .equation, source: "a.width == big")],
+                                  metrics: ["big": 5])
+        #expect(SceneCompiler(scene: scene, groups: [group]).compile().diagnostics.isEmpty)
+        let plain = ResolvedGroup(name: "g", version: 1, constraints: [ConstraintEntry(kind: .equation, source: "a.width == big")],
+                                  metrics: [:])
+        let beyond = SceneCompiler(scene: scene, groups: [plain]).compile().diagnostics
+        #expect(beyond.map(\.code) == [.limitExceeded])
+        #expect(beyond.first?.constraint == .group(name: "g", index: 0))
+        #expect(beyond.first?.column == 11)
+    }
 }

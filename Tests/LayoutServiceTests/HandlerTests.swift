@@ -245,4 +245,18 @@ struct NewUserFaultTests {
             #expect(found.first?["column"] == .number(Double(source.firstIndex(of: "b")!.utf16Offset(in: source))))
         }
     }
+
+    @Test("limit_exceeded at the metric or literal", arguments: [
+        ("a.width == a.height + big", 22), ("H:|-big-[a]", 4), ("H:|-(==big)-[a]", 7), ("a.width == 1e13 - 1e13 + 5", 11),
+    ])
+    func limitColumn(_ source: String, _ column: Int) throws {
+        let body = #"{"views":["a"],"metrics":{"big":1e13},"constraints":[""# + source + #""]}"#
+        let solved = post("/solve", body)
+        #expect(solved.status == 422)
+        let found = try diagnostics(solved)
+        #expect(found.count == 1)
+        #expect(found.first?["code"] == .string("limit_exceeded"))
+        #expect(found.first?["constraint"] == .number(0))
+        #expect(found.first?["column"] == .number(Double(column)))
+    }
 }

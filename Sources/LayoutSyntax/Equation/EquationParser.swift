@@ -71,6 +71,8 @@ struct EquationRun {
     var constraints: [ParsedConstraint] = []
     /// Set when a collected fault means the string must produce nothing.
     var isInvalid = false
+    /// The first number beyond the limit (see ``ParseResult/numberBeyondLimit``).
+    var numberBeyondLimit: NumberBeyondLimit?
 
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
@@ -84,7 +86,16 @@ struct EquationRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
-        return ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        result.numberBeyondLimit = numberBeyondLimit
+        return result
+    }
+
+    /// Remembers the first literal or metric use beyond ``ParseOptions/maximumMagnitude``.
+    mutating func checkMagnitude(_ value: Double, span: Range<Int>, metric: String? = nil) {
+        if numberBeyondLimit == nil && options.isBeyondLimit(value) {
+            numberBeyondLimit = NumberBeyondLimit(span: span, value: value, metric: metric)
+        }
     }
 
     // MARK: - Faults
@@ -303,6 +314,7 @@ struct EquationRun {
         if cursor.isAtNumber {
             let (value, span) = cursor.readNumber()
             guard value.isFinite else { throw fault("Number is out of range", at: span.lowerBound) }
+            checkMagnitude(value, span: span)
             return LinearExpression(constant: value, start: start)
         }
         guard cursor.isAtIdentifier else {
@@ -317,7 +329,10 @@ struct EquationRun {
         let item: ItemReference = name == "superview" ? .container : .view(name)
         guard cursor.consume(UInt8(ascii: ".")) else {
             cursor.offset = afterName
-            if let value = options.metrics[name] { return LinearExpression(constant: value, start: start) }
+            if let value = options.metrics[name] {
+                checkMagnitude(value, span: nameSpan, metric: name)
+                return LinearExpression(constant: value, start: start)
+            }
             let term = ExpressionTerm(item: item, slot: .bare, coefficient: 1, itemSpan: nameSpan, attributeSpan: nameSpan)
             return LinearExpression(terms: [term], start: start)
         }

@@ -119,6 +119,8 @@ struct VisualFormatRun {
     var alignments: [Attribute] = []
     /// The first view of the string (with its name's span).
     var firstView: (String, Range<Int>)?
+    /// The first length beyond the limit (see ``ParseResult/numberBeyondLimit``).
+    var numberBeyondLimit: NumberBeyondLimit?
 
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
@@ -145,6 +147,7 @@ struct VisualFormatRun {
         }
         if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
         var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        result.numberBeyondLimit = numberBeyondLimit
         // Two elements or more always make a connection, and a valid predicate names its
         // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
         if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }
@@ -308,6 +311,7 @@ struct VisualFormatRun {
             predicates = try parsePredicateList(allowsViews: false)
         case _ where cursor.isAtNumber:
             let (value, span) = try readNumber()
+            checkMagnitude(value, span: span)
             predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
         case _ where cursor.isAtIdentifier:
             let (name, span) = cursor.readIdentifier()
@@ -355,6 +359,7 @@ struct VisualFormatRun {
         if cursor.isAtIdentifier {
             let (name, span) = cursor.readIdentifier()
             if let value = options.metrics[name] {
+                checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
                 object = .view(name, span)
@@ -362,7 +367,8 @@ struct VisualFormatRun {
                 object = metric(name, span: span)
             }
         } else if let sign = signedNumberPrefix() {
-            let (value, _) = try readNumber()
+            let (value, span) = try readNumber()
+            checkMagnitude(value, span: span)
             object = .constant(sign * value)
         } else {
             let what = allowsViews ? "a number, a metric name or a view name" : "a number or a metric name"
@@ -414,9 +420,19 @@ struct VisualFormatRun {
         return (value, span)
     }
 
-    /// Resolves a metric name, diagnosing an unknown one (parsing goes on).
+    /// Remembers the first literal or metric use beyond ``ParseOptions/maximumMagnitude``.
+    mutating func checkMagnitude(_ value: Double, span: Range<Int>, metric: String? = nil) {
+        if numberBeyondLimit == nil && options.isBeyondLimit(value) {
+            numberBeyondLimit = NumberBeyondLimit(span: span, value: value, metric: metric)
+        }
+    }
+
+    /// Resolves a metric name used as a length, diagnosing an unknown one (parsing goes on).
     mutating func metric(_ name: String, span: Range<Int>) -> VisualFormatPredicate.Object {
-        if let value = options.metrics[name] { return .constant(value) }
+        if let value = options.metrics[name] {
+            checkMagnitude(value, span: span, metric: name)
+            return .constant(value)
+        }
         collector.append(Diagnostic(code: .unknownMetric, message: "Unknown metric '\(name)'", span: span,
                                     notes: suggestion(for: name)))
         return .invalid
