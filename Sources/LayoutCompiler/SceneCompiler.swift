@@ -367,7 +367,8 @@ private struct CompileState {
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
-                    constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
+                    constraint: key, part: part, id: entry.id,
+                    column: column(of: parsed.priorityOffset ?? parsed.span.lowerBound, in: entry.source),
                     source: entry.source))
                 continue
             }

@@ -147,6 +147,8 @@ public struct ParsedConstraint: Hashable, Sendable {
     /// UTF-8 offsets of the connection, predicate, equation or helper argument that
     /// produced the constraint.
     public var span: Range<Int>
+    /// UTF-8 offset of the `@` (or `~`) that gives ``priority``; `nil` without one.
+    public var priorityOffset: Int?
     /// The constraint as an equation, Apple style, for messages and constraint refs:
     /// `green.leading == red.trailing + 8`, `superview.trailing == a.trailing + 5`,
     /// `a.width >= 50 @750`, `a.centerX == 0.5 * card.centerX`. VFL `|` renders as `superview`.
@@ -159,12 +161,14 @@ public struct ParsedConstraint: Hashable, Sendable {
     }
 
     /// Creates a constraint.
-    public init(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?, span: Range<Int>) {
+    public init(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?, span: Range<Int>,
+                priorityOffset: Int? = nil) {
         self.lhs = lhs
         self.relation = relation
         self.rhs = rhs
         self.priority = priority
         self.span = span
+        self.priorityOffset = priority == nil ? nil : priorityOffset
     }
 }
 

@@ -385,4 +385,22 @@ struct FaultColumnTests {
         #expect(beyond.first?.constraint == .group(name: "g", index: 0))
         #expect(beyond.first?.column == 11)
     }
+
+    /// A priority both in the `priority` field and in the text: the error is at the `@`.
+    @Test("double priority at the @", arguments: [
+        (#"{"equation":"a.width == 5 @500","priority":500}"#, 13, 0),
+        (#"{"equation":"a.width == 5 ~ high","priority":500}"#, 13, 0),
+        (#"{"equation":"align(top: a, b) @250","priority":500}"#, 17, 0),
+        (#"{"equation":"a.size == b.size @300","priority":500}"#, 17, 0),
+        (#"{"vfl":"H:|-(8@500)-[a]","priority":500}"#, 6, 0),
+        (#"{"vfl":"H:[a(>=10,<=20@700)]","priority":500}"#, 14, 1),
+    ])
+    func doublePriority(_ entry: String, _ expected: Int, _ part: Int) throws {
+        let compiled = try compile([entry])
+        let errors = compiled.diagnostics.filter { $0.severity == .error }
+        #expect(errors.first?.code == .invalidScene)
+        #expect(errors.first?.message == "The constraint gives a priority both in its \"priority\" field and in its text; give one")
+        #expect(errors.first?.column == expected)
+        #expect(errors.first?.part == part)
+    }
 }

@@ -259,4 +259,13 @@ struct NewUserFaultTests {
         #expect(found.first?["constraint"] == .number(0))
         #expect(found.first?["column"] == .number(Double(column)))
     }
+
+    @Test func doublePriorityPointsAtTheAt() throws {
+        let solved = post("/solve", #"{"views":["a"],"constraints":[{"equation":"a.width == 5 @500","priority":500}]}"#)
+        #expect(solved.status == 422)
+        let found = try diagnostics(solved)
+        #expect(found.count == 1)
+        #expect(found.first?["code"] == .string("invalid_scene"))
+        #expect(found.first?["column"] == .number(13))
+    }
 }

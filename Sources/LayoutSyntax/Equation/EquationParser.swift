@@ -73,6 +73,8 @@ struct EquationRun {
     var isInvalid = false
     /// The first number beyond the limit (see ``ParseResult/numberBeyondLimit``).
     var numberBeyondLimit: NumberBeyondLimit?
+    /// Where the statement's `@` or `~` is, once read.
+    var priorityOffset: Int?
 
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
@@ -168,6 +170,7 @@ struct EquationRun {
     mutating func parseOptionalPriority() throws(SyntaxFault) -> Double? {
         cursor.skipWhitespace()
         guard cursor.current == UInt8(ascii: "@") || cursor.current == UInt8(ascii: "~") else { return nil }
+        priorityOffset = cursor.offset
         cursor.offset += 1
         cursor.skipWhitespace()
         let start = cursor.offset
@@ -454,7 +457,8 @@ struct EquationRun {
         for other in views.dropFirst() {
             let lhs = LinearSide(terms: [AttributeTerm(item: first.item, attribute: attribute, span: first.span)])
             let rhs = LinearSide(terms: [AttributeTerm(item: other.item, attribute: attribute, span: other.span)])
-            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: other.span))
+            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: other.span,
+                                               priorityOffset: priorityOffset))
         }
     }
 
@@ -501,7 +505,8 @@ struct EquationRun {
             let lhs = LinearSide(terms: [AttributeTerm(item: later.item, attribute: edges.1, span: later.span)])
             let rhs = LinearSide(terms: [AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span)],
                                  constant: spacing.constant)
-            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: later.span))
+            constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: later.span,
+                                               priorityOffset: priorityOffset))
         }
     }
 
@@ -660,7 +665,8 @@ struct EquationRun {
               left.terms.allSatisfy({ $0.coefficient.isFinite }), right.terms.allSatisfy({ $0.coefficient.isFinite }) else {
             throw fault("Number is out of range", at: span.lowerBound)
         }
-        constraints.append(ParsedConstraint(lhs: left, relation: relation, rhs: right, priority: priority, span: span))
+        constraints.append(ParsedConstraint(lhs: left, relation: relation, rhs: right, priority: priority, span: span,
+                                               priorityOffset: priorityOffset))
     }
 
     /// Apple's pairing rules: no horizontal with vertical (except width with height), no

@@ -75,6 +75,8 @@ struct VisualFormatPredicate {
     var object: Object
     var priority: Double?
     var span: Range<Int>
+    /// Where its `@` is, when it gives a priority.
+    var priorityOffset: Int? = nil
 }
 
 /// A connection between two elements: its predicates, or the standard space.
@@ -377,6 +379,7 @@ struct VisualFormatRun {
         var end = cursor.offset
         cursor.skipWhitespace()
         var priority: Double?
+        let priorityOffset = cursor.offset
         if cursor.consume(UInt8(ascii: "@")) {
             cursor.skipWhitespace()
             let priorityStart = cursor.offset
@@ -397,7 +400,8 @@ struct VisualFormatRun {
             }
             end = cursor.offset
         }
-        return VisualFormatPredicate(relation: relation, object: object, priority: priority, span: start..<end)
+        return VisualFormatPredicate(relation: relation, object: object, priority: priority, span: start..<end,
+                                     priorityOffset: priority == nil ? nil : priorityOffset)
     }
 
     /// Consumes an optional sign before a number and returns its factor; `nil` when no number follows.
@@ -473,13 +477,14 @@ struct VisualFormatRun {
             (earlier, earlierAttribute) = (first, endAttribute)
         }
         let touchesSuperview: Bool = { if case .superview = first { return true }; if case .superview = second { return true }; return false }()
-        func emit(_ relation: Relation, _ gap: Double, _ priority: Double?) {
+        func emit(_ relation: Relation, _ gap: Double, _ priority: Double?, _ priorityOffset: Int? = nil) {
             var lhsTerm = AttributeTerm(item: later.item, attribute: laterAttribute, span: later.span)
             var rhsTerm = AttributeTerm(item: earlier.item, attribute: earlierAttribute, span: earlier.span)
             if direction == .rightToLeft && !isVertical { swap(&lhsTerm, &rhsTerm) }
             constraints.append(ParsedConstraint(
                 lhs: LinearSide(terms: [lhsTerm]), relation: relation,
-                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: priority, span: connection.span))
+                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: priority, span: connection.span,
+                priorityOffset: priorityOffset))
         }
         // Flush and standard connections are one equality each (no predicate list built).
         switch connection.kind {
@@ -490,7 +495,7 @@ struct VisualFormatRun {
         case .predicates(let list):
             for predicate in list {
                 guard case .constant(let gap) = predicate.object else { continue }
-                emit(predicate.relation, gap, predicate.priority)
+                emit(predicate.relation, gap, predicate.priority, predicate.priorityOffset)
             }
         }
     }
@@ -505,7 +510,8 @@ struct VisualFormatRun {
             case .view(let other, let otherSpan): rhs = LinearSide(terms: [AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan)])
             case .invalid: continue
             }
-            constraints.append(ParsedConstraint(lhs: lhs, relation: predicate.relation, rhs: rhs, priority: predicate.priority, span: predicate.span))
+            constraints.append(ParsedConstraint(lhs: lhs, relation: predicate.relation, rhs: rhs, priority: predicate.priority,
+                                                span: predicate.span, priorityOffset: predicate.priorityOffset))
         }
     }
 }
