@@ -94,13 +94,17 @@ struct SourceCursor {
         return (Double(text) ?? .infinity, start..<offset)
     }
 
-    /// Describes what is at `offset` for a message: `'-'` or `the end of the string`.
+    /// Describes what is at `offset` for a message: `'-'`, `the end of the string`, or
+    /// for a character that would not show between quotes (whitespace, a control or
+    /// format character, a combining mark alone…) its code point: `U+00A0`.
     func describeFound(at position: Int? = nil) -> String {
         let at = position ?? offset
         guard at < bytes.count else { return "the end of the string" }
         var end = at + 1
         while end < bytes.count, bytes[end] & 0xC0 == 0x80 { end += 1 }
-        return "'" + String(decoding: bytes[at..<end], as: UTF8.self) + "'"
+        let text = String(decoding: bytes[at..<end], as: UTF8.self)
+        if let scalar = text.unicodeScalars.first, isInvisible(scalar) { return codePoint(scalar) }
+        return "'" + text + "'"
     }
 
     /// The span of the character at `offset` (empty at the end).
@@ -169,4 +173,25 @@ public func closestName(to name: String, among candidates: [String]) -> String? 
         if distance <= 2, distance < source.count, best.map({ distance < $0.1 }) ?? true { best = (candidate, distance) }
     }
     return best?.0
+}
+
+/// Whether `scalar` would be invisible or unreadable quoted alone in a message:
+/// whitespace (a space included), control, format and separator characters, default
+/// ignorable code points, combining marks, private-use and unassigned code points.
+func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    let properties = scalar.properties
+    if properties.isWhitespace || properties.isDefaultIgnorableCodePoint { return true }
+    switch properties.generalCategory {
+    case .control, .format, .spaceSeparator, .lineSeparator, .paragraphSeparator, .nonspacingMark, .enclosingMark,
+         .privateUse, .surrogate, .unassigned:
+        return true
+    default:
+        return false
+    }
+}
+
+/// `U+00A0`: the code point in upper-case hex, at least four digits.
+func codePoint(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

@@ -42,3 +42,24 @@ struct DiagnosticTests {
         #expect(ConstraintText.format(value) == expected)
     }
 }
+
+/// What a message says it found: printable characters quoted, invisible ones as a code point.
+struct FoundCharacterTests {
+    @Test("invisible characters are written as code points", arguments: [
+        ("a.width\u{A0}== 5", false, "Expected '==', '>=' or '<=' after the left side, found U+00A0", 7),
+        ("a.width =\t= 5", false, "Unknown relation: expected '==', '>=' or '<=', found '=' followed by U+0009", 9),
+        ("a.width == 5 \u{200B}", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found U+200B", 13),
+        ("a.width == 5 \u{7}", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found U+0007", 13),
+        ("a.width == 5 \u{2028}", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found U+2028", 13),
+        ("a.width == 5 \u{301}", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found U+0301", 13),
+        ("a.width == 5 $", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found '$'", 13),
+        ("a.width == 5 é", false, "Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found 'é'", 13),
+        ("H:|-[a]\u{A0}", true, "Expected a connection '-', a view '[' or the superview '|' after view 'a', found U+00A0", 7),
+        ("H:|-[\u{FEFF}a]", true, "Expected a view name after '[', found U+FEFF", 5),
+    ])
+    func found(_ source: String, _ isVFL: Bool, _ message: String, _ column: Int) {
+        let result = isVFL ? VisualFormatParser().parse(source) : EquationParser().parse(source)
+        #expect(result.diagnostics.map(\.message) == [message])
+        #expect(result.diagnostics.first?.column(in: source) == column)
+    }
+}
