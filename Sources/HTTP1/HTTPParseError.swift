@@ -12,7 +12,8 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case unsupportedVersion(String)
     /// The request-target is longer than ``ServerLimits/maxTargetBytes`` (RFC 9110 §15.5.15). → 414
     case targetTooLong
-    /// The request-target is not origin-, absolute- or asterisk-form (RFC 9112 §3.2). → 400
+    /// The request-target is not origin-, absolute- or asterisk-form (RFC 9112 §3.2),
+    /// or has a fragment (`/healthz#x`). → 400
     case invalidTarget
     /// One header or trailer line is longer than ``ServerLimits/maxHeaderLineBytes``. → 431
     case headerLineTooLong
@@ -78,7 +79,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .unknownMethod(let method): "The method '\(method)' is not implemented."
         case .unsupportedVersion(let version): "The protocol version '\(version)' is not supported; use HTTP/1.1."
         case .targetTooLong: "The request target is longer than the server accepts."
-        case .invalidTarget: "The request target is not in origin, absolute or asterisk form."
+        case .invalidTarget: "The request target is not in origin, absolute or asterisk form (and a target never has a '#' fragment)."
         case .headerLineTooLong: "A header field line is longer than the server accepts."
         case .headerSectionTooLarge: "The header section is larger than the server accepts."
         case .obsoleteLineFolding: "A header field line starts with whitespace (obsolete line folding)."

@@ -425,9 +425,11 @@ public struct RequestParser: Sendable {
     }
 
     /// RFC 9112 §3.2: origin-form, absolute-form (`http`/`https` with an
-    /// authority), or `*` with OPTIONS.
+    /// authority), or `*` with OPTIONS. None of them has a fragment: a `#` is refused
+    /// (RFC 3986 §3.5: a fragment is the client's own, never sent).
     private func checkTarget() -> HTTPParseError? {
         let utf8 = target.utf8
+        if utf8.contains(UInt8(ascii: "#")) { return .invalidTarget }
         if utf8.first == .slash { return nil }
         if target == "*" { return method == .OPTIONS ? nil : .invalidTarget }
         let lowered = asciiLowercased(target)

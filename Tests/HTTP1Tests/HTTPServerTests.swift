@@ -209,6 +209,7 @@ struct HTTPServerTests {
         ("POST /echo HTTP/1.1\nHost: t\nTransfer-Encoding: chunked\n\nxyz\n", "HTTP/1.1 400 Bad Request"),
         ("GET /hello HTTP/1.1\n\n", "HTTP/1.1 400 Bad Request"),
         ("GET /hello HTTP/1.1\nHost: a\nHost: b\n\n", "HTTP/1.1 400 Bad Request"),
+        ("GET /hello#x HTTP/1.1\nHost: t\n\n", "HTTP/1.1 400 Bad Request"),
         ("GET /hello HTTP/1.1\nHost : t\n\n", "HTTP/1.1 400 Bad Request"),
         ("GET /hello HTTP/1.1\nHost: t\nX: a\n b\n\n", "HTTP/1.1 400 Bad Request"),
         ("GET /hello HTTP/1.1\nHost: t\nX: a\rb\n\n", "HTTP/1.1 400 Bad Request"),
