@@ -240,14 +240,26 @@ public final class LayoutService: Sendable {
         var any: Bool { noCache || noStore }
     }
 
-    /// `Cache-Control: no-cache` / `no-store` of a request (RFC 9111 §5.2.1).
+    /// `Cache-Control: no-cache` / `no-store` of a request (RFC 9111 §5.2.1). `max-age=0`
+    /// counts as `no-cache` (§5.2.1.1: no stored response is fresh enough; the fresh
+    /// result is still stored); another `max-age` changes nothing, as a stored result
+    /// never goes stale.
     static func cacheDirectives(_ headers: HTTPFields) -> CacheDirectives {
         var directives = CacheDirectives()
         for value in headers.values("Cache-Control") {
             for directive in value.split(separator: ",") {
-                let name = directive.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+                let parts = directive.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let name = parts.first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
                 if name == "no-cache" { directives.noCache = true }
                 if name == "no-store" { directives.noStore = true }
+                if name == "max-age", parts.count == 2 {
+                    // delta-seconds (RFC 9111 §1.2.2); the quoted form is accepted too (§5.2).
+                    var argument = parts[1].trimmingCharacters(in: .whitespaces)
+                    if argument.count >= 2, argument.hasPrefix("\""), argument.hasSuffix("\"") {
+                        argument = String(argument.dropFirst().dropLast())
+                    }
+                    if !argument.isEmpty, argument.utf8.allSatisfy({ $0 == UInt8(ascii: "0") }) { directives.noCache = true }
+                }
             }
         }
         return directives

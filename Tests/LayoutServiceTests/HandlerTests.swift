@@ -72,6 +72,31 @@ struct HandlerTests {
         #expect(noCache.body == noStore.body)
     }
 
+    /// RFC 9111 §5.2.1.1: a request `max-age=0` is `no-cache`: nothing is looked up, the
+    /// fresh result is stored (so a later plain request hits); another max-age is no directive.
+    @Test("request max-age=0 is no-cache", arguments: ["max-age=0", "MAX-AGE=0", "max-age=00", #"max-age="0""#, "public, max-age=0"])
+    func maxAgeZero(_ cacheControl: String) {
+        let miss = request(.POST, "/solve", Self.scene)
+        #expect(miss.headers["Cache-Status"] == "layoutd; fwd=miss; stored")
+        let fresh = request(.POST, "/solve", Self.scene, headers: ["Cache-Control": cacheControl])
+        #expect(fresh.status == 200)
+        #expect(fresh.headers["Cache-Status"] == "layoutd; fwd=request")
+        #expect(fresh.body == miss.body)
+        #expect(request(.POST, "/solve", Self.scene).headers["Cache-Status"] == "layoutd; hit")
+    }
+
+    @Test func maxAgeZeroOnAFirstRequestStores() {
+        let fresh = request(.POST, "/solve", Self.scene, headers: ["Cache-Control": "max-age=0"])
+        #expect(fresh.headers["Cache-Status"] == "layoutd; fwd=request")
+        #expect(request(.POST, "/solve", Self.scene).headers["Cache-Status"] == "layoutd; hit")
+    }
+
+    @Test("other max-age values change nothing", arguments: ["max-age=60", "max-age=10", "max-age=", "max-age"])
+    func otherMaxAge(_ cacheControl: String) {
+        _ = request(.POST, "/solve", Self.scene)
+        #expect(request(.POST, "/solve", Self.scene, headers: ["Cache-Control": cacheControl]).headers["Cache-Status"] == "layoutd; hit")
+    }
+
     @Test func unprocessableSceneIsNotStored() throws {
         let body = #"{"views":["red"],"constraints":["H:|-0-[red-0-|"]}"#
         let first = request(.POST, "/solve", body)
