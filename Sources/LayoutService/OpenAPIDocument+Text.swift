@@ -45,8 +45,11 @@ info:
     `CONNECT`, ...) is `501` (`not-implemented`, `Connection: close`). Framing errors
     (RFC 9112) are answered by the server itself, without `X-Request-Id`, and close the
     connection (`Connection: close`): `400` (`bad-request`) malformed request line or
-    header, no `Host` in HTTP/1.1, request smuggling attempt (`Content-Length` with
-    `Transfer-Encoding`, a bad or repeated `Content-Length`); `408` (`request-timeout`)
+    header, a request target with a `#` fragment (RFC 9112 §3.2), no `Host` in HTTP/1.1,
+    request smuggling attempt (`Content-Length` with `Transfer-Encoding`, `Content-Length`
+    values that differ or are not 1*DIGIT; identical values, `Content-Length: 2, 2` or the
+    field twice with the same value, are one length, as RFC 9112 §6.3 allows);
+    `408` (`request-timeout`)
     request head not received within 10 s or body within 30 s; `413`
     (`payload-too-large`) body over the limit; `414` (`uri-too-long`) request target over
     8,192 bytes; `431` (`header-fields-too-large`) header section over 16,384 bytes or one
@@ -70,14 +73,17 @@ info:
     `invalid_json`). Every length, position, size, margin, spacing, baseline and
     constant (in the JSON or in a constraint string, metrics where they are used,
     multipliers included) is limited to ±1,000,000,000,000 points: beyond it is `422`
-    `limit_exceeded` (`maxMagnitude`, not configurable); so is a solution with a frame
-    value beyond it. Solving is bounded too: at most 100,000,000 simplex cell operations
-    per request, all of its `sizes` and the ambiguity analysis together (`maxSolverWork`,
-    `--max-solver-work`; a 10,000-view scene needs about 10,000,000, and the costliest
-    hostile scenes stop within about 2 s of one core); a layout that needs more is `422`
-    `limit_exceeded` (with `sizes`, the entries beyond the budget carry the diagnostic and
-    no frames; when only the ambiguity analysis is over, the message says so, and
-    `"ambiguity": "ignore"` skips it).
+    `limit_exceeded` (`maxMagnitude`, not configurable). In a constraint string each number
+    and each metric used is checked on its own, whatever the arithmetic around it gives
+    (`1e13 - 1e13 + 5` is beyond), and the `column` is the number's or the metric name's;
+    a product beyond the limit (`1e12 * 1e12`) is reported at the constraint's start. So
+    is a solution with a frame value beyond it. Solving is bounded too: at most 100,000,000
+    simplex cell operations per request, all of its `sizes` and the ambiguity analysis
+    together (`maxSolverWork`, `--max-solver-work`; a 10,000-view scene needs about
+    10,000,000, and the costliest hostile scenes stop within about 2 s of one core); a
+    layout that needs more is `422` `limit_exceeded` (with `sizes`, the entries beyond the
+    budget carry the diagnostic and no frames; when only the ambiguity analysis is over,
+    the message says so, and `"ambiguity": "ignore"` skips it).
 
     **Strict JSON.** A member this document does not name, in any object of a request body
     (the scene, its nested objects, a group's PUT body), is `400` `invalid_scene` naming its
@@ -100,8 +106,10 @@ info:
     `Access-Control-Request-Method`) are answered `204` (the Fetch standard).
 
     **Request ids.** Every response of a route carries `X-Request-Id`: the request's own
-    value when it sent one, otherwise a new id. The server's own answers (the framing
-    errors, `501`, and the `503` over the connection limit; see Errors) carry none.
+    value when it is 1 to 128 characters of visible ASCII (`!` to `~`) other than `"` and
+    `\` (pattern `^[!#-\[\]-~]{1,128}$`), otherwise (absent, empty, longer, or with
+    another character) a new id of 16 lowercase hex digits. The server's own answers (the
+    framing errors, `501`, and the `503` over the connection limit; see Errors) carry none.
   license:
     name: Proprietary
 servers:
@@ -759,15 +767,20 @@ components:
       required: false
       description: |
         RFC 9111 request directives. `no-cache`: look up nothing, solve afresh and store the
-        result (`Cache-Status: layoutd; fwd=request`); `no-store`: neither look up nor store.
+        result (`Cache-Status: layoutd; fwd=request`); `max-age=0` is the same as `no-cache`
+        (RFC 9111 §5.2.1.1; any other `max-age` changes nothing, as a stored result never
+        goes stale); `no-store`: neither look up nor store.
       schema:
         type: string
-        examples: [no-cache, no-store]
+        examples: [no-cache, max-age=0, no-store]
     RequestId:
       name: X-Request-Id
       in: header
       required: false
-      description: A client-chosen request id, echoed in the response's `X-Request-Id` (and in the access log).
+      description: >-
+        A client-chosen request id, echoed in the response's `X-Request-Id` (and in the
+        access log) when it is 1 to 128 characters of visible ASCII (`!` to `~`) other than
+        `"` and `\`; any other value is not an error but is replaced by a new id.
       schema:
         type: string
 
@@ -781,8 +794,9 @@ components:
         stored it); `layoutd; fwd=miss; stored` — solved and stored; `layoutd; fwd=miss` —
         solved, not stored (such as a `400` or `422`, or a `200` whose body is over the
         cache's per-result limit, 16,777,216 bytes by default, `--max-cached-result-bytes`);
-        `layoutd; fwd=request` — the request said `Cache-Control: no-cache` (looked up
-        nothing, stored the fresh result) or `no-store` (looked up and stored nothing).
+        `layoutd; fwd=request` — the request said `Cache-Control: no-cache` or `max-age=0`
+        (looked up nothing, stored the fresh result) or `no-store` (looked up and stored
+        nothing).
       required: false
       schema:
         type: string
@@ -804,10 +818,12 @@ components:
         type: string
         pattern: '^"[1-9][0-9]*"$'
     RequestId:
-      description: The request's own `X-Request-Id` when it sent one, otherwise a new id.
+      description: >-
+        The request's own `X-Request-Id` when it sent one of the accepted form (see the
+        parameter), otherwise a new id (16 lowercase hex digits).
       schema:
         type: string
-        minLength: 1
+        pattern: '^[!#-\[\]-~]{1,128}$'
     RetryAfter:
       description: 'RFC 9110 §10.2.3: seconds to wait before trying again.'
       schema:
@@ -1558,7 +1574,11 @@ components:
           $ref: '#/components/schemas/ConstraintRef'
         conflicting:
           type: array
-          description: A minimal conflicting set, `broken` included; dropping any one member resolves the conflict.
+          description: >-
+            A minimal conflicting set, `broken` included: its members cannot all hold, and
+            without any one of them the rest of the set can. Minimal for the set, not for the
+            scene: `broken` may still conflict with constraints outside it (another minimal
+            set), and other conflicts get their own diagnostics.
           items:
             $ref: '#/components/schemas/ConstraintRef'
         notes:
