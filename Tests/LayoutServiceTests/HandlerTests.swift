@@ -234,15 +234,7 @@ struct HandlerTests {
 }
 
 /// Faults that a new user met, through the handlers: status, code and column.
-struct NewUserFaultTests {
-    let service: LayoutService
-    let router: Router
-
-    init() throws {
-        service = LayoutService(store: try LayoutStore(path: ":memory:"))
-        router = service.makeRouter()
-    }
-
+extension HandlerTests {
     func post(_ target: String, _ body: String, headers: HTTPFields = [:]) -> HTTPResponse {
         var fields = headers
         fields.append("Host", "test")
