@@ -80,8 +80,11 @@ public struct Solver: Sendable {
     var needsSolve = false
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
     public internal(set) var pivotCount = 0
-    /// Number of row cells read or written by substitutions so far (a diagnostic:
-    /// a machine-independent measure of pivot work).
+    /// Number of row cells read or written so far: by substitutions, by rows merged
+    /// into a new constraint's expression and by expansions, plus four per cell put
+    /// into the column index (a hash-set insert, the costliest cell operation when rows
+    /// fill in). A machine-independent measure of the solver's work; the ambiguity
+    /// analysis reports its own (``areDetermined(_:workLimit:work:)``).
     public internal(set) var cellOperations = 0
     /// The most ``cellOperations`` this solver may spend; beyond it the simplex stops
     /// with ``SolverError/workLimitExceeded`` (checked after each pivot). It bounds the
