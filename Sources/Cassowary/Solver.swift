@@ -83,7 +83,7 @@ public struct Solver: Sendable {
     /// Number of row cells read or written so far: by substitutions, by rows merged
     /// into a new constraint's expression and by expansions, plus four per cell put
     /// into the column index (a hash-set insert, the costliest cell operation when rows
-    /// fill in). A machine-independent measure of the solver's work; the ambiguity
+    /// fill in) and 100 per constraint added (its fixed cost). A machine-independent measure of the solver's work; the ambiguity
     /// analysis reports its own (``areDetermined(_:workLimit:work:)``).
     public internal(set) var cellOperations = 0
     /// The most ``cellOperations`` this solver may spend; beyond it the simplex stops

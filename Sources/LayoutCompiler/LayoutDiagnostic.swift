@@ -20,15 +20,31 @@ public struct ConstraintRef: Sendable, Hashable {
     public var id: String?
     /// 0-based, in Unicode scalars of the entry's source string.
     public var column: Int?
-    /// The constraint written as an equation (`green.leading == red.trailing + 8`).
+    /// The constraint written as an equation (`green.leading == red.trailing + 8`), at
+    /// most ``maxTextLength`` Unicode scalars: a longer one is cut there and ends in `…`
+    /// (the entry and part still say which constraint it is).
     public var text: String
+
+    /// The longest ``text`` kept, in Unicode scalars. Diagnostics quote constraints, and
+    /// a scene can make thousands of them quote one equation of thousands of terms: in
+    /// full, a 150 KB request was answered with 1.3 GB.
+    public static let maxTextLength = 200
 
     public init(key: ConstraintKey, part: Int? = nil, id: String? = nil, column: Int? = nil, text: String) {
         self.key = key
         self.part = part
         self.id = id
         self.column = column
-        self.text = text
+        self.text = Self.shortened(text)
+    }
+
+    /// `text` cut to ``maxTextLength`` scalars, the last one `…`, when longer.
+    static func shortened(_ text: String) -> String {
+        guard text.utf8.count > maxTextLength, text.unicodeScalars.count > maxTextLength else { return text }
+        var scalars = String.UnicodeScalarView()
+        scalars.append(contentsOf: text.unicodeScalars.prefix(maxTextLength - 1))
+        scalars.append("…")
+        return String(scalars)
     }
 }
 

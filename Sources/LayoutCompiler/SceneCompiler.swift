@@ -167,6 +167,16 @@ public struct SceneCompiler: Sendable {
         let hierarchy = ViewHierarchy(views: scene.views)
         let frameFields = hierarchy.frameFields(relativeToRoot: scene.options.coordinates == .root)
         var state = CompileState(scene: scene, hierarchy: hierarchy)
+        let totalBytes = scene.constraints.reduce(0) { $0 + $1.source.utf8.count }
+            + groups.reduce(0) { total, group in group.constraints.reduce(total) { $0 + $1.source.utf8.count } }
+        if totalBytes > limits.maxTotalConstraintBytes {
+            state.diagnostics.append(LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
+            return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: [],
+                                 diagnostics: state.diagnostics, mentioned: MentionIndex([], keyCount: 4 * hierarchy.count),
+                                 frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions)
+        }
         state.addIntrinsicSizeConstraints()
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
                                         superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
@@ -181,6 +191,15 @@ public struct SceneCompiler: Sendable {
             for (index, entry) in group.constraints.enumerated() {
                 state.add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
             }
+        }
+        var levels = Set<Double>()   // counted only: its order chooses nothing
+        for compiled in state.constraints where !compiled.constraint.strength.isRequired {
+            levels.insert(compiled.constraint.strength.value)
+        }
+        if levels.count > limits.maxPriorityLevels {
+            state.diagnostics.append(LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The scene uses \(levels.count) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"))
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics,

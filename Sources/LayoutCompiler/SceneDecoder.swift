@@ -12,6 +12,15 @@ public struct SceneLimits: Sendable, Hashable {
     /// 100 MB), so the most views and the most sizes together (a 1.6 GB answer, built in
     /// memory) are a 422 rather than a worker's memory.
     public var maxFrames = 1_000_000
+    /// Distinct priorities below 1000 in one scene, its groups and intrinsic sizes
+    /// included (default 1,000: every whole priority fits). Each is its own strength
+    /// level, and the solver's work grows with the number of levels in ways its work
+    /// count does not see (20,000 fractional priorities at 16 sizes took 6 s).
+    public var maxPriorityLevels = 1_000
+    /// Bytes of constraint text in one scene with the groups it includes (default
+    /// 4 MiB). Each group is stored within the body limit, but 64 of them made a
+    /// 200-byte request parse 63 MB of constraints (3 s) every time.
+    public var maxTotalConstraintBytes = 4 << 20
     /// Depth of the view hierarchy, the container being depth 0 (default 64).
     public var maxHierarchyDepth = 64
     /// Groups included by one scene (default 64).

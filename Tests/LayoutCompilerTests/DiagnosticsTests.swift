@@ -269,6 +269,56 @@ struct SolverLimitTests {
         #expect(roomy.diagnostics.contains { $0.code == .ambiguousLayout })
     }
 
+    /// More distinct optional priorities than `maxPriorityLevels` is a 422 before
+    /// solving; as many is fine.
+    @Test func distinctPrioritiesAreLimited() throws {
+        func scene(levels: Int) throws -> CompiledScene {
+            // Priorities 1.5, 2.0, 2.5, ...: `levels` distinct ones below 1000.
+            let wishes = (0..<levels).map { "\"a.width == \($0 % 97) @\(1 + Double($0 + 1) / 2)\"" }
+            let json = #"{"container":{"width":400,"height":400},"views":["a"],"constraints":["V:|[a(10)]",\#(wishes.joined(separator: ","))]}"#
+            var limits = SceneLimits()
+            limits.maxPriorityLevels = 100
+            return SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8)), limits: limits).compile()
+        }
+        #expect(try !scene(levels: 100).hasErrors)
+        let over = try scene(levels: 101)
+        #expect(over.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(over.diagnostics.first?.message == "The scene uses 101 different priorities below 1000; at most 100 are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own")
+    }
+
+    /// The constraint text of a scene and its groups together is limited (groups are
+    /// stored separately, each within the body limit).
+    @Test func constraintBytesWithGroupsAreLimited() throws {
+        let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["H:|[a]|"]}"#.utf8))
+        let entry = ConstraintEntry(kind: .equation, source: "a.height == 10")   // 14 bytes
+        let group = ResolvedGroup(name: "g", version: 1, constraints: Array(repeating: entry, count: 10), metrics: [:])
+        var limits = SceneLimits()
+        limits.maxTotalConstraintBytes = 7 + 140
+        #expect(!SceneCompiler(scene: scene, groups: [group], limits: limits).compile().hasErrors)
+        limits.maxTotalConstraintBytes = 7 + 139
+        let over = SceneCompiler(scene: scene, groups: [group], limits: limits).compile()
+        #expect(over.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(over.diagnostics.first?.message == "The scene and its groups have 147 bytes of constraints; at most 146 are allowed (limit maxTotalConstraintBytes)")
+    }
+
+    /// Diagnostics quote a constraint's text cut to 200 scalars: an equation of 400
+    /// terms, ambiguous everywhere, does not make every note carry it whole.
+    @Test func longConstraintTextsAreCutInDiagnostics() throws {
+        let views = (0..<400).map { "v\($0)" }
+        let sum = views.map { "\($0).left" }.joined(separator: " + ")
+        let json = #"{"container":{"width":100,"height":10},"views":[\#(views.map { "\"\($0)\"" }.joined(separator: ","))],"constraints":["\#(sum) == 5"]}"#
+        let (_, layout) = try layout(json)
+        let notes = layout.diagnostics.flatMap(\.notes)
+        #expect(!notes.isEmpty)
+        let quoted = notes.first { $0.contains("v0.left") }
+        #expect(quoted != nil)
+        #expect(quoted?.contains("…") == true)
+        #expect((quoted?.count ?? .max) < 400)
+        #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 300)).text
+            == String(repeating: "x", count: 199) + "…")
+        #expect(ConstraintRef(key: .scene(0), text: "a.width == 5").text == "a.width == 5")
+    }
+
     @Test func hugeConstantsAreLimitExceeded() throws {
         let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["a.width == 1e308","H:|[a]","V:|[a]|"]}"#.utf8))
         let compiled = SceneCompiler(scene: scene).compile()
