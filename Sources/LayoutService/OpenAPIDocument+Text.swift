@@ -63,7 +63,11 @@ info:
     `--max-views`), 100,000 constraint entries in a scene with its groups
     (`maxConstraints`, `--max-constraints`), 1,000 `sizes` (`maxSizes`, `--max-sizes`) and
     1,000,000 frames in one answer, the container's included, all sizes together
-    (`maxFrames`, fixed: 1,000 sizes of up to 999 views, or 20,000 views at 49 sizes), 64
+    (`maxFrames`, fixed: 1,000 sizes of up to 999 views, or 20,000 views at 49 sizes),
+    1,000 distinct priorities below 1000 in one scene with its groups and intrinsic sizes
+    (`maxPriorityLevels`, fixed: every whole priority fits; each distinct value is a
+    strength level of its own), 4 MiB of constraint text in a scene and the groups it
+    includes (`maxTotalConstraintBytes`, fixed), 64
     groups included by one scene (`maxGroups`, fixed), 65,536 bytes in one constraint
     string (`maxConstraintBytes`, `--max-constraint-bytes`), a view hierarchy 64 levels
     deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one
@@ -1511,7 +1515,10 @@ components:
           description: Where in the entry's string this part comes from (0-based, Unicode scalars).
         text:
           type: string
-          description: The constraint written as an equation.
+          maxLength: 200
+          description: >-
+            The constraint written as an equation, at most 200 Unicode scalars: a longer
+            one is cut there and ends in `…` (messages and notes quote this text).
           examples: ['green.leading == red.trailing + 8']
 
     Diagnostic:
