@@ -24,29 +24,99 @@ extension Solver {
     /// Farkas certificate is a vertex of the alternative polyhedron, whose supports are
     /// exactly the irreducible infeasible subsystems (Gleeson & Ryan 1990).
     /// Nothing is recorded while adding, so explaining costs nothing without a conflict.
+    /// Unbounded: ``explainConflict(_:workLimit:work:)`` with no limit.
     /// - Complexity: re-adding the linked required constraints once, then (k ≤ 64)
     ///   O(k²) adds on scratch solvers; measured well under 100 ms for one conflict
     ///   among 1,000 required constraints, and for a 1,000-equality chain.
     public func explainConflict(_ constraint: Constraint) -> [ConstraintHandle] {
+        var work = 0
+        return explainConflict(constraint, workLimit: .max, work: &work) ?? []
+    }
+
+    /// ``explainConflict(_:)`` within a budget of `workLimit` cell operations: the
+    /// variable terms read to find the linked constraints plus the
+    /// ``cellOperations`` of every scratch solver (each runs with the rest of the
+    /// budget as its ``workLimit``). `work` receives what was spent, either way.
+    ///
+    /// Returns `nil` once the budget is exhausted: the conflict is then *not
+    /// explained* (no partial set is returned, since one found so far may be neither
+    /// minimal nor even conflicting). An empty array keeps the meaning of
+    /// ``explainConflict(_:)``: not required, not finite, or not in conflict.
+    public func explainConflict(_ constraint: Constraint, workLimit: Int, work: inout Int) -> [ConstraintHandle]? {
+        var budget = ExplainBudget(limit: workLimit)
+        defer { work &+= budget.spent }
+        do {
+            return try explainConflict(constraint, budget: &budget)
+        } catch {
+            return nil   // only `.workLimitExceeded` is thrown
+        }
+    }
+
+    /// The work one explanation may still spend, and what it spent (cell operations).
+    struct ExplainBudget {
+        let limit: Int
+        var spent = 0
+
+        /// Adds `amount`; throws once more than `limit` is spent.
+        mutating func charge(_ amount: Int) throws(SolverError) {
+            spent &+= amount
+            if spent > limit { throw .workLimitExceeded }
+        }
+
+        /// Runs `body` on `scratch` with the rest of the budget as its work limit, then
+        /// charges its work. A `.workLimitExceeded` of the scratch solver (or of the
+        /// charge) is thrown; `body` handles the solver's other errors itself.
+        mutating func run<Result>(_ scratch: inout Solver,
+                                  _ body: (inout Solver) throws(SolverError) -> Result) throws(SolverError) -> Result {
+            let start = scratch.cellOperations
+            let remaining = max(0, limit - spent)
+            scratch.workLimit = start > Int.max - remaining ? Int.max : start + remaining
+            let result: Result
+            do {
+                result = try body(&scratch)
+            } catch {
+                try charge(scratch.cellOperations - start)
+                throw error
+            }
+            try charge(scratch.cellOperations - start)
+            return result
+        }
+    }
+
+    /// ``explainConflict(_:workLimit:work:)``, throwing `.workLimitExceeded` when the
+    /// budget runs out.
+    func explainConflict(_ constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [ConstraintHandle] {
         guard constraint.strength.isRequired, constraint.expression.isFinite else { return [] }
         // Only required constraints linked to `constraint` through shared variables can
         // take part; re-add them with markers on to read the proof's markers.
-        let component = linkedRequiredHandles(constraint)
+        let component = try linkedRequiredHandles(constraint, budget: &budget)
         var trial = Solver()
         trial.tracksMarkers = true
         trial.autoSolve = false   // feasibility only
         var original: [Int] = []   // trial handle rawValue → our handle rawValue
-        for handle in component {
-            guard let record = records[handle] else { continue }
-            if (try? trial.addConstraint(record.constraint)) != nil { original.append(handle) }
-        }
         var certificate: [Int]? = nil
-        do {
-            _ = try trial.addConstraint(constraint, certificate: &certificate)
-            return []
-        } catch {
-            guard error == .unsatisfiableConstraint else { return [] }
+        let isConflict = try budget.run(&trial) { (trial: inout Solver) throws(SolverError) -> Bool in
+            for handle in component {
+                guard let record = records[handle] else { continue }
+                do throws(SolverError) {
+                    _ = try trial.addConstraint(record.constraint)
+                    original.append(handle)
+                } catch .workLimitExceeded {
+                    throw .workLimitExceeded
+                } catch {
+                    continue
+                }
+            }
+            do throws(SolverError) {
+                _ = try trial.addConstraint(constraint, certificate: &certificate)
+                return false
+            } catch .workLimitExceeded {
+                throw .workLimitExceeded
+            } catch {
+                return error == .unsatisfiableConstraint
+            }
         }
+        guard isConflict else { return [] }
         var candidates: [Int] = []
         var seen = Set<Int>()
         for symbol in certificate ?? [] where symbol >= 0 && symbol < trial.owners.count {
@@ -58,7 +128,7 @@ extension Solver {
             }
         }
         candidates.sort()
-        if !isInfeasible(candidates, with: constraint) {
+        if try !isInfeasible(candidates, with: constraint, budget: &budget) {
             candidates = component
         } else if constraint.relation == .equal, candidates.allSatisfy({ handle in
             guard let index = original.firstIndex(of: handle), let record = trial.records[index] else { return false }
@@ -75,16 +145,20 @@ extension Solver {
             // O(k²) re-check is only run for small sets.
             return candidates.map { ConstraintHandle(rawValue: $0) }
         }
-        return deletionFilter(candidates, with: constraint).map { ConstraintHandle(rawValue: $0) }
+        return try deletionFilter(candidates, with: constraint, budget: &budget).map { ConstraintHandle(rawValue: $0) }
     }
 
     /// Present required constraints connected to `constraint` by chains of shared
     /// variables, ascending.
-    func linkedRequiredHandles(_ constraint: Constraint) -> [Int] {
+    /// Each variable term read (indexing, then the search) is charged to `budget` as
+    /// one cell operation, and each record looked at as one.
+    func linkedRequiredHandles(_ constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [Int] {
+        try budget.charge(records.count)
         let required = requiredHandles()
         var byVariable: [Variable: [Int]] = [:]     // lookups only
         for handle in required {
             guard let record = records[handle] else { continue }
+            try budget.charge(record.constraint.expression.terms.count)
             for term in record.constraint.expression.terms where term.coefficient != 0 {
                 byVariable[term.variable, default: []].append(handle)
             }
@@ -101,6 +175,7 @@ extension Solver {
                 included.insert(handle)
                 result.append(handle)
                 guard let record = records[handle] else { continue }
+                try budget.charge(record.constraint.expression.terms.count)
                 for term in record.constraint.expression.terms where !visitedVariables.contains(term.variable) {
                     visitedVariables.insert(term.variable)
                     queue.append(term.variable)
@@ -119,21 +194,34 @@ extension Solver {
         records.indices.filter { records[$0]?.constraint.strength.isRequired == true }
     }
 
-    /// Whether the constraints `handles` plus `constraint` are infeasible.
-    func isInfeasible(_ handles: [Int], with constraint: Constraint) -> Bool {
+    /// Whether the constraints `handles` plus `constraint` are infeasible (the scratch
+    /// solver's work charged to `budget`).
+    func isInfeasible(_ handles: [Int], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> Bool {
         var scratch = Solver()
         scratch.autoSolve = false   // feasibility only: never optimise
-        return scratch.isInfeasible(adding: handles.compactMap { records[$0]?.constraint }, then: constraint)
+        let constraints = handles.compactMap { records[$0]?.constraint }
+        return try budget.run(&scratch) { (scratch: inout Solver) throws(SolverError) -> Bool in
+            try scratch.isInfeasible(adding: constraints, then: constraint)
+        }
     }
 
     /// Adds `constraints` to this (scratch) solver, then tries `constraint`.
-    mutating func isInfeasible(adding constraints: [Constraint], then constraint: Constraint) -> Bool {
+    /// - Throws: only ``SolverError/workLimitExceeded`` (this solver's ``workLimit``).
+    mutating func isInfeasible(adding constraints: [Constraint], then constraint: Constraint) throws(SolverError) -> Bool {
         for item in constraints {
-            do { _ = try addConstraint(item) } catch { return false }
+            do {
+                _ = try addConstraint(item)
+            } catch .workLimitExceeded {
+                throw .workLimitExceeded
+            } catch {
+                return false
+            }
         }
         do {
             _ = try addConstraint(constraint)
             return false
+        } catch .workLimitExceeded {
+            throw .workLimitExceeded
         } catch {
             return error == .unsatisfiableConstraint
         }
@@ -141,9 +229,10 @@ extension Solver {
 
     /// The deletion filter: drops each candidate (ascending) whose absence keeps the
     /// set with `constraint` infeasible. The result is minimal. The decided members are
-    /// kept in a prefix solver, so each test only adds the undecided rest.
+    /// kept in a prefix solver, so each test only adds the undecided rest. Every
+    /// scratch solver's work is charged to `budget`.
     /// - Complexity: O(k²) constraint adds for k candidates (no optimisation).
-    func deletionFilter(_ candidates: [Int], with constraint: Constraint) -> [Int] {
+    func deletionFilter(_ candidates: [Int], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [Int] {
         var prefix = Solver()
         prefix.autoSolve = false
         var kept: [Int] = []
@@ -152,10 +241,23 @@ extension Solver {
             guard let member = constraints[position] else { continue }
             var trial = prefix
             let rest = constraints[(position + 1)...].compactMap { $0 }
-            if !trial.isInfeasible(adding: rest, then: constraint) {
+            let infeasible = try budget.run(&trial) { (trial: inout Solver) throws(SolverError) -> Bool in
+                try trial.isInfeasible(adding: rest, then: constraint)
+            }
+            if !infeasible {
                 // Feasible without it: the candidate is necessary.
                 kept.append(handle)
-                do { _ = try prefix.addConstraint(member) } catch { return kept }
+                let added = try budget.run(&prefix) { (prefix: inout Solver) throws(SolverError) -> Bool in
+                    do throws(SolverError) {
+                        _ = try prefix.addConstraint(member)
+                        return true
+                    } catch .workLimitExceeded {
+                        throw .workLimitExceeded
+                    } catch {
+                        return false
+                    }
+                }
+                if !added { return kept }
             }
         }
         return kept

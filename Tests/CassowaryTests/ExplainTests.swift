@@ -102,3 +102,63 @@ struct ExplainTests {
         #expect(!explanation.contains(lastBound))
     }
 }
+
+struct ExplainWorkLimitTests {
+    /// The chain of `equalityChainConflict`: x0 == 0, xᵢ == xᵢ₋₁ + 1, then x49 == 10.
+    func chainConflict() throws -> (Solver, Constraint, [ConstraintHandle]) {
+        var solver = Solver()
+        let variables = (0..<50).map { Variable(id: 100 + $0) }
+        var chain: [ConstraintHandle] = [try solver.addConstraint(eq(e(variables[0]), 0))]
+        for index in 1..<variables.count {
+            chain.append(try solver.addConstraint(Constraint(e(variables[index]) - e(variables[index - 1]) - 1, .equal)))
+        }
+        let bad = eq(e(variables[49]), 10)
+        #expect(throws: SolverError.unsatisfiableConstraint) { try solver.addConstraint(bad) }
+        return (solver, bad, chain)
+    }
+
+    @Test func noBudgetIsNotExplainedButCounted() throws {
+        let (solver, bad, _) = try chainConflict()
+        var work = 0
+        #expect(solver.explainConflict(bad, workLimit: 0, work: &work) == nil)
+        #expect(work > 0)
+        // A tiny budget: the scratch solver stops too.
+        var tinyWork = 0
+        #expect(solver.explainConflict(bad, workLimit: 200, work: &tinyWork) == nil)
+        #expect(tinyWork > 200)
+    }
+
+    @Test func enoughBudgetGivesTheSameAnswer() throws {
+        let (solver, bad, chain) = try chainConflict()
+        var work = 0
+        #expect(solver.explainConflict(bad, workLimit: .max, work: &work) == chain)
+        #expect(work > 0)
+        // Exactly what it needs is enough; one less is not.
+        var exactWork = 0
+        #expect(solver.explainConflict(bad, workLimit: work, work: &exactWork) == chain)
+        #expect(exactWork == work)
+        var shortWork = 0
+        #expect(solver.explainConflict(bad, workLimit: work - 1, work: &shortWork) == nil)
+        // `work` accumulates.
+        var total = 5
+        _ = solver.explainConflict(bad, workLimit: .max, work: &total)
+        #expect(total == work + 5)
+    }
+
+    @Test func deletionFilterWorkIsCounted() throws {
+        // x + y >= 4, x <= 3, y <= 3: x - y >= 7 runs the deletion filter.
+        var solver = Solver()
+        let sum = try solver.addConstraint(ge(e(x) + e(y), 4))
+        let xb = try solver.addConstraint(le(e(x), 3))
+        try solver.addConstraint(le(e(y), 3))
+        let bad = ge(e(x) - e(y), 7)
+        var work = 0
+        #expect(solver.explainConflict(bad, workLimit: .max, work: &work) == [sum, xb])
+        var shortWork = 0
+        #expect(solver.explainConflict(bad, workLimit: work - 1, work: &shortWork) == nil)
+        // Not a conflict or not required: empty, as before, within any budget.
+        var none = 0
+        #expect(solver.explainConflict(ge(e(x), 0), workLimit: .max, work: &none) == [])
+        #expect(solver.explainConflict(eq(e(x), 1, Strength(5)), workLimit: 0, work: &none) == [])
+    }
+}
