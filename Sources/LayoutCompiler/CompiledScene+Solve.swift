@@ -55,7 +55,9 @@ extension CompiledScene {
     }
 
     /// ``solve(size:)`` spending at most `budget` cell operations, and subtracting what
-    /// it spent (so several sizes of one request share one budget).
+    /// it spent (so several sizes of one request share one budget). The solver, the
+    /// conflict explanations and the ambiguity analysis all draw on it; whichever runs
+    /// out makes the layout a `limit_exceeded` error (``workLimitLayout(_:size:reason:)``).
     func solve(size: ContainerSize, budget: inout Int) -> Layout {
         guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
@@ -77,6 +79,9 @@ extension CompiledScene {
         }
 
         var diagnostics: [LayoutDiagnostic] = []
+        // The work of conflict explanations (scratch solvers), charged to `budget` too.
+        var explanationWork = 0
+        defer { budget -= min(budget, explanationWork) }
         // A conflict is an error in either policy (the layout is not what was written);
         // under `break` the layout is still answered, under `error` it is not.
         let conflictSeverity: Diagnostic.Severity = .error
@@ -90,7 +95,14 @@ extension CompiledScene {
                 added[handle.rawValue] = index
             } catch .unsatisfiableConstraint {
                 let compiled = compiledConstraint(at: index)
-                let handles = solver.explainConflict(compiled.constraint)
+                guard let handles = solver.explainConflict(
+                    compiled.constraint, workLimit: max(0, budget - solver.cellOperations - explanationWork),
+                    work: &explanationWork)
+                else {
+                    return workLimitLayout(diagnostics, size: size, reason: "explaining its conflicts")
+                }
+                // What the explanations spent is no longer the solver's to spend.
+                solver.workLimit = max(0, budget - explanationWork)
                 let conflicting = handles.compactMap { handle -> ConstraintRef? in
                     let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
                     return position >= 0 ? compiledConstraint(at: position).ref : nil
@@ -116,17 +128,19 @@ extension CompiledScene {
         var analysisWork = 0
         defer { budget -= min(budget, analysisWork) }
         return readLayout(from: solver, diagnostics: diagnostics,
-                          workLimit: max(0, budget - solver.cellOperations), work: &analysisWork) { handle in
+                          workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork) { handle in
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
             return position >= 0 ? compiledConstraint(at: position).ref : nil
         }
     }
 
     /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
-    /// a `limit_exceeded` error (422).
+    /// a `limit_exceeded` error (422). `reason` names the step that ran out: solving,
+    /// explaining its conflicts, or ``ambiguityReason`` (only that one suggests
+    /// `"ambiguity": "ignore"`).
     func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize, reason: String = "solving it") -> Layout {
         var message = "This scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together) in \(reason): simplify it, split it, or raise --max-solver-work"
-        if reason != "solving it" { message += "; \"ambiguity\": \"ignore\" skips the check" }
+        if reason == Self.ambiguityReason { message += "; \"ambiguity\": \"ignore\" skips the check" }
         return Layout(frames: [], diagnostics: diagnostics + [LayoutDiagnostic(code: .limitExceeded, message: message)],
                       isRejected: true, containerWidth: size.width ?? 0, containerHeight: size.height ?? 0)
     }
@@ -197,6 +211,9 @@ extension CompiledScene {
             return layout
         }
     }
+
+    /// The ``workLimitLayout(_:size:reason:)`` reason of the ambiguity analysis.
+    static let ambiguityReason = "checking it for ambiguity"
 
     /// How many ambiguous fields of one layout get their tied constraints named.
     static let maxExplainedAmbiguities = 200
@@ -297,7 +314,7 @@ extension CompiledScene {
             // one batch (one index of the tableau's degenerate rows shared by all queries).
             guard let determined = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else {
                 return workLimitLayout(diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
-                                       reason: "checking it for ambiguity")
+                                       reason: Self.ambiguityReason)
             }
             let ambiguous = determined.indices.filter { !determined[$0] }
             // The tied constraints of each ambiguous field, in one batch (the first

@@ -317,6 +317,51 @@ struct SolverLimitTests {
         #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 300)).text
             == String(repeating: "x", count: 199) + "…")
         #expect(ConstraintRef(key: .scene(0), text: "a.width == 5").text == "a.width == 5")
+    @Test func conflictExplanationsCountTowardTheWorkLimit() throws {
+        // A chain of required equalities and one closure that contradicts it: the
+        // solve rejects the closure cheaply, explaining it re-adds the whole chain.
+        let count = 40
+        var constraints = ["\"v0.left == 0\""]
+        for index in 1..<count { constraints.append("\"v\(index).left == v\(index - 1).left + 1\"") }
+        for index in 0..<count { constraints += ["\"v\(index).width == 10\"", "\"v\(index).top == 0\"", "\"v\(index).height == 10\""] }
+        let withClosure = constraints + ["\"v\(count - 1).left == v0.left + 0.5\""]
+        let views = (0..<count).map { "\"v\($0)\"" }.joined(separator: ",")
+        func solve(_ constraints: [String], limit: Int) throws -> Layout {
+            let json = #"{"container":{"width":400,"height":400},"options":{"ambiguity":"ignore"},"views":[\#(views)],"constraints":[\#(constraints.joined(separator: ","))]}"#
+            let scene = try SceneDecoder().decode(body: Array(json.utf8))
+            var limits = SceneLimits()
+            limits.maxSolverWork = limit
+            return SceneCompiler(scene: scene, limits: limits).compile().solve(size: scene.container.size)
+        }
+        /// The least budget under which `constraints` are not rejected (binary search).
+        func leastBudget(_ constraints: [String]) throws -> Int {
+            var low = 0, high = 1 << 24
+            #expect(try !solve(constraints, limit: high).isRejected)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if try solve(constraints, limit: middle).isRejected { low = middle } else { high = middle }
+            }
+            return high
+        }
+        // The solve without the closure (measured: 38 cell operations), and with it and
+        // its explanation (measured: 600): the explanation is most of it.
+        let solveAlone = try leastBudget(constraints)
+        let withExplanation = try leastBudget(withClosure)
+        #expect(withExplanation > 4 * solveAlone, "\(solveAlone) \(withExplanation)")
+        for limit in [(solveAlone + withExplanation) / 2, withExplanation - 1] {
+            let tight = try solve(withClosure, limit: limit)
+            #expect(tight.isRejected)
+            #expect(tight.frames.isEmpty)
+            #expect(tight.diagnostics.last?.code == .limitExceeded)
+            #expect(tight.diagnostics.last?.message.contains("explaining its conflicts") == true, "\(limit)")
+            #expect(tight.diagnostics.last?.message.contains("ambiguity") == false)
+        }
+        // With room for the explanation the conflict names the whole chain, as before.
+        let roomy = try solve(withClosure, limit: withExplanation)
+        #expect(!roomy.isRejected)   // conflicts: break by default
+        let conflict = roomy.diagnostics.first { $0.code == .unsatisfiableConstraints }
+        #expect(conflict?.conflicting?.count == count)   // the count - 1 links and the closure
+        #expect(!roomy.diagnostics.contains { $0.code == .limitExceeded })
     }
 
     @Test func hugeConstantsAreLimitExceeded() throws {
