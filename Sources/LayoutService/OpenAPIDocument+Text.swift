@@ -82,8 +82,8 @@ info:
     (`1e13 - 1e13 + 5` is beyond), and the `column` is the number's or the metric name's;
     a product beyond the limit (`1e12 * 1e12`) is reported at the constraint's start. So
     is a solution with a frame value beyond it. Solving is bounded too: at most 100,000,000
-    simplex cell operations per request, all of its `sizes` and the ambiguity analysis
-    together (`maxSolverWork`, `--max-solver-work`; a 10,000-view scene needs about
+    simplex cell operations per request, all of its `sizes`, the ambiguity analysis and
+    conflict explanations together (`maxSolverWork`, `--max-solver-work`; a 10,000-view scene needs about
     10,000,000, and the costliest hostile scenes stop within about 2 s of one core); a
     layout that needs more is `422` `limit_exceeded` (with `sizes`, the entries beyond the
     budget carry the diagnostic and no frames; when only the ambiguity analysis is over,
