@@ -68,6 +68,7 @@ extension CompiledScene {
         // installed and optimised once at the end.
         solver.autoSolve = false
         solver.workLimit = budget
+        let refs = ConstraintRefCache()
         var added: [Int] = []           // handle.rawValue → position (see `compiledConstraint(at:)`)
         added.reserveCapacity(constraints.count + 2)
         // Position 0 and 1: the container's width and height; then ``constraints``
@@ -105,7 +106,7 @@ extension CompiledScene {
                 solver.workLimit = max(0, budget - explanationWork)
                 let conflicting = handles.compactMap { handle -> ConstraintRef? in
                     let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
-                    return position >= 0 ? compiledConstraint(at: position).ref : nil
+                    return position >= 0 ? refs.ref(position) { compiledConstraint(at: position).ref } : nil
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
             } catch .workLimitExceeded {
@@ -130,7 +131,7 @@ extension CompiledScene {
         return readLayout(from: solver, diagnostics: diagnostics,
                           workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork) { handle in
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
-            return position >= 0 ? compiledConstraint(at: position).ref : nil
+            return position >= 0 ? refs.ref(position) { compiledConstraint(at: position).ref } : nil
         }
     }
 
@@ -309,6 +310,7 @@ extension CompiledScene {
         }
 
         if scene.options.ambiguity != .ignore {
+            let refs = ConstraintRefCache()
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
@@ -331,7 +333,7 @@ extension CompiledScene {
                 let field = frameFields[index]
                 let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
-                                                       severity: severity, tied: tied))
+                                                       severity: severity, tied: tied, refs: refs))
             }
         }
         func checkSize(_ field: String, _ value: Double, of view: Int) {
@@ -363,7 +365,7 @@ extension CompiledScene {
     /// `tied`: the optional constraints of one priority whose errors trade against each
     /// other as the field moves (``Cassowary/Solver/ambiguityCauses(_:)``), if known.
     func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity,
-                             tied: [ConstraintRef] = []) -> LayoutDiagnostic {
+                             tied: [ConstraintRef] = [], refs: ConstraintRefCache = ConstraintRefCache()) -> LayoutDiagnostic {
         let name = hierarchy.names[view]
         let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
@@ -382,7 +384,7 @@ extension CompiledScene {
         } else if !involved.isEmpty {
             // The constraints on that axis: a missing one, or a tie between two of the same
             // priority, is among what they leave open.
-            let shown = involved.prefix(4).map { Self.describe(constraints[$0].ref) }
+            let shown = involved.prefix(4).map { index in Self.describe(refs.ref(index + 2) { constraints[index].ref }) }
             var note = "Its \(axisName) constraints: " + shown.joined(separator: ", ")
             if involved.count > shown.count { note += " and \(involved.count - shown.count) more" }
             notes.append(note)
@@ -435,5 +437,21 @@ extension ViewHierarchy {
             }
         }
         return (fields, expressions)
+    }
+}
+
+/// The refs of one layout's constraints by position (0 and 1 the container's size, then
+/// ``CompiledScene/constraints``), each rendered once. Diagnostics quote the same
+/// constraints many times, and rendering one is O(its text): an equation of 4,000 terms
+/// named in 16,000 ambiguous fields was rendered 16,000 times (3 s). Lookups only.
+final class ConstraintRefCache {
+    private var refs: [Int: ConstraintRef] = [:]
+
+    /// The ref at `position`, made by `make` the first time.
+    func ref(_ position: Int, _ make: () -> ConstraintRef) -> ConstraintRef {
+        if let known = refs[position] { return known }
+        let made = make()
+        refs[position] = made
+        return made
     }
 }
