@@ -216,6 +216,11 @@ extension CompiledScene {
     /// The ``workLimitLayout(_:size:reason:)`` reason of the ambiguity analysis.
     static let ambiguityReason = "checking it for ambiguity"
 
+    /// What one ambiguity diagnostic costs against the work limit, in cell operations
+    /// (measured: about 15 µs a field with its notes and encoding, where a cell
+    /// operation takes about 6 ns).
+    static let ambiguityDiagnosticCost = 2_500
+
     /// How many ambiguous fields of one layout get their tied constraints named.
     static let maxExplainedAmbiguities = 200
 
@@ -335,6 +340,10 @@ extension CompiledScene {
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
                                                        severity: severity, tied: tied, refs: refs))
             }
+            // Writing each diagnostic is work too, and with `sizes` there is one per
+            // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
+            // diagnostics, 6 s and 200 MB): charged in cell operations of like time.
+            work &+= Self.ambiguityDiagnosticCost &* ambiguous.count
         }
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }

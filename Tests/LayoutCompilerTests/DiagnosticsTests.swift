@@ -366,6 +366,26 @@ struct SolverLimitTests {
         #expect(!roomy.diagnostics.contains { $0.code == .limitExceeded })
     }
 
+    /// Each ambiguity diagnostic is charged to the budget, so many sizes of an
+    /// ambiguous scene stop at the limit instead of writing one per field per size.
+    @Test func ambiguityDiagnosticsAcrossSizesCountTowardTheWorkLimit() throws {
+        // Ten views in a row with no widths: the widths are ambiguous at every size.
+        let views = (0..<10).map { "\"v\($0)\"" }.joined(separator: ",")
+        let row = "H:|-" + (0..<10).map { "[v\($0)]" }.joined(separator: "-") + "-|"
+        let json = #"{"container":{"height":100},"views":[\#(views)],"constraints":["\#(row)"]}"#
+        let scene = try SceneDecoder().decode(body: Array(json.utf8))
+        var limits = SceneLimits()
+        limits.maxSolverWork = 1_000_000
+        let layouts = SceneCompiler(scene: scene, limits: limits).compile()
+            .solve(sizes: (0..<100).map { ContainerSize(width: 400 + Double($0), height: 100) })
+        let served = layouts.filter { !$0.isRejected }
+        #expect(!served.isEmpty)
+        #expect(served.allSatisfy { $0.diagnostics.contains { $0.code == .ambiguousLayout } })
+        // 10 ambiguous widths (and more) per size at 2,500 each: well under 100 sizes fit.
+        #expect(served.count < 40, "\(served.count)")
+        #expect(layouts.last?.diagnostics.last?.code == .limitExceeded)
+    }
+
     @Test func hugeConstantsAreLimitExceeded() throws {
         let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["a.width == 1e308","H:|[a]","V:|[a]|"]}"#.utf8))
         let compiled = SceneCompiler(scene: scene).compile()
