@@ -96,25 +96,12 @@ extension Solver {
         var original: [Int] = []   // trial handle rawValue → our handle rawValue
         var certificate: [Int]? = nil
         let isConflict = try budget.run(&trial) { (trial: inout Solver) throws(SolverError) -> Bool in
+            var ignored: [Int]? = nil
             for handle in component {
                 guard let record = records[handle] else { continue }
-                do throws(SolverError) {
-                    _ = try trial.addConstraint(record.constraint)
-                    original.append(handle)
-                } catch .workLimitExceeded {
-                    throw .workLimitExceeded
-                } catch {
-                    continue
-                }
+                if try trial.refusal(adding: record.constraint, certificate: &ignored) == nil { original.append(handle) }
             }
-            do throws(SolverError) {
-                _ = try trial.addConstraint(constraint, certificate: &certificate)
-                return false
-            } catch .workLimitExceeded {
-                throw .workLimitExceeded
-            } catch {
-                return error == .unsatisfiableConstraint
-            }
+            return try trial.refusal(adding: constraint, certificate: &certificate) == .unsatisfiableConstraint
         }
         guard isConflict else { return [] }
         var candidates: [Int] = []
@@ -208,22 +195,22 @@ extension Solver {
     /// Adds `constraints` to this (scratch) solver, then tries `constraint`.
     /// - Throws: only ``SolverError/workLimitExceeded`` (this solver's ``workLimit``).
     mutating func isInfeasible(adding constraints: [Constraint], then constraint: Constraint) throws(SolverError) -> Bool {
-        for item in constraints {
-            do {
-                _ = try addConstraint(item)
-            } catch .workLimitExceeded {
-                throw .workLimitExceeded
-            } catch {
-                return false
-            }
-        }
+        var certificate: [Int]? = nil
+        for item in constraints where try refusal(adding: item, certificate: &certificate) != nil { return false }
+        return try refusal(adding: constraint, certificate: &certificate) == .unsatisfiableConstraint
+    }
+
+    /// Adds `constraint` to this (scratch) solver: `nil` when it was added, else the
+    /// error it was refused with. ``SolverError/workLimitExceeded`` is thrown instead,
+    /// so a scratch solver stops at its budget.
+    mutating func refusal(adding constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> SolverError? {
         do {
-            _ = try addConstraint(constraint)
-            return false
+            _ = try addConstraint(constraint, certificate: &certificate)
+            return nil
         } catch .workLimitExceeded {
             throw .workLimitExceeded
         } catch {
-            return error == .unsatisfiableConstraint
+            return error
         }
     }
 
@@ -248,14 +235,8 @@ extension Solver {
                 // Feasible without it: the candidate is necessary.
                 kept.append(handle)
                 let added = try budget.run(&prefix) { (prefix: inout Solver) throws(SolverError) -> Bool in
-                    do throws(SolverError) {
-                        _ = try prefix.addConstraint(member)
-                        return true
-                    } catch .workLimitExceeded {
-                        throw .workLimitExceeded
-                    } catch {
-                        return false
-                    }
+                    var certificate: [Int]? = nil
+                    return try prefix.refusal(adding: member, certificate: &certificate) == nil
                 }
                 if !added { return kept }
             }

@@ -129,7 +129,8 @@ extension CompiledScene {
         var analysisWork = 0
         defer { budget -= min(budget, analysisWork) }
         return readLayout(from: solver, diagnostics: diagnostics,
-                          workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork) { handle in
+                          workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork,
+                          refs: refs) { handle in
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
             return position >= 0 ? refs.ref(position) { compiledConstraint(at: position).ref } : nil
         }
@@ -285,8 +286,10 @@ extension CompiledScene {
     }
 
     /// `constraintRef`, when given, names the constraint behind a solver handle, so an
-    /// ambiguity diagnostic can name the constraints that tie.
+    /// ambiguity diagnostic can name the constraints that tie; `refs` is the layout's
+    /// cache of rendered refs (the one `constraintRef` uses, when it has one).
     func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], workLimit: Int, work: inout Int,
+                    refs: ConstraintRefCache = ConstraintRefCache(),
                     constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil) -> Layout {
         var diagnostics = diagnostics
         let count = hierarchy.count
@@ -315,7 +318,6 @@ extension CompiledScene {
         }
 
         if scene.options.ambiguity != .ignore {
-            let refs = ConstraintRefCache()
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
@@ -374,7 +376,7 @@ extension CompiledScene {
     /// `tied`: the optional constraints of one priority whose errors trade against each
     /// other as the field moves (``Cassowary/Solver/ambiguityCauses(_:)``), if known.
     func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity,
-                             tied: [ConstraintRef] = [], refs: ConstraintRefCache = ConstraintRefCache()) -> LayoutDiagnostic {
+                             tied: [ConstraintRef], refs: ConstraintRefCache) -> LayoutDiagnostic {
         let name = hierarchy.names[view]
         let axisName = axis == 0 ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"

@@ -170,27 +170,12 @@ public struct SceneCompiler: Sendable {
         let totalBytes = scene.constraints.reduce(0) { $0 + $1.source.utf8.count }
             + groups.reduce(0) { total, group in group.constraints.reduce(total) { $0 + $1.source.utf8.count } }
         if totalBytes > limits.maxTotalConstraintBytes {
+            // Nothing is parsed: the limit is there to spare that work.
             state.diagnostics.append(LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
-            return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: [],
-                                 diagnostics: state.diagnostics, mentioned: MentionIndex([], keyCount: 4 * hierarchy.count),
-                                 frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions)
-        }
-        state.addIntrinsicSizeConstraints()
-        let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
-        for (index, entry) in scene.constraints.enumerated() {
-            state.add(entry, key: .scene(index), parseOptions: sceneOptions)
-        }
-        for group in groups {
-            var metrics = scene.metrics
-            for (name, value) in group.metrics { metrics[name] = value }
-            let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
-            for (index, entry) in group.constraints.enumerated() {
-                state.add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
-            }
+        } else {
+            state.addAllConstraints(groups: groups)
         }
         var levels = Set<Double>()   // counted only: its order chooses nothing
         for compiled in state.constraints where !compiled.constraint.strength.isRequired {
@@ -226,6 +211,26 @@ private struct CompileState {
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
     let isRightToLeft: Bool
+
+    /// The intrinsic-size constraints, then every entry of the scene and of its groups
+    /// (a group's metrics over the scene's), translated in that order.
+    mutating func addAllConstraints(groups: [ResolvedGroup]) {
+        addIntrinsicSizeConstraints()
+        let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
+                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+        for (index, entry) in scene.constraints.enumerated() {
+            add(entry, key: .scene(index), parseOptions: sceneOptions)
+        }
+        for group in groups {
+            var metrics = scene.metrics
+            for (name, value) in group.metrics { metrics[name] = value }
+            let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
+                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+            for (index, entry) in group.constraints.enumerated() {
+                add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
+            }
+        }
+    }
 
     init(scene: Scene, hierarchy: ViewHierarchy) {
         self.scene = scene
