@@ -131,6 +131,18 @@ public struct Solver: Sendable {
     /// Creates an empty solver.
     public init() {}
 
+    /// About how many bytes the solver's storage holds: 16 per tableau cell and column
+    /// entry, about 100 per symbol and constraint for the per-symbol tables (the
+    /// objective's vectors among them), the records and the indexes. An estimate for cache limits, not an exact count.
+    /// - Complexity: O(symbols).
+    public var approximateByteCount: Int {
+        var cells = 0
+        for row in rows { cells += row.cells.count }
+        var columnEntries = 0
+        for column in columns { columnEntries += column.count }
+        return 16 * (cells + columnEntries) + 100 * (kinds.count + records.count)
+    }
+
     /// Reserves storage for about `variables` variables and `constraints` constraints,
     /// so a bulk load does not grow its per-symbol tables step by step. Only a hint:
     /// any number may be added either way.

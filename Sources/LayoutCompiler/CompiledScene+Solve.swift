@@ -22,6 +22,20 @@ public struct Frame: Sendable, Hashable {
     public var height: Double
 }
 
+/// A scene solved once with edit variables on its container's given dimensions, the
+/// start of every size's resize path (``CompiledScene/solve(sizes:base:)``).
+public struct ResizableBase: Sendable {
+    /// The solved base; `nil` when a required constraint conflicts already or the
+    /// work limit was exceeded (each size is then solved from scratch, or not at all).
+    public let solver: Solver?
+    /// Cell operations spent building it (``Solver/cellOperations``), charged to every
+    /// request that uses it.
+    public let work: Int
+
+    /// About how many bytes of memory it holds (for cache limits).
+    public var approximateByteCount: Int { solver?.approximateByteCount ?? 0 }
+}
+
 /// One solved layout: the frames in the contract's fixed order and the diagnostics
 /// that depend on the size (conflicts, ambiguity, negative sizes).
 public struct Layout: Sendable {
@@ -150,31 +164,50 @@ extension CompiledScene {
     /// Solves the scene at each size: what ``solve(size:)`` answers for each, computed
     /// from one compiled and solved state where that gives the same answer.
     ///
-    /// The scene's constraints are solved once, with a fitted dimension's `== 0 @50` and,
-    /// for a given dimension, an edit variable on the container's size at a strength
-    /// above every priority below 1000. Each size then suggests its width and height (the
-    /// dual simplex re-optimises from the previous size's optimum: Cassowary's resize
-    /// path). When the suggestion holds exactly, no required constraint excludes
-    /// that size, and because the edit outranks every optional priority the optimum is
-    /// the one of a separate solve with the size required — identical whenever that
-    /// optimum is unique (no ambiguity). Otherwise (the size is excluded: a conflict; an
-    /// ambiguous field; or `ambiguity: ignore`, where ambiguity is not checked) that
-    /// size is solved from scratch in the contract's order.
+    /// The scene's constraints are solved once (``makeResizableBase(fitsWidth:fitsHeight:)``),
+    /// with a fitted dimension's `== 0 @50` and, for a given dimension, an edit variable
+    /// on the container's size at a strength above every priority below 1000. Each size
+    /// then suggests its width and height (the dual simplex re-optimises from the
+    /// previous size's optimum: Cassowary's resize path). When the suggestion holds
+    /// exactly, no required constraint excludes that size, and because the edit outranks
+    /// every optional priority the optimum is the one of a separate solve with the size
+    /// required — identical whenever that optimum is unique (no ambiguity). Otherwise
+    /// (the size is excluded: a conflict; an ambiguous field; or `ambiguity: ignore`,
+    /// where ambiguity is not checked) that size is solved from scratch in the
+    /// contract's order.
     ///
-    /// - Complexity: one full solve per combination of fitted dimensions, then per size
-    ///   one or two suggestions (dual simplex from the previous size's optimum) and the
-    ///   ambiguity check.
-    public func solve(sizes: [ContainerSize]) -> [Layout] {
+    /// One size takes the same path (base, then one suggestion), so a request for one
+    /// size answers exactly what the first size of a `sizes` request does, and `base`
+    /// can hand out a base solved before: a service keeps them per scene structure
+    /// (everything but the container's size), and a scene asked again at another size
+    /// then skips compiling and the base solve. `base(fitsWidth, fitsHeight)` must return
+    /// what ``makeResizableBase(fitsWidth:fitsHeight:)`` of this scene returns; its
+    /// recorded work is charged to the request's budget as if it had run here, so the
+    /// answer (work-limit errors included) does not depend on whether it was kept.
+    ///
+    /// - Complexity: one full solve per combination of fitted dimensions (none with a
+    ///   kept base), then per size one or two suggestions (dual simplex from the
+    ///   previous size's optimum) and the ambiguity check.
+    public func solve(sizes: [ContainerSize],
+                      base makeBase: ((_ fitsWidth: Bool, _ fitsHeight: Bool) -> ResizableBase)? = nil) -> [Layout] {
         var budget = limits.maxSolverWork
-        guard sizes.count > 1, scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0, budget: &budget) } }
+        guard scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0, budget: &budget) } }
         var bases: [Int: Solver?] = [:]
         return sizes.map { size in
             guard budget > 0 else { return workLimitLayout([], size: size) }
             let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
             // Taken out of the table while it is used, so that it is the only reference
             // to its storage and moves in place (left in, every size would copy it).
-            let base = bases.removeValue(forKey: key)
-                ?? resizableBase(fitsWidth: size.width == nil, fitsHeight: size.height == nil, budget: &budget)
+            let base: Solver?
+            if let taken = bases.removeValue(forKey: key) {
+                base = taken
+            } else {
+                let fitsWidth = size.width == nil, fitsHeight = size.height == nil
+                let built = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+                // Over the budget left: what building it here would have run into.
+                base = built.work <= budget ? built.solver : nil
+                budget -= min(budget, built.work)
+            }
             guard var solver = base else {
                 bases[key] = .some(nil)
                 return solve(size: size, budget: &budget)
@@ -230,14 +263,19 @@ extension CompiledScene {
     static let resizeStrength = Strength(1000.0.nextDown)
 
     /// The scene solved once for ``solve(sizes:)``: its constraints, the fitting
-    /// constraints of the fitted dimensions, and edit variables on the given ones.
-    /// `nil` when a required constraint conflicts already (every size then needs the
-    /// contract's order to name the conflict) or the work limit is hit.
-    func resizableBase(fitsWidth: Bool, fitsHeight: Bool, budget: inout Int) -> Solver? {
+    /// constraints of the fitted dimensions, and edit variables on the given ones, with
+    /// the cell operations it took. Its solver is `nil` when a required constraint
+    /// conflicts already (every size then needs the contract's order to name the
+    /// conflict) or ``SceneLimits/maxSolverWork`` is exceeded.
+    ///
+    /// A pure function of the scene without its container size: the same base for
+    /// every size, so it may be kept and reused across requests.
+    /// - Complexity: one bulk load and solve of the scene.
+    public func makeResizableBase(fitsWidth: Bool, fitsHeight: Bool) -> ResizableBase {
         var base = Solver()
-        defer { budget -= min(budget, base.cellOperations) }
+        base.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
         base.autoSolve = false
-        base.workLimit = budget
+        base.workLimit = limits.maxSolverWork
         do {
             if fitsWidth {
                 try base.addConstraint(containerConstraint(variable: hierarchy.widthVariable(0), size: nil, name: "width").constraint)
@@ -253,9 +291,10 @@ extension CompiledScene {
             if !fitsWidth { try base.addEditVariable(hierarchy.widthVariable(0), strength: Self.resizeStrength) }
             if !fitsHeight { try base.addEditVariable(hierarchy.heightVariable(0), strength: Self.resizeStrength) }
         } catch {
-            return nil
+            // A work-limit error leaves the count at or over the limit: over any budget.
+            return ResizableBase(solver: nil, work: base.cellOperations)
         }
-        return base
+        return ResizableBase(solver: base, work: base.cellOperations)
     }
 
     func containerConstraint(variable: Variable, size: Double?, name: String) -> CompiledConstraint {

@@ -30,6 +30,15 @@ public struct Scene: Sendable {
         self.options = options
         self.sizes = sizes
     }
+
+    /// About how many bytes it holds: its constraint texts, 300 per view and 100 per
+    /// constraint, metric and size for the rest. An estimate for cache limits.
+    /// - Complexity: O(constraints).
+    public var approximateByteCount: Int {
+        var bytes = 300 * views.count + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
+        for entry in constraints { bytes += entry.source.utf8.count }
+        return bytes
+    }
 }
 
 /// A container size; a `nil` dimension is computed as the fitting size.

@@ -108,6 +108,17 @@ public struct CompiledScene: Sendable {
 
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written).
     public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+
+    /// About how many bytes it holds: its scene's (``Scene/approximateByteCount``), 16
+    /// per term, 200 per constraint and 300 per view for the rest. An estimate for cache
+    /// limits (``CompiledScene`` values are kept per scene structure by the service), not
+    /// an exact count.
+    /// - Complexity: O(constraints + terms).
+    public var approximateByteCount: Int {
+        var bytes = scene.approximateByteCount + 300 * hierarchy.count + 200 * constraints.count
+        for compiled in constraints { bytes += 16 * compiled.constraint.expression.terms.count }
+        return bytes
+    }
 }
 
 /// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the indices

@@ -91,7 +91,7 @@ public struct SceneDecoder: Sendable {
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
         }
-        context.checkMembers(members, known: ["container", "views", "metrics", "constraints", "groups", "options", "sizes"], path: "$")
+        context.checkMembers(members, known: Self.sceneMembers, path: "$")
         var scene = Scene()
         scene.container = decodeContainer(json["container"], path: "$.container", &context)
         scene.views = decodeViews(json["views"], &context)
@@ -111,6 +111,41 @@ public struct SceneDecoder: Sendable {
         }
         return scene
     }
+
+    /// `decoded` with the container size and `sizes` of `json` instead of its own, when
+    /// `json` is a scene of the same structure as the one `decoded` came from (the same
+    /// members but the container's `width` and `height` and `sizes`: the service knows
+    /// this from the canonical form's digest) and those sizes are valid; `nil` when
+    /// anything about them is wrong. Decode the whole body then (``decode(_:)``): the
+    /// diagnostics come from there only.
+    ///
+    /// The same rules as ``decode(_:)`` for those members: numbers ≥ 0 within
+    /// ±``maximumMagnitude``, `sizes` an array of `{width?, height?}` objects within
+    /// ``SceneLimits/maxSizes`` and ``SceneLimits/maxFrames``.
+    /// - Complexity: O(sizes), against O(body) for a whole decode.
+    public func redecodeSizes(_ json: JSONValue, of decoded: Scene) -> Scene? {
+        guard case .object(let members) = json else { return nil }
+        var context = DecodingContext()
+        // Repeated members (400) among the ones the structure leaves out.
+        context.checkMembers(members, known: Self.sceneMembers, path: "$")
+        var scene = decoded
+        scene.container.size = ContainerSize()
+        if let container = json["container"] {
+            guard case .object(let containerMembers) = container else { return nil }
+            context.checkMembers(containerMembers, known: ["width", "height", "margins"], path: "$.container")
+            scene.container.size.width = context.optionalNumber(container["width"], path: "$.container.width", nonNegative: true)
+            scene.container.size.height = context.optionalNumber(container["height"], path: "$.container.height", nonNegative: true)
+        }
+        scene.sizes = decodeSizes(json["sizes"], &context)
+        guard context.typeErrors.isEmpty, context.sceneErrors.isEmpty else { return nil }
+        if let sizes = scene.sizes, sizes.count > limits.maxSizes || (scene.views.count + 1) * sizes.count > limits.maxFrames {
+            return nil
+        }
+        return scene
+    }
+
+    /// The members of a scene object.
+    static let sceneMembers = ["container", "views", "metrics", "constraints", "groups", "options", "sizes"]
 
     /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
     ///

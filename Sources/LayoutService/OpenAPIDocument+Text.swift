@@ -165,7 +165,9 @@ paths:
 
         Results are cached (keyed by the canonical scene, the versions of the groups it
         includes and the layoutd version); `Cache-Status` says what the cache did, and
-        the body of a hit is byte-identical to the miss that stored it.
+        the body of a hit is byte-identical to the miss that stored it. A scene asked
+        again at another container size reuses its compiled form (it is kept per scene
+        without its sizes); the answer is the same as without it.
 
         **SVG wireframe.** The same layout can be answered as an SVG image
         (`image/svg+xml; charset=utf-8`): with `?format=svg`, or, without `format`, when the

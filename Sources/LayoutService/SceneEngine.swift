@@ -21,21 +21,39 @@ public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
 public struct SceneEngine: Sendable {
     /// The scene limits every request is checked against.
     public var limits: SceneLimits
+    /// Compiled scenes and solved bases kept per scene structure (``StructureCache``);
+    /// `nil` keeps none. Answers are the same either way.
+    let structures: StructureCache?
 
-    /// An engine with these limits.
-    public init(limits: SceneLimits = SceneLimits()) {
+    /// An engine with these limits, keeping up to `structureCacheEntries` scene
+    /// structures in about `structureCacheBytes` bytes (0: none).
+    public init(limits: SceneLimits = SceneLimits(), structureCacheEntries: Int = 0, structureCacheBytes: Int = 0) {
         self.limits = limits
+        self.structures = structureCacheEntries > 0 && structureCacheBytes > 0
+            ? StructureCache(capacity: structureCacheEntries, maxBytes: structureCacheBytes) : nil
     }
 
-    /// A parsed request: the scene, its canonical JSON (sorted keys, no whitespace), and
-    /// the groups it includes.
+    /// A parsed request: the scene, the groups it includes, and the canonical JSON
+    /// (sorted keys, no whitespace) split in two: the structure (everything but the
+    /// container's width and height and `sizes`) and those sizes.
     public struct Prepared: Sendable {
         public var scene: Scene
-        public var canonicalJSON: [UInt8]
         public var groups: [ResolvedGroup]
+        /// The canonical JSON of `{"container": {"width", "height"}, "sizes"}` (the
+        /// members the body has): what the structure leaves out.
+        public var sizeJSON: [UInt8]
+        /// SHA-256 of `"layoutd VERSION structure\n"` and the structure's canonical JSON.
+        public var structureDigest: [UInt8]
+        /// SHA-256 of ``structureDigest`` and `"\nNAME@VERSION"` per included group: what
+        /// the scene compiles to and its base solve depend on (``StructureCache``).
+        public var structureKey: [UInt8]
     }
 
     /// Parses `body` into a scene and resolves its groups.
+    ///
+    /// A body whose structure was decoded before (``StructureCache``) and whose sizes
+    /// are valid is not decoded again: only its sizes are read
+    /// (``SceneDecoder/redecodeSizes(_:of:)``).
     ///
     /// - Returns: the prepared scene, or the answer to give instead (400 or 422).
     public func prepare(body: [UInt8], resolveGroup: GroupResolver) -> Result<Prepared, EngineFailure> {
@@ -46,11 +64,24 @@ public struct SceneEngine: Sendable {
             return .failure(EngineFailure(status: 400, diagnostics: [
                 LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
         }
-        let scene: Scene
-        do {
-            scene = try SceneDecoder(limits: limits).decode(json)
-        } catch {
-            return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
+        let (structure, size) = Self.splitSize(json)
+        var writer = JSONWriter(reservingCapacity: body.count)
+        writer.value(structure, sortingKeys: true)
+        var hasher = SHA256()
+        hasher.update("layoutd \(layoutdVersion) structure\n")
+        hasher.update(writer.bytes)
+        let digest = hasher.finalize()
+        let decoder = SceneDecoder(limits: limits)
+        var scene: Scene
+        if let known = structures?.scene(digest: digest), let resized = decoder.redecodeSizes(json, of: known) {
+            scene = resized
+        } else {
+            do {
+                scene = try decoder.decode(json)
+            } catch {
+                return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
+            }
+            structures?.insert(scene, digest: digest)
         }
         var groups: [ResolvedGroup] = []
         var missing: [LayoutDiagnostic] = []
@@ -79,30 +110,84 @@ public struct SceneEngine: Sendable {
                 message: "The scene and its groups have \(total) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)",
                 path: "$.groups")]))
         }
-        var writer = JSONWriter(reservingCapacity: body.count)
-        writer.value(json, sortingKeys: true)
-        return .success(Prepared(scene: scene, canonicalJSON: writer.bytes, groups: groups))
+        // digest + "\nNAME@VERSION" per group.
+        var keyHasher = SHA256()
+        keyHasher.update(digest)
+        for group in groups {
+            keyHasher.update("\n\(group.name)@\(group.version)")
+        }
+        var sizeWriter = JSONWriter(reservingCapacity: 64)
+        sizeWriter.value(size, sortingKeys: true)
+        return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
+                                 structureDigest: digest, structureKey: keyHasher.finalize()))
+    }
+
+    /// A scene object split into its structure (the object without `sizes` and without
+    /// `container.width` and `container.height`) and an object of what was left out.
+    /// The decoder has rejected repeated members, so each name occurs at most once.
+    static func splitSize(_ json: JSONValue) -> (structure: JSONValue, size: JSONValue) {
+        guard case .object(let members) = json else { return (json, .object([])) }
+        var structure: [(String, JSONValue)] = []
+        structure.reserveCapacity(members.count)
+        var size: [(String, JSONValue)] = []
+        for (name, value) in members {
+            switch (name, value) {
+            case ("sizes", _):
+                size.append((name, value))
+            case ("container", .object(let container)):
+                structure.append((name, .object(container.filter { $0.0 != "width" && $0.0 != "height" })))
+                size.append((name, .object(container.filter { $0.0 == "width" || $0.0 == "height" })))
+            default:
+                structure.append((name, value))
+            }
+        }
+        return (.object(structure), .object(size))
     }
 
     /// The cache key of a prepared scene: SHA-256 (hex) of the layoutd version, the
-    /// canonical scene and the versions of the groups it includes. Two bodies that differ
+    /// route, the structure's key (with its groups' versions) and the canonical sizes. Two bodies that differ
     /// only in member order or whitespace share a key; anything else that can change
-    /// the result changes it.
+    /// the result (the scene, the versions of the groups it includes) changes it.
     public func cacheKey(_ prepared: Prepared, route: String) -> String {
-        // The message, hashed in pieces without joining them:
-        // "layoutd VERSION\nROUTE\n" + canonical JSON + "\nNAME@VERSION" per group.
+        // "layoutd VERSION\nROUTE\n" + 32-byte structure key + canonical sizes.
         var hasher = SHA256()
         hasher.update("layoutd \(layoutdVersion)\n\(route)\n")
-        hasher.update(prepared.canonicalJSON)
-        for group in prepared.groups {
-            hasher.update("\n\(group.name)@\(group.version)")
-        }
+        hasher.update(prepared.structureKey)
+        hasher.update(prepared.sizeJSON)
         return hasher.finalizeHex()
+    }
+
+    /// The prepared scene compiled, and solved at each of its sizes (its container's
+    /// size without `sizes`); no layouts when it does not compile.
+    ///
+    /// Every size takes the resize path of ``CompiledScene/solve(sizes:base:)``, from a
+    /// compiled scene and base kept in ``structures`` when the structure was solved
+    /// before; the layouts are the same either way.
+    func compileAndSolve(_ prepared: Prepared) -> (compiled: CompiledScene, layouts: [Layout]) {
+        let digest = prepared.structureKey
+        let compiled: CompiledScene
+        if let kept = structures?.compiledScene(digest: digest) {
+            // Compiled from the same structure; the sizes are the request's.
+            compiled = kept
+        } else {
+            compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
+        }
+        if compiled.hasErrors { return (compiled, []) }
+        let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
+        let layouts = compiled.solve(sizes: sizes) { [structures] fitsWidth, fitsHeight in
+            if let entry = structures?.lookup(digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight) {
+                return entry.base
+            }
+            let built = compiled.makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+            structures?.insert(.init(compiled: compiled, base: built), digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+            return built
+        }
+        return (compiled, layouts)
     }
 
     /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422.
     public func solve(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
+        let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
         }
@@ -111,7 +196,7 @@ public struct SceneEngine: Sendable {
             writer.beginObject()
             writer.key("layouts")
             writer.beginArray()
-            for layout in compiled.solve(sizes: sizes) {
+            for layout in layouts {
                 writer.beginObject()
                 writer.key("container")
                 writer.beginObject()
@@ -132,7 +217,7 @@ public struct SceneEngine: Sendable {
             writer.endObject()
             return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: true)
         }
-        let layout = compiled.solve(size: prepared.scene.container.size)
+        let layout = layouts[0]
         if layout.isRejected {
             return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
         }

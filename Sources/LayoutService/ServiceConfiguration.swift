@@ -14,6 +14,13 @@ public struct ServiceConfiguration: Sendable {
     /// (default 64 MiB, 67,108,864 bytes). An entry over 1/8 of it is not kept in memory
     /// (it may still be in the SQLite cache). 0 turns the front cache off.
     public var frontCacheBytes = 64 << 20
+    /// Scene structures (a scene without its container size) whose compiled form and
+    /// solved base are kept in memory, so the same scene at another size skips compiling
+    /// and the base solve (default 256). 0 turns it off; answers are the same either way.
+    public var structureCacheEntries = 256
+    /// Estimated bytes the structure cache may hold (default 32 MiB, 33,554,432 bytes);
+    /// a structure over 1/8 of it is not kept. 0 turns it off.
+    public var structureCacheBytes = 32 << 20
     /// When set, `PUT` and `DELETE` on `/groups` need `Authorization: Bearer <token>`.
     public var apiToken: String?
     /// Origins allowed by CORS (`*` for any); empty turns CORS off.

@@ -84,7 +84,7 @@ public final class LayoutStore: @unchecked Sendable {
         maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
-                      maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: 64,
+                      maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: ResultCache.defaultWriteBehindLimit,
                       cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
                       now: Timestamp.now)
     }

@@ -174,11 +174,44 @@ enum SceneBench {
         let compileMicroseconds = median { _ = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile() }
         let solveMicroseconds = median { _ = compiled.solve(size: prepared.scene.container.size) }
         let engineSolveMicroseconds = median { _ = engine.solve(prepared) }
-        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"phases_us\":{\"prepare\":%.1f,\"parse\":%.1f,\"decode\":%.1f,\"canonical\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
-                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2],
+        // The same scene at a different container width each time, through an engine that
+        // keeps scene structures (as `layoutd serve` does): no compile, no base solve.
+        let resizeMicroseconds = structureHitMicroseconds(json, repeats: repeats, limits: engine.limits)
+        print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"structure_hit_median_us\":%.1f,\"phases_us\":{\"prepare\":%.1f,\"parse\":%.1f,\"decode\":%.1f,\"canonical\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
+                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2], resizeMicroseconds,
                      prepareMicroseconds, parseMicroseconds, decodeMicroseconds, canonicalMicroseconds, keyMicroseconds, compileMicroseconds, solveMicroseconds,
                      max(0, engineSolveMicroseconds - compileMicroseconds - solveMicroseconds)))
         return 0
+    }
+
+    /// Median µs of `prepare`, `cacheKey` and `solve` for `scene` at `repeats` different
+    /// container widths (320 + k/10,000 points) through an engine with a structure
+    /// cache, after one request that fills it: the `/solve` miss of a known structure.
+    static func structureHitMicroseconds(_ scene: JSONValue, repeats: Int, limits: SceneLimits) -> Double {
+        guard case .object(var members) = scene else { return 0 }
+        let engine = SceneEngine(limits: limits, structureCacheEntries: 16, structureCacheBytes: 64 << 20)
+        let index = members.firstIndex { $0.0 == "container" }
+        var container: [(String, JSONValue)] = []
+        if let index, case .object(let existing) = members[index].1 { container = existing.filter { $0.0 != "width" } }
+        let bodies = (0...repeats).map { k -> [UInt8] in
+            members.removeAll { $0.0 == "container" }
+            members.append(("container", .object(container + [("width", .number(320 + Double(k) / 10_000))])))
+            var writer = JSONWriter()
+            writer.value(.object(members))
+            return writer.bytes
+        }
+        var samples: [Double] = []
+        for body in bodies {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
+                _ = engine.cacheKey(prepared, route: "solve")
+                _ = engine.solve(prepared)
+            }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+        }
+        samples.removeFirst()   // the request that compiled and solved the base
+        samples.sort()
+        return samples[samples.count / 2]
     }
 
     static func intOption(_ arguments: [String], _ name: String, _ defaultValue: Int) -> Int {

@@ -4,10 +4,10 @@ import Testing
 /// The in-memory front cache's bounds: entries and bytes (request body plus response body).
 struct FrontCacheTests {
     /// A key whose request body is `size` bytes, distinct for each `index`.
-    static func key(_ index: Int, size: Int = 10) -> FrontCache.Key {
+    static func key(_ index: Int, size: Int = 10) -> FrontCacheKey {
         var body = [UInt8](repeating: 0x20, count: size)
         body[0] = UInt8(index)
-        return FrontCache.Key(route: 0, body: body)
+        return FrontCacheKey(route: 0, body: body)
     }
 
     @Test func evictsByBytesWhenOverTheBudget() {

@@ -285,4 +285,11 @@ extension HandlerTests {
         #expect(found.first?["code"] == .string("invalid_scene"))
         #expect(found.first?["column"] == .number(13))
     }
+
+    /// The access log's time, written digit by digit (zero-padded, RFC 3339 UTC).
+    @Test func accessLogTimestamp() {
+        #expect(LayoutService.timestamp(year: 2026, month: 11, day: 30, hour: 23, minute: 5, second: 9) == "2026-11-30T23:05:09Z")
+        #expect(LayoutService.timestamp(year: 987, month: 1, day: 2, hour: 0, minute: 0, second: 59) == "0987-01-02T00:00:59Z")
+        #expect(LayoutService.timestamp().count == 20)
+    }
 }

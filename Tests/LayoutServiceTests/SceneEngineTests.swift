@@ -1,46 +1,67 @@
+import Foundation
 import LayoutCompiler
 @testable import LayoutService
 import Testing
 
-/// The cache key is a documented function of the request (README, "Caching"): SHA-256 of
-/// `"layoutd VERSION\nROUTE\n"`, the canonical scene (members sorted by name, no
-/// whitespace, numbers in layoutd's form, the last of a repeated name) and
-/// `"\nNAME@VERSION"` per included group. Keys must not change between builds, or a
+/// The cache key is a documented function of the request (`SceneEngine.cacheKey`): the
+/// canonical scene (members sorted by name, no whitespace, numbers in layoutd's form, the
+/// last of a repeated name) split into its structure and its sizes; the structure's
+/// digest, SHA-256 of `"layoutd VERSION structure\n"` and the canonical structure; the
+/// structure key, SHA-256 of that 32-byte digest and `"\nNAME@VERSION"` per included
+/// group; and the key, SHA-256 (hex) of `"layoutd VERSION\nROUTE\n"`, the 32-byte
+/// structure key and the canonical sizes. Keys must not change between builds, or a
 /// stored cache would silently stop hitting.
 struct SceneEngineTests {
     /// Whitespace, member order, `1.50`/`2E1`/`375.0`/`-0`, a `\u` escape and a repeated
-    /// member, all of which the canonical form normalises.
-    static let body = #"""
+    /// member, all of which the canonical form normalises. `@GROUPS@` is replaced by a
+    /// `groups` member or nothing.
+    static let template = #"""
     { "views": {"b": {"intrinsicSize": {"width": 1.50, "height": 2E1}}, "a": {}},
-      "container": {"width": 375.0, "height": -0},
+      "container": {"width": 375.0, "height": -0, "margins": {"left": 4}},@GROUPS@
       "constraints": ["H:|-[a]-[b]-|", {"vfl": "V:|[a][b]|", "options": ["alignAllLeading"]}, "a.width == b.width @\u0037\u00350"],
       "metrics": {"m": 1, "m": 2}, "options": {"ambiguity": "ignore"} }
     """#
 
-    static let canonical = #"{"constraints":["H:|-[a]-[b]-|",{"options":["alignAllLeading"],"vfl":"V:|[a][b]|"},"a.width == b.width @750"],"container":{"height":0,"width":375},"metrics":{"m":2},"options":{"ambiguity":"ignore"},"views":{"a":{},"b":{"intrinsicSize":{"height":20,"width":1.5}}}}"#
+    static let structure = #"{"constraints":["H:|-[a]-[b]-|",{"options":["alignAllLeading"],"vfl":"V:|[a][b]|"},"a.width == b.width @750"],"container":{"margins":{"left":4}},"metrics":{"m":2},"options":{"ambiguity":"ignore"},"views":{"a":{},"b":{"intrinsicSize":{"height":20,"width":1.5}}}}"#
+    static let sizes = #"{"container":{"height":0,"width":375}}"#
 
-    func prepared(groups: [ResolvedGroup] = []) throws -> SceneEngine.Prepared {
-        guard case .success(let prepared) = SceneEngine().prepare(body: Array(Self.body.utf8), resolveGroup: { _ in nil }) else {
+    /// The body prepared; with `groups`, it includes `"groups": ["g1", "other@7"]`,
+    /// resolved at versions 2 and 7.
+    func prepared(groups: Bool = false) throws -> SceneEngine.Prepared {
+        let body = Self.template.replacingOccurrences(of: "@GROUPS@", with: groups ? #" "groups": ["g1", "other@7"],"# : "")
+        let resolve: GroupResolver = { reference in
+            ResolvedGroup(name: reference.name, version: reference.version ?? 2, constraints: [], metrics: [:])
+        }
+        guard case .success(let prepared) = SceneEngine().prepare(body: Array(body.utf8), resolveGroup: resolve) else {
             throw PrepareFailed()
         }
-        var withGroups = prepared
-        withGroups.groups = groups
-        return withGroups
+        return prepared
     }
 
     struct PrepareFailed: Error {}
 
-    @Test func canonicalForm() throws {
-        #expect(String(decoding: try prepared().canonicalJSON, as: UTF8.self) == Self.canonical)
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined() }
+
+    @Test func canonicalFormIsSplitIntoStructureAndSizes() throws {
+        var writer = JSONWriter()
+        let json = try JSONParser().parse(Array(Self.template.replacingOccurrences(of: "@GROUPS@", with: "").utf8))
+        let (structure, sizes) = SceneEngine.splitSize(json)
+        writer.value(structure, sortingKeys: true)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == Self.structure)
+        #expect(String(decoding: try prepared().sizeJSON, as: UTF8.self) == Self.sizes)
     }
 
-    /// Expected digests from Python's hashlib over the message spelled out above
-    /// (and the same value layoutd 0.1.0 stored before the hashing was made incremental).
+    /// Expected digests from Python's hashlib over the messages spelled out above.
     /// A new `layoutdVersion` changes every key on purpose: update the digests with it.
     @Test func keyIsSHA256OfTheDocumentedMessage() throws {
-        #expect(SceneEngine().cacheKey(try prepared(), route: "solve") == "2248688b55863f6a56a5f221ecf156401f8f2219ba4f081b1c9adf54c99b1a4f")
-        let groups = [ResolvedGroup(name: "g1", version: 2, constraints: [], metrics: [:]),
-                      ResolvedGroup(name: "other", version: 7, constraints: [], metrics: [:])]
-        #expect(SceneEngine().cacheKey(try prepared(groups: groups), route: "solve") == "a7cf981886234ba1a13fb5f7e33203c2f3ea43a75f804b73c5d303061a08d442")
+        let plain = try prepared()
+        #expect(Self.hex(plain.structureDigest) == "744c4a4aec214f3eca577ad492fe91b8acce2f0d08e4adce373d46243e05e442")
+        #expect(Self.hex(plain.structureKey) == "40d9d2f22142f7acfb7b761cfcc75441de130744503e78a74c4739c26c7cf353")
+        #expect(SceneEngine().cacheKey(plain, route: "solve") == "cfea96ac00eb89558e989e09eb6071c5d86383456abe089e966caa71fb192e4e")
+        // The structure (with "groups":["g1","other@7"]), then "\ng1@2\nother@7".
+        let grouped = try prepared(groups: true)
+        #expect(Self.hex(grouped.structureDigest) == "1503fcaa64162fbc2215193579dbb2df08ca5889cc32371f180b82131e0a576b")
+        #expect(Self.hex(grouped.structureKey) == "5e5d62b0e9c16b653c6519201382c116498f5088e3249b19d57d741e9e937b62")
+        #expect(SceneEngine().cacheKey(grouped, route: "solve") == "bf13195e81dd648ed50252b3d5b31f657660f0fed3aa6cb6e7a817b321549e6b")
     }
 }

@@ -18,6 +18,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-cached-result-bytes", valueName: "BYTES", help: "Largest response stored in the SQLite cache, bytes; a larger one is answered with Cache-Status: layoutd; fwd=miss.", defaultDescription: "16777216"),
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
         OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
+        OptionSpec(name: "structure-cache-entries", valueName: "N", help: "Scene structures (a scene without its container size) kept compiled and solved in memory, so the same scene at another size is solved faster; 0 turns it off.", defaultDescription: "256"),
+        OptionSpec(name: "structure-cache-bytes", valueName: "BYTES", help: "Estimated bytes the structure cache may hold; a structure over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "33554432"),
         OptionSpec(name: "max-body-bytes", valueName: "BYTES", help: "Largest request body, bytes (413 beyond).", defaultDescription: "1048576"),
         OptionSpec(name: "max-header-bytes", valueName: "BYTES", help: "Largest request header section, bytes (431 beyond).", defaultDescription: "16384"),
         OptionSpec(name: "max-header-line-bytes", valueName: "BYTES", help: "Largest single header line, bytes (431 beyond).", defaultDescription: "8192"),
@@ -128,6 +130,8 @@ public enum LayoutdCommand {
         configuration.sceneLimits.maxSolverWork = try options.int("max-solver-work", default: configuration.sceneLimits.maxSolverWork)
         configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
         configuration.frontCacheBytes = try options.int("front-cache-bytes", default: configuration.frontCacheBytes)
+        configuration.structureCacheEntries = try options.int("structure-cache-entries", default: configuration.structureCacheEntries)
+        configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)

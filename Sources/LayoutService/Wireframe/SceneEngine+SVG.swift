@@ -15,19 +15,12 @@ extension SceneEngine {
     ///   `sizes` is drawn as a panel without views, as `/solve` answers it without frames.
     /// - SeeAlso: ``WireframeRenderer`` for the document's shape.
     public func solveSVG(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
+        let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
         }
-        let layouts: [Layout]
-        if let sizes = prepared.scene.sizes {
-            layouts = sizes.map { compiled.solve(size: $0) }
-        } else {
-            let layout = compiled.solve(size: prepared.scene.container.size)
-            if layout.isRejected {
-                return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
-            }
-            layouts = [layout]
+        if prepared.scene.sizes == nil, let layout = layouts.first, layout.isRejected {
+            return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
         }
         let body = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes)
         return EngineAnswer(status: 200, contentType: Self.svgContentType, body: body, isCacheable: true)

@@ -1,0 +1,79 @@
+import LayoutCompiler
+
+/// Decoded scenes, compiled scenes and their solved resizable bases, kept per scene
+/// *structure*: everything of a scene but its container's width and height and its
+/// `sizes` (the container's margins, views, metrics, constraints, options and the
+/// included groups all belong to it). A scene asked again at another size — a window
+/// resize, a screenshot at each device size — then skips decoding all but its sizes,
+/// compiling and the base solve, and costs one or two suggestions on a copy of the base
+/// (the resize path of ``CompiledScene/solve(sizes:base:)``).
+///
+/// Answers do not depend on it: every single-size and `sizes` request takes that path
+/// from a base that is a pure function of the structure, charged at the work it took,
+/// whether the base was kept or is built for the request; a kept decoded scene is used
+/// only when the request's sizes are valid (otherwise the body is decoded whole, for
+/// its diagnostics).
+///
+/// Decoded scenes are keyed by the structure's SHA-256
+/// (``SceneEngine/Prepared/structureDigest``); compiled scenes and bases by the
+/// structure with the versions of its groups (``SceneEngine/Prepared/structureKey``:
+/// a stored group's version never changes content, versions are never reused, so
+/// entries need no invalidation) and the fitted dimensions. Bounded by entries and by
+/// an estimate of the bytes each entry holds (``Scene/approximateByteCount``,
+/// ``CompiledScene/approximateByteCount`` plus the base solver's); the eviction
+/// policy is the front cache's (``TwoGenerationCache``), for each of the two tables.
+final class StructureCache: Sendable {
+    struct Key: Hashable, Sendable {
+        /// ``SceneEngine/Prepared/structureKey``.
+        let digest: [UInt8]
+        /// Bit 0: the width is fitted (omitted); bit 1: the height is.
+        let fitted: UInt8
+    }
+
+    struct Entry: Sendable {
+        let compiled: CompiledScene
+        let base: ResizableBase
+    }
+
+    private let table: TwoGenerationCache<Key, Entry>
+    private let scenes: TwoGenerationCache<[UInt8], Scene>
+
+    /// A cache of at most `capacity` structures and about `maxBytes` bytes (each for the
+    /// decoded scenes and for the compiled ones with their bases); either 0 turns it off.
+    init(capacity: Int, maxBytes: Int) {
+        table = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
+        scenes = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
+    }
+
+    /// Compiled entries and their estimated bytes held now (for tests).
+    var usage: (entries: Int, bytes: Int) { table.usage }
+
+    /// The decoded scene of the structure of `digest` (``SceneEngine/Prepared/structureDigest``).
+    func scene(digest: [UInt8]) -> Scene? { scenes.lookup(digest) }
+
+    func insert(_ scene: Scene, digest: [UInt8]) {
+        scenes.insert(scene, for: digest, cost: scene.approximateByteCount, generation: scenes.generation)
+    }
+
+    func lookup(digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) -> Entry? {
+        table.lookup(Key(digest: digest, fitted: Self.fitted(fitsWidth, fitsHeight)))
+    }
+
+    /// The compiled scene of any kept entry of `digest` (its fitted dimensions aside).
+    func compiledScene(digest: [UInt8]) -> CompiledScene? {
+        for fitted: UInt8 in 0..<4 {
+            if let entry = table.lookup(Key(digest: digest, fitted: fitted)) { return entry.compiled }
+        }
+        return nil
+    }
+
+    func insert(_ entry: Entry, digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) {
+        let cost = entry.compiled.approximateByteCount + entry.base.approximateByteCount
+        table.insert(entry, for: Key(digest: digest, fitted: Self.fitted(fitsWidth, fitsHeight)), cost: cost,
+                     generation: table.generation)
+    }
+
+    private static func fitted(_ fitsWidth: Bool, _ fitsHeight: Bool) -> UInt8 {
+        (fitsWidth ? 1 : 0) | (fitsHeight ? 2 : 0)
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+import LayoutCompiler
+@testable import LayoutService
+import Testing
+
+/// The structure cache (compiled scenes and solved bases kept per scene without its
+/// container size) must never change an answer: every test compares an engine that
+/// keeps structures, after it solved the same structure at other sizes, with a fresh
+/// engine that keeps none, byte for byte.
+struct StructureCacheTests {
+    static func answer(_ engine: SceneEngine, _ scene: JSONValue) -> EngineAnswer {
+        var writer = JSONWriter()
+        writer.value(scene)
+        switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
+        case .success(let prepared): return engine.solve(prepared)
+        case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+        }
+    }
+
+    /// `scene` with its container's width set to `width` (`nil`: fitted).
+    static func resized(_ scene: JSONValue, width: Double?) -> JSONValue {
+        guard case .object(var members) = scene else { return scene }
+        var container: [(String, JSONValue)] = []
+        if let index = members.firstIndex(where: { $0.0 == "container" }), case .object(let existing) = members[index].1 {
+            container = existing.filter { $0.0 != "width" }
+        }
+        members.removeAll { $0.0 == "container" }
+        if let width { container.append(("width", .number(width))) }
+        members.append(("container", .object(container)))
+        return .object(members)
+    }
+
+    static func cachingEngine(_ limits: SceneLimits = SceneLimits()) -> SceneEngine {
+        SceneEngine(limits: limits, structureCacheEntries: 64, structureCacheBytes: 64 << 20)
+    }
+
+    @Test("corpus scene after other sizes", arguments: CorpusTests.caseFiles())
+    func corpusSceneAnswersAsWithoutTheCache(_ file: String) throws {
+        let data = try Data(contentsOf: CorpusTests.corpusDirectory.appendingPathComponent(file))
+        let scene = try #require(try JSONParser().parse([UInt8](data))["scene"])
+        let engine = Self.cachingEngine()
+        // Other widths first, then the fitted width (its own base), then the scene's own:
+        // each base is kept and reused.
+        for width in [123.5, nil, 1_000, 123.5, nil] as [Double?] {
+            let resized = Self.resized(scene, width: width)
+            let cached = Self.answer(engine, resized), fresh = Self.answer(SceneEngine(), resized)
+            #expect(cached.status == fresh.status, "\(file) at width \(String(describing: width))")
+            #expect(String(decoding: cached.body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self), "\(file) at width \(String(describing: width))")
+        }
+        let expected = Self.answer(SceneEngine(), scene)
+        let again = Self.answer(engine, scene)
+        #expect(again.status == expected.status, "\(file)")
+        #expect(String(decoding: again.body, as: UTF8.self) == String(decoding: expected.body, as: UTF8.self), "\(file)")
+    }
+
+    static let form = try! JSONParser().parse(Array(#"""
+    {"container": {"width": 375, "height": 200, "margins": {"left": 20, "right": 20, "top": 8, "bottom": 8}},
+     "views": {"label": {"intrinsicSize": {"width": 80, "height": 21}}, "field": {"intrinsicSize": {"width": -1, "height": 34}},
+               "note": {}},
+     "constraints": ["H:|-[label]-[field]-|", "V:|-[field]", "label.centerY == field.centerY", "H:[note]-|",
+                     "V:[field]-[note(>=10)]-|", "note.leading == superview.leadingMargin"]}
+    """#.utf8))
+
+    /// Widths across the scene's breakpoints (the field's width hitting zero below 120
+    /// points: a negative size) in a shuffled but fixed order, each against a fresh engine.
+    @Test func manyWidthsMatchFreshSolves() {
+        let engine = Self.cachingEngine()
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<200 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let width = Double(state >> 40) / Double(1 << 24) * 600
+            let scene = Self.resized(Self.form, width: width.rounded() / 4)
+            let cached = Self.answer(engine, scene), fresh = Self.answer(SceneEngine(), scene)
+            #expect(cached.status == fresh.status)
+            #expect(cached.body == fresh.body, "width \(width.rounded() / 4)")
+        }
+        #expect(engine.structures?.usage.entries == 1)
+    }
+
+    /// The margins are part of the structure: a kept compiled scene of other margins
+    /// must not be used.
+    @Test func marginsAreNotSharedBetweenStructures() throws {
+        let engine = Self.cachingEngine()
+        _ = Self.answer(engine, Self.form)
+        let text = String(decoding: { var w = JSONWriter(); w.value(Self.form); return w.bytes }(), as: UTF8.self)
+            .replacingOccurrences(of: #""left":20"#, with: #""left":50"#)
+        let other = try JSONParser().parse(Array(text.utf8))
+        let cached = Self.answer(engine, other), fresh = Self.answer(SceneEngine(), other)
+        #expect(cached.body == fresh.body)
+        // The note's frame starts at the new leading margin.
+        #expect(String(decoding: cached.body, as: UTF8.self).contains(#""note":{"x":50,"#))
+        #expect(engine.structures?.usage.entries == 2)
+    }
+
+    /// A kept base is charged at the work it took: at every budget the answer (a
+    /// `limit_exceeded` 422 or the frames) is the one of a fresh engine, `sizes` included.
+    @Test func workLimitAnswersDoNotDependOnTheCache() {
+        var statuses: [Int] = []
+        for budget in [500, 2_000, 5_000, 10_000, 20_000, 40_000, 80_000, 160_000] {
+            var limits = SceneLimits()
+            limits.maxSolverWork = budget
+            let engine = Self.cachingEngine(limits)
+            _ = Self.answer(engine, Self.resized(Self.form, width: 500))
+            guard case .object(var members) = Self.form else { return }
+            members.append(("sizes", .array([.object([("width", .number(300))]), .object([("width", .number(200)), ("height", .number(90))])])))
+            for scene in [Self.form, .object(members)] {
+                let cached = Self.answer(engine, scene), fresh = Self.answer(SceneEngine(limits: limits), scene)
+                #expect(cached.status == fresh.status, "budget \(budget)")
+                #expect(cached.body == fresh.body, "budget \(budget)")
+                statuses.append(cached.status)
+            }
+        }
+        // The budgets span the scene's needs: the smallest fail, the largest solve.
+        #expect(statuses.first == 422 && statuses.last == 200, "\(statuses)")
+    }
+
+    /// A known structure with sizes the decoder rejects is decoded whole: the same 400 or
+    /// 422 with the same diagnostics as from a fresh engine. Each case is the container's
+    /// width/height members, then the top level's `sizes` members (JSON text).
+    @Test("invalid sizes of a known structure", arguments: [
+        (#""width": -5"#, ""), (#""width": "375""#, ""), (#""width": null"#, ""), (#""width": 1e13"#, ""),
+        (#""width": 1, "height": -0.5"#, ""), (#""width": 1, "width": 2"#, ""),
+        ("", #", "sizes": [{"width": 1, "depth": 2}]"#), ("", #", "sizes": {"width": 1}"#),
+        ("", #", "sizes": [{"width": -1}]"#), ("", #", "sizes": [3]"#), ("", #", "sizes": [], "sizes": []"#),
+    ])
+    func invalidSizesOfAKnownStructure(_ container: String, _ sizes: String) throws {
+        let engine = Self.cachingEngine()
+        _ = Self.answer(engine, Self.form)
+        let views = String(decoding: { var w = JSONWriter(); w.value(Self.form["views"] ?? .null); return w.bytes }(), as: UTF8.self)
+        let constraints = String(decoding: { var w = JSONWriter(); w.value(Self.form["constraints"] ?? .null); return w.bytes }(), as: UTF8.self)
+        let margins = #""margins": {"left": 20, "right": 20, "top": 8, "bottom": 8}"#
+        let text = #"{"container": {\#(container.isEmpty ? "" : container + ", ")\#(margins)}, "views": \#(views), "constraints": \#(constraints)\#(sizes)}"#
+        let body = Array(text.utf8)
+        func answer(_ engine: SceneEngine) -> EngineAnswer {
+            switch engine.prepare(body: body, resolveGroup: { _ in nil }) {
+            case .success(let prepared): return engine.solve(prepared)
+            case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+            }
+        }
+        let cached = answer(engine), fresh = answer(SceneEngine())
+        #expect([400, 422].contains(fresh.status), "\(String(decoding: fresh.body, as: UTF8.self))")
+        #expect(cached.status == fresh.status)
+        #expect(cached.body == fresh.body)
+        // The structure is the known one: valid sizes are answered from it.
+        let valid = #"{"container": {"width": 300, \#(margins)}, "views": \#(views), "constraints": \#(constraints)}"#
+        if case .success(let prepared) = engine.prepare(body: Array(valid.utf8), resolveGroup: { _ in nil }) {
+            #expect(engine.structures?.scene(digest: prepared.structureDigest) != nil)
+        } else {
+            Issue.record("the valid body did not prepare")
+        }
+    }
+
+    /// Too many sizes for maxFrames on a known structure: the 422 of a fresh decode.
+    @Test func tooManyFramesOfAKnownStructure() throws {
+        var limits = SceneLimits()
+        limits.maxFrames = 8
+        let engine = Self.cachingEngine(limits)
+        _ = Self.answer(engine, Self.form)
+        guard case .object(var members) = Self.form else { return }
+        members.append(("sizes", .array((0..<3).map { .object([("width", .number(Double(100 + $0)))]) })))
+        let cached = Self.answer(engine, .object(members)), fresh = Self.answer(SceneEngine(limits: limits), .object(members))
+        #expect(fresh.status == 422)
+        #expect(cached.body == fresh.body)
+        members.removeLast()
+        members.append(("sizes", .array((0..<2).map { .object([("width", .number(Double(100 + $0)))]) })))
+        #expect(Self.answer(engine, .object(members)).status == 200)
+    }
+}
