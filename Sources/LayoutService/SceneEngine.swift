@@ -51,37 +51,41 @@ public struct SceneEngine: Sendable {
 
     /// Parses `body` into a scene and resolves its groups.
     ///
-    /// A body whose structure was decoded before (``StructureCache``) and whose sizes
-    /// are valid is not decoded again: only its sizes are read
-    /// (``SceneDecoder/redecodeSizes(_:of:)``).
+    /// A body of a known template (``SceneTemplate``: only its sizes differ, byte for
+    /// byte, from a body decoded before) whose sizes are valid is not parsed or decoded
+    /// again: only its sizes are (``SceneDecoder/redecodeSizes(_:of:)``). Any other body,
+    /// or any error, takes the whole path, so its answer and diagnostics are the same.
     ///
     /// - Returns: the prepared scene, or the answer to give instead (400 or 422).
     public func prepare(body: [UInt8], resolveGroup: GroupResolver) -> Result<Prepared, EngineFailure> {
-        let json: JSONValue
-        do {
-            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
-        } catch {
-            return .failure(EngineFailure(status: 400, diagnostics: [
-                LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
-        }
-        let (structure, size) = Self.splitSize(json)
-        var writer = JSONWriter(reservingCapacity: body.count)
-        writer.value(structure, sortingKeys: true)
-        var hasher = SHA256()
-        hasher.update("layoutd \(layoutdVersion) structure\n")
-        hasher.update(writer.bytes)
-        let digest = hasher.finalize()
         let decoder = SceneDecoder(limits: limits)
-        var scene: Scene
-        if let known = structures?.scene(digest: digest), let resized = decoder.redecodeSizes(json, of: known) {
-            scene = resized
+        let template = structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth)
+        let scene: Scene, digest: [UInt8], size: JSONValue
+        if let template, let known = structures?.scene(template: template),
+           let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
+            (scene, digest, size) = (resized, known.digest, Self.splitSize(template.sizeMembers).size)
         } else {
+            let json: JSONValue
+            do {
+                json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
+            } catch {
+                return .failure(EngineFailure(status: 400, diagnostics: [
+                    LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
+            }
+            let structure: JSONValue
+            (structure, size) = Self.splitSize(json)
+            var writer = JSONWriter(reservingCapacity: body.count)
+            writer.value(structure, sortingKeys: true)
+            var hasher = SHA256()
+            hasher.update("layoutd \(layoutdVersion) structure\n")
+            hasher.update(writer.bytes)
+            digest = hasher.finalize()
             do {
                 scene = try decoder.decode(json)
             } catch {
                 return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
             }
-            structures?.insert(scene, digest: digest)
+            if let template { structures?.insert(scene, digest: digest, template: template) }
         }
         var groups: [ResolvedGroup] = []
         var missing: [LayoutDiagnostic] = []

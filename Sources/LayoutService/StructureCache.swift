@@ -4,7 +4,7 @@ import LayoutCompiler
 /// *structure*: everything of a scene but its container's width and height and its
 /// `sizes` (the container's margins, views, metrics, constraints, options and the
 /// included groups all belong to it). A scene asked again at another size — a window
-/// resize, a screenshot at each device size — then skips decoding all but its sizes,
+/// resize, a screenshot at each device size — then skips parsing and decoding all but its sizes,
 /// compiling and the base solve, and costs one or two suggestions on a copy of the base
 /// (the resize path of ``CompiledScene/solve(sizes:base:)``).
 ///
@@ -14,8 +14,10 @@ import LayoutCompiler
 /// only when the request's sizes are valid (otherwise the body is decoded whole, for
 /// its diagnostics).
 ///
-/// Decoded scenes are keyed by the structure's SHA-256
-/// (``SceneEngine/Prepared/structureDigest``); compiled scenes and bases by the
+/// Decoded scenes are keyed by their body's template (``SceneTemplate``: the body's
+/// bytes but for its sizes), with the structure's SHA-256
+/// (``SceneEngine/Prepared/structureDigest``), so a body of a known template skips
+/// parsing all but its sizes, the canonical form and the digest too; compiled scenes and bases by the
 /// structure with the versions of its groups (``SceneEngine/Prepared/structureKey``:
 /// a stored group's version never changes content, versions are never reused, so
 /// entries need no invalidation) and the fitted dimensions. Bounded by entries and by
@@ -35,24 +37,32 @@ final class StructureCache: Sendable {
         let base: ResizableBase
     }
 
+    /// A scene decoded from a body of a known template, and its structure's digest.
+    struct KnownScene: Sendable {
+        let scene: Scene
+        let digest: [UInt8]
+    }
+
     private let table: TwoGenerationCache<Key, Entry>
-    private let scenes: TwoGenerationCache<[UInt8], Scene>
+    private let templates: TwoGenerationCache<FrontCacheKey, KnownScene>
 
     /// A cache of at most `capacity` structures and about `maxBytes` bytes (each for the
     /// decoded scenes and for the compiled ones with their bases); either 0 turns it off.
     init(capacity: Int, maxBytes: Int) {
         table = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
-        scenes = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
+        templates = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
     }
 
     /// Compiled entries and their estimated bytes held now (for tests).
     var usage: (entries: Int, bytes: Int) { table.usage }
 
-    /// The decoded scene of the structure of `digest` (``SceneEngine/Prepared/structureDigest``).
-    func scene(digest: [UInt8]) -> Scene? { scenes.lookup(digest) }
+    /// The scene decoded from a body of `template` (``SceneTemplate``), with its digest.
+    func scene(template: SceneTemplate) -> KnownScene? { templates.lookup(template.key) }
 
-    func insert(_ scene: Scene, digest: [UInt8]) {
-        scenes.insert(scene, for: digest, cost: scene.approximateByteCount, generation: scenes.generation)
+    /// Keeps `scene`, decoded from a body of `template` whose structure has `digest`.
+    func insert(_ scene: Scene, digest: [UInt8], template: SceneTemplate) {
+        templates.insert(KnownScene(scene: scene, digest: digest), for: template.key,
+                         cost: template.key.body.count + scene.approximateByteCount, generation: templates.generation)
     }
 
     func lookup(digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) -> Entry? {
