@@ -10,7 +10,7 @@
 #   DURATION=10s       each wrk run
 #   MEM_REQUESTS=200000  requests in each of the two memory rounds
 #   LOG=1              also run cached /solve at 64 connections with the access log on
-#   SKIP_MEMORY=1 / SKIP_BIG=1  leave those parts out
+#   SKIP_HTTP=1 / SKIP_MEMORY=1 / SKIP_BIG=1  leave those parts out
 #
 # Everything it writes goes to bench-out/ (git-ignored): the nginx config and
 # logs, the server logs, the generated scenes, raw wrk output, results.tsv.
@@ -80,8 +80,9 @@ run_wrk() {
 }
 
 SCENE=$BENCH/scene20.json
-TEMPLATE=$BENCH/scene20.template.json
+TEMPLATE=$BENCH/scene20.template.json   # the width varies: the same structure each time
 
+if [ -z "${SKIP_HTTP:-}" ]; then
 # ---------------------------------------------------------------- nginx
 start_layoutd ref --quiet
 curl -fsS -o "$OUT/solve-response.json" "http://127.0.0.1:$PORT/solve" -H 'content-type: application/json' --data-binary @"$SCENE"
@@ -129,11 +130,18 @@ for c in 1 64; do
     run_wrk "POST /solve uncached" $c "$URL/solve" "$BENCH/post_uncached.lua" "$TEMPLATE" $seed; seed=$((seed + 1))
     run_wrk "POST /validate" $c "$URL/validate" "$BENCH/post_file.lua" "$SCENE"
 done
+# Uncached and of a new structure every time (a metric varies, not the width): the whole
+# path of parsing, compiling and solving, without the structure cache's help.
+for c in 1 64; do
+    run_wrk "POST /solve uncached, new structure" $c "$URL/solve" "$BENCH/post_uncached.lua" "$BENCH/scene20.structure.template.json" $seed
+    seed=$((seed + 1))
+done
 stop "$LPID"
 if [ -n "${LOG:-}" ]; then
     start_layoutd logged
     run_wrk "POST /solve cached, access log on" 64 "http://127.0.0.1:$PORT/solve" "$BENCH/post_file.lua" "$SCENE"
     stop "$SRV_PID"
+fi
 fi
 
 # ---------------------------------------------------------------- memory
@@ -185,7 +193,9 @@ if [ -z "${SKIP_BIG:-}" ]; then
     for n in 1000 10000; do
         times=()
         for i in 1 2 3; do
-            python3 scripts/gen_scene.py $n --width $((370 + i)) >"$OUT/scene-$n-$i.json"
+            # Another inset each time: another structure, so nothing is reused (no result,
+            # no compiled scene; see the structure cache in the README).
+            python3 scripts/gen_scene.py $n --width $((370 + i)) --pad $((15 + i)) >"$OUT/scene-$n-$i.json"
             r=$(curl -sS -o "$OUT/scene-$n-$i.out" -w '%{http_code} %{time_total} %{size_upload} %{size_download}' \
                 "http://127.0.0.1:$PORT/solve" -H 'content-type: application/json' --data-binary @"$OUT/scene-$n-$i.json")
             echo "  big $n #$i: $r" >&2

@@ -9,7 +9,7 @@ single constraint grows with N. Each row's content is laid out with VFL (the
 same shapes as a hand-written form), so the solver sees the same kind of
 system at every size, just more of it.
 
-Usage: gen_scene.py VIEWS [--width W] > scene.json
+Usage: gen_scene.py VIEWS [--width W] [--pad P] > scene.json
 VIEWS is rounded down to a multiple of 4 (at least 4). Output is compact JSON,
 deterministic for given arguments.
 """
@@ -18,7 +18,7 @@ import json
 import sys
 
 
-def scene(views: int, width: float) -> dict:
+def scene(views: int, width: float, pad: float = 16) -> dict:
     rows = max(1, views // 4)
     view_objs: dict[str, dict] = {}
     constraints: list = []
@@ -41,7 +41,7 @@ def scene(views: int, width: float) -> dict:
     return {
         "container": {"width": width, "height": 667},
         "views": view_objs,
-        "metrics": {"pad": 16, "labelW": 88},
+        "metrics": {"pad": pad, "labelW": 88},
         "constraints": constraints,
     }
 
@@ -50,8 +50,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("views", type=int, help="number of views (rounded down to a multiple of 4)")
     parser.add_argument("--width", type=float, default=375, help="container width, points")
+    parser.add_argument("--pad", type=float, default=16,
+                        help="the rows' inset metric, points: a different value is a different structure")
     args = parser.parse_args()
-    json.dump(scene(args.views, args.width), sys.stdout, separators=(",", ":"))
+    json.dump(scene(args.views, args.width, args.pad), sys.stdout, separators=(",", ":"))
     sys.stdout.write("\n")
     return 0
 

@@ -1,7 +1,9 @@
 -- POST a scene whose container width differs on every request, so that no two
 -- bodies (and no two cache keys) are equal: every request is a miss that is
 -- parsed, compiled, solved, encoded and stored.
--- The body file must contain the placeholder "@WIDTH@" where the width goes.
+-- The body file must contain the placeholder "@WIDTH@" where the width goes, or
+-- "@METRIC@" where a metric's value goes (12.000000-12.999999): then every scene has
+-- another structure, so the compiled-scene cache never helps either.
 -- Usage: wrk -s post_uncached.lua URL -- BODY_FILE SEED [MISS_EVERY]
 -- MISS_EVERY = n > 1 varies only every n-th request (the others repeat one
 -- body, i.e. are cache hits): the memory rounds use this mix.
@@ -38,5 +40,7 @@ function request()
   local k = base + counter
   local width = string.format("%d.%04d", 320 + math.floor(k / 10000) % 100000, k % 10000)
   local body = template:gsub("@WIDTH@", width, 1)
+  -- A template with "@METRIC@" (a metric's value) is a new structure every request.
+  body = body:gsub("@METRIC@", string.format("12.%06d", k % 1000000), 1)
   return wrk.format(nil, nil, nil, body)
 end

@@ -97,7 +97,7 @@ def main() -> int:
 
     big = [line.rstrip("\n").split("\t") for line in open(f"{out}/big.tsv") if line.strip()]
     if big:
-        print("\nBig scenes, POST /solve end to end (curl, 3 different scenes each, no cache hits)\n")
+        print("\nBig scenes, POST /solve end to end (curl, 3 scenes of different structure each: no result or compiled scene reused)\n")
         print("| views | request bytes | response bytes | status | times | median | target | verdict |")
         print("|---|---|---|---|---|---|---|---|")
         for n, runs in big:
