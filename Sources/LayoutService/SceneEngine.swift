@@ -127,8 +127,9 @@ public struct SceneEngine: Sendable {
     }
 
     /// A scene object split into its structure (the object without `sizes` and without
-    /// `container.width` and `container.height`) and an object of what was left out.
-    /// The decoder has rejected repeated members, so each name occurs at most once.
+    /// `container.width` and `container.height`) and an object of what was left out, each
+    /// in document order. (A body with a repeated member is rejected by the decoder, so
+    /// its split is never used.)
     static func splitSize(_ json: JSONValue) -> (structure: JSONValue, size: JSONValue) {
         guard case .object(let members) = json else { return (json, .object([])) }
         var structure: [(String, JSONValue)] = []

@@ -21,13 +21,17 @@ struct SceneTemplate {
     let sizeMembers: JSONValue
 
     /// The template of `body`; `nil` when the body is not an object whose members can be
-    /// found (``JSONSkim``), has more than 16 members or a repeated name, or its
+    /// found (``JSONSkim``), has more than 16 members, a repeated name or a name written
+    /// with an escape (it could spell `container` or `sizes`), or its
     /// `container` or `sizes` value does not parse (the whole body is decoded then).
     /// `maximumDepth` is the body's nesting limit.
     /// - Complexity: O(body) bytes copied, no parsing but the two values.
     init?(body: [UInt8], maximumDepth: Int) {
         guard let members = JSONSkim.topLevelMembers(body), members.count <= 16 else { return nil }
         for (index, member) in members.enumerated() {
+            // A name spelled with an escape (`"contain\u0065r"`) is the decoder's
+            // `container` but not these raw bytes: no template, the whole body is read.
+            if body[member.name].contains(UInt8(ascii: "\\")) { return nil }
             for earlier in members[..<index] where body[earlier.name].elementsEqual(body[member.name]) { return nil }
         }
         let parser = JSONParser(maximumDepth: maximumDepth - 1)   // one level below the body's object

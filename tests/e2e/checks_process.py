@@ -192,6 +192,10 @@ def cli_errors(ctx):
     ctx.expect_equal(p.returncode, 2, 'exit status for a missing file')
     p = _cli(ctx, ['solve'])
     ctx.expect_equal(p.returncode, 2, 'exit status without an argument')
+    p = _cli(ctx, ['solve', '-', '--db', os.path.join(ctx.workdir, 'no-such.db')], scenes.README_BODY.encode())
+    ctx.expect_equal(p.returncode, 2, 'exit status for a --db that does not exist')
+    ctx.expect(b'does not exist' in p.stderr, 'message for a missing --db: %r' % p.stderr[-300:])
+    ctx.expect(not os.path.exists(os.path.join(ctx.workdir, 'no-such.db')), 'a missing --db was created')
 
 
 @check('cli/validate')

@@ -238,6 +238,11 @@ public enum LayoutdCommand {
         }
         var store: LayoutStore?
         if let path = options.string("db") {
+            // Read-only: the groups of a database `serve` made. A missing file is a usage
+            // error of its own (SQLite's read-only open only says it cannot open it).
+            if path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
+                throw UsageError("the database '\(path)' does not exist: --db reads the groups of an existing database (one that `layoutd serve --db \(path)` made)")
+            }
             do {
                 store = try LayoutStore(path: path, readOnly: path != ":memory:")
             } catch {
