@@ -113,6 +113,14 @@ extension Solver {
         }
     }
 
+    /// The basic symbols whose restricted rows are at value 0 (degenerate), ascending.
+    /// With the coefficients (see ``pivotTrail``) they are all ``areDetermined(_:)``
+    /// reads of the tableau: its answers depend on the constants only through this set.
+    /// - Complexity: O(symbols).
+    public func degenerateRows() -> [Int] {
+        kinds.indices.filter { isDegenerate($0) }
+    }
+
     /// A restricted basic row whose value is 0 (up to ``Tolerance``).
     @inline(__always)
     func isDegenerate(_ basic: Int) -> Bool {

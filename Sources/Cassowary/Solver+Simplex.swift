@@ -465,6 +465,10 @@ extension Solver {
     /// - Complexity: O(Σ length of the rows holding `entering`).
     mutating func pivot(entering: Int, leaving: Int) {
         pivotCount &+= 1
+        if pivotTrail != nil {
+            pivotTrail?.append(entering)
+            pivotTrail?.append(leaving)
+        }
         valuesAreStale = true
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)

@@ -80,6 +80,12 @@ public struct Solver: Sendable {
     var needsSolve = false
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
     public internal(set) var pivotCount = 0
+    /// When not `nil`, every pivot appends its entering and then its leaving symbol.
+    /// Two copies of one solver that make the same pivots hold the same coefficients,
+    /// whatever their constants (a pivot's arithmetic on coefficients never reads a
+    /// constant), which lets a caller recognise a tableau it analysed before. Off
+    /// (`nil`) by default.
+    public var pivotTrail: [Int]? = nil
     /// Number of row cells read or written so far: by substitutions, by rows merged
     /// into a new constraint's expression and by expansions, plus four per cell put
     /// into the column index (a hash-set insert, the costliest cell operation when rows

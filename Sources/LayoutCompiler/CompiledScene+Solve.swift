@@ -1,4 +1,5 @@
 import Cassowary
+import Synchronization
 import LayoutSyntax
 
 /// A view's frame in points, y down: relative to its parent's origin (UIKit's `frame`),
@@ -31,9 +32,52 @@ public struct ResizableBase: Sendable {
     /// Cell operations spent building it (``Solver/cellOperations``), charged to every
     /// request that uses it.
     public let work: Int
+    /// What the ambiguity analysis found at sizes reached from this base (shared by its
+    /// copies, so a kept base learns across requests).
+    public let memo = AmbiguityMemo()
 
     /// About how many bytes of memory it holds (for cache limits).
     public var approximateByteCount: Int { solver?.approximateByteCount ?? 0 }
+}
+
+/// The ambiguity analyses of layouts reached from one ``ResizableBase``, so a size
+/// reached by the same pivots is not analysed again.
+///
+/// ``Solver/areDetermined(_:workLimit:work:)`` reads a tableau's coefficients, reduced
+/// costs and which restricted rows are at 0 (``Solver/degenerateRows()``), never its
+/// other constants. Copies of one base that make the same pivots (``Solver/pivotTrail``)
+/// hold the same coefficients and reduced costs, so with the same degenerate rows the
+/// analysis gives the same answers at the same work. Only analyses that found every
+/// field determined are kept (an ambiguous size is solved again from scratch anyway),
+/// with their work, which a reuse charges in full: an answer never depends on the memo.
+/// At most 16 tableaux per base are kept. A `final class` shared by threads; its
+/// entries are guarded by a `Mutex`.
+public final class AmbiguityMemo: Sendable {
+    /// A tableau reached from the base: its pivots since the base, and its degenerate rows.
+    struct Signature: Equatable, Sendable {
+        var pivots: [Int]
+        var degenerate: [Int]
+    }
+
+    private let entries = Mutex<[(signature: Signature, work: Int)]>([])
+    static let capacity = 16
+
+    public init() {}
+
+    /// The work of an analysis of that tableau that found every field determined, if kept.
+    func work(for signature: Signature) -> Int? {
+        entries.withLock { entries in entries.first { $0.signature == signature }?.work }
+    }
+
+    /// Tableaux kept (for tests).
+    public var count: Int { entries.withLock { $0.count } }
+
+    func record(_ signature: Signature, work: Int) {
+        entries.withLock { entries in
+            guard entries.count < Self.capacity, !entries.contains(where: { $0.signature == signature }) else { return }
+            entries.append((signature, work))
+        }
+    }
 }
 
 /// One solved layout: the frames in the contract's fixed order and the diagnostics
@@ -199,6 +243,8 @@ extension CompiledScene {
             // Taken out of the table while it is used, so that it is the only reference
             // to its storage and moves in place (left in, every size would copy it).
             let base: Solver?
+            // Set when the solver comes straight from the base (not from another size).
+            var memo: AmbiguityMemo? = nil
             if let taken = bases.removeValue(forKey: key) {
                 base = taken
             } else {
@@ -207,6 +253,7 @@ extension CompiledScene {
                 // Over the budget left: what building it here would have run into.
                 base = built.work <= budget ? built.solver : nil
                 budget -= min(budget, built.work)
+                memo = built.memo
             }
             guard var solver = base else {
                 bases[key] = .some(nil)
@@ -218,9 +265,11 @@ extension CompiledScene {
             let start = solver.cellOperations
             defer {
                 budget -= min(budget, solver.cellOperations - start)
+                solver.pivotTrail = nil
                 bases[key] = isBroken ? .some(nil) : solver
             }
             solver.workLimit = solver.cellOperations > Int.max - budget ? Int.max : solver.cellOperations + budget
+            if memo != nil { solver.pivotTrail = [] }
             for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
                 guard let value else { continue }
                 do throws(SolverError) {
@@ -236,9 +285,15 @@ extension CompiledScene {
                 guard abs(solver.value(of: variable) - value) <= 1e-9 * max(1, abs(value)) else { return solve(size: size, budget: &budget) }
             }
             solver.updateVariables()   // the values of every view at once
+            var known: (AmbiguityMemo, AmbiguityMemo.Signature)? = nil
+            if let memo, let trail = solver.pivotTrail {
+                known = (memo, AmbiguityMemo.Signature(pivots: trail, degenerate: solver.degenerateRows()))
+            }
+            solver.pivotTrail = nil
             var analysisWork = 0
             let layout = readLayout(from: solver, diagnostics: [],
-                                    workLimit: max(0, budget - (solver.cellOperations - start)), work: &analysisWork)
+                                    workLimit: max(0, budget - (solver.cellOperations - start)), work: &analysisWork,
+                                    memo: known)
             budget -= min(budget, analysisWork)
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
                 return solve(size: size, budget: &budget)
@@ -327,9 +382,15 @@ extension CompiledScene {
     /// `constraintRef`, when given, names the constraint behind a solver handle, so an
     /// ambiguity diagnostic can name the constraints that tie; `refs` is the layout's
     /// cache of rendered refs (the one `constraintRef` uses, when it has one).
+    ///
+    /// `memo`, when given, holds analyses of tableaux reached from the same base, and the
+    /// signature of this one: a kept analysis that found every field determined is
+    /// reused (charged at its work, when that is within `workLimit`), and a new one that
+    /// does is kept.
     func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], workLimit: Int, work: inout Int,
                     refs: ConstraintRefCache = ConstraintRefCache(),
-                    constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil) -> Layout {
+                    constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil,
+                    memo: (AmbiguityMemo, AmbiguityMemo.Signature)? = nil) -> Layout {
         var diagnostics = diagnostics
         let count = hierarchy.count
         var absolute: [Frame] = []
@@ -360,9 +421,19 @@ extension CompiledScene {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
             // one batch (one index of the tableau's degenerate rows shared by all queries).
-            guard let determined = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else {
-                return workLimitLayout(diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
-                                       reason: Self.ambiguityReason)
+            let determined: [Bool]
+            if let (kept, signature) = memo, let knownWork = kept.work(for: signature), knownWork <= workLimit {
+                // The same tableau as an analysis that completed within this limit.
+                determined = Array(repeating: true, count: frameFieldExpressions.count)
+                work &+= knownWork
+            } else {
+                let before = work
+                guard let answers = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else {
+                    return workLimitLayout(diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
+                                           reason: Self.ambiguityReason)
+                }
+                determined = answers
+                if let (kept, signature) = memo, !answers.contains(false) { kept.record(signature, work: work - before) }
             }
             let ambiguous = determined.indices.filter { !determined[$0] }
             // The tied constraints of each ambiguous field, in one batch (the first

@@ -192,4 +192,44 @@ struct StructureCacheTests {
         let other = Self.resized(scene, width: 280)
         #expect(Self.answer(engine, other).body == Self.answer(SceneEngine(), other).body)
     }
+
+    /// The ambiguity analysis of a size reached from a kept base by the same pivots as
+    /// an earlier size is reused (AmbiguityMemo), charged at its work: at every budget
+    /// around the point where a fresh solve of two sizes runs out at the second, the
+    /// answer through a base primed under a large budget is the fresh one's.
+    @Test func reusedAmbiguityAnalysisIsChargedInFull() throws {
+        func compiled(_ budget: Int) throws -> CompiledScene {
+            var limits = SceneLimits()
+            limits.maxSolverWork = budget
+            let scene = try SceneDecoder(limits: limits).decode(Self.form)
+            return SceneCompiler(scene: scene, groups: [], limits: limits).compile()
+        }
+        // The charge matters to what is left for the sizes after the first.
+        let size = [ContainerSize(width: 361, height: 200), ContainerSize(width: 520, height: 200)]
+        func fresh(_ budget: Int) throws -> Layout { try compiled(budget).solve(sizes: size)[1] }
+        // The least budget a fresh solve needs at width 361 (binary search).
+        var low = 1, high = 1_000_000
+        #expect(!(try fresh(high)).isRejected)
+        while low < high {
+            let middle = (low + high) / 2
+            if try fresh(middle).isRejected { low = middle + 1 } else { high = middle }
+        }
+        // One base, primed at width 360 with room to spare: its analysis is kept.
+        let roomy = try compiled(1_000_000)
+        let base = roomy.makeResizableBase(fitsWidth: false, fitsHeight: false)
+        _ = roomy.solve(sizes: [ContainerSize(width: 360, height: 200)]) { _, _ in base }
+        #expect(base.memo.count == 1)
+        var rejected: [Bool] = []
+        for budget in (high - 3)...(high + 3) {
+            let reused = try compiled(budget).solve(sizes: size) { _, _ in base }[1]
+            let alone = try fresh(budget)
+            #expect(reused.isRejected == alone.isRejected, "budget \(budget)")
+            #expect(reused.frames.map(\.frame) == alone.frames.map(\.frame), "budget \(budget)")
+            #expect(reused.diagnostics == alone.diagnostics, "budget \(budget)")
+            rejected.append(reused.isRejected)
+        }
+        #expect(rejected == [true, true, true, false, false, false, false])
+        // 360 and 361 reach the same tableau: still one kept analysis, now reused.
+        #expect(base.memo.count == 1)
+    }
 }
