@@ -276,10 +276,10 @@ public struct SceneEngine: Sendable {
         for (name, frame) in layout.frames {
             writer.key(name)
             writer.beginObject()
-            writer.key("x"); writer.number(frame.x)
-            writer.key("y"); writer.number(frame.y)
-            writer.key("width"); writer.number(frame.width)
-            writer.key("height"); writer.number(frame.height)
+            writer.key(plain: "x"); writer.number(frame.x)
+            writer.key(plain: "y"); writer.number(frame.y)
+            writer.key(plain: "width"); writer.number(frame.width)
+            writer.key(plain: "height"); writer.number(frame.height)
             writer.endObject()
         }
         writer.endObject()

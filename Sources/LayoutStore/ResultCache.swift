@@ -73,6 +73,16 @@ final class ResultCache {
     private var pendingTouches: [String: Int64] = [:]
     /// The number of rows, when known without counting; `nil` forces a `COUNT(*)`.
     private var knownCount: Int?
+    /// Fingerprints (``fingerprint(_:)``) of the keys in the table and the buffer, so that
+    /// a key stored nowhere, the lookup of every new scene, is answered without a query.
+    /// A superset: keys evicted or invalidated stay until the set is rebuilt from the
+    /// table (when it holds more than twice `capacity + writeBehindLimit`), which costs a
+    /// query for such a key, never a wrong answer. A key another process writes after
+    /// this one read the table is missing: a miss here, computed and stored again.
+    private var fingerprints = Set<UInt64>()
+    /// Whether ``fingerprints`` covers every key (false after a rollback it could not be
+    /// rebuilt after, until the next rebuild): while not, every lookup queries.
+    private var fingerprintsAreTrusted = true
 
     /// - Parameters:
     ///   - capacity: the most entries kept in the table.
@@ -96,6 +106,29 @@ final class ResultCache {
         self.maxResultBytes = max(0, min(maxResultBytes, connection.lengthLimit - 65_536))
         self.report = report
         self.clock = Int64(try connection.scalarInt("SELECT coalesce(max(last_used), 0) FROM cached_results"))
+        try rebuildFingerprints()
+    }
+
+    /// 64-bit FNV-1a of the key's UTF-8: equal keys have equal fingerprints (the
+    /// converse is likely, and only saves a query when true).
+    static func fingerprint(_ key: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// Sets ``fingerprints`` to the keys of the table and the buffer.
+    /// - Complexity: O(entries), one scan of the key index.
+    private func rebuildFingerprints() throws(SQLiteError) {
+        var rebuilt = Set<UInt64>(minimumCapacity: capacity + writeBehindLimit)
+        try connection.withStatement("SELECT key FROM cached_results") { (statement) throws(SQLiteError) in
+            while try statement.step() { rebuilt.insert(Self.fingerprint(statement.string(at: 0))) }
+        }
+        for key in buffer.keys { rebuilt.insert(Self.fingerprint(key)) }
+        fingerprints = rebuilt
+        fingerprintsAreTrusted = true
     }
 
     /// The default of `writeBehindBytes`: 16 MiB.
@@ -106,10 +139,6 @@ final class ResultCache {
     /// to 8,700–9,300 requests/s on the benchmark machine, where SQLite had taken 16% of
     /// the server's CPU. A crash (kill -9) loses at most these entries, which are cache.
     static let defaultWriteBehindLimit = 512
-    /// The default most entries buffered: 512. Larger batches write each index page once
-    /// for many entries (the key and recency indexes are touched at random): against
-    /// batches of 64, uncached `/solve` at 64 connections went from about 7,400 to 8,700–9,300
-    /// requests/s on the benchmark machine, where SQLite had taken 16% of the server's CPU.
     /// The default of `maxResultBytes`: 16 MiB.
     static let defaultMaxResultBytes = 16 << 20
 
@@ -128,12 +157,15 @@ final class ResultCache {
     // MARK: - Reading
 
     /// The body stored under `key`, marking it most recently used.
-    /// - Complexity: O(log n) (one index lookup), or O(1) for a buffered entry.
+    /// - Complexity: O(log n) (one index lookup), or O(1) for a buffered entry or a key
+    ///   whose fingerprint is not in ``fingerprints`` (stored nowhere).
     func body(forKey key: String) throws(SQLiteError) -> [UInt8]? {
         if let entry = buffer[key] {
             buffer[key]?.lastUsed = tick()
             return entry.body
         }
+        // Stored nowhere: no query (a new scene's lookup, the common miss).
+        guard !fingerprintsAreTrusted || fingerprints.contains(Self.fingerprint(key)) else { return nil }
         let body = try connection.withStatement("SELECT body FROM cached_results WHERE key = ?") {
             (statement) throws(SQLiteError) -> [UInt8]? in
             try statement.bind(key, at: 1)
@@ -188,6 +220,7 @@ final class ResultCache {
             bufferedBytes -= replaced.body.count
         }
         bufferedBytes += body.count
+        fingerprints.insert(Self.fingerprint(key))
         if buffer.count > writeBehindLimit || bufferedBytes > writeBehindBytes {
             return try !flush().contains(key)
         }
@@ -288,6 +321,7 @@ final class ResultCache {
             try statement.step()
         }
         knownCount = count - connection.changes
+        if fingerprints.count > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
     }
 
     /// Deletes every entry computed from any version of the group `name`, buffered or
@@ -302,6 +336,7 @@ final class ResultCache {
             try statement.step()
         }
         if let knownCount { self.knownCount = knownCount - connection.changes }
+        try rebuildFingerprints()
     }
 
     /// Deletes every entry, buffered or written. Call inside a transaction.
@@ -312,11 +347,14 @@ final class ResultCache {
         try connection.execute("DELETE FROM cached_result_groups")
         try connection.execute("DELETE FROM cached_results")
         knownCount = 0
+        fingerprints.removeAll()
     }
 
     /// Forgets in-memory bookkeeping that a rolled-back transaction may have made stale.
     func transactionDidRollBack() {
         knownCount = nil
+        // Rows deleted in the transaction are back: their keys must be found again.
+        fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
     }
 
     /// Writes the buffer and recency updates before the store closes (best effort).

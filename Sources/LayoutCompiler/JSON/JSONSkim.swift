@@ -19,83 +19,94 @@ public enum JSONSkim {
     /// - Complexity: O(n) in the length of `bytes`, no allocation but the result.
     public static func topLevelMembers(_ bytes: [UInt8]) -> [Member]? {
         bytes.withUnsafeBufferPointer { buffer -> [Member]? in
-            var position = 0
-            let count = buffer.count
-            func skipWhitespace() {
-                while position < count, buffer[position] == 0x20 || buffer[position] == 0x0A || buffer[position] == 0x0D || buffer[position] == 0x09 {
+            var scanner = Scanner(buffer: buffer)
+            return scanner.members()
+        }
+    }
+
+    /// The tokenizer's position in the text.
+    private struct Scanner {
+        let buffer: UnsafeBufferPointer<UInt8>
+        var position = 0
+
+        init(buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+
+        @inline(__always)
+        static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 }
+
+        mutating func skipWhitespace() {
+            while position < buffer.count, Self.isWhitespace(buffer[position]) { position += 1 }
+        }
+
+        /// Skips a string starting at its opening quote; false if it does not end.
+        mutating func skipString() -> Bool {
+            position += 1
+            while position < buffer.count {
+                let byte = buffer[position]
+                if byte == UInt8(ascii: "\"") { position += 1; return true }
+                position += byte == UInt8(ascii: "\\") ? 2 : 1
+            }
+            return false
+        }
+
+        /// Skips one value; false if it is cut off.
+        mutating func skipValue() -> Bool {
+            guard position < buffer.count else { return false }
+            switch buffer[position] {
+            case UInt8(ascii: "\""):
+                return skipString()
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                var depth = 0
+                while position < buffer.count {
+                    switch buffer[position] {
+                    case UInt8(ascii: "\""):
+                        guard skipString() else { return false }
+                        continue
+                    case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+                    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                        depth -= 1
+                        if depth == 0 { position += 1; return true }
+                    default: break
+                    }
                     position += 1
                 }
-            }
-            /// Skips a string starting at its opening quote; false if it does not end.
-            func skipString() -> Bool {
-                position += 1
-                while position < count {
-                    switch buffer[position] {
-                    case UInt8(ascii: "\""): position += 1; return true
-                    case UInt8(ascii: "\\"): position += 2
-                    default: position += 1
-                    }
-                }
                 return false
-            }
-            /// Skips one value; false if it is cut off.
-            func skipValue() -> Bool {
-                guard position < count else { return false }
-                switch buffer[position] {
-                case UInt8(ascii: "\""):
-                    return skipString()
-                case UInt8(ascii: "{"), UInt8(ascii: "["):
-                    var depth = 0
-                    while position < count {
-                        switch buffer[position] {
-                        case UInt8(ascii: "\""):
-                            guard skipString() else { return false }
-                            continue
-                        case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
-                        case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                            depth -= 1
-                            if depth == 0 { position += 1; return true }
-                        default: break
-                        }
-                        position += 1
-                    }
-                    return false
-                default:
-                    // A number or a literal: up to the next delimiter.
-                    let start = position
-                    while position < count {
-                        let byte = buffer[position]
-                        if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]")
-                            || byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { break }
-                        position += 1
-                    }
-                    return position > start
+            default:
+                // A number or a literal: up to the next delimiter.
+                let start = position
+                while position < buffer.count {
+                    let byte = buffer[position]
+                    if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || Self.isWhitespace(byte) { break }
+                    position += 1
                 }
+                return position > start
             }
+        }
 
+        mutating func members() -> [Member]? {
             skipWhitespace()
-            guard position < count, buffer[position] == UInt8(ascii: "{") else { return nil }
+            guard position < buffer.count, buffer[position] == UInt8(ascii: "{") else { return nil }
             position += 1
             var members: [Member] = []
             skipWhitespace()
-            if position < count, buffer[position] == UInt8(ascii: "}") {
+            if position < buffer.count, buffer[position] == UInt8(ascii: "}") {
                 position += 1
             } else {
                 while true {
                     skipWhitespace()
-                    guard position < count, buffer[position] == UInt8(ascii: "\"") else { return nil }
+                    guard position < buffer.count, buffer[position] == UInt8(ascii: "\"") else { return nil }
                     let nameStart = position + 1
                     guard skipString() else { return nil }
                     let name = nameStart..<(position - 1)
                     skipWhitespace()
-                    guard position < count, buffer[position] == UInt8(ascii: ":") else { return nil }
+                    guard position < buffer.count, buffer[position] == UInt8(ascii: ":") else { return nil }
                     position += 1
                     skipWhitespace()
                     let valueStart = position
                     guard skipValue() else { return nil }
                     members.append(Member(name: name, value: valueStart..<position))
                     skipWhitespace()
-                    guard position < count else { return nil }
+                    guard position < buffer.count else { return nil }
                     if buffer[position] == UInt8(ascii: ",") { position += 1; continue }
                     guard buffer[position] == UInt8(ascii: "}") else { return nil }
                     position += 1
@@ -103,7 +114,7 @@ public enum JSONSkim {
                 }
             }
             skipWhitespace()
-            return position == count ? members : nil
+            return position == buffer.count ? members : nil
         }
     }
 }

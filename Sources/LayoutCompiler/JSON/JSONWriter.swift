@@ -35,6 +35,18 @@ public struct JSONWriter: Sendable {
         needsComma = false
     }
 
+    /// Writes a member name that needs no escaping (no `"`, `\\` or control
+    /// characters: the caller's constant), without scanning it: the frames' `x`, `y`,
+    /// `width` and `height`, written for every view of every answer.
+    public mutating func key(plain name: StaticString) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
+        needsComma = false
+    }
+
     /// Writes a string, escaped per RFC 8259 §7 (UTF-8 passes through).
     public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
     /// Writes a number in ``format(_:)``'s form.
