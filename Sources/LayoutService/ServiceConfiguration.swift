@@ -18,8 +18,9 @@ public struct ServiceConfiguration: Sendable {
     /// solved base are kept in memory, so the same scene at another size skips compiling
     /// and the base solve (default 256). 0 turns it off; answers are the same either way.
     public var structureCacheEntries = 256
-    /// Estimated bytes the structure cache may hold (default 32 MiB, 33,554,432 bytes);
-    /// a structure over 1/8 of it is not kept. 0 turns it off.
+    /// Estimated bytes the structure cache may hold (default 32 MiB, 33,554,432 bytes),
+    /// half for decoded scenes and half for compiled ones with their solved bases; a
+    /// structure over 1/16 of it is not kept. 0 turns it off.
     public var structureCacheBytes = 32 << 20
     /// When set, `PUT` and `DELETE` on `/groups` need `Authorization: Bearer <token>`.
     public var apiToken: String?

@@ -23,7 +23,7 @@ import LayoutCompiler
 /// entries need no invalidation) and the fitted dimensions. Bounded by entries and by
 /// an estimate of the bytes each entry holds (``Scene/approximateByteCount``,
 /// ``CompiledScene/approximateByteCount`` plus the base solver's); the eviction
-/// policy is the front cache's (``TwoGenerationCache``), for each of the two tables.
+/// policy is the front cache's (``TwoGenerationCache``), in each of the two tables.
 final class StructureCache: Sendable {
     struct Key: Hashable, Sendable {
         /// ``SceneEngine/Prepared/structureKey``.
@@ -46,11 +46,12 @@ final class StructureCache: Sendable {
     private let table: TwoGenerationCache<Key, Entry>
     private let templates: TwoGenerationCache<FrontCacheKey, KnownScene>
 
-    /// A cache of at most `capacity` structures and about `maxBytes` bytes (each for the
-    /// decoded scenes and for the compiled ones with their bases); either 0 turns it off.
+    /// A cache of at most `capacity` structures in about `maxBytes` bytes: half for the
+    /// decoded scenes, half for the compiled ones with their bases (so an entry over
+    /// 1/16 of `maxBytes` is not kept); either 0 turns it off.
     init(capacity: Int, maxBytes: Int) {
-        table = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
-        templates = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes)
+        table = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes / 2)
+        templates = TwoGenerationCache(capacity: capacity, maxBytes: maxBytes / 2)
     }
 
     /// Compiled entries and their estimated bytes held now (for tests).

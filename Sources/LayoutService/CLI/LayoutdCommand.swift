@@ -19,7 +19,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
         OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
         OptionSpec(name: "structure-cache-entries", valueName: "N", help: "Scene structures (a scene without its container size) kept compiled and solved in memory, so the same scene at another size is solved faster; 0 turns it off.", defaultDescription: "256"),
-        OptionSpec(name: "structure-cache-bytes", valueName: "BYTES", help: "Estimated bytes the structure cache may hold; a structure over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "33554432"),
+        OptionSpec(name: "structure-cache-bytes", valueName: "BYTES", help: "Estimated bytes the structure cache may hold (half decoded scenes, half compiled ones); a structure over 1/16 of it is not kept; 0 turns it off.", defaultDescription: "33554432"),
         OptionSpec(name: "max-body-bytes", valueName: "BYTES", help: "Largest request body, bytes (413 beyond).", defaultDescription: "1048576"),
         OptionSpec(name: "max-header-bytes", valueName: "BYTES", help: "Largest request header section, bytes (431 beyond).", defaultDescription: "16384"),
         OptionSpec(name: "max-header-line-bytes", valueName: "BYTES", help: "Largest single header line, bytes (431 beyond).", defaultDescription: "8192"),
