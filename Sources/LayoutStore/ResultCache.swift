@@ -272,6 +272,8 @@ final class ResultCache {
             }
         } catch {
             knownCount = nil
+            // Rows an eviction deleted in the rolled-back batch are back: find them again.
+            fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
             throw error
         }
         // Reported after the commit: a rolled-back batch reports only its error.
