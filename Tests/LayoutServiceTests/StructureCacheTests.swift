@@ -8,13 +8,18 @@ import Testing
 /// keeps structures, after it solved the same structure at other sizes, with a fresh
 /// engine that keeps none, byte for byte.
 struct StructureCacheTests {
-    static func answer(_ engine: SceneEngine, _ scene: JSONValue) -> EngineAnswer {
-        var writer = JSONWriter()
-        writer.value(scene)
-        switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
+    /// What `/solve` answers for `body` (without HTTP and the result cache).
+    static func answer(_ engine: SceneEngine, body: [UInt8]) -> EngineAnswer {
+        switch engine.prepare(body: body, resolveGroup: { _ in nil }) {
         case .success(let prepared): return engine.solve(prepared)
         case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
+    }
+
+    static func answer(_ engine: SceneEngine, _ scene: JSONValue) -> EngineAnswer {
+        var writer = JSONWriter()
+        writer.value(scene)
+        return answer(engine, body: writer.bytes)
     }
 
     /// `scene` with its container's width set to `width` (`nil`: fitted).
@@ -133,13 +138,7 @@ struct StructureCacheTests {
         let margins = #""margins": {"left": 20, "right": 20, "top": 8, "bottom": 8}"#
         let text = #"{"container": {\#(container.isEmpty ? "" : container + ", ")\#(margins)}, "views": \#(views), "constraints": \#(constraints)\#(sizes)}"#
         let body = Array(text.utf8)
-        func answer(_ engine: SceneEngine) -> EngineAnswer {
-            switch engine.prepare(body: body, resolveGroup: { _ in nil }) {
-            case .success(let prepared): return engine.solve(prepared)
-            case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
-            }
-        }
-        let cached = answer(engine), fresh = answer(SceneEngine())
+        let cached = Self.answer(engine, body: body), fresh = Self.answer(SceneEngine(), body: body)
         #expect([400, 422].contains(fresh.status), "\(String(decoding: fresh.body, as: UTF8.self))")
         #expect(cached.status == fresh.status)
         #expect(cached.body == fresh.body)
@@ -177,16 +176,10 @@ struct StructureCacheTests {
     func escapedMemberNames(_ text: String) throws {
         let engine = Self.cachingEngine()
         let scene = try JSONParser().parse(Array(text.utf8))
-        func answer(_ engine: SceneEngine) -> EngineAnswer {
-            switch engine.prepare(body: Array(text.utf8), resolveGroup: { _ in nil }) {
-            case .success(let prepared): return engine.solve(prepared)
-            case .failure(let failure): return engine.problem(status: failure.status, diagnostics: failure.diagnostics)
-            }
-        }
-        let fresh = answer(SceneEngine())
+        let fresh = Self.answer(SceneEngine(), body: Array(text.utf8))
         #expect(fresh.status == 200)
         for _ in 0..<3 {
-            #expect(String(decoding: answer(engine).body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self))
+            #expect(String(decoding: Self.answer(engine, body: Array(text.utf8)).body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self))
         }
         // And the same scene written plainly, at another width, still answers as without the cache.
         let other = Self.resized(scene, width: 280)
