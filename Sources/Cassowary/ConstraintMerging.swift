@@ -17,8 +17,11 @@ extension Solver {
         guard isMergeable, !tracksMarkers else {
             return (try insertRow(constraint, certificate: &certificate), false)
         }
-        let key = mergeKey(constraint)
-        if let representative = mergeIndex.handle(for: key), let record = records[representative] {
+        guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
+        // A queued constraint's key is indexed before it is installed (`installPending`):
+        // an optional representative without error symbols is not in the tableau yet.
+        if let representative = mergeIndex.handle(for: key), let record = records[representative],
+           constraint.strength.isRequired || record.tag.marker >= 0 {
             mergedCount += 1
             if constraint.strength.isRequired { return (record.tag, true) }
             addWeight(to: record, level: objective.level(for: constraint.strength.value))
@@ -29,6 +32,14 @@ extension Solver {
             mergeIndex.insert(key, handle: handle)
             return (tag, false)
         }
+        return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, certificate: &certificate)
+    }
+
+    /// The rest of ``insertOrMerge(_:handle:isMergeable:certificate:)`` for an optional
+    /// constraint whose `key` matched no present constraint: the second chance below,
+    /// else the row goes in. `isKeyIndexed`: `key` is already filed under `handle`.
+    mutating func insertOptional(_ constraint: Constraint, handle: Int, key: MergeKey, isKeyIndexed: Bool,
+                                 certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
         // Second chance for an optional constraint: the same expression written in the
         // non-basic symbols of now. Both rows are identities that stay true whatever the
         // basis becomes, so equal rows mean equal expressions even if the entry is old
@@ -40,13 +51,14 @@ extension Solver {
             if let representative = expandedMergeIndex.handle(for: candidate), let record = records[representative] {
                 mergedCount += 1
                 addWeight(to: record, level: objective.level(for: constraint.strength.value))
-                mergeIndex.insert(key, handle: representative)
+                // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
+                if !isKeyIndexed { mergeIndex.insert(key, handle: representative) }
                 return (record.tag, true)
             }
             expandedKey = candidate
         }
         let tag = try insertRow(constraint, certificate: &certificate, expression: expression)
-        mergeIndex.insert(key, handle: handle)
+        if !isKeyIndexed { mergeIndex.insert(key, handle: handle) }
         if let expandedKey { expandedMergeIndex.insert(expandedKey, handle: handle) }
         return (tag, false)
     }
@@ -71,16 +83,23 @@ extension Solver {
     }
 
     /// The identity of a constraint for merging: strength, relation and the
-    /// expression with aliases resolved, terms merged and sorted by symbol.
-    mutating func mergeKey(_ constraint: Constraint) -> MergeKey {
+    /// expression with aliases resolved, terms merged and sorted by symbol. Creates the
+    /// symbols of new variables, or with `creatingSymbols` false returns nil for a
+    /// constraint that names one.
+    mutating func mergeKey(_ constraint: Constraint, creatingSymbols: Bool = true) -> MergeKey? {
         var cells: [Cell] = []
         cells.reserveCapacity(constraint.expression.terms.count)
         var constant = constraint.expression.constant
         for term in constraint.expression.terms where term.coefficient != 0 {
-            var symbol = symbol(for: term.variable)
+            var symbol: Int
+            if creatingSymbols {
+                symbol = self.symbol(for: term.variable)
+            } else {
+                guard let existing = variableSymbols[term.variable] else { return nil }
+                symbol = existing
+            }
             var coefficient = term.coefficient
-            while isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
-                    && kinds[rows[symbol].cells[0].symbol] == .external {
+            while isAlias(symbol) {
                 constant += coefficient * rows[symbol].constant
                 coefficient *= rows[symbol].cells[0].coefficient
                 symbol = rows[symbol].cells[0].symbol
@@ -92,6 +111,28 @@ extension Solver {
         return MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: row)
     }
 
+}
+
+extension Solver {
+    /// Whether `symbol` is an alias: a definition row `symbol = k + c·t` with `t`
+    /// external, which merge keys resolve.
+    @inline(__always)
+    func isAlias(_ symbol: Int) -> Bool {
+        isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
+            && kinds[rows[symbol].cells[0].symbol] == .external
+    }
+}
+
+/// A queued optional constraint as `installPending` installs it: its handle and
+/// strength (the install order), and what was worked out in handle order before the
+/// install: the earlier constraint with the same merge key (or -1), else the index of
+/// its key in the install's key list (or -1 for a constraint that names a variable
+/// without a symbol yet or is not mergeable). Plain values, cheap to sort.
+struct PendingInstall {
+    var handle: Int
+    var strength: Double
+    var key: Int32
+    var representative: Int
 }
 
 /// A constraint's identity for merging identical ones: strength, relation, and its

@@ -36,6 +36,136 @@ struct BulkAndRemovalTests {
         #expect(abs(incremental[38] - (20 + 19 * 48.4)) <= 1e-9)
     }
 
+    /// A flow layout like the benchmark's mixed family (rows of 8 views; margins,
+    /// gaps, compression resistance and hugging at 26 distinct levels, weights distinct
+    /// so the optimum is unique): 40 rows queue about 2,900 optional constraints, three
+    /// install blocks, and the bulk load must reach the incremental solver's optimum.
+    @Test func bulkLoadInBlocksMatchesIncremental() throws {
+        let rowCount = 40, perRow = 8
+        var state: UInt64 = 7
+        func next(_ range: ClosedRange<Int>) -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(range.lowerBound + Int(state >> 33) % (range.count))
+        }
+        let intrinsic = (0..<rowCount).map { _ in (0..<perRow).map { _ in next(40...110) } }
+        let width = 8 * 75.0 + 2 * 16 + 7 * 12
+        func build(autoSolve: Bool) throws -> (solver: Solver, x: [[Variable]], w: [[Variable]]) {
+            var solver = Solver()
+            solver.autoSolve = autoSolve
+            let root = Variable(id: 0)
+            var ids = 1
+            func variable() -> Variable { defer { ids += 1 }; return Variable(id: ids) }
+            try solver.addConstraint(eq(e(root), width))
+            var xs: [[Variable]] = [], ws: [[Variable]] = []
+            var previousRow: (y: Variable, h: Variable)? = nil
+            for row in 0..<rowCount {
+                let ry = variable(), rh = variable()
+                if let (py, ph) = previousRow {
+                    try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .greaterThanOrEqual))
+                    try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .equal, strength: Strength(0.25)))
+                } else {
+                    try solver.addConstraint(eq(e(ry), 8))
+                }
+                try solver.addConstraint(eq(e(rh), 0, Strength(0.5)))
+                var rowX: [Variable] = [], rowW: [Variable] = []
+                for column in 0..<perRow {
+                    let x = variable(), y = variable(), w = variable(), h = variable()
+                    let j = Double(column)
+                    if let px = rowX.last, let pw = rowW.last {
+                        try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 8, .greaterThanOrEqual))
+                        try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 12, .equal,
+                                                            strength: Strength(1000 * (1 + 0.0625 * j))))
+                    } else {
+                        try solver.addConstraint(ge(e(x), 8))
+                        try solver.addConstraint(eq(e(x), 16, Strength(1500)))
+                    }
+                    try solver.addConstraint(ge(e(w), 0))
+                    try solver.addConstraint(ge(e(w), intrinsic[row][column], Strength(1000 * (2 + 0.125 * j))))
+                    try solver.addConstraint(le(e(w), intrinsic[row][column], Strength(2 + 0.125 * j)))
+                    try solver.addConstraint(Constraint(e(y) - e(ry), .greaterThanOrEqual))
+                    try solver.addConstraint(Constraint(e(y) - e(ry), .equal, strength: Strength(1)))
+                    try solver.addConstraint(ge(e(h), 10))
+                    try solver.addConstraint(eq(e(h), 30, Strength(1e6)))
+                    try solver.addConstraint(Constraint(e(rh) - e(y) + e(ry) - e(h), .greaterThanOrEqual))
+                    rowX.append(x)
+                    rowW.append(w)
+                }
+                let end = e(rowX[perRow - 1]) + e(rowW[perRow - 1])
+                try solver.addConstraint(Constraint(end + 8 - e(root), .lessThanOrEqual))
+                try solver.addConstraint(Constraint(end + 16 - e(root), .equal, strength: Strength(1)))
+                xs.append(rowX)
+                ws.append(rowW)
+                previousRow = (ry, rh)
+            }
+            solver.updateVariables()
+            return (solver, xs, ws)
+        }
+        let bulk = try build(autoSolve: false)
+        let incremental = try build(autoSolve: true)
+        #expect(bulk.solver.pending.isEmpty)
+        #expect(bulk.solver.records.count > 3 * Solver.installBlockSize)
+        var fitting = 0
+        for row in 0..<rowCount {
+            for column in 0..<perRow {
+                for variable in [bulk.x[row][column], bulk.w[row][column]] {
+                    #expect(abs(bulk.solver.value(of: variable) - incremental.solver.value(of: variable)) <= 1e-9)
+                }
+            }
+            // A row whose views fit at their intrinsic widths and preferred gaps is laid
+            // out exactly so: x = 16 + Σ (intrinsic + 12) of the views before.
+            guard intrinsic[row].reduce(0, +) + 32 + 7 * 12 <= width else { continue }
+            fitting += 1
+            var expectedX = 16.0
+            for column in 0..<perRow {
+                #expect(abs(bulk.solver.value(of: bulk.x[row][column]) - expectedX) <= 1e-9)
+                #expect(abs(bulk.solver.value(of: bulk.w[row][column]) - intrinsic[row][column]) <= 1e-9)
+                expectedX += intrinsic[row][column] + 12
+            }
+        }
+        #expect(fitting >= 10)
+    }
+
+    /// n "width 44 @1" wishes over n equal widths merge into the first (one error of
+    /// weight n), across install blocks: the merge keys are found before the install,
+    /// and a representative in an earlier block is installed first.
+    @Test func queuedDuplicatesMergeAcrossBlocks() throws {
+        let count = 2 * Solver.installBlockSize + 500
+        var solver = Solver()
+        solver.autoSolve = false
+        let widths = (0..<count).map { Variable(id: 1 + $0) }
+        for (index, width) in widths.enumerated() {
+            if index > 0 { try solver.addConstraint(Constraint(e(width) - e(widths[0]), .equal)) }
+            try solver.addConstraint(eq(e(width), 44, Strength(1)))
+        }
+        try solver.addConstraint(le(e(widths[count - 1]), 30, Strength(2)))
+        solver.updateVariables()
+        #expect(solver.mergedCount == count - 1)
+        // The cap @2 beats any number of wishes @1.
+        #expect(widths.allSatisfy { solver.value(of: $0) == 30 })
+    }
+
+    /// Keys worked out before the install stay exact when an optional row installed
+    /// earlier turns one of their variables into a definition (it carries error
+    /// symbols, so it is never an alias): the duplicate wish still merges.
+    @Test func queuedKeysStayExactThroughDefinitions() throws {
+        var solver = Solver()
+        solver.autoSolve = false
+        // Gives y a symbol that no row holds (the terms cancel), so the keys of the
+        // wishes on y are worked out before the install.
+        try solver.addConstraint(ge(e(y) - e(y), -1))
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(eq(e(x), 2, Strength(1)))
+        try solver.addConstraint(Constraint(e(y) - e(x) - 5, .equal, strength: Strength(10)))   // defines y
+        try solver.addConstraint(eq(e(y), 7, Strength(1)))
+        try solver.addConstraint(eq(e(y), 7, Strength(1)))
+        solver.updateVariables()
+        let symbol = try #require(solver.variableSymbols[y])
+        #expect(solver.isDefinition(symbol) && !solver.isAlias(symbol))
+        #expect(solver.mergedCount == 1)
+        #expect(solver.value(of: x) == 2)
+        #expect(solver.value(of: y) == 7)
+    }
+
     @Test func bulkLoadStillRejectsRequiredConflicts() throws {
         var solver = Solver()
         solver.autoSolve = false
