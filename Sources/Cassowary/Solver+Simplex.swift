@@ -83,71 +83,74 @@ extension Solver {
     /// found can, and a queue of at most one block is installed exactly as before.
     ///
     /// What does not depend on the tableau of the moment — each constraint's merge key
-    /// and whether it repeats an earlier one — is worked out first, in one pass in
-    /// handle order (`PendingInstall`).
+    /// and whether it repeats an earlier one — is worked out for a block first, in
+    /// handle order, right before the block is installed, while its data is in cache
+    /// (`PendingInstall`).
     mutating func installPending() throws(SolverError) {
-        var queue: [PendingInstall] = []
-        queue.reserveCapacity(pending.count)
-        var keys: [MergeKey] = []
-        // Keys resolve aliases (single-cell definition rows). A queued optional row always
-        // carries error symbols, so a definition it adds is never an alias and the keys
-        // stay exact; should one appear, the rest are keyed again at their turn.
-        var checkedDefinitions = definitionOrder.count
-        var keysAreExact = true
-        for handle in pending {
-            guard let record = records[handle] else { continue }
-            let constraint = record.constraint
-            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
-            // Only constraints whose variables all have symbols: creating symbols here
-            // would number them in handle order instead of install order.
-            if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = mergeIndex.handle(for: key), records[representative] != nil {
-                    // An earlier constraint with this key: a present one, or a queued one of the
-                    // same strength (the key holds it) and a lower handle, installed first.
-                    entry.representative = representative
-                } else {
-                    mergeIndex.insert(key, handle: handle)
-                    entry.key = Int32(truncatingIfNeeded: keys.count)
-                    keys.append(key)
-                }
-            }
-            queue.append(entry)
-        }
+        let queued = pending
         pending = []
-        for start in stride(from: 0, to: queue.count, by: Self.installBlockSize) {
-            let end = min(start + Self.installBlockSize, queue.count)
-            queue[start..<end].sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
-        }
-        for entry in queue {
-            let index = entry.handle
-            var certificate: [Int]? = nil
-            let tag: Tag
-            let isMerged: Bool
-            if definitionOrder.count > checkedDefinitions {
-                for symbol in definitionOrder[checkedDefinitions...] where isAlias(symbol) { keysAreExact = false }
-                checkedDefinitions = definitionOrder.count
+        var block: [PendingInstall] = []
+        block.reserveCapacity(min(queued.count, Self.installBlockSize))
+        var keys: [MergeKey] = []
+        for start in stride(from: 0, to: queued.count, by: Self.installBlockSize) {
+            // Keys resolve aliases (single-cell definition rows) as they are now. A queued
+            // optional row always carries error symbols, so a definition it adds is never
+            // an alias and the keys stay exact; should one appear, the rest of the block
+            // is keyed again at its turn.
+            var checkedDefinitions = definitionOrder.count
+            var keysAreExact = true
+            block.removeAll(keepingCapacity: true)
+            keys.removeAll(keepingCapacity: true)
+            for handle in queued[start..<min(start + Self.installBlockSize, queued.count)] {
+                guard let record = records[handle] else { continue }
+                let constraint = record.constraint
+                var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
+                // Only constraints whose variables all have symbols: creating symbols here
+                // would number them in handle order instead of install order.
+                if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
+                    if let representative = mergeIndex.handle(for: key), records[representative] != nil {
+                        // An earlier constraint with this key: a present one, or one of this block
+                        // with the same strength (the key holds it) and a lower handle, installed first.
+                        entry.representative = representative
+                    } else {
+                        mergeIndex.insert(key, handle: handle)
+                        entry.key = Int32(truncatingIfNeeded: keys.count)
+                        keys.append(key)
+                    }
+                }
+                block.append(entry)
             }
-            if entry.representative >= 0 && keysAreExact, let representative = records[entry.representative] {
-                mergedCount += 1
-                addWeight(to: representative, level: objective.level(for: entry.strength))
-                (tag, isMerged) = (representative.tag, true)
-            } else if entry.key >= 0 && keysAreExact {
-                // The constraint is read from its key alone (strength, relation, row): its
-                // record is not touched until its tag is written.
-                let key = keys[Int(entry.key)]
-                let shell = Constraint(Expression(), key.relation,
-                                       strength: Strength(key.strength))
-                (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
-                                                     certificate: &certificate)
-            } else {
-                guard let record = records[index] else { continue }
-                (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
-                                                    certificate: &certificate)
+            block.sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
+            for entry in block {
+                let index = entry.handle
+                var certificate: [Int]? = nil
+                let tag: Tag
+                let isMerged: Bool
+                if definitionOrder.count > checkedDefinitions {
+                    for symbol in definitionOrder[checkedDefinitions...] where isAlias(symbol) { keysAreExact = false }
+                    checkedDefinitions = definitionOrder.count
+                }
+                if entry.representative >= 0 && keysAreExact, let representative = records[entry.representative] {
+                    mergedCount += 1
+                    addWeight(to: representative, level: objective.level(for: entry.strength))
+                    (tag, isMerged) = (representative.tag, true)
+                } else if entry.key >= 0 && keysAreExact {
+                    // The constraint is read from its key alone (strength, relation, row): its
+                    // record is not touched until its tag is written.
+                    let key = keys[Int(entry.key)]
+                    let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
+                    (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
+                                                         certificate: &certificate)
+                } else {
+                    guard let record = records[index] else { continue }
+                    (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
+                                                        certificate: &certificate)
+                }
+                records[index]?.tag = tag
+                if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
+                if !isMerged && tag.other >= 0 { owners[tag.other] = index }
+                try optimizeObjective()
             }
-            records[index]?.tag = tag
-            if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
-            if !isMerged && tag.other >= 0 { owners[tag.other] = index }
-            try optimizeObjective()
         }
         try optimizeObjective()
     }
@@ -625,8 +628,9 @@ extension Solver {
     /// at the optimum.
     mutating func lexicographicEnteringSymbol() -> Int? {
         if !objective.changed.isEmpty {
-            let changed = objective.changed
-            objective.changed.removeAll(keepingCapacity: true)
+            // Swapped out and back, so the log's buffer is reused, not copied on write.
+            var changed: [Int] = []
+            swap(&changed, &objective.changed)
             for symbol in changed {
                 if isLexicographicallyNegative(symbol) {
                     lexicographicNegatives.insert(symbol)
@@ -634,6 +638,8 @@ extension Solver {
                     lexicographicNegatives.remove(symbol)
                 }
             }
+            changed.removeAll(keepingCapacity: true)
+            swap(&changed, &objective.changed)
         }
         // Strongest leading level first, then the most negative coefficient there
         // (Dantzig's rule), then the lowest id.
