@@ -152,6 +152,41 @@ struct Row: Sendable {
                           added: &added, removed: &removed, track: false)
     }
 
+    /// The longest `b` that ``addInPlace(removingAt:_:times:added:removed:)`` is used
+    /// for instead of a merge.
+    static let inPlaceLimit = 8
+
+    /// `self += factor · b` after removing the cell at `index`, edited in place: a
+    /// binary search and at most one insertion or removal per cell of `b`, each a
+    /// memmove of the cells after it. The same sums, tolerance and tracking as
+    /// ``merge(_:skipping:_:times:into:added:removed:track:)`` (so the same row), but
+    /// for a short `b` into a long row it moves memory instead of rebuilding the row
+    /// cell by cell: a pivot on a symbol that many long rows hold (a window width
+    /// every layout row's end refers to) rewrites each of them this way.
+    /// - Precondition: `b` is sorted by symbol and does not hold the symbol at `index`.
+    /// - Complexity: O(|b| · (log n + n)) memory moves, n = `cells.count`.
+    mutating func addInPlace(removingAt index: Int, _ b: [Cell], times factor: Double,
+                             added: inout [Int], removed: inout [Int]) {
+        cells.remove(at: index)
+        for cell in b {
+            let delta = factor * cell.coefficient
+            let position = position(of: cell.symbol)
+            if position < cells.count && cells[position].symbol == cell.symbol {
+                let old = cells[position].coefficient
+                let sum = old + delta
+                if Tolerance.isNearZero(sum, scale: Swift.max(abs(old), abs(delta))) {
+                    cells.remove(at: position)
+                    removed.append(cell.symbol)
+                } else {
+                    cells[position].coefficient = sum
+                }
+            } else if delta != 0 {
+                cells.insert(Cell(symbol: cell.symbol, coefficient: delta), at: position)
+                added.append(cell.symbol)
+            }
+        }
+    }
+
     /// Merges `a` (without `skip`) and `factor · b`, both sorted by symbol, into a
     /// sorted cell array. Sums that cancel (``Tolerance``) are dropped. With `track`,
     /// symbols new to `a` are appended to `added` and cancelled ones to `removed`.

@@ -55,3 +55,48 @@ struct ObjectiveTests {
         #expect(objective.leading(3)! == (0, -2))
     }
 }
+
+/// `Row.addInPlace` (a short row into a long one, edited in place) must write exactly
+/// the row `Row.merge` builds: same cells, same sums, same cancellations, same
+/// symbols reported added and removed.
+struct RowInPlaceTests {
+    @Test func addInPlaceEqualsMerge() {
+        var state: UInt64 = 12345
+        func next(_ bound: Int) -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(state >> 33) % bound
+        }
+        var cancellations = 0
+        for _ in 0..<2000 {
+            // A long row over symbols 0..<200 and a short one (1–8 cells) that shares some
+            // of its symbols, sometimes with the opposite coefficient (a cancellation).
+            let longSymbols = Array(Set((0..<(8 + next(60))).map { _ in next(200) })).sorted()
+            let long = Row(unsortedCells: longSymbols.map { Cell(symbol: $0, coefficient: Double(1 + next(9)) / 4) },
+                           constant: 1)
+            let skipIndex = next(long.cells.count)
+            let skip = long.cells[skipIndex].symbol
+            let factor = [1.0, -1.0, 0.5, -2.0][next(4)]
+            var shortCells: [Cell] = []
+            for _ in 0..<(1 + next(8)) {
+                let symbol = next(200)
+                guard symbol != skip, !shortCells.contains(where: { $0.symbol == symbol }) else { continue }
+                let existing = long.coefficient(for: symbol)
+                let coefficient = existing != 0 && next(2) == 0 ? -existing / factor : Double(1 + next(9)) / 8
+                shortCells.append(Cell(symbol: symbol, coefficient: coefficient))
+            }
+            let short = Row(unsortedCells: shortCells, constant: 0)
+            var addedByMerge: [Int] = [], removedByMerge: [Int] = []
+            let merged = Row.merge(long.cells, skipping: skip, short.cells, times: factor,
+                                   added: &addedByMerge, removed: &removedByMerge, track: true)
+            var inPlace = long
+            var added: [Int] = [], removed: [Int] = []
+            inPlace.addInPlace(removingAt: skipIndex, short.cells, times: factor, added: &added, removed: &removed)
+            #expect(inPlace.cells.map(\.symbol) == merged.map(\.symbol))
+            #expect(inPlace.cells.map(\.coefficient) == merged.map(\.coefficient))
+            #expect(added == addedByMerge)
+            #expect(removed == removedByMerge)
+            cancellations += removed.count
+        }
+        #expect(cancellations > 100)
+    }
+}
