@@ -66,99 +66,84 @@ extension Solver {
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
     static var constraintOverhead: Int { 100 }
 
-    /// Installs the queued optional constraints and optimises after each one: in blocks
-    /// of ``installBlockSize`` consecutive constraints (handle order), each block
-    /// strongest level first and in handle order within a level.
+    /// Installs the queued optional constraints, strongest level first and in handle
+    /// order within a level, optimising after each one.
     ///
-    /// Strongest first: stronger decisions are made before weaker rows can steer the
-    /// pivots, and a row that agrees with the optimum so far enters without pivots.
-    /// Blocks: strongest first over the whole queue would visit the scene once per
-    /// level (29 times for the benchmark's mixed family), each visit touching a few
-    /// constraints per view, so at 10,000 views every visit reads the tableau from
-    /// memory; a block's constraints name neighbouring views, whose rows stay in cache
-    /// across its levels (cache blocking, as in tiled matrix loops). The pivots hardly
-    /// change — the constraints that steer one another are mostly neighbours
-    /// (mixed-10000: 36,231 → 36,377 pivots, 197 → 152 ms). The optimum does not
-    /// depend on the install order; only which of several equally good solutions is
-    /// found can, and a queue of at most one block is installed exactly as before.
+    /// Stronger decisions are made before weaker rows can steer the pivots, and a row
+    /// that agrees with the optimum so far enters without pivots. The order matters for
+    /// more than speed: on dense random systems some other orders (handle order, as
+    /// kiwi adds; or level order within blocks of 1,024 constraints, tried in this
+    /// release) led the simplex through pivots on coefficients of about 1e-30 and broke
+    /// required constraints; see the README's issue 3 section.
     ///
-    /// What does not depend on the tableau of the moment — each constraint's merge key
-    /// and whether it repeats an earlier one — is worked out for a block first, in
-    /// handle order, right before the block is installed, while its data is in cache
-    /// (`PendingInstall`).
+    /// Level order visits the scene once per level, each time touching a few
+    /// constraints per view, so what does not depend on the tableau of the moment — each
+    /// constraint's merge key and whether it repeats an earlier one — is worked out
+    /// first, in one pass in handle order, where consecutive constraints name
+    /// neighbouring variables (`PendingInstall`).
     mutating func installPending() throws(SolverError) {
-        let queued = pending
-        pending = []
-        var block: [PendingInstall] = []
-        block.reserveCapacity(min(queued.count, Self.installBlockSize))
+        var queue: [PendingInstall] = []
+        queue.reserveCapacity(pending.count)
         var keys: [MergeKey] = []
-        for start in stride(from: 0, to: queued.count, by: Self.installBlockSize) {
-            // Keys resolve aliases (single-cell definition rows) as they are now. A queued
-            // optional row always carries error symbols, so a definition it adds is never
-            // an alias and the keys stay exact; should one appear, the rest of the block
-            // is keyed again at its turn.
-            var checkedDefinitions = definitionOrder.count
-            var keysAreExact = true
-            block.removeAll(keepingCapacity: true)
-            keys.removeAll(keepingCapacity: true)
-            for handle in queued[start..<min(start + Self.installBlockSize, queued.count)] {
-                guard let record = records[handle] else { continue }
-                let constraint = record.constraint
-                var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
-                // Only constraints whose variables all have symbols: creating symbols here
-                // would number them in handle order instead of install order.
-                if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                    if let representative = mergeIndex.handle(for: key), records[representative] != nil {
-                        // An earlier constraint with this key: a present one, or one of this block
-                        // with the same strength (the key holds it) and a lower handle, installed first.
-                        entry.representative = representative
-                    } else {
-                        mergeIndex.insert(key, handle: handle)
-                        entry.key = Int32(truncatingIfNeeded: keys.count)
-                        keys.append(key)
-                    }
-                }
-                block.append(entry)
-            }
-            block.sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
-            for entry in block {
-                let index = entry.handle
-                var certificate: [Int]? = nil
-                let tag: Tag
-                let isMerged: Bool
-                if definitionOrder.count > checkedDefinitions {
-                    for symbol in definitionOrder[checkedDefinitions...] where isAlias(symbol) { keysAreExact = false }
-                    checkedDefinitions = definitionOrder.count
-                }
-                if entry.representative >= 0 && keysAreExact, let representative = records[entry.representative] {
-                    mergedCount += 1
-                    addWeight(to: representative, level: objective.level(for: entry.strength))
-                    (tag, isMerged) = (representative.tag, true)
-                } else if entry.key >= 0 && keysAreExact {
-                    // The constraint is read from its key alone (strength, relation, row): its
-                    // record is not touched until its tag is written.
-                    let key = keys[Int(entry.key)]
-                    let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
-                    (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
-                                                         certificate: &certificate)
+        for handle in pending {
+            guard let record = records[handle] else { continue }
+            let constraint = record.constraint
+            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
+            // Only constraints whose variables all have symbols: creating symbols here
+            // would number them in handle order instead of install order.
+            if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
+                if let representative = mergeIndex.handle(for: key), records[representative] != nil {
+                    // An earlier constraint with this key: a present one, or a queued one with
+                    // the same strength (the key holds it) and a lower handle, installed first.
+                    entry.representative = representative
                 } else {
-                    guard let record = records[index] else { continue }
-                    (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
-                                                        certificate: &certificate)
+                    mergeIndex.insert(key, handle: handle)
+                    entry.key = Int32(truncatingIfNeeded: keys.count)
+                    keys.append(key)
                 }
-                records[index]?.tag = tag
-                if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
-                if !isMerged && tag.other >= 0 { owners[tag.other] = index }
-                try optimizeObjective()
             }
+            queue.append(entry)
+        }
+        pending = []
+        queue.sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
+        // Keys resolve aliases (single-cell definition rows) as they were before the
+        // install. A queued optional row always carries error symbols, so a definition it
+        // adds is never an alias and the keys stay exact; should one appear, the rest are
+        // keyed again at their turn.
+        var checkedDefinitions = definitionOrder.count
+        var keysAreExact = true
+        for entry in queue {
+            let index = entry.handle
+            var certificate: [Int]? = nil
+            let tag: Tag
+            let isMerged: Bool
+            if definitionOrder.count > checkedDefinitions {
+                for symbol in definitionOrder[checkedDefinitions...] where isAlias(symbol) { keysAreExact = false }
+                checkedDefinitions = definitionOrder.count
+            }
+            if entry.representative >= 0 && keysAreExact, let representative = records[entry.representative] {
+                mergedCount += 1
+                addWeight(to: representative, level: objective.level(for: entry.strength))
+                (tag, isMerged) = (representative.tag, true)
+            } else if entry.key >= 0 && keysAreExact {
+                // The constraint is read from its key alone (strength, relation, row): its
+                // record is not touched until its tag is written.
+                let key = keys[Int(entry.key)]
+                let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
+                (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
+                                                     certificate: &certificate)
+            } else {
+                guard let record = records[index] else { continue }
+                (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
+                                                    certificate: &certificate)
+            }
+            records[index]?.tag = tag
+            if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
+            if !isMerged && tag.other >= 0 { owners[tag.other] = index }
+            try optimizeObjective()
         }
         try optimizeObjective()
     }
-
-    /// How many queued constraints ``installPending()`` orders by level as one block:
-    /// about what keeps a block's rows in this machine's 2 MiB L2 cache (measured
-    /// 256–2,048 alike on mixed-10000; 64 adds pivots).
-    static var installBlockSize: Int { 1024 }
 
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
