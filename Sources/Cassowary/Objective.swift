@@ -192,11 +192,22 @@ struct Objective: Sendable {
         return 1 + more.count
     }
 
+    /// `old + delta`, or exactly 0 when it is rounding: within ``Tolerance`` of the
+    /// operands, or of ``unitScale``. Errors weigh 1 each, so a reduced cost is a sum of
+    /// products of tableau coefficients; one left from cancellation (−8.6e-18 in
+    /// `PivotToleranceTests`) entered a symbol whose only blocking row held rounding too
+    /// (−6e-17), the pivot divided the tableau by it and broke required constraints,
+    /// and a positive one in a strong level hid a negative entry below it. With the
+    /// scale a thousandth of an error's weight, entries under 1e-12 are dropped; a
+    /// genuine one from a 1e-9 multiplier stays.
     @inline(__always)
     private static func sum(_ old: Double, _ delta: Double) -> Double {
         let sum = old + delta
-        return Tolerance.isNearZero(sum, scale: max(abs(old), abs(delta))) ? 0 : sum
+        return Tolerance.isNearZero(sum, scale: max(abs(old), abs(delta), unitScale)) ? 0 : sum
     }
+
+    /// The least scale reduced costs are compared with (see `sum`).
+    static let unitScale = 1e-3
 
     @inline(__always)
     private mutating func log(_ symbol: Int, _ old: Double, _ sum: Double) {
