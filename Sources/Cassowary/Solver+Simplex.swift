@@ -70,11 +70,10 @@ extension Solver {
     /// order within a level, optimising after each one.
     ///
     /// Stronger decisions are made before weaker rows can steer the pivots, and a row
-    /// that agrees with the optimum so far enters without pivots. The order matters for
-    /// more than speed: on dense random systems some other orders (handle order, as
-    /// kiwi adds; or level order within blocks of 1,024 constraints, tried in this
-    /// release) led the simplex through pivots on coefficients of about 1e-30 and broke
-    /// required constraints; see the README's issue 3 section.
+    /// that agrees with the optimum so far enters without pivots. Level order within
+    /// blocks of 1,024 constraints was tried for cache locality: on dense random systems
+    /// it took 3–10× more pivots and exposed a rounding fault (since fixed, see
+    /// `Objective`), so it is not used; see the README's issue 3 section.
     ///
     /// Level order visits the scene once per level, each time touching a few
     /// constraints per view, so what does not depend on the tableau of the moment — each
