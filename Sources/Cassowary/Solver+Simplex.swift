@@ -107,24 +107,19 @@ extension Solver {
         queue.sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
-        // adds is never an alias and the keys stay exact; should one appear, the rest are
-        // keyed again at their turn.
-        var checkedDefinitions = definitionOrder.count
-        var keysAreExact = true
+        // adds is never an alias and the keys stay exact; were one to appear, a key
+        // written without it still names only constraints identical as written, so it
+        // could miss a merge but never make a wrong one.
         for entry in queue {
             let index = entry.handle
             var certificate: [Int]? = nil
             let tag: Tag
             let isMerged: Bool
-            if definitionOrder.count > checkedDefinitions {
-                for symbol in definitionOrder[checkedDefinitions...] where isAlias(symbol) { keysAreExact = false }
-                checkedDefinitions = definitionOrder.count
-            }
-            if entry.representative >= 0 && keysAreExact, let representative = records[entry.representative] {
+            if entry.representative >= 0, let representative = records[entry.representative] {
                 mergedCount += 1
                 addWeight(to: representative, level: objective.level(for: entry.strength))
                 (tag, isMerged) = (representative.tag, true)
-            } else if entry.key >= 0 && keysAreExact {
+            } else if entry.key >= 0 {
                 // The constraint is read from its key alone (strength, relation, row): its
                 // record is not touched until its tag is written.
                 let key = keys[Int(entry.key)]
