@@ -53,6 +53,7 @@ extension Solver {
 
     /// Makes `symbol` basic with the definition row `row` (already solved for it).
     mutating func installDefinition(_ symbol: Int, _ row: Row) {
+        link(symbol, row)
         for cell in row.cells { columns[cell.symbol].insert(symbol) }
         rows[symbol] = row
         isBasic[symbol] = true

@@ -16,7 +16,19 @@ extension Solver {
         owners.append(-1)
         definitionRank.append(-1)
         definitionValues.append(0)
+        _ = links.add()
         return id
+    }
+
+    /// Records in ``links`` that `symbol`, made basic with `row`, is tied to the row's
+    /// symbols (constants excepted: a variable a required equality pins ties nothing).
+    /// Only new rows can tie anything: a pivot's row holds symbols already tied to
+    /// its leaving symbol, and a substitution gives a row only symbols tied to one it held.
+    @inline(__always)
+    mutating func link(_ symbol: Int, _ row: Row) {
+        for cell in row.cells where !(isBasic[cell.symbol] && rows[cell.symbol].cells.isEmpty) {
+            links.union(symbol, cell.symbol)
+        }
     }
 
     /// The external symbol of `variable`, created on first use.
@@ -66,28 +78,41 @@ extension Solver {
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
     static var constraintOverhead: Int { 100 }
 
-    /// Installs the queued optional constraints, strongest level first and in handle
-    /// order within a level, optimising after each one.
+    /// Installs the queued optional constraints, optimising after each one: part by
+    /// part, and within a part strongest level first and in handle order within a level
+    /// (in blocks for a large part, see below).
     ///
     /// Stronger decisions are made before weaker rows can steer the pivots, and a row
-    /// that agrees with the optimum so far enters without pivots. Level order within
-    /// blocks of 1,024 constraints was tried for cache locality: on dense random systems
-    /// it took 3–10× more pivots and exposed a rounding fault (since fixed, see
-    /// `Objective`), so it is not used; see the README's issue 3 section.
+    /// that agrees with the optimum so far enters without pivots.
     ///
-    /// Level order visits the scene once per level, each time touching a few
-    /// constraints per view, so what does not depend on the tableau of the moment — each
-    /// constraint's merge key and whether it repeats an earlier one — is worked out
-    /// first, in one pass in handle order, where consecutive constraints name
-    /// neighbouring variables (`PendingInstall`).
+    /// **Parts.** Constraints that no chain of rows ties together are installed one
+    /// part after another (`PartTracker`): exactly the pivots and values of the level
+    /// order over the whole queue, but a flow layout's rows are solved while their
+    /// cells are in cache instead of once per strength level across the scene.
+    ///
+    /// **Blocks.** A part of more than ``installBlockSize`` constraints is installed in
+    /// blocks of that many (handle order), level order within a block, so that its
+    /// neighbouring constraints are installed together too. Any order reaches the same
+    /// optimum (each install ends optimal), but on dense random systems blocks cost many
+    /// more pivots (3–10× in the README's issue 3 check), so once a part has made more
+    /// than ``installBlockPivotLimit`` pivots per constraint installed, the rest of it
+    /// is installed in level order. Layout-shaped parts make well under one.
+    ///
+    /// What does not depend on the tableau of the moment — each constraint's merge
+    /// key, whether it repeats an earlier one, and its part — is worked out first, in
+    /// one pass in handle order, where consecutive constraints name neighbouring
+    /// variables (`PendingInstall`).
+    /// - Complexity: O(queued terms) besides the installs, nearly.
     mutating func installPending() throws(SolverError) {
         var queue: [PendingInstall] = []
         queue.reserveCapacity(pending.count)
         var keys: [MergeKey] = []
+        var parts = PartTracker(links: installsByPart && pending.count >= Self.partOrderMinimum ? links : nil)
         for handle in pending {
             guard let record = records[handle] else { continue }
             let constraint = record.constraint
             var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
+            if parts.isActive { parts.tie(constraint.expression, in: self) }
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
@@ -104,13 +129,44 @@ extension Solver {
             queue.append(entry)
         }
         pending = []
-        queue.sort { $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle }
+        lastInstallPartCount = parts.isActive ? parts.rank(&queue, blockSize: installBlockSize) : 0
+        queue.sort {
+            if $0.part != $1.part { return $0.part < $1.part }
+            if $0.block != $1.block { return $0.block < $1.block }
+            return $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle
+        }
+        // Parts are independent only from an optimal start (the required constraints
+        // added since the last solve may have left the objective improvable).
+        if parts.isActive { try optimizeObjective() }
+        // Per part: where it ends in the queue, and its pivots and installs so far.
+        var partEnd = 0
+        var partPivots = 0
+        var partInstalled = 0
+        var position = 0
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
         // written without it still names only constraints identical as written, so it
         // could miss a merge but never make a wrong one.
-        for entry in queue {
+        while position < queue.count {
+            let entry = queue[position]
+            if position == partEnd {
+                partEnd = position + 1
+                while partEnd < queue.count && queue[partEnd].part == entry.part { partEnd += 1 }
+                partPivots = pivotCount
+                partInstalled = 0
+            } else if entry.block != queue[position - 1].block
+                        && pivotCount - partPivots > installBlockPivotLimit.saturatingProduct(partInstalled) {
+                // Blocks cost pivots here: install the rest of the part in level order.
+                queue[position..<partEnd].sort {
+                    $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle
+                }
+                let block = queue[position - 1].block
+                for later in position..<partEnd { queue[later].block = block }
+                continue
+            }
+            position += 1
+            partInstalled += 1
             let index = entry.handle
             var certificate: [Int]? = nil
             let tag: Tag
@@ -138,6 +194,9 @@ extension Solver {
         }
         try optimizeObjective()
     }
+
+    /// Queues shorter than this install in plain level order (parts would not pay).
+    static var partOrderMinimum: Int { 64 }
 
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
@@ -213,6 +272,7 @@ extension Solver {
         } else {
             row.solve(for: subject)
             substitute(subject, with: row)
+            link(subject, row)
             install(subject, row)
             if cellOperations > workLimit { throw .workLimitExceeded }
         }
@@ -366,6 +426,7 @@ extension Solver {
     /// would make it 0), so dropping that row restores the previous constraint set.
     mutating func addWithArtificialVariable(_ row: Row, scale: Double, certificate: inout [Int]?) throws(SolverError) -> Bool {
         let art = newSymbol(.slack)
+        link(art, row)
         install(art, row)
         artificial = row
         try optimizeArtificial()
@@ -735,5 +796,84 @@ extension Solver {
         objective.forEachLevel(of: a, consider)
         objective.forEachLevel(of: b, consider)
         return isLess
+    }
+}
+
+/// The parts of a bulk load (`Solver.installPending`): each queued constraint's set in
+/// the solver's ``Solver/links`` once the queued constraints' own ties are added, ranked
+/// by first appearance in the queue.
+///
+/// Installing part by part, each part in level order, makes exactly the pivots of the
+/// plain level order: the tableau is optimal before each install, so a new row can only
+/// make its own part's reduced costs negative; a pivot rewrites only rows that hold its
+/// entering symbol, which are in that part; and every choice compares symbols of one
+/// part, whose ids keep their relative order. What changes is locality: a flow
+/// layout's rows are solved one after another while their cells are in cache, instead
+/// of once per strength level across the whole scene.
+struct PartTracker {
+    private var sets: DisjointSets
+    /// Whether parts are worked out (a short queue installs in plain level order).
+    let isActive: Bool
+    /// Each queued constraint's element in `sets`, in queue order; -1 for one that
+    /// names no variable (or only pinned ones).
+    private var anchors: [Int] = []
+    /// Elements for variables that have no symbol yet (lookups only).
+    private var unnamed: [Variable: Int] = [:]
+
+    init(links: DisjointSets?) {
+        sets = links ?? DisjointSets(count: 0)
+        isActive = links != nil
+    }
+
+    /// Ties the variables of the next queued constraint, `expression`.
+    /// - Complexity: O(terms), nearly.
+    mutating func tie(_ expression: Expression, in solver: Solver) {
+        var anchor = -1
+        for term in expression.terms {
+            let node: Int
+            if let symbol = solver.variableSymbols[term.variable] {
+                // A variable a required equality pins ties nothing.
+                if solver.isBasic[symbol] && solver.rows[symbol].cells.isEmpty { continue }
+                node = symbol
+            } else if let known = unnamed[term.variable] {
+                node = known
+            } else {
+                node = sets.add()
+                unnamed[term.variable] = node
+            }
+            if anchor < 0 { anchor = node } else { sets.union(anchor, node) }
+        }
+        anchors.append(anchor)
+    }
+
+    /// Sets each entry's `part` (the rank of its part) and `block` (its position
+    /// among its part's entries, in queue order, divided by `blockSize`). `queue` is in
+    /// the order the constraints were tied. Returns the number of parts.
+    mutating func rank(_ queue: inout [PendingInstall], blockSize: Int) -> Int {
+        let blockSize = Int32(clamping: max(1, blockSize))
+        var rankOfRoot = [Int32](repeating: -1, count: sets.count)
+        var sizes: [Int32] = []
+        for index in queue.indices {
+            let anchor = anchors[index]
+            var rank = Int32(truncatingIfNeeded: sizes.count)
+            if anchor >= 0 {
+                let root = sets.find(anchor)
+                if rankOfRoot[root] < 0 { rankOfRoot[root] = rank } else { rank = rankOfRoot[root] }
+            }
+            if Int(rank) == sizes.count { sizes.append(0) }
+            queue[index].part = rank
+            queue[index].block = sizes[Int(rank)] / blockSize
+            sizes[Int(rank)] += 1
+        }
+        return sizes.count
+    }
+}
+
+extension Int {
+    /// `self × other`, or `Int.max` when that overflows (both non-negative).
+    @inline(__always)
+    func saturatingProduct(_ other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? .max : product
     }
 }

@@ -121,6 +121,23 @@ public struct Solver: Sendable {
     var expandedMergeIndex = MergeIndex()
     /// How many constraints were merged into an earlier identical one.
     var mergedCount = 0
+    /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
+    /// a row, so pivots among one set's symbols never touch another's (see
+    /// `rankComponents`). Sets only ever merge, so they may be coarser than the
+    /// tableau of the moment.
+    var links = DisjointSets(count: 0)
+    /// Constraints per block when a large part of a bulk load is installed (see
+    /// `installPending`); settable for tests.
+    var installBlockSize = 1024
+    /// Pivots per installed constraint beyond which the rest of a part is installed in
+    /// plain level order instead of blocks (see `installPending`); settable for tests.
+    var installBlockPivotLimit = 2
+    /// Whether a bulk load is installed part by part (see `installPending`); off, the
+    /// whole queue goes in plain level order. Settable for tests.
+    var installsByPart = true
+    /// Number of parts the last bulk load was installed in (0 for plain level order); a
+    /// diagnostic for tests.
+    var lastInstallPartCount = 0
 
     /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's
     /// behaviour). Turn it off to add many constraints and optimise once: the tableau
@@ -162,6 +179,7 @@ public struct Solver: Sendable {
         owners.reserveCapacity(symbols)
         definitionRank.reserveCapacity(symbols)
         definitionValues.reserveCapacity(symbols)
+        links.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)

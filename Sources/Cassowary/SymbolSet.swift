@@ -117,3 +117,43 @@ struct SymbolSet: Sendable, Sequence {
 
     func makeIterator() -> Iterator { Iterator(slots: slots, inline: (first, second)) }
 }
+
+/// Disjoint sets of the integers `0..<count` (union–find with path halving, each
+/// root the smallest member). Tarjan, "Efficiency of a good but not linear set union
+/// algorithm", JACM 1975.
+struct DisjointSets {
+    private var parent: [Int32]
+
+    init(count: Int) {
+        parent = (0..<count).map { Int32(truncatingIfNeeded: $0) }
+    }
+
+    /// Number of elements.
+    var count: Int { parent.count }
+
+    /// Makes room for `count` elements without regrowing.
+    mutating func reserveCapacity(_ count: Int) { parent.reserveCapacity(count) }
+
+    /// Adds a singleton set and returns its element.
+    mutating func add() -> Int {
+        parent.append(Int32(truncatingIfNeeded: parent.count))
+        return parent.count - 1
+    }
+
+    /// The representative (smallest member) of `element`'s set.
+    mutating func find(_ element: Int) -> Int {
+        var x = element
+        while Int(parent[x]) != x {
+            let grandparent = parent[Int(parent[x])]
+            parent[x] = grandparent
+            x = Int(grandparent)
+        }
+        return x
+    }
+
+    /// Joins the sets of `a` and `b`.
+    mutating func union(_ a: Int, _ b: Int) {
+        let ra = find(a), rb = find(b)
+        if ra < rb { parent[rb] = Int32(truncatingIfNeeded: ra) } else if rb < ra { parent[ra] = Int32(truncatingIfNeeded: rb) }
+    }
+}

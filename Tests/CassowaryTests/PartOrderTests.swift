@@ -1,0 +1,177 @@
+import Testing
+@testable import Cassowary
+
+/// The bulk load's install order (`installPending`): part by part, exactly the level
+/// order's pivots and values; in blocks inside a large part, the same optimum.
+struct PartOrderTests {
+    /// A flow layout like the benchmark's mixed family: `rows` rows of 8 views with
+    /// margins, gaps, compression resistance and hugging at distinct strengths, a
+    /// vertical chain of rows, and each row's end bounded by the root width — pinned
+    /// (required) or free (only wished for at weak strength, like the resize family).
+    static func flowLayout(rows: Int, pinnedWidth: Bool, configure: (inout Solver) -> Void) throws -> (solver: Solver, variables: [Variable]) {
+        var solver = Solver()
+        solver.autoSolve = false
+        configure(&solver)
+        var state: UInt64 = 11
+        func next(_ range: ClosedRange<Int>) -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(range.lowerBound + Int(state >> 33) % range.count)
+        }
+        var variables: [Variable] = []
+        func variable() -> Variable {
+            let made = Variable(id: variables.count)
+            variables.append(made)
+            return made
+        }
+        let root = variable()
+        let width = 8 * 75.0 + 2 * 16 + 7 * 12
+        if pinnedWidth {
+            try solver.addConstraint(eq(e(root), width))
+        } else {
+            try solver.addConstraint(ge(e(root), 0))
+        }
+        var previousRow: (y: Variable, h: Variable)? = nil
+        for _ in 0..<rows {
+            let ry = variable(), rh = variable()
+            if let (py, ph) = previousRow {
+                try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .greaterThanOrEqual))
+                try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .equal, strength: Strength(0.25)))
+            } else {
+                try solver.addConstraint(eq(e(ry), 8))
+            }
+            try solver.addConstraint(eq(e(rh), 0, Strength(0.5)))
+            var previous: (x: Variable, w: Variable)? = nil
+            for column in 0..<8 {
+                let x = variable(), y = variable(), w = variable(), h = variable()
+                let j = Double(column)
+                if let (px, pw) = previous {
+                    try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 8, .greaterThanOrEqual))
+                    try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 12, .equal,
+                                                        strength: Strength(1000 * (1 + 0.0625 * j))))
+                } else {
+                    try solver.addConstraint(ge(e(x), 8))
+                    try solver.addConstraint(eq(e(x), 16, Strength(1500)))
+                }
+                let intrinsic = next(40...110)
+                try solver.addConstraint(ge(e(w), 0))
+                try solver.addConstraint(ge(e(w), intrinsic, Strength(1000 * (2 + 0.125 * j))))
+                try solver.addConstraint(le(e(w), intrinsic, Strength(2 + 0.125 * j)))
+                try solver.addConstraint(Constraint(e(y) - e(ry), .greaterThanOrEqual))
+                try solver.addConstraint(Constraint(e(y) - e(ry), .equal, strength: Strength(1)))
+                try solver.addConstraint(ge(e(h), 10))
+                try solver.addConstraint(eq(e(h), next(20...60), Strength(1e6)))
+                try solver.addConstraint(Constraint(e(rh) - e(y) + e(ry) - e(h), .greaterThanOrEqual))
+                previous = (x, w)
+            }
+            let end = e(previous!.x) + e(previous!.w)
+            try solver.addConstraint(Constraint(end + 8 - e(root), .lessThanOrEqual))
+            try solver.addConstraint(Constraint(end + 16 - e(root), .equal, strength: Strength(1)))
+            previousRow = (ry, rh)
+        }
+        try solver.solve()
+        return (solver, variables)
+    }
+
+    /// With the root width pinned, each row's horizontal constraints are a part of
+    /// their own (the pinned width ties nothing) and the vertical chain is one more:
+    /// 31 parts. Installed part by part they make the level order's very pivots, so
+    /// the pivot count, the work and every value are identical, bit for bit.
+    @Test func partsMakeTheLevelOrdersPivots() throws {
+        let byLevel = try Self.flowLayout(rows: 30, pinnedWidth: true) { $0.installsByPart = false }
+        let byPart = try Self.flowLayout(rows: 30, pinnedWidth: true) { $0.installBlockSize = .max }
+        #expect(byLevel.solver.lastInstallPartCount == 0)
+        #expect(byPart.solver.lastInstallPartCount == 31)
+        #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
+        #expect(byPart.solver.cellOperations == byLevel.solver.cellOperations)
+        #expect(byPart.variables.map(byPart.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
+        // Not a vacuous comparison: the rows are laid out (x of the first view is 16).
+        #expect(byPart.solver.value(of: Variable(id: 3)) == 16)
+    }
+
+    /// With the root width free, every row is tied to it: the horizontal constraints
+    /// are one part of 30 × 25 constraints, installed in blocks of 64. The blocks reach
+    /// the level order's optimum (it is unique: weights are distinct).
+    @Test func blocksReachTheLevelOrdersOptimumOnAFlowLayout() throws {
+        let byLevel = try Self.flowLayout(rows: 30, pinnedWidth: false) { $0.installsByPart = false }
+        let blocked = try Self.flowLayout(rows: 30, pinnedWidth: false) { $0.installBlockSize = 64 }
+        #expect(blocked.solver.lastInstallPartCount == 2)
+        let expected = byLevel.variables.map(byLevel.solver.value(of:))
+        let values = blocked.variables.map(blocked.solver.value(of:))
+        #expect(zip(values, expected).allSatisfy { abs($0 - $1) <= 1e-9 })
+        // The root width is the widest row's end plus 8: more than 8 views at 40.
+        let narrowest: Double = 8 * 40 + 16 + 7 * 12 + 8
+        #expect(expected[0] > narrowest)
+    }
+
+    /// Dense random systems (required constraints through a hidden point; optional ones
+    /// at four levels with generic weights; a weak anchor per variable, so the optimum
+    /// is unique) give the level order's values in blocks of 8, whether blocks run to
+    /// the end of a part or fall back to level order after the first block that costs
+    /// pivots.
+    @Test(arguments: [(Int.max, 0), (2, 0), (0, 0), (Int.max, 1), (2, 1), (0, 1)])
+    func blocksReachTheLevelOrdersOptimumOnRandomSystems(limit: Int, seedGroup: Int) throws {
+        for seed in (seedGroup * 8)..<(seedGroup * 8 + 8) {
+            let system = Self.randomSystem(seed: UInt64(seed), variables: 24, optional: 120)
+            let byLevel = try Self.solve(system, variables: 24) { $0.installsByPart = false }
+            let blocked = try Self.solve(system, variables: 24) {
+                $0.installBlockSize = 8
+                $0.installBlockPivotLimit = limit
+            }
+            #expect(blocked.parts >= 1)
+            for (value, expected) in zip(blocked.values, byLevel.values) {
+                #expect(abs(value - expected) <= 1e-6 * max(1, abs(expected)), "seed \(seed)")
+            }
+        }
+    }
+
+    typealias RandomConstraint = (terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)
+
+    static func randomSystem(seed: UInt64, variables count: Int, optional: Int) -> [RandomConstraint] {
+        var state = seed &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        func unit() -> Double {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+        func pick(_ n: Int) -> Int { min(n - 1, Int(unit() * Double(n))) }
+        let point = (0..<count).map { _ in unit() * 200 - 100 }
+        let relations: [RelationalOperator] = [.equal, .lessThanOrEqual, .greaterThanOrEqual]
+        var system: [RandomConstraint] = []
+        func terms() -> [(Double, Int)] {
+            let coefficients: [Double] = [-3, -2, -1, 1, 2, 3]
+            return (0..<(1 + pick(3))).map { _ in (coefficients[pick(6)], pick(count)) }
+        }
+        for index in 0..<(count / 2) {
+            let t = terms()
+            let value = t.reduce(0) { $0 + $1.0 * point[$1.1] }
+            let relation = index % 3 == 0 ? RelationalOperator.equal : relations[1 + pick(2)]
+            let slack = relation == .equal ? 0 : (relation == .lessThanOrEqual ? -1 : 1) * unit() * 30
+            system.append((t, -value + slack, relation, nil))
+        }
+        let levels = [1e6, 1e3, 10, 1]
+        for _ in 0..<optional {
+            let scale = 0.5 + 1.5 * unit()
+            let t = terms().map { ($0.0 * scale, $0.1) }
+            system.append((t, (unit() * 300 - 150) * scale, relations[pick(3)], levels[pick(4)] * (0.9 + 0.2 * unit())))
+        }
+        for variable in 0..<count {
+            let weight = 0.05 + 0.45 * unit()
+            system.append(([(weight, variable)], -weight * (unit() * 200 - 100), .equal, 0.5))
+        }
+        return system
+    }
+
+    static func solve(_ system: [RandomConstraint], variables count: Int,
+                      configure: (inout Solver) -> Void) throws -> (values: [Double], parts: Int) {
+        var solver = Solver()
+        solver.autoSolve = false
+        configure(&solver)
+        for constraint in system {
+            var expression = Expression(constant: constraint.constant)
+            for (coefficient, id) in constraint.terms { expression.terms.append(Term(Variable(id: id), coefficient)) }
+            let strength = constraint.strength.map { Strength($0) } ?? .required
+            try solver.addConstraint(Constraint(expression, constraint.relation, strength: strength))
+        }
+        try solver.solve()
+        return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.lastInstallPartCount)
+    }
+}
