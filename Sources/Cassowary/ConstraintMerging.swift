@@ -136,9 +136,6 @@ struct PendingInstall {
     /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
     /// first appearance; 0 when parts are not worked out.
     var part: Int32 = 0
-    /// Its block within that part: its position among the part's queued constraints in
-    /// handle order, divided by ``Solver/installBlockSize``.
-    var block: Int32 = 0
 }
 
 /// A constraint's identity for merging identical ones: strength, relation, and its

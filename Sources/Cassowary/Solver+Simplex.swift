@@ -79,8 +79,7 @@ extension Solver {
     static var constraintOverhead: Int { 100 }
 
     /// Installs the queued optional constraints, optimising after each one: part by
-    /// part, and within a part strongest level first and in handle order within a level
-    /// (in blocks for a large part, see below).
+    /// part, and within a part strongest level first and in handle order within a level.
     ///
     /// Stronger decisions are made before weaker rows can steer the pivots, and a row
     /// that agrees with the optimum so far enters without pivots.
@@ -90,13 +89,12 @@ extension Solver {
     /// order over the whole queue, but a flow layout's rows are solved while their
     /// cells are in cache instead of once per strength level across the scene.
     ///
-    /// **Blocks.** A part of more than ``installBlockSize`` constraints is installed in
-    /// blocks of that many (handle order), level order within a block, so that its
-    /// neighbouring constraints are installed together too. Any order reaches the same
-    /// optimum (each install ends optimal), but on dense random systems blocks cost many
-    /// more pivots (3–10× in the README's issue 3 check), so once a part has made more
-    /// than ``installBlockPivotLimit`` pivots per constraint installed, the rest of it
-    /// is installed in level order. Layout-shaped parts make well under one.
+    /// **Not blocks.** Level order within blocks of 1,024 consecutive constraints of a
+    /// part was tried twice for locality inside large parts. Any order ends optimal in
+    /// exact arithmetic, but on dense random systems blocks took 1.2–8× the pivots, up
+    /// to 100× the time, and in floating point reached worse optima, one with a required
+    /// constraint broken by 0.42 after edits; a fallback to level order once a part's
+    /// pivots ran high never fired (README, issue 3).
     ///
     /// What does not depend on the tableau of the moment — each constraint's merge
     /// key, whether it repeats an earlier one, and its part — is worked out first, in
@@ -129,44 +127,20 @@ extension Solver {
             queue.append(entry)
         }
         pending = []
-        lastInstallPartCount = parts.isActive ? parts.rank(&queue, blockSize: installBlockSize) : 0
+        lastInstallPartCount = parts.isActive ? parts.rank(&queue) : 0
         queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
-            if $0.block != $1.block { return $0.block < $1.block }
             return $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle
         }
         // Parts are independent only from an optimal start (the required constraints
         // added since the last solve may have left the objective improvable).
         if parts.isActive { try optimizeObjective() }
-        // Per part: where it ends in the queue, and its pivots and installs so far.
-        var partEnd = 0
-        var partPivots = 0
-        var partInstalled = 0
-        var position = 0
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
         // written without it still names only constraints identical as written, so it
         // could miss a merge but never make a wrong one.
-        while position < queue.count {
-            let entry = queue[position]
-            if position == partEnd {
-                partEnd = position + 1
-                while partEnd < queue.count && queue[partEnd].part == entry.part { partEnd += 1 }
-                partPivots = pivotCount
-                partInstalled = 0
-            } else if entry.block != queue[position - 1].block
-                        && pivotCount - partPivots > installBlockPivotLimit.saturatingProduct(partInstalled) {
-                // Blocks cost pivots here: install the rest of the part in level order.
-                queue[position..<partEnd].sort {
-                    $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle
-                }
-                let block = queue[position - 1].block
-                for later in position..<partEnd { queue[later].block = block }
-                continue
-            }
-            position += 1
-            partInstalled += 1
+        for entry in queue {
             let index = entry.handle
             var certificate: [Int]? = nil
             let tag: Tag
@@ -846,34 +820,22 @@ struct PartTracker {
         anchors.append(anchor)
     }
 
-    /// Sets each entry's `part` (the rank of its part) and `block` (its position
-    /// among its part's entries, in queue order, divided by `blockSize`). `queue` is in
-    /// the order the constraints were tied. Returns the number of parts.
-    mutating func rank(_ queue: inout [PendingInstall], blockSize: Int) -> Int {
-        let blockSize = Int32(clamping: max(1, blockSize))
+    /// Sets each entry's `part`, the rank of its part. `queue` is in the order the
+    /// constraints were tied. Returns the number of parts.
+    mutating func rank(_ queue: inout [PendingInstall]) -> Int {
         var rankOfRoot = [Int32](repeating: -1, count: sets.count)
-        var sizes: [Int32] = []
+        var count: Int32 = 0
         for index in queue.indices {
             let anchor = anchors[index]
-            var rank = Int32(truncatingIfNeeded: sizes.count)
+            var rank = count
             if anchor >= 0 {
                 let root = sets.find(anchor)
                 if rankOfRoot[root] < 0 { rankOfRoot[root] = rank } else { rank = rankOfRoot[root] }
             }
-            if Int(rank) == sizes.count { sizes.append(0) }
+            if rank == count { count += 1 }
             queue[index].part = rank
-            queue[index].block = sizes[Int(rank)] / blockSize
-            sizes[Int(rank)] += 1
         }
-        return sizes.count
+        return Int(count)
     }
 }
 
-extension Int {
-    /// `self × other`, or `Int.max` when that overflows (both non-negative).
-    @inline(__always)
-    func saturatingProduct(_ other: Int) -> Int {
-        let (product, overflow) = multipliedReportingOverflow(by: other)
-        return overflow ? .max : product
-    }
-}

@@ -126,12 +126,6 @@ public struct Solver: Sendable {
     /// `rankComponents`). Sets only ever merge, so they may be coarser than the
     /// tableau of the moment.
     var links = DisjointSets(count: 0)
-    /// Constraints per block when a large part of a bulk load is installed (see
-    /// `installPending`); settable for tests.
-    var installBlockSize = 1024
-    /// Pivots per installed constraint beyond which the rest of a part is installed in
-    /// plain level order instead of blocks (see `installPending`); settable for tests.
-    var installBlockPivotLimit = 2
     /// Whether a bulk load is installed part by part (see `installPending`); off, the
     /// whole queue goes in plain level order. Settable for tests.
     var installsByPart = true

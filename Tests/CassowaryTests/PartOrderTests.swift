@@ -2,7 +2,7 @@ import Testing
 @testable import Cassowary
 
 /// The bulk load's install order (`installPending`): part by part, exactly the level
-/// order's pivots and values; in blocks inside a large part, the same optimum.
+/// order's pivots and values.
 struct PartOrderTests {
     /// A flow layout like the benchmark's mixed family: `rows` rows of 8 views with
     /// margins, gaps, compression resistance and hugging at distinct strengths, a
@@ -78,7 +78,7 @@ struct PartOrderTests {
     /// the pivot count, the work and every value are identical, bit for bit.
     @Test func partsMakeTheLevelOrdersPivots() throws {
         let byLevel = try Self.flowLayout(rows: 30, pinnedWidth: true) { $0.installsByPart = false }
-        let byPart = try Self.flowLayout(rows: 30, pinnedWidth: true) { $0.installBlockSize = .max }
+        let byPart = try Self.flowLayout(rows: 30, pinnedWidth: true) { _ in }
         #expect(byLevel.solver.lastInstallPartCount == 0)
         #expect(byPart.solver.lastInstallPartCount == 31)
         #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
@@ -88,40 +88,37 @@ struct PartOrderTests {
         #expect(byPart.solver.value(of: Variable(id: 3)) == 16)
     }
 
-    /// With the root width free, every row is tied to it: the horizontal constraints
-    /// are one part of 30 × 25 constraints, installed in blocks of 64. The blocks reach
-    /// the level order's optimum (it is unique: weights are distinct).
-    @Test func blocksReachTheLevelOrdersOptimumOnAFlowLayout() throws {
+    /// With the root width free, every row is tied to it, so the horizontal
+    /// constraints are one part and the vertical chain another: still the same pivots.
+    @Test func aFreeWidthTiesTheRowsIntoOnePart() throws {
         let byLevel = try Self.flowLayout(rows: 30, pinnedWidth: false) { $0.installsByPart = false }
-        let blocked = try Self.flowLayout(rows: 30, pinnedWidth: false) { $0.installBlockSize = 64 }
-        #expect(blocked.solver.lastInstallPartCount == 2)
-        let expected = byLevel.variables.map(byLevel.solver.value(of:))
-        let values = blocked.variables.map(blocked.solver.value(of:))
-        #expect(zip(values, expected).allSatisfy { abs($0 - $1) <= 1e-9 })
+        let byPart = try Self.flowLayout(rows: 30, pinnedWidth: false) { _ in }
+        #expect(byPart.solver.lastInstallPartCount == 2)
+        #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
+        #expect(byPart.variables.map(byPart.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
         // The root width is the widest row's end plus 8: more than 8 views at 40.
         let narrowest: Double = 8 * 40 + 16 + 7 * 12 + 8
-        #expect(expected[0] > narrowest)
+        #expect(byPart.solver.value(of: byPart.variables[0]) > narrowest)
     }
 
     /// Dense random systems (required constraints through a hidden point; optional ones
-    /// at four levels with generic weights; a weak anchor per variable, so the optimum
-    /// is unique) give the level order's values in blocks of 8, whether blocks run to
-    /// the end of a part or fall back to level order after the first block that costs
-    /// pivots.
-    @Test(arguments: [(Int.max, 0), (2, 0), (0, 0), (Int.max, 1), (2, 1), (0, 1)])
-    func blocksReachTheLevelOrdersOptimumOnRandomSystems(limit: Int, seedGroup: Int) throws {
-        for seed in (seedGroup * 8)..<(seedGroup * 8 + 8) {
-            let system = Self.randomSystem(seed: UInt64(seed), variables: 24, optional: 120)
-            let byLevel = try Self.solve(system, variables: 24) { $0.installsByPart = false }
-            let blocked = try Self.solve(system, variables: 24) {
-                $0.installBlockSize = 8
-                $0.installBlockPivotLimit = limit
-            }
-            #expect(blocked.parts >= 1)
-            for (value, expected) in zip(blocked.values, byLevel.values) {
-                #expect(abs(value - expected) <= 1e-6 * max(1, abs(expected)), "seed \(seed)")
+    /// at four levels with generic weights; a weak anchor per variable), several side by
+    /// side in one solver with variables of their own: each is a part, and the solver
+    /// makes the level order's pivots and values, bit for bit.
+    @Test func independentRandomSystemsAreParts() throws {
+        var combined: [RandomConstraint] = []
+        for seed in 0..<6 {
+            let offset = 24 * seed
+            combined += Self.randomSystem(seed: UInt64(seed), variables: 24, optional: 120).map { constraint in
+                (constraint.terms.map { ($0.0, $0.1 + offset) }, constraint.constant, constraint.relation, constraint.strength)
             }
         }
+        let byLevel = try Self.solve(combined, variables: 6 * 24) { $0.installsByPart = false }
+        let byPart = try Self.solve(combined, variables: 6 * 24) { _ in }
+        #expect(byPart.parts >= 6)
+        #expect(byPart.pivots == byLevel.pivots)
+        #expect(byPart.pivots > 50)
+        #expect(byPart.values == byLevel.values)
     }
 
     typealias RandomConstraint = (terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)
@@ -161,7 +158,7 @@ struct PartOrderTests {
     }
 
     static func solve(_ system: [RandomConstraint], variables count: Int,
-                      configure: (inout Solver) -> Void) throws -> (values: [Double], parts: Int) {
+                      configure: (inout Solver) -> Void) throws -> (values: [Double], parts: Int, pivots: Int) {
         var solver = Solver()
         solver.autoSolve = false
         configure(&solver)
@@ -172,6 +169,6 @@ struct PartOrderTests {
             try solver.addConstraint(Constraint(expression, constraint.relation, strength: strength))
         }
         try solver.solve()
-        return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.lastInstallPartCount)
+        return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.lastInstallPartCount, solver.pivotCount)
     }
 }
