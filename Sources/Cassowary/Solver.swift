@@ -123,8 +123,8 @@ public struct Solver: Sendable {
     var mergedCount = 0
     /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
     /// a row, so pivots among one set's symbols never touch another's (see
-    /// `rankComponents`). Sets only ever merge, so they may be coarser than the
-    /// tableau of the moment.
+    /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
+    /// the moment, never finer.
     var links = DisjointSets(count: 0)
     /// Whether a bulk load is installed part by part (see `installPending`); off, the
     /// whole queue goes in plain level order. Settable for tests.

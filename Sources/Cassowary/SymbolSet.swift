@@ -118,9 +118,10 @@ struct SymbolSet: Sendable, Sequence {
     func makeIterator() -> Iterator { Iterator(slots: slots, inline: (first, second)) }
 }
 
-/// Disjoint sets of the integers `0..<count` (union–find with path halving, each
-/// root the smallest member). Tarjan, "Efficiency of a good but not linear set union
-/// algorithm", JACM 1975.
+/// Disjoint sets of the integers `0..<count`: union–find with path halving, each root
+/// the smallest member of its set (so the sets, not the order of unions, decide every
+/// representative). Path halving: Tarjan & van Leeuwen, "Worst-case analysis of set
+/// union algorithms", JACM 31(2), 1984. `find` is O(log n) amortised.
 struct DisjointSets {
     private var parent: [Int32]
 
