@@ -42,66 +42,10 @@ struct BulkAndRemovalTests {
     /// the bulk load must reach the incremental solver's optimum, with exact frames.
     @Test func bulkLoadOfAFlowLayoutMatchesIncremental() throws {
         let rowCount = 40, perRow = 8
-        var state: UInt64 = 7
-        func next(_ range: ClosedRange<Int>) -> Double {
-            state = state &* 6364136223846793005 &+ 1442695040888963407
-            return Double(range.lowerBound + Int(state >> 33) % (range.count))
-        }
-        let intrinsic = (0..<rowCount).map { _ in (0..<perRow).map { _ in next(40...110) } }
-        let width = 8 * 75.0 + 2 * 16 + 7 * 12
-        func build(autoSolve: Bool) throws -> (solver: Solver, x: [[Variable]], w: [[Variable]]) {
-            var solver = Solver()
-            solver.autoSolve = autoSolve
-            let root = Variable(id: 0)
-            var ids = 1
-            func variable() -> Variable { defer { ids += 1 }; return Variable(id: ids) }
-            try solver.addConstraint(eq(e(root), width))
-            var xs: [[Variable]] = [], ws: [[Variable]] = []
-            var previousRow: (y: Variable, h: Variable)? = nil
-            for row in 0..<rowCount {
-                let ry = variable(), rh = variable()
-                if let (py, ph) = previousRow {
-                    try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .greaterThanOrEqual))
-                    try solver.addConstraint(Constraint(e(ry) - e(py) - e(ph) - 8, .equal, strength: Strength(0.25)))
-                } else {
-                    try solver.addConstraint(eq(e(ry), 8))
-                }
-                try solver.addConstraint(eq(e(rh), 0, Strength(0.5)))
-                var rowX: [Variable] = [], rowW: [Variable] = []
-                for column in 0..<perRow {
-                    let x = variable(), y = variable(), w = variable(), h = variable()
-                    let j = Double(column)
-                    if let px = rowX.last, let pw = rowW.last {
-                        try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 8, .greaterThanOrEqual))
-                        try solver.addConstraint(Constraint(e(x) - e(px) - e(pw) - 12, .equal,
-                                                            strength: Strength(1000 * (1 + 0.0625 * j))))
-                    } else {
-                        try solver.addConstraint(ge(e(x), 8))
-                        try solver.addConstraint(eq(e(x), 16, Strength(1500)))
-                    }
-                    try solver.addConstraint(ge(e(w), 0))
-                    try solver.addConstraint(ge(e(w), intrinsic[row][column], Strength(1000 * (2 + 0.125 * j))))
-                    try solver.addConstraint(le(e(w), intrinsic[row][column], Strength(2 + 0.125 * j)))
-                    try solver.addConstraint(Constraint(e(y) - e(ry), .greaterThanOrEqual))
-                    try solver.addConstraint(Constraint(e(y) - e(ry), .equal, strength: Strength(1)))
-                    try solver.addConstraint(ge(e(h), 10))
-                    try solver.addConstraint(eq(e(h), 30, Strength(1e6)))
-                    try solver.addConstraint(Constraint(e(rh) - e(y) + e(ry) - e(h), .greaterThanOrEqual))
-                    rowX.append(x)
-                    rowW.append(w)
-                }
-                let end = e(rowX[perRow - 1]) + e(rowW[perRow - 1])
-                try solver.addConstraint(Constraint(end + 8 - e(root), .lessThanOrEqual))
-                try solver.addConstraint(Constraint(end + 16 - e(root), .equal, strength: Strength(1)))
-                xs.append(rowX)
-                ws.append(rowW)
-                previousRow = (ry, rh)
-            }
-            solver.updateVariables()
-            return (solver, xs, ws)
-        }
-        let bulk = try build(autoSolve: false)
-        let incremental = try build(autoSolve: true)
+        let bulk = try FlowLayout(rows: rowCount, autoSolve: false)
+        let incremental = try FlowLayout(rows: rowCount, autoSolve: true)
+        let intrinsic = bulk.intrinsic
+        let width = FlowLayout.pinnedWidth
         #expect(bulk.solver.pending.isEmpty)
         #expect(bulk.solver.records.count > 3000)
         var fitting = 0
