@@ -23,7 +23,12 @@ strict (lexicographic) one too. When the two solvers disagree, the test evaluate
 both solutions: if layoutd's per-level error vector is lexicographically smaller and
 kiwi's weighted objective is no larger than layoutd's, the system is one where the
 semantics legitimately differ; it is counted as "semantics differ" and not compared
-(the generator is meant to avoid them; more than 2% of them fails the run). Any
+(the generator is meant to avoid them; more than 2% of them fails the run). When
+kiwi's answer breaks a required constraint that layoutd's keeps, there is nothing to
+compare against: kiwi loses a required equality that a redundant copy still imposes
+once one copy is removed (`2·v1 + 69.15 == 0` added twice, the first removed; or
+`-2·v2 - 105 == 0` beside `-3·v2 - 157.5 == 0`). Such systems are printed and counted
+as "kiwi broke a required constraint" (more than 2% of them fails the run too). Any
 other disagreement is a failure.
 
 Prints "N passed, M failed" and exits non-zero if M > 0.
@@ -189,6 +194,11 @@ def semantics_differ(cons, ours, theirs):
     return False
 
 
+def kiwi_breaks_required(cons, ours, theirs):
+    """Whether kiwi's values break a required constraint (by more than 1e-6) that ours keep."""
+    return errors(cons, ours)[2] <= 1e-6 and errors(cons, theirs)[2] > 1e-6
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bench", default=".build/release/layoutd-bench")
@@ -221,7 +231,7 @@ def main():
         d = json.loads(line)
         ours[d["file"]] = d
 
-    passed = failed = differ = 0
+    passed = failed = differ = broken = 0
     for name in sorted(systems):
         s = systems[name]
         mine = ours.get(name)
@@ -240,6 +250,7 @@ def main():
             continue
         ok = True
         legit = False
+        kiwi_broken = False
         for phase, theirs, values, with_edits in (("build", kb, mine["build"], False),
                                                    ("edit", ke, mine["edit"], True)):
             if theirs is None:
@@ -249,10 +260,17 @@ def main():
                 if values is not None and semantics_differ(cons, values, theirs):
                     legit = True
                     continue
+                if values is not None and kiwi_breaks_required(cons, values, theirs):
+                    kiwi_broken = True
+                    print("KIWI BROKE A REQUIRED CONSTRAINT %s %s (by %.3g; layoutd keeps it):\n  layoutd %s\n  kiwi    %s"
+                          % (name, phase, errors(cons, theirs)[2], values, theirs))
+                    continue
                 ok = False
                 print("FAIL %s %s:\n  layoutd %s\n  kiwi    %s" % (name, phase, values, theirs))
         if not ok:
             failed += 1
+        elif kiwi_broken:
+            broken += 1
         elif legit:
             differ += 1
         else:
@@ -260,7 +278,11 @@ def main():
     if differ > a.count * 0.02:
         print("too many systems where strict and weighted semantics differ: %d" % differ)
         failed += differ
+    if broken > a.count * 0.02:
+        print("too many systems where kiwi broke a required constraint: %d" % broken)
+        failed += broken
     print("semantics differ (strict better, kiwi's weights better; not compared): %d" % differ)
+    print("kiwi broke a required constraint layoutd keeps (not compared): %d" % broken)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

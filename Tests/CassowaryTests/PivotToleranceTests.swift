@@ -147,3 +147,47 @@ struct PivotToleranceTests {
         }
     }
 }
+
+/// The dual simplex's ratio test on ties: a kiwi differential system (seed 11,
+/// `diff-0250`) whose second suggestion left two entering candidates with ratios equal
+/// at strong strength (4/3 each, differing in the last bit) and different at weak. The
+/// one with the last-bit-smaller strong ratio but the larger weak ratio was entered,
+/// another symbol's weak reduced cost went negative, and v0 stayed at its required
+/// bound −105.25 (weak error 37.5) instead of its anchor −40.04 (weak error 16.9).
+struct DualRatioTieTests {
+    @Test func suggestionsAfterATieReachTheOptimum() throws {
+        let v = (0..<4).map { Variable(id: $0) }
+        func expression(_ terms: [(Double, Int)], _ constant: Double) -> Expression {
+            Expression(terms: terms.map { Term(v[$0.1], $0.0) }, constant: constant)
+        }
+        var solver = Solver()
+        solver.autoSolve = false
+        let weak = Strength(1), medium = Strength(1000)
+        try solver.addConstraint(Constraint(expression([(3, 2), (2, 0)], 350.3198325812559), .greaterThanOrEqual))
+        try solver.addConstraint(Constraint(expression([(0.467894529244112, 1)], -18.174353391612915), .equal, strength: weak))
+        let removed = try solver.addConstraint(Constraint(expression([(1.7675169982883414, 1)], -88.70352139070181), .equal, strength: medium))
+        try solver.addConstraint(Constraint(expression([(3, 1), (-1, 2)], -283.8851780502002), .greaterThanOrEqual))
+        try solver.addConstraint(Constraint(expression([(0.39701893496797275, 0)], 15.896749090755629), .equal, strength: weak))
+        try solver.addConstraint(Constraint(expression([(0.12105554839133831, 3)], 7.635550968621053), .equal, strength: weak))
+        try solver.addConstraint(Constraint(expression([(0.23402277949240763, 2)], -12.832424839468528), .equal, strength: weak))
+        try solver.addConstraint(Constraint(expression([(1, 0), (1, 1), (3, 3)], -330.8223263585743), .lessThanOrEqual))
+        try solver.addConstraint(Constraint(expression([(-2, 0), (3, 3), (3, 1)], -584.4290102871597), .equal))
+        try solver.removeConstraint(removed)
+        solver.updateVariables()
+        try solver.addEditVariable(v[2], strength: Strength(1e6))
+        try solver.addEditVariable(v[1], strength: Strength(1e6))
+        for (v2, v1) in [(-118.262, -91.697), (-46.607, 91.402)] {
+            try solver.suggestValue(v2, for: v[2])
+            try solver.suggestValue(v1, for: v[1])
+            solver.updateVariables()
+        }
+        // v2 and v1 as suggested; v0 at its weak anchor (inside its bounds −105.25 and
+        // −23.6 once v3 is eliminated by the required equality); v3 from that equality.
+        #expect(abs(solver.value(of: v[2]) + 46.607) <= 1e-9)
+        #expect(abs(solver.value(of: v[1]) - 91.402) <= 1e-9)
+        let anchor = -15.896749090755629 / 0.39701893496797275
+        #expect(abs(solver.value(of: v[0]) - anchor) <= 1e-9)
+        let v3 = (584.4290102871597 + 2 * anchor - 3 * 91.402) / 3
+        #expect(abs(solver.value(of: v[3]) - v3) <= 1e-9)
+    }
+}
