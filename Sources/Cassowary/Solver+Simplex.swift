@@ -17,18 +17,23 @@ extension Solver {
         definitionRank.append(-1)
         definitionValues.append(0)
         _ = links.add()
+        isPinned.append(false)
         return id
     }
 
     /// Records in ``links`` that `symbol`, made basic with `row`, is tied to the row's
-    /// symbols (constants excepted: a variable a required equality pins ties nothing).
-    /// Only new rows can tie anything: a pivot's row holds symbols already tied to
-    /// its leaving symbol, and a substitution gives a row only symbols tied to one it held.
+    /// symbols, or in ``isPinned`` that it is a constant (a variable a required equality
+    /// pins: such a row is a definition, and stays constant until a rebuild), which ties
+    /// nothing. Only new rows can tie anything: a pivot's row holds symbols already tied
+    /// to its leaving symbol, and a substitution gives a row only symbols tied to one it
+    /// held.
     @inline(__always)
     mutating func link(_ symbol: Int, _ row: Row) {
-        for cell in row.cells where !(isBasic[cell.symbol] && rows[cell.symbol].cells.isEmpty) {
-            links.union(symbol, cell.symbol)
+        if row.cells.isEmpty {
+            isPinned[symbol] = true
+            return
         }
+        for cell in row.cells where !isPinned[cell.symbol] { links.union(symbol, cell.symbol) }
     }
 
     /// The external symbol of `variable`, created on first use.
@@ -815,7 +820,7 @@ struct PartTracker {
             let node: Int
             if let symbol = solver.variableSymbols[term.variable] {
                 // A variable a required equality pins ties nothing.
-                if solver.isBasic[symbol] && solver.rows[symbol].cells.isEmpty { continue }
+                if solver.isPinned[symbol] { continue }
                 node = symbol
             } else if let known = unnamed[term.variable] {
                 node = known

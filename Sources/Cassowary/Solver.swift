@@ -126,6 +126,9 @@ public struct Solver: Sendable {
     /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
     /// the moment, never finer.
     var links = DisjointSets(count: 0)
+    /// Whether the symbol is basic with a constant row (see `link`), by symbol id; read
+    /// instead of the row, whose first touch is a cache miss in a large tableau.
+    var isPinned: [Bool] = []
     /// Whether a bulk load is installed part by part (see `installPending`); off, the
     /// whole queue goes in plain level order. Settable for tests.
     var installsByPart = true
@@ -174,6 +177,7 @@ public struct Solver: Sendable {
         definitionRank.reserveCapacity(symbols)
         definitionValues.reserveCapacity(symbols)
         links.reserveCapacity(symbols)
+        isPinned.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
