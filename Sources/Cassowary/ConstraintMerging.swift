@@ -136,6 +136,8 @@ struct PendingInstall {
     /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
     /// first appearance; 0 when parts are not worked out.
     var part: Int32 = 0
+    /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
+    var isDeferred = false
 }
 
 /// A constraint's identity for merging identical ones: strength, relation, and its

@@ -18,6 +18,7 @@ extension Solver {
         definitionValues.append(0)
         _ = links.add()
         isPinned.append(false)
+        deferral.append(0)
         return id
     }
 
@@ -67,6 +68,8 @@ extension Solver {
             needsSolve = true
             return handle
         }
+        if try deferIfImpliedFree(constraint, handle: handle.rawValue, isMergeable: isMergeable) { return handle }
+        try installDeferred(namedBy: constraint.expression)
         let (tag, isMerged) = try insertOrMerge(constraint, handle: handle.rawValue, isMergeable: isMergeable,
                                                 certificate: &certificate)
         records.append(ConstraintRecord(constraint: constraint, tag: tag, isMergeable: isMergeable))
@@ -94,6 +97,10 @@ extension Solver {
     /// order over the whole queue, but a flow layout's rows are solved while their
     /// cells are in cache instead of once per strength level across the scene.
     ///
+    /// **Deferred required constraints** (`Solver+Deferral.swift`) go in just before
+    /// the strongest queued level that names their hub, ahead of that level's optional
+    /// constraints, or after everything when none does.
+    ///
     /// **Not blocks.** Level order within blocks of 1,024 consecutive constraints of a
     /// part was tried twice for locality inside large parts. Any order ends optimal in
     /// exact arithmetic, but on dense random systems blocks took 1.2–8× the pivots, up
@@ -110,12 +117,20 @@ extension Solver {
         var queue: [PendingInstall] = []
         queue.reserveCapacity(pending.count)
         var keys: [MergeKey] = []
-        var parts = PartTracker(links: installsByPart && pending.count >= Self.partOrderMinimum ? links : nil)
+        var parts = PartTracker(links: installsByPart && pending.count + deferredCount >= Self.partOrderMinimum ? links : nil)
+        // The strongest queued level that names each hub (lookups only).
+        var hubLevels: [Int: Double] = [:]
         for handle in pending {
             guard let record = records[handle] else { continue }
             let constraint = record.constraint
             var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
             if parts.isActive { parts.tie(constraint.expression, in: self) }
+            if deferredCount > 0 {
+                for term in constraint.expression.terms {
+                    guard let symbol = variableSymbols[term.variable], deferral[symbol] == 1 || deferral[symbol] == -1 else { continue }
+                    hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
+                }
+            }
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
@@ -132,10 +147,25 @@ extension Solver {
             queue.append(entry)
         }
         pending = []
+        // Deferred required constraints go in just before the strongest level that names
+        // their hub, or after everything (`Solver+Deferral.swift`).
+        for hub in hubOrder where deferral[hub] == 1 || deferral[hub] == -1 {
+            let level = hubLevels[hub] ?? -.infinity
+            for handle in deferredByHub[hub] ?? [] {
+                guard let record = records[handle] else { continue }
+                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true))
+                if parts.isActive { parts.tie(record.constraint.expression, in: self) }
+            }
+            deferral[hub] = Self.deferralFree
+        }
+        deferredByHub = [:]
+        hubOrder = []
         lastInstallPartCount = parts.isActive ? parts.rank(&queue) : 0
         queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
-            return $0.strength != $1.strength ? $0.strength > $1.strength : $0.handle < $1.handle
+            if $0.strength != $1.strength { return $0.strength > $1.strength }
+            if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
+            return $0.handle < $1.handle
         }
         // Parts are independent only from an optimal start (the required constraints
         // added since the last solve may have left the objective improvable).
@@ -147,6 +177,11 @@ extension Solver {
         // could miss a merge but never make a wrong one.
         for entry in queue {
             let index = entry.handle
+            if entry.isDeferred {
+                try installDeferred(handle: index)
+                try optimizeObjective()
+                continue
+            }
             var certificate: [Int]? = nil
             let tag: Tag
             let isMerged: Bool

@@ -29,6 +29,10 @@
 ///   is kept as written and evaluated on read, instead of being rewritten in
 ///   non-basic symbols by every later pivot; chains (`x[i] = x[i-1] + w[i-1] + 8`) then
 ///   stay O(n) cells instead of O(n²) (`Solver+Definitions.swift`).
+/// - A bulk load defers a required inequality that only bounds a cost-free variable
+///   from one side (a free container width's `row end <= width`) until a constraint
+///   or level that names the variable (`Solver+Deferral.swift`, an LP presolve rule):
+///   the same optimum, without handing the width from row to row at every level.
 /// - Identical constraints are merged (`ConstraintMerging.swift`): a required
 ///   duplicate adds nothing, an optional one adds its weight to the first one's
 ///   errors, which removes the O(n²) degenerate walk of n equal "intrinsic width"
@@ -135,6 +139,22 @@ public struct Solver: Sendable {
     /// Number of parts the last bulk load was installed in (0 for plain level order); a
     /// diagnostic for tests.
     var lastInstallPartCount = 0
+    /// Deferred required inequalities (`Solver+Deferral.swift`), by symbol id: a hub's
+    /// direction (+1: its deferred constraints let it rise, -1: fall), 2 for a symbol a
+    /// deferred constraint names besides its hub, else 0.
+    var deferral: [Int8] = []
+    /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
+    var deferredByHub: [Int: [Int]] = [:]
+    /// Hubs in the order they were made (some may have been installed since).
+    var hubOrder: [Int] = []
+    /// Number of deferred constraints not yet installed.
+    var deferredCount = 0
+    /// Whether a bulk load (``autoSolve`` off) defers a required inequality that only
+    /// bounds a cost-free variable from one side until that variable matters (an
+    /// implied-free column, `Solver+Deferral.swift`): the same optimum, without the
+    /// pivots that hand such a variable from row to row. On by default; off only to
+    /// compare (`layoutd-bench solver FILE --no-deferral`).
+    public var defersImpliedFree = true
 
     /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's
     /// behaviour). Turn it off to add many constraints and optimise once: the tableau
@@ -142,8 +162,10 @@ public struct Solver: Sendable {
     /// ``SolverError/unsatisfiableConstraint`` is thrown by the add as usual) while
     /// optional ones are queued; ``solve()`` or ``updateVariables()`` installs the queue
     /// in handle order and optimises once (every other mutating call solves first).
-    /// Until then `value(of:)` reads values that satisfy the required constraints
-    /// only — the same contract as kiwi's `updateVariables`. A scene's bulk load is
+    /// Until then `value(of:)` reads values that satisfy the required constraints in
+    /// the tableau only — the same contract as kiwi's `updateVariables` — and a
+    /// required inequality deferred on an implied-free variable
+    /// (``defersImpliedFree``) is not in it yet. A scene's bulk load is
     /// much cheaper this way: weak wishes on shared variables (equal widths along a
     /// chain) are not re-pivoted through every row after each of n adds (O(n²)).
     public var autoSolve = true
@@ -178,6 +200,7 @@ public struct Solver: Sendable {
         definitionValues.reserveCapacity(symbols)
         links.reserveCapacity(symbols)
         isPinned.reserveCapacity(symbols)
+        deferral.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
@@ -215,7 +238,8 @@ public struct Solver: Sendable {
             throw .unknownConstraint(handle)
         }
         try solvePending()
-        try removeRecord(handle.rawValue, record)
+        // Read again: a queued or deferred constraint got its tag in the install.
+        try removeRecord(handle.rawValue, records[handle.rawValue] ?? record)
     }
 
     /// Whether `handle` names a constraint currently in this solver.

@@ -4,7 +4,8 @@ import Foundation
 /// `layoutd-bench solver FILE`: the kiwi_bench.py protocol (FORMAT.md) on the
 /// Cassowary module, printing the same JSON line with solver "layoutd", plus
 /// `ambiguity_ms` (``Solver/areDetermined(_:)`` over every variable after the build)
-/// and `ambiguous_variables`.
+/// and `ambiguous_variables`. `--no-deferral` turns off ``Solver/defersImpliedFree``, for
+/// comparing its effect.
 enum SolverBenchCommand {
     static func run(_ arguments: [String]) -> Int32 {
         var path: String?
@@ -12,6 +13,7 @@ enum SolverBenchCommand {
         var minRepeats = 3
         var budget = 20.0
         var dumpPath: String?
+        var defers = true
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -21,6 +23,7 @@ enum SolverBenchCommand {
             case "--min-repeats": minRepeats = Int(value ?? "") ?? minRepeats; index += 1
             case "--budget-s": budget = Double(value ?? "") ?? budget; index += 1
             case "--dump-solution": dumpPath = value; index += 1
+            case "--no-deferral": defers = false   // install every required constraint at once (for comparison)
             case "--solver": index += 1   // accepted for run_all.py compatibility
             default: path = argument
             }
@@ -53,6 +56,7 @@ enum SolverBenchCommand {
             let t1 = clock.now
             var solver = Solver()
             solver.autoSolve = false   // optimise once, in updateVariables (update_ms)
+            solver.defersImpliedFree = defers
             let t2 = clock.now
             // Counted in add_ms; the format gives the counts up front, as a scene does.
             solver.reserveCapacity(variables: system.variables.count, constraints: system.rows.count)

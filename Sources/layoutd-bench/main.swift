@@ -15,7 +15,7 @@ struct Subcommand {
 
 let commands: [(name: String, command: Subcommand)] = [
     ("solver", Subcommand(
-        usage: "solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]",
+        usage: "solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F] [--no-deferral]",
         run: SolverBenchCommand.run)),
     ("solver-batch", Subcommand(
         usage: "solver-batch DIR   (one JSON line of values per *.json system, for the kiwi differential test)",
