@@ -12,89 +12,101 @@
 // (Andersen & Andersen, "Presolving in linear programming", Math. Programming 71,
 // 1995, §3): its constraints drop out of the problem until its cost appears.
 //
-// So a required inequality (with ``Solver/autoSolve`` off) is deferred when it names a
-// *hub*: an external symbol that no row, objective level or edit holds, which every
-// deferred constraint naming it lets move the same way (up for `W >= …`). It stays out
-// until
-// - another constraint that is installed at once names the hub (a required one that
-//   does not fit the same way, or any constraint with ``Solver/autoSolve`` on): the
-//   hub's deferred constraints go in first, in handle order;
+// So a required inequality added in a bulk load (``Solver/autoSolve`` off, before any
+// optional constraint is in the tableau) is deferred when it names a *hub*: a variable
+// that every required constraint naming it so far — at least
+// ``Solver/deferralPushMinimum`` of them — pushed the same way (up for `W >= …`), and
+// that this one pushes that way too. It stays out until
+// - another constraint installed at once names the hub (a required one that pushes it
+//   the other way or is an equality, or any constraint with ``Solver/autoSolve`` on):
+//   the hub's deferred constraints go in first, in handle order;
 // - ``Solver/solve()``: they go in just before the strongest queued optional
 //   constraint that names the hub (at its level, before that level's optional
 //   constraints), or after everything if none does.
-// Exactness: until then nothing in the tableau names the hub, and for any values of
-// the other variables the hub can be moved until its deferred constraints all hold,
-// so the set of feasible values of every other variable — and with it the optimum of
-// every level installed so far — is the same with or without them. A deferred
-// constraint can never be the one that makes the required constraints unsatisfiable:
-// the constraint that does is one that names the hub, and it installs them first.
+// Exactness: every required constraint naming the hub lets it move the same way and no
+// wish of a stronger level names it, so for any values of the other variables the hub
+// can move until all of them hold: the set of feasible values of every other
+// variable — and with it the optimum of every level installed before — is the same
+// with or without the deferred ones. For the same reason a deferred constraint can
+// never be the one that makes the required constraints unsatisfiable: the one that
+// does names the hub the other way, and installs them first.
 //
-// Invariants: a hub is fresh (not basic, in no column, no objective level); a deferred
-// constraint names no hub but its own (others it names are flushed first) and the
-// symbols it names besides its hub never become hubs (`deferral` state `named`).
+// Why at least 16 pushes: what waiting saves is a rewrite of the whole group each time
+// another row takes the hub over, which only pays for a variable that many constraints
+// bound. What it costs is a different order of the required rows, and on dense random
+// systems a variable bounded once or twice, deferred, took from 4× fewer to 4× more
+// cell operations (same pivots, denser or sparser rows). A layout's container width
+// is bounded by every row; below the threshold nothing changes.
+//
+// Invariants: a deferred constraint names no hub but its own (others it names are
+// installed first), and the variables it names besides its hub are marked as pushed
+// both ways, so they never become hubs.
 
 extension Solver {
     /// Most terms a deferred constraint may have (the direction test is quadratic in
     /// them; layout constraints have two to five).
     static var deferralTermLimit: Int { 16 }
 
-    /// `deferral` states besides a hub's direction (+1 up, -1 down).
-    static var deferralFree: Int8 { 0 }
-    static var deferralNamed: Int8 { 2 }
+    /// Fewest required constraints that must have pushed a variable one way before
+    /// the next ones that push it that way are deferred.
+    static var deferralPushMinimum: Int32 { 16 }
 
-    /// Defers `constraint` (handle `handle`) if it is a required inequality naming a
-    /// fresh symbol it bounds from one side; returns whether it was deferred (and
-    /// recorded). Other hubs it names are installed first.
-    /// - Complexity: O(terms²) for at most ``deferralTermLimit`` terms.
+    /// The mark in ``pushes`` of a variable pushed both ways (or named beside a hub).
+    static var pushedBothWays: Int32 { .min }
+
+    /// For a required `constraint` (handle `handle`): defers it if it pushes a hub (see
+    /// the top of this file) and returns true, having recorded it; else records how it
+    /// pushes its variables and returns false. Other hubs a deferred constraint names
+    /// are installed first.
+    /// - Complexity: O(terms²) for at most ``deferralTermLimit`` terms, else O(terms).
     mutating func deferIfImpliedFree(_ constraint: Constraint, handle: Int, isMergeable: Bool) throws(SolverError) -> Bool {
-        guard defersImpliedFree, !autoSolve, !tracksMarkers, constraint.strength.isRequired,
-              constraint.relation != .equal else { return false }
+        guard constraint.strength.isRequired else { return false }
         let terms = constraint.expression.terms
-        guard terms.count <= Self.deferralTermLimit, !terms.isEmpty else { return false }
         let relationSign: Double = constraint.relation == .greaterThanOrEqual ? 1 : -1
-        var hub = -1              // a symbol, or -2 - index of a term whose variable has none yet
-        var hubSign: Int8 = 0     // 0 while no candidate is found
-        var isNewHub = false
-        for (index, term) in terms.enumerated() where term.coefficient != 0 {
-            // Only a variable written once (its coefficient is then its net one).
-            var isRepeated = false
-            for (other, earlier) in terms.enumerated() where other != index && earlier.variable == term.variable {
-                isRepeated = true
-            }
-            if isRepeated { continue }
-            let sign: Int8 = term.coefficient * relationSign > 0 ? 1 : -1
-            let symbol = variableSymbols[term.variable]
-            if let symbol, deferral[symbol] == sign {
-                // An existing hub this constraint moves the same way: join it.
-                hub = symbol
-                hubSign = sign
-                isNewHub = false
-                break
-            }
-            guard hubSign == 0 else { continue }
-            if let symbol {
-                guard deferral[symbol] == Self.deferralFree, !isBasic[symbol], columns[symbol].isEmpty,
-                      isOutsideObjective(symbol) else { continue }
-            }
-            hub = symbol ?? -2 - index   // a new symbol is made below, in term order
-            hubSign = sign
-            isNewHub = true
+        // Each term's push (+1 up, -1 down, 0: an equality or a variable written twice).
+        func push(_ index: Int) -> Int32 {
+            let term = terms[index]
+            guard constraint.relation != .equal, term.coefficient != 0, terms.count <= Self.deferralTermLimit else { return 0 }
+            for (other, earlier) in terms.enumerated() where other != index && earlier.variable == term.variable { return 0 }
+            return term.coefficient * relationSign > 0 ? 1 : -1
         }
-        guard hubSign != 0 else { return false }
-        // Symbols in term order, as an install would number them.
-        for term in terms { _ = symbol(for: term.variable) }
-        if hub <= -2 { hub = symbol(for: terms[-2 - hub].variable) }
+        let mayDefer = defersImpliedFree && !autoSolve && !tracksMarkers && objective.levelCount == 0
+            && constraint.relation != .equal && terms.count <= Self.deferralTermLimit
+        var hub = -1
+        if mayDefer {
+            for index in terms.indices {
+                let sign = push(index)
+                guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
+                if deferral[symbol] == Int8(sign) {
+                    hub = symbol   // a hub already: join it
+                    break
+                }
+                let count = pushes[symbol]
+                if hub < 0 && deferral[symbol] == 0 && count != Self.pushedBothWays
+                    && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
+                    hub = symbol
+                }
+            }
+        }
+        // Symbols are made in term order, skipping zero terms, as an install makes them.
+        guard hub >= 0 else {
+            for index in terms.indices where terms[index].coefficient != 0 {
+                let symbol = symbol(for: terms[index].variable)
+                record(push(index), of: symbol)
+            }
+            return false
+        }
         // No other hub may stay named by a deferred constraint.
-        for term in terms {
+        for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && (deferral[symbol] == 1 || deferral[symbol] == -1) { try installDeferred(hub: symbol) }
+            if symbol != hub && deferral[symbol] != 0 { try installDeferred(hub: symbol) }
         }
-        for term in terms {
-            let symbol = symbol(for: term.variable)
-            if symbol != hub { deferral[symbol] = Self.deferralNamed }
+        for index in terms.indices where terms[index].coefficient != 0 {
+            let symbol = symbol(for: terms[index].variable)
+            record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if isNewHub {
-            deferral[hub] = hubSign
+        if deferral[hub] == 0 {
+            deferral[hub] = Int8(pushes[hub].signum())
             hubOrder.append(hub)
         }
         deferredByHub[hub, default: []].append(handle)
@@ -104,19 +116,32 @@ extension Solver {
         return true
     }
 
+    /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
+    /// to `symbol`'s count in ``pushes``.
+    @inline(__always)
+    private mutating func record(_ sign: Int32, of symbol: Int) {
+        let count = pushes[symbol]
+        if count == Self.pushedBothWays { return }
+        if sign == 0 || (count != 0 && count.signum() != sign) {
+            pushes[symbol] = Self.pushedBothWays
+        } else if count.magnitude < Int32.max.magnitude - 1 {
+            pushes[symbol] = count + sign
+        }
+    }
+
     /// Installs the deferred constraints of every hub `expression` names (before a
     /// constraint naming it goes into the tableau).
     mutating func installDeferred(namedBy expression: Expression) throws(SolverError) {
         guard deferredCount > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if deferral[symbol] == 1 || deferral[symbol] == -1 { try installDeferred(hub: symbol) }
+            if deferral[symbol] != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, in handle order; it is no longer a hub.
     mutating func installDeferred(hub: Int) throws(SolverError) {
-        deferral[hub] = Self.deferralFree
+        deferral[hub] = 0
         guard let handles = deferredByHub.removeValue(forKey: hub) else { return }
         for handle in handles { try installDeferred(handle: handle) }
     }

@@ -19,6 +19,7 @@ extension Solver {
         _ = links.add()
         isPinned.append(false)
         deferral.append(0)
+        pushes.append(0)
         return id
     }
 
@@ -127,7 +128,7 @@ extension Solver {
             if parts.isActive { parts.tie(constraint.expression, in: self) }
             if deferredCount > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferral[symbol] == 1 || deferral[symbol] == -1 else { continue }
+                    guard let symbol = variableSymbols[term.variable], deferral[symbol] != 0 else { continue }
                     hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
@@ -149,14 +150,14 @@ extension Solver {
         pending = []
         // Deferred required constraints go in just before the strongest level that names
         // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in hubOrder where deferral[hub] == 1 || deferral[hub] == -1 {
+        for hub in hubOrder where deferral[hub] != 0 {
             let level = hubLevels[hub] ?? -.infinity
             for handle in deferredByHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
                 queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
-            deferral[hub] = Self.deferralFree
+            deferral[hub] = 0
         }
         deferredByHub = [:]
         hubOrder = []

@@ -140,9 +140,12 @@ public struct Solver: Sendable {
     /// diagnostic for tests.
     var lastInstallPartCount = 0
     /// Deferred required inequalities (`Solver+Deferral.swift`), by symbol id: a hub's
-    /// direction (+1: its deferred constraints let it rise, -1: fall), 2 for a symbol a
-    /// deferred constraint names besides its hub, else 0.
+    /// direction (+1: its deferred constraints let it rise, -1: fall), else 0.
     var deferral: [Int8] = []
+    /// By symbol id: how many required constraints named the variable, all pushing it
+    /// up (> 0) or all down (< 0); `Int32.min` once one pushed it the other way, was an
+    /// equality, named it twice or named it beside a deferred constraint's hub.
+    var pushes: [Int32] = []
     /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
     var deferredByHub: [Int: [Int]] = [:]
     /// Hubs in the order they were made (some may have been installed since).
@@ -201,6 +204,7 @@ public struct Solver: Sendable {
         links.reserveCapacity(symbols)
         isPinned.reserveCapacity(symbols)
         deferral.reserveCapacity(symbols)
+        pushes.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
