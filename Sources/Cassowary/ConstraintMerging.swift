@@ -138,6 +138,8 @@ struct PendingInstall {
     var part: Int32 = 0
     /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
     var isDeferred = false
+    /// A deferred constraint's hub symbol, else -1.
+    var hub: Int32 = -1
 }
 
 /// A constraint's identity for merging identical ones: strength, relation, and its

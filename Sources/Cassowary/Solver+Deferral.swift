@@ -129,6 +129,47 @@ extension Solver {
         }
     }
 
+    /// Orders a run of deferred constraints about to go in (``Solver/solve()``) most
+    /// demanding first: by the value each needs its hub to reach (up for a hub pushed
+    /// up, down for one pushed down) at the current values, then by handle.
+    ///
+    /// Any order gives the same optimum (the constraints only bound their hubs), but
+    /// in handle order every constraint that needs more than all before it takes the
+    /// hub over, and each such pivot rewrites the rows of all the group before it:
+    /// with rows that widen one after another, n takeovers of O(n) rows each, O(n²).
+    /// Most demanding first, the first one sets the hub and the rest go in feasible,
+    /// without a pivot.
+    /// - Complexity: O(k log k) for k constraints, plus reading their variables' values.
+    mutating func orderByDemand(_ run: inout ArraySlice<PendingInstall>) {
+        guard run.count > 1 else { return }
+        refreshDefinitionValues()
+        var keyed: [(key: Double, entry: PendingInstall)] = []
+        keyed.reserveCapacity(run.count)
+        for entry in run {
+            guard let constraint = records[entry.handle]?.constraint, entry.hub >= 0 else {
+                keyed.append((-.infinity, entry))
+                continue
+            }
+            let hub = Int(entry.hub)
+            var residual = constraint.expression.constant
+            var coefficient = 0.0
+            for term in constraint.expression.terms {
+                residual += term.coefficient * value(of: term.variable)
+                if variableSymbols[term.variable] == hub { coefficient += term.coefficient }
+            }
+            guard coefficient != 0 else {
+                keyed.append((-.infinity, entry))
+                continue
+            }
+            // The hub value at which the constraint is tight, signed so larger is more demanding.
+            let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitionValues[hub] : rows[hub].constant) : 0
+            let tight = hubValue - residual / coefficient
+            keyed.append((Double(pushes[hub].signum()) * tight, entry))
+        }
+        keyed.sort { $0.key != $1.key ? $0.key > $1.key : $0.entry.handle < $1.entry.handle }
+        for (offset, item) in keyed.enumerated() { run[run.startIndex + offset] = item.entry }
+    }
+
     /// Installs the deferred constraints of every hub `expression` names (before a
     /// constraint naming it goes into the tableau).
     mutating func installDeferred(namedBy expression: Expression) throws(SolverError) {

@@ -154,7 +154,8 @@ extension Solver {
             let level = hubLevels[hub] ?? -.infinity
             for handle in deferredByHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
-                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true))
+                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
+                                            hub: Int32(truncatingIfNeeded: hub)))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
             deferral[hub] = 0
@@ -176,7 +177,15 @@ extension Solver {
         // adds is never an alias and the keys stay exact; were one to appear, a key
         // written without it still names only constraints identical as written, so it
         // could miss a merge but never make a wrong one.
-        for entry in queue {
+        var position = 0
+        while position < queue.count {
+            if queue[position].isDeferred && (position == 0 || !queue[position - 1].isDeferred) {
+                var end = position + 1
+                while end < queue.count && queue[end].isDeferred { end += 1 }
+                orderByDemand(&queue[position..<end])
+            }
+            let entry = queue[position]
+            position += 1
             let index = entry.handle
             if entry.isDeferred {
                 try installDeferred(handle: index)

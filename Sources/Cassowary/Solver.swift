@@ -29,10 +29,12 @@
 ///   is kept as written and evaluated on read, instead of being rewritten in
 ///   non-basic symbols by every later pivot; chains (`x[i] = x[i-1] + w[i-1] + 8`) then
 ///   stay O(n) cells instead of O(n²) (`Solver+Definitions.swift`).
-/// - A bulk load defers a required inequality that only bounds a cost-free variable
-///   from one side (a free container width's `row end <= width`) until a constraint
-///   or level that names the variable (`Solver+Deferral.swift`, an LP presolve rule):
-///   the same optimum, without handing the width from row to row at every level.
+/// - A bulk load defers a required inequality on a cost-free variable that every
+///   required constraint naming it (16 or more) bounds from the same side — a free
+///   container width's `row end <= width` — until a constraint pushes the variable the
+///   other way or the strongest level that names it comes up (`Solver+Deferral.swift`,
+///   an LP presolve rule): the same optimum, without handing the width from row to
+///   row at every level.
 /// - Identical constraints are merged (`ConstraintMerging.swift`): a required
 ///   duplicate adds nothing, an optional one adds its weight to the first one's
 ///   errors, which removes the O(n²) degenerate walk of n equal "intrinsic width"
@@ -152,11 +154,11 @@ public struct Solver: Sendable {
     var hubOrder: [Int] = []
     /// Number of deferred constraints not yet installed.
     var deferredCount = 0
-    /// Whether a bulk load (``autoSolve`` off) defers a required inequality that only
-    /// bounds a cost-free variable from one side until that variable matters (an
-    /// implied-free column, `Solver+Deferral.swift`): the same optimum, without the
-    /// pivots that hand such a variable from row to row. On by default; off only to
-    /// compare (`layoutd-bench solver FILE --no-deferral`).
+    /// Whether a bulk load (``autoSolve`` off) defers a required inequality on a
+    /// variable that 16 or more required constraints all bound from the same side,
+    /// until that variable matters (an implied-free column, `Solver+Deferral.swift`):
+    /// the same optimum, without the pivots that hand such a variable from row to row.
+    /// On by default; off only to compare (`layoutd-bench solver FILE --no-deferral`).
     public var defersImpliedFree = true
 
     /// Whether ``addConstraint(_:)`` re-optimises after every add (default, kiwi's

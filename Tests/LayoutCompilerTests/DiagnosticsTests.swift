@@ -521,3 +521,34 @@ struct FaultColumnTests {
         #expect(errors.first?.part == part)
     }
 }
+
+/// A scene whose views widen one after another, each bound by the container's right
+/// edge: the resizable base (container width free) defers those bounds and installs
+/// them widest first, so its work grows linearly (it was O(n²): 4,000 such views
+/// exceeded the default work limit).
+struct WideningRowsTests {
+    static func scene(views count: Int) throws -> Scene {
+        var views: [String] = []
+        var constraints: [String] = []
+        for index in 1...count {
+            views.append("\"v\(index)\"")
+            constraints.append("\"H:|-8-[v\(index)(\(index)@500)]-(>=8)-|\"")
+            constraints.append("\"V:|-\(20 * index)-[v\(index)(10)]\"")
+        }
+        let json = "{\"container\":{\"width\":100000,\"height\":600},\"views\":[\(views.joined(separator: ","))],\"constraints\":[\(constraints.joined(separator: ","))]}"
+        return try SceneDecoder().decode(body: Array(json.utf8))
+    }
+
+    @Test func theResizableBaseOfWideningRowsCostsLinearWork() throws {
+        let small = try Self.scene(views: 500)
+        let large = try Self.scene(views: 1_000)
+        let smallBase = SceneCompiler(scene: small, limits: SceneLimits()).compile().makeResizableBase(fitsWidth: true, fitsHeight: true)
+        let largeBase = SceneCompiler(scene: large, limits: SceneLimits()).compile().makeResizableBase(fitsWidth: true, fitsHeight: true)
+        #expect(smallBase.solver != nil && largeBase.solver != nil)
+        // Twice the views, about twice the work (four times before).
+        #expect(largeBase.work < 5 * smallBase.work / 2)
+        // The fitted width: the widest view (1,000) between margins of 8.
+        let fitted = largeBase.solver!.value(of: SceneCompiler(scene: large, limits: SceneLimits()).compile().hierarchy.widthVariable(0))
+        #expect(fitted == 1_016)
+    }
+}
