@@ -144,7 +144,7 @@ struct ConnectionStateMachine {
         var actions: [Action] = []
         if parser.hasPartialRequest {
             reject(.problem(status: 408, title: "Request Timeout",
-                            detail: "The request was not received in time.", type: limits.problemType(for: 408)),
+                            detail: "The request was not received in time.", type: limits.problemType(for: 408), extra: limits.problemMembers),
                    date: date, into: &actions)
         } else {
             closeAfterFlush(into: &actions)
@@ -190,7 +190,7 @@ struct ConnectionStateMachine {
                 return
             case .failure(let error):
                 let title = HTTPResponse.reasonPhrase(error.status)
-                reject(.problem(status: error.status, title: title, detail: error.detail, type: limits.problemType(for: error.status)), date: date, into: &actions)
+                reject(.problem(status: error.status, title: title, detail: error.detail, type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
                 return
             }
         }
@@ -222,7 +222,7 @@ struct ConnectionStateMachine {
     static func overloadResponse(date: String, limits: ServerLimits = ServerLimits()) -> [UInt8] {
         var response = HTTPResponse.problem(status: 503, title: "Service Unavailable",
                                             detail: "The server has too many open connections; retry shortly.",
-                                            type: limits.problemType(for: 503))
+                                            type: limits.problemType(for: 503), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         var bytes: [UInt8] = []
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,

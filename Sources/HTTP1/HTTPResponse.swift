@@ -31,18 +31,19 @@ public struct HTTPResponse: Sendable, Equatable {
     ///   - detail: An explanation specific to this occurrence.
     ///   - type: A URI reference naming the problem type; `about:blank` (RFC 9457
     ///     §4.2.1) when the status code says it all.
-    ///   - extra: Extension members; each value is JSON text inserted verbatim
-    ///     (for example `("diagnostics", "[]")`), so it must be valid JSON.
+    ///   - extra: Extension members (RFC 9457 §3.2), in order; each value is JSON text
+    ///     inserted verbatim (for example `ProblemMember("diagnostics", "[]")`), so it
+    ///     must be valid JSON.
     public static func problem(
         status: Int,
         title: String,
         detail: String,
         type: String = "about:blank",
-        extra: KeyValuePairs<String, String> = [:]
+        extra: [ProblemMember] = []
     ) -> HTTPResponse {
         var json = "{\"type\":\(jsonQuoted(type)),\"title\":\(jsonQuoted(title)),\"status\":\(status),\"detail\":\(jsonQuoted(detail))"
-        for (name, value) in extra {
-            json += ",\(jsonQuoted(name)):\(value)"
+        for member in extra {
+            json += ",\(jsonQuoted(member.name)):\(member.json)"
         }
         json += "}"
         return HTTPResponse(
@@ -139,4 +140,17 @@ func jsonQuoted(_ string: String) -> String {
     }
     out += "\""
     return out
+}
+
+/// An extension member of a problem details object (RFC 9457 §3.2): its name and its
+/// value as JSON text, written verbatim.
+public struct ProblemMember: Sendable, Hashable {
+    public var name: String
+    /// The value as JSON text, such as `[]`; it must be valid JSON.
+    public var json: String
+
+    public init(_ name: String, _ json: String) {
+        self.name = name
+        self.json = json
+    }
 }

@@ -73,10 +73,14 @@ public struct Router: Sendable {
     /// The base of the problem `type` of 404 and 405 answers (see
     /// ``ServerLimits/problemTypeBase``); `nil` gives `about:blank`.
     public var problemTypeBase: String?
+    /// Extension members added to the 404 and 405 problems, as
+    /// ``ServerLimits/problemMembers``.
+    public var problemMembers: [ProblemMember]
 
     /// A router with no routes: every request gets 404.
-    public init(problemTypeBase: String? = nil) {
+    public init(problemTypeBase: String? = nil, problemMembers: [ProblemMember] = []) {
         self.problemTypeBase = problemTypeBase
+        self.problemMembers = problemMembers
     }
 
     private func problemType(_ status: Int) -> String {
@@ -130,11 +134,12 @@ public struct Router: Sendable {
             var response = HTTPResponse.problem(
                 status: 405, title: "Method Not Allowed",
                 detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).",
-                type: problemType(405))
+                type: problemType(405), extra: problemMembers)
             response.headers.append("Allow", allowed.joined(separator: ", "))
             return response
         }
-        return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404))
+        return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404),
+                                    extra: problemMembers)
     }
 
     /// The answer to `OPTIONS`: `204 No Content` with `Allow: <methods>`.

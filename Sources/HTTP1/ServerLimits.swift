@@ -42,6 +42,10 @@ public struct ServerLimits: Sendable, Equatable {
     /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`
     /// (the default) gives `about:blank` (RFC 9457 §4.2.1).
     public var problemTypeBase: String?
+    /// Extension members added to those problems (RFC 9457 §3.2), each value JSON text
+    /// inserted verbatim, such as `ProblemMember("diagnostics", "[]")` for an API whose every problem
+    /// carries a diagnostics list. Default: none.
+    public var problemMembers: [ProblemMember] = []
 
     /// The problem `type` for `status` under ``problemTypeBase``.
     public func problemType(for status: Int) -> String {

@@ -13,6 +13,9 @@ import LayoutSyntax
 public final class LayoutService: Sendable {
     /// The base of every problem `type` layoutd answers: `urn:layoutd:problem:<slug>`.
     public static let problemTypeBase = "urn:layoutd:problem:"
+    /// What every problem the server or router answers by itself carries besides `type`,
+    /// `title`, `status` and `detail`: the contract's `diagnostics` list, empty.
+    public static let problemMembers = [ProblemMember("diagnostics", "[]")]
 
     /// The SQLite result cache and group store.
     public let store: LayoutStore
@@ -38,7 +41,7 @@ public final class LayoutService: Sendable {
 
     /// The router with every route of the API (see `openapi.yaml`).
     public func makeRouter() -> Router {
-        var router = Router(problemTypeBase: Self.problemTypeBase)
+        var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
         router.add(.POST, "/solve") { [self] request, _ in solve(request) }
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }

@@ -857,7 +857,8 @@ components:
         `503` `service-unavailable` over the connection limit; all with
         `Connection: close` and without `X-Request-Id`), `501` `not-implemented` for an
         unknown method (also with `Connection: close`, without `X-Request-Id`), `500` for an
-        internal error.
+        internal error. Like every problem of this API, each carries a `diagnostics`
+        list, empty for these.
       headers:
         X-Request-Id:
           $ref: '#/components/headers/RequestId'

@@ -165,6 +165,30 @@ struct ConnectionStateMachineTests {
         #expect(machine.received(bytes("GET / HTTP/1.1\nHost: a\n\n"), now: 0, date: Self.date) == [])
     }
 
+    /// The problem type base and extension members the application configures go into
+    /// the server's own problems: the 413 of an oversized body, the 408 of a stalled head.
+    @Test func ownProblemsCarryTheConfiguredTypeAndMembers() {
+        var configured = ServerLimits(maxBodyBytes: 4)
+        configured.problemTypeBase = "urn:app:problem:"
+        configured.problemMembers = [ProblemMember("diagnostics", "[]")]
+        var machine = ConnectionStateMachine(limits: configured, now: 0)
+        let actions = machine.received(bytes("PUT /g HTTP/1.1\nHost: h\nContent-Length: 5\n\n"), now: 0, date: Self.date)
+        let body = #"{"type":"urn:app:problem:payload-too-large","title":"Content Too Large","status":413,"detail":"The request body is larger than the server accepts.","diagnostics":[]}"#
+        guard case .write(let written) = actions.first else {
+            Issue.record("no response written")
+            return
+        }
+        #expect(String(decoding: written, as: UTF8.self).hasSuffix("\r\n\r\n" + body))
+        var stalled = ConnectionStateMachine(limits: configured, now: 0)
+        _ = stalled.received(bytes("GET / HT"), now: 0, date: Self.date)
+        let timeout = stalled.timerFired(now: configured.headTimeout, date: Self.date)
+        guard case .write(let answer) = timeout.first else {
+            Issue.record("no 408 written")
+            return
+        }
+        #expect(String(decoding: answer, as: UTF8.self).hasSuffix(#","status":408,"detail":"The request was not received in time.","diagnostics":[]}"#))
+    }
+
     @Test func errorAfterAPipelinedRequestComesAfterItsResponse() {
         var machine = ConnectionStateMachine(limits: limits, now: 0)
         let first = machine.received(bytes("GET / HTTP/1.1\nHost: h\n\nGET / HTTP/9.9\n\n"), now: 0, date: Self.date)

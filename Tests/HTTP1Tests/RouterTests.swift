@@ -51,6 +51,16 @@ struct RouterTests {
         #expect(response.headers["Content-Type"] == "application/problem+json")
     }
 
+    /// The configured extension members go into the router's 404 and 405 problems.
+    @Test func notFoundAndWrongMethodCarryTheConfiguredMembers() {
+        var router = Router(problemTypeBase: "urn:app:problem:", problemMembers: [ProblemMember("diagnostics", "[]")])
+        router.add(.POST, "/solve") { _, _ in HTTPResponse(status: 200) }
+        let missing = router.respond(to: HTTPRequest(method: .GET, target: "/nothing"))
+        #expect(body(missing) == #"{"type":"urn:app:problem:not-found","title":"Not Found","status":404,"detail":"No resource at /nothing.","diagnostics":[]}"#)
+        let wrong = router.respond(to: HTTPRequest(method: .GET, target: "/solve"))
+        #expect(body(wrong) == #"{"type":"urn:app:problem:method-not-allowed","title":"Method Not Allowed","status":405,"detail":"GET is not allowed on /solve; allowed: OPTIONS, POST.","diagnostics":[]}"#)
+    }
+
     @Test func wrongMethodIs405WithSortedAllow() {
         let router = makeRouter()
         let solve = router.respond(to: HTTPRequest(method: .GET, target: "/solve"))
@@ -103,7 +113,7 @@ struct RouterTests {
 
     @Test func problemBodyEscapesAndAddsExtraMembers() {
         let response = HTTPResponse.problem(status: 422, title: "Unprocessable \"Scene\"", detail: "line1\nline2\u{1}",
-                                            type: "https://example.com/probs/x", extra: ["diagnostics": "[]"])
+                                            type: "https://example.com/probs/x", extra: [ProblemMember("diagnostics", "[]")])
         #expect(response.status == 422)
         #expect(response.headers["content-type"] == "application/problem+json")
         #expect(body(response) == #"{"type":"https://example.com/probs/x","title":"Unprocessable \"Scene\"","status":422,"detail":"line1\nline2\u0001","diagnostics":[]}"#)

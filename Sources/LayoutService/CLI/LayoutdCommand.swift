@@ -109,6 +109,7 @@ public enum LayoutdCommand {
 
         var limits = ServerLimits()
         limits.problemTypeBase = LayoutService.problemTypeBase
+        limits.problemMembers = LayoutService.problemMembers
         limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
         limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
         limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
