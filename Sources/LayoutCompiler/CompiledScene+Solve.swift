@@ -296,6 +296,9 @@ extension CompiledScene {
                                     memo: known)
             budget -= min(budget, analysisWork)
             if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
+                // The analysis (and its diagnostics, charged per ambiguous field) used up
+                // what was left: say so, since `"ambiguity": "ignore"` would skip it.
+                if budget == 0 { return workLimitLayout([], size: size, reason: Self.ambiguityReason) }
                 return solve(size: size, budget: &budget)
             }
             return layout

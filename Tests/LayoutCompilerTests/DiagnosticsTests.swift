@@ -522,6 +522,31 @@ struct FaultColumnTests {
     }
 }
 
+/// Views nothing constrains are all ambiguous, and each ambiguous field's diagnostic
+/// is charged against the work limit: when that uses the budget up, the 422 names the
+/// ambiguity check and `"ambiguity": "ignore"` (it used to blame "solving it").
+struct AmbiguityBudgetTests {
+    @Test func unconstrainedViewsOverTheBudgetPointAtTheAmbiguityCheck() throws {
+        func layout(ambiguity: String) throws -> Layout {
+            let views = (0..<400).map { "\"v\($0)\"" }.joined(separator: ",")
+            let json = #"{"container":{"width":320,"height":100},"options":{"ambiguity":"\#(ambiguity)"},"views":[\#(views)],"constraints":[]}"#
+            let scene = try SceneDecoder().decode(body: Array(json.utf8))
+            var limits = SceneLimits()
+            limits.maxSolverWork = 3_000_000   // 1,600 ambiguous fields cost 4,000,000
+            return SceneCompiler(scene: scene, limits: limits).compile().solve(sizes: [scene.container.size])[0]
+        }
+        let checked = try layout(ambiguity: "warn")
+        #expect(checked.isRejected)
+        let message = checked.diagnostics.last?.message ?? ""
+        #expect(checked.diagnostics.last?.code == .limitExceeded)
+        #expect(message.contains("in checking it for ambiguity"))
+        #expect(message.contains(#""ambiguity": "ignore" skips the check"#))
+        let ignored = try layout(ambiguity: "ignore")
+        #expect(!ignored.isRejected)
+        #expect(ignored.frames.count == 401)
+    }
+}
+
 /// A scene whose views widen one after another, each bound by the container's right
 /// edge: the resizable base (container width free) defers those bounds and installs
 /// them widest first, so its work grows linearly (it was O(n²): 4,000 such views
