@@ -466,6 +466,9 @@ struct FaultColumnTests {
         ("a.width == 1e13 - 1e13 + 5", 11, "The number 1e13 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("a.width == 5 + 2e13 - 2e13", 15, "The number 2e13 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("a.width == b.width * 3e12 / 3e12", 21, "The number 3e12 is beyond ±1000000000000 (limit maxMagnitude)"),
+        // Arithmetic that overflows a double: still the first number beyond the limit
+        // (it was an `equation_syntax` "Number is out of range" at column 0).
+        ("a.width == b.width * 1e300 * 1e300", 21, "The number 1e300 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("H:|-(-30000000000000)-[a]", 6, "The number 30000000000000 is beyond ±1000000000000 (limit maxMagnitude)"),
         (#"{"equation":"a.width == pad + big","id":"x"}"#, 17, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
     ])

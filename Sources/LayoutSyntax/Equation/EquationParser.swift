@@ -663,6 +663,10 @@ struct EquationRun {
         try checkPairing(left.terms, right.terms, spans: attributeSpans)
         guard left.constant.isFinite, right.constant.isFinite,
               left.terms.allSatisfy({ $0.coefficient.isFinite }), right.terms.allSatisfy({ $0.coefficient.isFinite }) else {
+            // The arithmetic overflowed. A number beyond the magnitude limit (the usual
+            // cause: `1e300 * 1e300`) is already recorded and is the error the caller
+            // reports, at that number; the constraint itself is left out.
+            if numberBeyondLimit != nil { return }
             throw fault("Number is out of range", at: span.lowerBound)
         }
         constraints.append(ParsedConstraint(lhs: left, relation: relation, rhs: right, priority: priority, span: span,
