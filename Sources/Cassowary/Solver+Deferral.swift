@@ -19,7 +19,8 @@
 // that this one pushes that way too. It stays out until
 // - another constraint installed at once names the hub (a required one that pushes it
 //   the other way or is an equality, or any constraint with ``Solver/autoSolve`` on):
-//   the hub's deferred constraints go in first, in handle order;
+//   the hub's deferred constraints go in first, most demanding first (see
+//   ``Solver/orderByDemand(_:)``);
 // - ``Solver/solve()``: they go in just before the strongest queued optional
 //   constraint that names the hub (at its level, before that level's optional
 //   constraints), or after everything if none does.
@@ -129,7 +130,7 @@ extension Solver {
         }
     }
 
-    /// Orders a run of deferred constraints about to go in (``Solver/solve()``) most
+    /// Orders a run of deferred constraints about to go in most
     /// demanding first: by the value each needs its hub to reach (up for a hub pushed
     /// up, down for one pushed down) at the current values, then by handle.
     ///
@@ -161,10 +162,12 @@ extension Solver {
                 keyed.append((-.infinity, entry))
                 continue
             }
-            // The hub value at which the constraint is tight, signed so larger is more demanding.
+            // The hub value at which the constraint is tight, signed by the way the
+            // constraint pushes the hub (the hub's direction), so larger is more demanding.
             let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitionValues[hub] : rows[hub].constant) : 0
             let tight = hubValue - residual / coefficient
-            keyed.append((Double(pushes[hub].signum()) * tight, entry))
+            let direction: Double = (coefficient > 0) == (constraint.relation == .greaterThanOrEqual) ? 1 : -1
+            keyed.append((direction * tight, entry))
         }
         keyed.sort { $0.key != $1.key ? $0.key > $1.key : $0.entry.handle < $1.entry.handle }
         for (offset, item) in keyed.enumerated() { run[run.startIndex + offset] = item.entry }
@@ -180,11 +183,17 @@ extension Solver {
         }
     }
 
-    /// Installs `hub`'s deferred constraints, in handle order; it is no longer a hub.
+    /// Installs `hub`'s deferred constraints, most demanding first
+    /// (``orderByDemand(_:)``); it is no longer a hub.
     mutating func installDeferred(hub: Int) throws(SolverError) {
         deferral[hub] = 0
         guard let handles = deferredByHub.removeValue(forKey: hub) else { return }
-        for handle in handles { try installDeferred(handle: handle) }
+        var run = handles.map {
+            PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,
+                           hub: Int32(truncatingIfNeeded: hub))
+        }
+        orderByDemand(&run[...])
+        for entry in run { try installDeferred(handle: entry.handle) }
     }
 
     /// Puts the deferred constraint `handle` into the tableau.

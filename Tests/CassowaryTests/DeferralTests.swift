@@ -59,6 +59,30 @@ struct DeferralTests {
         #expect(deferred.cells * 10 < atOnce.cells)
     }
 
+    /// The same rows when a required cap on the width arrives before the solve: the
+    /// cap pushes the width the other way, so the waiting constraints go in at once,
+    /// and also most demanding first.
+    @Test func widerAndWiderRowsBeforeACapGoInWidestFirst() throws {
+        var solver = Solver()
+        solver.autoSolve = false
+        let width = Variable(id: 0)
+        try solver.addConstraint(ge(e(width), 0))
+        for i in 1...400 {
+            let x = Variable(id: 2 * i - 1), w = Variable(id: 2 * i)
+            try solver.addConstraint(eq(e(x), 8))
+            try solver.addConstraint(ge(e(w), Double(i)))
+            try solver.addConstraint(Constraint(e(x) + e(w) + 8 - e(width), .lessThanOrEqual))
+        }
+        #expect(solver.deferredCount == 401 - 16)   // the 16 first pushes went in
+        let pivots = solver.pivotCount
+        try solver.addConstraint(le(e(width), 1_000))
+        #expect(solver.deferredCount == 0)
+        #expect(solver.pivotCount - pivots <= 2)
+        try solver.addConstraint(eq(e(width), 0, Strength(1)))
+        try solver.solve()
+        #expect(solver.value(of: width) == 416)
+    }
+
     /// With the root width pinned nothing waits: the very pivots and work of
     /// installing every required constraint at once.
     @Test func aPinnedWidthMakesTheSamePivots() throws {
