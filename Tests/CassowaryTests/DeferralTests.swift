@@ -27,6 +27,21 @@ struct DeferralTests {
         #expect(solver.value(of: deferred.w[5][3]) == deferred.intrinsic[5][3])
     }
 
+    /// Adds a free width W (`W >= 0`) and 400 rows, row i with `x == 8`, the
+    /// constraint `widthOfRow(w, i)` on its width w and `x + w + 8 <= W`; returns W.
+    static func addWideningRows(to solver: inout Solver,
+                                widthOfRow: (Variable, Double) -> Constraint) throws -> Variable {
+        let width = Variable(id: 0)
+        try solver.addConstraint(ge(e(width), 0))
+        for i in 1...400 {
+            let x = Variable(id: 2 * i - 1), w = Variable(id: 2 * i)
+            try solver.addConstraint(eq(e(x), 8))
+            try solver.addConstraint(widthOfRow(w, Double(i)))
+            try solver.addConstraint(Constraint(e(x) + e(w) + 8 - e(width), .lessThanOrEqual))
+        }
+        return width
+    }
+
     /// Rows that widen one after another (`x == 8`, `width == i` at 500, `x + width +
     /// 8 <= W`, the width W free): in handle order each row's end constraint would take
     /// W over from all the rows before it, O(n²) work. The waiting constraints go in
@@ -36,14 +51,7 @@ struct DeferralTests {
             var solver = Solver()
             solver.autoSolve = false
             solver.defersImpliedFree = defers
-            let width = Variable(id: 0)
-            try solver.addConstraint(ge(e(width), 0))
-            for i in 1...400 {
-                let x = Variable(id: 2 * i - 1), w = Variable(id: 2 * i)
-                try solver.addConstraint(eq(e(x), 8))
-                try solver.addConstraint(eq(e(w), Double(i), Strength(500)))
-                try solver.addConstraint(Constraint(e(x) + e(w) + 8 - e(width), .lessThanOrEqual))
-            }
+            let width = try Self.addWideningRows(to: &solver, widthOfRow: { eq(e($0), $1, Strength(500)) })
             try solver.addConstraint(eq(e(width), 0, Strength(1)))   // as narrow as the rows allow
             try solver.solve()
             return (solver.value(of: width), solver.cellOperations, solver.pivotCount)
@@ -65,14 +73,7 @@ struct DeferralTests {
     @Test func widerAndWiderRowsBeforeACapGoInWidestFirst() throws {
         var solver = Solver()
         solver.autoSolve = false
-        let width = Variable(id: 0)
-        try solver.addConstraint(ge(e(width), 0))
-        for i in 1...400 {
-            let x = Variable(id: 2 * i - 1), w = Variable(id: 2 * i)
-            try solver.addConstraint(eq(e(x), 8))
-            try solver.addConstraint(ge(e(w), Double(i)))
-            try solver.addConstraint(Constraint(e(x) + e(w) + 8 - e(width), .lessThanOrEqual))
-        }
+        let width = try Self.addWideningRows(to: &solver, widthOfRow: { ge(e($0), $1) })
         #expect(solver.deferredCount == 401 - 16)   // the 16 first pushes went in
         let pivots = solver.pivotCount
         try solver.addConstraint(le(e(width), 1_000))
