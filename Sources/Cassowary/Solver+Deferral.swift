@@ -211,7 +211,6 @@ extension Solver {
             throw .internalError("a deferred constraint was unsatisfiable")
         }
         records[handle]?.tag = tag
-        if !isMerged && tag.marker >= 0 { owners[tag.marker] = handle }
-        if !isMerged && tag.other >= 0 { owners[tag.other] = handle }
+        own(tag, isMerged: isMerged, by: handle)
     }
 }

@@ -74,14 +74,22 @@ extension Solver {
         let (tag, isMerged) = try insertOrMerge(constraint, handle: handle.rawValue, isMergeable: isMergeable,
                                                 certificate: &certificate)
         records.append(ConstraintRecord(constraint: constraint, tag: tag, isMergeable: isMergeable))
-        if !isMerged && tag.marker >= 0 { owners[tag.marker] = handle.rawValue }
-        if !isMerged && tag.other >= 0 { owners[tag.other] = handle.rawValue }
+        own(tag, isMerged: isMerged, by: handle.rawValue)
         if autoSolve {
             try optimizeObjective()
         } else {
             needsSolve = true
         }
         return handle
+    }
+
+    /// Records that the symbols of `tag` belong to the constraint `handle` (``owners``),
+    /// unless it was merged into an earlier one, which owns them.
+    @inline(__always)
+    mutating func own(_ tag: Tag, isMerged: Bool, by handle: Int) {
+        guard !isMerged else { return }
+        if tag.marker >= 0 { owners[tag.marker] = handle }
+        if tag.other >= 0 { owners[tag.other] = handle }
     }
 
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
@@ -212,8 +220,7 @@ extension Solver {
                                                     certificate: &certificate)
             }
             records[index]?.tag = tag
-            if !isMerged && tag.marker >= 0 { owners[tag.marker] = index }
-            if !isMerged && tag.other >= 0 { owners[tag.other] = index }
+            own(tag, isMerged: isMerged, by: index)
             try optimizeObjective()
         }
         try optimizeObjective()
