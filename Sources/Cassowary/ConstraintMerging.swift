@@ -107,7 +107,7 @@ extension Solver {
             }
             cells.append(Cell(symbol: symbol, coefficient: coefficient))
         }
-        let row = Row(unsortedCells: cells, constant: constant)
+        let row = Row(unsortedCells: consume cells, constant: constant)
         return MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: row)
     }
 

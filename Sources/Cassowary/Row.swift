@@ -20,9 +20,10 @@ struct Row: Sendable {
 
     /// A row from cells in any order, possibly repeating a symbol: sorted by symbol,
     /// repeats summed (a sum that cancels, by ``Tolerance``, is dropped).
+    /// `cells` is consumed: a caller that passes its last use of an array gives the
+    /// buffer over, and sorting it then copies nothing.
     /// - Complexity: O(n²) for the few terms of a constraint, O(n log n) beyond 16.
-    init(unsortedCells cells: [Cell], constant: Double) {
-        var cells = cells
+    init(unsortedCells cells: consuming [Cell], constant: Double) {
         if cells.count > 16 {
             cells.sort { $0.symbol < $1.symbol }
         } else if cells.count > 1 {

@@ -330,7 +330,7 @@ extension Solver {
             for term in expression.terms where term.coefficient != 0 {
                 cells.append(Cell(symbol: symbol(for: term.variable), coefficient: term.coefficient))
             }
-            direct = Row(unsortedCells: cells, constant: expression.constant)
+            direct = Row(unsortedCells: consume cells, constant: expression.constant)
         }
         var namesDefinition = false
         for cell in direct.cells where isDefinition(cell.symbol) { namesDefinition = true }
@@ -371,6 +371,11 @@ extension Solver {
     mutating func addMarkers(_ constraint: Constraint, to row: Row, tag: inout Tag) -> Row {
         var row = row
         let strength = constraint.strength
+        let markerCount = constraint.relation == .equal ? (strength.isRequired ? (tracksMarkers ? 1 : 0) : 2)
+            : (strength.isRequired ? 1 : 2)
+        // Room for the markers at once: the row usually shares its cells with a merge key,
+        // and inserting them one by one copied it and then grew the copy.
+        if markerCount > 0 { row.cells.reserveCapacity(row.cells.count + markerCount) }
         switch constraint.relation {
         case .lessThanOrEqual, .greaterThanOrEqual:
             let sign = constraint.relation == .lessThanOrEqual ? 1.0 : -1.0
@@ -624,9 +629,19 @@ extension Solver {
     mutating func substitute(_ symbol: Int, with row: Row) {
         let holders = columns[symbol]
         columns[symbol] = SymbolSet()
+        // Scratch arrays kept by the solver between calls (a large load substitutes
+        // hundreds of thousands of times; fresh arrays were a third of its allocations).
         var added: [Int] = []
         var removed: [Int] = []
         var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
+        swap(&added, &substitutionScratch.added)
+        swap(&removed, &substitutionScratch.removed)
+        swap(&buffer, &substitutionScratch.buffer)
+        defer {
+            swap(&added, &substitutionScratch.added)
+            swap(&removed, &substitutionScratch.removed)
+            swap(&buffer, &substitutionScratch.buffer)
+        }
         for basic in holders {
             if isDefinition(basic) {
                 // Definitions keep naming `symbol`, now basic (evaluated on read).

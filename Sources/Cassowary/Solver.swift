@@ -119,6 +119,8 @@ public struct Solver: Sendable {
     var valuesAreStale = false
     /// Scratch space for expanding rows (kept so an expansion costs what it touches).
     var expander = Expander()
+    /// Scratch arrays of `substitute(_:with:)`, kept between calls.
+    var substitutionScratch = SubstitutionScratch()
     /// The first constraint (handle `rawValue`) of each identity, for merging
     /// identical ones; lookups only, never iterated.
     var mergeIndex = MergeIndex()
@@ -394,6 +396,14 @@ struct ConstraintRecord: Sendable {
     var isMergeable = true
 }
 
+
+/// The scratch arrays of `Solver.substitute(_:with:)`: the symbols a row gained and
+/// lost, and a cell buffer that each merge writes and then swaps with the row.
+struct SubstitutionScratch: Sendable {
+    var added: [Int] = []
+    var removed: [Int] = []
+    var buffer: [Cell] = []
+}
 
 /// An edit variable's constraint and current suggested value (kiwi `EditInfo`).
 struct EditInfo: Sendable {

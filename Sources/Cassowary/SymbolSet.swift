@@ -90,14 +90,19 @@ struct SymbolSet: Sendable, Sequence {
     }
 
     private mutating func grow() {
-        var old = slots
-        if old.isEmpty {
-            old = [first, second]
-            first = -1
-            second = -1
-        }
+        let old = slots
         slots = Array(repeating: -1, count: Swift.max(8, old.count * 2))
         storedCount = 0
+        if old.isEmpty {
+            // The inline members move into the slots (no temporary array: columns
+            // reach three members hundreds of thousands of times in a large load).
+            let (a, b) = (first, second)
+            first = -1
+            second = -1
+            if a != -1 { insert(Int(a)) }
+            if b != -1 { insert(Int(b)) }
+            return
+        }
         for value in old where value != -1 { insert(Int(value)) }
     }
 
