@@ -167,4 +167,25 @@ struct BulkAndRemovalTests {
         #expect(Set(set) == reference)
         for value in 0..<1024 { #expect(set.contains(value) == reference.contains(value)) }
     }
+
+    /// Small sets live inline (up to four members) and move to slots on the fifth:
+    /// every insert and remove around that boundary keeps the same members.
+    @Test func symbolSetInlineMembers() {
+        var set = SymbolSet()
+        var reference = Set<Int>()
+        var state: UInt64 = 7
+        var grew = false
+        for step in 0..<3000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let value = Int(state >> 61)          // 0..<8: sets of 0 to 8 members
+            if state & 3 != 0 { set.insert(value); reference.insert(value) } else { set.remove(value); reference.remove(value) }
+            if reference.count == 5 { grew = true }
+            #expect(set.count == reference.count, "step \(step)")
+            #expect(Set(set) == reference, "step \(step)")
+            #expect(Array(set).count == reference.count, "step \(step): a member listed twice")
+            for probe in 0..<8 { #expect(set.contains(probe) == reference.contains(probe)) }
+            if step % 500 == 499 { set = SymbolSet(); reference = [] }   // back to inline
+        }
+        #expect(grew)
+    }
 }
