@@ -65,10 +65,10 @@ extension Solver {
     /// `constant + Σ coefficient·symbol` with every basic symbol replaced by its row,
     /// definitions expanded latest first (so chains cancel before they unroll). The
     /// result names non-basic symbols only; `scale` receives the magnitude of the
-    /// constants combined (for ``Tolerance``).
+    /// constants combined (for ``Tolerance``); its cells have room for `spare` more.
     /// - Complexity: O(Σ length of the rows expanded).
     func expandedRow(constant: Double, cells: [Cell], using expander: inout Expander,
-                     scale: inout Double) -> Row {
+                     scale: inout Double, spare: Int = 0) -> Row {
         expander.prepare(symbolCount: kinds.count, capacity: kinds.capacity)
         var total = constant
         scale = abs(constant)
@@ -87,7 +87,7 @@ extension Solver {
             }
         }
         var result = Row(constant: total)
-        result.cells = expander.drain()
+        result.cells = expander.drain(spare: spare)
         return result
     }
 
@@ -152,7 +152,7 @@ extension Solver {
     }
 }
 
-/// Scratch space for ``Solver/expandedRow(constant:cells:using:scale:)``: an
+/// Scratch space for ``Solver/expandedRow(constant:cells:using:scale:spare:)``: an
 /// accumulator of coefficients by symbol, and a max-heap of the definition ranks still
 /// to expand. Kept between uses so an expansion costs the symbols it touches, not the
 /// size of the tableau.
@@ -308,12 +308,13 @@ struct Expander: Sendable {
         isHashed = true
     }
 
-    /// The non-negligible accumulated cells sorted by symbol; resets the accumulator.
-    mutating func drain() -> [Cell] {
+    /// The non-negligible accumulated cells sorted by symbol, with room for `spare`
+    /// more; resets the accumulator.
+    mutating func drain(spare: Int = 0) -> [Cell] {
         var cells: [Cell] = []
         if !isHashed {
             list.sort { $0.symbol < $1.symbol }
-            cells.reserveCapacity(list.count)
+            cells.reserveCapacity(list.count + spare)
             for entry in list where entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
                 cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))
             }
@@ -321,7 +322,7 @@ struct Expander: Sendable {
             return cells
         }
         isHashed = false
-        cells.reserveCapacity(used.count)
+        cells.reserveCapacity(used.count + spare)
         for slot in used {
             let entry = table[slot]
             if entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
