@@ -21,6 +21,9 @@ final class ServerContext: Sendable {
     let loop: EventLoop
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
+    /// Bytes of output held by all connections, sent or not, until each one's output
+    /// is flushed (compared with ``ServerLimits/maxPendingResponseBytes``).
+    let pendingBytes = Atomic<Int>(0)
 
     init(limits: ServerLimits, workerCount: Int,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
@@ -143,7 +146,7 @@ final class Connection: Sendable {
         var request = first
         while true {
             let start = monotonicNow()
-            let response = context.handler(request)
+            let response = isOverCommitted(request) ? overCommittedResponse() : context.handler(request)
             let end = monotonicNow()
             let date = HTTPDate.now()
             let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [Int], [UInt8]?) in
@@ -183,6 +186,31 @@ final class Connection: Sendable {
             if mustWait { return }   // writable() resubmits it once the client has read
             request = next
         }
+    }
+
+    /// Whether `request` must be refused because clients hold more than
+    /// ``ServerLimits/maxPendingResponseBytes`` of unread responses (cheap requests are
+    /// still served: their answers are small).
+    private func isOverCommitted(_ request: HTTPRequest) -> Bool {
+        guard context.pendingBytes.load(ordering: .relaxed) > context.limits.maxPendingResponseBytes else { return false }
+        return context.isExpensive?(request) ?? true
+    }
+
+    /// `503` with `Retry-After: 1` for a request refused by ``isOverCommitted(_:)``.
+    private func overCommittedResponse() -> HTTPResponse {
+        var response = HTTPResponse.problem(
+            status: 503, title: "Service Unavailable",
+            detail: "The server holds too many answers that clients have not read yet; retry shortly.",
+            type: context.limits.problemType(for: 503), extra: context.limits.problemMembers)
+        response.headers.append("Retry-After", "1")
+        return response
+    }
+
+    /// Replaces the connection's output buffer, keeping ``ServerContext/pendingBytes``
+    /// the sum of every connection's.
+    private func setPending(_ bytes: [UInt8], _ io: inout IO) {
+        context.pendingBytes.add(bytes.count - io.pending.count, ordering: .relaxed)
+        io.pending = bytes
     }
 
     /// The periodic sweep: fires the machine's timeouts and ends lingering,
@@ -327,11 +355,12 @@ final class Connection: Sendable {
     private func write(_ bytes: [UInt8], _ io: inout IO) {
         guard case .open = io.closing else { return }
         if !io.pending.isEmpty {
+            context.pendingBytes.add(bytes.count, ordering: .relaxed)
             io.pending.append(contentsOf: bytes)
             return
         }
         if io.defersSending {
-            io.pending = bytes
+            setPending(bytes, &io)
             io.pendingOffset = 0
             io.pendingSince = monotonicNow()
             io.isSending = true
@@ -343,7 +372,7 @@ final class Connection: Sendable {
             return
         }
         if sent < bytes.count {
-            io.pending = Array(bytes[sent...])
+            setPending(Array(bytes[sent...]), &io)
             io.pendingOffset = 0
             io.pendingSince = monotonicNow()
             updateInterest(&io)
@@ -429,7 +458,7 @@ final class Connection: Sendable {
     /// connection closes after this response.
     private func clearIfFlushed(_ io: inout IO) {
         guard io.pendingOffset == io.pending.count else { return }
-        io.pending = []
+        setPending([], &io)
         io.pendingOffset = 0
         if io.closeWhenFlushed { beginLinger(&io) }
     }
@@ -449,7 +478,7 @@ final class Connection: Sendable {
     private func hardClose(_ io: inout IO) {
         if case .closed = io.closing { return }
         io.closing = .closed
-        io.pending = []
+        setPending([], &io)
         io.pendingOffset = 0
         io.deferred = nil
         updateInterest(&io)

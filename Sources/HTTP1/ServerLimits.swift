@@ -37,6 +37,15 @@ public struct ServerLimits: Sendable, Equatable {
     /// How long ``HTTPServer/shutdown()`` waits for in-flight requests, in
     /// seconds; default 10. Then the remaining connections are closed.
     public var drainTimeout: Double = 10
+    /// Response bytes that all connections together may hold unsent (built, waiting
+    /// for clients to read them), in bytes; default 256 MiB. While more wait, a request
+    /// that is not cheap (see `HTTPServer`'s `isExpensive`; every request when none is
+    /// given) is answered `503 Service Unavailable` with `Retry-After: 1` instead of
+    /// being handled: clients that send requests for large answers and never read them
+    /// must not make the server hold one answer per connection without bound. Each
+    /// connection's own output is limited separately (a pipelined request waits while
+    /// more than 1 MiB of its connection's output is unsent).
+    public var maxPendingResponseBytes: Int = 256 << 20
     /// Not a limit but the server's answer policy: the base of the RFC 9457 `type` URI of
     /// the problems the server answers by itself (framing errors, 404, 405, 503). With a
     /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`
@@ -61,7 +70,7 @@ public struct ServerLimits: Sendable, Equatable {
         maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 16_384, maxHeaderLineBytes: Int = 8_192,
         maxTargetBytes: Int = 8_192, headTimeout: Double = 10, bodyTimeout: Double = 30,
         idleTimeout: Double = 60, maxRequestsPerConnection: Int = 1000, maxConnections: Int = 4096,
-        drainTimeout: Double = 10
+        drainTimeout: Double = 10, maxPendingResponseBytes: Int = 256 << 20
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -73,5 +82,6 @@ public struct ServerLimits: Sendable, Equatable {
         self.maxRequestsPerConnection = maxRequestsPerConnection
         self.maxConnections = maxConnections
         self.drainTimeout = drainTimeout
+        self.maxPendingResponseBytes = maxPendingResponseBytes
     }
 }

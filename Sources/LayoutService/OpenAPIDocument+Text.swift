@@ -55,7 +55,9 @@ info:
     8,192 bytes; `431` (`header-fields-too-large`) header section over 16,384 bytes or one
     line over 8,192 bytes; `505` (`http-version-not-supported`) a major HTTP version other
     than 1 (a later 1.x minor version is answered as HTTP/1.1, RFC 9110 §2.5). Over the open-connection limit (4,096 by default) a new connection gets `503`
-    (`service-unavailable`) with `Retry-After` and is closed. (All these limits are
+    (`service-unavailable`) with `Retry-After` and is closed. While the answers that
+    clients have not read yet exceed 256 MiB in all (`--max-pending-response-bytes`), a
+    `POST` gets `503` (`service-unavailable`) with `Retry-After` instead of being handled. (All these limits are
     `layoutd serve` flags.)
 
     **Scene limits** (defaults; beyond one the answer is `422` with a `limit_exceeded`
@@ -999,8 +1001,9 @@ components:
                   type: {const: 'urn:layoutd:problem:unsupported-media-type'}
     ServiceUnavailable:
       description: |
-        The database is unreachable, read-only (writes) or busy beyond its timeout, or the
-        server is over its connection limit. `Retry-After` says when to try again.
+        The database is unreachable, read-only (writes) or busy beyond its timeout, the
+        server is over its connection limit, or (a `POST`) clients have left more than
+        256 MiB of answers unread. `Retry-After` says when to try again.
       headers:
         Retry-After:
           $ref: '#/components/headers/RetryAfter'

@@ -487,6 +487,41 @@ struct HTTPServerTests {
         #expect(handled.load(ordering: .relaxed) == 41)
     }
 
+    @Test func unreadAnswersOverTheServerBudgetGet503UntilTheyAreRead() throws {
+        var limits = HTTPServerTests.limits
+        limits.maxPendingResponseBytes = 1 << 20
+        try withServer(limits: limits) { port, _ in
+            // A client asks for 4 MiB and does not read: most of the answer waits in the
+            // server, over its 1 MiB budget of unread answers.
+            let hoarder = try RawClient(port: port, receiveBuffer: 4096)
+            hoarder.send("GET /big/4 HTTP/1.1\nHost: t\n\n")
+            var refused: RawClient.Response?
+            for _ in 0..<200 {
+                let other = try RawClient(port: port)
+                other.send("GET /hello HTTP/1.1\nHost: t\n\n")
+                let response = try other.readResponse()
+                if response.status == 503 { refused = response; break }
+                #expect(response.bodyText == "hello")
+                usleep(10_000)
+            }
+            #expect(refused?.headers["Retry-After"] == "1")
+            #expect(refused?.headers["Content-Type"] == "application/problem+json")
+            #expect(refused?.bodyText.contains("not read yet") == true)
+            // Once the answer is read, requests are served again.
+            let big = try hoarder.readResponse()
+            #expect(big.status == 200)
+            #expect(big.body == Array(HTTPServerTests.bigBody.prefix(4 << 20)))
+            var served = false
+            for _ in 0..<200 where !served {
+                let other = try RawClient(port: port)
+                other.send("GET /hello HTTP/1.1\nHost: t\n\n")
+                served = try other.readResponse().bodyText == "hello"
+                if !served { usleep(10_000) }
+            }
+            #expect(served)
+        }
+    }
+
     @Test func accessLogHasOneRecordPerRequest() throws {
         let records = Mutex<[AccessLogRecord]>([])
         try withServer(log: { record in records.withLock { $0.append(record) } }) { port, _ in

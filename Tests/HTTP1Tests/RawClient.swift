@@ -21,8 +21,13 @@ final class RawClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeout: Double = 5) throws {
+    /// `receiveBuffer`, if given, is set as `SO_RCVBUF` (bytes) before connecting: a
+    /// client that reads slowly, or not at all, leaves the server's output unsent.
+    init(port: Int, timeout: Double = 5, receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)

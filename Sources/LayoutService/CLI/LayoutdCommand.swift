@@ -29,6 +29,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "idle-timeout", valueName: "SECONDS", help: "Idle keep-alive time before the connection is closed.", defaultDescription: "60"),
         OptionSpec(name: "max-requests-per-connection", valueName: "N", help: "Requests served on one connection before it is closed.", defaultDescription: "1000"),
         OptionSpec(name: "max-connections", valueName: "N", help: "Open connections; beyond it new ones get 503 with Retry-After.", defaultDescription: "4096"),
+        OptionSpec(name: "max-pending-response-bytes", valueName: "BYTES", help: "Unread answers all clients together may leave waiting, bytes; beyond it solves get 503 with Retry-After.", defaultDescription: "268435456"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
         OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes (at least 1); other routes have two threads of their own.", defaultDescription: "the number of cores"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
@@ -119,6 +120,7 @@ public enum LayoutdCommand {
         limits.idleTimeout = try options.seconds("idle-timeout", default: limits.idleTimeout)
         limits.maxRequestsPerConnection = try options.int("max-requests-per-connection", default: limits.maxRequestsPerConnection)
         limits.maxConnections = try options.int("max-connections", default: limits.maxConnections)
+        limits.maxPendingResponseBytes = try options.int("max-pending-response-bytes", default: limits.maxPendingResponseBytes)
         limits.drainTimeout = try options.seconds("drain-timeout", default: limits.drainTimeout)
 
         var configuration = ServiceConfiguration()
