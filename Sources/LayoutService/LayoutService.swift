@@ -328,15 +328,16 @@ public final class LayoutService: Sendable {
         return String(decoding: (0..<16).map { hex[Int((value >> (UInt64($0) &* 4)) & 0xF)] }, as: UTF8.self)
     }
 
-    /// The value of the last `name=value` pair of a query string, lowercased.
+    /// The value of the first `name=value` pair of a query string, lowercased; a bare
+    /// `name` (no `=`) has the empty value, as `name=` has (WHATWG URL's
+    /// application/x-www-form-urlencoded parsing). `nil` when `name` does not occur.
     static func queryValue(_ name: String, in query: String?) -> String? {
         guard let query else { return nil }
-        var found: String?
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts.count == 2, parts[0] == name { found = parts[1].lowercased() }
+            if parts[0] == name { return parts.count == 2 ? parts[1].lowercased() : "" }
         }
-        return found
+        return nil
     }
 
     static func routeLabel(_ path: String) -> String {

@@ -188,8 +188,8 @@ paths:
           description: |
             The answer's format: `json` (the default) or `svg` (the wireframe image),
             compared case-insensitively; when given it overrides `Accept`. Any other value
-            (the empty one included) is `400` (`bad-request`). When repeated, the first
-            occurrence counts. The value is not percent-decoded (`%73vg` is not `svg`).
+            (the empty one included; a bare `format` without `=` has the empty value) is
+            `400` (`bad-request`). When repeated, the first occurrence counts. The value is not percent-decoded (`%73vg` is not `svg`).
           schema:
             type: string
             pattern: '^([Jj][Ss][Oo][Nn]|[Ss][Vv][Gg])$'
@@ -1295,7 +1295,9 @@ components:
             `<=`; priorities `@750`, `@required`, `@high` (750), `@low` (250),
             `@fittingSize` (50), `~ 750`. Compound attributes `edges`, `size`, `center`,
             attribute lists `a.top | left == b`, Cartography's `align(...)`, `distribute(...)`
-            and `inset(...)`. `superview` names the container.
+            and `inset(...)` (`inset(b.edges, top, leading, bottom, trailing)`, or as in
+            Cartography `inset(b.edges, all)` and `inset(b.edges, horizontal, vertical)`).
+            `superview` names the container.
           examples: ['title.width >= 80']
         priority:
           allOf:

@@ -192,6 +192,12 @@ struct HandlerTests {
         #expect(request(.GET, "/nope").status == 404)
         #expect(request(.POST, "/solve?format=png", Self.scene).status == 400)
         #expect(request(.POST, "/solve?format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        // A bare `format` is the empty value (400, as `format=`); the first occurrence counts.
+        #expect(request(.POST, "/solve?format", Self.scene).status == 400)
+        #expect(request(.POST, "/solve?format=", Self.scene).status == 400)
+        #expect(request(.POST, "/solve?format=svg&format=png", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(request(.POST, "/solve?format=png&format=svg", Self.scene).status == 400)
+        #expect(request(.POST, "/solve?format=json&format=svg", Self.scene).headers["Content-Type"] == "application/json")
     }
 
     @Test func corsIsOffByDefaultAndAnswersPreflightWhenConfigured() throws {

@@ -12,14 +12,10 @@ extension LayoutService {
     }
 
     static func prefersWireframe(accept: String?, query: String?) -> Bool {
-        if let query {
-            for pair in query.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, parts[0] == "format" else { continue }
-                let value = parts[1].lowercased()
-                if value == "svg" { return true }
-                if value == "json" { return false }
-            }
+        // The first `format` counts (an unknown one is answered 400 before this).
+        if let value = queryValue("format", in: query) {
+            if value == "svg" { return true }
+            if value == "json" { return false }
         }
         guard let accept else { return false }
         let svg = quality(of: "image", "svg+xml", in: accept)

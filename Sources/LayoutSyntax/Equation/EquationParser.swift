@@ -393,7 +393,9 @@ struct EquationRun {
         return nil
     }
 
-    /// `inset(b.edges, top, leading, bottom, trailing)`, at the `(`.
+    /// `inset(b.edges, top, leading, bottom, trailing)`, at the `(`; also Cartography's
+    /// `inset(b.edges, all)` and `inset(b.edges, horizontal, vertical)` (horizontal
+    /// insets leading and trailing, vertical top and bottom).
     mutating func parseInset(depth: Int, start: Int) throws(SyntaxFault) -> LinearExpression {
         guard depth < EquationParser.maximumNestingDepth else {
             throw fault("The expression is nested too deeply (more than \(EquationParser.maximumNestingDepth) levels; limit maxNestingDepth)", code: .limitExceeded, at: start)
@@ -405,10 +407,13 @@ struct EquationRun {
             throw fault("inset(…) takes an edges expression first, like 'inset(b.edges, 8, 16, 8, 16)'", at: edges.start)
         }
         var amounts: [Double] = []
-        for _ in 0..<4 {
+        for index in 0..<4 {
             cursor.skipWhitespace()
+            if (index == 1 || index == 2) && cursor.current == UInt8(ascii: ")") { break }
             guard cursor.consume(UInt8(ascii: ",")) else {
-                throw fault("Expected ',' and the next inset (top, leading, bottom, trailing), found \(cursor.describeFound())")
+                throw fault(index == 0
+                    ? "Expected ',' and an inset amount: inset(edges, all), inset(edges, horizontal, vertical) or inset(edges, top, leading, bottom, trailing); found \(cursor.describeFound())"
+                    : "Expected ',' and the next inset (one amount for all sides, two for horizontal and vertical, or four for top, leading, bottom, trailing), found \(cursor.describeFound())")
             }
             let amount = try parseExpression(depth: depth + 1)
             if amount.hasTerms {
@@ -424,6 +429,9 @@ struct EquationRun {
         guard cursor.consume(UInt8(ascii: ")")) else {
             throw fault("Expected ')' to close inset(…) after four amounts, found \(cursor.describeFound())")
         }
+        // Cartography's shorter forms: inset(edges, all) and inset(edges, horizontal, vertical).
+        if amounts.count == 1 { amounts = [amounts[0], amounts[0], amounts[0], amounts[0]] }
+        if amounts.count == 2 { amounts = [amounts[1], amounts[0], amounts[1], amounts[0]] }
         edges.insets = amounts
         edges.start = start
         return edges
