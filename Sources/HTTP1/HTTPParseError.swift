@@ -15,6 +15,8 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     /// The request-target is not origin-, absolute- or asterisk-form (RFC 9112 §3.2),
     /// or has a fragment (`/healthz#x`). → 400
     case invalidTarget
+    /// The asterisk form `*` with a method other than OPTIONS (RFC 9112 §3.2.4). → 400
+    case asteriskFormWithoutOptions
     /// One header or trailer line is longer than ``ServerLimits/maxHeaderLineBytes``. → 431
     case headerLineTooLong
     /// The header or trailer section is larger than ``ServerLimits/maxHeaderBytes`` (RFC 6585 §5). → 431
@@ -64,7 +66,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .headerLineTooLong, .headerSectionTooLarge: 431
         case .contentTooLarge: 413
         case .unsupportedExpectation: 417
-        case .invalidRequestLine, .invalidTarget, .obsoleteLineFolding, .whitespaceBeforeColon,
+        case .invalidRequestLine, .invalidTarget, .asteriskFormWithoutOptions, .obsoleteLineFolding, .whitespaceBeforeColon,
              .bareCarriageReturn, .invalidFieldName, .invalidFieldValue, .missingHost,
              .duplicateHost, .invalidContentLength, .contentLengthWithTransferEncoding,
              .invalidTransferEncoding, .invalidChunkSize, .invalidChunkFraming:
@@ -80,6 +82,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .unsupportedVersion(let version): "The protocol version '\(version)' is not supported; use HTTP/1.1."
         case .targetTooLong: "The request target is longer than the server accepts."
         case .invalidTarget: "The request target is not in origin, absolute or asterisk form (and a target never has a '#' fragment)."
+        case .asteriskFormWithoutOptions: "The asterisk-form target '*' is only for OPTIONS (RFC 9112 §3.2.4)."
         case .headerLineTooLong: "A header field line is longer than the server accepts."
         case .headerSectionTooLarge: "The header section is larger than the server accepts."
         case .obsoleteLineFolding: "A header field line starts with whitespace (obsolete line folding)."

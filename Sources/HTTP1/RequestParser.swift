@@ -431,7 +431,7 @@ public struct RequestParser: Sendable {
         let utf8 = target.utf8
         if utf8.contains(UInt8(ascii: "#")) { return .invalidTarget }
         if utf8.first == .slash { return nil }
-        if target == "*" { return method == .OPTIONS ? nil : .invalidTarget }
+        if target == "*" { return method == .OPTIONS ? nil : .asteriskFormWithoutOptions }
         let lowered = asciiLowercased(target)
         for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
             let rest = lowered.utf8.dropFirst(scheme.utf8.count)

@@ -370,7 +370,11 @@ extension CompiledScene {
         let others = conflicting.count - 1
         let brokenRef = broken.ref
         var message = "Unable to simultaneously satisfy constraints: '\(brokenRef.text)' conflicts with "
-        if others == 1, let first = conflicting.first {
+        if others == 0 {
+            // Alone in its conflict set: its terms cancel (variables are unrestricted, so
+            // any other linear constraint holds somewhere), as in `a.width == a.width + 1`.
+            message = "Unable to satisfy constraint: '\(brokenRef.text)' can never hold (its view attributes cancel out)"
+        } else if others == 1, let first = conflicting.first {
             message += "'\(first.text)'"
         } else {
             message += "\(others) earlier constraints"

@@ -339,7 +339,7 @@ private struct CompileState {
                         } else {
                             failed = true
                             if reportedUnknown.insert(name).inserted {
-                                diagnostics.append(unknownView(name, span: term.span, entry: entry, key: key))
+                                diagnostics.append(unknownView(name, span: term.span, entry: entry, key: key, isVisualFormat: isVisualFormat))
                             }
                         }
                     case .container:
@@ -355,7 +355,7 @@ private struct CompileState {
         for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 }) ?? true {
             failed = true
             if reportedUnknown.insert(name).inserted {
-                diagnostics.append(unknownView(name, span: span, entry: entry, key: key))
+                diagnostics.append(unknownView(name, span: span, entry: entry, key: key, isVisualFormat: isVisualFormat))
             }
         }
         if failed { return }
@@ -435,17 +435,32 @@ private struct CompileState {
         }
     }
 
-    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) -> LayoutDiagnostic {
+    /// The diagnostic for a name that is not a view. In VFL, a name inside a predicate
+    /// (`[button(width)]`) may be a metric the scene forgot to define: the message says so.
+    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey,
+                     isVisualFormat: Bool = false) -> LayoutDiagnostic {
         if name == "superview" {
             return LayoutDiagnostic(
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
         let known = Array(hierarchy.names.dropFirst())
-        let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        var suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        if isVisualFormat && !isBracketed(span, in: entry.source) {
+            suggestion += "; a name in a predicate is a view or a metric: if '\(name)' is a metric, define it in \"metrics\""
+        }
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(name)'\(suggestion)",
             constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
+    }
+
+    /// Whether the name at `span` (UTF-8 offsets) follows a `[` (blanks aside): a VFL
+    /// view, not a predicate's object.
+    func isBracketed(_ span: Range<Int>, in source: String) -> Bool {
+        let bytes = Array(source.utf8)
+        var index = min(span.lowerBound, bytes.count) - 1
+        while index >= 0 && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) { index -= 1 }
+        return index >= 0 && bytes[index] == UInt8(ascii: "[")
     }
 
     // MARK: Translation

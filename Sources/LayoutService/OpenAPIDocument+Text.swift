@@ -1134,7 +1134,7 @@ components:
       properties:
         parent:
           type: string
-          description: The parent view's name (default the container). Unknown, cyclic, invalid or reserved → `422` `invalid_scene`.
+          description: The parent view's name (default the container; `"superview"`, which names the container everywhere, is the same as leaving it out). Unknown, cyclic or invalid → `422` `invalid_scene`.
         intrinsicSize:
           type: object
           additionalProperties: false

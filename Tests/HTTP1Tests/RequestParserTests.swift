@@ -212,7 +212,7 @@ struct RequestParserTests {
         ("GET  / HTTP/1.1\nHost: a\n\n", .invalidRequestLine),
         (" GET / HTTP/1.1\nHost: a\n\n", .invalidRequestLine),
         ("GET / HTTP/1.1 \nHost: a\n\n", .invalidRequestLine),
-        ("GET * HTTP/1.1\nHost: a\n\n", .invalidTarget),
+        ("GET * HTTP/1.1\nHost: a\n\n", .asteriskFormWithoutOptions),
         ("GET ftp://a/b HTTP/1.1\nHost: a\n\n", .invalidTarget),
         ("GET http:///b HTTP/1.1\nHost: a\n\n", .invalidTarget),
         ("GET abc HTTP/1.1\nHost: a\n\n", .invalidTarget),

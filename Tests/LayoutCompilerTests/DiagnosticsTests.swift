@@ -31,6 +31,18 @@ struct DiagnosticsTests {
         #expect(result.frame("a").width == 100)
     }
 
+    @Test func aConstraintThatCanNeverHoldSaysSo() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a"],
+         "constraints":["a.width == a.width + 1","a.left == 0","a.top == 0","a.height == 10","a.width == 40"]}
+        """#)
+        let found = conflicts(result)
+        #expect(found.count == 1)
+        #expect(keys(found.first?.conflicting) == ["0.0"])
+        #expect(found.first?.message == "Unable to satisfy constraint: 'a.width == a.width + 1' can never hold (its view attributes cancel out); it was left out")
+        #expect(result.frame("a").width == 40)
+    }
+
     @Test func threeMemberConflictNamesOnlyTheMembers() throws {
         // a.left = 0, a.width = 100, a.right == 50 conflict; the other constraints do not belong.
         let (_, result) = try layout(#"""
@@ -447,6 +459,17 @@ struct FaultColumnTests {
         #expect(compiled.diagnostics.first?.column == column)
         #expect(compiled.diagnostics.first?.constraint == .scene(0))
         #expect(compiled.hasErrors)
+    }
+
+    /// A name in a VFL predicate may be a forgotten metric; a bracketed one is a view.
+    @Test func unknownNameInAPredicateMayBeAMetric() throws {
+        let predicate = try compile(["H:[a(width)]"])
+        #expect(predicate.diagnostics.map(\.code) == [.unknownView])
+        #expect(predicate.diagnostics.first?.column == 5)
+        #expect(predicate.diagnostics.first?.message
+            == #"Unknown view 'width'; a name in a predicate is a view or a metric: if 'width' is a metric, define it in "metrics""#)
+        let bracketed = try compile(["H:[a]-[width]"])
+        #expect(bracketed.diagnostics.first?.message == "Unknown view 'width'")
     }
 
     @Test func loneKnownViewIsFine() throws {

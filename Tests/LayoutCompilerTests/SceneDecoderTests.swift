@@ -27,6 +27,12 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.view) == ["d", "e", "a"])
     }
 
+    /// `"parent": "superview"` names the container, as leaving `parent` out does.
+    @Test func superviewAsParentIsTheContainer() throws {
+        let scene = try SceneDecoder().decode(body: Array(#"{"views":{"a":{"parent":"superview"},"b":{"parent":"a"}}}"#.utf8))
+        #expect(scene.views.map(\.parent) == [nil, "a"])
+    }
+
     /// Views + 1 frames per size, at most a million in one answer: 999 views at 1,000
     /// sizes are fine, 1,000 views are not.
     @Test func framesInOneAnswerAreLimited() throws {
