@@ -82,8 +82,11 @@ info:
     `limit_exceeded` (`maxMagnitude`, not configurable). In a constraint string each number
     and each metric used is checked on its own, whatever the arithmetic around it gives
     (`1e13 - 1e13 + 5` is beyond), and the `column` is the number's or the metric name's;
-    a product beyond the limit (`1e12 * 1e12`) is reported at the constraint's start. So
-    is a solution with a frame value beyond it. Solving is bounded too: at most 100,000,000
+    a product beyond the limit (`1e12 * 1e12`) is reported at the constraint's start; a
+    literal too large for a double (`1e309`) is beyond the limit like any other. So
+    is a solution with a frame value beyond it. (A JSON number too large for a double,
+    such as `"width": 1e400`, is not a number layoutd can read: `400` `invalid_json`,
+    "Number 1e400 is out of range", at its line and column.) Solving is bounded too: at most 100,000,000
     simplex cell operations per request, all of its `sizes`, the ambiguity analysis and
     conflict explanations together (`maxSolverWork`, `--max-solver-work`; a 10,000-view scene needs about
     10,000,000, and the costliest hostile scenes stop within about 2 s of one core); a

@@ -492,6 +492,12 @@ struct FaultColumnTests {
         // Arithmetic that overflows a double: still the first number beyond the limit
         // (it was an `equation_syntax` "Number is out of range" at column 0).
         ("a.width == b.width * 1e300 * 1e300", 21, "The number 1e300 is beyond ±1000000000000 (limit maxMagnitude)"),
+        // A literal beyond a double is beyond the limit too (it was "Number is out of range").
+        ("a.width == 1e309", 11, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width - 1e309 + 1e309", 21, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("distribute(by: 1e400, horizontally: a, b)", 15, "The number 1e400 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-1e999-[a]", 4, "The number 1e999 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:[a(<=1e999)]", 7, "The number 1e999 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("H:|-(-30000000000000)-[a]", 6, "The number 30000000000000 is beyond ±1000000000000 (limit maxMagnitude)"),
         (#"{"equation":"a.width == pad + big","id":"x"}"#, 17, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
     ])

@@ -316,7 +316,8 @@ struct EquationRun {
         }
         if cursor.isAtNumber {
             let (value, span) = cursor.readNumber()
-            guard value.isFinite else { throw fault("Number is out of range", at: span.lowerBound) }
+            // One too large for a double (`1e309`) is beyond the magnitude limit like any
+            // other: recorded here, reported at it (the arithmetic guard below then stops).
             checkMagnitude(value, span: span)
             return LinearExpression(constant: value, start: start)
         }
@@ -508,7 +509,10 @@ struct EquationRun {
         let priority = try parseOptionalPriority()
         try expectEnd(secondRelationIsPossible: false)
         guard !isInvalid else { return }
-        guard spacing.constant.isFinite else { throw fault("Number is out of range", at: spacing.start) }
+        guard spacing.constant.isFinite else {
+            if numberBeyondLimit != nil { return }
+            throw fault("Number is out of range", at: spacing.start)
+        }
         for (earlier, later) in zip(views, views.dropFirst()) {
             let lhs = LinearSide(terms: [AttributeTerm(item: later.item, attribute: edges.1, span: later.span)])
             let rhs = LinearSide(terms: [AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span)],

@@ -312,7 +312,7 @@ struct VisualFormatRun {
         case UInt8(ascii: "("):
             predicates = try parsePredicateList(allowsViews: false)
         case _ where cursor.isAtNumber:
-            let (value, span) = try readNumber()
+            let (value, span) = try readNumber(isLength: true)
             checkMagnitude(value, span: span)
             predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
         case _ where cursor.isAtIdentifier:
@@ -369,7 +369,7 @@ struct VisualFormatRun {
                 object = metric(name, span: span)
             }
         } else if let sign = signedNumberPrefix() {
-            let (value, span) = try readNumber()
+            let (value, span) = try readNumber(isLength: true)
             checkMagnitude(value, span: span)
             object = .constant(sign * value)
         } else {
@@ -417,10 +417,13 @@ struct VisualFormatRun {
         return nil
     }
 
-    mutating func readNumber() throws(SyntaxFault) -> (Double, Range<Int>) {
+    /// A number literal. One too large for a double is an error here, unless it is a
+    /// length (`isLength`): that one is returned (infinite) for ``checkMagnitude(_:span:metric:)``
+    /// to report as beyond the magnitude limit, like any other number beyond it.
+    mutating func readNumber(isLength: Bool = false) throws(SyntaxFault) -> (Double, Range<Int>) {
         let start = cursor.offset
         let (value, span) = cursor.readNumber()
-        guard value.isFinite else { throw fault("Number is out of range", at: start) }
+        guard value.isFinite || isLength else { throw fault("Number is out of range", at: start) }
         return (value, span)
     }
 
