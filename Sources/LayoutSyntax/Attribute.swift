@@ -245,6 +245,18 @@ public struct ParseResult: Sendable {
 
     /// Whether a diagnostic of severity `error` is present.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Drops every constraint with a number that is not finite. Such a number comes
+    /// only from a literal too large for a double (`1e999`) or arithmetic on numbers
+    /// beyond the limit, so ``numberBeyondLimit`` is set and the compiler reports that
+    /// instead of using any constraint; every constraint a parse returns is finite.
+    mutating func dropNonFiniteConstraints() {
+        constraints.removeAll { constraint in
+            !constraint.lhs.constant.isFinite || !constraint.rhs.constant.isFinite
+                || constraint.lhs.terms.contains { !$0.coefficient.isFinite }
+                || constraint.rhs.terms.contains { !$0.coefficient.isFinite }
+        }
+    }
 }
 
 /// Decides the contract's rule: a bare constraint string is VFL when it starts with

@@ -90,6 +90,7 @@ struct EquationRun {
         if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
         var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
         result.numberBeyondLimit = numberBeyondLimit
+        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         return result
     }
 

@@ -150,6 +150,7 @@ struct VisualFormatRun {
         if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
         var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
         result.numberBeyondLimit = numberBeyondLimit
+        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         // Two elements or more always make a connection, and a valid predicate names its
         // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
         if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }

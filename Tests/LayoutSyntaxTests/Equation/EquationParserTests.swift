@@ -15,6 +15,10 @@ struct EquationParserTests {
         #expect(result.diagnostics.isEmpty)
         #expect(result.numberBeyondLimit?.span == 11..<16)
         #expect(result.numberBeyondLimit?.value == .infinity)
+        #expect(result.constraints.isEmpty)
+        let inset = parse("a.edges == inset(b.edges, 1e999)")
+        #expect(inset.numberBeyondLimit?.span == 26..<31)
+        #expect(inset.constraints.isEmpty)
     }
 
     // MARK: - Every construct

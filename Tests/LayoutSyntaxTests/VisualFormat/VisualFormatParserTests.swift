@@ -209,6 +209,7 @@ struct VisualFormatParserTests {
         let result = VisualFormatParser().parse("H:[a(1e999)]")
         #expect(result.diagnostics.isEmpty)
         #expect(result.numberBeyondLimit?.span == 5..<10)
+        #expect(result.constraints.isEmpty)   // none with an infinite number (the fuzz target's invariant)
         let priority = VisualFormatParser().parse("H:[a(50@1e999)]")
         #expect(priority.diagnostics.map(\.code) == [.vflSyntax])
     }
