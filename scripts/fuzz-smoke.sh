@@ -5,7 +5,7 @@
 #
 # Environment: FUZZ_BUILD (default /tmp/layoutd-fuzz) holds the binaries, the corpora
 # (seeded from the string literals of Tests/LayoutSyntaxTests and fuzz/seeds), the logs
-# (fuzz-NAME.log) and any crash artifacts; SWIFTC (default swiftc on PATH or /opt/swift).
+# (fuzz-NAME.log) and any crash artifacts (those of earlier runs move to old-artifacts/); SWIFTC (default swiftc on PATH or /opt/swift).
 # Exits non-zero when a target finds a crash, a hang (> 10 s per input) or runs out of
 # memory (> 2048 MB). Turn every crasher into a regression test in
 # Tests/LayoutSyntaxTests/FuzzRegressionTests.swift.
@@ -63,6 +63,11 @@ PY
 run_target() { # name
     echo "== fuzzing $1 for ${seconds}s"
     local status=0
+    # Artifacts of earlier runs (kept in old-artifacts/) must not fail this one.
+    if ls "$build"/crash-"$1"-* >/dev/null 2>&1; then
+        mkdir -p "$build/old-artifacts"
+        mv "$build"/crash-"$1"-* "$build/old-artifacts/"
+    fi
     # In-process (no -jobs): a crash, hang or OOM stops the run with a non-zero status.
     (cd "$build" && nice "$build/fuzz-$1" "$build/corpus-$1" -dict="$root/fuzz/$1.dict" \
         -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
