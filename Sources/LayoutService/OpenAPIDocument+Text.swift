@@ -65,7 +65,8 @@ info:
     `--max-views`), 100,000 constraint entries in a scene with its groups
     (`maxConstraints`, `--max-constraints`), 1,000 `sizes` (`maxSizes`, `--max-sizes`) and
     1,000,000 frames in one answer, the container's included, all sizes together
-    (`maxFrames`, fixed: 1,000 sizes of up to 999 views, or 20,000 views at 49 sizes),
+    (`maxFrames`, fixed: 1,000 sizes of up to 999 views, or 20,000 views at 49 sizes; an
+    SVG wireframe draws at most 150,000, `maxWireframeFrames`, fixed, about 48 MB),
     1,000 distinct priorities below 1000 in one scene with its groups and intrinsic sizes
     (`maxPriorityLevels`, fixed: every whole priority fits; each distinct value is a
     strength level of its own), 4 MiB of constraint text in a scene and the groups it

@@ -144,6 +144,27 @@ struct WireframeTests {
         }
     }
 
+    /// A wireframe draws at most 150,000 frames (views + 1, per size): 999 views at 1,000
+    /// sizes (a valid JSON request, 46 MB of JSON) would be a 317 MB picture.
+    @Test func wireframesBeyondTheFrameLimitAre422() throws {
+        func scene(views: Int, sizes: Int) -> String {
+            let names = (0..<views).map { "\"v\($0)\"" }.joined(separator: ",")
+            let list = (0..<sizes).map { "{\"width\":\(300 + $0)}" }.joined(separator: ",")
+            return #"{"container":{"height":100},"views":[\#(names)],"sizes":[\#(list)]}"#
+        }
+        let engine = SceneEngine()
+        let refused = engine.solveSVG(try Self.prepare(scene(views: 999, sizes: 1_000)))
+        #expect(refused.status == 422)
+        #expect(refused.contentType == "application/problem+json")
+        let problem = try JSONParser().parse(refused.body)
+        let diagnostic = problem["diagnostics"]?.arrayValue?.first
+        #expect(diagnostic?["code"]?.stringValue == "limit_exceeded")
+        #expect(diagnostic?["path"]?.stringValue == "$.sizes")
+        #expect(diagnostic?["message"]?.stringValue?.hasPrefix("The wireframe would draw 1000000 frames; at most 150000") == true)
+        #expect(engine.solveSVG(try Self.prepare(scene(views: 150, sizes: 1_000))).status == 422)   // 151,000
+        #expect(engine.solveSVG(try Self.prepare(scene(views: 2, sizes: 3))).status == 200)
+    }
+
     @Test func absolutePositionsAddTheParentsOffsets() throws {
         let answer = SceneEngine().solveSVG(try Self.prepare(Self.contractScene))
         let rects = Self.viewRects(try Self.parse(answer.body))[0]

@@ -4,6 +4,11 @@ extension SceneEngine {
     /// The media type of a wireframe answer.
     public static let svgContentType = "image/svg+xml; charset=utf-8"
 
+    /// The most frames (views + 1, times the number of `sizes`) one SVG wireframe draws:
+    /// 150,000, about 48 MB of SVG (a JSON answer may hold 1,000,000 frames, about 45 MB).
+    /// Beyond it the answer is `422` `limit_exceeded`.
+    public static let maxWireframeFrames = 150_000
+
     /// Solves a prepared scene like ``solve(_:)`` and answers an SVG wireframe of it
     /// (issue 10): `POST /solve` with `Accept: image/svg+xml` or `?format=svg`, and
     /// `layoutd solve --svg FILE`.
@@ -11,10 +16,20 @@ extension SceneEngine {
     /// - Returns: 200 `image/svg+xml; charset=utf-8` (cacheable) with one panel, or one
     ///   panel per entry of `sizes`; the same 422 problem details as ``solve(_:)`` when
     ///   the scene has compile errors or its single layout is rejected (`conflicts:
-    ///   error` with a conflict, `ambiguity: error` with ambiguity). A rejected entry of
+    ///   error` with a conflict, `ambiguity: error` with ambiguity), and when the drawing
+    ///   would have more than ``maxWireframeFrames`` frames. A rejected entry of
     ///   `sizes` is drawn as a panel without views, as `/solve` answers it without frames.
     /// - SeeAlso: ``WireframeRenderer`` for the document's shape.
     public func solveSVG(_ prepared: Prepared) -> EngineAnswer {
+        // A drawn frame is about 320 bytes, seven times its JSON: the JSON answer's
+        // million frames would be a 320 MB picture that takes seconds to write.
+        let frames = (prepared.scene.views.count + 1) * max(1, prepared.scene.sizes?.count ?? 1)
+        if frames > Self.maxWireframeFrames {
+            return problem(status: 422, diagnostics: [LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The wireframe would draw \(frames) frames; at most \(Self.maxWireframeFrames) are drawn at once (limit maxWireframeFrames): ask for JSON, or for fewer sizes",
+                path: prepared.scene.sizes == nil ? "$.views" : "$.sizes")])
+        }
         let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
