@@ -25,12 +25,19 @@ final class ServerContext: Sendable {
     /// is flushed (compared with ``ServerLimits/maxPendingResponseBytes``).
     let pendingBytes = Atomic<Int>(0)
 
+    /// Answers a request refused over ``ServerLimits/maxPendingResponseBytes`` instead
+    /// of the server's generic `503`, so the application can add its own headers, log
+    /// and count it; `nil`: the generic one.
+    let overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)?
+
     init(limits: ServerLimits, workerCount: Int,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
          accessLog: (@Sendable (AccessLogRecord) -> Void)?,
-         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil) {
+         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
+         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
         self.limits = limits
         self.handler = handler
+        self.overCommittedHandler = overCommittedHandler
         self.accessLog = accessLog
         self.workers = WorkerPool(threadCount: workerCount, name: "HTTP1.worker")
         self.isExpensive = isExpensive
@@ -146,7 +153,8 @@ final class Connection: Sendable {
         var request = first
         while true {
             let start = monotonicNow()
-            let response = isOverCommitted(request) ? overCommittedResponse() : context.handler(request)
+            let response = !isOverCommitted(request) ? context.handler(request)
+                : context.overCommittedHandler?(request) ?? Connection.overCommittedResponse(limits: context.limits)
             let end = monotonicNow()
             let date = HTTPDate.now()
             let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [Int], [UInt8]?) in
@@ -196,15 +204,18 @@ final class Connection: Sendable {
         return context.isExpensive?(request) ?? true
     }
 
-    /// `503` with `Retry-After: 1` for a request refused by ``isOverCommitted(_:)``.
-    private func overCommittedResponse() -> HTTPResponse {
+    /// The generic answer to a request refused by ``isOverCommitted(_:)``: `503` with
+    /// `Retry-After: 1`.
+    static func overCommittedResponse(limits: ServerLimits) -> HTTPResponse {
         var response = HTTPResponse.problem(
-            status: 503, title: "Service Unavailable",
-            detail: "The server holds too many answers that clients have not read yet; retry shortly.",
-            type: context.limits.problemType(for: 503), extra: context.limits.problemMembers)
+            status: 503, title: "Service Unavailable", detail: overCommittedDetail,
+            type: limits.problemType(for: 503), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         return response
     }
+
+    /// The `detail` of the generic over-commitment `503`.
+    static let overCommittedDetail = "The server holds too many answers that clients have not read yet; retry shortly."
 
     /// Replaces the connection's output buffer, keeping ``ServerContext/pendingBytes``
     /// the sum of every connection's.

@@ -54,6 +54,11 @@ public final class HTTPServer: Sendable {
     ///   - isExpensive: Says which requests may take long (solving); the others run
     ///     on a separate pool of two threads, so health checks and reads are answered
     ///     even while every worker is busy. `nil`: every request runs on the workers.
+    ///   - overCommittedHandler: Answers, instead of `handler`, an expensive request
+    ///     that arrives while clients leave more than
+    ///     ``ServerLimits/maxPendingResponseBytes`` of answers unread (it should be
+    ///     cheap: a `503` with `Retry-After`, with the application's own headers and
+    ///     logging). `nil`: the server's generic `503` problem with `Retry-After: 1`.
     ///   - handler: Turns a request into a response; called on a worker thread,
     ///     possibly concurrently for different connections.
     public init(
@@ -63,13 +68,15 @@ public final class HTTPServer: Sendable {
         workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         accessLog: (@Sendable (AccessLogRecord) -> Void)? = nil,
         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
+        overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
         self.port = port
         self.limits = limits
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
-                                     accessLog: accessLog, isExpensive: isExpensive)
+                                     accessLog: accessLog, isExpensive: isExpensive,
+                                     overCommittedHandler: overCommittedHandler)
     }
 
     /// Connections currently open (accepted and not yet closed), excluding

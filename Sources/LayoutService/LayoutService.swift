@@ -79,6 +79,23 @@ public final class LayoutService: Sendable {
     /// The request handler for `HTTPServer`: routes, then adds `X-Request-Id`, CORS
     /// headers, and records metrics.
     public func makeHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        makeHandler(respond: { router.respond(to: $0) }, log: log)
+    }
+
+    /// The handler for requests the server refuses while clients leave too many answers
+    /// unread (`HTTPServer`'s `overCommittedHandler`): `503` `service-unavailable` with
+    /// `Retry-After: 1`, and like every answer of ``makeHandler(router:log:)`` an
+    /// `X-Request-Id`, an access-log line and a count in `/metrics`.
+    public func makeOverCommittedHandler(log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        makeHandler(respond: { [self] _ in
+            var response = problem(503, detail: "The server holds too many answers that clients have not read yet; retry shortly.")
+            response.headers.append("Retry-After", "1")
+            return response
+        }, log: log)
+    }
+
+    private func makeHandler(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+                             log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
         let corsOrigins = configuration.corsOrigins
         return { [self] request in
             let start = DispatchTime.now().uptimeNanoseconds
@@ -89,7 +106,7 @@ public final class LayoutService: Sendable {
                 response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
                 response.headers.append("Access-Control-Max-Age", "600")
             } else {
-                response = router.respond(to: request)
+                response = respond(request)
             }
             if let origin = request.headers["Origin"], !corsOrigins.isEmpty,
                corsOrigins.contains("*") || corsOrigins.contains(origin) {

@@ -57,7 +57,8 @@ info:
     than 1 (a later 1.x minor version is answered as HTTP/1.1, RFC 9110 §2.5). Over the open-connection limit (4,096 by default) a new connection gets `503`
     (`service-unavailable`) with `Retry-After` and is closed. While the answers that
     clients have not read yet exceed 256 MiB in all (`--max-pending-response-bytes`), a
-    `POST` gets `503` (`service-unavailable`) with `Retry-After` instead of being handled. (All these limits are
+    `POST` gets `503` (`service-unavailable`) with `Retry-After` instead of being handled
+    (with `X-Request-Id`, logged and counted like every answer of a route). (All these limits are
     `layoutd serve` flags.)
 
     **Scene limits** (defaults; beyond one the answer is `422` with a `limit_exceeded`

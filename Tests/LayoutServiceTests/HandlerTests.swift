@@ -1,4 +1,5 @@
 import HTTP1
+import Synchronization
 import LayoutCompiler
 @testable import LayoutService
 import LayoutStore
@@ -236,6 +237,26 @@ struct HandlerTests {
         let echoed = handler(HTTPRequest(method: .GET, target: "/healthz",
                                          headers: ["Host": "t", "X-Request-Id": "abc-123"], body: []))
         #expect(echoed.headers["X-Request-Id"] == "abc-123")
+    }
+
+    /// A solve refused while clients leave too many answers unread is answered like any
+    /// other request: request id, problem type, diagnostics list, a log line, a count.
+    @Test func overCommittedRefusalsAreAnsweredLoggedAndCounted() throws {
+        let lines = Mutex<[String]>([])
+        let handler = service.makeOverCommittedHandler(log: { line in lines.withLock { $0.append(line) } })
+        let response = handler(HTTPRequest(method: .POST, target: "/solve",
+                                           headers: ["Host": "t", "X-Request-Id": "hoarded-1"], body: Array(Self.scene.utf8)))
+        #expect(response.status == 503)
+        #expect(response.headers["Retry-After"] == "1")
+        #expect(response.headers["X-Request-Id"] == "hoarded-1")
+        let body = try json(response)
+        #expect(body["type"]?.stringValue == "urn:layoutd:problem:service-unavailable")
+        #expect(body["diagnostics"]?.arrayValue?.isEmpty == true)
+        #expect(body["detail"]?.stringValue?.contains("not read yet") == true)
+        #expect(lines.withLock { $0 }.count == 1)
+        #expect(lines.withLock { $0 }.first?.contains(#""status":503"#) == true)
+        let text = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"layoutd_requests_total{route="/solve",status="503"} 1"#))
     }
 }
 

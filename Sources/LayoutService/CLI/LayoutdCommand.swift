@@ -189,7 +189,8 @@ public enum LayoutdCommand {
             log(String(decoding: line.bytes, as: UTF8.self))
         }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
-                                accessLog: serverLog, isExpensive: { $0.method == .POST }, handler: handler)
+                                accessLog: serverLog, isExpensive: { $0.method == .POST },
+                                overCommittedHandler: service.makeOverCommittedHandler(log: log), handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
