@@ -248,8 +248,13 @@ public final class LayoutService: Sendable {
         }
         guard let contentType = request.headers["Content-Type"] else { return nil }
         if contentType == "application/json" { return nil }   // the common case, without Foundation
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if mediaType == "application/json" || mediaType.hasSuffix("+json") || mediaType == "application/x-www-form-urlencoded" || mediaType.isEmpty {
+        // A blank value is as if absent; otherwise the part before the first ';' must be
+        // a JSON type (`;;;` or `;charset=utf-8` names none: 415).
+        if contentType.allSatisfy({ $0 == " " || $0 == "\t" }) { return nil }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            .first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if mediaType == "application/json" || (mediaType.count > 5 && mediaType.hasSuffix("+json") && mediaType.contains("/"))
+            || mediaType == "application/x-www-form-urlencoded" {
             return nil
         }
         return problem(415, detail: "The body must be JSON (Content-Type: application/json); got '\(contentType)'", headers: [("Accept-Post", "application/json")])

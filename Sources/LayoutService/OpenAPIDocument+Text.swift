@@ -978,7 +978,8 @@ components:
     UnsupportedMediaType:
       description: |
         The body's Content-Type is not `application/json`, a `+json` type, or
-        `application/x-www-form-urlencoded` (and not absent), or the body is
+        `application/x-www-form-urlencoded` (and not absent or blank; a value with no
+        media type before its parameters, such as `;charset=utf-8`, is not JSON), or the body is
         content-coded (`Content-Encoding` other than `identity`; then `Accept-Encoding:
         identity` is sent too). `Accept-Post` names the accepted type (also on
         `PUT /groups/{name}`).

@@ -113,6 +113,8 @@ struct HandlerTests {
     @Test("media types", arguments: [
         ("application/json", 200), ("application/json; charset=utf-8", 200), ("application/merge-patch+json", 200),
         ("application/x-www-form-urlencoded", 200), ("text/plain", 415), ("application/xml", 415),
+        // No media type before the parameters: not JSON (a blank value is as if absent).
+        (";;;", 415), (";charset=utf-8", 415), ("+json", 415), ("", 200), ("  ", 200),
     ])
     func mediaTypes(_ contentType: String, _ status: Int) {
         #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Type": contentType]).status == status)

@@ -176,8 +176,11 @@ struct EquationRun {
         cursor.skipWhitespace()
         let start = cursor.offset
         var value: Double?
+        var literal: String?   // as written, for a number too large for a double
         if cursor.isAtNumber {
-            value = cursor.readNumber().value
+            let (number, span) = cursor.readNumber()
+            value = number
+            if !number.isFinite { literal = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[span]), as: UTF8.self) }
         } else if cursor.isAtIdentifier {
             let (name, span) = cursor.readIdentifier()
             if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
@@ -193,7 +196,7 @@ struct EquationRun {
             throw fault("Expected a priority (a number from 1 to 1000, required, high, low, fittingSize or a metric), found \(cursor.describeFound())")
         }
         if let value, !(1...1000).contains(value) {
-            throw fault("Priority \(ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: start)
+            throw fault("Priority \(literal ?? ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: start)
         }
         return value
     }

@@ -313,7 +313,7 @@ struct VisualFormatRun {
         case UInt8(ascii: "("):
             predicates = try parsePredicateList(allowsViews: false)
         case _ where cursor.isAtNumber:
-            let (value, span) = try readNumber(isLength: true)
+            let (value, span) = readNumber()
             checkMagnitude(value, span: span)
             predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
         case _ where cursor.isAtIdentifier:
@@ -370,7 +370,7 @@ struct VisualFormatRun {
                 object = metric(name, span: span)
             }
         } else if let sign = signedNumberPrefix() {
-            let (value, span) = try readNumber(isLength: true)
+            let (value, span) = readNumber()
             checkMagnitude(value, span: span)
             object = .constant(sign * value)
         } else {
@@ -392,7 +392,12 @@ struct VisualFormatRun {
                     _ = metric(name, span: span)
                 }
             } else if cursor.isAtNumber {
-                priority = try readNumber().0
+                let (number, span) = readNumber()   // checked as a priority below
+                priority = number
+                if !number.isFinite {
+                    let literal = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[span]), as: UTF8.self)
+                    throw fault("Priority \(literal) is out of range: priorities run from 1 to 1000", at: priorityStart)
+                }
             } else {
                 throw fault("Expected a priority (a number or a metric name) after '@', found \(cursor.describeFound())")
             }
@@ -418,14 +423,11 @@ struct VisualFormatRun {
         return nil
     }
 
-    /// A number literal. One too large for a double is an error here, unless it is a
-    /// length (`isLength`): that one is returned (infinite) for ``checkMagnitude(_:span:metric:)``
-    /// to report as beyond the magnitude limit, like any other number beyond it.
-    mutating func readNumber(isLength: Bool = false) throws(SyntaxFault) -> (Double, Range<Int>) {
-        let start = cursor.offset
-        let (value, span) = cursor.readNumber()
-        guard value.isFinite || isLength else { throw fault("Number is out of range", at: start) }
-        return (value, span)
+    /// A number literal, as read: one too large for a double is infinite. A length's is
+    /// then reported by ``checkMagnitude(_:span:metric:)`` as beyond the magnitude limit,
+    /// like any other number beyond it, and a priority's by a message that quotes it.
+    mutating func readNumber() -> (Double, Range<Int>) {
+        cursor.readNumber()
     }
 
     /// Remembers the first literal or metric use beyond ``ParseOptions/maximumMagnitude``.

@@ -16,6 +16,9 @@ struct EquationParserTests {
         #expect(result.numberBeyondLimit?.span == 11..<16)
         #expect(result.numberBeyondLimit?.value == .infinity)
         #expect(result.constraints.isEmpty)
+        // A priority that large is quoted as written.
+        #expect(parse("a.width == 10 @1e999").diagnostics.first?.message
+            == "Priority 1e999 is out of range: priorities run from 1 to 1000")
         let inset = parse("a.edges == inset(b.edges, 1e999)")
         #expect(inset.numberBeyondLimit?.span == 26..<31)
         #expect(inset.constraints.isEmpty)

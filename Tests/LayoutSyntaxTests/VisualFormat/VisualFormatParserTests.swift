@@ -212,6 +212,7 @@ struct VisualFormatParserTests {
         #expect(result.constraints.isEmpty)   // none with an infinite number (the fuzz target's invariant)
         let priority = VisualFormatParser().parse("H:[a(50@1e999)]")
         #expect(priority.diagnostics.map(\.code) == [.vflSyntax])
+        #expect(priority.diagnostics.first?.message == "Priority 1e999 is out of range: priorities run from 1 to 1000")
     }
 
     @Test("messages say what was expected and what was found")
