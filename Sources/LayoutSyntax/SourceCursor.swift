@@ -60,7 +60,12 @@ struct SourceCursor {
         offset += 1
         while offset < bytes.count, SourceCursor.isIdentifierContinuation(bytes[offset]) { offset += 1 }
         // ASCII by construction: decoded from the buffer directly (no generic slice path).
-        return (String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<offset]), as: UTF8.self), start..<offset)
+        return (text(start..<offset), start..<offset)
+    }
+
+    /// The source text of `span` (UTF-8 offsets within the buffer).
+    func text(_ span: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)
     }
 
     /// Reads an unsigned decimal number (`12`, `1.5`, `.5`, `2e3`); call only when

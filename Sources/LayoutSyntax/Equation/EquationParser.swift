@@ -180,7 +180,7 @@ struct EquationRun {
         if cursor.isAtNumber {
             let (number, span) = cursor.readNumber()
             value = number
-            if !number.isFinite { literal = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[span]), as: UTF8.self) }
+            if !number.isFinite { literal = cursor.text(span) }
         } else if cursor.isAtIdentifier {
             let (name, span) = cursor.readIdentifier()
             if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {

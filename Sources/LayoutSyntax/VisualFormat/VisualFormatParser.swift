@@ -313,7 +313,7 @@ struct VisualFormatRun {
         case UInt8(ascii: "("):
             predicates = try parsePredicateList(allowsViews: false)
         case _ where cursor.isAtNumber:
-            let (value, span) = readNumber()
+            let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
             checkMagnitude(value, span: span)
             predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
         case _ where cursor.isAtIdentifier:
@@ -370,7 +370,7 @@ struct VisualFormatRun {
                 object = metric(name, span: span)
             }
         } else if let sign = signedNumberPrefix() {
-            let (value, span) = readNumber()
+            let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
             checkMagnitude(value, span: span)
             object = .constant(sign * value)
         } else {
@@ -384,6 +384,7 @@ struct VisualFormatRun {
         if cursor.consume(UInt8(ascii: "@")) {
             cursor.skipWhitespace()
             let priorityStart = cursor.offset
+            var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
                 let (name, span) = cursor.readIdentifier()
                 if let value = options.metrics[name] {
@@ -392,17 +393,14 @@ struct VisualFormatRun {
                     _ = metric(name, span: span)
                 }
             } else if cursor.isAtNumber {
-                let (number, span) = readNumber()   // checked as a priority below
+                let (number, span) = cursor.readNumber()
                 priority = number
-                if !number.isFinite {
-                    let literal = String(decoding: UnsafeBufferPointer(rebasing: cursor.bytes[span]), as: UTF8.self)
-                    throw fault("Priority \(literal) is out of range: priorities run from 1 to 1000", at: priorityStart)
-                }
+                if !number.isFinite { literal = cursor.text(span) }   // too large for a double: quoted as written
             } else {
                 throw fault("Expected a priority (a number or a metric name) after '@', found \(cursor.describeFound())")
             }
             if let value = priority, !(1...1000).contains(value) {
-                throw fault("Priority \(ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: priorityStart)
+                throw fault("Priority \(literal ?? ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: priorityStart)
             }
             end = cursor.offset
         }
@@ -421,13 +419,6 @@ struct VisualFormatRun {
         if cursor.isAtNumber { return sign }
         cursor.offset = start
         return nil
-    }
-
-    /// A number literal, as read: one too large for a double is infinite. A length's is
-    /// then reported by ``checkMagnitude(_:span:metric:)`` as beyond the magnitude limit,
-    /// like any other number beyond it, and a priority's by a message that quotes it.
-    mutating func readNumber() -> (Double, Range<Int>) {
-        cursor.readNumber()
     }
 
     /// Remembers the first literal or metric use beyond ``ParseOptions/maximumMagnitude``.
