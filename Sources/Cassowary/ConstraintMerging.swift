@@ -20,12 +20,12 @@ extension Solver {
         guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = mergeIndex.handle(for: key), let record = records[representative],
-           constraint.strength.isRequired || record.tag.marker >= 0 {
+        if let representative = mergeIndex.handle(for: key), records[representative] != nil,
+           constraint.strength.isRequired || tags[representative].marker >= 0 {
             mergedCount += 1
-            if constraint.strength.isRequired { return (record.tag, true) }
-            addWeight(to: record, level: objective.level(for: constraint.strength.value))
-            return (record.tag, true)
+            if constraint.strength.isRequired { return (tags[representative], true) }
+            addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
+            return (tags[representative], true)
         }
         guard !constraint.strength.isRequired else {
             let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
@@ -48,12 +48,12 @@ extension Solver {
         var expandedKey: MergeKey? = nil
         if expression.definition < 0 && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
-            if let representative = expandedMergeIndex.handle(for: candidate), let record = records[representative] {
+            if let representative = expandedMergeIndex.handle(for: candidate), records[representative] != nil {
                 mergedCount += 1
-                addWeight(to: record, level: objective.level(for: constraint.strength.value))
+                addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
                 // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
                 if !isKeyIndexed { mergeIndex.insert(key, handle: representative) }
-                return (record.tag, true)
+                return (tags[representative], true)
             }
             expandedKey = candidate
         }
@@ -69,10 +69,10 @@ extension Solver {
     /// constraints: gigabytes).
     static var expandedKeyLimit: Int { 64 }
 
-    /// Adds one more unit of weight to the errors of the optional constraint `record`
-    /// in objective level `level`.
-    mutating func addWeight(to record: ConstraintRecord, level: Int) {
-        for error in [record.tag.marker, record.tag.other] where error >= 0 && kinds[error] == .error {
+    /// Adds one more unit of weight to the errors of the optional constraint whose
+    /// markers are `tag`, in objective level `level`.
+    mutating func addWeight(to tag: Tag, level: Int) {
+        for error in [tag.marker, tag.other] where error >= 0 && kinds[error] == .error {
             if isBasic[error] {
                 objective.add(rows[error], times: 1, level: level)
             } else {

@@ -111,7 +111,8 @@ extension Solver {
             hubOrder.append(hub)
         }
         deferredByHub[hub, default: []].append(handle)
-        records.append(ConstraintRecord(constraint: constraint, tag: Tag(marker: -1, other: -1), isMergeable: isMergeable))
+        records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
+        tags.append(Tag(marker: -1, other: -1))
         deferredCount += 1
         needsSolve = true
         return true
@@ -210,7 +211,7 @@ extension Solver {
             // Cannot happen (see the top of this file): the hub can always move.
             throw .internalError("a deferred constraint was unsatisfiable")
         }
-        records[handle]?.tag = tag
+        tags[handle] = tag
         own(tag, isMerged: isMerged, by: handle)
     }
 }

@@ -119,7 +119,7 @@ extension Solver {
             candidates = component
         } else if constraint.relation == .equal, candidates.allSatisfy({ handle in
             guard let index = original.firstIndex(of: handle), let record = trial.records[index] else { return false }
-            return record.constraint.relation == .equal && !record.tag.isRedundant
+            return record.constraint.relation == .equal && !trial.tags[index].isRedundant
         }) {
             // Equalities only, each independent of the ones before it: the proof's
             // multipliers are unique up to scale, so its support is the only

@@ -63,8 +63,8 @@ extension Solver {
         if !autoSolve && !constraint.strength.isRequired {
             // An optional constraint can never fail: queue it for solve(), after the
             // required ones, so the bulk load does not re-pivot its error rows.
-            records.append(ConstraintRecord(constraint: constraint, tag: Tag(marker: -1, other: -1),
-                                            isMergeable: isMergeable))
+            records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
+            tags.append(Tag(marker: -1, other: -1))
             pending.append(handle.rawValue)
             needsSolve = true
             return handle
@@ -73,7 +73,8 @@ extension Solver {
         try installDeferred(namedBy: constraint.expression)
         let (tag, isMerged) = try insertOrMerge(constraint, handle: handle.rawValue, isMergeable: isMergeable,
                                                 certificate: &certificate)
-        records.append(ConstraintRecord(constraint: constraint, tag: tag, isMergeable: isMergeable))
+        records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
+        tags.append(tag)
         own(tag, isMerged: isMerged, by: handle.rawValue)
         if autoSolve {
             try optimizeObjective()
@@ -203,10 +204,10 @@ extension Solver {
             var certificate: [Int]? = nil
             let tag: Tag
             let isMerged: Bool
-            if entry.representative >= 0, let representative = records[entry.representative] {
+            if entry.representative >= 0, records[entry.representative] != nil {
                 mergedCount += 1
-                addWeight(to: representative, level: objective.level(for: entry.strength))
-                (tag, isMerged) = (representative.tag, true)
+                addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
+                (tag, isMerged) = (tags[entry.representative], true)
             } else if entry.key >= 0 {
                 // The constraint is read from its key alone (strength, relation, row): its
                 // record is not touched until its tag is written.
@@ -219,7 +220,7 @@ extension Solver {
                 (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
                                                     certificate: &certificate)
             }
-            records[index]?.tag = tag
+            tags[index] = tag
             own(tag, isMerged: isMerged, by: index)
             try optimizeObjective()
         }
@@ -495,7 +496,7 @@ extension Solver {
     /// Removes a constraint record and its rows (kiwi `removeConstraint`).
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
-        let tag = record.tag
+        let tag = tags[index]
         if tag.marker < 0 || !definitionOrder.isEmpty || mergedCount > 0 {
             // A required equality without a marker, definition rows (which are never
             // substituted into, so a marker cannot be pivoted out of them) or merged
@@ -533,6 +534,7 @@ extension Solver {
         for record in records {
             guard let record else {
                 fresh.records.append(nil)
+                fresh.tags.append(Tag(marker: -1, other: -1))
                 continue
             }
             do {
@@ -549,7 +551,7 @@ extension Solver {
             guard let record = fresh.records[info.handle.rawValue] else { throw .internalError("edit lost in rebuild") }
             // The record holds `v - initial`; re-apply the latest suggestion on top.
             let initial = -record.constraint.expression.constant
-            fresh.edits[variable] = EditInfo(handle: info.handle, tag: record.tag, constant: initial)
+            fresh.edits[variable] = EditInfo(handle: info.handle, tag: fresh.tags[info.handle.rawValue], constant: initial)
         }
         for (variable, info) in ordered {
             guard let initial = fresh.edits[variable]?.constant, info.constant != initial else { continue }

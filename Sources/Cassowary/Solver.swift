@@ -63,6 +63,12 @@ public struct Solver: Sendable {
     var variableSymbols = VariableTable()
     /// Constraint records by handle `rawValue`; `nil` once removed.
     var records: [ConstraintRecord?] = []
+    /// The marker symbols of each constraint, by handle `rawValue` (meaningless once the
+    /// record is `nil`). Apart from the records: a bulk load installs its queue part by
+    /// part, not in handle order, and at 10,000 views reading a record's line to write its
+    /// tag was a cache miss that stalled each install; a plain store into this array does
+    /// not wait for the line.
+    var tags: [Tag] = []
     /// The objective: one row per strength level, stored by column.
     var objective = Objective()
     /// Edit variables (lookups only).
@@ -211,6 +217,7 @@ public struct Solver: Sendable {
         pushes.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
+        tags.reserveCapacity(max(0, constraints))
         mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
         expandedMergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
         variableSymbols.reserveCapacity(variables)
@@ -292,8 +299,8 @@ public struct Solver: Sendable {
         let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
                                        certificate: &certificate, isMergeable: false)
         try solvePending()
-        guard let record = records[handle.rawValue] else { throw .internalError("edit constraint lost") }
-        edits[variable] = EditInfo(handle: handle, tag: record.tag, constant: current)
+        guard records[handle.rawValue] != nil else { throw .internalError("edit constraint lost") }
+        edits[variable] = EditInfo(handle: handle, tag: tags[handle.rawValue], constant: current)
     }
 
     /// Stops editing `variable` (removes its edit constraint).
@@ -391,7 +398,6 @@ struct ExpressionRow: Sendable {
 
 struct ConstraintRecord: Sendable {
     var constraint: Constraint
-    var tag: Tag
     /// False for edit constraints: never merged with an identical constraint.
     var isMergeable = true
 }
