@@ -118,8 +118,7 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Int) -> Bool {
-        isBasic[symbol] && isDefinition(symbol) && rows[symbol].cells.count == 1
-            && kinds[rows[symbol].cells[0].symbol] == .external
+        isAliasRow[symbol]
     }
 }
 

@@ -59,6 +59,7 @@ extension Solver {
         isBasic[symbol] = true
         definitionRank[symbol] = definitionOrder.count
         definitionOrder.append(symbol)
+        isAliasRow[symbol] = row.cells.count == 1 && kinds[row.cells[0].symbol] == .external
         valuesAreStale = true
     }
 

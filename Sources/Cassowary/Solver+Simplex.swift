@@ -15,6 +15,7 @@ extension Solver {
         columns.append(SymbolSet())
         owners.append(-1)
         definitionRank.append(-1)
+        isAliasRow.append(false)
         definitionValues.append(0)
         _ = links.add()
         isPinned.append(false)

@@ -117,6 +117,12 @@ public struct Solver: Sendable {
     /// Rank of each definition row (an external symbol's row kept as written, see
     /// `Solver+Definitions.swift`) in `definitionOrder`, or -1; by symbol id.
     var definitionRank: [Int] = []
+    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
+    /// external (see ``isAlias(_:)``), by symbol id: set when the definition is
+    /// installed (its row never changes afterwards), so a merge key resolving the
+    /// symbols of a constraint reads one byte each instead of their rows, whose first
+    /// touch is a cache miss in a large tableau.
+    var isAliasRow: [Bool] = []
     /// Definition symbols in the order their rows were installed.
     var definitionOrder: [Int] = []
     /// Cached values of the definitions, by symbol id; valid unless `valuesAreStale`.
@@ -210,6 +216,7 @@ public struct Solver: Sendable {
         columns.reserveCapacity(symbols)
         owners.reserveCapacity(symbols)
         definitionRank.reserveCapacity(symbols)
+        isAliasRow.reserveCapacity(symbols)
         definitionValues.reserveCapacity(symbols)
         links.reserveCapacity(symbols)
         isPinned.reserveCapacity(symbols)
