@@ -130,6 +130,26 @@ struct MergedConstraintTests {
         #expect(!solver.isDetermined(e(w2)))
     }
 
+    @Test func aliasesAreStillResolvedAfterARebuild() throws {
+        // `isAliasRow` is set when a definition is installed; a removal rebuilds the
+        // tableau (definitions exist), and the rebuilt solver must flag the alias again.
+        // `w1 - w0 == 0` names w1 first (symbol 0), then w0 (symbol 1); the definition
+        // takes the highest id of equal coefficients, so it is `w0 = w1`.
+        var solver = Solver()
+        let (w0, w1, z) = (Variable(id: 0), Variable(id: 1), Variable(id: 2))
+        try solver.addConstraint(Constraint(e(w1) - e(w0), .equal))
+        let unrelated = try solver.addConstraint(ge(e(z), 1))
+        try solver.addConstraint(eq(e(w0), 44, Strength(1)))
+        try solver.removeConstraint(unrelated)
+        let (alias, target) = (try #require(solver.variableSymbols[w0]), try #require(solver.variableSymbols[w1]))
+        #expect(solver.isAlias(alias) && !solver.isAlias(target))
+        let merged = solver.mergedCount
+        try solver.addConstraint(eq(e(w1), 44, Strength(1)))           // w0 == 44 again
+        #expect(solver.mergedCount == merged + 1)
+        #expect(solver.value(of: w1) == 44)
+        #expect(solver.value(of: w0) == 44)
+    }
+
     @Test func editConstraintsAreNeverMerged() throws {
         // Two user wishes `v == 0 @900` and an edit at 900 suggesting 10: 2·|v| + |v-10|
         // keeps v at 0. Had the edit shared the wishes' errors, the suggestion would
