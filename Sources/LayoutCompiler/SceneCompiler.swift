@@ -10,8 +10,9 @@ public struct CompiledConstraint: Sendable {
     /// How to write the constraint for people, rendered on demand.
     enum Words: Sendable {
         /// A constraint from a scene or group entry; `objectPriority` is the entry's
-        /// `priority` field when the string gives none.
-        case parsed(ParsedConstraint, objectPriority: Double?)
+        /// `priority` field when the string gives none, `parent` the view VFL `|` stands
+        /// for when it is not the container (its text names that view).
+        case parsed(ParsedConstraint, objectPriority: Double?, parent: String?)
         /// An implicit constraint: `superview.width == 375`.
         case literal(String)
         /// An intrinsic-size constraint: `VIEW.ATTRIBUTE >= SIZE @PRIORITY`.
@@ -64,8 +65,8 @@ public struct CompiledConstraint: Sendable {
     public var ref: ConstraintRef {
         let text: String
         switch words {
-        case .parsed(let parsed, let objectPriority):
-            var rendered = parsed.text
+        case .parsed(let parsed, let objectPriority, let parent):
+            var rendered = parent.map { parsed.text(superview: $0) } ?? parsed.text
             if parsed.priority == nil, let objectPriority, objectPriority < 1000 { rendered += priorityText(objectPriority) }
             text = rendered
         case .literal(let literal):
@@ -431,7 +432,8 @@ private struct CompileState {
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
-                words: .parsed(parsed, objectPriority: entry.priority)))
+                words: .parsed(parsed, objectPriority: entry.priority,
+                               parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
         }
     }
 

@@ -1532,7 +1532,10 @@ components:
           maxLength: 200
           description: >-
             The constraint written as an equation, at most 200 Unicode scalars: a longer
-            one is cut there and ends in `…` (messages and notes quote this text).
+            one is cut there and ends in `…` (messages and notes quote this text). As in
+            equations, `superview` names the container: a VFL `|` next to a nested view is
+            written as its parent (`H:|-10-[c]` with `c` in `card` reads
+            `c.leading == card.leading + 10`).
           examples: ['green.leading == red.trailing + 8']
 
     Diagnostic:

@@ -160,6 +160,14 @@ public struct ParsedConstraint: Hashable, Sendable {
         ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority)
     }
 
+    /// ``text`` with VFL `|` written as `parent`, the view it stands for (`nil`: the
+    /// container, written `superview`). In an equation `superview` always names the
+    /// container, so a VFL string about a nested view's parent must name the parent to
+    /// read back as the same constraint.
+    public func text(superview parent: String?) -> String {
+        ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority, superview: parent)
+    }
+
     /// Creates a constraint.
     public init(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?, span: Range<Int>,
                 priorityOffset: Int? = nil) {

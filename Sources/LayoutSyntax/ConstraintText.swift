@@ -1,21 +1,26 @@
 /// Renders constraints as equations, Apple style (`green.leading == red.trailing + 8`).
 enum ConstraintText {
-    /// `lhs relation rhs [@priority]`; see ``ParsedConstraint/text``.
-    static func render(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?) -> String {
-        var text = render(side: lhs)
+    /// `lhs relation rhs [@priority]`; see ``ParsedConstraint/text``. `superview`, if
+    /// given, is the name VFL `|` is written as (else `superview`).
+    static func render(lhs: LinearSide, relation: Relation, rhs: LinearSide, priority: Double?,
+                       superview: String? = nil) -> String {
+        var text = render(side: lhs, superview: superview)
         text += " "
         text += relation.rawValue
         text += " "
-        text += render(side: rhs)
+        text += render(side: rhs, superview: superview)
         if let priority { text += " @" + format(priority) }
         return text
     }
 
-    /// `0.5 * card.centerX + 8`, `-a.width`, or the constant alone (`100`).
-    static func render(side: LinearSide) -> String {
+    /// `0.5 * card.centerX + 8`, `-a.width`, or the constant alone (`100`); VFL `|` as
+    /// `superview` when given.
+    static func render(side: LinearSide, superview: String? = nil) -> String {
         var text = ""
         for term in side.terms {
-            let name = term.item.displayName + "." + term.attribute.rawValue
+            var item = term.item.displayName
+            if case .superview = term.item, let superview { item = superview }
+            let name = item + "." + term.attribute.rawValue
             let magnitude = abs(term.coefficient)
             let isNegative = term.coefficient < 0
             if text.isEmpty {

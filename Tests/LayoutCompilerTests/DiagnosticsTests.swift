@@ -112,6 +112,23 @@ struct DiagnosticsTests {
         #expect(result.diagnostics.isEmpty)
     }
 
+    @Test func aNestedViewsVisualFormatTextNamesItsParent() throws {
+        // VFL `|` of a view inside `card` is card's edge; in an equation `superview` is
+        // the container, so the text must name `card` to read back as the same constraint.
+        let (_, result) = try layout(#"""
+        {"container":{"width":400,"height":300},"views":{"card":{},"c":{"parent":"card"}},
+         "constraints":["H:|-100-[card(200)]","V:|[card(100)]","H:|-10-[c(30)]","V:|[c(10)]",
+                        "c.leading == superview.leading + 10"]}
+        """#)
+        let conflict = try #require(conflicts(result).first)
+        #expect(conflict.broken?.text == "c.leading == superview.leading + 10")
+        #expect(keys(conflict.conflicting) == ["0.0", "2.0", "4.0"])
+        #expect(conflict.conflicting?.map(\.text) == ["card.leading == superview.leading + 100",
+                                                     "c.leading == card.leading + 10",
+                                                     "c.leading == superview.leading + 10"])
+        #expect(result.frame("c") == frame(10, 0, 30, 10))   // in card's bounds: the equation is left out
+    }
+
     @Test func containerConflictNamesTheImplicitConstraint() throws {
         let (_, result) = try layout(#"""
         {"container":{"width":375,"height":100},"views":["red"],"constraints":["H:|-[red(500)]-|","V:|[red(10)]"]}
