@@ -429,14 +429,38 @@ struct VisualFormatRun {
     }
 
     /// Resolves a metric name used as a length, diagnosing an unknown one (parsing goes on).
+    /// A name that is one of the string's views gets a message that says so: a connection
+    /// (`-(==b)-`) or a priority cannot name a view.
     mutating func metric(_ name: String, span: Range<Int>) -> VisualFormatPredicate.Object {
         if let value = options.metrics[name] {
             checkMagnitude(value, span: span, metric: name)
             return .constant(value)
         }
-        collector.append(Diagnostic(code: .unknownMetric, message: "Unknown metric '\(name)'", span: span,
-                                    notes: suggestion(for: name)))
+        // (The scan only for a diagnostic that is kept: at most 100 a string.)
+        guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
+        let message = namesView(name)
+            ? "Unknown metric '\(name)': '\(name)' is a view in this string, and a space between views or a priority is a number or a metric, not a view"
+            : "Unknown metric '\(name)'"
+        collector.append(Diagnostic(code: .unknownMetric, message: message, span: span, notes: suggestion(for: name)))
         return .invalid
+    }
+
+    /// Whether the string has a view `[name` (whitespace allowed after the `[`).
+    /// - Complexity: O(length of the string); only for an unknown metric's message.
+    func namesView(_ name: String) -> Bool {
+        let bytes = cursor.bytes
+        let target = Array(name.utf8)
+        var index = 0
+        while index < bytes.count {
+            defer { index += 1 }
+            guard bytes[index] == UInt8(ascii: "[") else { continue }
+            var start = index + 1
+            while start < bytes.count && (bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t")) { start += 1 }
+            let end = start + target.count
+            guard end <= bytes.count, bytes[start..<end].elementsEqual(target) else { continue }
+            if end == bytes.count || !SourceCursor.isIdentifierContinuation(bytes[end]) { return true }
+        }
+        return false
     }
 
     func suggestion(for name: String) -> [String] {

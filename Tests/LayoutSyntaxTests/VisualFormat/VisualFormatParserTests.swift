@@ -227,6 +227,12 @@ struct VisualFormatParserTests {
         let metric = try #require(VisualFormatParser(options: ParseOptions(metrics: ["padding": 8])).parse("|-pading-[a]").diagnostics.first)
         #expect(metric.message == "Unknown metric 'pading'")
         #expect(metric.notes == ["did you mean 'padding'?"])
+        // A view of the string used as a space (Apple's VFL has no view-relative spacing).
+        let view = try #require(VisualFormatParser().parse("H:|[a(10)]-(==b)-[ b(10)]").diagnostics.first)
+        #expect(view.message == "Unknown metric 'b': 'b' is a view in this string, and a space between views or a priority is a number or a metric, not a view")
+        #expect(view.code == .unknownMetric && view.span == 14..<15)
+        let prefix = try #require(VisualFormatParser().parse("H:|[a(10)]-(==b)-[bb(10)]").diagnostics.first)
+        #expect(prefix.message == "Unknown metric 'b'")
         let empty = try #require(VisualFormatParser().parse("H:|-|").diagnostics.first)
         #expect(empty.message == "A format string needs at least one view: expected '[' to start a view, found '|'")
     }
