@@ -369,11 +369,30 @@ private struct CompileState {
                 parents.append(hierarchy.parents[index])
             }
             if parents.count > 1 {
-                let names = Set(resolved.filter { $0 > 0 }).sorted().map { hierarchy.names[$0] }
+                // Each view with its parent, in the order the string names them, and the
+                // column of the first view whose parent differs from the first one's.
+                var described: [String] = []
+                var seen: [Int] = []
+                var firstParent = -1
+                var offset: Int?
+                for parsed in result.constraints {
+                    for term in parsed.lhs.terms + parsed.rhs.terms {
+                        guard case .view(let name) = term.item, let index = lookUp(name), index > 0 else { continue }
+                        let parent = hierarchy.parents[index]
+                        if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
+                            offset = term.span.lowerBound
+                        }
+                        if !seen.contains(index) {
+                            seen.append(index)
+                            described.append("'\(name)' is in " + (parent == 0 ? "the container" : "'\(hierarchy.names[parent])'"))
+                        }
+                    }
+                }
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene,
-                    message: "Views joined in one VFL string must share a parent: \(names.joined(separator: ", ")) have different parents",
-                    constraint: key, id: entry.id, source: entry.source))
+                    message: "Views joined in one VFL string must share a parent, which '|' stands for: \(described.joined(separator: ", ")); relate views in different parents with an equation",
+                    constraint: key, id: entry.id, column: offset.map { column(of: $0, in: entry.source) },
+                    source: entry.source))
                 return
             }
             vflSuperview = parents.first ?? 0

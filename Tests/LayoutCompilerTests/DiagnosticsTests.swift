@@ -129,6 +129,19 @@ struct DiagnosticsTests {
         #expect(result.frame("c") == frame(10, 0, 30, 10))   // in card's bounds: the equation is left out
     }
 
+    @Test func aVisualFormatStringAcrossParentsSaysWhereEachViewIs() throws {
+        let json = #"""
+        {"container":{"width":400,"height":300},"views":{"card":{},"c":{"parent":"card"}},
+         "constraints":["H:|[card(200)]","H:|[c(==card)]"]}
+        """#
+        let compiled = SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8))).compile()
+        let error = try #require(compiled.diagnostics.first { $0.severity == .error })
+        #expect(error.code == .invalidScene)
+        #expect(error.message == "Views joined in one VFL string must share a parent, which '|' stands for: 'c' is in 'card', 'card' is in the container; relate views in different parents with an equation")
+        #expect(error.column == 8)   // `card` in the predicate, the first view outside c's parent
+        #expect(compiled.diagnostics.filter { $0.severity == .error }.count == 1)
+    }
+
     @Test func containerConflictNamesTheImplicitConstraint() throws {
         let (_, result) = try layout(#"""
         {"container":{"width":375,"height":100},"views":["red"],"constraints":["H:|-[red(500)]-|","V:|[red(10)]"]}
