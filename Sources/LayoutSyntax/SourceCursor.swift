@@ -63,6 +63,36 @@ struct SourceCursor {
         return (text(start..<offset), start..<offset)
     }
 
+    /// Reads an identifier together with any non-ASCII letters that continue it
+    /// (`wídth`), for a name that is only looked up: a misspelling with an accented
+    /// letter is then one unknown name (with a suggestion), not an unknown prefix
+    /// followed by a syntax error at the letter. Call only when ``isAtIdentifier``.
+    mutating func readWord() -> (name: String, span: Range<Int>) {
+        let start = offset
+        offset += 1
+        while offset < bytes.count {
+            if SourceCursor.isIdentifierContinuation(bytes[offset]) {
+                offset += 1
+            } else if let length = letterLength(at: offset) {
+                offset += length
+            } else {
+                break
+            }
+        }
+        return (text(start..<offset), start..<offset)
+    }
+
+    /// The UTF-8 length of the non-ASCII letter (Unicode `Alphabetic`) at `index`, or nil.
+    func letterLength(at index: Int) -> Int? {
+        let lead = bytes[index]
+        let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
+        guard length > 0, index + length <= bytes.count else { return nil }
+        var decoder = UTF8()
+        var iterator = UnsafeBufferPointer(rebasing: bytes[index..<index + length]).makeIterator()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator), scalar.properties.isAlphabetic else { return nil }
+        return length
+    }
+
     /// The source text of `span` (UTF-8 offsets within the buffer).
     func text(_ span: Range<Int>) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: bytes[span]), as: UTF8.self)

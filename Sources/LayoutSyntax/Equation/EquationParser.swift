@@ -355,7 +355,7 @@ struct EquationRun {
         guard cursor.isAtIdentifier else {
             throw fault("Expected an attribute name after '\(itemName).', found \(cursor.describeFound())")
         }
-        let (first, firstSpan) = cursor.readIdentifier()
+        let (first, firstSpan) = cursor.readWord()
         let afterFirst = cursor.offset
         cursor.skipWhitespace()
         guard cursor.current == UInt8(ascii: "|") else {
@@ -384,7 +384,7 @@ struct EquationRun {
             guard cursor.isAtIdentifier else {
                 throw fault("Expected an attribute name after '|', found \(cursor.describeFound())")
             }
-            (name, span) = cursor.readIdentifier()
+            (name, span) = cursor.readWord()
         }
         return (isValid ? .list(attributes) : .invalid, firstSpan)
     }

@@ -178,7 +178,7 @@ struct EquationParserTests {
         ("a.width @750 == 5", ["equation_syntax@8"]),
         ("", ["equation_syntax@0"]),
         ("a.width == 10 extra", ["equation_syntax@14"]),
-        ("a.wídth == 5", ["unknown_attribute@2", "equation_syntax@3"]),
+        ("a.wídth == 5", ["unknown_attribute@2"]),
         ("a.width * 2 * b.height == 1", ["nonlinear@14"]),
         ("inset(b.edges, 1, 2, 3) == a.edges", ["equation_syntax@22"]),
         ("a.edges == inset(b.edges)", ["equation_syntax@24"]),
@@ -198,6 +198,16 @@ struct EquationParserTests {
     func messages() throws {
         let attribute = try #require(parse("a.widht == 10").diagnostics.first)
         #expect(attribute.message == "Unknown attribute 'widht'; did you mean 'width'?")
+        // An accented letter is part of the name: one diagnostic, at the name, not an
+        // unknown 'w' and a syntax error at the 'í'.
+        let accented = parse("red.wídth == 5")
+        #expect(accented.diagnostics.map(\.message) == ["Unknown attribute 'wídth'; did you mean 'width'?"])
+        #expect(accented.diagnostics.first?.span == 4..<10)   // UTF-8 offsets: 'í' is two bytes
+        let list = parse("a.top|bóttom == 5")
+        #expect(list.diagnostics.map(\.message) == ["Unknown attribute 'bóttom'; did you mean 'bottom'?"])
+        // Anything else that is not ASCII still ends the name (here a no-break space).
+        let space = parse("a.width\u{A0}== 5")
+        #expect(space.diagnostics.first?.code == .equationSyntax)
         let metric = try #require(parse("a.width == pading").diagnostics.first)
         #expect(metric.message == "Unknown metric 'pading'")
         #expect(metric.notes == ["did you mean 'padding'?"])
