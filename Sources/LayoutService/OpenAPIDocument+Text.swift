@@ -86,7 +86,13 @@ info:
     (`1e13 - 1e13 + 5` is beyond), and the `column` is the number's or the metric name's;
     a product beyond the limit (`1e12 * 1e12`) is reported at the constraint's start; a
     literal too large for a double (`1e309`) is beyond the limit like any other. So
-    is a solution with a frame value beyond it. (A JSON number too large for a double,
+    is a solution with a frame value beyond it. Precision: required constraints are
+    told apart to 1e-9 of the magnitude of the constants they combine (the solver's one
+    relative tolerance, which also absorbs the rounding of its pivots), so at layout
+    sizes (below 10,000 points) two required constraints that differ by more than about
+    0.00001 points conflict, while at 1,000,000,000 points a difference of 1 point counts
+    as float noise: they are redundant, one of them decides the frame, and there is no
+    diagnostic. (A JSON number too large for a double,
     such as `"width": 1e400`, is not a number layoutd can read: `400` `invalid_json`,
     "Number 1e400 is out of range", at its line and column.) Solving is bounded too: at most 100,000,000
     simplex cell operations per request, all of its `sizes`, the ambiguity analysis and
@@ -1340,7 +1346,10 @@ components:
           description: |
             Leading/trailing follow it, and so does `H:` in VFL. Under `rightToLeft` a scene
             written with leading/trailing lays out as the exact mirror image of its
-            left-to-right layout; `left` and `right` stay absolute.
+            left-to-right layout; `left` and `right` stay absolute. So do `margins`, which
+            are given as `left` and `right` (UIKit's `layoutMargins`): under `rightToLeft`
+            `leadingMargin` is the right margin, so the mirror image is exact only when a
+            view's (or the container's) left and right margins are equal.
         conflicts:
           type: string
           enum: [break, error]
