@@ -424,6 +424,8 @@ extension CompiledScene {
                 width: roundedForResponse(frame.width), height: roundedForResponse(frame.height))))
         }
 
+        // By view: bit 1 its width, bit 2 its height is reported ambiguous.
+        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? count : 0)
         if scene.options.ambiguity != .ignore {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
@@ -455,6 +457,7 @@ extension CompiledScene {
             }
             for (order, index) in ambiguous.enumerated() {
                 let field = frameFields[index]
+                if field.name == "width" { ambiguousSizes[field.view] |= 1 } else if field.name == "height" { ambiguousSizes[field.view] |= 2 }
                 let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
                 diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
                                                        severity: severity, tied: tied, refs: refs))
@@ -464,8 +467,11 @@ extension CompiledScene {
             // diagnostics, 6 s and 200 MB): charged in cell operations of like time.
             work &+= Self.ambiguityDiagnosticCost &* ambiguous.count
         }
+        // A negative size that is ambiguous is one arbitrary solution of many, not what the
+        // constraints make it: its `ambiguous_layout` diagnostic says what to fix.
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
+            if view < ambiguousSizes.count && ambiguousSizes[view] & (field == "width" ? 1 : 2) != 0 { return }
             diagnostics.append(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
                 message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",

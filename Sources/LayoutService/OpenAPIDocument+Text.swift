@@ -1566,7 +1566,9 @@ components:
           description: |
             `error` for everything that makes the scene invalid, `unsatisfiable_constraints`
             included under both conflict policies; `ambiguous_layout` is a `warning` (an
-            `error` under `ambiguity: error`); `negative_size` is a `warning`.
+            `error` under `ambiguity: error`); `negative_size` is a `warning`, given only for a
+            size the constraints determine: an ambiguous width or height below 0 is one
+            arbitrary solution of many, and its `ambiguous_layout` diagnostic stands for it.
         code:
           type: string
           pattern: '^[a-z][a-z_]*$'

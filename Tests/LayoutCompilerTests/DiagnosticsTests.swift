@@ -248,6 +248,24 @@ struct DiagnosticsTests {
         #expect(warning?.attribute == "width")
         #expect(warning?.severity == .warning)
     }
+
+    @Test func anAmbiguousNegativeSizeIsNotReportedAsNegative() throws {
+        // Two widths share 392 points in any proportion: the frames show one solution of
+        // many (a is -8 wide), which the constraints do not make negative.
+        let (_, result) = try layout(#"""
+        {"container":{"width":400,"height":300},"views":["a","b"],"constraints":["H:|[a]-[b]|","V:|[a(10)]","V:|[b(10)]"]}
+        """#)
+        #expect(result.frame("a").width + result.frame("b").width == 392)
+        #expect(result.frame("a").width < 0)
+        #expect(!result.diagnostics.contains { $0.code == .negativeSize })
+        #expect(result.diagnostics.contains { $0.code == .ambiguousLayout && $0.view == "a" && $0.attribute == "width" })
+        // Without the ambiguity check nothing says the width is ambiguous: then it is reported.
+        let (_, unchecked) = try layout(#"""
+        {"container":{"width":400,"height":300},"views":["a","b"],"constraints":["H:|[a]-[b]|","V:|[a(10)]","V:|[b(10)]"],
+         "options":{"ambiguity":"ignore"}}
+        """#)
+        #expect(unchecked.diagnostics.map(\.code) == [.negativeSize])
+    }
 }
 
 /// `maxSolverWork` and `maxMagnitude`: limits that turn hostile scenes into 422s.
