@@ -390,7 +390,7 @@ private struct CompileState {
                 }
                 diagnostics.append(LayoutDiagnostic(
                     code: .invalidScene,
-                    message: "Views joined in one VFL string must share a parent, which '|' stands for: \(described.joined(separator: ", ")); relate views in different parents with an equation",
+                    message: "Views joined in one VFL string must share a parent: \(described.joined(separator: ", ")); relate views in different parents with an equation",
                     constraint: key, id: entry.id, column: offset.map { column(of: $0, in: entry.source) },
                     source: entry.source))
                 return
@@ -468,7 +468,7 @@ private struct CompileState {
         let known = Array(hierarchy.names.dropFirst())
         var suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         if isVisualFormat && !isBracketed(span, in: entry.source) {
-            suggestion += "; a name in a predicate is a view or a metric: if '\(name)' is a metric, define it in \"metrics\""
+            suggestion += (suggestion.isEmpty ? "; a" : " A") + " name in a predicate is a view or a metric: if '\(name)' is a metric, define it in \"metrics\""
         }
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(name)'\(suggestion)",

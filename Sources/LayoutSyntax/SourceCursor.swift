@@ -63,10 +63,10 @@ struct SourceCursor {
         return (text(start..<offset), start..<offset)
     }
 
-    /// Reads an identifier together with any non-ASCII letters that continue it
-    /// (`wídth`), for a name that is only looked up: a misspelling with an accented
-    /// letter is then one unknown name (with a suggestion), not an unknown prefix
-    /// followed by a syntax error at the letter. Call only when ``isAtIdentifier``.
+    /// Reads an identifier together with any non-ASCII letters (and combining marks)
+    /// that continue it (`wídth`, `réd`), for a name that is only looked up: names are
+    /// ASCII, so such a name is one unknown name (with a suggestion), not an unknown
+    /// prefix followed by a syntax error at the letter. Call only when ``isAtIdentifier``.
     mutating func readWord() -> (name: String, span: Range<Int>) {
         let start = offset
         offset += 1
@@ -82,15 +82,40 @@ struct SourceCursor {
         return (text(start..<offset), start..<offset)
     }
 
-    /// The UTF-8 length of the non-ASCII letter (Unicode `Alphabetic`) at `index`, or nil.
+    /// The UTF-8 length of the non-ASCII letter (Unicode `Alphabetic`) or combining mark
+    /// (a decomposed accent, U+0301) at `index`, or nil. Format characters (U+200B,
+    /// U+FEFF) are not: invisible inside a name, they are reported where they are.
     func letterLength(at index: Int) -> Int? {
         let lead = bytes[index]
         let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0
         guard length > 0, index + length <= bytes.count else { return nil }
         var decoder = UTF8()
         var iterator = UnsafeBufferPointer(rebasing: bytes[index..<index + length]).makeIterator()
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator), scalar.properties.isAlphabetic else { return nil }
-        return length
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .spacingMark, .enclosingMark: return length
+        default: return scalar.properties.isAlphabetic ? length : nil
+        }
+    }
+
+    /// The message for a view name read whole with a non-ASCII letter (`réd`), or nil for
+    /// an ASCII name. View names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`), so such a name is
+    /// reported by the parser, at its start, as one unknown view.
+    static func nonASCIIViewNameMessage(_ name: String) -> String? {
+        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
+        return "Unknown view '\(name)': view names are ASCII letters, digits and '_'"
+    }
+
+    /// The message for a relation that is not `==`, `<=` or `>=`: `first` (`=`, `<` or
+    /// `>`) followed by `next`. Both parsers report it at `first`.
+    static func unknownRelationMessage(_ first: UInt8, next: UInt8?) -> String {
+        switch (first, next) {
+        case (UInt8(ascii: "="), UInt8(ascii: ">")?): return "Unknown relation '=>'; did you mean '>='?"
+        case (UInt8(ascii: "="), UInt8(ascii: "<")?): return "Unknown relation '=<'; did you mean '<='?"
+        case (UInt8(ascii: "="), _): return "Unknown relation '='; equality is written '=='"
+        case (UInt8(ascii: "<"), _): return "Unknown relation '<'; there are no strict inequalities: use '<='"
+        default: return "Unknown relation '>'; there are no strict inequalities: use '>='"
+        }
     }
 
     /// The source text of `span` (UTF-8 offsets within the buffer).

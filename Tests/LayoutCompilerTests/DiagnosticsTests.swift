@@ -137,7 +137,7 @@ struct DiagnosticsTests {
         let compiled = SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8))).compile()
         let error = try #require(compiled.diagnostics.first { $0.severity == .error })
         #expect(error.code == .invalidScene)
-        #expect(error.message == "Views joined in one VFL string must share a parent, which '|' stands for: 'c' is in 'card', 'card' is in the container; relate views in different parents with an equation")
+        #expect(error.message == "Views joined in one VFL string must share a parent: 'c' is in 'card', 'card' is in the container; relate views in different parents with an equation")
         #expect(error.column == 8)   // `card` in the predicate, the first view outside c's parent
         #expect(compiled.diagnostics.filter { $0.severity == .error }.count == 1)
     }

@@ -141,8 +141,9 @@ struct EquationRun {
         cursor.skipWhitespace()
         let relation = try parseRelation(expected: "after the left side")
         let rhs = try parseExpression(depth: 0)
+        let priorityStart = cursor.offset
         let priority = try parseOptionalPriority()
-        try expectEnd(secondRelationIsPossible: true)
+        try expectEnd(secondRelationIsPossible: true, afterPriority: cursor.offset > priorityStart)
         try emit(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: statementSpan)
     }
 
@@ -153,16 +154,24 @@ struct EquationRun {
         let start = cursor.offset
         cursor.offset += 1
         guard cursor.consume(UInt8(ascii: "=")) else {
-            throw fault("Unknown relation: expected '==', '>=' or '<=', found \(cursor.describeFound(at: start)) followed by \(cursor.describeFound())")
+            // At the first character that cannot be consumed (the contract's column), as before.
+            throw fault(SourceCursor.unknownRelationMessage(first, next: cursor.current))
         }
         return first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
     }
 
-    mutating func expectEnd(secondRelationIsPossible: Bool) throws(SyntaxFault) {
+    /// `afterPriority`: a priority was just read, so only the end may follow.
+    mutating func expectEnd(secondRelationIsPossible: Bool, afterPriority: Bool = false) throws(SyntaxFault) {
         cursor.skipWhitespace()
         guard let byte = cursor.current else { return }
         if secondRelationIsPossible, byte == UInt8(ascii: "=") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
             throw fault("An equation has one relation; found a second one at \(cursor.describeFound())")
+        }
+        if afterPriority {
+            if byte == UInt8(ascii: "@") || byte == UInt8(ascii: "~") {
+                throw fault("An equation has one priority; found a second one at \(cursor.describeFound())")
+            }
+            throw fault("The priority ends the equation: expected the end after it, found \(cursor.describeFound())")
         }
         throw fault("Expected an operator (+ - * /), a priority ('@750') or the end of the equation, found \(cursor.describeFound())")
     }
@@ -182,7 +191,7 @@ struct EquationRun {
             value = number
             if !number.isFinite { literal = cursor.text(span) }
         } else if cursor.isAtIdentifier {
-            let (name, span) = cursor.readIdentifier()
+            let (name, span) = cursor.readWord()
             if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
                 value = named.1
             } else if let metric = options.metrics[name] {
@@ -283,7 +292,7 @@ struct EquationRun {
     mutating func reportUnknownMetric(_ term: ExpressionTerm) {
         let name = term.item.displayName
         var notes = metricSuggestion(for: name, in: options.metrics)
-        if notes.isEmpty { notes = ["to use an attribute of view '\(name)', write e.g. '\(name).width'"] }
+        if notes.isEmpty { notes = ["if '\(name)' is a view, name one of its attributes, e.g. '\(name).width'"] }
         collect(.unknownMetric, "Unknown metric '\(name)'", span: term.itemSpan, notes: notes)
     }
 
@@ -328,7 +337,7 @@ struct EquationRun {
         guard cursor.isAtIdentifier else {
             throw fault("Expected a number, a view attribute like 'a.width', a metric name or '(', found \(cursor.describeFound())")
         }
-        let (name, nameSpan) = cursor.readIdentifier()
+        let (name, nameSpan) = cursor.readWord()
         let afterName = cursor.offset
         cursor.skipWhitespace()
         if name == "inset" && cursor.current == UInt8(ascii: "(") {
@@ -337,6 +346,11 @@ struct EquationRun {
         let item: ItemReference = name == "superview" ? .container : .view(name)
         guard cursor.consume(UInt8(ascii: ".")) else {
             cursor.offset = afterName
+            if name.utf8.contains(where: { $0 >= 0x80 }) {
+                // No metric has such a name: reported here, at the name, and read as 1.
+                collect(.unknownMetric, "Unknown metric '\(name)': metric names are ASCII letters, digits and '_'", span: nameSpan)
+                return LinearExpression(constant: 1, start: start)
+            }
             if let value = options.metrics[name] {
                 checkMagnitude(value, span: nameSpan, metric: name)
                 return LinearExpression(constant: value, start: start)
@@ -344,6 +358,7 @@ struct EquationRun {
             let term = ExpressionTerm(item: item, slot: .bare, coefficient: 1, itemSpan: nameSpan, attributeSpan: nameSpan)
             return LinearExpression(terms: [term], start: start)
         }
+        if let message = SourceCursor.nonASCIIViewNameMessage(name) { collect(.unknownView, message, span: nameSpan) }
         cursor.skipWhitespace()
         let slot = try parseAttributeSlot(of: name)
         let term = ExpressionTerm(item: item, slot: slot.slot, coefficient: 1, itemSpan: nameSpan, attributeSpan: slot.span)
@@ -541,7 +556,8 @@ struct EquationRun {
             guard cursor.isAtIdentifier else {
                 throw fault("Expected a view name, found \(cursor.describeFound())")
             }
-            let (name, span) = cursor.readIdentifier()
+            let (name, span) = cursor.readWord()
+            if let message = SourceCursor.nonASCIIViewNameMessage(name) { collect(.unknownView, message, span: span) }
             views.append((name == "superview" ? .container : .view(name), span))
             cursor.skipWhitespace()
             if cursor.consume(UInt8(ascii: ")")) { break }
@@ -674,6 +690,10 @@ struct EquationRun {
         let left = side(lhs, spans: &attributeSpans)
         let right = side(rhs, spans: &attributeSpans)
         guard !left.terms.isEmpty || !right.terms.isEmpty else {
+            if !lhs.terms.isEmpty || !rhs.terms.isEmpty {
+                throw fault("The view attributes of this equation cancel out (or are multiplied by 0), so it constrains no view",
+                            at: span.lowerBound)
+            }
             throw fault("An equation needs at least one view attribute, like 'a.width == 100'", at: span.lowerBound)
         }
         try checkPairing(left.terms, right.terms, spans: attributeSpans)

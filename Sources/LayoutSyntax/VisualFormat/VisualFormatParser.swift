@@ -284,7 +284,10 @@ struct VisualFormatRun {
             throw fault("Expected a view name after '[', found \(cursor.describeFound())",
                         notes: ["view names match [A-Za-z_][A-Za-z0-9_]*"])
         }
-        let (name, nameSpan) = cursor.readIdentifier()
+        let (name, nameSpan) = cursor.readWord()
+        if let message = SourceCursor.nonASCIIViewNameMessage(name) {
+            collector.append(Diagnostic(code: .unknownView, message: message, span: nameSpan))
+        }
         cursor.skipWhitespace()
         var predicates: [VisualFormatPredicate] = []
         if cursor.current == UInt8(ascii: "(") {
@@ -317,7 +320,7 @@ struct VisualFormatRun {
             checkMagnitude(value, span: span)
             predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
         case _ where cursor.isAtIdentifier:
-            let (name, span) = cursor.readIdentifier()
+            let (name, span) = cursor.readWord()
             predicates = [VisualFormatPredicate(relation: .equal, object: metric(name, span: span), priority: nil, span: span)]
         case nil:
             throw fault("Expected a view '[' or the superview '|' after '-', found the end of the string")
@@ -353,18 +356,22 @@ struct VisualFormatRun {
         if let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") {
             cursor.offset += 1
             guard cursor.consume(UInt8(ascii: "=")) else {
-                throw fault("Unknown relation: expected '==', '>=' or '<=', found \(cursor.describeFound(at: start)) followed by \(cursor.describeFound())")
+                // At the first character that cannot be consumed (the contract's column).
+                throw fault(SourceCursor.unknownRelationMessage(first, next: cursor.current))
             }
             relation = first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
             cursor.skipWhitespace()
         }
         let object: VisualFormatPredicate.Object
         if cursor.isAtIdentifier {
-            let (name, span) = cursor.readIdentifier()
+            let (name, span) = cursor.readWord()
             if let value = options.metrics[name] {
                 checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
+                if let message = SourceCursor.nonASCIIViewNameMessage(name) {
+                    collector.append(Diagnostic(code: .unknownView, message: message, span: span))
+                }
                 object = .view(name, span)
             } else {
                 object = metric(name, span: span)
@@ -386,7 +393,7 @@ struct VisualFormatRun {
             let priorityStart = cursor.offset
             var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
-                let (name, span) = cursor.readIdentifier()
+                let (name, span) = cursor.readWord()
                 if let value = options.metrics[name] {
                     priority = value
                 } else {

@@ -212,7 +212,26 @@ struct EquationParserTests {
         #expect(metric.message == "Unknown metric 'pading'")
         #expect(metric.notes == ["did you mean 'padding'?"])
         let relation = try #require(parse("a.width => 10").diagnostics.first)
-        #expect(relation.message == "Unknown relation: expected '==', '>=' or '<=', found '=' followed by '>'")
+        #expect(relation.message == "Unknown relation '=>'; did you mean '>='?")
+        let single = try #require(parse("red.width = 5").diagnostics.first)
+        #expect(single.message == "Unknown relation '='; equality is written '=='")
+        #expect(single.span == 11..<12)   // the first character that cannot be consumed
+        #expect(parse("red.width < 5").diagnostics.first?.message == "Unknown relation '<'; there are no strict inequalities: use '<='")
+        // After a priority only the end may follow.
+        #expect(parse("red.width == 5 @750 + 3").diagnostics.map(\.message) == ["The priority ends the equation: expected the end after it, found '+'"])
+        #expect(parse("red.width == 5 @750 @250").diagnostics.map(\.message) == ["An equation has one priority; found a second one at '@'"])
+        // Attributes written but cancelled are not "missing".
+        for source in ["red.width * 0 == 5", "red.width - red.width == 5"] {
+            #expect(parse(source).diagnostics.map(\.message) == ["The view attributes of this equation cancel out (or are multiplied by 0), so it constrains no view"])
+        }
+        #expect(parse("5 == 5").diagnostics.map(\.message) == ["An equation needs at least one view attribute, like 'a.width == 100'"])
+        // Non-ASCII letters (precomposed or combining) keep a view or metric name whole.
+        let view = parse("réd.width == blue.width")
+        #expect(view.diagnostics.map(\.message) == ["Unknown view 'réd': view names are ASCII letters, digits and '_'"])
+        #expect(view.diagnostics.first?.span == 0..<4)
+        #expect(parse("red.wi\u{301}dth == 5").diagnostics.map(\.message) == ["Unknown attribute 'wi\u{301}dth'; did you mean 'width'?"])
+        let accentedMetric = parse("red.width == padé")
+        #expect(accentedMetric.diagnostics.map(\.message) == ["Unknown metric 'padé': metric names are ASCII letters, digits and '_'"])
         let paren = try #require(parse("a.width == (b.width").diagnostics.first)
         #expect(paren.message == "Expected ')' to close the '(' at column 11, found the end of the string")
         let nonlinear = try #require(parse("a.width * b.width == 10").diagnostics.first)

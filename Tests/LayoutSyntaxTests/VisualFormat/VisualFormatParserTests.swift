@@ -223,7 +223,14 @@ struct VisualFormatParserTests {
         #expect(diagnostic.notes == ["found '-'"])
         #expect(diagnostic.rendered(source: source) == "Expected ']' to close view 'red'\nH:|-0-[red-0-|\n          ^\nnote: found '-'")
         let relation = try #require(VisualFormatParser().parse("H:[red(=>30)]").diagnostics.first)
-        #expect(relation.message == "Unknown relation: expected '==', '>=' or '<=', found '=' followed by '>'")
+        #expect(relation.message == "Unknown relation '=>'; did you mean '>='?")
+        #expect(relation.span == 8..<9)   // at the '>': the first character that cannot be consumed
+        let strict = try #require(VisualFormatParser().parse("H:[red(>10)]").diagnostics.first)
+        #expect(strict.message == "Unknown relation '>'; there are no strict inequalities: use '>='")
+        // A view name with a non-ASCII letter is one unknown view, at its start.
+        let accented = VisualFormatParser().parse("H:|[réd]|")
+        #expect(accented.diagnostics.map(\.message) == ["Unknown view 'réd': view names are ASCII letters, digits and '_'"])
+        #expect(accented.diagnostics.first?.span == 4..<8)
         let metric = try #require(VisualFormatParser(options: ParseOptions(metrics: ["padding": 8])).parse("|-pading-[a]").diagnostics.first)
         #expect(metric.message == "Unknown metric 'pading'")
         #expect(metric.notes == ["did you mean 'padding'?"])
