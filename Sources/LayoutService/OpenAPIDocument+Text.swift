@@ -88,9 +88,10 @@ info:
     literal too large for a double (`1e309`) is beyond the limit like any other. So
     is a solution with a frame value beyond it. Precision: required constraints are
     told apart to 1e-9 of the magnitude of the constants they combine (the solver's one
-    relative tolerance, which also absorbs the rounding of its pivots), so at layout
-    sizes (below 10,000 points) two required constraints that differ by more than about
-    0.00001 points conflict, while at 1,000,000,000 points a difference of 1 point counts
+    relative tolerance, which also absorbs the rounding of its pivots; the magnitude is the
+    sum of the constants' sizes), so at layout sizes (below 10,000 points) two required
+    constraints that differ by more than 0.00002 points conflict, while at 1,000,000,000
+    points a difference of 1 point counts
     as float noise: they are redundant, one of them decides the frame, and there is no
     diagnostic. (A JSON number too large for a double,
     such as `"width": 1e400`, is not a number layoutd can read: `400` `invalid_json`,
