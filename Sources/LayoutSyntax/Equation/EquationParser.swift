@@ -134,6 +134,14 @@ struct EquationRun {
                 if name == "align" { return try parseAlign() }
                 if name == "distribute" { return try parseDistribute() }
             }
+            // A mistyped VFL orientation (`h:`, `X:`, `H :`, `H|[a]`) is not an equation:
+            // said so at the first character an equation cannot take.
+            let next = cursor.current
+            if name.utf8.count == 1, next == UInt8(ascii: ":")
+                || ((name == "H" || name == "V") && (next == UInt8(ascii: "|") || next == UInt8(ascii: "["))) {
+                throw fault("A VFL string starts with 'H:' or 'V:' (capital, ':' right after it) or with '|' or '[', found \(cursor.describeFound(at: saved)) followed by \(cursor.describeFound())",
+                            code: .vflSyntax)
+            }
             cursor.offset = saved
         }
         if cursor.isAtEnd { throw fault("Expected an equation like 'a.width == 100', found the end of the string") }

@@ -230,6 +230,14 @@ struct EquationParserTests {
         #expect(view.diagnostics.map(\.message) == ["Unknown view 'réd': view names are ASCII letters, digits and '_'"])
         #expect(view.diagnostics.first?.span == 0..<4)
         #expect(parse("red.wi\u{301}dth == 5").diagnostics.map(\.message) == ["Unknown attribute 'wi\u{301}dth'; did you mean 'width'?"])
+        // Mistyped VFL orientations are said to be VFL, at the character after the letter.
+        for (source, column) in [("h:|[red]|", 1), ("X:|[red]|", 1), ("H :|[red]|", 2), ("H|[red]|", 1)] {
+            let orientation = try #require(parse(source).diagnostics.first)
+            #expect(orientation.code == .vflSyntax)
+            #expect(orientation.message.hasPrefix("A VFL string starts with 'H:' or 'V:'"))
+            #expect(orientation.column(in: source) == column)
+        }
+        #expect(parse("h.width == 5").diagnostics.isEmpty)   // a view named h is still an equation
         let accentedMetric = parse("red.width == padé")
         #expect(accentedMetric.diagnostics.map(\.message) == ["Unknown metric 'padé': metric names are ASCII letters, digits and '_'"])
         let paren = try #require(parse("a.width == (b.width").diagnostics.first)
