@@ -345,11 +345,21 @@ public struct SceneDecoder: Sendable {
             return []
         }
         var groups: [GroupReference] = []
+        // A group named twice (`nest`, `nest@1`) would add its constraints twice (an
+        // optional one at double weight), and both copies would have the same constraint
+        // refs (`group:nest/0`): an error at the second, naming the first.
+        var firstIndex: [String: Int] = [:]   // lookups only
         for (index, element) in elements.enumerated() {
             guard case .string(let text) = element else {
                 context.typeErrors.append(context.typeError("$.groups[\(index)]", expected: "a group name (a string)", found: element))
                 continue
             }
+            let named = text.lastIndex(of: "@").map { String(text[..<$0]) } ?? text
+            if let first = firstIndex[named] {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Group '\(named)' is included twice ($.groups[\(first)] and $.groups[\(index)]): include each group once, as its constraint refs (group:\(named)/N) would not tell the copies apart", path: "$.groups[\(index)]"))
+                continue
+            }
+            firstIndex[named] = index
             if let at = text.lastIndex(of: "@") {
                 let name = String(text[..<at])
                 let versionText = text[text.index(after: at)...]

@@ -1094,7 +1094,10 @@ components:
             in this order (at most 64 by default); `"name@3"` pins version 3, a bare name
             uses the current version.
             A group's own metrics override the scene's inside that group's constraints. An
-            unknown group or version is a `422` `unknown_group`.
+            unknown group or version is a `422` `unknown_group`. A group named twice (`nest`
+            and `nest@1`) is a `422` `invalid_scene` at the second: its constraints would be
+            added twice (an optional one at double weight) under the same refs
+            (`group:nest/0`).
           items:
             type: string
             pattern: '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}(@[1-9][0-9]*)?$'

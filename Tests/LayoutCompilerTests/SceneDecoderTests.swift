@@ -67,6 +67,16 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.views", "$.options.layoutDirection"])
     }
 
+    @Test func aGroupIncludedTwiceIsAnError() throws {
+        let found = try #require(rejection(#"{"views":["c"],"groups":["nest","other","nest@1"]}"#))
+        #expect(found.status == 422)
+        #expect(found.diagnostics.map(\.message) == [
+            "Group 'nest' is included twice ($.groups[0] and $.groups[2]): include each group once, as its constraint refs (group:nest/N) would not tell the copies apart",
+        ])
+        #expect(found.diagnostics.map(\.path) == ["$.groups[2]"])
+        #expect(rejection(#"{"views":["c"],"groups":["nest","nest.v2","other@3"]}"#) == nil)
+    }
+
     /// One diagnostic for a chain deeper than `maxHierarchyDepth`, naming the first view
     /// (in name order) whose chain is too deep.
     @Test func depthLimit() throws {
