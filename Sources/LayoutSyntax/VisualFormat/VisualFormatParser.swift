@@ -233,6 +233,10 @@ struct VisualFormatRun {
                 if cursor.current == UInt8(ascii: "|") && previousView == nil {
                     throw fault("A format string needs at least one view: expected '[' to start a view, found '|'")
                 }
+                if previousView == nil, let connection, case .flush = connection.kind {
+                    // Nothing after the leading '|': there is no connection to be after.
+                    throw fault("Expected a connection '-' or a view '[' after '|', found \(cursor.describeFound())")
+                }
                 throw fault("Expected a view '[' or the superview '|' after the connection, found \(cursor.describeFound())")
             }
             let viewStart = cursor.offset

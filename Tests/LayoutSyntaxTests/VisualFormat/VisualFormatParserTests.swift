@@ -225,6 +225,15 @@ struct VisualFormatParserTests {
         let relation = try #require(VisualFormatParser().parse("H:[red(=>30)]").diagnostics.first)
         #expect(relation.message == "Unknown relation '=>'; did you mean '>='?")
         #expect(relation.span == 8..<9)   // at the '>': the first character that cannot be consumed
+        // Nothing after '|' or ']' is not "after the connection".
+        #expect(VisualFormatParser().parse("H:|").diagnostics.first?.message
+                == "Expected a connection '-' or a view '[' after '|', found the end of the string")
+        #expect(VisualFormatParser().parse("H:|10-[red]|").diagnostics.first?.message
+                == "Expected a connection '-' or a view '[' after '|', found '1'")
+        #expect(VisualFormatParser().parse("H:[a]x").diagnostics.first?.message
+                == "Expected a connection '-', a view '[' or the superview '|' after view 'a', found 'x'")
+        #expect(VisualFormatParser().parse("H:[a]-(8)-x").diagnostics.first?.message
+                == "Expected a view '[' or the superview '|' after the connection, found 'x'")
         let strict = try #require(VisualFormatParser().parse("H:[red(>10)]").diagnostics.first)
         #expect(strict.message == "Unknown relation '>'; there are no strict inequalities: use '>='")
         // A view name with a non-ASCII letter is one unknown view, at its start.
