@@ -292,7 +292,9 @@ public struct SceneDecoder: Sendable {
             case .string(let source):
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
+                let errorsBefore = context.typeErrors.count
                 context.checkMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath())
+                let hasUnknownField = context.typeErrors.count > errorsBefore
                 var id: String?
                 if let idValue = element["id"] {
                     if case .string(let text) = idValue { id = text } else {
@@ -329,7 +331,10 @@ public struct SceneDecoder: Sendable {
                 case (nil, .some(let other)):
                     context.typeErrors.append(context.typeError(elementPath() + ".equation", expected: "a string", found: other))
                 case (nil, nil):
-                    context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object needs a \"vfl\" or an \"equation\" string", path: elementPath()))
+                    // A misspelt `eqation` was just reported, with its suggestion: once is enough.
+                    if !hasUnknownField {
+                        context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object needs a \"vfl\" or an \"equation\" string", path: elementPath()))
+                    }
                 }
             default:
                 context.typeErrors.append(context.typeError(elementPath(), expected: "a string or an object {vfl|equation, …}", found: element))

@@ -67,6 +67,16 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.views", "$.options.layoutDirection"])
     }
 
+    @Test func aMisspeltEquationFieldIsReportedOnce() throws {
+        let found = try #require(rejection(#"{"views":["a"],"constraints":[{"eqation":"a.width == 5"},{}]}"#))
+        #expect(found.status == 400)
+        #expect(found.diagnostics.map(\.message) == [
+            "Unknown field 'eqation' at $.constraints[0]; did you mean 'equation'?",
+            #"A constraint object needs a "vfl" or an "equation" string"#,
+        ])
+        #expect(found.diagnostics.map(\.path) == ["$.constraints[0].eqation", "$.constraints[1]"])
+    }
+
     @Test func aGroupIncludedTwiceIsAnError() throws {
         let found = try #require(rejection(#"{"views":["c"],"groups":["nest","other","nest@1"]}"#))
         #expect(found.status == 422)
