@@ -401,7 +401,7 @@ struct VisualFormatRun {
                 if let value = options.metrics[name] {
                     priority = value
                 } else {
-                    _ = metric(name, span: span)
+                    _ = metric(name, span: span, isPriority: true)
                 }
             } else if cursor.isAtNumber {
                 let (number, span) = cursor.readNumber()
@@ -442,7 +442,7 @@ struct VisualFormatRun {
     /// Resolves a metric name used as a length, diagnosing an unknown one (parsing goes on).
     /// A name that is one of the string's views gets a message that says so: a connection
     /// (`-(==b)-`) or a priority cannot name a view.
-    mutating func metric(_ name: String, span: Range<Int>) -> VisualFormatPredicate.Object {
+    mutating func metric(_ name: String, span: Range<Int>, isPriority: Bool = false) -> VisualFormatPredicate.Object {
         if let value = options.metrics[name] {
             checkMagnitude(value, span: span, metric: name)
             return .constant(value)
@@ -452,7 +452,13 @@ struct VisualFormatRun {
         let message = namesView(name)
             ? "Unknown metric '\(name)': '\(name)' is a view in this string, and a space between views or a priority is a number or a metric, not a view"
             : "Unknown metric '\(name)'"
-        collector.append(Diagnostic(code: .unknownMetric, message: message, span: span, notes: suggestion(for: name)))
+        var notes = suggestion(for: name)
+        // Equations name priorities (`@high`); Apple's VFL takes a number or a metric.
+        let named = ["required": "1000", "high": "750", "low": "250", "fittingsize": "50"]
+        if isPriority, let number = named[name.lowercased()] {
+            notes.append("named priorities are for equations; in VFL write the number (\(name) is \(number)) or define a metric")
+        }
+        collector.append(Diagnostic(code: .unknownMetric, message: message, span: span, notes: notes))
         return .invalid
     }
 

@@ -234,6 +234,9 @@ struct VisualFormatParserTests {
                 == "Expected a connection '-', a view '[' or the superview '|' after view 'a', found 'x'")
         #expect(VisualFormatParser().parse("H:[a]-(8)-x").diagnostics.first?.message
                 == "Expected a view '[' or the superview '|' after the connection, found 'x'")
+        let named = try #require(VisualFormatParser().parse("H:|[red(10@high)]").diagnostics.first)
+        #expect(named.message == "Unknown metric 'high'")
+        #expect(named.notes == ["named priorities are for equations; in VFL write the number (high is 750) or define a metric"])
         let strict = try #require(VisualFormatParser().parse("H:[red(>10)]").diagnostics.first)
         #expect(strict.message == "Unknown relation '>'; there are no strict inequalities: use '>='")
         // A view name with a non-ASCII letter is one unknown view, at its start.
