@@ -186,7 +186,7 @@ extension CompiledScene {
         }
         var analysisWork = 0
         defer { budget -= min(budget, analysisWork) }
-        return readLayout(from: solver, diagnostics: diagnostics,
+        return readLayout(from: solver, diagnostics: diagnostics, size: size,
                           workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork,
                           refs: refs) { handle in
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
@@ -291,7 +291,7 @@ extension CompiledScene {
             }
             solver.pivotTrail = nil
             var analysisWork = 0
-            let layout = readLayout(from: solver, diagnostics: [],
+            let layout = readLayout(from: solver, diagnostics: [], size: size,
                                     workLimit: max(0, budget - (solver.cellOperations - start)), work: &analysisWork,
                                     memo: known)
             budget -= min(budget, analysisWork)
@@ -394,7 +394,7 @@ extension CompiledScene {
     /// signature of this one: a kept analysis that found every field determined is
     /// reused (charged at its work, when that is within `workLimit`), and a new one that
     /// does is kept.
-    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], workLimit: Int, work: inout Int,
+    func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], size: ContainerSize, workLimit: Int, work: inout Int,
                     refs: ConstraintRefCache = ConstraintRefCache(),
                     constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil,
                     memo: (AmbiguityMemo, AmbiguityMemo.Signature)? = nil) -> Layout {
@@ -472,10 +472,18 @@ extension CompiledScene {
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
             if view < ambiguousSizes.count && ambiguousSizes[view] & (field == "width" ? 1 : 2) != 0 { return }
+            // A fitted container (no size on this axis) is as small as the constraints
+            // allow, which is often what drives a view below 0: the note says so.
+            var notes: [String] = []
+            let isFitted = field == "width" ? size.width == nil : size.height == nil
+            if isFitted && view != 0 {
+                let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
+                notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field) or an intrinsic size")
+            }
             diagnostics.append(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
                 message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
-                view: hierarchy.names[view], attribute: field))
+                view: hierarchy.names[view], attribute: field, notes: notes))
         }
         for view in 0..<count {
             checkSize("width", absolute[view].width, of: view)

@@ -249,6 +249,18 @@ struct DiagnosticsTests {
         #expect(warning?.severity == .warning)
     }
 
+    @Test func aNegativeSizeUnderAFittedContainerSaysTheContainerWasFitted() throws {
+        // No height: the container is fitted to the least height the constraints allow (0),
+        // and the standard 20-point margins then leave 'red' -40 high.
+        let (_, result) = try layout(#"""
+        {"container":{"width":320},"views":["red"],"constraints":["H:|-[red]-|","V:|-[red]-|"]}
+        """#)
+        #expect(result.frame("red") == frame(20, 20, 280, -40))
+        let warning = try #require(result.diagnostics.first { $0.code == .negativeSize })
+        #expect(warning.message == "'red' has a negative height (-40 points)")
+        #expect(warning.notes == ["the container's height was fitted (none was given) to 0 points, the least the constraints allow; give the container a height, or 'red' a height or an intrinsic size"])
+    }
+
     @Test func anAmbiguousNegativeSizeIsNotReportedAsNegative() throws {
         // Two widths share 392 points in any proportion: the frames show one solution of
         // many (a is -8 wide), which the constraints do not make negative.
