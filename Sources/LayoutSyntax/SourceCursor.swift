@@ -8,6 +8,8 @@ struct SourceCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next unconsumed byte.
     var offset: Int = 0
+    /// Whether the name ``readWord()`` read last is ASCII (so the parsers need not scan it).
+    private(set) var lastWordIsASCII = true
 
     init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -70,11 +72,13 @@ struct SourceCursor {
     mutating func readWord() -> (name: String, span: Range<Int>) {
         let start = offset
         offset += 1
+        lastWordIsASCII = true
         while offset < bytes.count {
             if SourceCursor.isIdentifierContinuation(bytes[offset]) {
                 offset += 1
-            } else if let length = letterLength(at: offset) {
+            } else if bytes[offset] >= 0x80, let length = letterLength(at: offset) {
                 offset += length
+                lastWordIsASCII = false
             } else {
                 break
             }
@@ -98,12 +102,11 @@ struct SourceCursor {
         }
     }
 
-    /// The message for a view name read whole with a non-ASCII letter (`réd`), or nil for
-    /// an ASCII name. View names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`), so such a name is
-    /// reported by the parser, at its start, as one unknown view.
-    static func nonASCIIViewNameMessage(_ name: String) -> String? {
-        guard name.utf8.contains(where: { $0 >= 0x80 }) else { return nil }
-        return "Unknown view '\(name)': view names are ASCII letters, digits and '_'"
+    /// The message for a view name read whole with a non-ASCII letter (`réd`; see
+    /// ``lastWordIsASCII``). View names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`), so such a
+    /// name is reported by the parser, at its start, as one unknown view.
+    static func nonASCIIViewNameMessage(_ name: String) -> String {
+        "Unknown view '\(name)': view names are ASCII letters, digits and '_'"
     }
 
     /// The message for a relation that is not `==`, `<=` or `>=`: `first` (`=`, `<` or

@@ -354,7 +354,7 @@ struct EquationRun {
         let item: ItemReference = name == "superview" ? .container : .view(name)
         guard cursor.consume(UInt8(ascii: ".")) else {
             cursor.offset = afterName
-            if name.utf8.contains(where: { $0 >= 0x80 }) {
+            if !cursor.lastWordIsASCII {
                 // No metric has such a name: reported here, at the name, and read as 1.
                 collect(.unknownMetric, "Unknown metric '\(name)': metric names are ASCII letters, digits and '_'", span: nameSpan)
                 return LinearExpression(constant: 1, start: start)
@@ -366,7 +366,7 @@ struct EquationRun {
             let term = ExpressionTerm(item: item, slot: .bare, coefficient: 1, itemSpan: nameSpan, attributeSpan: nameSpan)
             return LinearExpression(terms: [term], start: start)
         }
-        if let message = SourceCursor.nonASCIIViewNameMessage(name) { collect(.unknownView, message, span: nameSpan) }
+        if !cursor.lastWordIsASCII { collect(.unknownView, SourceCursor.nonASCIIViewNameMessage(name), span: nameSpan) }
         cursor.skipWhitespace()
         let slot = try parseAttributeSlot(of: name)
         let term = ExpressionTerm(item: item, slot: slot.slot, coefficient: 1, itemSpan: nameSpan, attributeSpan: slot.span)
@@ -565,7 +565,7 @@ struct EquationRun {
                 throw fault("Expected a view name, found \(cursor.describeFound())")
             }
             let (name, span) = cursor.readWord()
-            if let message = SourceCursor.nonASCIIViewNameMessage(name) { collect(.unknownView, message, span: span) }
+            if !cursor.lastWordIsASCII { collect(.unknownView, SourceCursor.nonASCIIViewNameMessage(name), span: span) }
             views.append((name == "superview" ? .container : .view(name), span))
             cursor.skipWhitespace()
             if cursor.consume(UInt8(ascii: ")")) { break }

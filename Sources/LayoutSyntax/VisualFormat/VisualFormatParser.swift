@@ -289,8 +289,8 @@ struct VisualFormatRun {
                         notes: ["view names match [A-Za-z_][A-Za-z0-9_]*"])
         }
         let (name, nameSpan) = cursor.readWord()
-        if let message = SourceCursor.nonASCIIViewNameMessage(name) {
-            collector.append(Diagnostic(code: .unknownView, message: message, span: nameSpan))
+        if !cursor.lastWordIsASCII {
+            collector.append(Diagnostic(code: .unknownView, message: SourceCursor.nonASCIIViewNameMessage(name), span: nameSpan))
         }
         cursor.skipWhitespace()
         var predicates: [VisualFormatPredicate] = []
@@ -373,8 +373,8 @@ struct VisualFormatRun {
                 checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
-                if let message = SourceCursor.nonASCIIViewNameMessage(name) {
-                    collector.append(Diagnostic(code: .unknownView, message: message, span: span))
+                if !cursor.lastWordIsASCII {
+                    collector.append(Diagnostic(code: .unknownView, message: SourceCursor.nonASCIIViewNameMessage(name), span: span))
                 }
                 object = .view(name, span)
             } else {
