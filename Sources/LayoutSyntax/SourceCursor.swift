@@ -110,7 +110,8 @@ struct SourceCursor {
     }
 
     /// The message for a relation that is not `==`, `<=` or `>=`: `first` (`=`, `<` or
-    /// `>`) followed by `next`. Both parsers report it at `first`.
+    /// `>`) followed by `next`. Both parsers report it at `next`, the first character
+    /// they cannot consume (the contract's column).
     static func unknownRelationMessage(_ first: UInt8, next: UInt8?) -> String {
         switch (first, next) {
         case (UInt8(ascii: "="), UInt8(ascii: ">")?): return "Unknown relation '=>'; did you mean '>='?"
