@@ -454,9 +454,8 @@ struct VisualFormatRun {
             : "Unknown metric '\(name)'"
         var notes = suggestion(for: name)
         // Equations name priorities (`@high`); Apple's VFL takes a number or a metric.
-        let named = ["required": "1000", "high": "750", "low": "250", "fittingsize": "50"]
-        if isPriority, let number = named[name.lowercased()] {
-            notes.append("named priorities are for equations; in VFL write the number (\(name) is \(number)) or define a metric")
+        if isPriority, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
+            notes.append("named priorities are for equations; in VFL write the number (\(name) is \(ConstraintText.format(named.1))) or define a metric")
         }
         collector.append(Diagnostic(code: .unknownMetric, message: message, span: span, notes: notes))
         return .invalid
