@@ -208,14 +208,11 @@ final class Connection: Sendable {
     /// `Retry-After: 1`.
     static func overCommittedResponse(limits: ServerLimits) -> HTTPResponse {
         var response = HTTPResponse.problem(
-            status: 503, title: "Service Unavailable", detail: overCommittedDetail,
+            status: 503, title: "Service Unavailable", detail: HTTPServer.overCommittedDetail,
             type: limits.problemType(for: 503), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         return response
     }
-
-    /// The `detail` of the generic over-commitment `503`.
-    static let overCommittedDetail = "The server holds too many answers that clients have not read yet; retry shortly."
 
     /// Replaces the connection's output buffer, keeping ``ServerContext/pendingBytes``
     /// the sum of every connection's.

@@ -23,6 +23,11 @@ import Synchronization
 /// A class because it owns sockets and threads. `Sendable`: its stored
 /// properties are immutable or behind `Mutex`.
 public final class HTTPServer: Sendable {
+    /// The `detail` of a `503` refused while clients leave more than
+    /// ``ServerLimits/maxPendingResponseBytes`` unread: the server's generic answer, and
+    /// the one an `overCommittedHandler` may reuse.
+    public static let overCommittedDetail = "The server holds too many answers that clients have not read yet; retry shortly."
+
     private enum State {
         case idle
         case running(listener: any DispatchSourceRead, timer: any DispatchSourceTimer, spareFD: Int32)

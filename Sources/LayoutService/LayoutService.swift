@@ -88,7 +88,7 @@ public final class LayoutService: Sendable {
     /// `X-Request-Id`, an access-log line and a count in `/metrics`.
     public func makeOverCommittedHandler(log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
         makeHandler(respond: { [self] _ in
-            var response = problem(503, detail: "The server holds too many answers that clients have not read yet; retry shortly.")
+            var response = problem(503, detail: HTTPServer.overCommittedDetail)
             response.headers.append("Retry-After", "1")
             return response
         }, log: log)
