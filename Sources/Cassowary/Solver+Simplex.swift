@@ -179,6 +179,7 @@ extension Solver {
             if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
             return $0.handle < $1.handle
         }
+        lastInstallWovenPartCount = parts.isActive && queue.count >= weaveMinimum ? PartTracker.weave(&queue) : 0
         // Parts are independent only from an optimal start (the required constraints
         // added since the last solve may have left the objective improvable).
         if parts.isActive { try optimizeObjective() }
@@ -903,6 +904,93 @@ struct PartTracker {
             if anchor < 0 { anchor = node } else { sets.union(anchor, node) }
         }
         anchors.append(anchor)
+    }
+
+    /// Interleaves the other parts with the largest part's install, in a queue sorted by
+    /// part: each other part goes, whole and in its own order, just before the first
+    /// entry of the largest part's *sweep level* whose handle is above all of the part's
+    /// handles. The sweep level is the weakest of the largest part's levels that holds at
+    /// least half as many of its constraints as its most populous level does (a flow
+    /// layout's "top aligned" wishes, one per view).
+    ///
+    /// Why: a flow layout's vertical chain is one large part, installed level by level,
+    /// and each row's horizontal constraints are a small part. Their variables and rows
+    /// were made view by view, so in memory a row's horizontal data sits beside its
+    /// vertical data. Installed after the whole chain, each row's part reads its data back
+    /// cold; installed just after the chain's sweep passed that row, the data is still
+    /// in cache. At 10,000 views the install took about 5% less time (7% with an edit
+    /// variable); at 1,000 views, where everything stays in cache, weaving cost about
+    /// 3%, hence ``Solver/weaveMinimum``.
+    ///
+    /// Exact, as the part order itself is (see the type's documentation): any order of
+    /// whole parts makes every part's own pivots. A part holding a deferred constraint is
+    /// not woven, so a run of deferred constraints (`orderByDemand`) never meets another
+    /// part's; those parts follow the largest part in rank order, as do parts whose
+    /// handles reach past the sweep.
+    /// - Returns: the number of parts woven in.
+    /// - Complexity: O(queue).
+    static func weave(_ queue: inout [PendingInstall]) -> Int {
+        var ranges: [(start: Int, end: Int, highestHandle: Int, hasDeferred: Bool)] = []
+        var start = 0
+        while start < queue.count {
+            var end = start
+            var highest = -1
+            var hasDeferred = false
+            while end < queue.count && queue[end].part == queue[start].part {
+                highest = max(highest, queue[end].handle)
+                hasDeferred = hasDeferred || queue[end].isDeferred
+                end += 1
+            }
+            ranges.append((start, end, highest, hasDeferred))
+            start = end
+        }
+        guard ranges.count > 2 else { return 0 }
+        var largest = 0
+        for index in ranges.indices
+        where ranges[index].end - ranges[index].start > ranges[largest].end - ranges[largest].start {
+            largest = index
+        }
+        // The largest part's levels are runs of equal strength (strongest first).
+        var runs: [(strength: Double, count: Int)] = []
+        for position in ranges[largest].start..<ranges[largest].end where !queue[position].isDeferred {
+            let strength = queue[position].strength
+            if let last = runs.last, last.strength == strength {
+                runs[runs.count - 1].count += 1
+            } else {
+                runs.append((strength, 1))
+            }
+        }
+        let most = runs.map(\.count).max() ?? 0
+        guard let sweep = runs.last(where: { $0.count * 2 >= most })?.strength else { return 0 }
+        var woven: [PendingInstall] = []
+        woven.reserveCapacity(queue.count)
+        var isPlaced = [Bool](repeating: false, count: ranges.count)
+        isPlaced[largest] = true
+        var next = 0
+        var count = 0
+        for position in ranges[largest].start..<ranges[largest].end {
+            let entry = queue[position]
+            if !entry.isDeferred && entry.strength == sweep {
+                while next < ranges.count {
+                    let range = ranges[next]
+                    if next == largest || range.hasDeferred {
+                        next += 1
+                        continue
+                    }
+                    guard range.highestHandle < entry.handle else { break }
+                    woven.append(contentsOf: queue[range.start..<range.end])
+                    isPlaced[next] = true
+                    count += 1
+                    next += 1
+                }
+            }
+            woven.append(entry)
+        }
+        for index in ranges.indices where !isPlaced[index] {
+            woven.append(contentsOf: queue[ranges[index].start..<ranges[index].end])
+        }
+        queue = woven
+        return count
     }
 
     /// Sets each entry's `part`, the rank of its part. `queue` is in the order the

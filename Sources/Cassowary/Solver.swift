@@ -155,6 +155,14 @@ public struct Solver: Sendable {
     /// Number of parts the last bulk load was installed in (0 for plain level order); a
     /// diagnostic for tests.
     var lastInstallPartCount = 0
+    /// The shortest queue whose parts a bulk load interleaves with its largest part's
+    /// install (`PartTracker.weave`); below it the parts go one after another. Measured:
+    /// mixed-1000's queue of 6,400 constraints stays in cache and weaving cost it 3%;
+    /// mixed-10000's 64,000 gained 5%. Settable for tests.
+    var weaveMinimum = 1 << 15
+    /// Number of parts the last bulk load wove into its largest part's install; a
+    /// diagnostic for tests.
+    var lastInstallWovenPartCount = 0
     /// Deferred required inequalities (`Solver+Deferral.swift`), by symbol id: a hub's
     /// direction (+1: its deferred constraints let it rise, -1: fall), else 0.
     var deferral: [Int8] = []

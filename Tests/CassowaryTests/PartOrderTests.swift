@@ -56,6 +56,51 @@ struct PartOrderTests {
         #expect(byPart.values == byLevel.values)
     }
 
+    /// Woven (`PartTracker.weave`): each row's horizontal part goes in just after the
+    /// vertical chain's "top aligned" sweep has passed that row. The last row's part has
+    /// no later sweep entry and follows the chain, so 29 of the 30 are woven. Still the
+    /// level order's pivots, work and values, bit for bit.
+    @Test func wovenPartsMakeTheLevelOrdersPivots() throws {
+        let byLevel = try FlowLayout(rows: 30, pinnedWidth: true) { $0.installsByPart = false }
+        let woven = try FlowLayout(rows: 30, pinnedWidth: true) { $0.weaveMinimum = 0 }
+        let unwoven = try FlowLayout(rows: 30, pinnedWidth: true)
+        #expect(woven.solver.lastInstallPartCount == 31)
+        #expect(woven.solver.lastInstallWovenPartCount == 29)
+        // A queue this short (about 1,000 constraints) is not woven by default.
+        #expect(unwoven.solver.lastInstallWovenPartCount == 0)
+        #expect(woven.solver.pivotCount == byLevel.solver.pivotCount)
+        #expect(woven.solver.cellOperations == byLevel.solver.cellOperations)
+        #expect(woven.variables.map(woven.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
+        #expect(woven.variables.map(woven.solver.value(of:)) == unwoven.variables.map(unwoven.solver.value(of:)))
+    }
+
+    /// A large dense random system whose constraints come in five chunks, with a small
+    /// independent system after each of the first four: the small ones are woven into
+    /// the large one's install, and the pivots and values are still the level order's.
+    @Test func smallRandomPartsWovenIntoALargeOne() throws {
+        let large = Self.randomSystem(seed: 40, variables: 40, optional: 400)
+        var combined: [RandomConstraint] = []
+        let chunk = (large.count + 4) / 5
+        for index in 0..<5 {
+            combined += large[(index * chunk)..<min(large.count, (index + 1) * chunk)]
+            guard index < 4 else { break }
+            let offset = 40 + 12 * index
+            combined += Self.randomSystem(seed: UInt64(41 + index), variables: 12, optional: 40).map { constraint in
+                (constraint.terms.map { ($0.0, $0.1 + offset) }, constraint.constant, constraint.relation, constraint.strength)
+            }
+        }
+        let variables = 40 + 4 * 12
+        let byLevel = try Self.solve(combined, variables: variables) { $0.installsByPart = false }
+        var wovenCount = 0
+        let woven = try Self.solve(combined, variables: variables, configure: { $0.weaveMinimum = 0 },
+                                   inspect: { wovenCount = $0.lastInstallWovenPartCount })
+        #expect(woven.parts >= 5)
+        #expect(wovenCount >= 3)
+        #expect(woven.pivots == byLevel.pivots)
+        #expect(woven.pivots > 30)
+        #expect(woven.values == byLevel.values)
+    }
+
     typealias RandomConstraint = (terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)
 
     static func randomSystem(seed: UInt64, variables count: Int, optional: Int) -> [RandomConstraint] {
@@ -93,7 +138,8 @@ struct PartOrderTests {
     }
 
     static func solve(_ system: [RandomConstraint], variables count: Int,
-                      configure: (inout Solver) -> Void) throws -> (values: [Double], parts: Int, pivots: Int) {
+                      configure: (inout Solver) -> Void,
+                      inspect: (Solver) -> Void = { _ in }) throws -> (values: [Double], parts: Int, pivots: Int) {
         var solver = Solver()
         solver.autoSolve = false
         configure(&solver)
@@ -104,6 +150,7 @@ struct PartOrderTests {
             try solver.addConstraint(Constraint(expression, constraint.relation, strength: strength))
         }
         try solver.solve()
+        inspect(solver)
         return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.lastInstallPartCount, solver.pivotCount)
     }
 }
