@@ -195,6 +195,8 @@ extension Solver {
                 while end < queue.count && queue[end].isDeferred { end += 1 }
                 orderByDemand(&queue[position..<end])
             }
+            // The keys of the next installs, ahead of time (`Prefetch.swift`).
+            Self.prefetchKeys(queue, keys, at: position)
             let entry = queue[position]
             position += 1
             let index = entry.handle
