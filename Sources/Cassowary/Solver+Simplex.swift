@@ -108,6 +108,12 @@ extension Solver {
     /// order over the whole queue, but a flow layout's rows are solved while their
     /// cells are in cache instead of once per strength level across the scene.
     ///
+    /// **Weaving.** In a queue of ``Solver/weaveMinimum`` or more, the other parts go in
+    /// between the largest part's constraints, each where that part's sweep has just
+    /// passed its handles (`PartTracker.weave`): the same pivots, with each small part's
+    /// data still in cache from the sweep. And each install prefetches the merge keys of
+    /// the installs 8 and 16 entries ahead (`Prefetch.swift`).
+    ///
     /// **Deferred required constraints** (`Solver+Deferral.swift`) go in just before
     /// the strongest queued level that names their hub, ahead of that level's optional
     /// constraints, or after everything when none does.
