@@ -77,15 +77,18 @@ struct PartOrderTests {
     /// A large dense random system whose constraints come in five chunks, with a small
     /// independent system after each of the first four: the small ones are woven into
     /// the large one's install, and the pivots and values are still the level order's.
-    @Test func smallRandomPartsWovenIntoALargeOne() throws {
-        let large = Self.randomSystem(seed: 40, variables: 40, optional: 400)
+    /// Eight seeds.
+    @Test(arguments: 0..<8)
+    func smallRandomPartsWovenIntoALargeOne(seed: Int) throws {
+        let base = UInt64(40 + 10 * seed)
+        let large = Self.randomSystem(seed: base, variables: 40, optional: 400)
         var combined: [RandomConstraint] = []
         let chunk = (large.count + 4) / 5
         for index in 0..<5 {
             combined += large[(index * chunk)..<min(large.count, (index + 1) * chunk)]
             guard index < 4 else { break }
             let offset = 40 + 12 * index
-            combined += Self.randomSystem(seed: UInt64(41 + index), variables: 12, optional: 40).map { constraint in
+            combined += Self.randomSystem(seed: base + 1 + UInt64(index), variables: 12, optional: 40).map { constraint in
                 (constraint.terms.map { ($0.0, $0.1 + offset) }, constraint.constant, constraint.relation, constraint.strength)
             }
         }
@@ -97,7 +100,7 @@ struct PartOrderTests {
         #expect(woven.parts >= 5)
         #expect(wovenCount >= 3)
         #expect(woven.pivots == byLevel.pivots)
-        #expect(woven.pivots > 30)
+        #expect(woven.pivots > 20)
         #expect(woven.values == byLevel.values)
     }
 
