@@ -9,10 +9,13 @@
 // retirement like the demand load it replaces.)
 
 /// LLVM's `llvm.prefetch` intrinsic (LangRef: "llvm.prefetch"), bound by its LLVM name:
-/// the Swift standard library has no prefetch, and the compiler lowers a call to this
-/// name to the intrinsic (x86-64: `prefetcht0`; checked on Swift 6.3.1 in both debug and
-/// release builds). Arguments: address, 0 = read, locality 3 = keep in all cache levels,
-/// 1 = data cache.
+/// the Swift standard library has no prefetch. This relies on LLVM treating any
+/// declaration named `llvm.*` as the intrinsic (the `swiftcc` convention is ignored);
+/// checked on Swift 6.3.1, x86-64, in debug and release builds: the IR holds
+/// `call @llvm.prefetch.p0` and the object code `prefetcht0`. A toolchain that changed
+/// the intrinsic's name or signature would fail to compile, not miscompile. Arguments:
+/// address, 0 = read, locality 3 = keep in all cache levels, 1 = data cache; the last
+/// three must stay literal constants.
 @_silgen_name("llvm.prefetch.p0")
 private func llvmPrefetch(_ address: UnsafeRawPointer, _ isWrite: Int32, _ locality: Int32, _ isData: Int32)
 
@@ -33,9 +36,14 @@ func prefetch(_ address: UnsafeRawPointer) {
 /// - Precondition: `address` points at a live `Array` value (8-byte aligned).
 @inline(__always)
 func prefetchStorage(ofArrayAt address: UnsafeRawPointer) {
-    guard let storage = UnsafeRawPointer(bitPattern: address.load(as: UInt.self)) else { return }
+    let bits = address.load(as: UInt.self)
+    // Plain integer arithmetic for the second line: the storage may be shorter than 64
+    // bytes (the shared empty array's is 32), and a pointer `+` past its end would let
+    // the optimiser drop the prefetch as undefined.
+    guard let storage = UnsafeRawPointer(bitPattern: bits),
+          let next = UnsafeRawPointer(bitPattern: bits &+ 64) else { return }
     prefetch(storage)
-    prefetch(storage + 64)
+    prefetch(next)
 }
 
 extension Solver {
@@ -46,9 +54,10 @@ extension Solver {
     static var keyPrefetchDistance: Int { 8 }
 
     /// Byte offset of a ``MergeKey``'s cell array within the key (-1 if the layout query
-    /// failed, which turns the prefetch off).
+    /// failed or an array is not one word, which turns the prefetch off).
     static let keyCellsOffset: Int = {
-        guard let row = MemoryLayout<MergeKey>.offset(of: \MergeKey.row),
+        guard MemoryLayout<[Cell]>.size == MemoryLayout<UInt>.size,
+              let row = MemoryLayout<MergeKey>.offset(of: \MergeKey.row),
               let cells = MemoryLayout<Row>.offset(of: \Row.cells) else { return -1 }
         return row + cells
     }()
@@ -59,7 +68,7 @@ extension Solver {
     @inline(__always)
     static func prefetchKeys(_ queue: [PendingInstall], _ keys: [MergeKey], at position: Int) {
         let offset = keyCellsOffset
-        guard offset >= 0 else { return }
+        guard offset >= 0, position >= 0 else { return }
         queue.withUnsafeBufferPointer { entries in
             keys.withUnsafeBufferPointer { stored in
                 guard let base = stored.baseAddress else { return }

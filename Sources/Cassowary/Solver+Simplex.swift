@@ -111,8 +111,8 @@ extension Solver {
     /// **Weaving.** In a queue of ``Solver/weaveMinimum`` or more, the other parts go in
     /// between the largest part's constraints, each where that part's sweep has just
     /// passed its handles (`PartTracker.weave`): the same pivots, with each small part's
-    /// data still in cache from the sweep. And each install prefetches the merge keys of
-    /// the installs 8 and 16 entries ahead (`Prefetch.swift`).
+    /// data still in cache from the sweep. And each install prefetches the cells of the
+    /// merge key 8 entries ahead and the key itself 16 entries ahead (`Prefetch.swift`).
     ///
     /// **Deferred required constraints** (`Solver+Deferral.swift`) go in just before
     /// the strongest queued level that names their hub, ahead of that level's optional
@@ -154,7 +154,13 @@ extension Solver {
                 if let representative = mergeIndex.handle(for: key), records[representative] != nil {
                     // An earlier constraint with this key: a present one, or a queued one with
                     // the same strength (the key holds it) and a lower handle, installed first.
+                    // Aliases of a pinned variable can give two constraints one key in two
+                    // parts: a queued representative's part takes the duplicate in, so
+                    // that level-and-handle order installs the representative first.
                     entry.representative = representative
+                    if parts.isActive, let index = Self.queueIndex(of: representative, in: queue) {
+                        parts.tieEntry(queue.count, to: index)
+                    }
                 } else {
                     mergeIndex.insert(key, handle: handle)
                     entry.key = Int32(truncatingIfNeeded: keys.count)
@@ -214,7 +220,7 @@ extension Solver {
             var certificate: [Int]? = nil
             let tag: Tag
             let isMerged: Bool
-            if entry.representative >= 0, records[entry.representative] != nil {
+            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
                 mergedCount += 1
                 addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
                 (tag, isMerged) = (tags[entry.representative], true)
@@ -235,6 +241,19 @@ extension Solver {
             try optimizeObjective()
         }
         try optimizeObjective()
+    }
+
+    /// The index of the entry for `handle` in `queue` (ascending handles, as the first
+    /// pass of `installPending` builds it), if queued.
+    /// - Complexity: O(log queue).
+    static func queueIndex(of handle: Int, in queue: [PendingInstall]) -> Int? {
+        var low = 0
+        var high = queue.count
+        while low < high {
+            let mid = (low + high) / 2
+            if queue[mid].handle < handle { low = mid + 1 } else { high = mid }
+        }
+        return low < queue.count && queue[low].handle == handle ? low : nil
     }
 
     /// Queues shorter than this install in plain level order (parts would not pay).
@@ -926,15 +945,18 @@ struct PartTracker {
     /// were made view by view, so in memory a row's horizontal data sits beside its
     /// vertical data. Installed after the whole chain, each row's part reads its data back
     /// cold; installed just after the chain's sweep passed that row, the data is still
-    /// in cache. At 10,000 views the install took about 5% less time (7% with an edit
-    /// variable); at 1,000 views, where everything stays in cache, weaving cost about
-    /// 3%, hence ``Solver/weaveMinimum``.
+    /// in cache. At 10,000 views (mixed-10000) the load took about 3% less time; at 1,000
+    /// views, where everything stays in cache, weaving cost about 3%, hence
+    /// ``Solver/weaveMinimum``. (With an edit variable on the width, the free width ties a
+    /// flow layout's rows into one part: nothing to weave.)
     ///
     /// Exact, as the part order itself is (see the type's documentation): any order of
-    /// whole parts makes every part's own pivots. A part holding a deferred constraint is
-    /// not woven, so a run of deferred constraints (`orderByDemand`) never meets another
-    /// part's; those parts follow the largest part in rank order, as do parts whose
-    /// handles reach past the sweep.
+    /// whole parts makes every part's own pivots. Parts are woven in rank order, each
+    /// before the first sweep entry above its handles; a part whose handles reach past
+    /// the whole sweep ends the weaving, and it and the parts ranked after it follow the
+    /// largest part, in rank order. So does a part holding a deferred constraint (a
+    /// precaution: `orderByDemand` reorders runs of those, and weaving them was not
+    /// measured).
     /// - Returns: the number of parts woven in.
     /// - Complexity: O(queue).
     static func weave(_ queue: inout [PendingInstall]) -> Int {
@@ -999,6 +1021,23 @@ struct PartTracker {
         }
         queue = woven
         return count
+    }
+
+    /// Puts the queued constraint at `index` into the part of the one at `other`: a
+    /// merged duplicate and its representative, which must go in first (the duplicate
+    /// adds its weight to the representative's errors), as one part's level-and-handle
+    /// order guarantees for two constraints of one strength.
+    mutating func tieEntry(_ index: Int, to other: Int) {
+        let (a, b) = (anchors[index], anchors[other])
+        switch (a >= 0, b >= 0) {
+        case (true, true): sets.union(a, b)
+        case (false, true): anchors[index] = b
+        case (true, false): anchors[other] = a
+        case (false, false):
+            let node = sets.add()
+            anchors[index] = node
+            anchors[other] = node
+        }
     }
 
     /// Sets each entry's `part`, the rank of its part. `queue` is in the order the

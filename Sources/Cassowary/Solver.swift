@@ -157,8 +157,8 @@ public struct Solver: Sendable {
     var lastInstallPartCount = 0
     /// The shortest queue whose parts a bulk load interleaves with its largest part's
     /// install (`PartTracker.weave`); below it the parts go one after another. Measured:
-    /// mixed-1000's queue of 6,400 constraints stays in cache and weaving cost it 3%;
-    /// mixed-10000's 64,000 gained 5%. Settable for tests.
+    /// mixed-1000's queue of 5,400 constraints stays in cache and weaving cost it 3%;
+    /// mixed-10000's 54,000 gained about 3%. Settable for tests.
     var weaveMinimum = 1 << 15
     /// Number of parts the last bulk load wove into its largest part's install; a
     /// diagnostic for tests.

@@ -104,6 +104,63 @@ struct PartOrderTests {
         #expect(woven.values == byLevel.values)
     }
 
+    /// `py` and `pw` are aliases of one pinned variable (`px == 100`, `py = px + 5`,
+    /// `pw = px + 5`), so `py <= 0 @1` and `pw <= 0 @1` have one merge key: the second is
+    /// merged into the first. Pinned symbols tie nothing, so the two would be in different
+    /// parts, and woven (or with `pw`'s part ranked first) the duplicate would go in
+    /// before its representative, adding its weight to errors not yet made (found in
+    /// review). The duplicate's part is joined to the representative's instead: it merges
+    /// in every order, and the objective and values are the level order's.
+    @Test func aDuplicateThroughPinnedAliasesJoinsItsRepresentativesPart() throws {
+        func build(wishEarly: Bool = false, _ configure: (inout Solver) -> Void) throws
+            -> (solver: Solver, first: ConstraintHandle, second: ConstraintHandle) {
+            var solver = Solver()
+            solver.autoSolve = false
+            configure(&solver)
+            let count = 80
+            let v = (0..<count).map { Variable(id: $0) }
+            let (px, py, pw, z) = (Variable(id: 1000), Variable(id: 1001), Variable(id: 1002), Variable(id: 1003))
+            try solver.addConstraint(eq(e(px), 100))
+            try solver.addConstraint(Constraint(e(py) - e(px) - 5, .equal))
+            try solver.addConstraint(Constraint(e(pw) - e(px) - 5, .equal))
+            for i in 0..<count { try solver.addConstraint(ge(e(v[i]), 0)) }
+            if wishEarly { try solver.addConstraint(ge(e(pw), -1000, Strength(1))) }
+            try solver.addConstraint(Constraint(e(py) + e(v[0]), .greaterThanOrEqual, strength: Strength(100)))
+            let first = try solver.addConstraint(le(e(py), 0, Strength(1)))
+            for i in 1..<count {
+                try solver.addConstraint(Constraint(e(v[i]) - e(v[i - 1]) - 5, .greaterThanOrEqual, strength: Strength(100)))
+            }
+            for i in 0..<(count / 2) { try solver.addConstraint(eq(e(v[i]), Double(i), Strength(10))) }
+            let second = try solver.addConstraint(le(e(pw), 0, Strength(1)))
+            try solver.addConstraint(eq(e(z), 3, Strength(1)))
+            for i in (count / 2)..<count { try solver.addConstraint(eq(e(v[i]), Double(i), Strength(10))) }
+            try solver.solve()
+            return (solver, first, second)
+        }
+        let byLevel = try build { $0.installsByPart = false }
+        let orders = [try build { _ in }, try build { $0.weaveMinimum = 0 }, try build(wishEarly: true) { _ in }]
+        let variables = (0..<80).map { Variable(id: $0) } + (1000...1003).map { Variable(id: $0) }
+        #expect(byLevel.solver.tags[byLevel.second.rawValue].marker == byLevel.solver.tags[byLevel.first.rawValue].marker)
+        #expect(byLevel.solver.owners[byLevel.solver.tags[byLevel.first.rawValue].marker] == byLevel.first.rawValue)
+        for order in orders.prefix(2) {
+            let (solver, first, second) = order
+            #expect(solver.lastInstallPartCount >= 2)
+            #expect(solver.tags[second.rawValue].marker >= 0)
+            #expect(solver.tags[second.rawValue].marker == solver.tags[first.rawValue].marker)
+            // Merged the level order's way round: the first one's errors, weighing two.
+            #expect(solver.owners[solver.tags[first.rawValue].marker] == first.rawValue)
+            #expect(solver.mergedCount == byLevel.solver.mergedCount)
+            #expect(solver.objective.constants.sorted() == byLevel.solver.objective.constants.sorted())
+            #expect(solver.pivotCount == byLevel.solver.pivotCount)
+            #expect(variables.map(solver.value(of:)) == variables.map(byLevel.solver.value(of:)))
+        }
+        // With a wish on `pw` first, `pw`'s part ranks first: the duplicate still merges.
+        let early = orders[2]
+        #expect(early.solver.tags[early.second.rawValue].marker >= 0)
+        #expect(early.solver.tags[early.second.rawValue].marker == early.solver.tags[early.first.rawValue].marker)
+        #expect(variables.map(early.solver.value(of:)) == variables.map(byLevel.solver.value(of:)))
+    }
+
     typealias RandomConstraint = (terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)
 
     static func randomSystem(seed: UInt64, variables count: Int, optional: Int) -> [RandomConstraint] {

@@ -28,8 +28,9 @@ struct PrefetchTests {
         #expect(keys[0].row.cells.map(\.symbol) == [3, 7])
     }
 
-    /// Prefetching past either end of the queue, or for entries without a key, is
-    /// skipped: a bulk load far shorter than the prefetch distance installs normally.
+    /// Prefetching past either end of the queue, for a key index past the keys, or from
+    /// a negative position, is skipped: a bulk load far shorter than the prefetch
+    /// distance installs normally.
     @Test func aShortQueueInstallsNormally() throws {
         var solver = Solver()
         solver.autoSolve = false
@@ -40,7 +41,13 @@ struct PrefetchTests {
         try solver.solve()
         #expect(solver.value(of: x) == 20)
         #expect(solver.value(of: y) == 24)
+        let key = MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [Cell(symbol: 1, coefficient: 1)], constant: 0))
+        let entry = PendingInstall(handle: 0, strength: 1, key: 0, representative: -1)
         Solver.prefetchKeys([], [], at: 0)
-        Solver.prefetchKeys([PendingInstall(handle: 0, strength: 1, key: 5, representative: -1)], [], at: -8)
+        Solver.prefetchKeys([entry], [key], at: -8)      // would reach entry 0 with a negative base
+        Solver.prefetchKeys([entry], [key], at: -16)
+        Solver.prefetchKeys([entry], [key], at: -9)
+        Solver.prefetchKeys([PendingInstall(handle: 0, strength: 1, key: 5, representative: -1)], [key], at: -8)
+        Solver.prefetchKeys([entry], [key], at: 0)
     }
 }
