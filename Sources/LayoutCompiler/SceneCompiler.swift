@@ -66,7 +66,7 @@ public struct CompiledConstraint: Sendable {
         let text: String
         switch words {
         case .parsed(let parsed, let objectPriority, let parent):
-            var rendered = parent.map { parsed.text(superview: $0) } ?? parsed.text
+            var rendered = parsed.text(superview: parent)
             if parsed.priority == nil, let objectPriority, objectPriority < 1000 { rendered += priorityText(objectPriority) }
             text = rendered
         case .literal(let literal):

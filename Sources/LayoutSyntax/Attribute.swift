@@ -156,9 +156,7 @@ public struct ParsedConstraint: Hashable, Sendable {
     /// Rendered from the other fields on each access (so it always agrees with them, and
     /// parsing does not pay for text that only conflict messages need).
     /// - Complexity: O(terms).
-    public var text: String {
-        ConstraintText.render(lhs: lhs, relation: relation, rhs: rhs, priority: priority)
-    }
+    public var text: String { text(superview: nil) }
 
     /// ``text`` with VFL `|` written as `parent`, the view it stands for (`nil`: the
     /// container, written `superview`). In an equation `superview` always names the

@@ -159,7 +159,6 @@ struct EquationRun {
         guard let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") else {
             throw fault("Expected '==', '>=' or '<=' \(context), found \(cursor.describeFound())")
         }
-        let start = cursor.offset
         cursor.offset += 1
         guard cursor.consume(UInt8(ascii: "=")) else {
             // At the first character that cannot be consumed (the contract's column), as before.
