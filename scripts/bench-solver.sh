@@ -20,12 +20,22 @@ skip_after="${SKIP_AFTER_S:-30}"
 timeout_s="${TIMEOUT_S:-240}"
 budget="${BUDGET_S:-10}"
 # layoutd's side runs each system at least 7 times and then until a second has passed
-# (at most 51 runs) and reports the median: its 1,000-view runs take about 15 ms, so 7
-# of them fit inside one burst of a neighbour's load on a shared machine, which moved
-# the median by up to 2x between runs. kiwi's runs of those systems take seconds each.
+# (at most 51 runs), and takes the median of those runs. It does that in PASSES passes
+# over all the systems (default 5, interleaved: chain-100, chain-1000, ..., mixed-10000-edit,
+# then again) and reports, per system, the pass with the median figure. On a shared machine
+# a neighbour's load comes in bursts of seconds that slowed every system by up to 2x (the
+# same binary's grid-1000 took 4.5 ms and 8.4 ms a few seconds apart), so one pass let a
+# burst land on a 10,000-view system and not on its 1,000-view one, and a growth ratio
+# crossed 12x in either direction between runs. kiwi's runs take seconds each and run once.
 our_repeats="${OUR_REPEATS:-51}"
+passes="${PASSES:-5}"
 
 cd "$repo"
+# kiwisolver (pinned in tests/requirements.txt) is the anchor: without it every kiwi row
+# would read "timeout or failure". install-deps.sh exits at once when it is there.
+if [[ "${ONLY:-}" != "layoutd" ]]; then
+    scripts/install-deps.sh
+fi
 if [[ -n "${BENCH:-}" ]]; then
     bench="$BENCH"
 else
@@ -42,44 +52,74 @@ only="${ONLY:-}"
 [[ "$only" == "layoutd" ]] || : > "$kiwi_out"
 [[ "$only" == "kiwi" ]] || : > "$ours_out"
 
-# Same order and skip rule as run_all.py: smallest first, and once a family/variant
-# exceeds the skip limit its larger sizes are skipped.
-for family in chain grid mixed; do
-    for variant in "" "-edit"; do
-        kiwi_stop=""
-        ours_stop=""
-        for n in ${sizes//,/ }; do
-            name="$family-$n$variant"
-            file="$out/systems/$name.json"
-            [[ -f "$file" ]] || continue
-            if [[ "$only" == "layoutd" ]]; then
-                :
-            elif [[ -n "$kiwi_stop" ]]; then
-                echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"skipped\": \"$kiwi_stop\"}" >> "$kiwi_out"
-            else
-                start=$SECONDS
-                if ! timeout "$timeout_s" python3 "$kit/kiwi_bench.py" "$file" --min-repeats 1 --budget-s "$budget" >> "$kiwi_out"; then
-                    echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"error\": \"timeout or failure\"}" >> "$kiwi_out"
-                    kiwi_stop="after $name"
-                fi
-                (( SECONDS - start > skip_after )) && kiwi_stop="after $name took $((SECONDS - start)) s"
-            fi
-            if [[ "$only" == "kiwi" ]]; then
-                :
-            elif [[ -n "$ours_stop" ]]; then
-                echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"skipped\": \"$ours_stop\"}" >> "$ours_out"
-            else
-                start=$SECONDS
-                if ! timeout "$timeout_s" "$bench" solver "$file" --repeats "$our_repeats" --min-repeats 7 --budget-s 1 >> "$ours_out"; then
-                    echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"error\": \"timeout or failure\"}" >> "$ours_out"
-                    ours_stop="after $name"
-                fi
-                (( SECONDS - start > skip_after )) && ours_stop="after $name took $((SECONDS - start)) s"
-            fi
-            echo "done $name" >&2
+systems_in_order() {
+    for family in chain grid mixed; do
+        for variant in "" "-edit"; do
+            for n in ${sizes//,/ }; do
+                echo "$family-$n$variant"
+            done
         done
     done
-done
+}
+
+# kiwi: same order and skip rule as run_all.py: smallest first, and once a family/variant
+# exceeds the skip limit its larger sizes are skipped.
+if [[ "$only" != "layoutd" ]]; then
+    stop=""
+    last_group=""
+    for name in $(systems_in_order); do
+        file="$out/systems/$name.json"
+        [[ -f "$file" ]] || continue
+        group="${name//[0-9]/}"
+        [[ "$group" == "$last_group" ]] || stop=""
+        last_group="$group"
+        if [[ -n "$stop" ]]; then
+            echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"skipped\": \"$stop\"}" >> "$kiwi_out"
+            continue
+        fi
+        start=$SECONDS
+        if ! timeout "$timeout_s" python3 "$kit/kiwi_bench.py" "$file" --min-repeats 1 --budget-s "$budget" >> "$kiwi_out"; then
+            echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"error\": \"timeout or failure\"}" >> "$kiwi_out"
+            stop="after $name"
+        fi
+        (( SECONDS - start > skip_after )) && stop="after $name took $((SECONDS - start)) s"
+        echo "done kiwi $name" >&2
+    done
+fi
+
+# layoutd: the same skip rule, decided in the first pass; every pass's lines go to one
+# file, and the median pass per system goes to $ours_out.
+if [[ "$only" != "kiwi" ]]; then
+    all_passes="$out/results/layoutd-passes.jsonl"
+    : > "$all_passes"
+    declare -A skipped=()
+    for pass in $(seq 1 "$passes"); do
+        stop=""
+        last_group=""
+        for name in $(systems_in_order); do
+            file="$out/systems/$name.json"
+            [[ -f "$file" ]] || continue
+            group="${name//[0-9]/}"
+            [[ "$group" == "$last_group" ]] || stop=""
+            last_group="$group"
+            if (( pass == 1 )) && [[ -n "$stop" ]]; then
+                skipped[$name]="$stop"
+                echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"skipped\": \"$stop\"}" >> "$all_passes"
+                continue
+            fi
+            [[ -z "${skipped[$name]:-}" ]] || continue
+            start=$SECONDS
+            if ! timeout "$timeout_s" "$bench" solver "$file" --repeats "$our_repeats" --min-repeats 7 --budget-s 1 >> "$all_passes"; then
+                echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"error\": \"timeout or failure\"}" >> "$all_passes"
+                skipped[$name]="failed"
+                stop="after $name"
+            fi
+            (( SECONDS - start > skip_after )) && stop="after $name took $((SECONDS - start)) s"
+        done
+        echo "done layoutd pass $pass of $passes" >&2
+    done
+    python3 "$repo/bench/solver/median_pass.py" "$all_passes" > "$ours_out"
+fi
 
 python3 "$kit/summarize.py" "$kiwi_out" "$ours_out" --baseline kiwisolver
 echo
