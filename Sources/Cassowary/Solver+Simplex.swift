@@ -137,6 +137,8 @@ extension Solver {
         var parts = PartTracker(links: installsByPart && pending.count + deferredCount >= Self.partOrderMinimum ? links : nil)
         // The strongest queued level that names each hub (lookups only).
         var hubLevels: [Int: Double] = [:]
+        // Merged duplicates tied to their representatives' parts (queue indices).
+        var duplicateTies: [(Int, Int)] = []
         for handle in pending {
             guard let record = records[handle] else { continue }
             let constraint = record.constraint
@@ -160,6 +162,7 @@ extension Solver {
                     entry.representative = representative
                     if parts.isActive, let index = Self.queueIndex(of: representative, in: queue) {
                         parts.tieEntry(queue.count, to: index)
+                        duplicateTies.append((queue.count, index))
                     }
                 } else {
                     mergeIndex.insert(key, handle: handle)
@@ -185,13 +188,32 @@ extension Solver {
         deferredByHub = [:]
         hubOrder = []
         lastInstallPartCount = parts.isActive ? parts.rank(&queue) : 0
+        // Above the strongest level at which deferred constraints go in, their hubs tie
+        // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
+        var upperCount = 0
+        if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
+            upperCount = Int(PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self))
+            lastInstallPartCount = Int(queue.lazy.map(\.part).max() ?? -1) + 1
+        }
         queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
             if $0.strength != $1.strength { return $0.strength > $1.strength }
             if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
             return $0.handle < $1.handle
         }
-        lastInstallWovenPartCount = parts.isActive && queue.count >= weaveMinimum ? PartTracker.weave(&queue) : 0
+        lastInstallWovenPartCount = 0
+        if parts.isActive && upperCount > 0 {
+            // The two phases are woven each on its own: a part of one is not independent
+            // of a part of the other.
+            let end = queue.firstIndex { $0.part >= upperCount } ?? queue.count
+            var upper = Array(queue[..<end])
+            var lower = Array(queue[end...])
+            if upper.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&upper) }
+            if lower.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&lower) }
+            queue = upper + lower
+        } else if parts.isActive && queue.count >= weaveMinimum {
+            lastInstallWovenPartCount = PartTracker.weave(&queue)
+        }
         // Parts are independent only from an optimal start (the required constraints
         // added since the last solve may have left the objective improvable).
         if parts.isActive { try optimizeObjective() }
@@ -1021,6 +1043,75 @@ struct PartTracker {
         }
         queue = woven
         return count
+    }
+
+    /// Parts the entries of `queue` stronger than `split` — the strongest level at which
+    /// deferred required constraints go in (`Solver+Deferral.swift`) — again, from
+    /// `links` and those entries' own ties only, and ranks every other entry's part
+    /// (as `rank` set it) after them. Returns the number of upper parts: entries with
+    /// `part` below it are the upper phase; all parts stay numbered from 0 without gaps.
+    ///
+    /// Why: a flow layout with a free container width ties every row to the width, by
+    /// the rows' deferred end constraints and their wishes at the width's level, so the
+    /// whole horizontal layout was one part, installed level by level across all rows:
+    /// at 10,000 views each of some 25 levels swept data far larger than the cache
+    /// (mixed-10000-edit grew 12–12.7× from 1,000 views against 10.8× with the width
+    /// pinned). Above that level nothing installed names the width, and the rows are
+    /// parts of their own again.
+    ///
+    /// Exact: the queue's level order is the upper entries in level order, then the
+    /// rest in level order (a deferred entry has the strength of the level it precedes,
+    /// so every entry above `split` is optional and comes first). Each phase installed
+    /// part by part makes that phase's level-order pivots (the argument of the type's
+    /// documentation, with the phase in place of the queue): the upper phase's parts
+    /// come from the tableau's links and the upper entries' ties, everything the upper
+    /// installs can reach; the lower phase keeps the parts of the whole queue, which
+    /// are coarser than it needs.
+    /// - Complexity: O(terms of the upper entries + queue), nearly.
+    static func splitAbove(_ split: Double, _ queue: inout [PendingInstall], links: DisjointSets,
+                           duplicateTies: [(Int, Int)], in solver: Solver) -> Int32 {
+        var upper = PartTracker(links: links)
+        for entry in queue {
+            if !entry.isDeferred && entry.strength > split, let record = solver.records[entry.handle] {
+                upper.tie(record.constraint.expression, in: solver)
+            } else {
+                upper.anchors.append(-1)
+            }
+        }
+        for (index, other) in duplicateTies where queue[index].strength > split {
+            upper.tieEntry(index, to: other)
+        }
+        var ranked = queue
+        let rankCount = upper.rank(&ranked)
+        // Ranks in order of first appearance, renumbered over the upper entries alone
+        // (`rank` also gave each lower entry, which ties nothing here, one of its own).
+        var renumbered = [Int32](repeating: -1, count: rankCount)
+        var upperCount: Int32 = 0
+        var isLowerPart = [Bool](repeating: false, count: queue.count)
+        for index in queue.indices {
+            if !queue[index].isDeferred && queue[index].strength > split {
+                let rank = Int(ranked[index].part)
+                if renumbered[rank] < 0 {
+                    renumbered[rank] = upperCount
+                    upperCount += 1
+                }
+                queue[index].part = renumbered[rank]
+            } else {
+                isLowerPart[Int(queue[index].part)] = true
+                queue[index].part += Int32(queue.count)
+            }
+        }
+        // The lower parts keep their order, after the upper ones.
+        var lowerRank = [Int32](repeating: -1, count: queue.count)
+        var next = upperCount
+        for part in isLowerPart.indices where isLowerPart[part] {
+            lowerRank[part] = next
+            next += 1
+        }
+        for index in queue.indices where queue[index].part >= Int32(queue.count) {
+            queue[index].part = lowerRank[Int(queue[index].part) - queue.count]
+        }
+        return upperCount
     }
 
     /// Puts the queued constraint at `index` into the part of the one at `other`: a

@@ -23,14 +23,31 @@ struct PartOrderTests {
         #expect(firstX.allSatisfy { (8...16).contains($0) })
     }
 
-    /// With the root width free, every row is tied to it, so the horizontal
-    /// constraints are one part and the vertical chain another: still the same pivots.
-    @Test func aFreeWidthTiesTheRowsIntoOnePart() throws {
+    /// With the root width free, every row is tied to it: the first 15 rows by their
+    /// end constraints, installed at once, and the other 15 by their deferred end
+    /// constraints and their weak trailing wishes, which go in at the weak level.
+    /// Above that level the width ties nothing installed (`PartTracker.splitAbove`):
+    /// the first 15 rows and the width are one part (360 wishes), the vertical chain one
+    /// (240), and each later row two: its first seven views, and its last view's width,
+    /// which only the deferred end constraint ties to them (32 upper parts). Below it the
+    /// whole queue's two parts follow (horizontal, vertical). Still the level order's
+    /// pivots, work and values; and with 60 rows, where the vertical chain is the largest
+    /// part, the other parts (the width's and the 45 later rows' two each) are woven into
+    /// its sweep, with the same pivots again.
+    @Test func aFreeWidthTiesTheRowsOnlyBelowItsLevel() throws {
         let byLevel = try FlowLayout(rows: 30, pinnedWidth: false) { $0.installsByPart = false }
         let byPart = try FlowLayout(rows: 30, pinnedWidth: false)
-        #expect(byPart.solver.lastInstallPartCount == 2)
+        #expect(byPart.solver.lastInstallPartCount == 32 + 2)
         #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
+        #expect(byPart.solver.cellOperations == byLevel.solver.cellOperations)
         #expect(byPart.variables.map(byPart.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
+        // Woven within the upper phase only (the lower one has two parts, too few).
+        let tallByLevel = try FlowLayout(rows: 60, pinnedWidth: false) { $0.installsByPart = false }
+        let woven = try FlowLayout(rows: 60, pinnedWidth: false) { $0.weaveMinimum = 0 }
+        #expect(woven.solver.lastInstallWovenPartCount == 1 + 2 * 45)   // the width's part too
+        #expect(woven.solver.pivotCount == tallByLevel.solver.pivotCount)
+        #expect(woven.solver.cellOperations == tallByLevel.solver.cellOperations)
+        #expect(woven.variables.map(woven.solver.value(of:)) == tallByLevel.variables.map(tallByLevel.solver.value(of:)))
         // The root width is the widest row's end plus 8: more than 8 views at 40.
         let narrowest: Double = 8 * 40 + 16 + 7 * 12 + 8
         #expect(byPart.solver.value(of: byPart.variables[0]) > narrowest)
@@ -101,6 +118,44 @@ struct PartOrderTests {
         #expect(wovenCount >= 3)
         #expect(woven.pivots == byLevel.pivots)
         #expect(woven.pivots > 20)
+        #expect(woven.values == byLevel.values)
+    }
+
+    /// Six small random systems side by side, each bounded above by a shared width `W`
+    /// (`v + c <= W`, 20 per system, deferred after the first 16) that wishes at level 2
+    /// name, with every wish at level 10 added twice (merged duplicates). Above level 2
+    /// the systems are parts of their own, below it one part through `W`
+    /// (`PartTracker.splitAbove`); by part, with weaving allowed (whether a part is woven
+    /// depends on the seed) or by level, the same pivots and values.
+    /// Eight seeds.
+    @Test(arguments: 0..<8)
+    func randomSystemsSharingADeferredWidth(seed: Int) throws {
+        let width = 6 * 16
+        var combined: [RandomConstraint] = []
+        for index in 0..<6 {
+            let offset = 16 * index
+            let system = Self.randomSystem(seed: UInt64(90 + 10 * seed + index), variables: 16, optional: 50)
+            for constraint in system {
+                let moved = (constraint.terms.map { ($0.0, $0.1 + offset) }, constraint.constant, constraint.relation, constraint.strength)
+                combined.append(moved)
+                if let strength = constraint.strength, (9...11).contains(strength) { combined.append(moved) }
+            }
+            for variable in 0..<20 {
+                combined.append(([(1, offset + variable % 16), (-1, width)], Double(variable), .lessThanOrEqual, nil))
+            }
+            combined.append(([(1, width), (-1, offset + index)], -30, .equal, 2))
+        }
+        combined.append(([(1, width)], 0, .greaterThanOrEqual, nil))
+        let byLevel = try Self.solve(combined, variables: width + 1) { $0.installsByPart = false }
+        var partCount = 0
+        let byPart = try Self.solve(combined, variables: width + 1, configure: { _ in },
+                                    inspect: { partCount = $0.lastInstallPartCount })
+        let woven = try Self.solve(combined, variables: width + 1) { $0.weaveMinimum = 0 }
+        #expect(partCount > 2)
+        #expect(byPart.pivots == byLevel.pivots)
+        #expect(byPart.pivots > 20)
+        #expect(byPart.values == byLevel.values)
+        #expect(woven.pivots == byLevel.pivots)
         #expect(woven.values == byLevel.values)
     }
 
