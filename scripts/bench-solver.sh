@@ -8,6 +8,7 @@
 #   BENCH=/path/to/layoutd-bench scripts/bench-solver.sh   # use a built binary
 #   SCRATCH=/tmp/build-x scripts/bench-solver.sh            # build outside .build
 #   ONLY=layoutd scripts/bench-solver.sh   # re-run one side, keep the other's results
+#   PASSES=9 scripts/bench-solver.sh       # more passes of layoutd's side (default 5)
 #
 # Systems go to bench-out/systems (git-ignored), results to bench-out/results.
 # The kit lives in ../shared/bench beside the clone (as in CI).
