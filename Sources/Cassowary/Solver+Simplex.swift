@@ -119,7 +119,7 @@ extension Solver {
     /// constraints, or after everything when none does. Above the strongest of those
     /// levels their hubs tie nothing, so those levels are parted again without them
     /// (`PartTracker.splitAbove`: a flow layout with a free width has its rows as parts
-    /// again there).
+    /// again there). That keeps the optimum but not always the level order's pivots.
     ///
     /// **Not blocks.** Level order within blocks of 1,024 consecutive constraints of a
     /// part was tried twice for locality inside large parts. Any order ends optimal in
@@ -137,7 +137,9 @@ extension Solver {
         var queue: [PendingInstall] = []
         queue.reserveCapacity(pending.count)
         var keys: [MergeKey] = []
-        var parts = PartTracker(links: installsByPart && pending.count + deferredCount >= Self.partOrderMinimum ? links : nil)
+        // A queue this long goes in by parts (unless `installsByPart` is off, for tests).
+        let isBulk = pending.count + deferredCount >= Self.partOrderMinimum
+        var parts = PartTracker(links: installsByPart && isBulk ? links : nil)
         // The strongest queued level that names each hub (lookups only).
         var hubLevels: [Int: Double] = [:]
         // Merged duplicates tied to their representatives' parts (queue indices).
@@ -218,8 +220,11 @@ extension Solver {
             lastInstallWovenPartCount = PartTracker.weave(&queue)
         }
         // Parts are independent only from an optimal start (the required constraints
-        // added since the last solve may have left the objective improvable).
-        if parts.isActive { try optimizeObjective() }
+        // added since the last solve may have left the objective improvable). The plain
+        // level order that tests compare parts with starts there too: from a start not
+        // known to be optimal, `insertRow` picks a degenerate row's subject by another
+        // rule, and 75 of 600 small tied systems made 1–3 other pivots (found in review).
+        if isBulk { try optimizeObjective() }
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
@@ -1062,22 +1067,24 @@ struct PartTracker {
     /// pinned). Above that level nothing installed names the width, and the rows are
     /// parts of their own again.
     ///
-    /// The same pivots as the plain level order on everything measured, though not in
-    /// every case by proof. The level order is the upper entries in level order, then the
-    /// rest in level order (a deferred entry has the strength of the level it precedes,
-    /// so every entry above `split` is optional and comes first). The upper phase,
-    /// installed part by part, makes its level-order pivots by the type's argument: its
-    /// parts come from the tableau's links and the upper entries' ties, all that its
-    /// installs can reach. The lower phase keeps the whole queue's parts, but a part of
-    /// it holds symbols of several upper parts, made part by part rather than level by
-    /// level, so their ids may be ordered differently; a lower-phase choice decided by
-    /// ids alone between two such symbols could then go the other way, giving another
-    /// optimal tableau (other values only where the optimum is not unique). On the kit's
-    /// `-edit` systems, 42 flow layouts (17–200 rows, 6 seeds) and 200 random systems
-    /// sharing a deferred width, every pivot count and value was bit for bit the level
-    /// order's (`PartOrderTests`). An earlier attempt that split at every level joining
-    /// parts did change pivots (README, "phases of the part order"); here the split is
-    /// only where a deferred hub comes in.
+    /// The same optimum as the plain level order, not always the same pivots. The level
+    /// order is the upper entries in level order, then the rest in level order (a
+    /// deferred entry has the strength of the level it precedes, so every entry above
+    /// `split` is optional and comes first). The upper phase, installed part by part,
+    /// makes its level-order pivots by the type's argument: its parts come from the
+    /// tableau's links and the upper entries' ties, all that its installs can reach.
+    /// The lower phase keeps the whole queue's parts, but a part of it holds symbols of
+    /// several upper parts, made part by part rather than level by level, so their ids
+    /// are ordered differently, and its choices decided by ids (ties, degenerate pivots)
+    /// can go the other way: another path to an optimal tableau, whose values differ from
+    /// the level order's by rounding (and more only where the optimum is not unique).
+    /// Where the hub is wished for only at the weakest levels, as a layout's trailing
+    /// wishes are, the lower phase is small and nothing measured diverged: the kit's
+    /// `-edit` systems, 42 flow layouts (17–200 rows, 6 seeds), 200 random systems
+    /// sharing a width wished for at level 2. With the width wished for at 1,200 or
+    /// 950,000, most levels fall in the lower phase and pivots changed in 4 of 40 such
+    /// systems (values within 1.3e-11; review), and a flow layout whose end wishes are at
+    /// 1,500 made other pivots with the same count and values (`PartOrderTests`).
     /// - Complexity: O(terms of the upper entries + queue), nearly.
     static func splitAbove(_ split: Double, _ queue: inout [PendingInstall], links: DisjointSets,
                            duplicateTies: [(Int, Int)], in solver: Solver) -> Int32 {

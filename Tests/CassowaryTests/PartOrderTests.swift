@@ -130,6 +130,48 @@ struct PartOrderTests {
     /// run once, all equal).
     @Test(arguments: 0..<32)
     func randomSystemsSharingADeferredWidth(seed: Int) throws {
+        let combined = Self.sharedWidthSystem(seed: seed, wishLevel: 2)
+        let byLevel = try Self.solve(combined, variables: 97) { $0.installsByPart = false }
+        var partCount = 0
+        let byPart = try Self.solve(combined, variables: 97, configure: { _ in },
+                                    inspect: { partCount = $0.lastInstallPartCount })
+        let woven = try Self.solve(combined, variables: 97) { $0.weaveMinimum = 0 }
+        #expect(partCount > 2)
+        #expect(byPart.pivots == byLevel.pivots)
+        #expect(byPart.pivots > 20)
+        #expect(byPart.values == byLevel.values)
+        #expect(woven.pivots == byLevel.pivots)
+        #expect(woven.values == byLevel.values)
+    }
+
+    /// The same systems with the width wished for at 1,200, above the random levels
+    /// around 1,000 and 10: most levels then fall below the split, whose one part holds
+    /// symbols made system by system, and ties and degenerate pivots can go another way
+    /// (found in review: seed 2 makes 62 pivots against the level order's 73). The
+    /// optimum is the same: every value within 1e-9 of the level order's.
+    @Test(arguments: 0..<8)
+    func aWidthWishedForStronglyKeepsTheOptimum(seed: Int) throws {
+        let combined = Self.sharedWidthSystem(seed: seed, wishLevel: 1200)
+        let byLevel = try Self.solve(combined, variables: 97) { $0.installsByPart = false }
+        var partCount = 0
+        let byPart = try Self.solve(combined, variables: 97, configure: { _ in },
+                                    inspect: { partCount = $0.lastInstallPartCount })
+        let woven = try Self.solve(combined, variables: 97) { $0.weaveMinimum = 0 }
+        #expect(partCount > 2)
+        for order in [byPart, woven] {
+            let gap = zip(order.values, byLevel.values).map { abs($0 - $1) }.max() ?? 0
+            #expect(gap < 1e-9)
+        }
+        // Not a vacuous comparison: the width is set by the systems (not 0), and the
+        // wishes pull on it.
+        #expect(byLevel.values[96] > 1)
+    }
+
+    /// Six random systems of 16 variables (`randomSystem`, seeds from `seed`) at
+    /// variables 0..<96, each bounded above by the width, variable 96 (`v + c <= W`, 20
+    /// per system), which one wish per system at `wishLevel` names; every wish near
+    /// level 10 is added twice.
+    static func sharedWidthSystem(seed: Int, wishLevel: Double) -> [RandomConstraint] {
         let width = 6 * 16
         var combined: [RandomConstraint] = []
         for index in 0..<6 {
@@ -143,20 +185,10 @@ struct PartOrderTests {
             for variable in 0..<20 {
                 combined.append(([(1, offset + variable % 16), (-1, width)], Double(variable), .lessThanOrEqual, nil))
             }
-            combined.append(([(1, width), (-1, offset + index)], -30, .equal, 2))
+            combined.append(([(1, width), (-1, offset + index)], -30, .equal, wishLevel))
         }
         combined.append(([(1, width)], 0, .greaterThanOrEqual, nil))
-        let byLevel = try Self.solve(combined, variables: width + 1) { $0.installsByPart = false }
-        var partCount = 0
-        let byPart = try Self.solve(combined, variables: width + 1, configure: { _ in },
-                                    inspect: { partCount = $0.lastInstallPartCount })
-        let woven = try Self.solve(combined, variables: width + 1) { $0.weaveMinimum = 0 }
-        #expect(partCount > 2)
-        #expect(byPart.pivots == byLevel.pivots)
-        #expect(byPart.pivots > 20)
-        #expect(byPart.values == byLevel.values)
-        #expect(woven.pivots == byLevel.pivots)
-        #expect(woven.values == byLevel.values)
+        return combined
     }
 
     /// `py` and `pw` are aliases of one pinned variable (`px == 100`, `py = px + 5`,
