@@ -53,27 +53,34 @@ only="${ONLY:-}"
 [[ "$only" == "layoutd" ]] || : > "$kiwi_out"
 [[ "$only" == "kiwi" ]] || : > "$ours_out"
 
+# The kit's systems that were generated, in run_all.py's order: smallest first within
+# each family and variant.
 systems_in_order() {
     for family in chain grid mixed; do
         for variant in "" "-edit"; do
             for n in ${sizes//,/ }; do
-                echo "$family-$n$variant"
+                [[ -f "$out/systems/$family-$n$variant.json" ]] && echo "$family-$n$variant"
             done
         done
     done
+    return 0
 }
 
-# kiwi: same order and skip rule as run_all.py: smallest first, and once a family/variant
-# exceeds the skip limit its larger sizes are skipped.
+# The skip rule's state: once a family/variant exceeds the skip limit its larger sizes
+# are skipped (`stop` says why); entering the next family/variant clears it.
+stop=""
+last_group=""
+enter_group() {
+    local group="${1//[0-9]/}"
+    [[ "$group" == "$last_group" ]] || stop=""
+    last_group="$group"
+}
+
+# kiwi: once each, with the skip rule.
 if [[ "$only" != "layoutd" ]]; then
-    stop=""
-    last_group=""
     for name in $(systems_in_order); do
         file="$out/systems/$name.json"
-        [[ -f "$file" ]] || continue
-        group="${name//[0-9]/}"
-        [[ "$group" == "$last_group" ]] || stop=""
-        last_group="$group"
+        enter_group "$name"
         if [[ -n "$stop" ]]; then
             echo "{\"system\": \"$name\", \"solver\": \"kiwi\", \"skipped\": \"$stop\"}" >> "$kiwi_out"
             continue
@@ -95,14 +102,10 @@ if [[ "$only" != "kiwi" ]]; then
     : > "$all_passes"
     declare -A skipped=()
     for pass in $(seq 1 "$passes"); do
-        stop=""
         last_group=""
         for name in $(systems_in_order); do
             file="$out/systems/$name.json"
-            [[ -f "$file" ]] || continue
-            group="${name//[0-9]/}"
-            [[ "$group" == "$last_group" ]] || stop=""
-            last_group="$group"
+            enter_group "$name"
             if (( pass == 1 )) && [[ -n "$stop" ]]; then
                 skipped[$name]="$stop"
                 echo "{\"system\": \"$name\", \"solver\": \"layoutd\", \"skipped\": \"$stop\"}" >> "$all_passes"

@@ -130,13 +130,8 @@ struct PartOrderTests {
     /// run once, all equal).
     @Test(arguments: 0..<32)
     func randomSystemsSharingADeferredWidth(seed: Int) throws {
-        let combined = Self.sharedWidthSystem(seed: seed, wishLevel: 2)
-        let byLevel = try Self.solve(combined, variables: 97) { $0.installsByPart = false }
-        var partCount = 0
-        let byPart = try Self.solve(combined, variables: 97, configure: { _ in },
-                                    inspect: { partCount = $0.lastInstallPartCount })
-        let woven = try Self.solve(combined, variables: 97) { $0.weaveMinimum = 0 }
-        #expect(partCount > 2)
+        let (byLevel, byPart, woven) = try Self.threeOrders(Self.sharedWidthSystem(seed: seed, wishLevel: 2), variables: 97)
+        #expect(byPart.parts > 2)
         #expect(byPart.pivots == byLevel.pivots)
         #expect(byPart.pivots > 20)
         #expect(byPart.values == byLevel.values)
@@ -151,13 +146,8 @@ struct PartOrderTests {
     /// optimum is the same: every value within 1e-9 of the level order's.
     @Test(arguments: 0..<8)
     func aWidthWishedForStronglyKeepsTheOptimum(seed: Int) throws {
-        let combined = Self.sharedWidthSystem(seed: seed, wishLevel: 1200)
-        let byLevel = try Self.solve(combined, variables: 97) { $0.installsByPart = false }
-        var partCount = 0
-        let byPart = try Self.solve(combined, variables: 97, configure: { _ in },
-                                    inspect: { partCount = $0.lastInstallPartCount })
-        let woven = try Self.solve(combined, variables: 97) { $0.weaveMinimum = 0 }
-        #expect(partCount > 2)
+        let (byLevel, byPart, woven) = try Self.threeOrders(Self.sharedWidthSystem(seed: seed, wishLevel: 1200), variables: 97)
+        #expect(byPart.parts > 2)
         for order in [byPart, woven] {
             let gap = zip(order.values, byLevel.values).map { abs($0 - $1) }.max() ?? 0
             #expect(gap < 1e-9)
@@ -166,6 +156,17 @@ struct PartOrderTests {
         // wishes pull on it.
         #expect(byLevel.values[96] > 1)
     }
+
+    /// `system` solved in plain level order, by part, and by part with every queue woven.
+    static func threeOrders(_ system: [RandomConstraint], variables count: Int) throws
+        -> (byLevel: Solved, byPart: Solved, woven: Solved) {
+        (try solve(system, variables: count) { $0.installsByPart = false },
+         try solve(system, variables: count) { _ in },
+         try solve(system, variables: count) { $0.weaveMinimum = 0 })
+    }
+
+    /// A solved system's values (by variable id), its bulk load's part count and its pivots.
+    typealias Solved = (values: [Double], parts: Int, pivots: Int)
 
     /// Six random systems of 16 variables (`randomSystem`, seeds from `seed`) at
     /// variables 0..<96, each bounded above by the width, variable 96 (`v + c <= W`, 20
