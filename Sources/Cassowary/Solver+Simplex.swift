@@ -197,8 +197,9 @@ extension Solver {
         // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
         var upperCount = 0
         if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
-            upperCount = Int(PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self))
-            lastInstallPartCount = Int(queue.lazy.map(\.part).max() ?? -1) + 1
+            let counts = PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self)
+            upperCount = Int(counts.upper)
+            lastInstallPartCount = counts.all
         }
         queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
@@ -1056,8 +1057,9 @@ struct PartTracker {
     /// Parts the entries of `queue` stronger than `split` — the strongest level at which
     /// deferred required constraints go in (`Solver+Deferral.swift`) — again, from
     /// `links` and those entries' own ties only, and ranks every other entry's part
-    /// (as `rank` set it) after them. Returns the number of upper parts: entries with
-    /// `part` below it are the upper phase; all parts stay numbered from 0 without gaps.
+    /// (as `rank` set it) after them, all numbered from 0 without gaps. Returns the
+    /// number of upper parts (entries with `part` below it are the upper phase) and of
+    /// all parts.
     ///
     /// Why: a flow layout with a free container width ties every row to the width, by
     /// the rows' deferred end constraints and their wishes at the width's level, so the
@@ -1087,49 +1089,49 @@ struct PartTracker {
     /// 1,500 made other pivots with the same count and values (`PartOrderTests`).
     /// - Complexity: O(terms of the upper entries + queue), nearly.
     static func splitAbove(_ split: Double, _ queue: inout [PendingInstall], links: DisjointSets,
-                           duplicateTies: [(Int, Int)], in solver: Solver) -> Int32 {
+                           duplicateTies: [(Int, Int)], in solver: Solver) -> (upper: Int32, all: Int) {
+        func isUpper(_ entry: PendingInstall) -> Bool { !entry.isDeferred && entry.strength > split }
         var upper = PartTracker(links: links)
         for entry in queue {
-            if !entry.isDeferred && entry.strength > split, let record = solver.records[entry.handle] {
+            if isUpper(entry), let record = solver.records[entry.handle] {
                 upper.tie(record.constraint.expression, in: solver)
             } else {
                 upper.anchors.append(-1)
             }
         }
-        for (index, other) in duplicateTies where queue[index].strength > split {
+        for (index, other) in duplicateTies where isUpper(queue[index]) {
             upper.tieEntry(index, to: other)
         }
-        var ranked = queue
-        let rankCount = upper.rank(&ranked)
-        // Ranks in order of first appearance, renumbered over the upper entries alone
-        // (`rank` also gave each lower entry, which ties nothing here, one of its own).
+        let whole = queue.map(\.part)
+        let rankCount = upper.rank(&queue)
+        // Upper ranks renumbered in order of first appearance over the upper entries alone
+        // (`rank` also gave each lower entry, which ties nothing here, one of its own);
+        // the lower entries' whole-queue parts follow, in their order.
         var renumbered = [Int32](repeating: -1, count: rankCount)
-        var upperCount: Int32 = 0
         var isLowerPart = [Bool](repeating: false, count: queue.count)
+        var upperCount: Int32 = 0
         for index in queue.indices {
-            if !queue[index].isDeferred && queue[index].strength > split {
-                let rank = Int(ranked[index].part)
+            if isUpper(queue[index]) {
+                let rank = Int(queue[index].part)
                 if renumbered[rank] < 0 {
                     renumbered[rank] = upperCount
                     upperCount += 1
                 }
                 queue[index].part = renumbered[rank]
             } else {
-                isLowerPart[Int(queue[index].part)] = true
-                queue[index].part += Int32(queue.count)
+                isLowerPart[Int(whole[index])] = true
             }
         }
-        // The lower parts keep their order, after the upper ones.
         var lowerRank = [Int32](repeating: -1, count: queue.count)
-        var next = upperCount
+        var count = upperCount
         for part in isLowerPart.indices where isLowerPart[part] {
-            lowerRank[part] = next
-            next += 1
+            lowerRank[part] = count
+            count += 1
         }
-        for index in queue.indices where queue[index].part >= Int32(queue.count) {
-            queue[index].part = lowerRank[Int(queue[index].part) - queue.count]
+        for index in queue.indices where !isUpper(queue[index]) {
+            queue[index].part = lowerRank[Int(whole[index])]
         }
-        return upperCount
+        return (upperCount, Int(count))
     }
 
     /// Puts the queued constraint at `index` into the part of the one at `other`: a
