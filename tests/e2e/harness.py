@@ -77,8 +77,10 @@ class Server:
     `start()` waits (up to `startup_seconds`) until GET /healthz answers 200, and raises
     CheckFailed with the tail of the server's log when it does not."""
 
-    def __init__(self, binary, db_path, extra_args=(), log_path=None, startup_seconds=30):
+    def __init__(self, binary, db_path, extra_args=(), log_path=None, startup_seconds=30,
+                 wrapper=()):
         self.binary = binary
+        self.wrapper = list(wrapper)   # a command that execs the binary, e.g. prlimit --as=N --
         self.db_path = db_path
         self.extra_args = list(extra_args)
         self.log_path = log_path or (db_path + '.log')
@@ -97,7 +99,7 @@ class Server:
         if args is None:
             args = ['serve', '--host', '127.0.0.1', '--port', str(self.port),
                     '--db', self.db_path] + self.extra_args
-        args = [self.binary] + list(args)
+        args = self.wrapper + [self.binary] + list(args)
         self.log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log,
                                      stderr=subprocess.STDOUT, env=env,
@@ -194,11 +196,12 @@ class Context:
                               % (method, target, resp.status, '; '.join(problems)))
 
     # ------------------------------------------------------------ servers
-    def new_server(self, name, extra_args=(), db_path=None):
-        """A server of this check's own (stop it in a finally)."""
+    def new_server(self, name, extra_args=(), db_path=None, wrapper=()):
+        """A server of this check's own (stop it in a finally); `wrapper` is a command
+        that execs the binary (hostile.py runs it under `prlimit --as`)."""
         db = db_path or os.path.join(self.workdir, name + '.db')
         return Server(self.binary, db, extra_args,
-                      startup_seconds=self.args.startup_timeout).start()
+                      startup_seconds=self.args.startup_timeout, wrapper=wrapper).start()
 
     @property
     def port(self):

@@ -87,6 +87,10 @@ def main():
     import checks_store  # noqa: F401
     import checks_fuzz  # noqa: F401
     import checks_semantics  # noqa: F401
+    import importlib
+    for mod in sorted(f[:-3] for f in os.listdir(HERE)           # the hostile suite, one file
+                      if f.startswith('checks_hostile') and f.endswith('.py')):  # per area
+        importlib.import_module(mod)
 
     chosen = [(n, fn, needs) for n, fn, needs in REGISTRY
               if selected(n, args.only) and not (args.offline and needs != 'nothing')]
