@@ -22,7 +22,7 @@ RUN apt-get update \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
-COPY Package.swift ./
+COPY Package.swift openapi.yaml ./
 COPY Sources ./Sources
 COPY Tests ./Tests
 

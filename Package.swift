@@ -28,6 +28,10 @@ let package = Package(
         .target(
             name: "LayoutService",
             dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
+            // A symlink to the top-level openapi.yaml, the one source of the API's
+            // description: compiled in as `PackageResources.openapi_yaml`, served by
+            // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile).
+            resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),

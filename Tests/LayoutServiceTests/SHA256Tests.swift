@@ -58,14 +58,3 @@ struct SHA256Tests {
         #expect(SHA256.hexDigest(Array(message.utf8)) == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
     }
 }
-
-/// The served `openapi.yaml` is the file at the top of the repository, byte for byte
-/// (`scripts/embed-openapi.sh` regenerates the embedded copy).
-struct OpenAPIDocumentTests {
-    @Test func embeddedCopyEqualsTheFile() throws {
-        let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("openapi.yaml")
-        let onDisk = try [UInt8](Data(contentsOf: file))
-        #expect(OpenAPIDocument.bytes == onDisk, "run scripts/embed-openapi.sh")
-    }
-}
