@@ -1,13 +1,15 @@
-"""The README's curl session, run as written against a fresh server: every command's
-output must be the answer the README shows under it."""
+"""The user documents against the binary: the README's curl session, run as written
+against a fresh server (every command's output must be the answer the README shows under
+it), and docs/operations.md naming every flag `serve --help` lists."""
 import os
 import re
 import subprocess
 
 from harness import CheckFailed, Server, check
 
-README = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
-                      'README.md')
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+README = os.path.join(REPO, 'README.md')
+OPERATIONS = os.path.join(REPO, 'docs', 'operations.md')
 
 
 def session_commands(text):
@@ -85,3 +87,21 @@ def readme_curl_session(ctx):
                 raise CheckFailed('%s\nanswered:\n%s\nthe README shows:\n%s' % (command, output, shown))
     finally:
         server.stop()
+
+
+@check('docs/operations-lists-every-flag', needs='binary')
+def operations_lists_every_flag(ctx):
+    """Every option of `layoutd serve --help` has a row in docs/operations.md: its flag and
+    its environment variable, each in backquotes."""
+    p = subprocess.run([ctx.binary, 'serve', '--help'], capture_output=True, timeout=ctx.timeout)
+    ctx.expect(p.returncode == 0, 'serve --help exited %d' % p.returncode)
+    text = p.stdout.decode('utf-8', 'replace')
+    flags = sorted(set(re.findall(r'^\s+(--[a-z][a-z-]*)', text, re.M)) - {'--help'})
+    ctx.expect(len(flags) >= 30, 'serve --help lists only %d flags' % len(flags))
+    with open(OPERATIONS, encoding='utf-8') as fh:
+        doc = fh.read()
+    missing = [f for f in flags if '`%s' % f not in doc]
+    missing += ['LAYOUTD_' + f[2:].upper().replace('-', '_') for f in flags
+                if '`LAYOUTD_%s`' % f[2:].upper().replace('-', '_') not in doc]
+    if missing:
+        raise CheckFailed('docs/operations.md does not name: %s' % ', '.join(missing))
