@@ -115,12 +115,32 @@ info:
     `LAYOUTD_API_TOKEN`), the routes that change groups (`PUT`, `DELETE /groups/{name}`)
     need `Authorization: Bearer <token>` (the scheme name is case-insensitive, RFC 9110
     §11.1: `bearer` and `BEARER` work too; the token itself is compared exactly); otherwise
-    they are open. Without a configured token
-    no route needs credentials.
+    they are open on a loopback address. Without a token on any other address (`--host
+    0.0.0.0`, as in the container image) they are refused with `403` `forbidden`, whose
+    `detail` says how to set a token, unless `--allow-anonymous-writes`
+    (`LAYOUTD_ALLOW_ANONYMOUS_WRITES=1`) is given. Without a configured token no other
+    route needs credentials.
+
+    **Host check (DNS rebinding).** On a loopback address (`127.0.0.0/8`, `::1`,
+    `localhost`) a request whose `Host` (or absolute-form target's authority) is not a
+    loopback name or address — `localhost` or a name under `.localhost`, `127.x.x.x`,
+    `[::1]`, with any port — is answered `421` `misdirected-request` (RFC 9110 §15.5.20:
+    this server does not answer for that host), so a web page whose name was re-pointed
+    at 127.0.0.1 cannot reach it. `--allowed-hosts` (`LAYOUTD_ALLOWED_HOSTS`, a
+    comma-separated list of `name` or `name:port`; `*` for any host) widens it, and on any
+    other address turns the check on. A request without `Host` is `400` on HTTP/1.1
+    (RFC 9112 §3.2) and answered on HTTP/1.0.
+
+    **Security fields.** Every answer, the server's own framing errors included, carries
+    `X-Content-Type-Options: nosniff`. The playground (`GET /`) and SVG wireframes carry a
+    `Content-Security-Policy` with `frame-ancestors 'none'`: the page allows only its own
+    inline script and styles (by SHA-256) and `fetch` to its own origin; an SVG answer
+    allows nothing but its own style.
 
     **CORS.** Off by default. With `--cors-origin` (a comma-separated list of origins, or
-    `*`), responses to a request from an allowed `Origin` carry `Access-Control-Allow-Origin`
-    and `Vary: Origin`, and CORS preflight requests (`OPTIONS` with
+    `*`), responses to a request from an allowed `Origin` carry `Access-Control-Allow-Origin`,
+    every response carries `Vary: Origin` (joined with `Accept` where that is there too:
+    `Vary: Accept, Origin`), and CORS preflight requests (`OPTIONS` with
     `Access-Control-Request-Method`) are answered `204` (the Fetch standard).
 
     **Request ids.** Every response of a route carries `X-Request-Id`: the request's own
@@ -154,6 +174,10 @@ paths:
         '200':
           description: The playground.
           headers:
+            Content-Security-Policy:
+              $ref: '#/components/headers/ContentSecurityPolicy'
+            X-Content-Type-Options:
+              $ref: '#/components/headers/XContentTypeOptions'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -161,6 +185,8 @@ paths:
               schema:
                 type: string
                 pattern: '^<!DOCTYPE html>'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -259,10 +285,18 @@ paths:
             `negative_size` warnings, and, under `conflicts: break`,
             `unsatisfiable_constraints` diagnostics of severity `error` (each broken
             constraint was left out). As `image/svg+xml` (see above): the wireframe, with
-            no `Cache-Status`.
+            no `Cache-Status` and with a `Content-Security-Policy`.
           headers:
             Cache-Status:
               $ref: '#/components/headers/CacheStatus'
+            Content-Security-Policy:
+              description: On the SVG wireframe only (see the component).
+              required: false
+              schema:
+                type: string
+                pattern: "frame-ancestors 'none'"
+            X-Content-Type-Options:
+              $ref: '#/components/headers/XContentTypeOptions'
             Vary:
               $ref: '#/components/headers/VaryAccept'
             X-Request-Id:
@@ -301,10 +335,10 @@ paths:
             Cache-Status:
               $ref: '#/components/headers/CacheStatus'
             Vary:
-              description: '`Accept` on the answers about the scene (absent for an unknown `format` and framing errors).'
+              description: '`Accept` on the answers about the scene (absent for an unknown `format` and framing errors); with CORS on, `Origin` is added.'
               schema:
                 type: string
-                const: Accept
+                pattern: '^(Accept|Origin|Accept, Origin)$'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -340,6 +374,8 @@ paths:
                 $ref: '#/components/schemas/UnprocessableProblem'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -404,6 +440,8 @@ paths:
           $ref: '#/components/responses/UnsupportedMediaType'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -427,6 +465,8 @@ paths:
                 properties:
                   status:
                     const: ok
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -452,6 +492,8 @@ paths:
                     const: ready
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -474,6 +516,8 @@ paths:
             text/plain:
               schema:
                 type: string
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -494,6 +538,8 @@ paths:
                 type: object
                 description: An OpenAPI 3.1 document.
                 required: [openapi, info, paths]
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -514,6 +560,8 @@ paths:
                 $ref: '#/components/schemas/GroupList'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -582,6 +630,8 @@ paths:
                 $ref: '#/components/schemas/BadRequestProblem'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '408':
           $ref: '#/components/responses/RequestTimeout'
         '412':
@@ -606,6 +656,8 @@ paths:
           $ref: '#/components/responses/ServiceUnavailable'
         '507':
           $ref: '#/components/responses/InsufficientStorage'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
     get:
@@ -632,6 +684,8 @@ paths:
           $ref: '#/components/responses/NotFound'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
     delete:
@@ -658,6 +712,8 @@ paths:
           $ref: '#/components/responses/BadRequest'
         '401':
           $ref: '#/components/responses/Unauthorized'
+        '403':
+          $ref: '#/components/responses/Forbidden'
         '404':
           $ref: '#/components/responses/NotFound'
         '412':
@@ -666,6 +722,8 @@ paths:
           $ref: '#/components/responses/ServiceUnavailable'
         '507':
           $ref: '#/components/responses/InsufficientStorage'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -694,6 +752,8 @@ paths:
           $ref: '#/components/responses/NotFound'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -738,6 +798,8 @@ paths:
           $ref: '#/components/responses/NotFound'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
+        '421':
+          $ref: '#/components/responses/MisdirectedRequest'
         default:
           $ref: '#/components/responses/Problem'
 
@@ -826,11 +888,27 @@ components:
           - 'layoutd; fwd=miss'
           - 'layoutd; fwd=request'
     VaryAccept:
-      description: 'RFC 9110 §12.5.5: `Accept`, since the answer to a scene depends on it (JSON or SVG).'
+      description: 'RFC 9110 §12.5.5: `Accept`, since the answer to a scene depends on it (JSON or SVG); `Accept, Origin` while CORS is on (`--cors-origin`).'
       required: true
       schema:
         type: string
-        const: Accept
+        pattern: '^Accept(, Origin)?$'
+    XContentTypeOptions:
+      description: 'Fetch standard §3.5: `nosniff`, on every answer (the server''s own framing errors included), so a browser never renders an answer as another type than its `Content-Type`.'
+      required: true
+      schema:
+        type: string
+        const: nosniff
+    ContentSecurityPolicy:
+      description: |
+        W3C Content Security Policy Level 3. On the playground: `default-src 'none'`, its
+        own inline script and styles by `'sha256-…'` hash, `connect-src 'self'`,
+        `img-src 'self'`, `base-uri 'none'`, `form-action 'none'`, `frame-ancestors 'none'`.
+        On an SVG wireframe: `default-src 'none'; style-src 'sha256-…'; frame-ancestors 'none'`.
+      required: true
+      schema:
+        type: string
+        pattern: "^default-src 'none'; .*frame-ancestors 'none'$"
     ETag:
       description: 'RFC 9110 §8.8.3: the group version as a strong entity tag, `"<version>"`.'
       required: true
@@ -874,6 +952,8 @@ components:
         internal error. Like every problem of this API, each carries a `diagnostics`
         list, empty for these.
       headers:
+        X-Content-Type-Options:
+          $ref: '#/components/headers/XContentTypeOptions'
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
       content:
@@ -915,6 +995,43 @@ components:
               - $ref: '#/components/schemas/Problem'
               - properties:
                   status: {const: 401}
+    Forbidden:
+      description: |
+        A group write (`PUT`, `DELETE`) on a server that listens on a non-loopback address
+        with no API token and without `--allow-anonymous-writes`: the `detail` says how to set
+        a token (`--api-token` or `LAYOUTD_API_TOKEN`, then `Authorization: Bearer <token>`).
+      headers:
+        X-Content-Type-Options:
+          $ref: '#/components/headers/XContentTypeOptions'
+        X-Request-Id:
+          $ref: '#/components/headers/RequestId'
+      content:
+        application/problem+json:
+          schema:
+            allOf:
+              - $ref: '#/components/schemas/Problem'
+              - properties:
+                  status: {const: 403}
+                  type: {const: 'urn:layoutd:problem:forbidden'}
+    MisdirectedRequest:
+      description: |
+        RFC 9110 §15.5.20: the request's `Host` (or absolute-form target's authority) is not
+        one this server answers for — on a loopback address, anything but a loopback name
+        or address and the `--allowed-hosts` (against DNS rebinding). Any route, before
+        anything else is checked.
+      headers:
+        X-Content-Type-Options:
+          $ref: '#/components/headers/XContentTypeOptions'
+        X-Request-Id:
+          $ref: '#/components/headers/RequestId'
+      content:
+        application/problem+json:
+          schema:
+            allOf:
+              - $ref: '#/components/schemas/Problem'
+              - properties:
+                  status: {const: 421}
+                  type: {const: 'urn:layoutd:problem:misdirected-request'}
     NotFound:
       description: Unknown path, group or version.
       headers:
