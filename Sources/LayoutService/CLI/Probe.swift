@@ -15,7 +15,7 @@ extension LayoutdCommand {
     /// timeout, 1 otherwise (nothing listens, the connection fails or stalls, another
     /// status; the reason goes to stderr), 2 for bad usage. Reads the same `LAYOUTD_HOST`
     /// and `LAYOUTD_PORT` as `serve`, so the image's health check needs no arguments.
-    /// Held by the e2e check `process/probe`.
+    /// Held by the e2e check `hostile/exposure-probe`.
     static func probe(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print(OptionParser.help(usage: "layoutd probe [options]",
