@@ -139,6 +139,11 @@ def dns_rebinding(ctx):
             ctx.expect_status(_get(ctx, s, host), status, '--allowed-hosts, Host: %s' % host)
     finally:
         s.stop()
+    for bad in ('b c', 'x:y', '[::1'):
+        p = subprocess.run([ctx.binary, 'serve', '--port', '0', '--db', ':memory:', '--allowed-hosts', 'a.example,' + bad],
+                           capture_output=True, timeout=30)
+        ctx.expect_equal(p.returncode, 2, '--allowed-hosts with %r' % bad)
+        ctx.expect(("'%s' is not a host name" % bad).encode() in p.stderr, 'stderr %r' % p.stderr)
     s = hostile.start(ctx, 'rebinding-any', ['--allowed-hosts', '*'])
     try:
         ctx.expect_status(_get(ctx, s, 'evil.example'), 200, '--allowed-hosts *')

@@ -147,7 +147,13 @@ public enum LayoutdCommand {
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
         let isLoopback = HostPolicy.isLoopbackBindAddress(host)
         configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
-        let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",").map(String.init)
+        let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for entry in allowedHosts where entry != "*" {
+            guard !entry.contains(where: \.isWhitespace), HostPolicy.splitAuthority(entry) != nil else {
+                throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
+            }
+        }
         configuration.hostPolicy = HostPolicy.forBind(host, allowedHosts: allowedHosts)
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
