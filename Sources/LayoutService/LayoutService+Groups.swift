@@ -181,9 +181,16 @@ extension LayoutService {
     }
 
     /// 401 when an API token is configured and the request does not carry it
-    /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time.
+    /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time;
+    /// 403 when no token is configured and anonymous writes are off
+    /// (``ServiceConfiguration/allowsAnonymousWrites``: `serve` on a non-loopback address
+    /// without `--allow-anonymous-writes`), with a detail that says how to set a token.
+    /// 403, not 401: no credentials would be accepted (RFC 9110 §15.5.4).
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let token = configuration.apiToken, !token.isEmpty else { return nil }
+        guard let token = configuration.apiToken, !token.isEmpty else {
+            if configuration.allowsAnonymousWrites { return nil }
+            return problem(403, detail: Self.anonymousWritesRefusedDetail)
+        }
         // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
         let given = (request.headers["Authorization"] ?? "").trimmingCharacters(in: .whitespaces)
         let parts = given.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -193,6 +200,11 @@ extension LayoutService {
         return problem(401, detail: "Writing groups needs 'Authorization: Bearer <token>'",
                        headers: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")])
     }
+
+    /// The `detail` of the 403 that refuses a group write without a configured token.
+    static let anonymousWritesRefusedDetail = "Group writes are off: layoutd listens on a non-loopback address without an API token. "
+        + "Start it with --api-token TOKEN (or the environment variable LAYOUTD_API_TOKEN=TOKEN) and send 'Authorization: Bearer TOKEN', "
+        + "or start it with --allow-anonymous-writes (LAYOUTD_ALLOW_ANONYMOUS_WRITES=1) to let anyone who can reach it write groups."
 
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)

@@ -42,7 +42,9 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
-        OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open"),
+        OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
+        OptionSpec(name: "allow-anonymous-writes", valueName: "", help: "Without --api-token, let anyone who can reach a non-loopback address write groups (refused with 403 otherwise).", isFlag: true),
+        OptionSpec(name: "allowed-hosts", valueName: "HOSTS", help: "Comma-separated Host values answered besides the loopback ones (name, or name:port; * for any); others get 421. Checked on a loopback address always, on another only when given.", defaultDescription: "none: on loopback, only localhost, 127.0.0.1, [::1]"),
         OptionSpec(name: "cors-origin", valueName: "ORIGINS", help: "Comma-separated origins allowed by CORS, or *.", defaultDescription: "none: CORS off"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "info: one JSON access-log line per request on stderr; warn: start-up and errors only.", defaultDescription: "info"),
         OptionSpec(name: "quiet", valueName: "", help: "Same as --log-level warn.", isFlag: true),
@@ -62,6 +64,7 @@ public enum LayoutdCommand {
       serve               Run the HTTP service (POST /solve, /validate, /groups…).
       solve FILE|-        Solve a scene file (or standard input); print the /solve JSON.
       validate FILE|-     Check a scene; print its diagnostics.
+      probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
 
     Run 'layoutd <command> --help' for a command's options.
 
@@ -79,6 +82,7 @@ public enum LayoutdCommand {
             case "serve": return try serve(rest, environment: environment)
             case "solve": return try scene(rest, validating: false, environment: environment)
             case "validate": return try scene(rest, validating: true, environment: environment)
+            case "probe": return try probe(rest, environment: environment)
             case "--help", "-h", "help":
                 FileHandle.standardOutput.write(Data(usage.utf8))
                 return 0
@@ -111,6 +115,10 @@ public enum LayoutdCommand {
         var limits = ServerLimits()
         limits.problemTypeBase = LayoutService.problemTypeBase
         limits.problemMembers = LayoutService.problemMembers
+        // Every answer, the server's own 400/408/413/431/503 included, tells browsers not
+        // to guess another type than Content-Type's (Fetch standard §3.5); held by
+        // hostile/exposure-headers.
+        limits.responseFields = ["X-Content-Type-Options": "nosniff"]
         limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
         limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
         limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
@@ -137,6 +145,16 @@ public enum LayoutdCommand {
         configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let isLoopback = HostPolicy.isLoopbackBindAddress(host)
+        configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
+        let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for entry in allowedHosts where entry != "*" {
+            guard !entry.contains(where: \.isWhitespace), HostPolicy.splitAuthority(entry) != nil else {
+                throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
+            }
+        }
+        configuration.hostPolicy = HostPolicy.forBind(host, allowedHosts: allowedHosts)
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
@@ -203,9 +221,8 @@ public enum LayoutdCommand {
         if store.isReadOnly {
             FileHandle.standardError.write(Data("layoutd: the database '\(path)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
-        if configuration.apiToken == nil {
-            FileHandle.standardError.write(Data("layoutd: no API token is set (--api-token / LAYOUTD_API_TOKEN): anyone who can reach the service can write groups\n".utf8))
-        }
+        FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
         FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
         handleTerminationSignals {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
@@ -215,6 +232,29 @@ public enum LayoutdCommand {
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The start-up line that says who may write groups.
+    static func writeModeLine(_ configuration: ServiceConfiguration, host: String, isLoopback: Bool) -> String {
+        if configuration.apiToken != nil {
+            return "group writes need 'Authorization: Bearer <token>' (--api-token is set)"
+        }
+        if isLoopback {
+            return "group writes are open to anyone on this machine: no API token is set (--api-token / LAYOUTD_API_TOKEN) and \(host) is a loopback address"
+        }
+        if configuration.allowsAnonymousWrites {
+            return "group writes are open to anyone who can reach \(host): no API token is set and --allow-anonymous-writes is given"
+        }
+        return "group writes are refused (403): \(host) is not a loopback address and no API token is set; "
+            + "set --api-token TOKEN (or LAYOUTD_API_TOKEN), or pass --allow-anonymous-writes to open them to anyone"
+    }
+
+    /// The start-up line that says which `Host` values are answered.
+    static func hostCheckLine(_ policy: HostPolicy) -> String {
+        if !policy.isEnforced { return "any Host is answered (a non-loopback address without --allowed-hosts)" }
+        if policy.allowedHosts.contains("*") { return "any Host is answered (--allowed-hosts *)" }
+        let extra = policy.allowedHosts.isEmpty ? "" : " and \(policy.allowedHosts.joined(separator: ", "))"
+        return "only Host localhost, 127.0.0.1, [::1]\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
     }
 
     // MARK: - solve / validate
