@@ -77,6 +77,10 @@ info:
     deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one
     stored group (`maxGroupConstraints`, `--max-group-constraints`), 10,000 groups stored
     at once (`PUT` of a new name beyond it; also reported as `maxGroups`, `--max-groups`),
+    the last 100 versions kept per group (older ones are pruned in the write that passes
+    the bound and answer `404`; `--max-group-versions`), 268,435,456 bytes (256 MiB) of
+    cached response bodies (least recently used are evicted beyond it and the freed pages
+    returned to the disk; `--max-cache-bytes`),
     parentheses nested 256 deep in an equation (`maxNestingDepth`, fixed), and JSON nested 64 levels deep in any request body (`--max-json-depth`; deeper is `400`
     `invalid_json`). Every length, position, size, margin, spacing, baseline and
     constant (in the JSON or in a constraint string, metrics where they are used,
@@ -179,7 +183,10 @@ paths:
 
         Results are cached (keyed by the canonical scene, the versions of the groups it
         includes and the layoutd version); `Cache-Status` says what the cache did, and
-        the body of a hit is byte-identical to the miss that stored it. A scene asked
+        the body of a hit is byte-identical to the miss that stored it. The database's
+        cache keeps at most `--max-cache-bytes` of bodies (default 268,435,456) and
+        `--cache-capacity` entries, evicting the least recently used; on a full disk a
+        result is simply not stored. A scene asked
         again at another container size reuses its compiled form (it is kept per scene
         without its sizes); the answer is the same as without it.
 
@@ -463,7 +470,9 @@ paths:
       description: |
         The Prometheus text exposition format 0.0.4
         (`Content-Type: text/plain; version=0.0.4`): request counts by route and status,
-        latencies in seconds, cache hits and misses, open connections.
+        latencies in seconds, cache hits and misses, open connections, stored groups, and
+        `layoutd_store_disk_full_total`, the database writes that met a full disk (each
+        freed cached results to make room).
       responses:
         '200':
           description: The metrics.
@@ -504,7 +513,10 @@ paths:
       summary: List the stored groups.
       responses:
         '200':
-          description: Every group's current version, sorted by name (byte order).
+          description: |
+            Every group's current version, sorted by name (byte order). Not paged: at most
+            `--max-groups` entries (10,000 by default), each at most about 220 bytes, so at
+            most about 2.2 MB.
           headers:
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
@@ -527,7 +539,14 @@ paths:
       description: |
         Stores a new version of the group: versions are 1, 2, 3… per name and never reused,
         not even after a DELETE and a new PUT of the same name, so a stale `If-Match` can
-        never pass. A group whose constraints do not parse is not stored (`422`, each
+        never pass. The last `--max-group-versions` versions (default 100) are kept; the
+        write that makes version *v* deletes version *v* − 100 and older in the same
+        transaction. A name's high-water mark outlives its DELETE; of the deleted names, the
+        10,000 (`--max-groups`) with the highest marks keep theirs, and the others' marks
+        are folded into one floor that every name without a mark starts above: a new name
+        may then start above 1, and no version number is ever handed out twice.
+        If the disk is full, the write first frees the result cache's space and is
+        tried once more; only then is the answer `507`. A group whose constraints do not parse is not stored (`422`, each
         diagnostic's `constraint` is `"group:NAME/INDEX"`). Replacing a group changes the
         result of every scene that includes it at once: no cached result outlives the group
         content it was computed from.
@@ -675,13 +694,46 @@ paths:
     get:
       tags: [groups]
       operationId: listGroupVersions
-      summary: The versions of a group.
+      summary: The versions of a group, a page at a time.
+      description: |
+        The kept versions (the last `--max-group-versions`, default 100) numbered above
+        `after`, ascending, at most `limit` of them. When more follow, the answer has
+        `next`, the path of the next page, and the same link in a `Link` header
+        (`<…>; rel="next"`, RFC 8288); the last page has neither. Parameters other than
+        `after` and `limit` are ignored.
       parameters:
         - $ref: '#/components/parameters/RequestId'
+        - name: after
+          in: query
+          required: false
+          description: |
+            List versions numbered above this one (default 0: from the oldest kept). A
+            non-negative integer without sign or leading zeros; anything else is `400`.
+          schema:
+            type: integer
+            minimum: 0
+        - name: limit
+          in: query
+          required: false
+          description: |
+            The most versions in the page: 1 to 1,000 (default 100), written without sign
+            or leading zeros; anything else is `400`.
+          schema:
+            type: integer
+            minimum: 1
+            maximum: 1000
+            default: 100
       responses:
         '200':
-          description: Every stored version, ascending.
+          description: A page of the kept versions, ascending.
           headers:
+            Link:
+              description: |
+                RFC 8288: `</groups/NAME/versions?after=N&limit=L>; rel="next"`, present
+                exactly when `next` is.
+              schema:
+                type: string
+                pattern: '^</groups/[A-Za-z0-9][A-Za-z0-9._-]{0,127}/versions\?after=[0-9]+&limit=[1-9][0-9]*>; rel="next"$'
             X-Request-Id:
               $ref: '#/components/headers/RequestId'
           content:
@@ -714,7 +766,13 @@ paths:
       tags: [groups]
       operationId: getGroupVersion
       summary: One version of a group.
-      description: That version's content, even when it is no longer the current one.
+      description: |
+        That version's content, even when it is no longer the current one. A version
+        pruned from the group's history (only the last `--max-group-versions` are kept) is
+        `404` with a `detail` saying it was pruned and naming the oldest version kept
+        (`Group 'card' version 3 was pruned: only the last 100 versions of a group are
+        kept (--max-group-versions); the oldest kept is 4`); a version that never existed,
+        or that predates a DELETE of the group, is `404` `Group 'card' has no version 9`.
       parameters:
         - $ref: '#/components/parameters/RequestId'
       responses:
@@ -1030,7 +1088,10 @@ components:
               - properties:
                   status: {const: 503}
     InsufficientStorage:
-      description: The database's disk is full; nothing changed.
+      description: |
+        The database's disk is full even after the result cache's space was freed and
+        the write tried once more; nothing changed. Reported on stderr (once until a write
+        succeeds again) and counted in `layoutd_store_disk_full_total`.
       headers:
         X-Request-Id:
           $ref: '#/components/headers/RequestId'
@@ -1094,7 +1155,9 @@ components:
             in this order (at most 64 by default); `"name@3"` pins version 3, a bare name
             uses the current version.
             A group's own metrics override the scene's inside that group's constraints. An
-            unknown group or version is a `422` `unknown_group`. A group named twice (`nest`
+            unknown group or version is a `422` `unknown_group`; for a pinned version that
+            was pruned from the group's history the message says so (`Group 'card' version
+            3 was pruned: …`). A group named twice (`nest`
             and `nest@1`) is a `422` `invalid_scene` at the second: its constraints would be
             added twice (an optional one at double weight) under the same refs
             (`group:nest/0`).
@@ -1706,6 +1769,11 @@ components:
       required: [versions]
       additionalProperties: false
       properties:
+        next:
+          type: string
+          description: The path of the next page; absent on the last page.
+          pattern: '^/groups/[A-Za-z0-9][A-Za-z0-9._-]{0,127}/versions\?after=[0-9]+&limit=[1-9][0-9]*$'
+          examples: ['/groups/card-layout/versions?after=100&limit=100']
         versions:
           type: array
           items:

@@ -24,10 +24,12 @@ import Synchronization
 /// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), so the file
 /// stays near the groups' bytes plus ``maxCacheBytes``.
 ///
-/// A full disk (`SQLITE_FULL`): a group write that hits it deletes every cached result,
-/// returns the freed pages to the file system and retries once before throwing
-/// ``StoreError/full``; a cache write that hits it is dropped and the least recently used
-/// half of the cache's bytes is freed the same way. Each occurrence is counted
+/// A full disk (`SQLITE_FULL`): a group write that hits it deletes the reserve file
+/// (``DiskReserve``, `<db>-reserve`, so SQLite has room to write the deletions), deletes
+/// every cached result and retries once before throwing ``StoreError/full``; then returns
+/// free pages to the file system and allocates the reserve again if there is room. A cache
+/// write that hits it is dropped and the least recently used half of the cache's bytes is
+/// freed the same way. Each occurrence is counted
 /// (``diskFullCount``); the first of a run is reported on stderr (one line), and a later
 /// one again only after a write has succeeded in between.
 ///
@@ -65,16 +67,19 @@ public final class LayoutStore: @unchecked Sendable {
         let cache: ResultCache
         let groups: GroupStore
         let report: (String) -> Void
+        /// The room kept for a full disk; `nil` for `:memory:` and read-only databases.
+        let reserve: DiskReserve?
         /// Whether a full disk was reported and no write has succeeded since.
         var diskFullReported = false
 
         init(
             connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
             maxResultBytes: Int, maxCacheBytes: Int, maxGroups: Int, maxGroupVersions: Int, maxDeletedNames: Int?,
-            now: @escaping () -> String, report: @escaping (String) -> Void
+            reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
         ) throws(SQLiteError) {
             self.connection = connection
             self.report = report
+            self.reserve = reserve
             self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind,
                                          writeBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                          maxBytes: maxCacheBytes, report: report)
@@ -88,13 +93,27 @@ public final class LayoutStore: @unchecked Sendable {
             _ = try? connection.incrementalVacuum()
         }
 
-        /// Deletes least recently used cached results until their bodies total at most
-        /// `bytes`, returns the freed pages and truncates the `-wal` file: room for a write
-        /// on a full disk. Best effort (each step may itself meet the full disk).
+        /// Makes room on a full disk: deletes the reserve file (so SQLite can write the
+        /// eviction's frames), deletes least recently used cached results until their bodies
+        /// total at most `bytes`, and truncates the `-wal` file into the database. The freed
+        /// pages stay in the file, where the next write reuses them; ``restoreReserve()``
+        /// returns the rest to the file system. Best effort (each step may meet the full
+        /// disk again).
         func freeCacheSpace(downTo bytes: Int) {
+            reserve?.release()
+            // First copy the -wal file's pages in while the reserve's room is there, so
+            // the eviction's own frames start an empty -wal file.
+            _ = try? connection.checkpointTruncating()
             _ = try? cache.shrink(toBytes: bytes)
+            _ = try? connection.checkpointTruncating()
+        }
+
+        /// After a write that met a full disk: returns free pages to the file system,
+        /// truncates the `-wal` file and allocates the reserve again. Best effort.
+        func restoreReserve() {
             _ = try? connection.incrementalVacuum()
             _ = try? connection.checkpointTruncating()
+            reserve?.acquire()
         }
     }
 
@@ -125,15 +144,20 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - maxCacheBytes: the most bytes of response bodies the cache keeps (default 256 MiB,
     ///     268,435,456); least recently used entries are evicted beyond it.
     ///   - maxGroupVersions: the most versions kept per group (default 100, at least 1).
+    ///   - diskReserveBytes: the size of the reserve file `<path>-reserve` (default 8 MiB,
+    ///     8,388,608; 0 keeps none), allocated at open when the disk has room and deleted
+    ///     when the disk is full, so that the cache can be evicted and a group write retried
+    ///     (see ``DiskReserve``). None for `:memory:` or a read-only database.
     public convenience init(
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
         maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false,
-        maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100
+        maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100, diskReserveBytes: Int = DiskReserve.defaultBytes
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
                       maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: ResultCache.defaultWriteBehindLimit,
                       cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
-                      maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions, now: Timestamp.now)
+                      maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
+                      diskReserveBytes: diskReserveBytes, now: Timestamp.now)
     }
 
     /// As the public initializer, with the size of the cache's write-behind buffer
@@ -143,7 +167,8 @@ public final class LayoutStore: @unchecked Sendable {
         path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
         cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
         maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
-        maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil, now: @escaping () -> String,
+        maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil,
+        diskReserveBytes: Int = 0, now: @escaping () -> String,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
@@ -160,7 +185,11 @@ public final class LayoutStore: @unchecked Sendable {
                 let opened = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
                                   cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                   maxCacheBytes: maxCacheBytes, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
-                                  maxDeletedNames: maxDeletedNames, now: now, report: report)
+                                  maxDeletedNames: maxDeletedNames,
+                                  reserve: path == ":memory:" || connection.isReadOnly || diskReserveBytes <= 0
+                                      ? nil : DiskReserve(path: path + "-reserve", bytes: diskReserveBytes),
+                                  now: now, report: report)
+                opened.reserve?.acquire()
                 state = opened
                 effectiveMaxResultBytes = opened.cache.maxResultBytes
             } catch {
@@ -288,6 +317,7 @@ public final class LayoutStore: @unchecked Sendable {
             } catch .full {
                 noteDiskFull(state, "a batch of cached results was dropped")
                 state.freeCacheSpace(downTo: ((try? state.cache.bytes()) ?? 0) / 2)
+                state.restoreReserve()
                 return false
             }
         }
@@ -377,6 +407,7 @@ public final class LayoutStore: @unchecked Sendable {
             state.diskFullReported = false
             state.cache.deletedRows = false
             state.reclaimFreePages()
+            if let reserve = state.reserve, !reserve.isHeld { reserve.acquire() }
             return result
         } catch .full {
             state.cache.transactionDidRollBack()
@@ -386,11 +417,11 @@ public final class LayoutStore: @unchecked Sendable {
             state.cache.transactionDidRollBack()
             throw error
         }
+        defer { state.restoreReserve() }
         do throws(StoreError) {
             let result = try body()
             state.diskFullReported = false
             state.cache.deletedRows = false
-            state.reclaimFreePages()
             return result
         } catch {
             state.cache.transactionDidRollBack()

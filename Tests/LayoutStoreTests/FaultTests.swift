@@ -200,7 +200,10 @@ import Testing
         let directory = TemporaryDirectory()
         let path = directory.file("db.sqlite")
         let reported = ReportedLines()
-        let store = try openStore(path, report: reported.append)
+        let store = try openStore(path, diskReserveBytes: 65_536, report: reported.append)
+        let reserve = DiskReserve(path: path + "-reserve", bytes: 65_536)
+        #expect(reserve.isHeld)
+        #expect(try FileManager.default.attributesOfItem(atPath: reserve.path)[.size] as? Int == 65_536)
         _ = try store.putGroup(name: "card", constraintsJSON: "[1]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         for index in 0..<8 {
             try store.storeResult([UInt8](repeating: UInt8(index), count: 32 * 1024), forKey: "k\(index)", groups: [])
@@ -215,6 +218,8 @@ import Testing
         #expect(try store.cacheCount() == 0)
         #expect(try store.cacheBytes() == 0)
         #expect(reported.lines.count == 1)
+        // Given back for the retry, allocated again after it.
+        #expect(reserve.isHeld)
         // The write succeeded, so a later full disk is reported again.
         try capPages(store)
         #expect(try store.storeResult([UInt8](repeating: 9, count: 256 * 1024), forKey: "huge", groups: []) == false)
