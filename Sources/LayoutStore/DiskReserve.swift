@@ -10,8 +10,8 @@ import Darwin
 ///
 /// The bytes are allocated with `posix_fallocate(3)` (not a sparse file), so they are
 /// really taken from the file system while the reserve is held. An allocation that fails
-/// (the disk has not that much room) is undone: no partial reserve is kept. The file
-/// survives a restart and is reused when it already has the size.
+/// (the disk has not that much room) is undone: no partial reserve is kept. The store
+/// deletes the file when it closes, so it exists only while the database is open.
 ///
 /// Not thread-safe: owned by ``LayoutStore``'s state and used only on its queue.
 public final class DiskReserve {

@@ -1,3 +1,4 @@
+import CSQLite
 import Dispatch
 import Synchronization
 
@@ -118,7 +119,7 @@ public final class LayoutStore: @unchecked Sendable {
     }
 
     /// Opens (creating if needed) the database at `path`, applies migrations, and checks
-    /// integrity with `PRAGMA quick_check`.
+    /// the integrity of the group tables with `PRAGMA quick_check(TABLE)`.
     ///
     /// A corrupt file is reported, never deleted or "repaired". A database file the process
     /// cannot write is opened read-only (SQLite falls back to read-only, or a retry with
@@ -136,11 +137,6 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - readOnly: open with `SQLITE_OPEN_READONLY` even if the file is writable. Needed to
     ///     exercise the read-only path as root, whom file permissions do not stop. The file
     ///     must exist and be at ``schemaVersion``.
-    /// - Throws: ``StoreError/corrupt(_:)`` for a file that is not a database or fails
-    ///   `quick_check`; ``StoreError/cannotOpen(_:)`` when it cannot be opened, is newer than
-    ///   this build, or is read-only and needs a migration; ``StoreError/busy`` if another
-    ///   process holds the write lock during a migration.
-    /// - Complexity: `quick_check` is O(size of the database).
     ///   - maxCacheBytes: the most bytes of response bodies the cache keeps (default 256 MiB,
     ///     268,435,456); least recently used entries are evicted beyond it.
     ///   - maxGroupVersions: the most versions kept per group (default 100, at least 1).
@@ -148,6 +144,14 @@ public final class LayoutStore: @unchecked Sendable {
     ///     8,388,608; 0 keeps none), allocated at open when the disk has room and deleted
     ///     when the disk is full, so that the cache can be evicted and a group write retried
     ///     (see ``DiskReserve``). None for `:memory:` or a read-only database.
+    /// - Throws: ``StoreError/corrupt(_:)`` for a file that is not a database or fails
+    ///   `quick_check`; ``StoreError/cannotOpen(_:)`` when it cannot be opened, is newer than
+    ///   this build, or is read-only and needs a migration; ``StoreError/busy`` if another
+    ///   process holds the write lock during a migration.
+    /// - Complexity: `quick_check` of the group tables is O(their size), bounded by the
+    ///   groups' limits; the cache's tables are not scanned (at most `cacheCapacity` keys
+    ///   are read to fill the lookup filter). A damaged cache page shows when it is read:
+    ///   a failed lookup is a miss, a failed write is dropped.
     public convenience init(
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
         maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false,
@@ -215,25 +219,37 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
+    /// The tables `quick_check` reads at open: the groups, which are not cache. Their size
+    /// is bounded by `maxGroups` × `maxGroupVersions` × the request body limit; the result
+    /// cache's tables (up to `maxCacheBytes`) are left out so start-up does not grow with
+    /// the cache.
+    static let checkedTables = ["group_names", "group_versions"]
+
     private static func checkIntegrity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
-        let answer: String
-        do {
-            answer = try connection.scalarString("PRAGMA quick_check")
+        do throws(SQLiteError) {
+            for table in checkedTables {
+                // A new file has no tables yet; `quick_check(missing)` is an error.
+                let exists = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'")
+                guard exists == 1 else { continue }
+                let answer = try connection.scalarString("PRAGMA quick_check(\(table))")
+                guard answer == "ok" else {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: "PRAGMA quick_check(\(table)) failed: \(answer)")
+                }
+            }
         } catch {
             throw openError(error, path: path)
         }
-        guard answer == "ok" else {
-            throw .corrupt("\(path): PRAGMA quick_check failed: \(answer)")
-        }
     }
 
-    /// Closes the database (flushing pending LRU recency updates first). Idempotent; later
-    /// calls throw ``StoreError/cannotOpen(_:)``. Waits for a call in progress to finish.
+    /// Closes the database (flushing pending LRU recency updates first) and deletes the disk
+    /// reserve file. Idempotent; later calls throw ``StoreError/cannotOpen(_:)``. Waits for
+    /// a call in progress to finish.
     public func close() {
         queue.sync {
             guard let state else { return }
             state.cache.flushBeforeClose()
             state.connection.close()
+            state.reserve?.release()
             self.state = nil
         }
     }
@@ -241,6 +257,7 @@ public final class LayoutStore: @unchecked Sendable {
     deinit {
         state?.cache.flushBeforeClose()
         state?.connection.close()
+        state?.reserve?.release()
     }
 
     /// Runs `body` on the queue with the open state.
