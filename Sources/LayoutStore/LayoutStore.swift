@@ -229,8 +229,13 @@ public final class LayoutStore: @unchecked Sendable {
         do throws(SQLiteError) {
             for table in checkedTables {
                 // A new file has no tables yet; `quick_check(missing)` is an error.
-                let exists = try connection.scalarInt("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'")
-                guard exists == 1 else { continue }
+                let exists = try connection.withStatement("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?") {
+                    (statement) throws(SQLiteError) -> Bool in
+                    try statement.bind(table, at: 1)
+                    return try statement.step()
+                }
+                guard exists else { continue }
+                // PRAGMA takes no bound parameters; `table` is one of our own names.
                 let answer = try connection.scalarString("PRAGMA quick_check(\(table))")
                 guard answer == "ok" else {
                     throw SQLiteError(code: SQLITE_CORRUPT, message: "PRAGMA quick_check(\(table)) failed: \(answer)")
