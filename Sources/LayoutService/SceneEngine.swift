@@ -289,7 +289,6 @@ public struct SceneEngine: Sendable {
     }
 }
 
-/// A request that cannot be answered with a layout: its status and diagnostics.
 /// Thrown by a group resolver for a pinned version that was pruned from the group's
 /// history: the scene gets a 422 `unknown_group` with `message`.
 public struct PrunedGroupVersion: Error, Sendable {
@@ -297,6 +296,7 @@ public struct PrunedGroupVersion: Error, Sendable {
     public var message: String
 }
 
+/// A request that cannot be answered with a layout: its status and diagnostics.
 public struct EngineFailure: Error, Sendable {
     /// 400, 422, 500 or 503.
     public var status: Int
