@@ -92,6 +92,10 @@ extension LayoutService {
                 group = try store.group(named: name)
             }
             guard let group else {
+                if let version, let number = Self.version(version),
+                   let oldestKept = try store.prunedVersion(ofGroup: name, version: number) {
+                    return problem(404, detail: prunedMessage(name: name, version: number, oldestKept: oldestKept))
+                }
                 return problem(404, detail: version == nil ? "No group named '\(name)'" : "Group '\(name)' has no version \(version ?? "")")
             }
             return groupResponse(group, status: 200)
@@ -100,28 +104,61 @@ extension LayoutService {
         }
     }
 
+    /// The default page size of `GET /groups/{name}/versions` (`limit`): 100.
+    static let defaultVersionsPageLimit = 100
+    /// The largest page size of `GET /groups/{name}/versions` (`limit`): 1,000.
+    static let maxVersionsPageLimit = 1_000
+
+    /// `GET /groups/{name}/versions?after=N&limit=L`: the kept versions above `after`
+    /// (default 0), at most `limit` (1…1,000, default 100), ascending; when more follow,
+    /// `next` and a `Link: <…>; rel="next"` header (RFC 8288 §3) name the next page. 400 for
+    /// a parameter that is not a canonical integer in range; other parameters are ignored.
     func listVersions(_ request: HTTPRequest, name: String) -> HTTPResponse {
         guard isValidGroupName(name) else { return invalidName(name) }
+        var after = 0
+        var limit = Self.defaultVersionsPageLimit
+        if let text = Self.queryValue("after", in: request.query) {
+            guard let number = text == "0" ? 0 : Self.version(text) else {
+                return problem(400, detail: "after='\(text)' is not a version: write a non-negative integer without leading zeros")
+            }
+            after = number
+        }
+        if let text = Self.queryValue("limit", in: request.query) {
+            guard let number = Self.version(text), number <= Self.maxVersionsPageLimit else {
+                return problem(400, detail: "limit='\(text)' is not a page size: write an integer from 1 to \(Self.maxVersionsPageLimit)")
+            }
+            limit = number
+        }
         do {
-            guard let versions = try store.versions(ofGroup: name) else {
+            guard let page = try store.versions(ofGroup: name, after: after, limit: limit) else {
                 return problem(404, detail: "No group named '\(name)'")
             }
+            // Group names are [A-Za-z0-9._-]: nothing in the link needs escaping.
+            let next = page.hasMore ? page.versions.last.map { "/groups/\(name)/versions?after=\($0.version)&limit=\(limit)" } : nil
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("versions")
             writer.beginArray()
-            for info in versions {
+            for info in page.versions {
                 writer.beginObject()
                 writer.key("version"); writer.integer(info.version)
                 writer.key("updatedAt"); writer.string(info.updatedAt)
                 writer.endObject()
             }
             writer.endArray()
+            if let next { writer.key("next"); writer.string(next) }
             writer.endObject()
-            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            var response = Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            if let next { response.headers.append("Link", "<\(next)>; rel=\"next\"") }
+            return response
         } catch {
             return storeFailure(error, groupName: name)
         }
+    }
+
+    /// What a 404 for a pruned version, and a scene's `unknown_group` for one, say.
+    func prunedMessage(name: String, version: Int, oldestKept: Int) -> String {
+        "Group '\(name)' version \(version) was pruned: only the last \(store.maxGroupVersions) versions of a group are kept (--max-group-versions); the oldest kept is \(oldestKept)"
     }
 
     func listGroups(_ request: HTTPRequest) -> HTTPResponse {

@@ -51,7 +51,8 @@ public final class LayoutService: Sendable {
         }
         router.add(.GET, "/metrics") { [self] _, _ in
             let groups = try? store.groupCount()
-            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups).utf8))
+            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
+                                                                                 diskFull: store.diskFullCount).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return response
         }
@@ -261,7 +262,12 @@ public final class LayoutService: Sendable {
         } catch {
             throw EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(Self.describe(error))")], headers: [("Retry-After", "1")])
         }
-        guard let stored else { return nil }
+        guard let stored else {
+            if let version = reference.version, let oldestKept = try? store.prunedVersion(ofGroup: reference.name, version: version) {
+                throw PrunedGroupVersion(message: prunedMessage(name: reference.name, version: version, oldestKept: oldestKept))
+            }
+            return nil
+        }
         let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
         guard let json = try? JSONParser().parse(Array(body.utf8)),
               let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {

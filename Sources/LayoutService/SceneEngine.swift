@@ -98,6 +98,9 @@ public struct SceneEngine: Sendable {
                     let what = reference.version == nil ? "No group named '\(reference.name)' is stored" : "Group '\(reference.name)' has no version \(reference.version ?? 0)"
                     missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(what) (included as '\(spelled)')", path: "$.groups[\(index)]"))
                 }
+            } catch let pruned as PrunedGroupVersion {
+                let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
+                missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(pruned.message) (included as '\(spelled)')", path: "$.groups[\(index)]"))
             } catch let failure as EngineFailure {
                 return .failure(failure)
             } catch {
@@ -284,6 +287,13 @@ public struct SceneEngine: Sendable {
         }
         writer.endObject()
     }
+}
+
+/// Thrown by a group resolver for a pinned version that was pruned from the group's
+/// history: the scene gets a 422 `unknown_group` with `message`.
+public struct PrunedGroupVersion: Error, Sendable {
+    /// Says which version was pruned, the bound, and the oldest version kept.
+    public var message: String
 }
 
 /// A request that cannot be answered with a layout: its status and diagnostics.

@@ -16,6 +16,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
         OptionSpec(name: "max-cached-result-bytes", valueName: "BYTES", help: "Largest response stored in the SQLite cache, bytes; a larger one is answered with Cache-Status: layoutd; fwd=miss.", defaultDescription: "16777216"),
+        OptionSpec(name: "max-cache-bytes", valueName: "BYTES", help: "Bytes of response bodies kept in the SQLite cache; least recently used are evicted beyond it and the freed pages returned to the disk.", defaultDescription: "268435456"),
+        OptionSpec(name: "disk-reserve-bytes", valueName: "BYTES", help: "Bytes allocated in the file <db>-reserve and given back when the disk is full, so the cache can be evicted to let group writes through; 0 keeps none.", defaultDescription: "8388608"),
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
         OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
         OptionSpec(name: "structure-cache-entries", valueName: "N", help: "Scene structures (a scene without its container size) kept compiled and solved in memory, so the same scene at another size is solved faster; 0 turns it off.", defaultDescription: "256"),
@@ -40,6 +42,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take.", defaultDescription: "100000000"),
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
+        OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
@@ -160,13 +163,18 @@ public enum LayoutdCommand {
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
         let maxCachedResultBytes = try options.int("max-cached-result-bytes", default: 16 << 20)
         let maxGroups = try options.int("max-groups", default: 10_000)
+        let maxCacheBytes = try options.int("max-cache-bytes", default: 256 << 20)
+        let maxGroupVersions = try options.int("max-group-versions", default: 100)
+        let diskReserveBytes = try options.int("disk-reserve-bytes", default: DiskReserve.defaultBytes)
+        guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
         let store: LayoutStore
         do {
             store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                                maxResultBytes: maxCachedResultBytes)
+                                maxResultBytes: maxCachedResultBytes, maxCacheBytes: maxCacheBytes,
+                                maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes)
         } catch {
             let reason: String
             switch error {
