@@ -16,11 +16,13 @@ let package = Package(
         .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
     ],
     targets: [
-        // Leaf modules: they know none of ours.
-        .target(name: "Cassowary", swiftSettings: swiftSettings),
-        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
-        .target(name: "HTTP1", swiftSettings: swiftSettings),
+        // C headers: the system calls and libraries the Glibc module does not export.
+        .systemLibrary(name: "CLayoutdSystem", path: "Sources/CLayoutdSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // Leaf modules: they know none of ours.
+        .target(name: "Cassowary", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
+        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
+        .target(name: "HTTP1", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
@@ -30,7 +32,7 @@ let package = Package(
             dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),
+        .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],
