@@ -19,6 +19,7 @@ let package = Package(
         // C headers: the system calls and libraries the Glibc module does not export.
         .systemLibrary(name: "CLayoutdSystem", path: "Sources/CLayoutdSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
         // Leaf modules: they know none of ours.
         .target(name: "Cassowary", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
         .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
@@ -29,7 +30,7 @@ let package = Package(
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
-            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1", "CCrypto"],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
