@@ -122,25 +122,6 @@ extension Solver {
     }
 }
 
-/// A queued optional constraint as `installPending` installs it: its handle and
-/// strength (the install order), and what was worked out in handle order before the
-/// install: the earlier constraint with the same merge key (or -1), else the index of
-/// its key in the install's key list (or -1 for a constraint that names a variable
-/// without a symbol yet or is not mergeable). Plain values, cheap to sort.
-struct PendingInstall {
-    var handle: Int
-    var strength: Double
-    var key: Int32
-    var representative: Int
-    /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
-    /// first appearance; 0 when parts are not worked out.
-    var part: Int32 = 0
-    /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
-    var isDeferred = false
-    /// A deferred constraint's hub symbol, else -1.
-    var hub: Int32 = -1
-}
-
 /// A constraint's identity for merging identical ones: strength, relation, and its
 /// expression with aliases resolved, as a row (terms merged, sorted by symbol).
 struct MergeKey: Sendable {
