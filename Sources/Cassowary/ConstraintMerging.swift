@@ -9,7 +9,7 @@ extension Solver {
     /// level are summed, so k identical constraints are exactly one with weight k; but k
     /// separate error rows around one shared parameter make the simplex walk through
     /// O(k) degenerate pivots that each rewrite O(k) rows (the "equal widths, intrinsic
-    /// width @weak" row of n labels was O(n²) without this). Edit constraints
+    /// width @weak" row of n labels is O(n²) without merging). Edit constraints
     /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
     /// - Returns: the tag and whether the constraint was merged.
     mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
@@ -20,16 +20,16 @@ extension Solver {
         guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = mergeIndex.handle(for: key), records[representative] != nil,
+        if let representative = merging.index.handle(for: key), records[representative] != nil,
            constraint.strength.isRequired || tags[representative].marker >= 0 {
-            mergedCount += 1
+            merging.mergedCount += 1
             if constraint.strength.isRequired { return (tags[representative], true) }
             addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
             return (tags[representative], true)
         }
         guard !constraint.strength.isRequired else {
             let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
-            mergeIndex.insert(key, handle: handle)
+            merging.index.insert(key, handle: handle)
             return (tag, false)
         }
         return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, certificate: &certificate)
@@ -48,22 +48,22 @@ extension Solver {
         var expandedKey: MergeKey? = nil
         if expression.definition < 0 && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
-            if let representative = expandedMergeIndex.handle(for: candidate), records[representative] != nil {
-                mergedCount += 1
+            if let representative = merging.expandedIndex.handle(for: candidate), records[representative] != nil {
+                merging.mergedCount += 1
                 addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
                 // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
-                if !isKeyIndexed { mergeIndex.insert(key, handle: representative) }
+                if !isKeyIndexed { merging.index.insert(key, handle: representative) }
                 return (tags[representative], true)
             }
             expandedKey = candidate
         }
         let tag = try insertRow(constraint, certificate: &certificate, expression: expression)
-        if !isKeyIndexed { mergeIndex.insert(key, handle: handle) }
-        if let expandedKey { expandedMergeIndex.insert(expandedKey, handle: handle) }
+        if !isKeyIndexed { merging.index.insert(key, handle: handle) }
+        if let expandedKey { merging.expandedIndex.insert(expandedKey, handle: handle) }
         return (tag, false)
     }
 
-    /// The longest expanded row kept in `expandedMergeIndex`: a constraint whose row in
+    /// The longest expanded row kept in ``Merging/expandedIndex``: a constraint whose row in
     /// the non-basic symbols is longer is rarely a duplicate, and keeping a copy of
     /// every such row took memory quadratic in the scene (a chain of 8,500 optional
     /// constraints: gigabytes).
@@ -118,7 +118,7 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Int) -> Bool {
-        isAliasRow[symbol]
+        definitions.isAlias[symbol]
     }
 }
 

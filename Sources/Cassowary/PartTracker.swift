@@ -57,7 +57,7 @@ struct PartTracker {
     /// were made view by view, so in memory a row's horizontal data sits beside its
     /// vertical data. Installed after the whole chain, each row's part reads its data back
     /// cold; installed just after the chain's sweep passed that row, the data is still
-    /// in cache. A queue that fits in cache gains nothing, hence ``Solver/weaveMinimum``.
+    /// in cache. A queue that fits in cache gains nothing, hence ``BulkLoad/weaveMinimum``.
     /// (With an edit variable on the width, the free width ties a flow layout's rows into
     /// one part: nothing to weave.)
     ///

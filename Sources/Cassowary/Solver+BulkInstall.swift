@@ -13,7 +13,7 @@ extension Solver {
     /// order over the whole queue, but a flow layout's rows are solved while their
     /// cells are in cache instead of once per strength level across the scene.
     ///
-    /// **Weaving.** In a queue of ``Solver/weaveMinimum`` or more, the other parts go in
+    /// **Weaving.** In a queue of ``BulkLoad/weaveMinimum`` or more, the other parts go in
     /// between the largest part's constraints, each where that part's sweep has just
     /// passed its handles (`PartTracker.weave`): the same pivots, with each small part's
     /// data still in cache from the sweep (`PartOrderTests.wovenPartsMakeTheLevelOrdersPivots`).
@@ -40,30 +40,30 @@ extension Solver {
     /// - Complexity: O(queued terms) besides the installs, nearly.
     mutating func installPending() throws(SolverError) {
         var queue: [PendingInstall] = []
-        queue.reserveCapacity(pending.count)
+        queue.reserveCapacity(bulkLoad.pending.count)
         var keys: [MergeKey] = []
-        // A queue this long goes in by parts (unless `installsByPart` is off, for tests).
-        let isBulk = pending.count + deferredCount >= Self.partOrderMinimum
-        var parts = PartTracker(links: installsByPart && isBulk ? links : nil)
+        // A queue this long goes in by parts (unless ``BulkLoad/installsByPart`` is off, for tests).
+        let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
+        var parts = PartTracker(links: bulkLoad.installsByPart && isBulk ? links : nil)
         // The strongest queued level that names each hub (lookups only).
         var hubLevels: [Int: Double] = [:]
         // Merged duplicates tied to their representatives' parts (queue indices).
         var duplicateTies: [(Int, Int)] = []
-        for handle in pending {
+        for handle in bulkLoad.pending {
             guard let record = records[handle] else { continue }
             let constraint = record.constraint
             var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
             if parts.isActive { parts.tie(constraint.expression, in: self) }
-            if deferredCount > 0 {
+            if deferrals.count > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferral[symbol] != 0 else { continue }
+                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol] != 0 else { continue }
                     hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = mergeIndex.handle(for: key), records[representative] != nil {
+                if let representative = merging.index.handle(for: key), records[representative] != nil {
                     // An earlier constraint with this key: a present one, or a queued one with
                     // the same strength (the key holds it) and a lower handle, installed first.
                     // Aliases of a pinned variable can give two constraints one key in two
@@ -75,36 +75,36 @@ extension Solver {
                         duplicateTies.append((queue.count, index))
                     }
                 } else {
-                    mergeIndex.insert(key, handle: handle)
+                    merging.index.insert(key, handle: handle)
                     entry.key = Int32(truncatingIfNeeded: keys.count)
                     keys.append(key)
                 }
             }
             queue.append(entry)
         }
-        pending = []
+        bulkLoad.pending = []
         // Deferred required constraints go in just before the strongest level that names
         // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in hubOrder where deferral[hub] != 0 {
+        for hub in deferrals.hubOrder where deferrals.direction[hub] != 0 {
             let level = hubLevels[hub] ?? -.infinity
-            for handle in deferredByHub[hub] ?? [] {
+            for handle in deferrals.byHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
                 queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
                                             hub: Int32(truncatingIfNeeded: hub)))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
-            deferral[hub] = 0
+            deferrals.direction[hub] = 0
         }
-        deferredByHub = [:]
-        hubOrder = []
-        lastInstallPartCount = parts.isActive ? parts.rank(&queue) : 0
+        deferrals.byHub = [:]
+        deferrals.hubOrder = []
+        bulkLoad.lastPartCount = parts.isActive ? parts.rank(&queue) : 0
         // Above the strongest level at which deferred constraints go in, their hubs tie
         // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
         var upperCount = 0
         if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
             let counts = PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self)
             upperCount = Int(counts.upper)
-            lastInstallPartCount = counts.all
+            bulkLoad.lastPartCount = counts.all
         }
         queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
@@ -112,18 +112,18 @@ extension Solver {
             if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
             return $0.handle < $1.handle
         }
-        lastInstallWovenPartCount = 0
+        bulkLoad.lastWovenPartCount = 0
         if parts.isActive && upperCount > 0 {
             // The two phases are woven each on its own: a part of one is not independent
             // of a part of the other.
             let end = queue.firstIndex { $0.part >= upperCount } ?? queue.count
             var upper = Array(queue[..<end])
             var lower = Array(queue[end...])
-            if upper.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&upper) }
-            if lower.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&lower) }
+            if upper.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&upper) }
+            if lower.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&lower) }
             queue = upper + lower
-        } else if parts.isActive && queue.count >= weaveMinimum {
-            lastInstallWovenPartCount = PartTracker.weave(&queue)
+        } else if parts.isActive && queue.count >= bulkLoad.weaveMinimum {
+            bulkLoad.lastWovenPartCount = PartTracker.weave(&queue)
         }
         // Parts are independent only from an optimal start (the required constraints
         // added since the last solve may have left the objective improvable). The plain
@@ -157,7 +157,7 @@ extension Solver {
             let tag: Tag
             let isMerged: Bool
             if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
-                mergedCount += 1
+                merging.mergedCount += 1
                 addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
                 (tag, isMerged) = (tags[entry.representative], true)
             } else if entry.key >= 0 {

@@ -14,13 +14,13 @@ extension Solver {
         isBasic.append(false)
         columns.append(SymbolSet())
         owners.append(-1)
-        definitionRank.append(-1)
-        isAliasRow.append(false)
-        definitionValues.append(0)
+        definitions.rank.append(-1)
+        definitions.isAlias.append(false)
+        definitions.values.append(0)
         _ = links.add()
         isPinned.append(false)
-        deferral.append(0)
-        pushes.append(0)
+        deferrals.direction.append(0)
+        deferrals.pushes.append(0)
         return id
     }
 
@@ -66,8 +66,8 @@ extension Solver {
             // required ones, so the bulk load does not re-pivot its error rows.
             records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
             tags.append(Tag(marker: -1, other: -1))
-            pending.append(handle.rawValue)
-            needsSolve = true
+            bulkLoad.pending.append(handle.rawValue)
+            bulkLoad.needsSolve = true
             return handle
         }
         if try deferIfImpliedFree(constraint, handle: handle.rawValue, isMergeable: isMergeable) { return handle }
@@ -80,7 +80,7 @@ extension Solver {
         if autoSolve {
             try optimizeObjective()
         } else {
-            needsSolve = true
+            bulkLoad.needsSolve = true
         }
         return handle
     }
@@ -115,7 +115,7 @@ extension Solver {
         var row = Row()
         swap(&row, &prepared.row)
         addMarkers(constraint, to: &row, tag: &tag)
-        valuesAreStale = true
+        definitions.areValuesStale = true
         if definition >= 0 {
             // A free external symbol nothing holds: keep the row as written.
             row.solve(for: definition)
@@ -215,12 +215,12 @@ extension Solver {
             // rows naming only ordinary basic symbols are merged directly below, which
             // costs less than the expander.
             var scratch = Expander()
-            swap(&scratch, &expander)
+            swap(&scratch, &buffers.expander)
             // Room for the constraint's markers (`addMarkers`), saving a copy.
             row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale, spare: 2)
             cellOperations &+= scratch.work   // expansions count toward the work limit too
             scratch.work = 0
-            swap(&scratch, &expander)
+            swap(&scratch, &buffers.expander)
         } else {
             row = Row(constant: direct.constant)
             scale = abs(direct.constant)
@@ -364,7 +364,7 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = tags[index]
-        if tag.marker < 0 || !definitionOrder.isEmpty || mergedCount > 0 {
+        if tag.marker < 0 || !definitions.order.isEmpty || merging.mergedCount > 0 {
             // A required equality without a marker, definition rows (which are never
             // substituted into, so a marker cannot be pivoted out of them) or merged
             // constraints (which share errors): rebuild from the remaining records.
@@ -487,7 +487,7 @@ extension Solver {
             pivotTrail?.append(entering)
             pivotTrail?.append(leaving)
         }
-        valuesAreStale = true
+        definitions.areValuesStale = true
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)
         substitute(entering, with: row)
@@ -505,13 +505,13 @@ extension Solver {
         var added: [Int] = []
         var removed: [Int] = []
         var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
-        swap(&added, &substitutionScratch.added)
-        swap(&removed, &substitutionScratch.removed)
-        swap(&buffer, &substitutionScratch.buffer)
+        swap(&added, &buffers.substitution.added)
+        swap(&removed, &buffers.substitution.removed)
+        swap(&buffer, &buffers.substitution.buffer)
         defer {
-            swap(&added, &substitutionScratch.added)
-            swap(&removed, &substitutionScratch.removed)
-            swap(&buffer, &substitutionScratch.buffer)
+            swap(&added, &buffers.substitution.added)
+            swap(&removed, &buffers.substitution.removed)
+            swap(&buffer, &buffers.substitution.buffer)
         }
         for basic in holders {
             if isDefinition(basic) {
