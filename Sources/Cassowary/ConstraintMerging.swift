@@ -162,8 +162,8 @@ struct MergeKey: Sendable {
 /// one after the other name nearby, recently created symbols, so a lookup reads a
 /// per-symbol head that the previous lookups brought into cache and entries stored
 /// moments ago; a hash table spreads consecutive keys over the whole table instead,
-/// and at 10,000 views (84,000 keys) each lookup and insert cost a cache miss or two
-/// (perf on grid-10000: 10% of the solve, 20× its 1,000-view cost). A key without
+/// where each lookup and insert of a table larger than the cache costs a cache miss or
+/// two. A key without
 /// cells, or one whose symbol's list is full, goes to an open-addressing table
 /// (linear probing, 4-byte slots, load at most 1/2) that ordinary loads never fill:
 /// a lookup costs at most ``listLimit`` comparisons of hashes plus one probe sequence.
