@@ -16,25 +16,28 @@ let package = Package(
         .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
     ],
     targets: [
-        // Leaf modules: they know none of ours.
-        .target(name: "Cassowary", swiftSettings: swiftSettings),
-        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
-        .target(name: "HTTP1", swiftSettings: swiftSettings),
+        // C headers: the system calls and libraries the Glibc module does not export.
+        .systemLibrary(name: "CLayoutdSystem", path: "Sources/CLayoutdSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        // Leaf modules: they know none of ours.
+        .target(name: "Cassowary", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
+        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
+        .target(name: "HTTP1", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
-            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1", "CCrypto"],
             // A symlink to the top-level openapi.yaml, the one source of the API's
             // description: compiled in as `PackageResources.openapi_yaml`, served by
             // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile).
             resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),
+        .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],

@@ -2,7 +2,8 @@ import Foundation
 @testable import LayoutService
 import Testing
 
-/// SHA-256 against the FIPS 180-4 examples (and the two-block NIST vector).
+/// SHA-256 (libcrypto through `CCrypto`) against the FIPS 180-4 examples (and the
+/// two-block NIST vector).
 struct SHA256Tests {
     @Test("FIPS 180-4 vectors", arguments: [
         ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
