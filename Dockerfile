@@ -8,7 +8,8 @@
 # Stage 1 builds the release binary with the official Swift image (Swift 6.3 on Debian
 # bookworm, the toolchain the project targets). `--static-swift-stdlib` links the Swift
 # runtime, Foundation and Dispatch statically, so stage 2 needs only the C libraries:
-# glibc, libstdc++ and libgcc (in debian:bookworm-slim already) and SQLite (libsqlite3-0).
+# glibc, libstdc++ and libgcc (in debian:bookworm-slim already), SQLite (libsqlite3-0) and
+# libpq, PostgreSQL's client library (libpq5, which brings its own dependencies).
 # tests/e2e/check_docker_libs.py checks that claim against a built binary with ldd.
 
 # ---------------------------------------------------------------- build
@@ -18,7 +19,7 @@ FROM swift:6.3-bookworm AS build
 # pinned version disappears from the archive as soon as one lands (the base tag is the pin).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -38,11 +39,12 @@ RUN swift build -c release --product layoutd --static-swift-stdlib \
 # ---------------------------------------------------------------- run
 FROM debian:bookworm-slim
 
-# libsqlite3-0: the result cache and the group store. curl: the HEALTHCHECK below.
+# libsqlite3-0: the result cache and the group store. libpq5: the PostgreSQL group store.
+# curl: the HEALTHCHECK below.
 # Unpinned for the reason given in the build stage.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 curl \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libpq5 curl \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 layoutd \
     && useradd --system --uid 10001 --gid layoutd --home-dir /data --no-create-home \
