@@ -10,6 +10,14 @@
 #   scripts/pg-test-cluster.sh
 #       start, print LAYOUTD_TEST_PG_URL=..., and wait; SIGINT or SIGTERM (Ctrl-C) stops
 #       and removes the cluster.
+#   scripts/pg-test-cluster.sh --control
+#       start, print LAYOUTD_TEST_PG_URL=..., then read commands from standard input, one a
+#       line: `restart` (`pg_ctl restart -m fast`), `stop`, `start` (again on the same
+#       port); each answers one line when done (`restarted`, `stopped`, `started`, or
+#       `failed`). The end of the input stops and removes the cluster, so a test that takes
+#       the server away and brings it back never leaves one behind. (Commands come on
+#       standard input rather than as signals because a child of a Swift test process
+#       starts with most signals blocked.)
 #   source scripts/pg-test-cluster.sh
 #       start and export the variables into the current shell; the cluster is stopped and
 #       removed when that shell exits (an EXIT trap, replacing any the shell had) or when
@@ -47,6 +55,14 @@ pg_test_cluster_as_owner() {
     else
         "$@"
     fi
+}
+
+# Runs `pg_ctl ACTION` (start, stop, restart) on the cluster, waiting for it to finish;
+# the server keeps its options (port, socket folder) across a stop and start.
+pg_test_cluster_ctl() {
+    pg_test_cluster_as_owner "$_pg_test_cluster_bin/pg_ctl" -D "$_pg_test_cluster_dir/data" \
+        -l "$_pg_test_cluster_dir/server.log" -w -t 60 -m fast -o "$_pg_test_cluster_options" \
+        "$1" >/dev/null 2>&1
 }
 
 pg_test_cluster_stop() {
@@ -96,10 +112,8 @@ pg_test_cluster_start() {
     local port attempt started=
     for attempt in 1 2 3 4 5; do
         port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-        if pg_test_cluster_as_owner "$_pg_test_cluster_bin/pg_ctl" -D "$_pg_test_cluster_dir/data" \
-            -l "$_pg_test_cluster_dir/server.log" -w -t 60 \
-            -o "-c listen_addresses=127.0.0.1 -p $port -k $_pg_test_cluster_dir/socket -c fsync=off -c full_page_writes=off -c synchronous_commit=off" \
-            start >/dev/null 2>&1; then
+        _pg_test_cluster_options="-c listen_addresses=127.0.0.1 -p $port -k $_pg_test_cluster_dir/socket -c fsync=off -c full_page_writes=off -c synchronous_commit=off"
+        if pg_test_cluster_ctl start; then
             started=1
             break
         fi
@@ -132,9 +146,23 @@ trap '[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null; exit 130' INT
 trap '[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null; exit 143' TERM
 pg_test_cluster_start
 
+if [ "$#" -gt 0 ] && [ "$1" = "--control" ] && [ "$#" -eq 1 ]; then
+    printf 'LAYOUTD_TEST_PG_URL=%s\n' "$LAYOUTD_TEST_PG_URL"
+    while IFS= read -r command; do
+        case "$command" in
+            restart) answer=restarted ;;
+            stop) answer=stopped ;;
+            start) answer=started ;;
+            *) echo "failed"; continue ;;
+        esac
+        if pg_test_cluster_ctl "$command"; then echo "$answer"; else echo failed; fi
+    done
+    exit 0
+fi
+
 if [ "$#" -gt 0 ]; then
     if [ "$1" != "--" ] || [ "$#" -lt 2 ]; then
-        pg_test_cluster_say "usage: $0 [-- COMMAND [ARG...]]"
+        pg_test_cluster_say "usage: $0 [--control | -- COMMAND [ARG...]]"
         exit 2
     fi
     shift

@@ -106,4 +106,31 @@ struct PostgreSQLConnectionPoolTests {
         }
         #expect(state == [0, 0])
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func recoversAfterTheServerRestartsAndAfterItWasDown() throws {
+        let cluster = try PostgreSQLTestCluster()
+        let pool = PostgreSQLConnectionPool(configuration: .init(url: cluster.url, connectTimeout: 2), size: 2)
+        let before = try Self.backendPID(pool)
+        // A restart terminates every backend: the pool notices on acquire and reconnects.
+        try cluster.restart()
+        let afterRestart = try Self.backendPID(pool)
+        #expect(afterRestart != before)
+        // While the server is down, every use fails as unavailable, and nothing is lost.
+        try cluster.stop()
+        for _ in 0..<3 {
+            do {
+                _ = try Self.backendPID(pool)
+                Issue.record("a stopped server answered")
+            } catch {
+                #expect(error.category == .unavailable)
+            }
+        }
+        // Back up: the same pool serves again, without being made anew.
+        try cluster.start()
+        let afterStart = try Self.backendPID(pool)
+        #expect(afterStart > 0)
+        #expect(afterStart != afterRestart)
+        #expect(try Self.backendPID(pool) == afterStart)
+    }
 }

@@ -95,3 +95,64 @@ func closedLoopbackPort() throws -> Int {
     try #require(named == 0)
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+/// A cluster of its own, started with `scripts/pg-test-cluster.sh --control`, for tests
+/// that stop or restart the server and so must not share it. Stopped and removed when
+/// this value is released (the script ends at the end of its input).
+final class PostgreSQLTestCluster {
+    /// The cluster's URL (superuser `postgres`, database `postgres`).
+    let url: String
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private var pending = Data()
+
+    init() throws {
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        process.executableURL = repository.appendingPathComponent("scripts/pg-test-cluster.sh")
+        process.arguments = ["--control"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.standardError
+        try process.run()
+        let first = Self.nextLine(from: output, buffer: &pending)
+        let line = try #require(first, "pg-test-cluster.sh printed no URL")
+        let prefix = "LAYOUTD_TEST_PG_URL="
+        try #require(line.hasPrefix(prefix), "unexpected line: \(line)")
+        url = String(line.dropFirst(prefix.count))
+    }
+
+    /// `pg_ctl restart -m fast`; returns when the server accepts connections again.
+    func restart() throws { try control("restart", expecting: "restarted") }
+    /// `pg_ctl stop -m fast`; returns when the server is down.
+    func stop() throws { try control("stop", expecting: "stopped") }
+    /// Starts the stopped server again on the same port.
+    func start() throws { try control("start", expecting: "started") }
+
+    private func control(_ command: String, expecting answer: String) throws {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        let next = Self.nextLine(from: output, buffer: &pending)
+        let line = try #require(next, "pg-test-cluster.sh ended")
+        try #require(line == answer, "pg-test-cluster.sh answered \(line)")
+    }
+
+    /// The script's next line of output; `nil` when it ended.
+    private static func nextLine(from output: Pipe, buffer pending: inout Data) -> String? {
+        while true {
+            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                pending.removeSubrange(pending.startIndex...newline)
+                return line
+            }
+            let more = output.fileHandleForReading.availableData
+            if more.isEmpty { return nil }
+            pending.append(more)
+        }
+    }
+
+    deinit {
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}
