@@ -23,7 +23,7 @@ public struct PostgreSQLError: Error, Sendable, Equatable, CustomStringConvertib
         case full
         /// The transaction lost a race and may succeed if run again: 40001
         /// `serialization_failure` or 40P01 `deadlock_detected`.
-        /// ``PostgreSQLConnection/transaction(maxAttempts:_:)`` retries these.
+        /// ``PostgreSQLConnection/transaction(isolation:maxAttempts:_:)`` retries these.
         case conflict
         /// A unique constraint was violated (23505 `unique_violation`).
         case uniqueViolation

@@ -2,8 +2,9 @@
 ///
 /// A value: the `PGresult` is freed (`PQclear`) before ``PostgreSQLConnection/query(_:_:)``
 /// returns. libpq holds a whole result in memory anyway, so the copy at most doubles it
-/// for the moment of the copy; every statement layoutd sends bounds its rows (by key, or
-/// by a `LIMIT`).
+/// for the moment of the copy. The size is the statement's to bound: the group store's
+/// return one group (by key), the names of one scene, the group list (at most `maxGroups`
+/// rows) or one group's version history.
 struct PostgreSQLResult: Sendable, Equatable {
     /// The column names, in order (`PQfname`).
     let columnNames: [String]
