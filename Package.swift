@@ -24,9 +24,12 @@ let package = Package(
         .target(name: "Cassowary", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
         .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
         .target(name: "HTTP1", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
+        // libpq (Debian: libpq-dev). pkg-config, when installed, adds the header folder;
+        // shim.h finds Debian's /usr/include/postgresql without it.
+        .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
-        .target(name: "LayoutStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
             name: "LayoutService",

@@ -7,9 +7,11 @@ binary needs.
 Runs `ldd BINARY`, maps each library to its Debian package with `dpkg -S` (on this Debian
 bookworm machine, the same release as the image), and parses the packages that the last
 stage of the Dockerfile installs with `apt-get install`. A library passes when its package
-is installed by that stage or is one of the base packages of debian:bookworm-slim
-(libc6, libgcc-s1, libstdc++6; more with --base). When the Dockerfile builds with
-`--static-swift-stdlib`, no Swift runtime library (libswift*, Foundation, Dispatch,
+is installed by that stage, directly or as one of their dependencies (Depends and
+Pre-Depends, recursively, the first of alternatives, as this machine's installed versions
+declare them: what apt installs with them), or is one of the base packages of
+debian:bookworm-slim (libc6, libgcc-s1, libstdc++6; more with --base). When the
+Dockerfile builds with `--static-swift-stdlib`, no Swift runtime library (libswift*, Foundation, Dispatch,
 BlocksRuntime, ICU) may appear at all.
 
 Crash reports: the runtime stage must COPY the toolchain's statically linked backtracer
@@ -142,6 +144,29 @@ def toolchain_backtracer():
     return candidates[0]
 
 
+def with_dependencies(packages):
+    """`packages` and every package they depend on, recursively (Depends and Pre-Depends of
+    the installed versions, per `dpkg-query`; of `a | b` only `a`, the one apt prefers).
+    A name dpkg does not know (a virtual package) adds nothing."""
+    closure = set()
+    pending = sorted(packages)
+    while pending:
+        pkg = pending.pop()
+        if pkg in closure:
+            continue
+        closure.add(pkg)
+        p = subprocess.run(['dpkg-query', '-W', '-f=${Depends}, ${Pre-Depends}', pkg],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            continue
+        for clause in p.stdout.split(','):
+            first = clause.split('|', 1)[0].strip()
+            name = first.split(' ', 1)[0].split(':', 1)[0]
+            if name and name not in closure:
+                pending.append(name)
+    return closure
+
+
 def ldd(binary):
     """[(soname, path or None)] of the binary's shared libraries (vdso left out)."""
     p = subprocess.run(['ldd', binary], capture_output=True, text=True)
@@ -217,11 +242,12 @@ def main():
         print('no FROM in %s' % a.dockerfile, file=sys.stderr)
         return 2
     runtime_base, runtime = stages[-1]
-    installed = apt_packages(runtime)
+    named = apt_packages(runtime)
+    installed = with_dependencies(named)
     base = BASE_PACKAGES | set(a.base)
     static = '--static-swift-stdlib' in text
     print('# runtime stage FROM %s installs: %s; static Swift stdlib: %s'
-          % (runtime_base, ', '.join(sorted(installed)) or '(nothing)', 'yes' if static else 'no'))
+          % (runtime_base, ', '.join(sorted(named)) or '(nothing)', 'yes' if static else 'no'))
 
     passed = failed = 0
 
