@@ -74,7 +74,10 @@ info:
     includes (`maxTotalConstraintBytes`, fixed), 64
     groups included by one scene (`maxGroups`, fixed), 65,536 bytes in one constraint
     string (`maxConstraintBytes`, `--max-constraint-bytes`), a view hierarchy 64 levels
-    deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 1,000 constraint entries in one
+    deep (`maxHierarchyDepth`, `--max-hierarchy-depth`), 256 characters in a view or metric
+    name (a scene's or a group's) or a constraint's `id` (`maxNameLength`, fixed; beyond is
+    `422` `invalid_scene` naming the JSON path, `$.views["vvv…"]`, and the limit, the name
+    quoted cut), 1,000 constraint entries in one
     stored group (`maxGroupConstraints`, `--max-group-constraints`), 10,000 groups stored
     at once (`PUT` of a new name beyond it; also reported as `maxGroups`, `--max-groups`),
     parentheses nested 256 deep in an equation (`maxNestingDepth`, fixed), and JSON nested 64 levels deep in any request body (`--max-json-depth`; deeper is `400`
@@ -102,6 +105,18 @@ info:
     layout that needs more is `422` `limit_exceeded` (with `sizes`, the entries beyond the
     budget carry the diagnostic and no frames; when only the ambiguity analysis is over,
     the message says so, and `"ambiguity": "ignore"` skips it).
+
+    **Diagnostics are bounded** (`maxDiagnostics`, fixed): a `diagnostics` list (an answer's,
+    a problem's, each entry of `layouts`) holds at most 100 diagnostics, the first 100 in
+    the contract's order, then one `limit_exceeded` diagnostic of severity `warning` saying
+    how many more were found ("5899 more diagnostics were found and left out: a list holds
+    at most 100 (limit maxDiagnostics)"). Past 100, conflicts are counted without being
+    explained (the constraint is left out all the same under `break`); an error that
+    rejects a layout (the work limit, a frame beyond ±1e12) is listed whatever came
+    before it. Client input quoted in a diagnostic is at most 256 Unicode scalars: a name
+    or snippet in a message, a constraint ref's `text` (its start, then `…`), and `source`
+    (a window around `column`, each cut end replaced by `…`, with `column` counted in the
+    window and `sourceOffset` giving the window's place in the whole string).
 
     **Strict JSON.** A member this document does not name, in any object of a request body
     (the scene, its nested objects, a group's PUT body), is `400` `invalid_scene` naming its
@@ -1542,10 +1557,10 @@ components:
           description: Where in the entry's string this part comes from (0-based, Unicode scalars).
         text:
           type: string
-          maxLength: 200
+          maxLength: 256
           description: >-
-            The constraint written as an equation, at most 200 Unicode scalars: a longer
-            one is cut there and ends in `…` (messages and notes quote this text). As in
+            The constraint written as an equation, at most 256 Unicode scalars: a longer
+            one keeps its start, is cut there and ends in `…` (messages and notes quote this text). As in
             equations, `superview` names the container: a VFL `|` next to a nested view is
             written as its parent (`H:|-10-[c]` with `c` in `card` reads
             `c.leading == card.leading + 10`).
@@ -1560,7 +1575,10 @@ components:
         `nonlinear`, `limit_exceeded`, `unsatisfiable_constraints` (with `broken` and
         `conflicting`), `ambiguous_layout` (with `view` and `attribute`), `negative_size`
         (with `view` and `attribute`). Beyond the contract's fields a diagnostic may carry
-        `notes` (extra lines for people) and `path` (the JSON path of the faulty value).
+        `notes` (extra lines for people), `path` (the JSON path of the faulty value) and
+        `sourceOffset` (where a windowed `source` sits in the constraint string). A list
+        holds at most 100, then one `limit_exceeded` warning counting the rest
+        (`maxDiagnostics`).
       required: [severity, code, message]
       additionalProperties: false
       properties:
@@ -1592,10 +1610,23 @@ components:
           minimum: 0
           description: |
             0-based, in Unicode scalars of `source`: the first character the parser could not
-            consume, or the first character of an unknown name.
+            consume, or the first character of an unknown name. When `source` is a window,
+            counted in the window (the caret drawn under `source` is on the same character);
+            the column in the whole string is `sourceOffset + column`.
         source:
           type: string
-          description: The constraint string the diagnostic is about.
+          maxLength: 256
+          description: |
+            The constraint string the diagnostic is about: whole up to 256 Unicode scalars;
+            a longer one is a window of 256 scalars around `column` (127 before it where the
+            string has them), each end where the string was cut replaced by `…` (U+2026).
+        sourceOffset:
+          type: integer
+          minimum: 0
+          description: |
+            Present only when `source` is a window: the number of Unicode scalars of the
+            whole constraint string before the window (a leading `…` replaces the last of
+            them), so the column in the whole string is `sourceOffset + column`.
         path:
           type: string
           description: |

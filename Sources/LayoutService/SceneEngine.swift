@@ -242,12 +242,16 @@ public struct SceneEngine: Sendable {
     public func validate(_ prepared: Prepared) -> EngineAnswer {
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
+        // Membership only (never iterated): each diagnostic once, in linear time.
+        var listed = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
         for size in sizes {
-            for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
+            for diagnostic in compiled.solve(size: size).diagnostics {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
                 if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
+                // What a size left out is counted at each size (it was never built).
+                if diagnostic.omitted == nil && !listed.insert(diagnostic).inserted { continue }
                 diagnostics.append(diagnostic)
             }
         }

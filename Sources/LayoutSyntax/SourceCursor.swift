@@ -106,7 +106,7 @@ struct SourceCursor {
     /// ``lastWordIsASCII``). View names are ASCII (`[A-Za-z_][A-Za-z0-9_]*`), so such a
     /// name is reported by the parser, at its start, as one unknown view.
     static func nonASCIIViewNameMessage(_ name: String) -> String {
-        "Unknown view '\(name)': view names are ASCII letters, digits and '_'"
+        "Unknown view '\(Diagnostic.echo(name))': view names are ASCII letters, digits and '_'"
     }
 
     /// The message for a relation that is not `==`, `<=` or `>=`: `first` (`=`, `<` or
