@@ -245,8 +245,10 @@ public struct SceneEngine: Sendable {
         // Membership only (never iterated): each diagnostic once, in linear time.
         var listed = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
-        for size in sizes {
-            for diagnostic in compiled.solve(size: size).diagnostics {
+        // One work budget for all sizes, as /solve has (a budget per size let 1,000 sizes
+        // take 1,000 times the work limit).
+        compiled.solveEach(sizes: sizes) { layout in
+            for diagnostic in layout.diagnostics {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
                 if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
