@@ -257,14 +257,16 @@ public struct SceneEngine: Sendable {
                 diagnostics.append(diagnostic)
             }
         }
-        return validity(diagnostics)
+        // An error the compiler counted past the bound is not in the list: it still counts.
+        return validity(diagnostics, hasErrors: compiled.hasErrors)
     }
 
     /// `{"valid": false, "diagnostics": [...]}` for a body that is not a valid scene.
-    public func validity(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+    /// `valid` is false when `hasErrors` or when a diagnostic is an error.
+    public func validity(_ diagnostics: [LayoutDiagnostic], hasErrors: Bool = false) -> EngineAnswer {
         var writer = JSONWriter()
         writer.beginObject()
-        writer.key("valid"); writer.bool(!diagnostics.contains(where: \.isError))
+        writer.key("valid"); writer.bool(!hasErrors && !diagnostics.contains(where: \.isError))
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
         return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: false)
