@@ -187,6 +187,10 @@ extension CompiledScene {
             } catch .workLimitExceeded {
                 return workLimitLayout(found(), size: size)
             } catch {
+                if diagnostics.count >= LayoutDiagnostic.maxCount {
+                    unexplained += 1
+                    continue
+                }
                 let compiled = compiledConstraint(at: index)
                 let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(

@@ -249,7 +249,8 @@ extension JSONWriter {
 
 extension LayoutDiagnostic {
     /// A human-readable rendering for terminals: severity, code, where, message, the
-    /// source line with a caret under the column, and the conflicting constraints one per line.
+    /// source line with a caret under the column (for a window, a line giving the column
+    /// in the whole string), and the conflicting constraints one per line.
     public func rendered() -> String {
         var lines: [String] = []
         var head = "\(severity.rawValue)[\(code.rawValue)]"
@@ -265,6 +266,9 @@ extension LayoutDiagnostic {
                 // Tabs before the column stay tabs, so the caret lines up in a terminal.
                 let padding = source.unicodeScalars.prefix(max(0, column)).map { $0 == "\t" ? "\t" : " " }.joined()
                 lines.append("    " + padding + "^")
+            }
+            if let sourceOffset, let column {
+                lines.append("    (a window of a longer string: the caret is at its column \(sourceOffset + column))")
             }
         }
         if let broken {

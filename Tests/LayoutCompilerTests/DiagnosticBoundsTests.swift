@@ -89,6 +89,7 @@ extension DiagnosticsTests {
         #expect(shown[column] == "z" && shown[column - 1] == "[")
         #expect(shown.first == "…" && shown.last == "…")
         #expect(column == 128)
+        #expect(unknown.rendered().hasSuffix("\n    (a window of a longer string: the caret is at its column 604)"))
         // The constraint ref text of a long part is cut too; a short source is whole.
         let short = try SceneDecoder().decode(body: Array(#"{"views":["a"],"constraints":["H:|[zz]|"]}"#.utf8))
         let plain = try #require(SceneCompiler(scene: short).compile().diagnostics.first)
