@@ -245,23 +245,31 @@ public struct SceneEngine: Sendable {
     public func validate(_ prepared: Prepared) -> EngineAnswer {
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
+        // Membership only (never iterated): each diagnostic once, in linear time.
+        var listed = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
-        for size in sizes {
-            for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
+        // One work budget for all sizes, as /solve has (a budget per size let 1,000 sizes
+        // take 1,000 times the work limit).
+        compiled.solveEach(sizes: sizes) { layout in
+            for diagnostic in layout.diagnostics {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
                 if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
+                // What a size left out is counted at each size (it was never built).
+                if diagnostic.omitted == nil && !listed.insert(diagnostic).inserted { continue }
                 diagnostics.append(diagnostic)
             }
         }
-        return validity(diagnostics)
+        // An error the compiler counted past the bound is not in the list: it still counts.
+        return validity(diagnostics, hasErrors: compiled.hasErrors)
     }
 
     /// `{"valid": false, "diagnostics": [...]}` for a body that is not a valid scene.
-    public func validity(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+    /// `valid` is false when `hasErrors` or when a diagnostic is an error.
+    public func validity(_ diagnostics: [LayoutDiagnostic], hasErrors: Bool = false) -> EngineAnswer {
         var writer = JSONWriter()
         writer.beginObject()
-        writer.key("valid"); writer.bool(!diagnostics.contains(where: \.isError))
+        writer.key("valid"); writer.bool(!hasErrors && !diagnostics.contains(where: \.isError))
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
         return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: false)

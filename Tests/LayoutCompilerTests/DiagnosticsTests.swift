@@ -371,7 +371,7 @@ struct SolverLimitTests {
         #expect(over.diagnostics.first?.message == "The scene and its groups have 147 bytes of constraints; at most 146 are allowed (limit maxTotalConstraintBytes)")
     }
 
-    /// Diagnostics quote a constraint's text cut to 200 scalars: an equation of 400
+    /// Diagnostics quote a constraint's text cut to 256 scalars: an equation of 400
     /// terms, ambiguous everywhere, does not make every note carry it whole.
     @Test func longConstraintTextsAreCutInDiagnostics() throws {
         let views = (0..<400).map { "v\($0)" }
@@ -385,7 +385,8 @@ struct SolverLimitTests {
         #expect(quoted?.contains("…") == true)
         #expect((quoted?.count ?? .max) < 400)
         #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 300)).text
-            == String(repeating: "x", count: 199) + "…")
+            == String(repeating: "x", count: 255) + "…")
+        #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 256)).text == String(repeating: "x", count: 256))
         #expect(ConstraintRef(key: .scene(0), text: "a.width == 5").text == "a.width == 5")
     }
 

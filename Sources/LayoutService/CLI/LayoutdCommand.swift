@@ -402,5 +402,6 @@ extension LayoutDiagnostic {
             constraint: key(json["constraint"]), part: int("part"), id: string("id"), column: int("column"),
             source: string("source"), path: string("path"), view: string("view"), attribute: string("attribute"),
             broken: json["broken"].flatMap(ref), conflicting: conflicting)
+        sourceOffset = int("sourceOffset")
     }
 }

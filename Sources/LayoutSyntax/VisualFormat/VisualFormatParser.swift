@@ -181,7 +181,7 @@ struct VisualFormatRun {
                 if (attribute.axis == .vertical) == isVertical {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
-                        message: "Format option '\(option)' is not allowed in a \(orientation) string: it aligns along the same axis the views are laid out on",
+                        message: "Format option '\(Diagnostic.echo(option))' is not allowed in a \(orientation) string: it aligns along the same axis the views are laid out on",
                         notes: [isVertical ? "V: strings take alignAllLeft, alignAllRight, alignAllLeading, alignAllTrailing or alignAllCenterX"
                                            : "H: strings take alignAllTop, alignAllBottom, alignAllCenterY, alignAllBaseline, alignAllLastBaseline or alignAllFirstBaseline"]))
                 } else if !alignments.contains(attribute) {
@@ -191,11 +191,11 @@ struct VisualFormatRun {
                 if isVertical {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
-                        message: "Format option '\(option)' is not allowed in a V: string: a direction applies to H: only"))
+                        message: "Format option '\(Diagnostic.echo(option))' is not allowed in a V: string: a direction applies to H: only"))
                 } else if let chosenDirection, chosenDirection != option {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
-                        message: "Format option '\(option)' conflicts with '\(chosenDirection)': give one direction"))
+                        message: "Format option '\(Diagnostic.echo(option))' conflicts with '\(chosenDirection)': give one direction"))
                 } else {
                     chosenDirection = option
                     direction = optionDirection
@@ -204,7 +204,7 @@ struct VisualFormatRun {
                 let known = Self.alignmentOptions.map(\.0) + Self.directionOptions.map(\.0)
                 var notes: [String] = []
                 if let suggestion = closestName(to: option, among: known) { notes.append("did you mean '\(suggestion)'?") }
-                collector.append(Diagnostic(code: .vflSyntax, message: "Unknown format option '\(option)'", notes: notes))
+                collector.append(Diagnostic(code: .vflSyntax, message: "Unknown format option '\(Diagnostic.echo(option))'", notes: notes))
             }
         }
     }
@@ -261,7 +261,7 @@ struct VisualFormatRun {
             cursor.skipWhitespace()
             if cursor.isAtEnd { return }
             guard cursor.current == UInt8(ascii: "-") || cursor.current == UInt8(ascii: "[") || cursor.current == UInt8(ascii: "|") else {
-                throw fault("Expected a connection '-', a view '[' or the superview '|' after view '\(name)', found \(cursor.describeFound())")
+                throw fault("Expected a connection '-', a view '[' or the superview '|' after view '\(Diagnostic.echo(name))', found \(cursor.describeFound())")
             }
             var next = try parseConnection(after: closingBracket)
             cursor.skipWhitespace()
@@ -299,7 +299,7 @@ struct VisualFormatRun {
             cursor.skipWhitespace()
         }
         guard cursor.consume(UInt8(ascii: "]")) else {
-            throw fault("Expected ']' to close view '\(name)'", notes: ["found \(cursor.describeFound())"])
+            throw fault("Expected ']' to close view '\(Diagnostic.echo(name))'", notes: ["found \(cursor.describeFound())"])
         }
         return (name, nameSpan, predicates)
     }
@@ -450,8 +450,8 @@ struct VisualFormatRun {
         // (The scan only for a diagnostic that is kept: at most 100 a string.)
         guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
         let message = namesView(name)
-            ? "Unknown metric '\(name)': '\(name)' is a view in this string, and a space between views or a priority is a number or a metric, not a view"
-            : "Unknown metric '\(name)'"
+            ? "Unknown metric '\(Diagnostic.echo(name))': '\(Diagnostic.echo(name))' is a view in this string, and a space between views or a priority is a number or a metric, not a view"
+            : "Unknown metric '\(Diagnostic.echo(name))'"
         var notes = suggestion(for: name)
         // Equations name priorities (`@high`); Apple's VFL takes a number or a metric.
         if isPriority, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
