@@ -23,7 +23,8 @@
 /// `b.leading == a.trailing + 5`; `V:` uses top/bottom; the standard space `-` is
 /// ``ParseOptions/siblingSpacing`` between views and ``ParseOptions/superviewSpacing``
 /// next to `|`. `directionLeftToRight` uses left/right; `directionRightToLeft` runs from
-/// the right edge (`[a]-5-[b]` is `a.left == b.right + 5`).
+/// the right edge (`[a]-5-[b]` is `a.left == b.right + 5`); on `V:` the direction
+/// options are accepted and change nothing, as in Apple's parser.
 ///
 /// Parts come out in source order: each connection, then (with an `alignAll…` option)
 /// the alignment of the view it leads to with the previous view, then that view's
@@ -44,9 +45,10 @@ public struct VisualFormatParser: Sendable {
     /// - Parameters:
     ///   - source: the format string, e.g. `H:|-[icon]-[title]-|`.
     ///   - formatOptions: the JSON object form's `options` strings (`alignAllCenterY`,
-    ///     `directionRightToLeft`, …). Unknown options and options illegal for the
-    ///     orientation (`alignAllLeft` on `H:`, `direction…` on `V:`) are `vfl_syntax`
-    ///     diagnostics without a span, as Apple rejects them.
+    ///     `directionRightToLeft`, …). Unknown options, options illegal for the
+    ///     orientation (`alignAllLeft` on `H:`) and two different directions are
+    ///     `vfl_syntax` diagnostics without a span, as Apple rejects them; a direction on
+    ///     `V:` is legal and changes nothing.
     /// - Returns: the constraints, or no constraints and the diagnostics: the first
     ///   syntax error (parsing stops there) and every unknown metric before it.
     public func parse(_ source: String, formatOptions: [String] = []) -> ParseResult {
@@ -188,11 +190,9 @@ struct VisualFormatRun {
                     alignments.append(attribute)
                 }
             } else if let (_, optionDirection) = Self.directionOptions.first(where: { $0.0 == option }) {
-                if isVertical {
-                    collector.append(Diagnostic(
-                        code: .vflSyntax,
-                        message: "Format option '\(option)' is not allowed in a V: string: a direction applies to H: only"))
-                } else if let chosenDirection, chosenDirection != option {
+                // Legal on both orientations; on `V:` it changes nothing (``startAndEnd``),
+                // as Apple's parser accepts it there.
+                if let chosenDirection, chosenDirection != option {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
                         message: "Format option '\(option)' conflicts with '\(chosenDirection)': give one direction"))

@@ -111,13 +111,31 @@ struct VisualFormatParserTests {
         ("H:[a][b]", "alignAllLeft"), ("H:[a][b]", "alignAllRight"), ("H:[a][b]", "alignAllLeading"),
         ("H:[a][b]", "alignAllTrailing"), ("H:[a][b]", "alignAllCenterX"), ("V:[a][b]", "alignAllTop"),
         ("V:[a][b]", "alignAllBottom"), ("V:[a][b]", "alignAllCenterY"), ("V:[a][b]", "alignAllBaseline"),
-        ("V:[a][b]", "alignAllLastBaseline"), ("V:[a][b]", "alignAllFirstBaseline"), ("V:[a][b]", "directionLeftToRight"),
-        ("V:[a][b]", "directionRightToLeft"), ("V:[a][b]", "directionLeadingToTrailing"), ("H:[a][b]", "alignAllMiddle"),
+        ("V:[a][b]", "alignAllLastBaseline"), ("V:[a][b]", "alignAllFirstBaseline"), ("H:[a][b]", "alignAllMiddle"),
     ])
     func illegalOptions(_ source: String, _ option: String) {
         let result = VisualFormatParser().parse(source, formatOptions: [option])
         #expect(faults(result, source: source) == ["vfl_syntax@-"])
         #expect(result.constraints.isEmpty)
+    }
+
+    /// The direction options are legal on `V:` and change nothing there (Apple's parser
+    /// accepts them; the contract's "The VFL").
+    @Test("direction options on V: change nothing", arguments: ["directionLeadingToTrailing", "directionLeftToRight", "directionRightToLeft"])
+    func directionOnVertical(_ option: String) {
+        let source = "V:|-5-[a(>=10)]-[b]-(8@750)-|"
+        let plain = VisualFormatParser().parse(source)
+        let directed = VisualFormatParser().parse(source, formatOptions: [option])
+        #expect(directed.diagnostics == [])
+        #expect(texts(directed) == ["a.top == superview.top + 5", "a.height >= 10", "b.top == a.bottom + 8",
+                                    "superview.bottom == b.bottom + 8 @750"])
+        #expect(texts(directed) == texts(plain))
+        // With an alignment, the alignment still applies.
+        let aligned = VisualFormatParser().parse("V:[a][b]", formatOptions: [option, "alignAllLeading"])
+        #expect(texts(aligned) == ["b.top == a.bottom", "b.leading == a.leading"])
+        // Two different directions still conflict, on V: as on H:.
+        let other = option == "directionLeftToRight" ? "directionRightToLeft" : "directionLeftToRight"
+        #expect(faults(VisualFormatParser().parse("V:[a][b]", formatOptions: [option, other]), source: "V:[a][b]") == ["vfl_syntax@-"])
     }
 
     @Test("conflicting directions and suggestions")
