@@ -248,8 +248,11 @@ private struct CompileState {
     /// (a group's metrics over the scene's), translated in that order.
     mutating func addAllConstraints(groups: [ResolvedGroup]) {
         addIntrinsicSizeConstraints()
+        // The views go to the parser as Apple's views dictionary: a VFL name that is neither
+        // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
+                                        views: hierarchy)
         for (index, entry) in scene.constraints.enumerated() {
             add(entry, key: .scene(index), parseOptions: sceneOptions)
         }
@@ -257,7 +260,8 @@ private struct CompileState {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
             let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
+                                            views: hierarchy)
             for (index, entry) in group.constraints.enumerated() {
                 add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
             }
@@ -364,7 +368,7 @@ private struct CompileState {
                         } else {
                             failed = true
                             if reportedUnknown.insert(name).inserted {
-                                reportUnknownView(name, span: term.span, entry: entry, key: key, isVisualFormat: isVisualFormat)
+                                reportUnknownView(name, span: term.span, entry: entry, key: key)
                             }
                         }
                     case .container:
@@ -380,7 +384,7 @@ private struct CompileState {
         for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 }) ?? true {
             failed = true
             if reportedUnknown.insert(name).inserted {
-                reportUnknownView(name, span: span, entry: entry, key: key, isVisualFormat: isVisualFormat)
+                reportUnknownView(name, span: span, entry: entry, key: key)
             }
         }
         if failed { return }
@@ -485,45 +489,32 @@ private struct CompileState {
         }
     }
 
-    /// Reports ``unknownView(_:span:entry:key:isVisualFormat:)``, built only when it is listed
+    /// Reports ``unknownView(_:span:entry:key:)``, built only when it is listed
     /// (its suggestion compares the name with every view's).
-    mutating func reportUnknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey,
-                                    isVisualFormat: Bool) {
+    mutating func reportUnknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) {
         guard diagnostics.count < LayoutDiagnostic.maxCount else {
             hasErrors = true
             omitted += 1
             return
         }
-        let diagnostic = unknownView(name, span: span, entry: entry, key: key, isVisualFormat: isVisualFormat)
+        let diagnostic = unknownView(name, span: span, entry: entry, key: key)
         report(diagnostic)
     }
 
-    /// The diagnostic for a name that is not a view. In VFL, a name inside a predicate
-    /// (`[button(width)]`) may be a metric the scene forgot to define: the message says so.
-    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey,
-                     isVisualFormat: Bool = false) -> LayoutDiagnostic {
+    /// The diagnostic for a name that is not a view. (A VFL predicate's name that is
+    /// neither a metric nor a view never gets here: the parser, given the views, reports
+    /// it as `unknown_metric`, as Apple's parser does.)
+    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) -> LayoutDiagnostic {
         if name == "superview" {
             return LayoutDiagnostic(
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
         let known = Array(hierarchy.names.dropFirst())
-        var suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-        if isVisualFormat && !isBracketed(span, in: entry.source) {
-            suggestion += (suggestion.isEmpty ? "; a" : " A") + " name in a predicate is a view or a metric: if '\(Diagnostic.echo(name))' is a metric, define it in \"metrics\""
-        }
+        let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",
             constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
-    }
-
-    /// Whether the name at `span` (UTF-8 offsets) follows a `[` (blanks aside): a VFL
-    /// view, not a predicate's object.
-    func isBracketed(_ span: Range<Int>, in source: String) -> Bool {
-        let bytes = Array(source.utf8)
-        var index = min(span.lowerBound, bytes.count) - 1
-        while index >= 0 && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) { index -= 1 }
-        return index >= 0 && bytes[index] == UInt8(ascii: "[")
     }
 
     // MARK: Translation

@@ -113,12 +113,19 @@ struct SourceCursor {
     /// `>`) followed by `next`. Both parsers report it at `next`, the first character
     /// they cannot consume (the contract's column).
     static func unknownRelationMessage(_ first: UInt8, next: UInt8?) -> String {
+        let (written, hint) = unknownRelationHint(first, next: next)
+        return "Unknown relation '\(written)'; \(hint)"
+    }
+
+    /// What was written for a relation that is not `==`, `<=` or `>=` (`first` followed by
+    /// `next`), and what to write instead: `("=>", "did you mean '>='?")`.
+    static func unknownRelationHint(_ first: UInt8, next: UInt8?) -> (written: String, hint: String) {
         switch (first, next) {
-        case (UInt8(ascii: "="), UInt8(ascii: ">")?): return "Unknown relation '=>'; did you mean '>='?"
-        case (UInt8(ascii: "="), UInt8(ascii: "<")?): return "Unknown relation '=<'; did you mean '<='?"
-        case (UInt8(ascii: "="), _): return "Unknown relation '='; equality is written '=='"
-        case (UInt8(ascii: "<"), _): return "Unknown relation '<'; there are no strict inequalities: use '<='"
-        default: return "Unknown relation '>'; there are no strict inequalities: use '>='"
+        case (UInt8(ascii: "="), UInt8(ascii: ">")?): return ("=>", "did you mean '>='?")
+        case (UInt8(ascii: "="), UInt8(ascii: "<")?): return ("=<", "did you mean '<='?")
+        case (UInt8(ascii: "="), _): return ("=", "equality is written '=='")
+        case (UInt8(ascii: "<"), _): return ("<", "there are no strict inequalities: use '<='")
+        default: return (">", "there are no strict inequalities: use '>='")
         }
     }
 

@@ -4,7 +4,7 @@
 ///
 /// ```
 /// equation   ::= helper | expression relation expression priority?
-/// relation   ::= '==' | '>=' | '<='
+/// relation   ::= '~'? ('==' | '>=' | '<=')       (`~`: SwiftLayoutConstraints' spelling, the same relation)
 /// expression ::= product (('+' | '-') product)*
 /// product    ::= unary (('*' | '/') unary)*
 /// unary      ::= ('+' | '-')* primary
@@ -137,6 +137,13 @@ struct EquationRun {
             // A mistyped VFL orientation (`h:`, `X:`, `H :`, `H|[a]`) is not an equation:
             // said so at the first character an equation cannot take.
             let next = cursor.current
+            if (name == "H" || name == "V") && cursor.offset == saved + 1
+                && (next == UInt8(ascii: "|") || next == UInt8(ascii: "[")) {
+                // Apple's message and caret for an orientation without its colon (`V|[a]|`).
+                throw fault(name == "V" ? "Expected ':' after 'V' to specify vertical arrangement"
+                                        : "Expected ':' after 'H' to specify horizontal arrangement",
+                            code: .vflSyntax, notes: ["found \(cursor.describeFound())"])
+            }
             if name.utf8.count == 1, next == UInt8(ascii: ":")
                 || ((name == "H" || name == "V") && (next == UInt8(ascii: "|") || next == UInt8(ascii: "["))) {
                 throw fault("A VFL string starts with 'H:' or 'V:' (capital, ':' right after it) or with '|' or '[', found \(cursor.describeFound(at: saved)) followed by \(cursor.describeFound())",
@@ -155,7 +162,13 @@ struct EquationRun {
         try emit(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: statementSpan)
     }
 
+    /// `relation`: `==`, `>=`, `<=`, or SwiftLayoutConstraints' `~==`, `~>=`, `~<=` (the
+    /// same relations). Held by `EquationParserTests.swiftLayoutConstraintsRelations`.
     mutating func parseRelation(expected context: String) throws(SyntaxFault) -> Relation {
+        if cursor.current == UInt8(ascii: "~"), let next = cursor.next,
+           next == UInt8(ascii: "=") || next == UInt8(ascii: "<") || next == UInt8(ascii: ">") {
+            cursor.offset += 1
+        }
         guard let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") else {
             throw fault("Expected '==', '>=' or '<=' \(context), found \(cursor.describeFound())")
         }
