@@ -65,3 +65,74 @@ struct SceneEngineTests {
         #expect(SceneEngine().cacheKey(grouped, route: "solve") == "bf13195e81dd648ed50252b3d5b31f657660f0fed3aa6cb6e7a817b321549e6b")
     }
 }
+
+/// `/validate` solves `sizes` as `/solve` does: one work budget for all of them, and each
+/// diagnostic reported once (found by the scene fuzz target: a 1,500-view ambiguous chain
+/// took seconds in a quadratic search for repeats).
+struct SceneEngineValidateTests {
+    static func prepare(_ body: String, limits: SceneLimits = SceneLimits()) throws -> SceneEngine.Prepared {
+        guard case .success(let prepared) = SceneEngine(limits: limits).prepare(body: Array(body.utf8), resolveGroup: { _ in nil }) else {
+            throw SceneEngineTests.PrepareFailed()
+        }
+        return prepared
+    }
+
+    static func diagnostics(_ answer: EngineAnswer) throws -> [JSONValue] {
+        try JSONParser().parse(answer.body)["diagnostics"]?.arrayValue ?? []
+    }
+
+    /// 30 views, each pinned to the container's edges: about the same work at every size,
+    /// and (with `ambiguity: ignore`) every size solved from scratch.
+    static func pinnedViews(sizes: Int) -> String {
+        let views = (0..<30).map { "\"v\($0)\"" }.joined(separator: ",")
+        let constraints = (0..<30).map { "\"H:|-\($0)-[v\($0)]-|\", \"V:|-[v\($0)]-\($0)-|\"" }.joined(separator: ",")
+        let list = (0..<sizes).map { "{\"width\": \(300 + $0), \"height\": 400}" }.joined(separator: ",")
+        return #"{"views": [\#(views)], "constraints": [\#(constraints)], "options": {"ambiguity": "ignore"}, "sizes": [\#(list)]}"#
+    }
+
+    @Test func validateSharesOneWorkBudgetAcrossSizes() throws {
+        var limits = SceneLimits()
+        limits.maxSolverWork = 200_000
+        let engine = SceneEngine(limits: limits)
+        // One size is well within the limit, for /solve and /validate alike.
+        let one = try Self.prepare(Self.pinnedViews(sizes: 1), limits: limits)
+        #expect(try Self.diagnostics(engine.validate(one)).isEmpty)
+        #expect(engine.solve(one).status == 200)
+        // 300 sizes are not: /solve answers limit_exceeded for the sizes past the budget…
+        let many = try Self.prepare(Self.pinnedViews(sizes: 300), limits: limits)
+        let layouts = try JSONParser().parse(engine.solve(many).body)["layouts"]?.arrayValue ?? []
+        #expect(layouts.count == 300)
+        let exceeded = layouts.filter { layout in
+            (layout["diagnostics"]?.arrayValue ?? []).contains { $0["code"]?.stringValue == "limit_exceeded" }
+        }
+        #expect(exceeded.count > 0 && exceeded.count < 300)
+        // …and /validate says so too, once, as an error.
+        let answer = engine.validate(many)
+        #expect(answer.status == 200)
+        let json = try JSONParser().parse(answer.body)
+        #expect(json["valid"] == .bool(false))
+        let codes = (json["diagnostics"]?.arrayValue ?? []).compactMap { $0["code"]?.stringValue }
+        #expect(codes == ["limit_exceeded"])
+    }
+
+    @Test func validateReportsEachDiagnosticOnceInOrder() throws {
+        // 200 flush views across the container: every x (but the first), width, y and
+        // height is ambiguous; the second size repeats the first's diagnostics.
+        let views = (0..<200).map { "\"v\($0)\"" }.joined(separator: ",")
+        let chain = (0..<200).map { "[v\($0)]" }.joined()
+        let body = #"{"views": [\#(views)], "constraints": ["H:|\#(chain)|"], "sizes": [{"width": 1000, "height": 100}, {"width": 1000, "height": 100}, {"width": 2000, "height": 50}]}"#
+        let prepared = try Self.prepare(body)
+        let engine = SceneEngine()
+        // The ordered union of what /solve reports at each size.
+        let solved = try JSONParser().parse(engine.solve(prepared).body)
+        var expected: [JSONValue] = solved["diagnostics"]?.arrayValue ?? []
+        for layout in solved["layouts"]?.arrayValue ?? [] {
+            for diagnostic in layout["diagnostics"]?.arrayValue ?? [] where !expected.contains(diagnostic) {
+                expected.append(diagnostic)
+            }
+        }
+        let reported = try Self.diagnostics(engine.validate(prepared))
+        #expect(reported == expected)
+        #expect(reported.count == 799)
+    }
+}
