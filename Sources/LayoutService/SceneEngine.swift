@@ -238,22 +238,13 @@ public struct SceneEngine: Sendable {
 
     /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,
     /// compiles and solves (each size of `sizes`), so it reports syntax errors, unknown
-    /// names, conflicts and ambiguity, but no frames: each diagnostic once, in the order
-    /// first found.
-    ///
-    /// The sizes are solved as `/solve` solves them (``CompiledScene/solve(sizes:base:)``),
-    /// so they share one ``SceneLimits/maxSolverWork`` budget: a `limit_exceeded` error
-    /// once it is spent (`validateSharesOneWorkBudgetAcrossSizes`).
-    /// - Complexity: the solves, then O(diagnostics) to drop repeats (hashing each one).
+    /// names, conflicts and ambiguity, but no frames.
     public func validate(_ prepared: Prepared) -> EngineAnswer {
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
-        // Membership only (never iterated), so a scene with thousands of diagnostics at
-        // each size stays linear (`validateReportsEachDiagnosticOnceInOrder`).
-        var seen = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
-        for layout in compiled.solve(sizes: sizes) {
-            for diagnostic in layout.diagnostics where seen.insert(diagnostic).inserted {
+        for size in sizes {
+            for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
                 if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
