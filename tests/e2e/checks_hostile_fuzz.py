@@ -4,6 +4,7 @@ equations with markup in their ids, `sizes`, groups, stack views, malformed JSON
 a production-like server (at the targets' work limit) as `/solve`, `/solve?format=svg`
 and `/validate`. Each answer is judged on its status and shape; the server must stay up
 and bounded (hostile.expect_bounded)."""
+import http.client
 import os
 import re
 
@@ -14,6 +15,7 @@ SEEDS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'fu
 # What the seeds may answer: 200, 400 (malformed JSON or shape), 422 (invalid scene,
 # unknown group, work limit); any other status (5xx above all) fails.
 STATUSES = {200, 400, 422}
+SEED_TIMEOUT = 120   # seconds for one answer
 
 
 def seeds():
@@ -46,7 +48,13 @@ def fuzz_seeds(ctx):
         headers = {'Content-Type': 'application/json'}
         for name, body in seeds():
             for target in ('/solve', '/solve?format=svg', '/validate'):
-                r = ctx.request('POST', target, body, headers, server=server)
+                # A client timeout of its own: a debug binary on a busy machine takes
+                # seconds for the longest seeds (the 1,500-view chain's /validate).
+                conn = http.client.HTTPConnection('127.0.0.1', server.port, timeout=SEED_TIMEOUT)
+                try:
+                    r = ctx.request('POST', target, body, headers, server=server, conn=conn)
+                finally:
+                    conn.close()
                 what = 'POST %s of seed %s' % (target, name)
                 ctx.expect(r.status in STATUSES, '%s answered %d' % (what, r.status))
                 ctx.expect(len(r.body) <= RESPONSE_BOUND, '%s answered %d bytes' % (what, len(r.body)))
