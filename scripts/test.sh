@@ -50,7 +50,12 @@ e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }
 schemathesis() { scripts/schemathesis-smoke.sh .build/debug/layoutd 15; }
 browser() { scripts/install-browser.sh && python3 tests/browser/run.py --binary .build/debug/layoutd; }
 differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
-fuzz() { scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds"; }
+# The scene targets (scene, svg) get a third of FUZZ_SECONDS each, at least 5 s: their
+# build (six instrumented modules) is most of their time.
+fuzz() {
+    scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds" \
+        && scripts/fuzz-scene-smoke.sh "$(( fuzz_seconds / 3 > 5 ? fuzz_seconds / 3 : 5 ))"
+}
 dockerlibs() { python3 tests/e2e/check_docker_libs.py .build/release/layoutd; }
 
 scripts/install-deps.sh || { echo "test.sh: installing dependencies failed"; echo "test.sh: 0 passed, 1 failed"; exit 1; }
