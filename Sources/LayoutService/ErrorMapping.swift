@@ -65,7 +65,8 @@ extension LayoutService {
         case .full:
             return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
         case .limitExceeded(let message):
-            let text = "The store's limit is reached: \(message) (raise it with --max-groups)"
+            // The message names the limit and its flag (``StoreError/limitExceeded(_:)``).
+            let text = "The store's limit is reached: \(message)"
             return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
         case .corrupt, .cannotOpen, .sqlite:
             return problem(500, detail: "The database failed; the error was logged")

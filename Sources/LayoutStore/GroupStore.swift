@@ -18,6 +18,12 @@
 ///   the floor + 1. So any version a dropped name ever had is below every version it can
 ///   get again: versions are never reused, at the cost of new names starting above 1
 ///   once the floor is raised.
+/// - Bytes: the kept versions count at most `maxBytes` together, each as
+///   ``storedBytes(payload:)``. The total is the single row of `group_bytes`, updated in
+///   the write's transaction (added for the new version, subtracted for the pruned or
+///   deleted ones), so a write costs O(1) for it plus reading the rows it deletes; it is
+///   computed over the whole table only once, by the migration that creates it. A write
+///   that would pass the bound throws ``StoreError/limitExceeded(_:)`` and changes nothing.
 ///
 /// Not thread-safe: owned by ``LayoutStore`` and used only on its queue.
 final class GroupStore {
@@ -27,6 +33,8 @@ final class GroupStore {
     let maxVersions: Int
     /// The most deleted names whose high-water marks are kept in rows (see the type's notes).
     let maxDeletedNames: Int
+    /// The most bytes all kept versions may count together (``storedBytes(payload:)``).
+    let maxBytes: Int
 
     private let connection: SQLiteConnection
     private let cache: ResultCache
@@ -34,18 +42,79 @@ final class GroupStore {
 
     init(
         connection: SQLiteConnection, cache: ResultCache, maxGroups: Int, maxVersions: Int = GroupStore.defaultMaxVersions,
-        maxDeletedNames: Int? = nil, now: @escaping () -> String
+        maxDeletedNames: Int? = nil, maxBytes: Int = GroupStore.defaultMaxBytes, now: @escaping () -> String
     ) {
         self.connection = connection
         self.cache = cache
         self.maxGroups = max(0, maxGroups)
         self.maxVersions = max(1, maxVersions)
         self.maxDeletedNames = max(0, maxDeletedNames ?? maxGroups)
+        self.maxBytes = max(0, maxBytes)
         self.now = now
     }
 
     /// The default of `maxVersions`: 100.
     static let defaultMaxVersions = 100
+
+    /// The default of `maxBytes`: 64 MiB (67,108,864).
+    static let defaultMaxBytes = 64 << 20
+
+    /// The bytes one version counts against `maxBytes`, from its payload `p`: the UTF-8
+    /// bytes of the group's name, constraints JSON, metrics JSON and `updatedAt`, as stored.
+    ///
+    /// The rest estimates SQLite's storage of the row (4 KiB pages; the table is an index
+    /// B-tree, `WITHOUT ROWID`, <https://www.sqlite.org/fileformat2.html#b_tree_pages>),
+    /// so that the bound covers the file, not just the text. An index B-tree cell keeps at
+    /// most 1,002 bytes of its record in the leaf page; with the record header and the
+    /// version integer (under 100 bytes), a row of p ≤ 900 bytes stays in the leaf and
+    /// counts p + 128 (those, the cell pointer, and part of the page's free space); a longer
+    /// one may spill to overflow pages and counts whole pages, 4,096 × ⌈p / 4,096⌉ + 4,096
+    /// (the part kept in the leaf and a last, partly filled overflow page). So the
+    /// table's pages stay within a small factor of the count (under 1.5, leaf pages being
+    /// partly free) for any mix of payload sizes; `hostile/store-group-bytes` holds the
+    /// file under the bound plus the `-wal` file's. The same formula is written in SQL in
+    /// ``Schema`` (migration 3) and ``storedBytesSQL(where:)``;
+    /// `GroupBytesTests.totalSurvivesAReopenAndTheMigrationComputesTheSameTotal` holds
+    /// them equal.
+    static func storedBytes(payload p: Int) -> Int {
+        p <= 900 ? p + 128 : (p + 4_095) / 4_096 * 4_096 + 4_096
+    }
+
+    /// A query of the sum of ``storedBytes(payload:)`` over the `group_versions` rows
+    /// matching `condition` (0 for none).
+    static func storedBytesSQL(where condition: String) -> String {
+        """
+        SELECT coalesce(sum(CASE WHEN p <= 900 THEN p + 128 ELSE ((p + 4095) / 4096) * 4096 + 4096 END), 0)
+        FROM (SELECT length(CAST(name AS BLOB)) + length(CAST(constraints_json AS BLOB))
+                     + length(CAST(metrics_json AS BLOB)) + length(CAST(updated_at AS BLOB)) AS p
+              FROM group_versions WHERE \(condition))
+        """
+    }
+
+    /// The sum of ``storedBytes(payload:)`` over every kept version (the `group_bytes` row).
+    func totalBytes() throws(SQLiteError) -> Int {
+        try connection.scalarInt("SELECT value FROM group_bytes")
+    }
+
+    /// Adds `delta` to the `group_bytes` row. Call inside the write's transaction.
+    private func addToTotalBytes(_ delta: Int) throws(SQLiteError) {
+        guard delta != 0 else { return }
+        try connection.withStatement("UPDATE group_bytes SET value = value + ? WHERE id = 1") { (statement) throws(SQLiteError) in
+            try statement.bind(delta, at: 1)
+            try statement.step()
+        }
+    }
+
+    /// The sum of ``storedBytes(payload:)`` over the kept versions of `name` numbered up
+    /// to `version`. O(the bytes of those rows): each is read once.
+    private func storedBytes(ofGroup name: String, upTo version: Int) throws(SQLiteError) -> Int {
+        try connection.withStatement(Self.storedBytesSQL(where: "name = ? AND version <= ?")) {
+            (statement) throws(SQLiteError) -> Int in
+            try statement.bind(name, at: 1)
+            try statement.bind(version, at: 2)
+            return try statement.step() ? statement.int(at: 0) : 0
+        }
+    }
 
     private static let selectGroupColumns = "v.name, v.version, v.constraints_json, v.metrics_json, v.updated_at"
 
@@ -74,7 +143,7 @@ final class GroupStore {
                 throw .preconditionFailed(current: currentVersion)
             }
             if currentVersion == nil, try mapped({ () throws(SQLiteError) in try count() }) >= maxGroups {
-                throw .limitExceeded("maxGroups (\(maxGroups) groups)")
+                throw .limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")
             }
             var start = 0
             if let lastVersion {
@@ -83,11 +152,23 @@ final class GroupStore {
                 start = try mapped { () throws(SQLiteError) in try versionFloor() }
             }
             let (version, overflow) = start.addingReportingOverflow(1)
-            guard !overflow else { throw .limitExceeded("group version") }
+            guard !overflow else { throw .limitExceeded("group version (version numbers end at \(Int.max))") }
             let group = StoredGroup(
                 name: name, version: version, constraintsJSON: constraintsJSON,
                 metricsJSON: metricsJSON, updatedAt: now()
             )
+            let added = Self.storedBytes(payload: name.utf8.count + constraintsJSON.utf8.count
+                                         + metricsJSON.utf8.count + group.updatedAt.utf8.count)
+            let (total, freed) = try mapped { () throws(SQLiteError) -> (Int, Int) in
+                (try totalBytes(), version > maxVersions ? try storedBytes(ofGroup: name, upTo: version - maxVersions) : 0)
+            }
+            let after = total - freed + added
+            if after > maxBytes {
+                throw .limitExceeded(
+                    "maxGroupBytes (\(maxBytes) bytes of stored group versions; \(total) are stored, this version needs \(added)"
+                    + (freed > 0 ? " and its write frees \(freed)" : "") + "): raise it with --max-group-bytes"
+                )
+            }
             try mapped { () throws(SQLiteError) in
                 try connection.withStatement(
                     """
@@ -126,6 +207,7 @@ final class GroupStore {
                         try statement.step()
                     }
                 }
+                try addToTotalBytes(added - freed)
                 try cache.invalidate(groupNamed: name)
             }
             return (group, currentVersion == nil)
@@ -136,8 +218,9 @@ final class GroupStore {
     /// - Returns: `false` if there was no such group.
     func delete(name: String) throws(StoreError) -> Bool {
         try connection.transaction { () throws(StoreError) -> Bool in
-            guard try names(name).current != nil else { return false }
+            guard let current = try names(name).current else { return false }
             try mapped { () throws(SQLiteError) in
+                try addToTotalBytes(-(try storedBytes(ofGroup: name, upTo: current)))
                 try connection.withStatement("DELETE FROM group_versions WHERE name = ?") { (statement) throws(SQLiteError) in
                     try statement.bind(name, at: 1)
                     try statement.step()

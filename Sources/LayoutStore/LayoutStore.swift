@@ -20,7 +20,8 @@ import Synchronization
 /// the batch; an entry of it that cannot be written is skipped, not the whole batch.
 ///
 /// Size (issue 24): the cache's bodies total at most ``maxCacheBytes`` after each commit,
-/// each group keeps its last ``maxGroupVersions`` versions, and deleted names' high-water
+/// each group keeps its last ``maxGroupVersions`` versions, the kept versions count at most
+/// ``maxGroupBytes`` together (``GroupStore/storedBytes(payload:)``), and deleted names' high-water
 /// marks are bounded (``GroupStore``). Pages freed by evictions, prunings and deletes are
 /// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), so the file
 /// stays near the groups' bytes plus ``maxCacheBytes``.
@@ -52,6 +53,11 @@ public final class LayoutStore: @unchecked Sendable {
     public let maxCacheBytes: Int
     /// The most versions kept per group (default 100); older ones are pruned.
     public let maxGroupVersions: Int
+    /// The most bytes the kept group versions count together (default 64 MiB, 67,108,864),
+    /// each counted as ``GroupStore/storedBytes(payload:)``: its name, constraints JSON,
+    /// metrics JSON and `updatedAt` in UTF-8, plus an estimate of SQLite's storage of the
+    /// row. A write beyond it throws ``StoreError/limitExceeded(_:)``.
+    public let maxGroupBytes: Int
     /// The times a write met a full disk (`SQLITE_FULL`) since opening; read from any thread.
     public var diskFullCount: Int { diskFullEvents.load(ordering: .relaxed) }
     private let diskFullEvents = Atomic<Int>(0)
@@ -76,7 +82,7 @@ public final class LayoutStore: @unchecked Sendable {
         init(
             connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
             maxResultBytes: Int, maxCacheBytes: Int, maxGroups: Int, maxGroupVersions: Int, maxDeletedNames: Int?,
-            reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
+            maxGroupBytes: Int, reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
         ) throws(SQLiteError) {
             self.connection = connection
             self.report = report
@@ -85,7 +91,7 @@ public final class LayoutStore: @unchecked Sendable {
                                          writeBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                          maxBytes: maxCacheBytes, report: report)
             self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, maxVersions: maxGroupVersions,
-                                     maxDeletedNames: maxDeletedNames, now: now)
+                                     maxDeletedNames: maxDeletedNames, maxBytes: maxGroupBytes, now: now)
         }
 
         /// Returns free pages to the file system after a commit that deleted rows. Best
@@ -140,6 +146,8 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - maxCacheBytes: the most bytes of response bodies the cache keeps (default 256 MiB,
     ///     268,435,456); least recently used entries are evicted beyond it.
     ///   - maxGroupVersions: the most versions kept per group (default 100, at least 1).
+    ///   - maxGroupBytes: the most bytes the kept group versions count together (default
+    ///     64 MiB, 67,108,864; see ``maxGroupBytes``).
     ///   - diskReserveBytes: the size of the reserve file `<path>-reserve` (default 8 MiB,
     ///     8,388,608; 0 keeps none), allocated at open when the disk has room and deleted
     ///     when the disk is full, so that the cache can be evicted and a group write retried
@@ -155,12 +163,13 @@ public final class LayoutStore: @unchecked Sendable {
     public convenience init(
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
         maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false,
-        maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100, diskReserveBytes: Int = DiskReserve.defaultBytes
+        maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100, diskReserveBytes: Int = DiskReserve.defaultBytes,
+        maxGroupBytes: Int = 64 << 20
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
                       maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: ResultCache.defaultWriteBehindLimit,
                       cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
-                      maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
+                      maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions, maxGroupBytes: maxGroupBytes,
                       diskReserveBytes: diskReserveBytes, now: Timestamp.now)
     }
 
@@ -172,7 +181,7 @@ public final class LayoutStore: @unchecked Sendable {
         cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
         maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
         maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil,
-        diskReserveBytes: Int = 0, now: @escaping () -> String,
+        maxGroupBytes: Int = GroupStore.defaultMaxBytes, diskReserveBytes: Int = 0, now: @escaping () -> String,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
@@ -189,7 +198,7 @@ public final class LayoutStore: @unchecked Sendable {
                 let opened = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
                                   cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                   maxCacheBytes: maxCacheBytes, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
-                                  maxDeletedNames: maxDeletedNames,
+                                  maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes,
                                   reserve: path == ":memory:" || connection.isReadOnly || diskReserveBytes <= 0
                                       ? nil : DiskReserve(path: path + "-reserve", bytes: diskReserveBytes),
                                   now: now, report: report)
@@ -208,6 +217,7 @@ public final class LayoutStore: @unchecked Sendable {
         self.maxGroups = max(0, maxGroups)
         self.maxCacheBytes = max(0, maxCacheBytes)
         self.maxGroupVersions = max(1, maxGroupVersions)
+        self.maxGroupBytes = max(0, maxGroupBytes)
         self.isReadOnly = connection.isReadOnly
     }
 
@@ -409,7 +419,9 @@ public final class LayoutStore: @unchecked Sendable {
     /// - Throws: ``StoreError/preconditionFailed(current:)`` when `ifMatch` is not the
     ///   current version (or there is none) or `ifNoneMatchAny` and the group exists — nothing
     ///   changes; ``StoreError/limitExceeded(_:)`` when creating a group beyond
-    ///   ``maxGroups``; ``StoreError/readOnly``, ``StoreError/full``, ``StoreError/busy``.
+    ///   ``maxGroups``, or when the new version would make the kept versions count more than
+    ///   ``maxGroupBytes`` (after the same write's pruning of this group's oldest version) —
+    ///   nothing changes; ``StoreError/readOnly``, ``StoreError/full``, ``StoreError/busy``.
     public func putGroup(
         name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
     ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
@@ -506,6 +518,14 @@ public final class LayoutStore: @unchecked Sendable {
     public func deleteGroup(named name: String) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
             try groupWrite(state) { () throws(StoreError) -> Bool in try state.groups.delete(name: name) }
+        }
+    }
+
+    /// The sum of ``GroupStore/storedBytes(payload:)`` over every kept group version: what
+    /// counts against ``maxGroupBytes``. O(1) (one maintained row).
+    public func groupBytes() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in
+            try mapped { () throws(SQLiteError) -> Int in try state.groups.totalBytes() }
         }
     }
 

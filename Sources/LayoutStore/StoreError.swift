@@ -21,8 +21,10 @@ public enum StoreError: Error, Sendable, Equatable {
     /// The database could not be opened or is closed (`SQLITE_CANTOPEN`, a schema newer than
     /// this build, a read-only database that needs a migration). → refuse to start / 503.
     case cannotOpen(String)
-    /// A configured limit would be exceeded, e.g. creating a group beyond `maxGroups`;
-    /// the message names the limit. → 422 (`limit_exceeded`) or 507, the service decides.
+    /// A configured limit would be exceeded, e.g. creating a group beyond `maxGroups`, or
+    /// a group version that would pass `maxGroupBytes`; nothing was changed. The message
+    /// names the limit and, when there is one, the `serve` flag that raises it. → 422
+    /// (`limit_exceeded`).
     case limitExceeded(String)
     /// Any other SQLite error: a bug or an I/O failure. → 500.
     case sqlite(SQLiteError)

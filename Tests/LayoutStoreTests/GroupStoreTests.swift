@@ -116,7 +116,7 @@ import Testing
         let store = try openStore(":memory:", maxGroups: 2)
         _ = try store.putGroup(name: "a", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         _ = try store.putGroup(name: "b", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
-        #expect(throws: StoreError.limitExceeded("maxGroups (2 groups)")) {
+        #expect(throws: StoreError.limitExceeded("maxGroups (2 groups): raise it with --max-groups")) {
             _ = try store.putGroup(name: "c", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         }
         #expect(try store.putGroup(name: "a", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false).group.version == 2)

@@ -29,12 +29,13 @@ func openStore(
     readOnly: Bool = false, cacheWriteBehind: Int = 0, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
     maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
     maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil, diskReserveBytes: Int = 0,
+    maxGroupBytes: Int = GroupStore.defaultMaxBytes,
     report: @escaping (String) -> Void = ResultCache.reportOnStandardError
 ) throws(StoreError) -> LayoutStore {
     try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
                     readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, cacheWriteBehindBytes: cacheWriteBehindBytes,
                     maxResultBytes: maxResultBytes, maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
-                    maxDeletedNames: maxDeletedNames, diskReserveBytes: diskReserveBytes, now: fixedClock, report: report)
+                    maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes, diskReserveBytes: diskReserveBytes, now: fixedClock, report: report)
 }
 
 /// Lines reported by a store, collected for a test (the store calls it on its queue).

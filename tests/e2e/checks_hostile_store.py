@@ -1,6 +1,7 @@
 """The hostile suite, store area (issue 24, findings 3 and 4): unique large answers cannot
 fill the disk through the result cache, and many versions of one group cannot fill it
-through the group's history. Each attack writes several times the bound it checks."""
+through the group's history or through many groups. Each attack writes several times the
+bound it checks."""
 import json
 
 import hostile
@@ -97,6 +98,71 @@ def group_history(ctx):
         r = ctx.request('GET', '/groups/history/versions/290', server=server)
         ctx.expect_status(r, 404, 'the newest pruned version')
         ctx.expect('was pruned' in r.json().get('detail', ''), 'detail %r' % r.json())
+        hostile.expect_bounded(ctx, server, max_db=bound)
+    finally:
+        server.stop()
+
+
+@check('hostile/store-group-bytes', needs='binary')
+def group_bytes(ctx):
+    """80 new groups of about 400 KB each (32 MB) through `--max-group-bytes 4 MiB`: the
+    first ones fill the bound and are stored (201), every later one is 422 `limit_exceeded`
+    naming `maxGroupBytes` and `--max-group-bytes` and stores nothing, a new version of a
+    stored group too; a DELETE frees its bytes for a new group; the database stays under
+    the bound + the -wal file's bound; /healthz answers after."""
+    max_group_bytes = 4 * MIB
+    server = hostile.start(ctx, 'store-group-bytes', ['--max-group-bytes', str(max_group_bytes), '--quiet'])
+    try:
+        def body(seed):
+            return json.dumps({'constraints': ['a.width == %d' % seed],
+                               'metrics': {'m%05d_%s' % (i, 'x' * 8): seed for i in range(20000)}},
+                              separators=(',', ':')).encode('utf-8')
+
+        def put(name, seed):
+            return ctx.request('PUT', '/groups/' + name, body(seed), server=server,
+                               headers={'Content-Type': 'application/json'}, validate=False)
+
+        body_bytes = len(body(0))
+        written = 0
+        statuses = []
+        refusal = None
+        for seed in range(80):
+            r = put('g%02d' % seed, seed)
+            written += body_bytes
+            statuses.append(r.status)
+            if r.status == 422 and refusal is None:
+                refusal = r
+        stored = statuses.count(201)
+        ctx.expect_equal(statuses, [201] * stored + [422] * (80 - stored), 'statuses: stored ones, then refused')
+        # A version counts its payload (about the body) rounded up to 4 KiB pages + 4 KiB.
+        ctx.expect(max_group_bytes // (body_bytes + 8192) <= stored <= max_group_bytes // (body_bytes - 4096),
+                   '%d groups of %d bytes stored under %d' % (stored, body_bytes, max_group_bytes))
+        # The first refusal, validated against openapi.yaml (a small answer).
+        r = put('g%02d' % stored, stored)
+        ctx.expect_status(r, 422, 'the first group beyond the bound, again')
+        doc = r.json()
+        ctx.expect_equal([d['code'] for d in doc['diagnostics']], ['limit_exceeded'], 'the refusal\'s diagnostics')
+        message = doc['diagnostics'][0]['message']
+        ctx.expect(message.startswith("The store's limit is reached: maxGroupBytes (%d bytes of stored group versions; "
+                                      % max_group_bytes) and message.endswith('raise it with --max-group-bytes'),
+                   'message %r' % message)
+        ctx.expect_equal(refusal.json(), doc, 'the same refusal for the same state')
+        # A new version of a stored group is refused too (nothing of it is pruned).
+        ctx.expect_status(put('g00', 1000), 422, 'a new version of g00')
+        r = ctx.request('GET', '/groups', server=server)
+        ctx.expect_status(r, 200, 'GET /groups')
+        listed = [(g['name'], g['version']) for g in r.json()['groups']]
+        ctx.expect_equal(listed, [('g%02d' % i, 1) for i in range(stored)], 'the stored groups, unchanged')
+        ctx.expect_status(ctx.request('GET', '/groups/g%02d' % stored, server=server), 404, 'the refused group')
+        # A DELETE frees its bytes: a new group fits again, and then nothing more.
+        ctx.expect_status(ctx.request('DELETE', '/groups/g00', server=server), 204, 'DELETE g00')
+        ctx.expect_status(put('fresh', 1), 201, 'a new group after the DELETE')
+        ctx.expect_status(put('fresher', 2), 422, 'the next new group')
+        bound = max_group_bytes + (WAL_CHECKPOINT + 4 * body_bytes) + SLACK
+        ctx.expect(written > 2 * bound, 'the attack wrote %d bytes, not twice the bound %d' % (written, bound))
+        size = hostile.db_bytes(server.db_path)
+        ctx.expect(size < bound, 'database %d bytes on disk after %d bytes of groups, bound %d'
+                   % (size, written, bound))
         hostile.expect_bounded(ctx, server, max_db=bound)
     finally:
         server.stop()

@@ -586,7 +586,7 @@ def limits(ctx):
 
         ctx.expect_status(put('third', {'constraints': []}), 201, 'the third group (the limit)')
         r = put('fourth', {'constraints': []})
-        message = "The store's limit is reached: maxGroups (3 groups) (raise it with --max-groups)"
+        message = "The store's limit is reached: maxGroups (3 groups): raise it with --max-groups"
         doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'a fourth group')
         ctx.expect_equal(doc, {'type': 'urn:layoutd:problem:unprocessable-scene',
                                'title': 'The scene cannot be laid out', 'status': 422,

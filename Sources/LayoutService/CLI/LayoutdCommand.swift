@@ -43,6 +43,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
+        OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "Bytes all kept group versions may count together (name, constraints and metrics JSON, timestamp, plus SQLite's row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
@@ -167,6 +168,8 @@ public enum LayoutdCommand {
         let maxGroupVersions = try options.int("max-group-versions", default: 100)
         let diskReserveBytes = try options.int("disk-reserve-bytes", default: DiskReserve.defaultBytes)
         guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
+        let maxGroupBytes = try options.int("max-group-bytes", default: 64 << 20)
+        guard maxGroupBytes >= 0 else { throw UsageError("--max-group-bytes must be at least 0") }
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
@@ -174,7 +177,8 @@ public enum LayoutdCommand {
         do {
             store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
                                 maxResultBytes: maxCachedResultBytes, maxCacheBytes: maxCacheBytes,
-                                maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes)
+                                maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes,
+                                maxGroupBytes: maxGroupBytes)
         } catch {
             let reason: String
             switch error {
