@@ -56,10 +56,27 @@ info:
     line over 8,192 bytes; `505` (`http-version-not-supported`) a major HTTP version other
     than 1 (a later 1.x minor version is answered as HTTP/1.1, RFC 9110 §2.5). Over the open-connection limit (4,096 by default) a new connection gets `503`
     (`service-unavailable`) with `Retry-After` and is closed. While the answers that
-    clients have not read yet exceed 256 MiB in all (`--max-pending-response-bytes`), a
+    clients have not read yet, with those being written, exceed 256 MiB in all
+    (`--max-pending-response-bytes`), a
     `POST` gets `503` (`service-unavailable`) with `Retry-After` instead of being handled
-    (with `X-Request-Id`, logged and counted like every answer of a route). (All these limits are
+    (with `X-Request-Id`, logged and counted like every answer of a route); an answer
+    being written counts too: beyond its first MiB it reserves its bytes as it grows, and
+    one that finds no room stops and is the same `503` with `Retry-After: 1`, so
+    concurrent large answers cannot together pass the bound. (All these limits are
     `layoutd serve` flags.)
+
+    **Answer size.** Every answer of `/solve` and `/validate` (frames, the `layouts` of
+    `sizes`, diagnostics, verdicts, problem details, the SVG wireframe) is at most
+    64 MiB, 67,108,864 bytes (`maxResponseBytes`, `--max-response-bytes`, also a flag of
+    `layoutd solve` and `validate`): the answer stops being written as soon as it would
+    pass the bound, and is instead `422` with one `limit_exceeded` diagnostic naming the
+    limit and the flag ("The answer would be more than 67108864 bytes (limit
+    maxResponseBytes, --max-response-bytes): …"). An answer of exactly the bound is
+    given. That `422` is never cached: a repeat is solved again. Drawing an SVG wireframe
+    is bounded in time as well: it may take as many units of work as `--max-solver-work`
+    allows the solver (100,000,000 by default), a unit being one byte written or examined
+    (a frame measured counts 32, a diagnostic matched against the views the bytes of its
+    texts); beyond it the answer is `422` `limit_exceeded` naming `--max-solver-work`.
 
     **Scene limits** (defaults; beyond one the answer is `422` with a `limit_exceeded`
     diagnostic naming it, unless said otherwise): 20,000 views (`maxViews`,
@@ -402,6 +419,18 @@ paths:
           $ref: '#/components/responses/PayloadTooLarge'
         '415':
           $ref: '#/components/responses/UnsupportedMediaType'
+        '422':
+          description: |
+            The verdict would be longer than `--max-response-bytes` (64 MiB by default):
+            one `limit_exceeded` diagnostic naming the limit and the flag, instead of the
+            verdict (see "Answer size" above). Never cached.
+          headers:
+            X-Request-Id:
+              $ref: '#/components/headers/RequestId'
+          content:
+            application/problem+json:
+              schema:
+                $ref: '#/components/schemas/UnprocessableProblem'
         '503':
           $ref: '#/components/responses/ServiceUnavailable'
         default:
@@ -1016,7 +1045,8 @@ components:
       description: |
         The database is unreachable, read-only (writes) or busy beyond its timeout, the
         server is over its connection limit, or (a `POST`) clients have left more than
-        256 MiB of answers unread. `Retry-After` says when to try again.
+        256 MiB of answers unread, or an answer being written found no room left in those
+        256 MiB (`--max-pending-response-bytes`). `Retry-After` says when to try again.
       headers:
         Retry-After:
           $ref: '#/components/headers/RetryAfter'

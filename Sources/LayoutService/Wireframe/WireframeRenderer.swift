@@ -73,9 +73,10 @@ public struct WireframeRenderer: Sendable {
     /// The work unit of rendering: one byte written to the document, or examined to
     /// decide what to write: a frame measured counts its 32 bytes (four doubles), a
     /// diagnostic matched against the views counts the UTF-8 bytes of its message and
-    /// constraint texts. Writing and examining cost a few nanoseconds per byte, so the
-    /// default budget (`--max-solver-work`, 10⁸) stops a hostile scene's rendering
-    /// within about a second (`WireframeTests.renderingStopsAtItsWorkBudget`).
+    /// constraint texts. Writing and examining cost a few nanoseconds per byte (no
+    /// intermediate strings for escaping), so the default budget (`--max-solver-work`,
+    /// 10⁸) stops a hostile scene's drawing within the solver's promise of about 2 s
+    /// (e2e `hostile/answers-svg-names-sizes`; the unit: `ResponseBoundTests.renderingStopsAtItsWorkBudget`).
     public static let workUnitDescription = "bytes written or examined"
 
     /// Renders `layouts` of `compiled` as one SVG document of at most `maxBytes` bytes
