@@ -9,13 +9,16 @@ resident memory, the wall time, and /healthz afterwards.
   bound must come from bytes): a small 422 naming --max-response-bytes.
 - json-sizes: a JSON `layouts` answer over a small --max-response-bytes is the 422 naming
   it; under it, the exact frames.
+- cli: `layoutd solve` and `validate` bound their output by --max-response-bytes too.
 - concurrent-pending: four clients ask at once for answers of about 18 MB and read nothing;
   with --max-pending-response-bytes at 24 MiB, answers being written count, so only one
   is given and the others are 503 with Retry-After, instead of two answers (36 MB) held.
 """
 import http.client
 import json
+import os
 import socket
+import subprocess
 import threading
 import time
 
@@ -193,3 +196,44 @@ def concurrent_pending(ctx):
         hostile.expect_bounded(ctx, server, max_hwm=4 * bound + (128 << 20))
     finally:
         server.stop()
+
+
+def run_cli(ctx, args, stdin, env=None):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    clean.update(env or {})
+    return subprocess.run([ctx.binary] + args, input=stdin, capture_output=True, timeout=120,
+                          cwd=ctx.workdir, env=clean)
+
+
+@check('hostile/answers-cli', needs='binary')
+def cli_bound(ctx):
+    """`layoutd solve` and `validate` take --max-response-bytes (and its environment
+    variable): exactly the answer's length prints it, one byte less prints the 422 problem
+    naming the flag (exit 1); an SVG over it is not written (exit 1, said on stderr)."""
+    scene = json.dumps(pinned_scene(names(10), 20)).encode()
+    full = run_cli(ctx, ['solve', '-'], scene)
+    ctx.expect_equal(full.returncode, 0, 'solve exit status (stderr %r)' % full.stderr[-300:])
+    length = len(full.stdout) - 1                       # the answer and a newline
+    exact = run_cli(ctx, ['solve', '-', '--max-response-bytes', str(length)], scene)
+    ctx.expect_equal((exact.returncode, exact.stdout), (0, full.stdout), 'solve at exactly the bound')
+    for how, args, env in (('flag', ['--max-response-bytes', str(length - 1)], None),
+                           ('environment', [], {'LAYOUTD_MAX_RESPONSE_BYTES': str(length - 1)})):
+        over = run_cli(ctx, ['solve', '-'] + args, scene, env)
+        ctx.expect_equal(over.returncode, 1, 'solve one byte over the bound (%s)' % how)
+        doc = json.loads(over.stdout)
+        ctx.expect_equal(doc.get('status'), 422, 'the problem printed (%s)' % how)
+        diag = ctx.expect_diagnostic(doc, 'limit_exceeded')
+        ctx.expect('more than %d bytes' % (length - 1) in diag['message'] and '--max-response-bytes' in diag['message'],
+                   'the diagnostic names the limit and the flag: %r' % diag['message'])
+    verdict = run_cli(ctx, ['validate', '-', '--json', '--max-response-bytes', '20'], scene)
+    ctx.expect_equal(verdict.returncode, 1, 'validate over the bound')
+    ctx.expect_equal(json.loads(verdict.stdout).get('status'), 422, 'validate prints the 422 problem')
+    svg_path = os.path.join(ctx.workdir, 'answers-cli.svg')
+    if os.path.exists(svg_path):
+        os.remove(svg_path)
+    drawn = run_cli(ctx, ['solve', '-', '--svg', svg_path, '--max-response-bytes', str(length)], scene)
+    ctx.expect_equal(drawn.returncode, 1, 'solve --svg with a picture over the bound')
+    ctx.expect_equal(drawn.stdout, full.stdout, 'the JSON is still printed')
+    ctx.expect(b'the SVG was not written' in drawn.stderr and b'--max-response-bytes' in drawn.stderr,
+               'stderr says why: %r' % drawn.stderr[-300:])
+    ctx.expect(not os.path.exists(svg_path), 'no SVG file was written')
