@@ -16,21 +16,31 @@ let package = Package(
         .executable(name: "layoutd-bench", targets: ["layoutd-bench"]),
     ],
     targets: [
-        // Leaf modules: they know none of ours.
-        .target(name: "Cassowary", swiftSettings: swiftSettings),
-        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
-        .target(name: "HTTP1", swiftSettings: swiftSettings),
+        // C headers: the system calls and libraries the Glibc module does not export.
+        .systemLibrary(name: "CLayoutdSystem", path: "Sources/CLayoutdSystem"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        .systemLibrary(name: "CCrypto", path: "Sources/CCrypto"),
+        // Leaf modules: they know none of ours.
+        .target(name: "Cassowary", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
+        .target(name: "LayoutSyntax", swiftSettings: swiftSettings),
+        .target(name: "HTTP1", dependencies: ["CLayoutdSystem"], swiftSettings: swiftSettings),
+        // libpq (Debian: libpq-dev). pkg-config, when installed, adds the header folder;
+        // shim.h finds Debian's /usr/include/postgresql without it.
+        .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
-        .target(name: "LayoutStore", dependencies: ["CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
-            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1"],
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1", "CCrypto"],
+            // A symlink to the top-level openapi.yaml, the one source of the API's
+            // description: compiled in as `PackageResources.openapi_yaml`, served by
+            // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile).
+            resources: [.embedInCode("openapi.yaml")],
             swiftSettings: swiftSettings
         ),
-        .executableTarget(name: "layoutd", dependencies: ["LayoutService"], swiftSettings: swiftSettings),
+        .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
             dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],

@@ -194,7 +194,7 @@ if [ -z "${SKIP_BIG:-}" ]; then
         times=()
         for i in 1 2 3; do
             # Another inset each time: another structure, so nothing is reused (no result,
-            # no compiled scene; see the structure cache in the README).
+            # no compiled scene; see the cache table in docs/operations.md).
             python3 scripts/gen_scene.py $n --width $((370 + i)) --pad $((15 + i)) >"$OUT/scene-$n-$i.json"
             r=$(curl -sS -o "$OUT/scene-$n-$i.out" -w '%{http_code} %{time_total} %{size_upload} %{size_download}' \
                 "http://127.0.0.1:$PORT/solve" -H 'content-type: application/json' --data-binary @"$OUT/scene-$n-$i.json")

@@ -7,6 +7,9 @@
 #
 # Debian packages (installed only when missing; `apt-get update` runs once, and only then):
 #   libsqlite3-dev   SQLite headers and library for the CSQLite system-library module
+#   libssl-dev       OpenSSL's libcrypto headers and library for the CCrypto module (SHA-256)
+#   libpq-dev        libpq (PostgreSQL's client library) headers and library for CPostgreSQL
+#   postgresql       the server scripts/pg-test-cluster.sh starts for the PostgreSQL tests
 #   curl             used by the end-to-end tests (and the image's HEALTHCHECK)
 #   python3-pip      only when python3 has no pip
 # Python packages: tests/requirements.txt (every version pinned), installed only when an
@@ -34,7 +37,7 @@ is_installed() {
 }
 
 missing=()
-for pkg in libsqlite3-dev curl; do
+for pkg in libsqlite3-dev libssl-dev libpq-dev postgresql curl; do
     is_installed "$pkg" || missing+=("$pkg")
 done
 if ! command -v python3 >/dev/null 2>&1; then

@@ -42,7 +42,8 @@ build() {
         && swift build -c release --product layoutd-bench
 }
 
-unit() { swift test --skip-build; }
+# The PostgreSQL store's tests run against a throwaway cluster (LAYOUTD_TEST_PG_URL).
+unit() { scripts/pg-test-cluster.sh -- swift test --skip-build; }
 openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
 e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }

@@ -9,7 +9,7 @@ extension Solver {
     /// level are summed, so k identical constraints are exactly one with weight k; but k
     /// separate error rows around one shared parameter make the simplex walk through
     /// O(k) degenerate pivots that each rewrite O(k) rows (the "equal widths, intrinsic
-    /// width @weak" row of n labels was O(n²) without this). Edit constraints
+    /// width @weak" row of n labels is O(n²) without merging). Edit constraints
     /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
     /// - Returns: the tag and whether the constraint was merged.
     mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
@@ -20,16 +20,16 @@ extension Solver {
         guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = mergeIndex.handle(for: key), records[representative] != nil,
+        if let representative = merging.index.handle(for: key), records[representative] != nil,
            constraint.strength.isRequired || tags[representative].marker >= 0 {
-            mergedCount += 1
+            merging.mergedCount += 1
             if constraint.strength.isRequired { return (tags[representative], true) }
             addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
             return (tags[representative], true)
         }
         guard !constraint.strength.isRequired else {
             let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
-            mergeIndex.insert(key, handle: handle)
+            merging.index.insert(key, handle: handle)
             return (tag, false)
         }
         return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, certificate: &certificate)
@@ -48,22 +48,22 @@ extension Solver {
         var expandedKey: MergeKey? = nil
         if expression.definition < 0 && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
-            if let representative = expandedMergeIndex.handle(for: candidate), records[representative] != nil {
-                mergedCount += 1
+            if let representative = merging.expandedIndex.handle(for: candidate), records[representative] != nil {
+                merging.mergedCount += 1
                 addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
                 // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
-                if !isKeyIndexed { mergeIndex.insert(key, handle: representative) }
+                if !isKeyIndexed { merging.index.insert(key, handle: representative) }
                 return (tags[representative], true)
             }
             expandedKey = candidate
         }
         let tag = try insertRow(constraint, certificate: &certificate, expression: expression)
-        if !isKeyIndexed { mergeIndex.insert(key, handle: handle) }
-        if let expandedKey { expandedMergeIndex.insert(expandedKey, handle: handle) }
+        if !isKeyIndexed { merging.index.insert(key, handle: handle) }
+        if let expandedKey { merging.expandedIndex.insert(expandedKey, handle: handle) }
         return (tag, false)
     }
 
-    /// The longest expanded row kept in `expandedMergeIndex`: a constraint whose row in
+    /// The longest expanded row kept in ``Merging/expandedIndex``: a constraint whose row in
     /// the non-basic symbols is longer is rarely a duplicate, and keeping a copy of
     /// every such row took memory quadratic in the scene (a chain of 8,500 optional
     /// constraints: gigabytes).
@@ -118,27 +118,8 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Int) -> Bool {
-        isAliasRow[symbol]
+        definitions.isAlias[symbol]
     }
-}
-
-/// A queued optional constraint as `installPending` installs it: its handle and
-/// strength (the install order), and what was worked out in handle order before the
-/// install: the earlier constraint with the same merge key (or -1), else the index of
-/// its key in the install's key list (or -1 for a constraint that names a variable
-/// without a symbol yet or is not mergeable). Plain values, cheap to sort.
-struct PendingInstall {
-    var handle: Int
-    var strength: Double
-    var key: Int32
-    var representative: Int
-    /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
-    /// first appearance; 0 when parts are not worked out.
-    var part: Int32 = 0
-    /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
-    var isDeferred = false
-    /// A deferred constraint's hub symbol, else -1.
-    var hub: Int32 = -1
 }
 
 /// A constraint's identity for merging identical ones: strength, relation, and its
@@ -181,8 +162,8 @@ struct MergeKey: Sendable {
 /// one after the other name nearby, recently created symbols, so a lookup reads a
 /// per-symbol head that the previous lookups brought into cache and entries stored
 /// moments ago; a hash table spreads consecutive keys over the whole table instead,
-/// and at 10,000 views (84,000 keys) each lookup and insert cost a cache miss or two
-/// (perf on grid-10000: 10% of the solve, 20× its 1,000-view cost). A key without
+/// where each lookup and insert of a table larger than the cache costs a cache miss or
+/// two. A key without
 /// cells, or one whose symbol's list is full, goes to an open-addressing table
 /// (linear probing, 4-byte slots, load at most 1/2) that ordinary loads never fill:
 /// a lookup costs at most ``listLimit`` comparisons of hashes plus one probe sequence.

@@ -1,29 +1,18 @@
 // Software prefetch for the bulk load's install (`Solver.installPending`).
 //
-// At 10,000 views the solver's tables no longer fit in the last-level cache, and each
-// queued constraint's install starts with a chain of dependent loads that all miss: its
-// merge key, the key's cells, the rows those cells name. The processor waits for each one
-// in turn. A prefetch instruction asks for a line and retires at once, so issued a few
-// constraints ahead, the key is in cache by the time its install reads it. (Plain loads
-// used as "touches" were tried before and changed nothing: a load that misses blocks
-// retirement like the demand load it replaces.)
+// When the solver's tables exceed the last-level cache, each queued constraint's install
+// starts with a chain of dependent loads that miss: its merge key, the key's cells, the
+// rows those cells name. A prefetch instruction asks for a line and retires at once, so
+// issued a few constraints ahead, the key is in cache by the time its install reads it.
+// A prefetch changes no value (`PrefetchTests`).
+import CLayoutdSystem
 
-/// LLVM's `llvm.prefetch` intrinsic (LangRef: "llvm.prefetch"), bound by its LLVM name:
-/// the Swift standard library has no prefetch. This relies on LLVM treating any
-/// declaration named `llvm.*` as the intrinsic (the `swiftcc` convention is ignored);
-/// checked on Swift 6.3.1, x86-64, in debug and release builds: the IR holds
-/// `call @llvm.prefetch.p0` and the object code `prefetcht0`. A toolchain that changed
-/// the intrinsic's name or signature would fail to compile, not miscompile. Arguments:
-/// address, 0 = read, locality 3 = keep in all cache levels, 1 = data cache; the last
-/// three must stay literal constants.
-@_silgen_name("llvm.prefetch.p0")
-private func llvmPrefetch(_ address: UnsafeRawPointer, _ isWrite: Int32, _ locality: Int32, _ isData: Int32)
-
-/// Starts loading the cache line (64 bytes) holding `address`. A hint: it never faults,
-/// whatever the address, and changes no value.
+/// Starts loading the cache line (64 bytes) holding `address` (`__builtin_prefetch`
+/// through the `CLayoutdSystem` shim: read, kept in every cache level). A hint: it never
+/// faults, whatever the address, and changes no value.
 @inline(__always)
 func prefetch(_ address: UnsafeRawPointer) {
-    llvmPrefetch(address, 0, 3, 1)
+    layoutd_prefetch(address)
 }
 
 /// Starts loading the first two cache lines of the heap storage of the array stored at
@@ -49,8 +38,7 @@ func prefetchStorage(ofArrayAt address: UnsafeRawPointer) {
 extension Solver {
     /// How many queue entries ahead `installPending` prefetches a key's cells; twice as
     /// far ahead it prefetches the key itself (`keys` is in handle order, the install in
-    /// part order). Measured on mixed-10000: 4 gained about half as much as 8; 16 no more
-    /// than 8.
+    /// part order). A tuning constant, chosen on the solver kit's mixed-10000 system.
     static var keyPrefetchDistance: Int { 8 }
 
     /// Byte offset of a ``MergeKey``'s cell array within the key (-1 if the layout query

@@ -20,7 +20,7 @@ extension Solver {
     ///   movable symbols in `expression`); use ``areDetermined(_:)`` for many queries.
     ///   With a pending ``solve()`` (``autoSolve`` off) it works on a solved copy.
     public func isDetermined(_ expression: Expression) -> Bool {
-        if needsSolve {
+        if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
             return solved.isDetermined(expression)
@@ -41,7 +41,7 @@ extension Solver {
     /// work), which bounds the analysis of a tableau whose rows grew long. `work`
     /// receives what was spent either way.
     public func areDetermined(_ expressions: [Expression], workLimit: Int, work: inout Int) -> [Bool]? {
-        if needsSolve {
+        if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
             return solved.areDetermined(expressions, workLimit: workLimit, work: &work)
@@ -178,8 +178,8 @@ extension Solver {
         if isBasic[symbol] && isDefinition(symbol) {
             // Settle the definitions in rank order up to this one (each names only lower
             // ranks, which are then settled, and ordinary symbols, decided directly).
-            while blocking.settledRanks <= definitionRank[symbol] {
-                settleDefinition(definitionOrder[blocking.settledRanks], blocking: &blocking)
+            while blocking.settledRanks <= definitions.rank[symbol] {
+                settleDefinition(definitions.order[blocking.settledRanks], blocking: &blocking)
                 blocking.settledRanks += 1
             }
             return blocking.determined[symbol] == 1
@@ -314,7 +314,7 @@ extension Solver {
     /// early and answers the first expressions only.
     public func ambiguityCauses(_ expressions: [Expression], workLimit: Int = .max)
         -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
-        if needsSolve {
+        if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
             return solved.ambiguityCauses(expressions, workLimit: workLimit)

@@ -34,10 +34,10 @@
 //
 // Why at least 16 pushes: what waiting saves is a rewrite of the whole group each time
 // another row takes the hub over, which only pays for a variable that many constraints
-// bound. What it costs is a different order of the required rows, and on dense random
-// systems a variable bounded once or twice, deferred, took from 4× fewer to 4× more
-// cell operations (same pivots, denser or sparser rows). A layout's container width
-// is bounded by every row; below the threshold nothing changes.
+// bound. What it costs is a different order of the required rows, which on dense random
+// systems makes the rows denser as often as sparser (the same pivots either way) for a
+// variable bounded once or twice. A layout's container width is bounded by every row;
+// below the threshold nothing changes (`DeferralTests`).
 //
 // Invariants: a deferred constraint names no hub but its own (others it names are
 // installed first), and the variables it names besides its hub are marked as pushed
@@ -52,7 +52,7 @@ extension Solver {
     /// the next ones that push it that way are deferred.
     static var deferralPushMinimum: Int32 { 16 }
 
-    /// The mark in ``pushes`` of a variable pushed both ways (or named beside a hub).
+    /// The mark in ``Deferrals/pushes`` of a variable pushed both ways (or named beside a hub).
     static var pushedBothWays: Int32 { .min }
 
     /// For a required `constraint` (handle `handle`): defers it if it pushes a hub (see
@@ -78,12 +78,12 @@ extension Solver {
             for index in terms.indices {
                 let sign = push(index)
                 guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
-                if deferral[symbol] == Int8(sign) {
+                if deferrals.direction[symbol] == Int8(sign) {
                     hub = symbol   // a hub already: join it
                     break
                 }
-                let count = pushes[symbol]
-                if hub < 0 && deferral[symbol] == 0 && count != Self.pushedBothWays
+                let count = deferrals.pushes[symbol]
+                if hub < 0 && deferrals.direction[symbol] == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
@@ -100,34 +100,34 @@ extension Solver {
         // No other hub may stay named by a deferred constraint.
         for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && deferral[symbol] != 0 { try installDeferred(hub: symbol) }
+            if symbol != hub && deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
         }
         for index in terms.indices where terms[index].coefficient != 0 {
             let symbol = symbol(for: terms[index].variable)
             record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if deferral[hub] == 0 {
-            deferral[hub] = Int8(pushes[hub].signum())
-            hubOrder.append(hub)
+        if deferrals.direction[hub] == 0 {
+            deferrals.direction[hub] = Int8(deferrals.pushes[hub].signum())
+            deferrals.hubOrder.append(hub)
         }
-        deferredByHub[hub, default: []].append(handle)
+        deferrals.byHub[hub, default: []].append(handle)
         records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
         tags.append(Tag(marker: -1, other: -1))
-        deferredCount += 1
-        needsSolve = true
+        deferrals.count += 1
+        bulkLoad.needsSolve = true
         return true
     }
 
     /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
-    /// to `symbol`'s count in ``pushes``.
+    /// to `symbol`'s count in ``Deferrals/pushes``.
     @inline(__always)
     private mutating func record(_ sign: Int32, of symbol: Int) {
-        let count = pushes[symbol]
+        let count = deferrals.pushes[symbol]
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
-            pushes[symbol] = Self.pushedBothWays
+            deferrals.pushes[symbol] = Self.pushedBothWays
         } else if count.magnitude < Int32.max.magnitude - 1 {
-            pushes[symbol] = count + sign
+            deferrals.pushes[symbol] = count + sign
         }
     }
 
@@ -165,7 +165,7 @@ extension Solver {
             }
             // The hub value at which the constraint is tight, signed by the way the
             // constraint pushes the hub (the hub's direction), so larger is more demanding.
-            let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitionValues[hub] : rows[hub].constant) : 0
+            let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitions.values[hub] : rows[hub].constant) : 0
             let tight = hubValue - residual / coefficient
             let direction: Double = (coefficient > 0) == (constraint.relation == .greaterThanOrEqual) ? 1 : -1
             keyed.append((direction * tight, entry))
@@ -177,18 +177,18 @@ extension Solver {
     /// Installs the deferred constraints of every hub `expression` names (before a
     /// constraint naming it goes into the tableau).
     mutating func installDeferred(namedBy expression: Expression) throws(SolverError) {
-        guard deferredCount > 0 else { return }
+        guard deferrals.count > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if deferral[symbol] != 0 { try installDeferred(hub: symbol) }
+            if deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
     mutating func installDeferred(hub: Int) throws(SolverError) {
-        deferral[hub] = 0
-        guard let handles = deferredByHub.removeValue(forKey: hub) else { return }
+        deferrals.direction[hub] = 0
+        guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
             PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,
                            hub: Int32(truncatingIfNeeded: hub))
@@ -199,7 +199,7 @@ extension Solver {
 
     /// Puts the deferred constraint `handle` into the tableau.
     mutating func installDeferred(handle: Int) throws(SolverError) {
-        deferredCount -= 1
+        deferrals.count -= 1
         guard let record = records[handle] else { return }
         var certificate: [Int]? = nil
         let tag: Tag

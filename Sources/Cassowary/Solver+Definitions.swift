@@ -23,7 +23,7 @@
 extension Solver {
     /// Whether `symbol` is basic through a definition row.
     @inline(__always)
-    func isDefinition(_ symbol: Int) -> Bool { definitionRank[symbol] >= 0 }
+    func isDefinition(_ symbol: Int) -> Bool { definitions.rank[symbol] >= 0 }
 
     /// The external symbol of `row` that no row or objective level holds, if any: the
     /// one with the largest |coefficient|, then the highest id — exactly the symbol
@@ -57,10 +57,10 @@ extension Solver {
         for cell in row.cells { columns[cell.symbol].insert(symbol) }
         rows[symbol] = row
         isBasic[symbol] = true
-        definitionRank[symbol] = definitionOrder.count
-        definitionOrder.append(symbol)
-        isAliasRow[symbol] = row.cells.count == 1 && kinds[row.cells[0].symbol] == .external
-        valuesAreStale = true
+        definitions.rank[symbol] = definitions.order.count
+        definitions.order.append(symbol)
+        definitions.isAlias[symbol] = row.cells.count == 1 && kinds[row.cells[0].symbol] == .external
+        definitions.areValuesStale = true
     }
 
     /// `constant + Σ coefficient·symbol` with every basic symbol replaced by its row,
@@ -77,7 +77,7 @@ extension Solver {
             accumulate(cell.symbol, cell.coefficient, into: &expander, constant: &total, scale: &scale)
         }
         while let rank = expander.popLatest() {
-            let symbol = definitionOrder[rank]
+            let symbol = definitions.order[rank]
             let factor = expander.take(symbol)
             if factor == 0 { continue }
             let row = rows[symbol]
@@ -104,25 +104,25 @@ extension Solver {
             for cell in row.cells { expander.add(cell.symbol, coefficient * cell.coefficient) }
         } else {
             expander.add(symbol, coefficient)
-            if isBasic[symbol] { expander.queue(rank: definitionRank[symbol]) }
+            if isBasic[symbol] { expander.queue(rank: definitions.rank[symbol]) }
         }
     }
 
     /// Recomputes every definition's value, in rank order (each names lower ranks only).
     /// - Complexity: O(Σ length of the definition rows).
     mutating func refreshDefinitionValues() {
-        guard valuesAreStale else { return }
-        for symbol in definitionOrder {
+        guard definitions.areValuesStale else { return }
+        for symbol in definitions.order {
             // Read in place: a copy of the row would retain and release its buffer.
             var value = rows[symbol].constant
             rows[symbol].cells.withUnsafeBufferPointer { cells in
                 for cell in cells where isBasic[cell.symbol] {
-                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitionValues[cell.symbol] : rows[cell.symbol].constant)
+                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitions.values[cell.symbol] : rows[cell.symbol].constant)
                 }
             }
-            definitionValues[symbol] = value
+            definitions.values[symbol] = value
         }
-        valuesAreStale = false
+        definitions.areValuesStale = false
     }
 
     /// The value of the definition `symbol` without the cache (after a change that has
@@ -160,11 +160,11 @@ extension Solver {
 ///
 /// The accumulator starts as a short list searched linearly (most expansions touch a
 /// handful of symbols) and moves to a small open-addressing table (linear probing,
-/// Fibonacci hashing, at most half full) past ``listLimit`` symbols. It used to move
-/// to a dense array by symbol id, 24 bytes a symbol: 6 MB at 10,000 views, where
-/// each first touch of a slot was a cache miss; the table holds only the symbols of
-/// the expansion and stays in the L1 cache. Either way each symbol's sum is added up
-/// in the same order, so the result does not depend on which is used.
+/// Fibonacci hashing, at most half full) past ``listLimit`` symbols, not to a dense
+/// array by symbol id (24 bytes a symbol, each first touch of a slot a cache miss in a
+/// large tableau): the table holds only the symbols of the expansion and stays in the
+/// L1 cache. Either way each symbol's sum is added up in the same order, so the result
+/// does not depend on which is used (`ExpanderTests.manySymbolsGiveTheSameSums`).
 struct Expander: Sendable {
     /// One symbol's accumulator (`symbol` -1: an empty table slot).
     private struct Entry {

@@ -26,8 +26,8 @@ extension Solver {
     /// Nothing is recorded while adding, so explaining costs nothing without a conflict.
     /// Unbounded: ``explainConflict(_:workLimit:work:)`` with no limit.
     /// - Complexity: re-adding the linked required constraints once, then (k ≤ 64)
-    ///   O(k²) adds on scratch solvers; measured well under 100 ms for one conflict
-    ///   among 1,000 required constraints, and for a 1,000-equality chain.
+    ///   O(k²) adds on scratch solvers (`layoutd-bench explain` times one conflict
+    ///   among 1,000 required constraints).
     public func explainConflict(_ constraint: Constraint) -> [ConstraintHandle] {
         var work = 0
         return explainConflict(constraint, workLimit: .max, work: &work) ?? []

@@ -14,13 +14,13 @@ extension Solver {
         isBasic.append(false)
         columns.append(SymbolSet())
         owners.append(-1)
-        definitionRank.append(-1)
-        isAliasRow.append(false)
-        definitionValues.append(0)
+        definitions.rank.append(-1)
+        definitions.isAlias.append(false)
+        definitions.values.append(0)
         _ = links.add()
         isPinned.append(false)
-        deferral.append(0)
-        pushes.append(0)
+        deferrals.direction.append(0)
+        deferrals.pushes.append(0)
         return id
     }
 
@@ -57,8 +57,8 @@ extension Solver {
                                 isMergeable: Bool = true) throws(SolverError) -> ConstraintHandle {
         guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
         // A constraint's fixed cost (its record, merge key, markers, objective entries)
-        // in cell operations: 20,000 wishes on one variable counted almost nothing but
-        // took 60 ms, so a request re-solving them per size ran far past its budget.
+        // in cell operations, so that many constraints merged into a few rows (wishes on
+        // one variable) still count toward ``workLimit``.
         cellOperations &+= Self.constraintOverhead
         let handle = ConstraintHandle(rawValue: records.count)
         if !autoSolve && !constraint.strength.isRequired {
@@ -66,8 +66,8 @@ extension Solver {
             // required ones, so the bulk load does not re-pivot its error rows.
             records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
             tags.append(Tag(marker: -1, other: -1))
-            pending.append(handle.rawValue)
-            needsSolve = true
+            bulkLoad.pending.append(handle.rawValue)
+            bulkLoad.needsSolve = true
             return handle
         }
         if try deferIfImpliedFree(constraint, handle: handle.rawValue, isMergeable: isMergeable) { return handle }
@@ -80,7 +80,7 @@ extension Solver {
         if autoSolve {
             try optimizeObjective()
         } else {
-            needsSolve = true
+            bulkLoad.needsSolve = true
         }
         return handle
     }
@@ -96,199 +96,6 @@ extension Solver {
 
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
     static var constraintOverhead: Int { 100 }
-
-    /// Installs the queued optional constraints, optimising after each one: part by
-    /// part, and within a part strongest level first and in handle order within a level.
-    ///
-    /// Stronger decisions are made before weaker rows can steer the pivots, and a row
-    /// that agrees with the optimum so far enters without pivots.
-    ///
-    /// **Parts.** Constraints that no chain of rows ties together are installed one
-    /// part after another (`PartTracker`): exactly the pivots and values of the level
-    /// order over the whole queue, but a flow layout's rows are solved while their
-    /// cells are in cache instead of once per strength level across the scene.
-    ///
-    /// **Weaving.** In a queue of ``Solver/weaveMinimum`` or more, the other parts go in
-    /// between the largest part's constraints, each where that part's sweep has just
-    /// passed its handles (`PartTracker.weave`): the same pivots, with each small part's
-    /// data still in cache from the sweep. And each install prefetches the cells of the
-    /// merge key 8 entries ahead and the key itself 16 entries ahead (`Prefetch.swift`).
-    ///
-    /// **Deferred required constraints** (`Solver+Deferral.swift`) go in just before
-    /// the strongest queued level that names their hub, ahead of that level's optional
-    /// constraints, or after everything when none does. Above the strongest of those
-    /// levels their hubs tie nothing, so those levels are parted again without them
-    /// (`PartTracker.splitAbove`: a flow layout with a free width has its rows as parts
-    /// again there). That keeps the optimum but not always the level order's pivots.
-    ///
-    /// **Not blocks.** Level order within blocks of 1,024 consecutive constraints of a
-    /// part was tried twice for locality inside large parts. Any order ends optimal in
-    /// exact arithmetic, but on dense random systems blocks took 1.2–8× the pivots, up
-    /// to 100× the time, and in floating point reached worse optima, one with a required
-    /// constraint broken by 0.42 after edits; a fallback to level order once a part's
-    /// pivots ran high never fired (README, issue 3).
-    ///
-    /// What does not depend on the tableau of the moment — each constraint's merge
-    /// key, whether it repeats an earlier one, and its part — is worked out first, in
-    /// one pass in handle order, where consecutive constraints name neighbouring
-    /// variables (`PendingInstall`).
-    /// - Complexity: O(queued terms) besides the installs, nearly.
-    mutating func installPending() throws(SolverError) {
-        var queue: [PendingInstall] = []
-        queue.reserveCapacity(pending.count)
-        var keys: [MergeKey] = []
-        // A queue this long goes in by parts (unless `installsByPart` is off, for tests).
-        let isBulk = pending.count + deferredCount >= Self.partOrderMinimum
-        var parts = PartTracker(links: installsByPart && isBulk ? links : nil)
-        // The strongest queued level that names each hub (lookups only).
-        var hubLevels: [Int: Double] = [:]
-        // Merged duplicates tied to their representatives' parts (queue indices).
-        var duplicateTies: [(Int, Int)] = []
-        for handle in pending {
-            guard let record = records[handle] else { continue }
-            let constraint = record.constraint
-            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
-            if parts.isActive { parts.tie(constraint.expression, in: self) }
-            if deferredCount > 0 {
-                for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferral[symbol] != 0 else { continue }
-                    hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
-                }
-            }
-            // Only constraints whose variables all have symbols: creating symbols here
-            // would number them in handle order instead of install order.
-            if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = mergeIndex.handle(for: key), records[representative] != nil {
-                    // An earlier constraint with this key: a present one, or a queued one with
-                    // the same strength (the key holds it) and a lower handle, installed first.
-                    // Aliases of a pinned variable can give two constraints one key in two
-                    // parts: a queued representative's part takes the duplicate in, so
-                    // that level-and-handle order installs the representative first.
-                    entry.representative = representative
-                    if parts.isActive, let index = Self.queueIndex(of: representative, in: queue) {
-                        parts.tieEntry(queue.count, to: index)
-                        duplicateTies.append((queue.count, index))
-                    }
-                } else {
-                    mergeIndex.insert(key, handle: handle)
-                    entry.key = Int32(truncatingIfNeeded: keys.count)
-                    keys.append(key)
-                }
-            }
-            queue.append(entry)
-        }
-        pending = []
-        // Deferred required constraints go in just before the strongest level that names
-        // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in hubOrder where deferral[hub] != 0 {
-            let level = hubLevels[hub] ?? -.infinity
-            for handle in deferredByHub[hub] ?? [] {
-                guard let record = records[handle] else { continue }
-                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
-                                            hub: Int32(truncatingIfNeeded: hub)))
-                if parts.isActive { parts.tie(record.constraint.expression, in: self) }
-            }
-            deferral[hub] = 0
-        }
-        deferredByHub = [:]
-        hubOrder = []
-        lastInstallPartCount = parts.isActive ? parts.rank(&queue) : 0
-        // Above the strongest level at which deferred constraints go in, their hubs tie
-        // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
-        var upperCount = 0
-        if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
-            let counts = PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self)
-            upperCount = Int(counts.upper)
-            lastInstallPartCount = counts.all
-        }
-        queue.sort {
-            if $0.part != $1.part { return $0.part < $1.part }
-            if $0.strength != $1.strength { return $0.strength > $1.strength }
-            if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
-            return $0.handle < $1.handle
-        }
-        lastInstallWovenPartCount = 0
-        if parts.isActive && upperCount > 0 {
-            // The two phases are woven each on its own: a part of one is not independent
-            // of a part of the other.
-            let end = queue.firstIndex { $0.part >= upperCount } ?? queue.count
-            var upper = Array(queue[..<end])
-            var lower = Array(queue[end...])
-            if upper.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&upper) }
-            if lower.count >= weaveMinimum { lastInstallWovenPartCount += PartTracker.weave(&lower) }
-            queue = upper + lower
-        } else if parts.isActive && queue.count >= weaveMinimum {
-            lastInstallWovenPartCount = PartTracker.weave(&queue)
-        }
-        // Parts are independent only from an optimal start (the required constraints
-        // added since the last solve may have left the objective improvable). The plain
-        // level order that tests compare parts with starts there too: from a start not
-        // known to be optimal, `insertRow` picks a degenerate row's subject by another
-        // rule, and 75 of 600 small tied systems made 1–3 other pivots (found in review).
-        if isBulk { try optimizeObjective() }
-        // Keys resolve aliases (single-cell definition rows) as they were before the
-        // install. A queued optional row always carries error symbols, so a definition it
-        // adds is never an alias and the keys stay exact; were one to appear, a key
-        // written without it still names only constraints identical as written, so it
-        // could miss a merge but never make a wrong one.
-        var position = 0
-        while position < queue.count {
-            if queue[position].isDeferred && (position == 0 || !queue[position - 1].isDeferred) {
-                var end = position + 1
-                while end < queue.count && queue[end].isDeferred { end += 1 }
-                orderByDemand(&queue[position..<end])
-            }
-            // The keys of the next installs, ahead of time (`Prefetch.swift`).
-            Self.prefetchKeys(queue, keys, at: position)
-            let entry = queue[position]
-            position += 1
-            let index = entry.handle
-            if entry.isDeferred {
-                try installDeferred(handle: index)
-                try optimizeObjective()
-                continue
-            }
-            var certificate: [Int]? = nil
-            let tag: Tag
-            let isMerged: Bool
-            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
-                mergedCount += 1
-                addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
-                (tag, isMerged) = (tags[entry.representative], true)
-            } else if entry.key >= 0 {
-                // The constraint is read from its key alone (strength, relation, row): its
-                // record is not touched until its tag is written.
-                let key = keys[Int(entry.key)]
-                let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
-                (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
-                                                     certificate: &certificate)
-            } else {
-                guard let record = records[index] else { continue }
-                (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
-                                                    certificate: &certificate)
-            }
-            tags[index] = tag
-            own(tag, isMerged: isMerged, by: index)
-            try optimizeObjective()
-        }
-        try optimizeObjective()
-    }
-
-    /// The index of the entry for `handle` in `queue` (ascending handles, as the first
-    /// pass of `installPending` builds it), if queued.
-    /// - Complexity: O(log queue).
-    static func queueIndex(of handle: Int, in queue: [PendingInstall]) -> Int? {
-        var low = 0
-        var high = queue.count
-        while low < high {
-            let mid = (low + high) / 2
-            if queue[mid].handle < handle { low = mid + 1 } else { high = mid }
-        }
-        return low < queue.count && queue[low].handle == handle ? low : nil
-    }
-
-    /// Queues shorter than this install in plain level order (parts would not pay).
-    static var partOrderMinimum: Int { 64 }
 
     /// Puts the row of `constraint` into the tableau, feasibly, without optimising
     /// (kiwi `addConstraint` up to `optimize`). Returns the constraint's tag.
@@ -308,7 +115,7 @@ extension Solver {
         var row = Row()
         swap(&row, &prepared.row)
         addMarkers(constraint, to: &row, tag: &tag)
-        valuesAreStale = true
+        definitions.areValuesStale = true
         if definition >= 0 {
             // A free external symbol nothing holds: keep the row as written.
             row.solve(for: definition)
@@ -406,14 +213,14 @@ extension Solver {
         } else if namesDefinition {
             // Definitions need the ordered expansion (latest first, so chains cancel);
             // rows naming only ordinary basic symbols are merged directly below, which
-            // measured 5–10% faster on the benchmark systems than the expander.
+            // costs less than the expander.
             var scratch = Expander()
-            swap(&scratch, &expander)
+            swap(&scratch, &buffers.expander)
             // Room for the constraint's markers (`addMarkers`), saving a copy.
             row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale, spare: 2)
             cellOperations &+= scratch.work   // expansions count toward the work limit too
             scratch.work = 0
-            swap(&scratch, &expander)
+            swap(&scratch, &buffers.expander)
         } else {
             row = Row(constant: direct.constant)
             scale = abs(direct.constant)
@@ -557,7 +364,7 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = tags[index]
-        if tag.marker < 0 || !definitionOrder.isEmpty || mergedCount > 0 {
+        if tag.marker < 0 || !definitions.order.isEmpty || merging.mergedCount > 0 {
             // A required equality without a marker, definition rows (which are never
             // substituted into, so a marker cannot be pivoted out of them) or merged
             // constraints (which share errors): rebuild from the remaining records.
@@ -651,8 +458,8 @@ extension Solver {
     /// Makes `symbol` basic with `row`, indexing the row's cells.
     @inline(__always)
     mutating func install(_ symbol: Int, _ row: Row) {
-        // Each cell goes into its column's hash set: a cache miss when the columns are
-        // large, measured at four to seven times an ordinary cell operation.
+        // Each cell goes into its column's hash set, counted as four cell operations: a
+        // cache miss when the columns are large.
         cellOperations &+= 4 &* row.cells.count
         for cell in row.cells { columns[cell.symbol].insert(symbol) }
         rows[symbol] = row
@@ -680,7 +487,7 @@ extension Solver {
             pivotTrail?.append(entering)
             pivotTrail?.append(leaving)
         }
-        valuesAreStale = true
+        definitions.areValuesStale = true
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)
         substitute(entering, with: row)
@@ -693,18 +500,18 @@ extension Solver {
     mutating func substitute(_ symbol: Int, with row: Row) {
         let holders = columns[symbol]
         columns[symbol] = SymbolSet()
-        // Scratch arrays kept by the solver between calls (a large load substitutes
-        // hundreds of thousands of times; fresh arrays were a third of its allocations).
+        // Scratch arrays kept by the solver between calls: a substitution allocates
+        // nothing once they have grown.
         var added: [Int] = []
         var removed: [Int] = []
         var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
-        swap(&added, &substitutionScratch.added)
-        swap(&removed, &substitutionScratch.removed)
-        swap(&buffer, &substitutionScratch.buffer)
+        swap(&added, &buffers.substitution.added)
+        swap(&removed, &buffers.substitution.removed)
+        swap(&buffer, &buffers.substitution.buffer)
         defer {
-            swap(&added, &substitutionScratch.added)
-            swap(&removed, &substitutionScratch.removed)
-            swap(&buffer, &substitutionScratch.buffer)
+            swap(&added, &buffers.substitution.added)
+            swap(&removed, &buffers.substitution.removed)
+            swap(&buffer, &buffers.substitution.buffer)
         }
         for basic in holders {
             if isDefinition(basic) {
@@ -728,8 +535,7 @@ extension Solver {
             }
             // The merge, plus what a holder costs beyond it: reaching its row (a cache
             // miss in a large tableau) and a column-index update per cell gained or
-            // lost (measured: a pivot substituting into 20,000 rows took 3 ms). The same
-            // count whichever way the row was written.
+            // lost. The same count whichever way the row was written (`WorkLimitTests`).
             cellOperations &+= rows[basic].cells.count &+ row.cells.count &+ 8 &+ 4 &* (added.count &+ removed.count)
             for s in added { columns[s].insert(basic) }
             for s in removed { columns[s].remove(basic) }
@@ -894,10 +700,9 @@ extension Solver {
     ///
     /// Ratios that tie in exact arithmetic differ in the last bit in floating point
     /// (0.387/0.290 against 0.258/0.194, both 4/3): taken as decided at their level,
-    /// the weaker levels were never compared, the dual simplex entered the symbol with
-    /// the larger weak ratio, and the other's weak reduced cost went negative. The
-    /// suggested values were then not optimal (a kiwi differential system: an error of
-    /// 37.5 at weak strength instead of 16.9).
+    /// the weaker levels would never be compared, the symbol with the larger weak ratio
+    /// could enter, and the other's weak reduced cost go negative, leaving suggested
+    /// values that are not optimal (`DualRatioTieTests.suggestionsAfterATieReachTheOptimum`).
     func dualRatio(_ a: Int, _ ca: Double, isLessThan b: Int, _ cb: Double) -> Bool {
         var decidingRank = Int.max
         var isLess = false
@@ -916,257 +721,3 @@ extension Solver {
         return isLess
     }
 }
-
-/// The parts of a bulk load (`Solver.installPending`): each queued constraint's set in
-/// the solver's ``Solver/links`` once the queued constraints' own ties are added, ranked
-/// by first appearance in the queue.
-///
-/// Installing part by part, each part in level order, makes exactly the pivots of the
-/// plain level order: the tableau is optimal before each install, so a new row can only
-/// make its own part's reduced costs negative; a pivot rewrites only rows that hold its
-/// entering symbol, which are in that part; and every choice compares symbols of one
-/// part, whose ids keep their relative order. What changes is locality: a flow
-/// layout's rows are solved one after another while their cells are in cache, instead
-/// of once per strength level across the whole scene.
-struct PartTracker {
-    private var sets: DisjointSets
-    /// Whether parts are worked out (a short queue installs in plain level order).
-    let isActive: Bool
-    /// Each queued constraint's element in `sets`, in queue order; -1 for one that
-    /// names no variable (or only pinned ones).
-    private var anchors: [Int] = []
-    /// Elements for variables that have no symbol yet (lookups only).
-    private var unnamed: [Variable: Int] = [:]
-
-    init(links: DisjointSets?) {
-        sets = links ?? DisjointSets(count: 0)
-        isActive = links != nil
-    }
-
-    /// Ties the variables of the next queued constraint, `expression`.
-    /// - Complexity: O(terms), nearly.
-    mutating func tie(_ expression: Expression, in solver: Solver) {
-        var anchor = -1
-        for term in expression.terms {
-            let node: Int
-            if let symbol = solver.variableSymbols[term.variable] {
-                // A variable a required equality pins ties nothing.
-                if solver.isPinned[symbol] { continue }
-                node = symbol
-            } else if let known = unnamed[term.variable] {
-                node = known
-            } else {
-                node = sets.add()
-                unnamed[term.variable] = node
-            }
-            if anchor < 0 { anchor = node } else { sets.union(anchor, node) }
-        }
-        anchors.append(anchor)
-    }
-
-    /// Interleaves the other parts with the largest part's install, in a queue sorted by
-    /// part: each other part goes, whole and in its own order, just before the first
-    /// entry of the largest part's *sweep level* whose handle is above all of the part's
-    /// handles. The sweep level is the weakest of the largest part's levels that holds at
-    /// least half as many of its constraints as its most populous level does (a flow
-    /// layout's "top aligned" wishes, one per view).
-    ///
-    /// Why: a flow layout's vertical chain is one large part, installed level by level,
-    /// and each row's horizontal constraints are a small part. Their variables and rows
-    /// were made view by view, so in memory a row's horizontal data sits beside its
-    /// vertical data. Installed after the whole chain, each row's part reads its data back
-    /// cold; installed just after the chain's sweep passed that row, the data is still
-    /// in cache. At 10,000 views (mixed-10000) the load took about 3% less time; at 1,000
-    /// views, where everything stays in cache, weaving cost about 3%, hence
-    /// ``Solver/weaveMinimum``. (With an edit variable on the width, the free width ties a
-    /// flow layout's rows into one part: nothing to weave.)
-    ///
-    /// Exact, as the part order itself is (see the type's documentation): any order of
-    /// whole parts makes every part's own pivots. Parts are woven in rank order, each
-    /// before the first sweep entry above its handles; a part whose handles reach past
-    /// the whole sweep ends the weaving, and it and the parts ranked after it follow the
-    /// largest part, in rank order. So does a part holding a deferred constraint (a
-    /// precaution: `orderByDemand` reorders runs of those, and weaving them was not
-    /// measured).
-    /// - Returns: the number of parts woven in.
-    /// - Complexity: O(queue).
-    static func weave(_ queue: inout [PendingInstall]) -> Int {
-        var ranges: [(start: Int, end: Int, highestHandle: Int, hasDeferred: Bool)] = []
-        var start = 0
-        while start < queue.count {
-            var end = start
-            var highest = -1
-            var hasDeferred = false
-            while end < queue.count && queue[end].part == queue[start].part {
-                highest = max(highest, queue[end].handle)
-                hasDeferred = hasDeferred || queue[end].isDeferred
-                end += 1
-            }
-            ranges.append((start, end, highest, hasDeferred))
-            start = end
-        }
-        guard ranges.count > 2 else { return 0 }
-        var largest = 0
-        for index in ranges.indices
-        where ranges[index].end - ranges[index].start > ranges[largest].end - ranges[largest].start {
-            largest = index
-        }
-        // The largest part's levels are runs of equal strength (strongest first).
-        var runs: [(strength: Double, count: Int)] = []
-        for position in ranges[largest].start..<ranges[largest].end where !queue[position].isDeferred {
-            let strength = queue[position].strength
-            if let last = runs.last, last.strength == strength {
-                runs[runs.count - 1].count += 1
-            } else {
-                runs.append((strength, 1))
-            }
-        }
-        let most = runs.map(\.count).max() ?? 0
-        guard let sweep = runs.last(where: { $0.count * 2 >= most })?.strength else { return 0 }
-        var woven: [PendingInstall] = []
-        woven.reserveCapacity(queue.count)
-        var isPlaced = [Bool](repeating: false, count: ranges.count)
-        isPlaced[largest] = true
-        var next = 0
-        var count = 0
-        for position in ranges[largest].start..<ranges[largest].end {
-            let entry = queue[position]
-            if !entry.isDeferred && entry.strength == sweep {
-                while next < ranges.count {
-                    let range = ranges[next]
-                    if next == largest || range.hasDeferred {
-                        next += 1
-                        continue
-                    }
-                    guard range.highestHandle < entry.handle else { break }
-                    woven.append(contentsOf: queue[range.start..<range.end])
-                    isPlaced[next] = true
-                    count += 1
-                    next += 1
-                }
-            }
-            woven.append(entry)
-        }
-        for index in ranges.indices where !isPlaced[index] {
-            woven.append(contentsOf: queue[ranges[index].start..<ranges[index].end])
-        }
-        queue = woven
-        return count
-    }
-
-    /// Parts the entries of `queue` stronger than `split` — the strongest level at which
-    /// deferred required constraints go in (`Solver+Deferral.swift`) — again, from
-    /// `links` and those entries' own ties only, and ranks every other entry's part
-    /// (as `rank` set it) after them, all numbered from 0 without gaps. Returns the
-    /// number of upper parts (entries with `part` below it are the upper phase) and of
-    /// all parts.
-    ///
-    /// Why: a flow layout with a free container width ties every row to the width, by
-    /// the rows' deferred end constraints and their wishes at the width's level, so the
-    /// whole horizontal layout was one part, installed level by level across all rows:
-    /// at 10,000 views each of some 25 levels swept data far larger than the cache
-    /// (mixed-10000-edit grew 12–12.7× from 1,000 views against 10.8× with the width
-    /// pinned). Above that level nothing installed names the width, and the rows are
-    /// parts of their own again.
-    ///
-    /// The same optimum as the plain level order, not always the same pivots. The level
-    /// order is the upper entries in level order, then the rest in level order (a
-    /// deferred entry has the strength of the level it precedes, so every entry above
-    /// `split` is optional and comes first). The upper phase, installed part by part,
-    /// makes its level-order pivots by the type's argument: its parts come from the
-    /// tableau's links and the upper entries' ties, all that its installs can reach.
-    /// The lower phase keeps the whole queue's parts, but a part of it holds symbols of
-    /// several upper parts, made part by part rather than level by level, so their ids
-    /// are ordered differently, and its choices decided by ids (ties, degenerate pivots)
-    /// can go the other way: another path to an optimal tableau, whose values differ from
-    /// the level order's by rounding (and more only where the optimum is not unique).
-    /// Where the hub is wished for only at the weakest levels, as a layout's trailing
-    /// wishes are, the lower phase is small and nothing measured diverged: the kit's
-    /// `-edit` systems, 42 flow layouts (17–200 rows, 6 seeds), 200 random systems
-    /// sharing a width wished for at level 2. With the width wished for at 1,200 or
-    /// 950,000, most levels fall in the lower phase and pivots changed in 4 of 40 such
-    /// systems (values within 1.3e-11; review), and a flow layout whose end wishes are at
-    /// 1,500 made other pivots with the same count and values (`PartOrderTests`).
-    /// - Complexity: O(terms of the upper entries + queue), nearly.
-    static func splitAbove(_ split: Double, _ queue: inout [PendingInstall], links: DisjointSets,
-                           duplicateTies: [(Int, Int)], in solver: Solver) -> (upper: Int32, all: Int) {
-        func isUpper(_ entry: PendingInstall) -> Bool { !entry.isDeferred && entry.strength > split }
-        var upper = PartTracker(links: links)
-        for entry in queue {
-            if isUpper(entry), let record = solver.records[entry.handle] {
-                upper.tie(record.constraint.expression, in: solver)
-            } else {
-                upper.anchors.append(-1)
-            }
-        }
-        for (index, other) in duplicateTies where isUpper(queue[index]) {
-            upper.tieEntry(index, to: other)
-        }
-        let whole = queue.map(\.part)
-        let rankCount = upper.rank(&queue)
-        // Upper ranks renumbered in order of first appearance over the upper entries alone
-        // (`rank` also gave each lower entry, which ties nothing here, one of its own);
-        // the lower entries' whole-queue parts follow, in their order.
-        var renumbered = [Int32](repeating: -1, count: rankCount)
-        var isLowerPart = [Bool](repeating: false, count: queue.count)
-        var upperCount: Int32 = 0
-        for index in queue.indices {
-            if isUpper(queue[index]) {
-                let rank = Int(queue[index].part)
-                if renumbered[rank] < 0 {
-                    renumbered[rank] = upperCount
-                    upperCount += 1
-                }
-                queue[index].part = renumbered[rank]
-            } else {
-                isLowerPart[Int(whole[index])] = true
-            }
-        }
-        var lowerRank = [Int32](repeating: -1, count: queue.count)
-        var count = upperCount
-        for part in isLowerPart.indices where isLowerPart[part] {
-            lowerRank[part] = count
-            count += 1
-        }
-        for index in queue.indices where !isUpper(queue[index]) {
-            queue[index].part = lowerRank[Int(whole[index])]
-        }
-        return (upperCount, Int(count))
-    }
-
-    /// Puts the queued constraint at `index` into the part of the one at `other`: a
-    /// merged duplicate and its representative, which must go in first (the duplicate
-    /// adds its weight to the representative's errors), as one part's level-and-handle
-    /// order guarantees for two constraints of one strength.
-    mutating func tieEntry(_ index: Int, to other: Int) {
-        let (a, b) = (anchors[index], anchors[other])
-        switch (a >= 0, b >= 0) {
-        case (true, true): sets.union(a, b)
-        case (false, true): anchors[index] = b
-        case (true, false): anchors[other] = a
-        case (false, false):
-            let node = sets.add()
-            anchors[index] = node
-            anchors[other] = node
-        }
-    }
-
-    /// Sets each entry's `part`, the rank of its part. `queue` is in the order the
-    /// constraints were tied. Returns the number of parts.
-    mutating func rank(_ queue: inout [PendingInstall]) -> Int {
-        var rankOfRoot = [Int32](repeating: -1, count: sets.count)
-        var count: Int32 = 0
-        for index in queue.indices {
-            let anchor = anchors[index]
-            var rank = count
-            if anchor >= 0 {
-                let root = sets.find(anchor)
-                if rankOfRoot[root] < 0 { rankOfRoot[root] = rank } else { rank = rankOfRoot[root] }
-            }
-            if rank == count { count += 1 }
-            queue[index].part = rank
-        }
-        return Int(count)
-    }
-}
-

@@ -48,6 +48,8 @@
 public struct Solver: Sendable {
     // MARK: - Storage (indexed by symbol id unless noted)
 
+    // The tableau: rows, columns and the objective.
+
     /// Kind of each symbol.
     var kinds: [SymbolKind] = []
     /// Row of each basic symbol (`symbol = row`); empty for non-basic symbols.
@@ -57,6 +59,37 @@ public struct Solver: Sendable {
     /// Column index: the basic symbols whose rows contain this symbol. Only ever used
     /// for independent per-row updates or for choices with an explicit tie-break.
     var columns: [SymbolSet] = []
+    /// The objective: one row per strength level, stored by column.
+    var objective = Objective()
+    /// Symbols whose reduced-cost vector is lexicographically negative (the primal
+    /// entering candidates); refreshed from the levels' change logs. Only its minimum
+    /// is ever used.
+    var lexicographicNegatives = SymbolSet()
+    /// Restricted basic rows that may have gone negative, popped lowest id first.
+    var infeasible = MinHeap()
+    /// The artificial objective while ``addWithArtificialVariable`` runs.
+    var artificial: Row?
+    /// Whether the basis is known to be optimal (reduced costs lexicographically
+    /// non-negative): then a degenerate new row can take the dual-ratio subject.
+    var isOptimal = true
+    /// Whether required equalities get a dummy marker in the tableau (kiwi does this
+    /// always). Off by default: dummies are fixed at 0 and only serve removal and
+    /// explanation, but they fill rows in (a chain of n equalities puts O(n) dummies in
+    /// each of n rows, O(n²) work). Without them a required equality is baked into the
+    /// rows; removing one rebuilds the tableau, and ``explainConflict(_:)`` re-adds the
+    /// relevant constraints in a scratch solver with markers on.
+    var tracksMarkers = false
+    /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
+    /// a row, so pivots among one set's symbols never touch another's (see
+    /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
+    /// the moment, never finer.
+    var links = DisjointSets(count: 0)
+    /// Whether the symbol is basic with a constant row (see `link`), by symbol id; read
+    /// instead of the row, whose first touch is a cache miss in a large tableau.
+    var isPinned: [Bool] = []
+
+    // The constraints and variables behind the tableau.
+
     /// Handle (`rawValue`) of the constraint owning this marker/error symbol, or -1.
     var owners: [Int] = []
     /// Symbol of each variable the solver has seen (lookups only).
@@ -65,31 +98,28 @@ public struct Solver: Sendable {
     var records: [ConstraintRecord?] = []
     /// The marker symbols of each constraint, by handle `rawValue` (meaningless once the
     /// record is `nil`). Apart from the records: a bulk load installs its queue part by
-    /// part, not in handle order, and at 10,000 views reading a record's line to write its
-    /// tag was a cache miss that stalled each install; a plain store into this array does
-    /// not wait for the line.
+    /// part, not in handle order, and a plain store into this array does not wait for a
+    /// record's cache line to write a tag.
     var tags: [Tag] = []
-    /// The objective: one row per strength level, stored by column.
-    var objective = Objective()
     /// Edit variables (lookups only).
     var edits: [Variable: EditInfo] = [:]
-    /// Restricted basic rows that may have gone negative, popped lowest id first.
-    var infeasible = MinHeap()
-    /// The artificial objective while ``addWithArtificialVariable`` runs.
-    var artificial: Row?
-    /// Whether required equalities get a dummy marker in the tableau (kiwi does this
-    /// always). Off by default: dummies are fixed at 0 and only serve removal and
-    /// explanation, but they fill rows in (a chain of n equalities puts O(n) dummies in
-    /// each of n rows, O(n²) work). Without them a required equality is baked into the
-    /// rows; removing one rebuilds the tableau, and ``explainConflict(_:)`` re-adds the
-    /// relevant constraints in a scratch solver with markers on.
-    var tracksMarkers = false
-    /// Symbols whose reduced-cost vector is lexicographically negative (the primal
-    /// entering candidates); refreshed from the levels' change logs. Only its minimum
-    /// is ever used.
-    var lexicographicNegatives = SymbolSet()
-    /// Whether constraints were added without re-optimising (``autoSolve`` off).
-    var needsSolve = false
+
+    // Each concern of its own.
+
+    /// Definition rows (`Solver+Definitions.swift`).
+    var definitions = Definitions()
+    /// Identical constraints merged into one (`ConstraintMerging.swift`).
+    var merging = Merging()
+    /// The queue of a bulk load and how it is installed (`Solver+BulkInstall.swift`).
+    var bulkLoad = BulkLoad()
+    /// Required inequalities deferred on implied-free variables (`Solver+Deferral.swift`).
+    var deferrals = Deferrals()
+    /// Scratch space kept between calls, so that an expansion or a substitution costs
+    /// what it touches and allocates nothing once grown.
+    var buffers = Buffers()
+
+    // Counters and limits.
+
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
     public internal(set) var pivotCount = 0
     /// When not `nil`, every pivot appends its entering and then its leaving symbol.
@@ -101,81 +131,18 @@ public struct Solver: Sendable {
     /// Number of row cells read or written so far: by substitutions, by rows merged
     /// into a new constraint's expression and by expansions, plus four per cell put
     /// into the column index (a hash-set insert, the costliest cell operation when rows
-    /// fill in) and 100 per constraint added (its fixed cost). A machine-independent measure of the solver's work; the ambiguity
-    /// analysis reports its own (``areDetermined(_:workLimit:work:)``).
+    /// fill in) and 100 per constraint added (its fixed cost). A machine-independent
+    /// measure of the solver's work; the ambiguity analysis reports its own
+    /// (``areDetermined(_:workLimit:work:)``).
     public internal(set) var cellOperations = 0
     /// The most ``cellOperations`` this solver may spend; beyond it the simplex stops
     /// with ``SolverError/workLimitExceeded`` (checked after each pivot). It bounds the
     /// time and memory one hostile system can take from a shared service. Default:
     /// unlimited.
     public var workLimit = Int.max
-    /// Whether the basis is known to be optimal (reduced costs lexicographically
-    /// non-negative): then a degenerate new row can take the dual-ratio subject.
-    var isOptimal = true
-    /// Handles (`rawValue`) of optional constraints queued while ``autoSolve`` is off.
-    var pending: [Int] = []
-    /// Rank of each definition row (an external symbol's row kept as written, see
-    /// `Solver+Definitions.swift`) in `definitionOrder`, or -1; by symbol id.
-    var definitionRank: [Int] = []
-    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
-    /// external (see ``isAlias(_:)``), by symbol id: set when the definition is
-    /// installed (its row never changes afterwards), so a merge key resolving the
-    /// symbols of a constraint reads one byte each instead of their rows, whose first
-    /// touch is a cache miss in a large tableau.
-    var isAliasRow: [Bool] = []
-    /// Definition symbols in the order their rows were installed.
-    var definitionOrder: [Int] = []
-    /// Cached values of the definitions, by symbol id; valid unless `valuesAreStale`.
-    var definitionValues: [Double] = []
-    /// Whether the tableau changed since the definitions' values were last computed.
-    var valuesAreStale = false
-    /// Scratch space for expanding rows (kept so an expansion costs what it touches).
-    var expander = Expander()
-    /// Scratch arrays of `substitute(_:with:)`, kept between calls.
-    var substitutionScratch = SubstitutionScratch()
-    /// The first constraint (handle `rawValue`) of each identity, for merging
-    /// identical ones; lookups only, never iterated.
-    var mergeIndex = MergeIndex()
-    /// The first optional constraint of each expression as written in the non-basic
-    /// symbols of its time (see `insertOrMerge`); lookups only.
-    var expandedMergeIndex = MergeIndex()
-    /// How many constraints were merged into an earlier identical one.
-    var mergedCount = 0
-    /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
-    /// a row, so pivots among one set's symbols never touch another's (see
-    /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
-    /// the moment, never finer.
-    var links = DisjointSets(count: 0)
-    /// Whether the symbol is basic with a constant row (see `link`), by symbol id; read
-    /// instead of the row, whose first touch is a cache miss in a large tableau.
-    var isPinned: [Bool] = []
-    /// Whether a bulk load is installed part by part (see `installPending`); off, the
-    /// whole queue goes in plain level order. Settable for tests.
-    var installsByPart = true
-    /// Number of parts the last bulk load was installed in (0 for plain level order); a
-    /// diagnostic for tests.
-    var lastInstallPartCount = 0
-    /// The shortest queue whose parts a bulk load interleaves with its largest part's
-    /// install (`PartTracker.weave`); below it the parts go one after another. Measured:
-    /// mixed-1000's queue of 5,400 constraints stays in cache and weaving cost it 3%;
-    /// mixed-10000's 54,000 gained about 3%. Settable for tests.
-    var weaveMinimum = 1 << 15
-    /// Number of parts the last bulk load wove into its largest part's install; a
-    /// diagnostic for tests.
-    var lastInstallWovenPartCount = 0
-    /// Deferred required inequalities (`Solver+Deferral.swift`), by symbol id: a hub's
-    /// direction (+1: its deferred constraints let it rise, -1: fall), else 0.
-    var deferral: [Int8] = []
-    /// By symbol id: how many required constraints named the variable, all pushing it
-    /// up (> 0) or all down (< 0); `Int32.min` once one pushed it the other way, was an
-    /// equality, named it twice or named it beside a deferred constraint's hub.
-    var pushes: [Int32] = []
-    /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
-    var deferredByHub: [Int: [Int]] = [:]
-    /// Hubs in the order they were made (some may have been installed since).
-    var hubOrder: [Int] = []
-    /// Number of deferred constraints not yet installed.
-    var deferredCount = 0
+
+    // Settings.
+
     /// Whether a bulk load (``autoSolve`` off) defers a required inequality on a
     /// variable that 16 or more required constraints all bound from the same side,
     /// until that variable matters (an implied-free column, `Solver+Deferral.swift`):
@@ -223,20 +190,20 @@ public struct Solver: Sendable {
         isBasic.reserveCapacity(symbols)
         columns.reserveCapacity(symbols)
         owners.reserveCapacity(symbols)
-        definitionRank.reserveCapacity(symbols)
-        isAliasRow.reserveCapacity(symbols)
-        definitionValues.reserveCapacity(symbols)
+        definitions.rank.reserveCapacity(symbols)
+        definitions.isAlias.reserveCapacity(symbols)
+        definitions.values.reserveCapacity(symbols)
         links.reserveCapacity(symbols)
         isPinned.reserveCapacity(symbols)
-        deferral.reserveCapacity(symbols)
-        pushes.reserveCapacity(symbols)
+        deferrals.direction.reserveCapacity(symbols)
+        deferrals.pushes.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         tags.reserveCapacity(max(0, constraints))
-        mergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
-        expandedMergeIndex.reserveCapacity(max(0, constraints), symbols: symbols)
+        merging.index.reserveCapacity(max(0, constraints), symbols: symbols)
+        merging.expandedIndex.reserveCapacity(max(0, constraints), symbols: symbols)
         variableSymbols.reserveCapacity(variables)
-        pending.reserveCapacity(max(0, constraints))
+        bulkLoad.pending.reserveCapacity(max(0, constraints))
     }
 
     // MARK: - Constraints
@@ -345,7 +312,7 @@ public struct Solver: Sendable {
         edits[variable] = info
         let marker = info.tag.marker
         let other = info.tag.other
-        valuesAreStale = true
+        definitions.areValuesStale = true
         if isBasic[marker] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
             rows[marker].constant -= delta
@@ -383,8 +350,8 @@ public struct Solver: Sendable {
     /// ``solve()`` without refreshing the cached values (for calls that change the
     /// tableau again right away).
     mutating func solvePending() throws(SolverError) {
-        guard needsSolve else { return }
-        needsSolve = false
+        guard bulkLoad.needsSolve else { return }
+        bulkLoad.needsSolve = false
         try installPending()
     }
 
@@ -395,7 +362,7 @@ public struct Solver: Sendable {
     public func value(of variable: Variable) -> Double {
         guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
         guard isDefinition(symbol) else { return rows[symbol].constant }
-        return valuesAreStale ? evaluateDefinition(symbol) : definitionValues[symbol]
+        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol]
     }
 }
 
@@ -417,6 +384,86 @@ struct ConstraintRecord: Sendable {
     var isMergeable = true
 }
 
+
+/// The state of definition rows (`Solver+Definitions.swift`), by symbol id unless noted.
+struct Definitions: Sendable {
+    /// Rank of each definition row (an external symbol's row kept as written) in
+    /// ``order``, or -1.
+    var rank: [Int] = []
+    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
+    /// external (see ``Solver/isAlias(_:)``): set when the definition is installed (its
+    /// row never changes afterwards), so a merge key resolving the symbols of a
+    /// constraint reads one byte each instead of their rows, whose first touch is a
+    /// cache miss in a large tableau.
+    var isAlias: [Bool] = []
+    /// Definition symbols in the order their rows were installed.
+    var order: [Int] = []
+    /// Cached values of the definitions; valid unless ``areValuesStale``.
+    var values: [Double] = []
+    /// Whether the tableau changed since ``values`` were last computed.
+    var areValuesStale = false
+}
+
+/// The indexes that merge identical constraints (`ConstraintMerging.swift`).
+struct Merging: Sendable {
+    /// The first constraint (handle `rawValue`) of each identity; lookups only, never
+    /// iterated.
+    var index = MergeIndex()
+    /// The first optional constraint of each expression as written in the non-basic
+    /// symbols of its time (see `insertOrMerge`); lookups only.
+    var expandedIndex = MergeIndex()
+    /// How many constraints were merged into an earlier identical one.
+    var mergedCount = 0
+}
+
+/// The queue of a bulk load (``Solver/autoSolve`` off) and how `installPending`
+/// installs it (`Solver+BulkInstall.swift`).
+struct BulkLoad: Sendable {
+    /// Handles (`rawValue`) of optional constraints queued while ``Solver/autoSolve``
+    /// is off.
+    var pending: [Int] = []
+    /// Whether constraints were added without re-optimising.
+    var needsSolve = false
+    /// Whether a bulk load is installed part by part; off, the whole queue goes in
+    /// plain level order. Settable for tests.
+    var installsByPart = true
+    /// The shortest queue whose parts a bulk load interleaves with its largest part's
+    /// install (`PartTracker.weave`); below it the parts go one after another. A tuning
+    /// constant: a queue of mixed-1000's size (5,400 constraints) stays in cache and
+    /// gains nothing from weaving, one of mixed-10000's (54,000) does. Settable for tests.
+    var weaveMinimum = 1 << 15
+    /// Number of parts the last bulk load was installed in (0 for plain level order); a
+    /// diagnostic for tests.
+    var lastPartCount = 0
+    /// Number of parts the last bulk load wove into its largest part's install; a
+    /// diagnostic for tests.
+    var lastWovenPartCount = 0
+}
+
+/// Required inequalities deferred on implied-free variables (`Solver+Deferral.swift`).
+struct Deferrals: Sendable {
+    /// By symbol id: a hub's direction (+1: its deferred constraints let it rise, -1:
+    /// fall), else 0.
+    var direction: [Int8] = []
+    /// By symbol id: how many required constraints named the variable, all pushing it
+    /// up (> 0) or all down (< 0); `Int32.min` once one pushed it the other way, was an
+    /// equality, named it twice or named it beside a deferred constraint's hub.
+    var pushes: [Int32] = []
+    /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
+    var byHub: [Int: [Int]] = [:]
+    /// Hubs in the order they were made (some may have been installed since).
+    var hubOrder: [Int] = []
+    /// Number of deferred constraints not yet installed.
+    var count = 0
+}
+
+/// Scratch space the solver keeps between calls.
+struct Buffers: Sendable {
+    /// For expanding rows in definitions (`Solver+Definitions.swift`).
+    var expander = Expander()
+    /// For `Solver.substitute(_:with:)`.
+    var substitution = SubstitutionScratch()
+}
 
 /// The scratch arrays of `Solver.substitute(_:with:)`: the symbols a row gained and
 /// lost, and a cell buffer that each merge writes and then swaps with the row.

@@ -7,11 +7,10 @@
 /// (every selection over a column has an explicit lowest-id tie-break).
 ///
 /// Most columns hold a few rows, so up to four members live inline (no allocation);
-/// the slot array is made on the fifth. (With two inline, mixed-10000's load made
-/// 112,000 slot arrays; four inline made it 7% faster, at 8 more bytes a symbol.) Members are stored as 32-bit
-/// ids (a solver with 2³¹ symbols would need hundreds of gigabytes): half the memory
-/// of a large column, which a pivot on a widely held symbol walks and rewrites —
-/// callgrind's simulated cache misses of mixed-10000-edit's install fell 15%.
+/// the slot array is made on the fifth (`BulkAndRemovalTests.symbolSetInlineMembers`).
+/// Members are stored as 32-bit ids (a solver with 2³¹ symbols would need hundreds of
+/// gigabytes): half the memory of a large column, which a pivot on a widely held
+/// symbol walks and rewrites.
 /// - Precondition: members are below 2³¹.
 struct SymbolSet: Sendable, Sequence {
     private var slots: [Int32] = []    // -1 = empty; count is a power of two or 0

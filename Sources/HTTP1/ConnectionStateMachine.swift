@@ -124,7 +124,7 @@ struct ConnectionStateMachine {
             && requestCount < limits.maxRequestsPerConnection
             && !isDraining
         ResponseEncoder.encode(response, keepAlive: keepAlive, requestVersion: version,
-                               isHeadRequest: isHead, date: date, into: &output)
+                               isHeadRequest: isHead, date: date, defaultFields: limits.responseFields, into: &output)
         var actions: [Action] = []
         if !keepAlive {
             closeAfterFlush(into: &actions)
@@ -198,7 +198,7 @@ struct ConnectionStateMachine {
 
     private mutating func reject(_ response: HTTPResponse, date: String, into actions: inout [Action]) {
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,
-                               isHeadRequest: false, date: date, into: &output)
+                               isHeadRequest: false, date: date, defaultFields: limits.responseFields, into: &output)
         flush(into: &actions)
         actions.append(.rejected(status: response.status))
         actions.append(.close)
@@ -226,7 +226,7 @@ struct ConnectionStateMachine {
         response.headers.append("Retry-After", "1")
         var bytes: [UInt8] = []
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,
-                               isHeadRequest: false, date: date, into: &bytes)
+                               isHeadRequest: false, date: date, defaultFields: limits.responseFields, into: &bytes)
         return bytes
     }
 }

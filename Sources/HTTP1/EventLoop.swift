@@ -1,20 +1,15 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CLayoutdSystem
 import Foundation
 import Synchronization
 
 /// One `epoll` instance (Linux `epoll(7)`, level-triggered) and the thread that
 /// waits on it, delivering the readiness of every connection's socket.
 ///
-/// It replaces one Dispatch read source and one write source per connection:
-/// with Dispatch, a readable socket woke Dispatch's manager thread (its
-/// `epoll_wait`), which then woke a Dispatch worker thread to run the source's
-/// event handler, two thread hand-offs before the first byte was read. Here the
-/// thread that returns from `epoll_wait` reads the bytes itself. Measured (2
-/// cores, 64 connections, uncached `POST /solve`, per-thread CPU time): the
-/// Dispatch threads took about 43 µs per request (13% of the server's CPU), this
-/// loop takes about 16 µs.
+/// The thread that returns from `epoll_wait` reads the bytes itself: no hand-off
+/// to another thread stands between readiness and the first read.
 ///
 /// Registrations carry the connection's id, not its fd or address: an event
 /// that was already returned for a connection closed meanwhile (its fd number
@@ -127,63 +122,37 @@ final class EventLoop: @unchecked Sendable {
     }
 }
 
-/// The Linux `epoll` calls (`<sys/epoll.h>`, which the Glibc module does not
-/// export, so the three functions are looked up by name like `malloc_trim` in
-/// `main.swift`) and the constants and event layout of that header.
+/// The Linux `epoll` calls and constants (`<sys/epoll.h>`, through the
+/// `CLayoutdSystem` shim: the Glibc module does not export that header, and the shim
+/// builds and reads `struct epoll_event`, which is packed on x86-64).
 enum Epoll {
-    static let readable: UInt32 = 0x001   // EPOLLIN
-    static let writable: UInt32 = 0x004   // EPOLLOUT
-    static let error: UInt32 = 0x008      // EPOLLERR
-    static let hangUp: UInt32 = 0x010     // EPOLLHUP
-    static let add: Int32 = 1             // EPOLL_CTL_ADD
-    static let delete: Int32 = 2          // EPOLL_CTL_DEL
-    static let modify: Int32 = 3          // EPOLL_CTL_MOD
-
-    #if arch(x86_64)
-    /// `struct epoll_event` is packed on x86-64: `events` at 0, `data` at 4.
-    static let eventSize = 12
-    static let dataOffset = 4
-    #else
-    static let eventSize = 16
-    static let dataOffset = 8
-    #endif
-
-    private typealias Create1 = @convention(c) (Int32) -> Int32
-    private typealias Control = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
-    private typealias Wait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
-
-    private static func symbol<T>(_ name: String, as type: T.Type) -> T {
-        guard let address = dlsym(UnsafeMutableRawPointer(bitPattern: 0), name) else {
-            fatalError("\(name) is missing from the C library")
-        }
-        return unsafeBitCast(address, to: type)
-    }
-
-    private static let create1 = symbol("epoll_create1", as: Create1.self)
-    private static let ctl = symbol("epoll_ctl", as: Control.self)
-    private static let wait_ = symbol("epoll_wait", as: Wait.self)
+    static let readable = EPOLLIN.rawValue
+    static let writable = EPOLLOUT.rawValue
+    static let error = EPOLLERR.rawValue
+    static let hangUp = EPOLLHUP.rawValue
+    static let add = EPOLL_CTL_ADD
+    static let delete = EPOLL_CTL_DEL
+    static let modify = EPOLL_CTL_MOD
+    /// Bytes per event in a buffer for ``wait(_:_:_:_:)`` (`sizeof(struct epoll_event)`).
+    static let eventSize = Int(layoutd_epoll_event_size())
 
     /// `epoll_create1(EPOLL_CLOEXEC)`: a new epoll fd, or -1 with `errno`.
-    static func create() -> Int32 { create1(Int32(O_CLOEXEC)) }
+    static func create() -> Int32 { layoutd_epoll_create() }
 
-    /// `epoll_ctl` with an event of `events` carrying `id` as its data.
+    /// `epoll_ctl` with an event of `events` carrying `id` as its data; 0, or -1 with `errno`.
     @discardableResult
     static func control(_ epollFD: Int32, _ operation: Int32, _ fd: Int32, events: UInt32, id: UInt64) -> Int32 {
-        withUnsafeTemporaryAllocation(byteCount: 16, alignment: 8) { event in
-            event.storeBytes(of: events, toByteOffset: 0, as: UInt32.self)
-            event.storeBytes(of: id, toByteOffset: dataOffset, as: UInt64.self)
-            return ctl(epollFD, operation, fd, event.baseAddress)
-        }
+        layoutd_epoll_ctl(epollFD, operation, fd, events, id)
     }
 
-    /// `epoll_wait` into `events` (room for `capacity` events; `timeout` in ms, -1: none).
+    /// `epoll_wait` into `events` (room for `capacity` events of ``eventSize`` bytes;
+    /// `timeout` in ms, -1: none). Returns the number of events, or -1 with `errno`.
     static func wait(_ epollFD: Int32, _ events: UnsafeMutableRawPointer, _ capacity: Int32, _ timeout: Int32) -> Int32 {
-        wait_(epollFD, events, capacity, timeout)
+        layoutd_epoll_wait(epollFD, events, capacity, timeout)
     }
 
     /// The flags and data of the event at `index` of a buffer filled by ``wait(_:_:_:_:)``.
     static func event(at index: Int, in events: UnsafeMutableRawPointer) -> (flags: UInt32, id: UInt64) {
-        let base = events + index * eventSize
-        return (base.loadUnaligned(as: UInt32.self), base.loadUnaligned(fromByteOffset: dataOffset, as: UInt64.self))
+        (layoutd_epoll_event_flags(events, Int32(index)), layoutd_epoll_event_id(events, Int32(index)))
     }
 }

@@ -9,6 +9,8 @@ enum ResponseEncoder {
     ///   - isHeadRequest: Writes the `Content-Length` of `body` but not the body
     ///     (RFC 9110 §9.3.2).
     ///   - date: The IMF-fixdate for the `Date` field (RFC 9110 §6.6.1).
+    ///   - defaultFields: Fields written after the response's own unless it has a field
+    ///     of the same name (``ServerLimits/responseFields``).
     /// - Complexity: O(size of the response); one buffer, appended in place.
     static func encode(
         _ response: HTTPResponse,
@@ -16,6 +18,7 @@ enum ResponseEncoder {
         requestVersion: HTTPVersion,
         isHeadRequest: Bool,
         date: String,
+        defaultFields: HTTPFields = HTTPFields(),
         into buffer: inout [UInt8]
     ) {
         let status = (100...999).contains(response.status) ? response.status : 500
@@ -35,6 +38,9 @@ enum ResponseEncoder {
             default:
                 break
             }
+            appendField(name: field.name, value: field.value, to: &buffer)
+        }
+        for field in defaultFields where !response.headers.contains(field.name) {
             appendField(name: field.name, value: field.value, to: &buffer)
         }
         if !hasDate {

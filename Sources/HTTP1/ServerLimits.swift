@@ -55,6 +55,12 @@ public struct ServerLimits: Sendable, Equatable {
     /// inserted verbatim, such as `ProblemMember("diagnostics", "[]")` for an API whose every problem
     /// carries a diagnostics list. Default: none.
     public var problemMembers: [ProblemMember] = []
+    /// Not a limit but the server's answer policy: fields written on every response,
+    /// the server's own answers included (framing errors, 408, 503 over the connection
+    /// limit), unless the response already carries a field of that name. For example
+    /// `X-Content-Type-Options: nosniff` (Fetch standard §3.5), which must reach a
+    /// browser on a 400 as on a 200. Default: none.
+    public var responseFields = HTTPFields()
 
     /// The problem `type` for `status` under ``problemTypeBase``.
     public func problemType(for status: Int) -> String {

@@ -112,6 +112,14 @@ extension CompiledScene {
         return solve(size: size, budget: &budget)
     }
 
+    /// ``solve(size:)`` at each size in turn, each from scratch, all of them within one
+    /// ``SceneLimits/maxSolverWork`` (a request's budget, as ``solve(sizes:base:)`` has):
+    /// `body` gets each layout as it is solved, so none outlives its turn.
+    public func solveEach(sizes: [ContainerSize], _ body: (Layout) -> Void) {
+        var budget = limits.maxSolverWork
+        for size in sizes { body(solve(size: size, budget: &budget)) }
+    }
+
     /// ``solve(size:)`` spending at most `budget` cell operations, and subtracting what
     /// it spent (so several sizes of one request share one budget). The solver, the
     /// conflict explanations and the ambiguity analysis all draw on it; whichever runs
@@ -144,6 +152,11 @@ extension CompiledScene {
         // A conflict is an error in either policy (the layout is not what was written);
         // under `break` the layout is still answered, under `error` it is not.
         let conflictSeverity: Diagnostic.Severity = .error
+        // Conflicts past ``LayoutDiagnostic/maxCount`` diagnostics are counted, not
+        // explained: the constraint is left out all the same, and the list would drop
+        // them (one request made 60,000 conflicts, each explained and quoted).
+        var unexplained = 0
+        func found() -> [LayoutDiagnostic] { unexplained > 0 ? diagnostics + [.omission(unexplained)] : diagnostics }
         for index in 0..<(constraints.count + 2) {
             let constraint = index == 0 ? containerWidth.constraint : index == 1 ? containerHeight.constraint : constraints[index - 2].constraint
             do {
@@ -153,12 +166,16 @@ extension CompiledScene {
                 }
                 added[handle.rawValue] = index
             } catch .unsatisfiableConstraint {
+                if diagnostics.count >= LayoutDiagnostic.maxCount {
+                    unexplained += 1
+                    continue
+                }
                 let compiled = compiledConstraint(at: index)
                 guard let handles = solver.explainConflict(
                     compiled.constraint, workLimit: max(0, budget - solver.cellOperations - explanationWork),
                     work: &explanationWork)
                 else {
-                    return workLimitLayout(diagnostics, size: size, reason: "explaining its conflicts")
+                    return workLimitLayout(found(), size: size, reason: "explaining its conflicts")
                 }
                 // What the explanations spent is no longer the solver's to spend.
                 solver.workLimit = max(0, budget - explanationWork)
@@ -168,8 +185,12 @@ extension CompiledScene {
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
             } catch .workLimitExceeded {
-                return workLimitLayout(diagnostics, size: size)
+                return workLimitLayout(found(), size: size)
             } catch {
+                if diagnostics.count >= LayoutDiagnostic.maxCount {
+                    unexplained += 1
+                    continue
+                }
                 let compiled = compiledConstraint(at: index)
                 let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(
@@ -177,6 +198,7 @@ extension CompiledScene {
                     constraint: ref.key, part: ref.part, id: ref.id, column: ref.column, source: compiled.source))
             }
         }
+        diagnostics = found()
         do {
             try solver.solve()
         } catch .workLimitExceeded {
@@ -201,7 +223,7 @@ extension CompiledScene {
     func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize, reason: String = "solving it") -> Layout {
         var message = "This scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together) in \(reason): simplify it, split it, or raise --max-solver-work"
         if reason == Self.ambiguityReason { message += "; \"ambiguity\": \"ignore\" skips the check" }
-        return Layout(frames: [], diagnostics: diagnostics + [LayoutDiagnostic(code: .limitExceeded, message: message)],
+        return Layout(frames: [], diagnostics: LayoutDiagnostic.appending(LayoutDiagnostic(code: .limitExceeded, message: message), to: diagnostics),
                       isRejected: true, containerWidth: size.width ?? 0, containerHeight: size.height ?? 0)
     }
 
@@ -295,7 +317,7 @@ extension CompiledScene {
                                     workLimit: max(0, budget - (solver.cellOperations - start)), work: &analysisWork,
                                     memo: known)
             budget -= min(budget, analysisWork)
-            if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || $0.code == .limitExceeded }) {
+            if layout.diagnostics.contains(where: { $0.code == .ambiguousLayout || ($0.code == .limitExceeded && $0.omitted == nil) }) {
                 // The analysis (and its diagnostics, charged per ambiguous field) used up
                 // what was left: say so, since `"ambiguity": "ignore"` would skip it.
                 if budget == 0 { return workLimitLayout([], size: size, reason: Self.ambiguityReason) }
@@ -399,6 +421,12 @@ extension CompiledScene {
                     constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil,
                     memo: (AmbiguityMemo, AmbiguityMemo.Signature)? = nil) -> Layout {
         var diagnostics = diagnostics
+        // Past ``LayoutDiagnostic/maxCount`` in this layout, findings are counted, not built.
+        var room = LayoutDiagnostic.maxCount - diagnostics.reduce(0) { $0 + ($1.omitted == nil ? 1 : 0) }
+        var omitted = 0
+        func report(_ make: @autoclosure () -> LayoutDiagnostic) {
+            if room > 0 { diagnostics.append(make()); room -= 1 } else { omitted += 1 }
+        }
         let count = hierarchy.count
         var absolute: [Frame] = []
         absolute.reserveCapacity(count)
@@ -450,7 +478,7 @@ extension CompiledScene {
             // fields gets the axis notes for the rest, which bounds the work).
             var causes: [[ConstraintHandle]] = []
             if constraintRef != nil {
-                let explained = ambiguous.prefix(Self.maxExplainedAmbiguities)
+                let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, max(0, room)))
                 // Naming the ties is a courtesy: within what is left of the budget.
                 causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] },
                                                 workLimit: max(0, workLimit - work)).map(\.ties)
@@ -459,8 +487,8 @@ extension CompiledScene {
                 let field = frameFields[index]
                 if field.name == "width" { ambiguousSizes[field.view] |= 1 } else if field.name == "height" { ambiguousSizes[field.view] |= 2 }
                 let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
-                diagnostics.append(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
-                                                       severity: severity, tied: tied, refs: refs))
+                report(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
+                                           severity: severity, tied: tied, refs: refs))
             }
             // Writing each diagnostic is work too, and with `sizes` there is one per
             // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
@@ -472,6 +500,7 @@ extension CompiledScene {
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
             if view < ambiguousSizes.count && ambiguousSizes[view] & (field == "width" ? 1 : 2) != 0 { return }
+            guard room > 0 else { omitted += 1; return }
             // A fitted container (no size on this axis) is as small as the constraints
             // allow, which is often what drives a view below 0: the note says so.
             var notes: [String] = []
@@ -480,7 +509,7 @@ extension CompiledScene {
                 let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
                 notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field) or an intrinsic size")
             }
-            diagnostics.append(LayoutDiagnostic(
+            report(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
                 message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
                 view: hierarchy.names[view], attribute: field, notes: notes))
@@ -490,13 +519,16 @@ extension CompiledScene {
             checkSize("height", absolute[view].height, of: view)
         }
         func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+        if omitted > 0 { diagnostics.append(.omission(omitted)) }
         if absolute.contains(where: { isOutOfRange($0.x) || isOutOfRange($0.y) || isOutOfRange($0.width) || isOutOfRange($0.height) }) {
-            diagnostics.append(LayoutDiagnostic(
+            // It rejects the layout: kept within the bound whatever came before it.
+            diagnostics = LayoutDiagnostic.appending(LayoutDiagnostic(
                 code: .limitExceeded,
-                message: "The solution has lengths beyond ±\(JSONWriter.format(maximumMagnitude)) points; the constraints push views far out (limit maxMagnitude)"))
+                message: "The solution has lengths beyond ±\(JSONWriter.format(maximumMagnitude)) points; the constraints push views far out (limit maxMagnitude)"),
+                to: diagnostics)
         }
         let rejected = diagnostics.contains { diagnostic in
-            diagnostic.code == .limitExceeded
+            (diagnostic.code == .limitExceeded && diagnostic.omitted == nil)
                 || (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
                 || (diagnostic.code == .ambiguousLayout && diagnostic.isError)
         }

@@ -21,14 +21,14 @@ public struct ConstraintRef: Sendable, Hashable {
     /// 0-based, in Unicode scalars of the entry's source string.
     public var column: Int?
     /// The constraint written as an equation (`green.leading == red.trailing + 8`), at
-    /// most ``maxTextLength`` Unicode scalars: a longer one is cut there and ends in `…`
-    /// (the entry and part still say which constraint it is).
+    /// most ``maxTextLength`` Unicode scalars: a longer one keeps its start, is cut
+    /// there and ends in `…` (the entry and part still say which constraint it is).
     public var text: String
 
-    /// The longest ``text`` kept, in Unicode scalars. Diagnostics quote constraints, and
-    /// a scene can make thousands of them quote one equation of thousands of terms: in
-    /// full, a 150 KB request was answered with 1.3 GB.
-    public static let maxTextLength = 200
+    /// The longest ``text`` kept, in Unicode scalars (``Diagnostic/maxEchoLength``, 256).
+    /// Diagnostics quote constraints, and a scene can make thousands of them quote one
+    /// equation of thousands of terms (issue 24).
+    public static let maxTextLength = Diagnostic.maxEchoLength
 
     public init(key: ConstraintKey, part: Int? = nil, id: String? = nil, column: Int? = nil, text: String) {
         self.key = key
@@ -40,11 +40,7 @@ public struct ConstraintRef: Sendable, Hashable {
 
     /// `text` cut to ``maxTextLength`` scalars, the last one `…`, when longer.
     static func shortened(_ text: String) -> String {
-        guard text.utf8.count > maxTextLength, text.unicodeScalars.count > maxTextLength else { return text }
-        var scalars = String.UnicodeScalarView()
-        scalars.append(contentsOf: text.unicodeScalars.prefix(maxTextLength - 1))
-        scalars.append("…")
-        return String(scalars)
+        Diagnostic.echo(text)
     }
 }
 
@@ -59,8 +55,14 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     public var id: String?
     /// 0-based, in Unicode scalars of ``source``.
     public var column: Int?
-    /// The constraint string the column points into.
+    /// The constraint string the column points into: at most ``Diagnostic/maxEchoLength``
+    /// (256) Unicode scalars, a window of a longer one (``Diagnostic/window(_:column:)``,
+    /// applied by the initialiser) with ``column`` counted in the window.
     public var source: String?
+    /// When ``source`` is a window: how many Unicode scalars of the whole constraint
+    /// string come before it (its `…` standing for the last of them), so the column in
+    /// the whole string is `sourceOffset + column`. `nil` when ``source`` is whole.
+    public var sourceOffset: Int?
     /// A JSON path (`$.views.title.parent`) for `invalid_json` / `invalid_scene`.
     public var path: String?
     public var view: String?
@@ -70,6 +72,9 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     public var conflicting: [ConstraintRef]?
     /// Extra lines for people ("did you mean 'width'?" lives in the message; notes add context).
     public var notes: [String]
+    /// Set only on the `limit_exceeded` warning that stands for diagnostics left out
+    /// (``omission(_:)``): how many. Not written; ``bounded(_:)`` sums them.
+    public var omitted: Int?
 
     public init(severity: Diagnostic.Severity = .error, code: Diagnostic.Code, message: String,
                 constraint: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, column: Int? = nil,
@@ -81,8 +86,14 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         self.constraint = constraint
         self.part = part
         self.id = id
-        self.column = column
-        self.source = source
+        if let source, let window = Diagnostic.window(source, column: column) {
+            self.source = window.text
+            self.sourceOffset = window.start
+            self.column = column.map { $0 - window.start }
+        } else {
+            self.column = column
+            self.source = source
+        }
         self.path = path
         self.view = view
         self.attribute = attribute
@@ -92,6 +103,67 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     }
 
     public var isError: Bool { severity == .error }
+
+    /// The most diagnostics one `diagnostics` list holds (``bounded(_:)``), not counting
+    /// the one warning that says how many more there were (issue 24: one request made
+    /// 60,000 `unsatisfiable_constraints` diagnostics).
+    public static let maxCount = 100
+
+    /// The `limit_exceeded` warning that stands for `count` diagnostics left out.
+    public static func omission(_ count: Int) -> LayoutDiagnostic {
+        var warning = LayoutDiagnostic(
+            severity: .warning, code: .limitExceeded,
+            message: "\(count) more diagnostic\(count == 1 ? " was" : "s were") found and left out: a list holds at most \(maxCount) (limit maxDiagnostics)")
+        warning.omitted = count
+        return warning
+    }
+
+    /// `list` as answered: its first ``maxCount`` diagnostics in order, then, when any
+    /// were left out (here, or by a producer that stopped early and said so with an
+    /// ``omission(_:)`` warning in the list), one ``omission(_:)`` warning with their
+    /// total. Applying it twice gives the same list. Tested by
+    /// `DiagnosticsTests.aHundredConflictsAndOneWarning`.
+    /// - Complexity: O(|list|).
+    public static func bounded(_ list: [LayoutDiagnostic]) -> [LayoutDiagnostic] {
+        guard list.count > maxCount || list.contains(where: { $0.omitted != nil }) else { return list }
+        var kept: [LayoutDiagnostic] = []
+        kept.reserveCapacity(min(list.count, maxCount + 1))
+        var left = 0
+        for diagnostic in list {
+            if let omitted = diagnostic.omitted {
+                left += omitted
+            } else if kept.count < maxCount {
+                kept.append(diagnostic)
+            } else {
+                left += 1
+            }
+        }
+        if left > 0 { kept.append(omission(left)) }
+        return kept
+    }
+
+    /// `list` bounded (``bounded(_:)``) with `decisive` after it, kept whatever the bound:
+    /// when the list is full, its last kept diagnostic joins the ones left out. For an
+    /// error that decides the answer (a limit that rejects the layout) found after a
+    /// full list.
+    public static func appending(_ decisive: LayoutDiagnostic, to list: [LayoutDiagnostic]) -> [LayoutDiagnostic] {
+        var kept = bounded(list)
+        var left = kept.last?.omitted ?? 0
+        if left > 0 { kept.removeLast() }
+        if kept.count >= maxCount {
+            kept.removeLast()
+            left += 1
+        }
+        kept.append(decisive)
+        if left > 0 { kept.append(omission(left)) }
+        return kept
+    }
+
+    /// How many diagnostics `list` stands for: its own, omission warnings counted as
+    /// the diagnostics they replace.
+    public static func total(_ list: [LayoutDiagnostic]) -> Int {
+        list.reduce(0) { $0 + ($1.omitted ?? 1) }
+    }
 }
 
 extension ConstraintKey {
@@ -146,6 +218,7 @@ extension JSONWriter {
         if let id = diagnostic.id { key("id"); string(id) }
         if let column = diagnostic.column { key("column"); integer(column) }
         if let source = diagnostic.source { key("source"); string(source) }
+        if let sourceOffset = diagnostic.sourceOffset { key("sourceOffset"); integer(sourceOffset) }
         if let path = diagnostic.path { key("path"); string(path) }
         if let view = diagnostic.view { key("view"); string(view) }
         if let attribute = diagnostic.attribute { key("attribute"); string(attribute) }
@@ -165,17 +238,19 @@ extension JSONWriter {
         endObject()
     }
 
-    /// Writes a JSON array of diagnostics.
+    /// Writes a JSON array of diagnostics, bounded: at most ``LayoutDiagnostic/maxCount``
+    /// and one warning for the rest (``LayoutDiagnostic/bounded(_:)``).
     public mutating func diagnostics(_ list: [LayoutDiagnostic]) {
         beginArray()
-        for item in list { diagnostic(item) }
+        for item in LayoutDiagnostic.bounded(list) { diagnostic(item) }
         endArray()
     }
 }
 
 extension LayoutDiagnostic {
     /// A human-readable rendering for terminals: severity, code, where, message, the
-    /// source line with a caret under the column, and the conflicting constraints one per line.
+    /// source line with a caret under the column (for a window, a line giving the column
+    /// in the whole string), and the conflicting constraints one per line.
     public func rendered() -> String {
         var lines: [String] = []
         var head = "\(severity.rawValue)[\(code.rawValue)]"
@@ -191,6 +266,9 @@ extension LayoutDiagnostic {
                 // Tabs before the column stay tabs, so the caret lines up in a terminal.
                 let padding = source.unicodeScalars.prefix(max(0, column)).map { $0 == "\t" ? "\t" : " " }.joined()
                 lines.append("    " + padding + "^")
+            }
+            if let sourceOffset, let column {
+                lines.append("    (a window of a longer string: the caret is at its column \(sourceOffset + column))")
             }
         }
         if let broken {

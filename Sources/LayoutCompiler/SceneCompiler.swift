@@ -48,16 +48,20 @@ public struct CompiledConstraint: Sendable {
     public var source: String?
     /// UTF-8 offset in ``source`` of the connection, predicate or equation it came from.
     var offset: Int?
+    /// Whether ``source`` is ASCII, so that ``offset`` is the column too (counting
+    /// scalars up to it, for every part of a string of 20,000 parts, was quadratic).
+    var sourceIsASCII: Bool
     var words: Words
 
     init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
-         offset: Int? = nil, words: Words) {
+         offset: Int? = nil, sourceIsASCII: Bool = false, words: Words) {
         self.constraint = constraint
         self.storedKey = key
         self.part = part
         self.id = id
         self.source = source
         self.offset = offset
+        self.sourceIsASCII = sourceIsASCII
         self.words = words
     }
 
@@ -77,7 +81,7 @@ public struct CompiledConstraint: Sendable {
             text = size.map { "superview.\(dimension) == \(JSONWriter.format($0))" } ?? "superview.\(dimension) == 0 @50"
         }
         var columnValue: Int?
-        if let offset, let source { columnValue = column(of: offset, in: source) }
+        if let offset, let source { columnValue = sourceIsASCII ? offset : column(of: offset, in: source) }
         return ConstraintRef(key: key, part: part, id: id, column: columnValue, text: text)
     }
 }
@@ -107,8 +111,9 @@ public struct CompiledScene: Sendable {
     let frameFields: [FrameField]
     let frameFieldExpressions: [Expression]
 
-    /// Whether a compile diagnostic is an error (the scene cannot be laid out as written).
-    public var hasErrors: Bool { diagnostics.contains(where: \.isError) }
+    /// Whether a compile diagnostic is an error (the scene cannot be laid out as written),
+    /// among the ones listed or the ones counted past ``LayoutDiagnostic/maxCount``.
+    public let hasErrors: Bool
 
     /// About how many bytes it holds: its scene's (``Scene/approximateByteCount``), 16
     /// per term, 200 per constraint and 300 per view for the rest. An estimate for cache
@@ -183,25 +188,29 @@ public struct SceneCompiler: Sendable {
             + groups.reduce(0) { total, group in group.constraints.reduce(total) { $0 + $1.source.utf8.count } }
         if totalBytes > limits.maxTotalConstraintBytes {
             // Nothing is parsed: the limit is there to spare that work.
-            state.diagnostics.append(LayoutDiagnostic(
+            state.report(LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
         } else {
             state.addAllConstraints(groups: groups)
         }
+        if state.omitted > 0 { state.diagnostics.append(.omission(state.omitted)) }
         var levels = Set<Double>()   // counted only: its order chooses nothing
         for compiled in state.constraints where !compiled.constraint.strength.isRequired {
             levels.insert(compiled.constraint.strength.value)
         }
         if levels.count > limits.maxPriorityLevels {
-            state.diagnostics.append(LayoutDiagnostic(
+            state.hasErrors = true
+            state.diagnostics = LayoutDiagnostic.appending(LayoutDiagnostic(
                 code: .limitExceeded,
-                message: "The scene uses \(levels.count) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"))
+                message: "The scene uses \(levels.count) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"),
+                to: state.diagnostics)
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics,
                              mentioned: MentionIndex(state.mentions, keyCount: 4 * hierarchy.count),
-                             frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions)
+                             frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
+                             hasErrors: state.hasErrors)
     }
 }
 
@@ -217,7 +226,18 @@ private struct CompileState {
     let scene: Scene
     let hierarchy: ViewHierarchy
     var constraints: [CompiledConstraint] = []
+    /// At most ``LayoutDiagnostic/maxCount``; the rest are counted in ``omitted``.
     var diagnostics: [LayoutDiagnostic] = []
+    var omitted = 0
+    /// Whether an error was reported, listed or counted.
+    var hasErrors = false
+
+    /// Lists a diagnostic, or past ``LayoutDiagnostic/maxCount`` counts it without
+    /// building it (a scene can make one per part of thousands of entries).
+    mutating func report(_ make: @autoclosure () -> LayoutDiagnostic, isError: Bool = true) {
+        if isError { hasErrors = true }
+        if diagnostics.count < LayoutDiagnostic.maxCount { diagnostics.append(make()) } else { omitted += 1 }
+    }
     /// `4 × view + axis` (0 horizontal, 1 vertical) → indices of the constraints that mention it.
     var mentions: [(key: Int, constraint: Int)] = []
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
@@ -228,8 +248,11 @@ private struct CompileState {
     /// (a group's metrics over the scene's), translated in that order.
     mutating func addAllConstraints(groups: [ResolvedGroup]) {
         addIntrinsicSizeConstraints()
+        // The views go to the parser as Apple's views dictionary: a VFL name that is neither
+        // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
+                                        views: hierarchy)
         for (index, entry) in scene.constraints.enumerated() {
             add(entry, key: .scene(index), parseOptions: sceneOptions)
         }
@@ -237,7 +260,8 @@ private struct CompileState {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
             let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude)
+                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
+                                            views: hierarchy)
             for (index, entry) in group.constraints.enumerated() {
                 add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
             }
@@ -304,12 +328,16 @@ private struct CompileState {
             isVisualFormat = false
         }
         for diagnostic in result.diagnostics {
-            diagnostics.append(LayoutDiagnostic(
+            report(LayoutDiagnostic(
                 severity: diagnostic.severity, code: diagnostic.code, message: diagnostic.message,
                 constraint: key, id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source,
-                notes: diagnostic.notes))
+                notes: diagnostic.notes), isError: diagnostic.severity == .error)
         }
         if result.diagnostics.contains(where: { $0.severity == .error }) { return }
+        let sourceIsASCII = entry.source.utf8.allSatisfy { $0 < 0x80 }
+        func column(of offset: Int, in source: String) -> Int {
+            sourceIsASCII ? offset : LayoutCompiler.column(of: offset, in: source)
+        }
 
         // Resolve the names of every part first: one unknown view is one diagnostic.
         // One flat array of view indices: part `p`'s are `resolved[starts[p]..<starts[p + 1]]`.
@@ -340,7 +368,7 @@ private struct CompileState {
                         } else {
                             failed = true
                             if reportedUnknown.insert(name).inserted {
-                                diagnostics.append(unknownView(name, span: term.span, entry: entry, key: key, isVisualFormat: isVisualFormat))
+                                reportUnknownView(name, span: term.span, entry: entry, key: key)
                             }
                         }
                     case .container:
@@ -356,7 +384,7 @@ private struct CompileState {
         for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 }) ?? true {
             failed = true
             if reportedUnknown.insert(name).inserted {
-                diagnostics.append(unknownView(name, span: span, entry: entry, key: key, isVisualFormat: isVisualFormat))
+                reportUnknownView(name, span: span, entry: entry, key: key)
             }
         }
         if failed { return }
@@ -382,13 +410,17 @@ private struct CompileState {
                         if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
                             offset = term.span.lowerBound
                         }
-                        if !seen.contains(index) {
+                        // The first four views are named, and the first in another parent
+                        // (a string can join thousands).
+                        if described.count < 4 || (offset == term.span.lowerBound && described.count < 5), !seen.contains(index) {
                             seen.append(index)
-                            described.append("'\(name)' is in " + (parent == 0 ? "the container" : "'\(hierarchy.names[parent])'"))
+                            described.append("'\(Diagnostic.echo(name))' is in " + (parent == 0 ? "the container" : "'\(hierarchy.names[parent])'"))
                         }
                     }
                 }
-                diagnostics.append(LayoutDiagnostic(
+                let others = Set(resolved.filter { $0 > 0 }).count - described.count   // counted only
+                if others > 0 { described.append("and \(others) more") }
+                report(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "Views joined in one VFL string must share a parent: \(described.joined(separator: ", ")); relate views in different parents with an equation",
                     constraint: key, id: entry.id, column: offset.map { column(of: $0, in: entry.source) },
@@ -403,13 +435,13 @@ private struct CompileState {
         if let beyond = result.numberBeyondLimit {
             let what: String
             if let metric = beyond.metric {
-                what = "Metric '\(metric)' is \(JSONWriter.format(beyond.value)), which is"
+                what = "Metric '\(Diagnostic.echo(metric))' is \(JSONWriter.format(beyond.value)), which is"
             } else {
                 let bytes = Array(entry.source.utf8)
                 let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
                 what = "The number \(String(decoding: bytes[span], as: UTF8.self)) is"
             }
-            diagnostics.append(LayoutDiagnostic(
+            report(LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "\(what) beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                 constraint: key, id: entry.id, column: column(of: beyond.span.lowerBound, in: entry.source),
@@ -419,7 +451,7 @@ private struct CompileState {
 
         for (part, parsed) in result.constraints.enumerated() {
             if parsed.priority != nil && entry.priority != nil {
-                diagnostics.append(LayoutDiagnostic(
+                report(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
                     constraint: key, part: part, id: entry.id,
@@ -434,7 +466,7 @@ private struct CompileState {
             let expression = translate(parsed, items: resolved[items])
             // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
-                diagnostics.append(LayoutDiagnostic(
+                report(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                     constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
@@ -451,37 +483,38 @@ private struct CompileState {
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
+                sourceIsASCII: sourceIsASCII,
                 words: .parsed(parsed, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
         }
     }
 
-    /// The diagnostic for a name that is not a view. In VFL, a name inside a predicate
-    /// (`[button(width)]`) may be a metric the scene forgot to define: the message says so.
-    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey,
-                     isVisualFormat: Bool = false) -> LayoutDiagnostic {
+    /// Reports ``unknownView(_:span:entry:key:)``, built only when it is listed
+    /// (its suggestion compares the name with every view's).
+    mutating func reportUnknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) {
+        guard diagnostics.count < LayoutDiagnostic.maxCount else {
+            hasErrors = true
+            omitted += 1
+            return
+        }
+        let diagnostic = unknownView(name, span: span, entry: entry, key: key)
+        report(diagnostic)
+    }
+
+    /// The diagnostic for a name that is not a view. (A VFL predicate's name that is
+    /// neither a metric nor a view never gets here: the parser, given the views, reports
+    /// it as `unknown_metric`, as Apple's parser does.)
+    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) -> LayoutDiagnostic {
         if name == "superview" {
             return LayoutDiagnostic(
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
         let known = Array(hierarchy.names.dropFirst())
-        var suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
-        if isVisualFormat && !isBracketed(span, in: entry.source) {
-            suggestion += (suggestion.isEmpty ? "; a" : " A") + " name in a predicate is a view or a metric: if '\(name)' is a metric, define it in \"metrics\""
-        }
+        let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
-            code: .unknownView, message: "Unknown view '\(name)'\(suggestion)",
+            code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",
             constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
-    }
-
-    /// Whether the name at `span` (UTF-8 offsets) follows a `[` (blanks aside): a VFL
-    /// view, not a predicate's object.
-    func isBracketed(_ span: Range<Int>, in source: String) -> Bool {
-        let bytes = Array(source.utf8)
-        var index = min(span.lowerBound, bytes.count) - 1
-        while index >= 0 && (bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t")) { index -= 1 }
-        return index >= 0 && bytes[index] == UInt8(ascii: "[")
     }
 
     // MARK: Translation

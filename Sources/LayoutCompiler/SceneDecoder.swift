@@ -37,6 +37,11 @@ public struct SceneLimits: Sendable, Hashable {
     /// scene is a 422 `limit_exceeded`, so one hostile scene cannot hold a worker (and
     /// its memory) indefinitely.
     public var maxSolverWork = 100_000_000
+    /// Characters in a view or metric name (a scene's or a group's), fixed: 256. A name
+    /// is quoted in frames, diagnostics and SVG titles, so 100 views with 3 KB names
+    /// answered 1.35 GB (issue 24); a longer one is a 422 `invalid_scene` naming the
+    /// JSON path and the limit. Tested by `SceneDecoderTests.namesOf256CharactersAndNoMore`.
+    public static let maxNameLength = 256
 
     public init() {}
 }
@@ -164,8 +169,12 @@ public struct SceneDecoder: Sendable {
         if !context.typeErrors.isEmpty {
             throw SceneRejection(status: 400, diagnostics: context.typeErrors)
         }
-        for name in metrics.keys.sorted() where !isValidName(name) {
-            context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics"))
+        for name in metrics.keys.sorted() {
+            if !isValidName(name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(Diagnostic.echo(name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics"))
+            } else if name.utf8.count > SceneLimits.maxNameLength {
+                context.sceneErrors.append(nameTooLong("Metric", name, path: "$.metrics" + pathComponent(name)))
+            }
         }
         if constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
@@ -297,7 +306,16 @@ public struct SceneDecoder: Sendable {
                 let hasUnknownField = context.typeErrors.count > errorsBefore
                 var id: String?
                 if let idValue = element["id"] {
-                    if case .string(let text) = idValue { id = text } else {
+                    if case .string(let text) = idValue {
+                        id = text
+                        // Echoed in every diagnostic and constraint ref of the entry.
+                        if text.utf8.count > SceneLimits.maxNameLength, text.unicodeScalars.count > SceneLimits.maxNameLength {
+                            context.sceneErrors.append(LayoutDiagnostic(
+                                code: .invalidScene,
+                                message: "The id '\(Diagnostic.echo(text))' is \(text.unicodeScalars.count) characters long; ids are at most \(SceneLimits.maxNameLength) characters (limit maxNameLength)",
+                                path: elementPath() + ".id"))
+                        }
+                    } else {
                         context.typeErrors.append(context.typeError(elementPath() + ".id", expected: "a string", found: idValue))
                     }
                 }
@@ -361,7 +379,7 @@ public struct SceneDecoder: Sendable {
             }
             let named = text.lastIndex(of: "@").map { String(text[..<$0]) } ?? text
             if let first = firstIndex[named] {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Group '\(named)' is included twice ($.groups[\(first)] and $.groups[\(index)]): include each group once, as its constraint refs (group:\(named)/N) would not tell the copies apart", path: "$.groups[\(index)]"))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Group '\(Diagnostic.echo(named))' is included twice ($.groups[\(first)] and $.groups[\(index)]): include each group once, as its constraint refs (group:\(named)/N) would not tell the copies apart", path: "$.groups[\(index)]"))
                 continue
             }
             firstIndex[named] = index
@@ -369,13 +387,13 @@ public struct SceneDecoder: Sendable {
                 let name = String(text[..<at])
                 let versionText = text[text.index(after: at)...]
                 guard let version = Int(versionText), version >= 1, isValidGroupName(name) else {
-                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
                     continue
                 }
                 groups.append(GroupReference(name: name, version: version))
             } else {
                 guard isValidGroupName(text) else {
-                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", path: "$.groups[\(index)]"))
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", path: "$.groups[\(index)]"))
                     continue
                 }
                 groups.append(GroupReference(name: text, version: nil))
@@ -440,9 +458,11 @@ public struct SceneDecoder: Sendable {
             if view.name == "superview" {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path(), view: view.name))
             } else if !isValidName(view.name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(view.name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path()))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(Diagnostic.echo(view.name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path()))
+            } else if view.name.utf8.count > SceneLimits.maxNameLength {
+                context.sceneErrors.append(nameTooLong("View", view.name, path: path()))
             } else if !seen.insert(view.name).inserted {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(view.name)' is listed twice", path: path(), view: view.name))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(view.name))' is listed twice", path: path(), view: view.name))
             } else {
                 valid.append(view)
             }
@@ -479,9 +499,9 @@ public struct SceneDecoder: Sendable {
                 // String equality and the view hierarchy's lookup accept it.)
                 parentIndex[index] = parentPosition
             } else if parent == name {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(parent)' cannot be its own parent", path: path(), view: parent))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(parent))' cannot be its own parent", path: path(), view: parent))
             } else {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(name)' names an unknown parent '\(parent)'", path: path(), view: name))
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(name))' names an unknown parent '\(Diagnostic.echo(parent))'", path: path(), view: name))
             }
         }
         // Cycles and depth: walk each chain, bounded.
@@ -521,8 +541,12 @@ public struct SceneDecoder: Sendable {
                 }
             }
         }
-        for name in scene.metrics.keys.sorted() where !isValidName(name) {
-            context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(name)' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics" + pathComponent(name)))
+        for name in scene.metrics.keys.sorted() {
+            if !isValidName(name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(Diagnostic.echo(name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics" + pathComponent(name)))
+            } else if name.utf8.count > SceneLimits.maxNameLength {
+                context.sceneErrors.append(nameTooLong("Metric", name, path: "$.metrics" + pathComponent(name)))
+            }
         }
         scene.views = valid
     }
@@ -570,8 +594,18 @@ private func isASCIILetter(_ byte: UInt8) -> Bool {
     (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
 }
 
-/// `.name` for identifier-like names, `["na me"]` otherwise.
+/// The 422 for a valid `kind` name (`View`, `Metric`) over ``SceneLimits/maxNameLength``:
+/// the message quotes the name cut (``Diagnostic/echo(_:)``), as does `path`.
+func nameTooLong(_ kind: String, _ name: String, path: String) -> LayoutDiagnostic {
+    LayoutDiagnostic(code: .invalidScene,
+                     message: "\(kind) name '\(Diagnostic.echo(name))' is \(name.utf8.count) characters long; names are at most \(SceneLimits.maxNameLength) characters (limit maxNameLength)",
+                     path: path)
+}
+
+/// `.name` for identifier-like names, `["na me"]` otherwise; a name longer than
+/// ``Diagnostic/maxEchoLength`` is cut first (``Diagnostic/echo(_:)``: its path ends in `…`).
 func pathComponent(_ name: String) -> String {
+    let name = Diagnostic.echo(name)
     if isValidName(name) { return "." + name }
     var escaped = ""
     for scalar in name.unicodeScalars {
@@ -602,11 +636,11 @@ struct DecodingContext {
         for (index, (name, _)) in members.enumerated() {
             guard known.contains(name) else {
                 let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(name)' at \(path())\(suggestion)", path: path() + pathComponent(name)))
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
                 continue
             }
             if members[..<index].contains(where: { $0.0 == name }) {
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(name)' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
             }
         }
     }
@@ -656,7 +690,7 @@ struct DecodingContext {
             case "low", "defaultLow": return 250
             case "fittingSize", "fittingSizeLevel": return 50
             default:
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(name)' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize", path: path()))
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(Diagnostic.echo(name))' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize", path: path()))
                 return nil
             }
         default:
@@ -684,7 +718,7 @@ struct DecodingContext {
             return defaultValue
         }
         guard let parsed = Value(rawValue: text) else {
-            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(text)' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
             return defaultValue
         }
         return parsed

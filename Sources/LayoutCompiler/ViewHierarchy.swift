@@ -1,4 +1,5 @@
 import Cassowary
+import LayoutSyntax
 
 /// The views of a scene as a tree of indices, with the solver variables of each view.
 ///
@@ -6,7 +7,7 @@ import Cassowary
 /// four solver variables: its origin relative to the **container** (`x`, `y`) and its
 /// size (`width`, `height`), all in points, y down. The container's origin is the
 /// constant (0, 0), so only its size has variables.
-public struct ViewHierarchy: Sendable {
+public struct ViewHierarchy: Sendable, ViewNameLookup {
     /// `names[0] == "superview"`; the rest sorted by name.
     public let names: [String]
     /// The parent's index of each view; `parents[0] == 0`.
@@ -59,6 +60,13 @@ public struct ViewHierarchy: Sendable {
 
     /// The index of the view named `name` (`superview` is 0), or `nil`.
     public func index(of name: String) -> Int? { indexByName[name] }
+
+    /// Views the VFL parser tells from metrics (Apple's views dictionary): the container
+    /// too, so `[a(==superview)]` reaches the compiler's own message for it.
+    public func containsView(named name: String) -> Bool { indexByName[name] != nil }
+
+    /// ``names``: `superview`, then the views sorted by name.
+    public var viewNames: [String] { names }
 
     /// The deepest view that is an ancestor of both `a` and `b`, or one of them.
     ///

@@ -10,7 +10,8 @@ import LayoutStore
 enum Problem {
     static func describe(status: Int, diagnostics: [LayoutDiagnostic]) -> (type: String, title: String, detail: String) {
         let first = diagnostics.first(where: \.isError) ?? diagnostics.first
-        let more = diagnostics.count > 1 ? " (and \(diagnostics.count - 1) more diagnostic\(diagnostics.count == 2 ? "" : "s"))" : ""
+        let count = LayoutDiagnostic.total(diagnostics)
+        let more = count > 1 ? " (and \(count - 1) more diagnostic\(count == 2 ? "" : "s"))" : ""
         let detail = first.map { $0.message + more } ?? HTTPResponse.reasonPhrase(status)
         switch status {
         case 400:

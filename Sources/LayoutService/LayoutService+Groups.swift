@@ -92,6 +92,10 @@ extension LayoutService {
                 group = try store.group(named: name)
             }
             guard let group else {
+                if let version, let number = Self.version(version),
+                   let oldestKept = try store.prunedVersion(ofGroup: name, version: number) {
+                    return problem(404, detail: prunedMessage(name: name, version: number, oldestKept: oldestKept))
+                }
                 return problem(404, detail: version == nil ? "No group named '\(name)'" : "Group '\(name)' has no version \(version ?? "")")
             }
             return groupResponse(group, status: 200)
@@ -100,28 +104,61 @@ extension LayoutService {
         }
     }
 
+    /// The default page size of `GET /groups/{name}/versions` (`limit`): 100.
+    static let defaultVersionsPageLimit = 100
+    /// The largest page size of `GET /groups/{name}/versions` (`limit`): 1,000.
+    static let maxVersionsPageLimit = 1_000
+
+    /// `GET /groups/{name}/versions?after=N&limit=L`: the kept versions above `after`
+    /// (default 0), at most `limit` (1…1,000, default 100), ascending; when more follow,
+    /// `next` and a `Link: <…>; rel="next"` header (RFC 8288 §3) name the next page. 400 for
+    /// a parameter that is not a canonical integer in range; other parameters are ignored.
     func listVersions(_ request: HTTPRequest, name: String) -> HTTPResponse {
         guard isValidGroupName(name) else { return invalidName(name) }
+        var after = 0
+        var limit = Self.defaultVersionsPageLimit
+        if let text = Self.queryValue("after", in: request.query) {
+            guard let number = text == "0" ? 0 : Self.version(text) else {
+                return problem(400, detail: "after='\(text)' is not a version: write a non-negative integer without leading zeros")
+            }
+            after = number
+        }
+        if let text = Self.queryValue("limit", in: request.query) {
+            guard let number = Self.version(text), number <= Self.maxVersionsPageLimit else {
+                return problem(400, detail: "limit='\(text)' is not a page size: write an integer from 1 to \(Self.maxVersionsPageLimit)")
+            }
+            limit = number
+        }
         do {
-            guard let versions = try store.versions(ofGroup: name) else {
+            guard let page = try store.versions(ofGroup: name, after: after, limit: limit) else {
                 return problem(404, detail: "No group named '\(name)'")
             }
+            // Group names are [A-Za-z0-9._-]: nothing in the link needs escaping.
+            let next = page.hasMore ? page.versions.last.map { "/groups/\(name)/versions?after=\($0.version)&limit=\(limit)" } : nil
             var writer = JSONWriter()
             writer.beginObject()
             writer.key("versions")
             writer.beginArray()
-            for info in versions {
+            for info in page.versions {
                 writer.beginObject()
                 writer.key("version"); writer.integer(info.version)
                 writer.key("updatedAt"); writer.string(info.updatedAt)
                 writer.endObject()
             }
             writer.endArray()
+            if let next { writer.key("next"); writer.string(next) }
             writer.endObject()
-            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            var response = Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            if let next { response.headers.append("Link", "<\(next)>; rel=\"next\"") }
+            return response
         } catch {
             return storeFailure(error, groupName: name)
         }
+    }
+
+    /// What a 404 for a pruned version, and a scene's `unknown_group` for one, say.
+    func prunedMessage(name: String, version: Int, oldestKept: Int) -> String {
+        "Group '\(name)' version \(version) was pruned: only the last \(store.maxGroupVersions) versions of a group are kept (--max-group-versions); the oldest kept is \(oldestKept)"
     }
 
     func listGroups(_ request: HTTPRequest) -> HTTPResponse {
@@ -181,9 +218,16 @@ extension LayoutService {
     }
 
     /// 401 when an API token is configured and the request does not carry it
-    /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time.
+    /// (`Authorization: Bearer <token>`, RFC 6750 §2.1), compared in constant time;
+    /// 403 when no token is configured and anonymous writes are off
+    /// (``ServiceConfiguration/allowsAnonymousWrites``: `serve` on a non-loopback address
+    /// without `--allow-anonymous-writes`), with a detail that says how to set a token.
+    /// 403, not 401: no credentials would be accepted (RFC 9110 §15.5.4).
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {
-        guard let token = configuration.apiToken, !token.isEmpty else { return nil }
+        guard let token = configuration.apiToken, !token.isEmpty else {
+            if configuration.allowsAnonymousWrites { return nil }
+            return problem(403, detail: Self.anonymousWritesRefusedDetail)
+        }
         // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
         let given = (request.headers["Authorization"] ?? "").trimmingCharacters(in: .whitespaces)
         let parts = given.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
@@ -193,6 +237,11 @@ extension LayoutService {
         return problem(401, detail: "Writing groups needs 'Authorization: Bearer <token>'",
                        headers: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")])
     }
+
+    /// The `detail` of the 403 that refuses a group write without a configured token.
+    static let anonymousWritesRefusedDetail = "Group writes are off: layoutd listens on a non-loopback address without an API token. "
+        + "Start it with --api-token TOKEN (or the environment variable LAYOUTD_API_TOKEN=TOKEN) and send 'Authorization: Bearer TOKEN', "
+        + "or start it with --allow-anonymous-writes (LAYOUTD_ALLOW_ANONYMOUS_WRITES=1) to let anyone who can reach it write groups."
 
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)

@@ -54,7 +54,8 @@ public final class LayoutService: Sendable {
         }
         router.add(.GET, "/metrics") { [self] _, _ in
             let groups = try? store.groupCount()
-            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups).utf8))
+            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
+                                                                                 diskFull: store.diskFullCount).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return response
         }
@@ -66,6 +67,7 @@ public final class LayoutService: Sendable {
         router.add(.GET, "/") { _, _ in
             var response = HTTPResponse(status: 200, body: PlaygroundPage.html)
             response.headers.append("Content-Type", "text/html; charset=utf-8")
+            response.headers.append("Content-Security-Policy", PlaygroundPage.contentSecurityPolicy)
             return response
         }
         router.add(.GET, "/groups") { [self] request, _ in listGroups(request) }
@@ -100,10 +102,13 @@ public final class LayoutService: Sendable {
     private func makeHandler(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
         let corsOrigins = configuration.corsOrigins
+        let hostPolicy = configuration.hostPolicy
         return { [self] request in
             let start = DispatchTime.now().uptimeNanoseconds
             var response: HTTPResponse
-            if request.method == .OPTIONS, !corsOrigins.isEmpty, request.headers["Origin"] != nil {
+            if !hostPolicy.allows(host: Self.requestAuthority(request)) {
+                response = misdirected(request)
+            } else if request.method == .OPTIONS, !corsOrigins.isEmpty, request.headers["Origin"] != nil {
                 response = HTTPResponse(status: 204)
                 response.headers.append("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
                 response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
@@ -111,15 +116,17 @@ public final class LayoutService: Sendable {
             } else {
                 response = respond(request)
             }
-            if let origin = request.headers["Origin"], !corsOrigins.isEmpty,
-               corsOrigins.contains("*") || corsOrigins.contains(origin) {
-                response.headers.append("Access-Control-Allow-Origin", corsOrigins.contains("*") ? "*" : origin)
-                response.headers.append("Access-Control-Expose-Headers", "ETag, Cache-Status, X-Request-Id, Retry-After")
-                if !corsOrigins.contains("*") {
-                    // One Vary field listing every selecting header (RFC 9110 §12.5.5).
-                    let vary = response.headers.values("Vary") + ["Origin"]
-                    response.headers.set("Vary", vary.joined(separator: ", "))
+            if !corsOrigins.isEmpty {
+                if let origin = request.headers["Origin"], corsOrigins.contains("*") || corsOrigins.contains(origin) {
+                    response.headers.append("Access-Control-Allow-Origin", corsOrigins.contains("*") ? "*" : origin)
+                    response.headers.append("Access-Control-Expose-Headers", "ETag, Cache-Status, X-Request-Id, Retry-After")
                 }
+                // With CORS on, the CORS fields depend on Origin (present or not, listed or
+                // not), so every answer says so, in one Vary field listing every selecting
+                // header (RFC 9110 §12.5.5; Fetch standard §3.2.5 "CORS protocol and HTTP
+                // caches"). Held by hostile/exposure-headers.
+                let vary = response.headers.values("Vary") + ["Origin"]
+                response.headers.set("Vary", vary.joined(separator: ", "))
             }
             let requestID = Self.requestID(request.headers["X-Request-Id"])
             response.headers.append("X-Request-Id", requestID)
@@ -142,6 +149,34 @@ public final class LayoutService: Sendable {
             }
             return response
         }
+    }
+
+    /// The authority a request is for: the `Host` field, or for an absolute-form target
+    /// (`GET http://name/path`) the target's authority, which a server must use instead of
+    /// `Host` (RFC 9112 §3.2.2). Nil when there is neither (an HTTP/1.0 request).
+    static func requestAuthority(_ request: HTTPRequest) -> String? {
+        let target = request.target
+        if target.utf8.first == UInt8(ascii: "/") { return request.headers["Host"] }   // origin-form, the usual case
+        for scheme in ["http://", "https://"] where target.count > scheme.count && target.prefix(scheme.count).lowercased() == scheme {
+            let rest = target.dropFirst(scheme.count)
+            return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        }
+        return request.headers["Host"]
+    }
+
+    /// The answer to a request whose `Host` the ``HostPolicy`` refuses: `421 Misdirected
+    /// Request`. 421 rather than 403: RFC 9110 §15.5.20 defines 421 for a request "directed
+    /// at a server that is unable or unwilling to produce an authoritative response for
+    /// the target URI", which is the case here (the target's host is not one this server
+    /// answers for, as after DNS rebinding), while 403 would say the client lacks a
+    /// permission it could obtain. Held by hostile/exposure-dns-rebinding and
+    /// `HostPolicyTests`.
+    func misdirected(_ request: HTTPRequest) -> HTTPResponse {
+        let host = Self.requestAuthority(request) ?? ""
+        let shown = host.count <= 256 ? host : String(host.prefix(255)) + "…"
+        return problem(421, detail: "This server does not answer for the host '\(shown)': against DNS rebinding it answers only "
+            + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
+            + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names.")
     }
 
     // MARK: - /solve and /validate
@@ -231,7 +266,12 @@ public final class LayoutService: Sendable {
         } catch {
             throw EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(Self.describe(error))")], headers: [("Retry-After", "1")])
         }
-        guard let stored else { return nil }
+        guard let stored else {
+            if let version = reference.version, let oldestKept = try? store.prunedVersion(ofGroup: reference.name, version: version) {
+                throw PrunedGroupVersion(message: prunedMessage(name: reference.name, version: version, oldestKept: oldestKept))
+            }
+            return nil
+        }
         let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
         guard let json = try? JSONParser().parse(Array(body.utf8)),
               let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {

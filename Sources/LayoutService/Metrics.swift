@@ -63,8 +63,9 @@ public final class Metrics: Sendable {
         }
     }
 
-    /// The exposition text; `openConnections` and `groups` are gauges read by the caller.
-    public func render(openConnections: Int, groups: Int?) -> String {
+    /// The exposition text; `openConnections` and `groups` are gauges read by the caller,
+    /// `diskFull` the store's count of writes that met a full disk (a counter).
+    public func render(openConnections: Int, groups: Int?, diskFull: Int? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP layoutd_requests_total HTTP requests answered, by route and status.\n"
@@ -93,6 +94,11 @@ public final class Metrics: Sendable {
             out += "# HELP layoutd_groups Named constraint groups stored.\n"
             out += "# TYPE layoutd_groups gauge\n"
             out += "layoutd_groups \(groups)\n"
+        }
+        if let diskFull {
+            out += "# HELP layoutd_store_disk_full_total Database writes that met a full disk (SQLITE_FULL); each freed cached results.\n"
+            out += "# TYPE layoutd_store_disk_full_total counter\n"
+            out += "layoutd_store_disk_full_total \(diskFull)\n"
         }
         return out
     }

@@ -1,5 +1,7 @@
-/// `openapi.yaml`, served at `GET /openapi.yaml`, compiled into the binary (see
-/// `scripts/embed-openapi.sh`; a test checks the copy equals the file).
+/// `openapi.yaml`, served at `GET /openapi.yaml`: the top-level file, compiled into the
+/// binary by SwiftPM (`.embedInCode` of `Sources/LayoutService/openapi.yaml`, a symlink
+/// to it), so the binary needs no resource bundle and the file is the only copy.
+/// `HandlerTests.servedOpenAPIDocumentIsTheFile` checks the served bytes against the file.
 enum OpenAPIDocument {
-    static let bytes: [UInt8] = Array(text.utf8)
+    static let bytes: [UInt8] = PackageResources.openapi_yaml
 }

@@ -120,6 +120,9 @@ public struct SceneEngine: Sendable {
                     let what = reference.version == nil ? "No group named '\(reference.name)' is stored" : "Group '\(reference.name)' has no version \(reference.version ?? 0)"
                     missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(what) (included as '\(spelled)')", path: "$.groups[\(index)]"))
                 }
+            } catch let pruned as PrunedGroupVersion {
+                let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
+                missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(pruned.message) (included as '\(spelled)')", path: "$.groups[\(index)]"))
             } catch let failure as EngineFailure {
                 return .failure(failure)
             } catch {
@@ -267,23 +270,31 @@ public struct SceneEngine: Sendable {
     public func validate(_ prepared: Prepared) -> EngineAnswer {
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
+        // Membership only (never iterated): each diagnostic once, in linear time.
+        var listed = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
-        for size in sizes {
-            for diagnostic in compiled.solve(size: size).diagnostics where !diagnostics.contains(diagnostic) {
+        // One work budget for all sizes, as /solve has (a budget per size let 1,000 sizes
+        // take 1,000 times the work limit).
+        compiled.solveEach(sizes: sizes) { layout in
+            for diagnostic in layout.diagnostics {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
                 if compiled.hasErrors && diagnostic.code == .ambiguousLayout { continue }
+                // What a size left out is counted at each size (it was never built).
+                if diagnostic.omitted == nil && !listed.insert(diagnostic).inserted { continue }
                 diagnostics.append(diagnostic)
             }
         }
-        return validity(diagnostics)
+        // An error the compiler counted past the bound is not in the list: it still counts.
+        return validity(diagnostics, hasErrors: compiled.hasErrors)
     }
 
     /// `{"valid": false, "diagnostics": [...]}` for a body that is not a valid scene.
-    public func validity(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+    /// `valid` is false when `hasErrors` or when a diagnostic is an error.
+    public func validity(_ diagnostics: [LayoutDiagnostic], hasErrors: Bool = false) -> EngineAnswer {
         var writer = answerWriter()
         writer.beginObject()
-        writer.key("valid"); writer.bool(!diagnostics.contains(where: \.isError))
+        writer.key("valid"); writer.bool(!hasErrors && !diagnostics.contains(where: \.isError))
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
         return answer(&writer, status: 200, contentType: "application/json", isCacheable: false)
@@ -364,6 +375,13 @@ public struct SceneEngine: Sendable {
         }
         writer.endObject()
     }
+}
+
+/// Thrown by a group resolver for a pinned version that was pruned from the group's
+/// history: the scene gets a 422 `unknown_group` with `message`.
+public struct PrunedGroupVersion: Error, Sendable {
+    /// Says which version was pruned, the bound, and the oldest version kept.
+    public var message: String
 }
 
 /// A request that cannot be answered with a layout: its status and diagnostics.

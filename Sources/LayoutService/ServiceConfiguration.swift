@@ -24,6 +24,12 @@ public struct ServiceConfiguration: Sendable {
     public var structureCacheBytes = 32 << 20
     /// When set, `PUT` and `DELETE` on `/groups` need `Authorization: Bearer <token>`.
     public var apiToken: String?
+    /// Whether `PUT` and `DELETE` on `/groups` are allowed without ``apiToken`` when none
+    /// is set (default true). `serve` sets it false on a non-loopback bind unless
+    /// `--allow-anonymous-writes` is given; such writes then answer `403`.
+    public var allowsAnonymousWrites = true
+    /// Which `Host` values are answered (default: any); others get `421`. See ``HostPolicy``.
+    public var hostPolicy = HostPolicy(isEnforced: false)
     /// Origins allowed by CORS (`*` for any); empty turns CORS off.
     public var corsOrigins: [String] = []
     /// Constraints one stored group may hold (default 1,000).

@@ -61,3 +61,16 @@ public struct GroupSummary: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 }
+
+/// One page of a group's version history (`GET /groups/{name}/versions?after=&limit=`).
+public struct GroupVersionPage: Sendable, Equatable {
+    /// The versions of the page, ascending.
+    public var versions: [GroupVersionInfo]
+    /// Whether kept versions follow the last one of the page.
+    public var hasMore: Bool
+
+    public init(versions: [GroupVersionInfo], hasMore: Bool) {
+        self.versions = versions
+        self.hasMore = hasMore
+    }
+}

@@ -1,26 +1,51 @@
 /// Versioned named constraint groups, stored in SQLite.
 ///
 /// Tables: `group_names` keeps, per name, the high-water mark `last_version` (never
-/// decreases; the row survives a delete, so versions are never reused) and the
-/// `current_version` (NULL once deleted); `group_versions` keeps the history of the
-/// current incarnation. Writes run in one `BEGIN IMMEDIATE` transaction together with
-/// the cache invalidation (``ResultCache/invalidate(groupNamed:)``).
+/// decreases; the row survives a delete, so versions are never reused), the
+/// `current_version` (NULL once deleted) and the `first_version` of the current
+/// incarnation; `group_versions` keeps the last `maxVersions` versions of the current
+/// incarnation. Writes run in one `BEGIN IMMEDIATE` transaction together with the cache
+/// invalidation (``ResultCache/invalidate(groupNamed:)``) and the pruning.
+///
+/// Bounds (issue 24):
+/// - History: a write that makes version *v* deletes the versions up to *v* − `maxVersions`
+///   in its transaction; versions of one incarnation are consecutive, so exactly the last
+///   `maxVersions` remain. A version from `first_version` up to below the oldest kept one
+///   was pruned (``prunedVersion(ofGroup:version:)``).
+/// - High-water marks of deleted names: at most `maxDeletedNames` rows are kept. Beyond
+///   that, a delete drops the rows with the lowest marks (then by name) and raises the
+///   single `version_floor` to the largest mark dropped; a name without a row starts at
+///   the floor + 1. So any version a dropped name ever had is below every version it can
+///   get again: versions are never reused, at the cost of new names starting above 1
+///   once the floor is raised.
 ///
 /// Not thread-safe: owned by ``LayoutStore`` and used only on its queue.
 final class GroupStore {
     /// The most groups that may exist at once.
     let maxGroups: Int
+    /// The most versions kept per group (at least 1).
+    let maxVersions: Int
+    /// The most deleted names whose high-water marks are kept in rows (see the type's notes).
+    let maxDeletedNames: Int
 
     private let connection: SQLiteConnection
     private let cache: ResultCache
     private let now: () -> String
 
-    init(connection: SQLiteConnection, cache: ResultCache, maxGroups: Int, now: @escaping () -> String) {
+    init(
+        connection: SQLiteConnection, cache: ResultCache, maxGroups: Int, maxVersions: Int = GroupStore.defaultMaxVersions,
+        maxDeletedNames: Int? = nil, now: @escaping () -> String
+    ) {
         self.connection = connection
         self.cache = cache
         self.maxGroups = max(0, maxGroups)
+        self.maxVersions = max(1, maxVersions)
+        self.maxDeletedNames = max(0, maxDeletedNames ?? maxGroups)
         self.now = now
     }
+
+    /// The default of `maxVersions`: 100.
+    static let defaultMaxVersions = 100
 
     private static let selectGroupColumns = "v.name, v.version, v.constraints_json, v.metrics_json, v.updated_at"
 
@@ -41,7 +66,7 @@ final class GroupStore {
         name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
     ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
         try connection.transaction { () throws(StoreError) -> (group: StoredGroup, created: Bool) in
-            let (lastVersion, currentVersion) = try names(name)
+            let (lastVersion, currentVersion, firstVersion) = try names(name)
             if let ifMatch, ifMatch != currentVersion {
                 throw .preconditionFailed(current: currentVersion)
             }
@@ -51,7 +76,13 @@ final class GroupStore {
             if currentVersion == nil, try mapped({ () throws(SQLiteError) in try count() }) >= maxGroups {
                 throw .limitExceeded("maxGroups (\(maxGroups) groups)")
             }
-            let (version, overflow) = (lastVersion ?? 0).addingReportingOverflow(1)
+            var start = 0
+            if let lastVersion {
+                start = lastVersion
+            } else {
+                start = try mapped { () throws(SQLiteError) in try versionFloor() }
+            }
+            let (version, overflow) = start.addingReportingOverflow(1)
             guard !overflow else { throw .limitExceeded("group version") }
             let group = StoredGroup(
                 name: name, version: version, constraintsJSON: constraintsJSON,
@@ -60,14 +91,16 @@ final class GroupStore {
             try mapped { () throws(SQLiteError) in
                 try connection.withStatement(
                     """
-                    INSERT INTO group_names (name, last_version, current_version) VALUES (?, ?, ?)
+                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
                     ON CONFLICT (name) DO UPDATE SET
-                        last_version = excluded.last_version, current_version = excluded.current_version
+                        last_version = excluded.last_version, current_version = excluded.current_version,
+                        first_version = excluded.first_version
                     """
                 ) { (statement) throws(SQLiteError) in
                     try statement.bind(name, at: 1)
                     try statement.bind(version, at: 2)
                     try statement.bind(version, at: 3)
+                    try statement.bind(currentVersion == nil ? version : (firstVersion ?? version), at: 4)
                     try statement.step()
                 }
                 try connection.withStatement(
@@ -82,6 +115,16 @@ final class GroupStore {
                     try statement.bind(metricsJSON, at: 4)
                     try statement.bind(group.updatedAt, at: 5)
                     try statement.step()
+                }
+                // Only the last `maxVersions` stay; the cache entries of the pruned ones go
+                // with the invalidation below.
+                if version > maxVersions {
+                    try connection.withStatement("DELETE FROM group_versions WHERE name = ? AND version <= ?") {
+                        (statement) throws(SQLiteError) in
+                        try statement.bind(name, at: 1)
+                        try statement.bind(version - maxVersions, at: 2)
+                        try statement.step()
+                    }
                 }
                 try cache.invalidate(groupNamed: name)
             }
@@ -99,28 +142,89 @@ final class GroupStore {
                     try statement.bind(name, at: 1)
                     try statement.step()
                 }
-                try connection.withStatement("UPDATE group_names SET current_version = NULL WHERE name = ?") {
+                try connection.withStatement("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = ?") {
                     (statement) throws(SQLiteError) in
                     try statement.bind(name, at: 1)
                     try statement.step()
                 }
                 try cache.invalidate(groupNamed: name)
+                try dropDeletedNamesBeyondBound()
             }
             return true
         }
     }
 
+    /// Keeps at most `maxDeletedNames` rows of deleted names: drops those with the lowest
+    /// high-water marks (then by name: deterministic) and raises `version_floor` to the
+    /// largest mark dropped. Call inside the delete's transaction.
+    /// - Complexity: O(deleted rows) to count (a partial index), O(d log n) to drop d.
+    private func dropDeletedNamesBeyondBound() throws(SQLiteError) {
+        let deleted = try connection.scalarInt("SELECT count(*) FROM group_names WHERE current_version IS NULL")
+        guard deleted > maxDeletedNames else { return }
+        var dropped: [String] = []
+        var highest = 0
+        try connection.withStatement(
+            "SELECT name, last_version FROM group_names WHERE current_version IS NULL ORDER BY last_version, name LIMIT ?"
+        ) { (statement) throws(SQLiteError) in
+            try statement.bind(deleted - maxDeletedNames, at: 1)
+            while try statement.step() {
+                dropped.append(statement.string(at: 0))
+                highest = max(highest, statement.int(at: 1))
+            }
+        }
+        for name in dropped {
+            try connection.withStatement("DELETE FROM group_names WHERE name = ? AND current_version IS NULL") {
+                (statement) throws(SQLiteError) in
+                try statement.bind(name, at: 1)
+                try statement.step()
+            }
+        }
+        try connection.withStatement("UPDATE version_floor SET value = max(value, ?) WHERE id = 1") {
+            (statement) throws(SQLiteError) in
+            try statement.bind(highest, at: 1)
+            try statement.step()
+        }
+    }
+
+    /// The start of every name without a row: the largest high-water mark dropped.
+    func versionFloor() throws(SQLiteError) -> Int {
+        try connection.scalarInt("SELECT value FROM version_floor")
+    }
+
+    /// The rows of deleted names kept (each holds a high-water mark).
+    func deletedNameCount() throws(SQLiteError) -> Int {
+        try connection.scalarInt("SELECT count(*) FROM group_names WHERE current_version IS NULL")
+    }
+
     // MARK: - Reading
 
-    /// The high-water mark and current version of `name` (both `nil` if never written).
-    private func names(_ name: String) throws(StoreError) -> (last: Int?, current: Int?) {
-        try mapped { () throws(SQLiteError) -> (last: Int?, current: Int?) in
-            try connection.withStatement("SELECT last_version, current_version FROM group_names WHERE name = ?") {
-                (statement) throws(SQLiteError) -> (last: Int?, current: Int?) in
+    /// The high-water mark, current version and first version of the current incarnation
+    /// of `name` (all `nil` if it has no row).
+    private func names(_ name: String) throws(StoreError) -> (last: Int?, current: Int?, first: Int?) {
+        try mapped { () throws(SQLiteError) -> (last: Int?, current: Int?, first: Int?) in
+            try connection.withStatement("SELECT last_version, current_version, first_version FROM group_names WHERE name = ?") {
+                (statement) throws(SQLiteError) -> (last: Int?, current: Int?, first: Int?) in
                 try statement.bind(name, at: 1)
-                guard try statement.step() else { return (nil, nil) }
-                return (statement.int(at: 0), statement.isNull(at: 1) ? nil : statement.int(at: 1))
+                guard try statement.step() else { return (nil, nil, nil) }
+                return (statement.int(at: 0), statement.isNull(at: 1) ? nil : statement.int(at: 1),
+                        statement.isNull(at: 2) ? nil : statement.int(at: 2))
             }
+        }
+    }
+
+    /// The oldest kept version of `name` if `version` belonged to its current incarnation
+    /// and was pruned; `nil` otherwise (kept, never written, or from before a delete).
+    func prunedVersion(ofGroup name: String, version: Int) throws(SQLiteError) -> Int? {
+        try connection.withStatement(
+            """
+            SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
+            FROM group_names n WHERE n.name = ? AND n.current_version IS NOT NULL
+            """
+        ) { (statement) throws(SQLiteError) -> Int? in
+            try statement.bind(name, at: 1)
+            guard try statement.step(), !statement.isNull(at: 0), !statement.isNull(at: 1) else { return nil }
+            let (first, oldestKept) = (statement.int(at: 0), statement.int(at: 1))
+            return first <= version && version < oldestKept ? oldestKept : nil
         }
     }
 
@@ -149,19 +253,36 @@ final class GroupStore {
         }
     }
 
-    /// The versions of `name`, ascending; `nil` if the group does not exist.
-    func versions(ofGroup name: String) throws(SQLiteError) -> [GroupVersionInfo]? {
-        let versions = try connection.withStatement(
-            "SELECT version, updated_at FROM group_versions WHERE name = ? ORDER BY version"
+    /// Up to `limit` kept versions of `name` above `after`, ascending, and whether more
+    /// follow; `nil` if the group does not exist.
+    /// - Complexity: O(log n + limit).
+    func versions(ofGroup name: String, after: Int, limit: Int) throws(SQLiteError) -> GroupVersionPage? {
+        guard try exists(name) else { return nil }
+        let limit = max(0, limit)
+        var versions = try connection.withStatement(
+            "SELECT version, updated_at FROM group_versions WHERE name = ? AND version > ? ORDER BY version LIMIT ?"
         ) { (statement) throws(SQLiteError) -> [GroupVersionInfo] in
             try statement.bind(name, at: 1)
+            try statement.bind(after, at: 2)
+            try statement.bind(limit + 1, at: 3)
             var versions: [GroupVersionInfo] = []
             while try statement.step() {
                 versions.append(GroupVersionInfo(version: statement.int(at: 0), updatedAt: statement.string(at: 1)))
             }
             return versions
         }
-        return versions.isEmpty ? nil : versions
+        let hasMore = versions.count > limit
+        if hasMore { versions.removeLast() }
+        return GroupVersionPage(versions: versions, hasMore: hasMore)
+    }
+
+    /// Whether `name` exists now (has a current version).
+    private func exists(_ name: String) throws(SQLiteError) -> Bool {
+        try connection.withStatement("SELECT 1 FROM group_names WHERE name = ? AND current_version IS NOT NULL") {
+            (statement) throws(SQLiteError) -> Bool in
+            try statement.bind(name, at: 1)
+            return try statement.step()
+        }
     }
 
     /// Every existing group's current version, sorted by name (byte order of UTF-8).

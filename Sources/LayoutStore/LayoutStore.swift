@@ -1,4 +1,6 @@
+import CSQLite
 import Dispatch
+import Synchronization
 
 /// The layoutd database: the result cache (issue 2) and named constraint groups (issue 5),
 /// in one SQLite file.
@@ -17,6 +19,21 @@ import Dispatch
 /// so a kill can lose up to one batch of cached results, never a group. ``close()`` writes
 /// the batch; an entry of it that cannot be written is skipped, not the whole batch.
 ///
+/// Size (issue 24): the cache's bodies total at most ``maxCacheBytes`` after each commit,
+/// each group keeps its last ``maxGroupVersions`` versions, and deleted names' high-water
+/// marks are bounded (``GroupStore``). Pages freed by evictions, prunings and deletes are
+/// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), so the file
+/// stays near the groups' bytes plus ``maxCacheBytes``.
+///
+/// A full disk (`SQLITE_FULL`): a group write that hits it deletes the reserve file
+/// (``DiskReserve``, `<db>-reserve`, so SQLite has room to write the deletions), deletes
+/// every cached result and retries once before throwing ``StoreError/full``; then returns
+/// free pages to the file system and allocates the reserve again if there is room. A cache
+/// write that hits it is dropped and the least recently used half of the cache's bytes is
+/// freed the same way. Each occurrence is counted
+/// (``diskFullCount``); the first of a run is reported on stderr (one line), and a later
+/// one again only after a write has succeeded in between.
+///
 /// Errors: every call throws ``StoreError``; after ``close()`` calls throw
 /// ``StoreError/cannotOpen(_:)``.
 public final class LayoutStore: @unchecked Sendable {
@@ -30,6 +47,14 @@ public final class LayoutStore: @unchecked Sendable {
     public let maxResultBytes: Int
     /// The most groups that may exist at once (default 10 000).
     public let maxGroups: Int
+    /// The most bytes of response bodies the result cache keeps (default 256 MiB,
+    /// 268,435,456); see ``ResultCache``.
+    public let maxCacheBytes: Int
+    /// The most versions kept per group (default 100); older ones are pruned.
+    public let maxGroupVersions: Int
+    /// The times a write met a full disk (`SQLITE_FULL`) since opening; read from any thread.
+    public var diskFullCount: Int { diskFullEvents.load(ordering: .relaxed) }
+    private let diskFullEvents = Atomic<Int>(0)
     /// Whether the database is open read-only: reads work, writes throw ``StoreError/readOnly``.
     public let isReadOnly: Bool
 
@@ -42,21 +67,59 @@ public final class LayoutStore: @unchecked Sendable {
         let connection: SQLiteConnection
         let cache: ResultCache
         let groups: GroupStore
+        let report: (String) -> Void
+        /// The room kept for a full disk; `nil` for `:memory:` and read-only databases.
+        let reserve: DiskReserve?
+        /// Whether a full disk was reported and no write has succeeded since.
+        var diskFullReported = false
 
         init(
             connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
-            maxResultBytes: Int, maxGroups: Int, now: @escaping () -> String, report: @escaping (String) -> Void
+            maxResultBytes: Int, maxCacheBytes: Int, maxGroups: Int, maxGroupVersions: Int, maxDeletedNames: Int?,
+            reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
         ) throws(SQLiteError) {
             self.connection = connection
+            self.report = report
+            self.reserve = reserve
             self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind,
                                          writeBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
-                                         report: report)
-            self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, now: now)
+                                         maxBytes: maxCacheBytes, report: report)
+            self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, maxVersions: maxGroupVersions,
+                                     maxDeletedNames: maxDeletedNames, now: now)
+        }
+
+        /// Returns free pages to the file system after a commit that deleted rows. Best
+        /// effort: a failure leaves the pages free inside the file, reused by later writes.
+        func reclaimFreePages() {
+            _ = try? connection.incrementalVacuum()
+        }
+
+        /// Makes room on a full disk: deletes the reserve file (so SQLite can write the
+        /// eviction's frames), deletes least recently used cached results until their bodies
+        /// total at most `bytes`, and truncates the `-wal` file into the database. The freed
+        /// pages stay in the file, where the next write reuses them; ``restoreReserve()``
+        /// returns the rest to the file system. Best effort (each step may meet the full
+        /// disk again).
+        func freeCacheSpace(downTo bytes: Int) {
+            reserve?.release()
+            // First copy the -wal file's pages in while the reserve's room is there, so
+            // the eviction's own frames start an empty -wal file.
+            _ = try? connection.checkpointTruncating()
+            _ = try? cache.shrink(toBytes: bytes)
+            _ = try? connection.checkpointTruncating()
+        }
+
+        /// After a write that met a full disk: returns free pages to the file system,
+        /// truncates the `-wal` file and allocates the reserve again. Best effort.
+        func restoreReserve() {
+            _ = try? connection.incrementalVacuum()
+            _ = try? connection.checkpointTruncating()
+            reserve?.acquire()
         }
     }
 
     /// Opens (creating if needed) the database at `path`, applies migrations, and checks
-    /// integrity with `PRAGMA quick_check`.
+    /// the integrity of the group tables with `PRAGMA quick_check(TABLE)`.
     ///
     /// A corrupt file is reported, never deleted or "repaired". A database file the process
     /// cannot write is opened read-only (SQLite falls back to read-only, or a retry with
@@ -74,19 +137,31 @@ public final class LayoutStore: @unchecked Sendable {
     ///   - readOnly: open with `SQLITE_OPEN_READONLY` even if the file is writable. Needed to
     ///     exercise the read-only path as root, whom file permissions do not stop. The file
     ///     must exist and be at ``schemaVersion``.
+    ///   - maxCacheBytes: the most bytes of response bodies the cache keeps (default 256 MiB,
+    ///     268,435,456); least recently used entries are evicted beyond it.
+    ///   - maxGroupVersions: the most versions kept per group (default 100, at least 1).
+    ///   - diskReserveBytes: the size of the reserve file `<path>-reserve` (default 8 MiB,
+    ///     8,388,608; 0 keeps none), allocated at open when the disk has room and deleted
+    ///     when the disk is full, so that the cache can be evicted and a group write retried
+    ///     (see ``DiskReserve``). None for `:memory:` or a read-only database.
     /// - Throws: ``StoreError/corrupt(_:)`` for a file that is not a database or fails
     ///   `quick_check`; ``StoreError/cannotOpen(_:)`` when it cannot be opened, is newer than
     ///   this build, or is read-only and needs a migration; ``StoreError/busy`` if another
     ///   process holds the write lock during a migration.
-    /// - Complexity: `quick_check` is O(size of the database).
+    /// - Complexity: `quick_check` of the group tables is O(their size), bounded by the
+    ///   groups' limits; the cache's tables are not scanned (at most `cacheCapacity` keys
+    ///   are read to fill the lookup filter). A damaged cache page shows when it is read:
+    ///   a failed lookup is a miss, a failed write is dropped.
     public convenience init(
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
-        maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false
+        maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false,
+        maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100, diskReserveBytes: Int = DiskReserve.defaultBytes
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
                       maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: ResultCache.defaultWriteBehindLimit,
                       cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
-                      now: Timestamp.now)
+                      maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
+                      diskReserveBytes: diskReserveBytes, now: Timestamp.now)
     }
 
     /// As the public initializer, with the size of the cache's write-behind buffer
@@ -95,7 +170,9 @@ public final class LayoutStore: @unchecked Sendable {
     init(
         path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
         cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
-        maxResultBytes: Int = ResultCache.defaultMaxResultBytes, now: @escaping () -> String,
+        maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
+        maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil,
+        diskReserveBytes: Int = 0, now: @escaping () -> String,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
@@ -111,7 +188,12 @@ public final class LayoutStore: @unchecked Sendable {
             do {
                 let opened = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
                                   cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
-                                  maxGroups: maxGroups, now: now, report: report)
+                                  maxCacheBytes: maxCacheBytes, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
+                                  maxDeletedNames: maxDeletedNames,
+                                  reserve: path == ":memory:" || connection.isReadOnly || diskReserveBytes <= 0
+                                      ? nil : DiskReserve(path: path + "-reserve", bytes: diskReserveBytes),
+                                  now: now, report: report)
+                opened.reserve?.acquire()
                 state = opened
                 effectiveMaxResultBytes = opened.cache.maxResultBytes
             } catch {
@@ -124,6 +206,8 @@ public final class LayoutStore: @unchecked Sendable {
         self.cacheCapacity = max(0, cacheCapacity)
         self.maxResultBytes = effectiveMaxResultBytes
         self.maxGroups = max(0, maxGroups)
+        self.maxCacheBytes = max(0, maxCacheBytes)
+        self.maxGroupVersions = max(1, maxGroupVersions)
         self.isReadOnly = connection.isReadOnly
     }
 
@@ -135,25 +219,42 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
+    /// The tables `quick_check` reads at open: the groups, which are not cache. Their size
+    /// is bounded by `maxGroups` × `maxGroupVersions` × the request body limit; the result
+    /// cache's tables (up to `maxCacheBytes`) are left out so start-up does not grow with
+    /// the cache.
+    static let checkedTables = ["group_names", "group_versions"]
+
     private static func checkIntegrity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
-        let answer: String
-        do {
-            answer = try connection.scalarString("PRAGMA quick_check")
+        do throws(SQLiteError) {
+            for table in checkedTables {
+                // A new file has no tables yet; `quick_check(missing)` is an error.
+                let exists = try connection.withStatement("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?") {
+                    (statement) throws(SQLiteError) -> Bool in
+                    try statement.bind(table, at: 1)
+                    return try statement.step()
+                }
+                guard exists else { continue }
+                // PRAGMA takes no bound parameters; `table` is one of our own names.
+                let answer = try connection.scalarString("PRAGMA quick_check(\(table))")
+                guard answer == "ok" else {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: "PRAGMA quick_check(\(table)) failed: \(answer)")
+                }
+            }
         } catch {
             throw openError(error, path: path)
         }
-        guard answer == "ok" else {
-            throw .corrupt("\(path): PRAGMA quick_check failed: \(answer)")
-        }
     }
 
-    /// Closes the database (flushing pending LRU recency updates first). Idempotent; later
-    /// calls throw ``StoreError/cannotOpen(_:)``. Waits for a call in progress to finish.
+    /// Closes the database (flushing pending LRU recency updates first) and deletes the disk
+    /// reserve file. Idempotent; later calls throw ``StoreError/cannotOpen(_:)``. Waits for
+    /// a call in progress to finish.
     public func close() {
         queue.sync {
             guard let state else { return }
             state.cache.flushBeforeClose()
             state.connection.close()
+            state.reserve?.release()
             self.state = nil
         }
     }
@@ -161,6 +262,7 @@ public final class LayoutStore: @unchecked Sendable {
     deinit {
         state?.cache.flushBeforeClose()
         state?.connection.close()
+        state?.reserve?.release()
     }
 
     /// Runs `body` on the queue with the open state.
@@ -221,12 +323,42 @@ public final class LayoutStore: @unchecked Sendable {
     /// - Returns: whether the entry was stored (buffered, or written if this store wrote
     ///   the batch).
     /// - Throws: ``StoreError/readOnly``; when this store completes a batch that cannot be
-    ///   written, ``StoreError/full``, ``StoreError/busy``, … (that batch is dropped). The
-    ///   service may ignore these: a failed store only costs a later miss.
+    ///   written, ``StoreError/busy``, … (that batch is dropped). The service may ignore
+    ///   these: a failed store only costs a later miss. A full disk is not thrown: the batch
+    ///   is dropped (`false`) and half the cache's bytes are freed (see the type's notes).
     @discardableResult
     public func storeResult(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
-            try mapped { () throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
+            do throws(StoreError) {
+                let stored = try mapped { () throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
+                if state.cache.deletedRows {
+                    state.cache.deletedRows = false
+                    state.reclaimFreePages()
+                }
+                return stored
+            } catch .full {
+                noteDiskFull(state, "a batch of cached results was dropped")
+                state.freeCacheSpace(downTo: ((try? state.cache.bytes()) ?? 0) / 2)
+                state.restoreReserve()
+                return false
+            }
+        }
+    }
+
+    /// Counts a full disk and reports it on stderr unless already reported since the last
+    /// successful write.
+    private func noteDiskFull(_ state: State, _ consequence: String) {
+        diskFullEvents.add(1, ordering: .relaxed)
+        guard !state.diskFullReported else { return }
+        state.diskFullReported = true
+        state.report("layoutd: the disk holding the database is full (SQLITE_FULL): \(consequence); cached results are evicted to make room. Reported once until a write succeeds again; counted in layoutd_store_disk_full_total")
+    }
+
+    /// The bytes of the cached results' bodies in the table (what ``maxCacheBytes``
+    /// bounds), after writing the buffer.
+    public func cacheBytes() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in
+            try mapped { () throws(SQLiteError) -> Int in try state.cache.bytes() }
         }
     }
 
@@ -240,6 +372,7 @@ public final class LayoutStore: @unchecked Sendable {
         try performWrite { (state) throws(StoreError) in
             do throws(SQLiteError) {
                 try state.connection.transaction { () throws(SQLiteError) in try state.cache.removeAll() }
+                state.reclaimFreePages()
             } catch {
                 state.cache.transactionDidRollBack()
                 throw StoreError(error)
@@ -281,13 +414,41 @@ public final class LayoutStore: @unchecked Sendable {
         name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
     ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
         try performWrite { (state) throws(StoreError) -> (group: StoredGroup, created: Bool) in
-            do throws(StoreError) {
-                return try state.groups.put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
-                                            ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
-            } catch {
-                state.cache.transactionDidRollBack()
-                throw error
+            try groupWrite(state) { () throws(StoreError) in
+                try state.groups.put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
+                                     ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             }
+        }
+    }
+
+    /// Runs a group write's transaction `body`; on a full disk, empties the cache, returns
+    /// the freed pages and runs it once more. Returns freed pages after a commit.
+    private func groupWrite<T>(_ state: State, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        do throws(StoreError) {
+            let result = try body()
+            state.diskFullReported = false
+            state.cache.deletedRows = false
+            state.reclaimFreePages()
+            if let reserve = state.reserve, !reserve.isHeld { reserve.acquire() }
+            return result
+        } catch .full {
+            state.cache.transactionDidRollBack()
+            noteDiskFull(state, "a group write is retried after emptying the result cache")
+            state.freeCacheSpace(downTo: 0)
+        } catch {
+            state.cache.transactionDidRollBack()
+            throw error
+        }
+        defer { state.restoreReserve() }
+        do throws(StoreError) {
+            let result = try body()
+            state.diskFullReported = false
+            state.cache.deletedRows = false
+            return result
+        } catch {
+            state.cache.transactionDidRollBack()
+            if case .full = error { diskFullEvents.add(1, ordering: .relaxed) }
+            throw error
         }
     }
 
@@ -305,10 +466,29 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
-    /// The versions of the group `name`, ascending; `nil` if the group does not exist.
+    /// The kept versions of the group `name` (at most ``maxGroupVersions``), ascending;
+    /// `nil` if the group does not exist.
     public func versions(ofGroup name: String) throws(StoreError) -> [GroupVersionInfo]? {
-        try perform { (state) throws(StoreError) -> [GroupVersionInfo]? in
-            try mapped { () throws(SQLiteError) -> [GroupVersionInfo]? in try state.groups.versions(ofGroup: name) }
+        try versions(ofGroup: name, after: 0, limit: maxGroupVersions)?.versions
+    }
+
+    /// Up to `limit` kept versions of the group `name` numbered above `after`, ascending,
+    /// and whether more follow; `nil` if the group does not exist.
+    /// - Complexity: O(log n + limit).
+    public func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
+        try perform { (state) throws(StoreError) -> GroupVersionPage? in
+            try mapped { () throws(SQLiteError) -> GroupVersionPage? in
+                try state.groups.versions(ofGroup: name, after: after, limit: limit)
+            }
+        }
+    }
+
+    /// If version `version` of the existing group `name` was pruned (it was written in the
+    /// group's current life, but only the last ``maxGroupVersions`` are kept), the oldest
+    /// version kept; `nil` if it is kept, was never written, or predates a delete.
+    public func prunedVersion(ofGroup name: String, version: Int) throws(StoreError) -> Int? {
+        try perform { (state) throws(StoreError) -> Int? in
+            try mapped { () throws(SQLiteError) -> Int? in try state.groups.prunedVersion(ofGroup: name, version: version) }
         }
     }
 
@@ -325,12 +505,7 @@ public final class LayoutStore: @unchecked Sendable {
     /// - Throws: ``StoreError/readOnly``, ``StoreError/busy``, ….
     public func deleteGroup(named name: String) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
-            do throws(StoreError) {
-                return try state.groups.delete(name: name)
-            } catch {
-                state.cache.transactionDidRollBack()
-                throw error
-            }
+            try groupWrite(state) { () throws(StoreError) -> Bool in try state.groups.delete(name: name) }
         }
     }
 
@@ -338,6 +513,16 @@ public final class LayoutStore: @unchecked Sendable {
     public func groupCount() throws(StoreError) -> Int {
         try perform { (state) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try state.groups.count() }
+        }
+    }
+
+    /// The version a name without a row starts above (the largest high-water mark of the
+    /// deleted names dropped), and the rows of deleted names kept (for tests).
+    func versionFloor() throws(StoreError) -> (floor: Int, deletedNames: Int) {
+        try perform { (state) throws(StoreError) -> (floor: Int, deletedNames: Int) in
+            try mapped { () throws(SQLiteError) -> (floor: Int, deletedNames: Int) in
+                (try state.groups.versionFloor(), try state.groups.deletedNameCount())
+            }
         }
     }
 

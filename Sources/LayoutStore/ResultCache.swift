@@ -32,6 +32,14 @@ private let writeToFile = Darwin.write
 ///   makes the table exceed `capacity`, the least recently used entries are evicted down to
 ///   `capacity − evictionBatch` in the same transaction, so eviction does not run on every
 ///   insert. `evictionBatch` is `capacity / 100`, at most 256 (0 for capacities under 100).
+/// - Bytes: the table's bodies never total more than `maxBytes` after a commit (what is
+///   counted is exactly the stored response bodies, `sum(length(body))`; keys, group
+///   rows, indexes and page slack are not). A batch that passes it evicts least recently
+///   used entries until the total is at most `maxBytes` (no slack below it), in the same
+///   transaction; a body over `maxBytes` is not stored. The buffer adds at most
+///   `writeBehindBytes` in memory, not on disk. Pages the deletes free are returned to the
+///   file system after the commit (``SQLiteConnection/incrementalVacuum()``, by
+///   ``LayoutStore``), so the file stays near the groups plus `maxBytes`.
 ///
 /// Not thread-safe: owned by ``LayoutStore`` and used only on its queue.
 final class ResultCache {
@@ -44,8 +52,13 @@ final class ResultCache {
     /// The most bytes of bodies buffered in memory before they are written.
     let writeBehindBytes: Int
     /// The largest body stored, bytes; larger ones are not stored (``store(_:forKey:groups:)``
-    /// returns `false`). At most SQLite's length limit less 64 KiB.
+    /// returns `false`). At most SQLite's length limit less 64 KiB, and at most `maxBytes`.
     let maxResultBytes: Int
+    /// The most bytes of bodies kept in the table (see the type's notes).
+    let maxBytes: Int
+    /// Whether rows were deleted since the owner last returned free pages (set by
+    /// evictions and replacements; cleared by the owner).
+    var deletedRows = false
     /// Entries of batches that could not be written and were skipped, since opening.
     private(set) var skippedWrites = 0
     /// Where a skipped entry is reported, one line each (stderr by default).
@@ -73,6 +86,9 @@ final class ResultCache {
     private var pendingTouches: [String: Int64] = [:]
     /// The number of rows, when known without counting; `nil` forces a `COUNT(*)`.
     private var knownCount: Int?
+    /// The bytes of the table's bodies, when known without summing; `nil` forces a
+    /// `sum(length(body))` (which reads record headers, not the bodies' pages).
+    private var knownBytes: Int?
     /// Fingerprints (``fingerprint(_:)``) of the keys in the table and the buffer, so that
     /// a key stored nowhere, the lookup of every new scene, is answered without a query.
     /// A superset: keys evicted or invalidated stay until the set is rebuilt from the
@@ -89,11 +105,13 @@ final class ResultCache {
     ///   - writeBehindLimit: the most entries buffered before a batch is written.
     ///   - writeBehindBytes: the most bytes of bodies buffered before a batch is written.
     ///   - maxResultBytes: the largest body stored, bytes.
+    ///   - maxBytes: the most bytes of bodies kept in the table.
     ///   - report: receives one line per entry that could not be written.
     init(
         connection: SQLiteConnection, capacity: Int, writeBehindLimit: Int,
         writeBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
         maxResultBytes: Int = ResultCache.defaultMaxResultBytes,
+        maxBytes: Int = ResultCache.defaultMaxBytes,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(SQLiteError) {
         self.connection = connection
@@ -103,7 +121,8 @@ final class ResultCache {
         self.writeBehindLimit = max(0, writeBehindLimit)
         self.writeBehindBytes = max(0, writeBehindBytes)
         // The key, the clock and the record header must fit in SQLite's row limit too.
-        self.maxResultBytes = max(0, min(maxResultBytes, connection.lengthLimit - 65_536))
+        self.maxBytes = max(0, maxBytes)
+        self.maxResultBytes = max(0, min(maxResultBytes, connection.lengthLimit - 65_536, max(0, maxBytes)))
         self.report = report
         self.clock = Int64(try connection.scalarInt("SELECT coalesce(max(last_used), 0) FROM cached_results"))
         try rebuildFingerprints()
@@ -141,6 +160,9 @@ final class ResultCache {
     static let defaultWriteBehindLimit = 512
     /// The default of `maxResultBytes`: 16 MiB.
     static let defaultMaxResultBytes = 16 << 20
+    /// The default of `maxBytes`: 256 MiB (268,435,456), issue 24's bound on the cache's
+    /// share of the database.
+    static let defaultMaxBytes = 256 << 20
 
     /// Writes `line` and a newline to stderr.
     static func reportOnStandardError(_ line: String) {
@@ -182,6 +204,21 @@ final class ResultCache {
             }
         }
         return body
+    }
+
+    /// The exact bytes of the table's bodies (`sum(length(body))`), after writing the buffer.
+    func bytes() throws(SQLiteError) -> Int {
+        try flush()
+        return try tableBytes()
+    }
+
+    /// ``knownBytes``, summing the table when it is unknown.
+    /// - Complexity: O(1), or O(entries) record headers when unknown.
+    private func tableBytes() throws(SQLiteError) -> Int {
+        if let knownBytes { return knownBytes }
+        let bytes = try connection.scalarInt("SELECT coalesce(sum(length(body)), 0) FROM cached_results")
+        knownBytes = bytes
+        return bytes
     }
 
     /// The exact number of entries, after writing the buffer.
@@ -262,16 +299,20 @@ final class ResultCache {
                         guard connection.isInTransaction else { throw error }
                         skipped.append(key)
                         knownCount = nil
+                        knownBytes = nil
                         failures.append("layoutd: a cached result of \(entry.body.count) bytes (key \(key.prefix(16))) could not be written to the database and was skipped: \(error)")
                     }
                 }
                 // Count only when the running count is unknown or over capacity.
-                if knownCount.map({ $0 > capacity }) ?? true {
+                let overCapacity = knownCount.map { $0 > capacity } ?? true
+                let overBytes = try tableBytes() > maxBytes
+                if overCapacity || overBytes {
                     try evict()
                 }
             }
         } catch {
             knownCount = nil
+            knownBytes = nil
             // Rows an eviction deleted in the rolled-back batch are back: find them again.
             fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
             throw error
@@ -283,11 +324,16 @@ final class ResultCache {
     }
 
     private func write(_ entry: BufferedEntry, forKey key: String) throws(SQLiteError) {
-        try connection.withStatement("DELETE FROM cached_results WHERE key = ?") { (statement) throws(SQLiteError) in
+        let replacedBytes = try connection.withStatement("DELETE FROM cached_results WHERE key = ? RETURNING length(body)") {
+            (statement) throws(SQLiteError) -> Int? in
             try statement.bind(key, at: 1)
-            try statement.step()
+            guard try statement.step() else { return nil }
+            let bytes = statement.int(at: 0)
+            while try statement.step() {}
+            return bytes
         }
-        let replaced = connection.changes
+        let replaced = replacedBytes == nil ? 0 : 1
+        if replaced == 1 { deletedRows = true }
         try connection.withStatement("INSERT INTO cached_results (key, body, last_used) VALUES (?, ?, ?)") {
             (statement) throws(SQLiteError) in
             try statement.bind(key, at: 1)
@@ -307,23 +353,78 @@ final class ResultCache {
             }
         }
         if let knownCount, replaced == 0 { self.knownCount = knownCount + 1 }
+        if let knownBytes { self.knownBytes = knownBytes - (replacedBytes ?? 0) + entry.body.count }
     }
 
     /// Deletes the least recently used entries down to `capacity − evictionBatch` if the
-    /// table holds more than `capacity`. Call inside a transaction.
+    /// table holds more than `capacity`, and further, in the same order, until the bodies
+    /// total at most `maxBytes`. Call inside a transaction.
+    /// - Complexity: O(entries) for the count; O(e log n) to delete e entries.
     private func evict() throws(SQLiteError) {
         let count = try connection.scalarInt("SELECT count(*) FROM cached_results")
         knownCount = count
-        guard count > capacity else { return }
-        let excess = count - (capacity - evictionBatch)
-        try connection.withStatement(
-            "DELETE FROM cached_results WHERE id IN (SELECT id FROM cached_results ORDER BY last_used, id LIMIT ?)"
-        ) { (statement) throws(SQLiteError) in
-            try statement.bind(excess, at: 1)
-            try statement.step()
+        let bytes = try tableBytes()
+        guard count > capacity || bytes > maxBytes else { return }
+        let excess = count > capacity ? count - (capacity - evictionBatch) : 0
+        // Least recently used first (unique clock values, then ids): deterministic.
+        var victims: [Int64] = []
+        var freed = 0
+        try connection.withStatement("SELECT id, length(body) FROM cached_results ORDER BY last_used, id") {
+            (statement) throws(SQLiteError) in
+            while victims.count < excess || bytes - freed > maxBytes, try statement.step() {
+                victims.append(statement.int64(at: 0))
+                freed += statement.int(at: 1)
+            }
         }
-        knownCount = count - connection.changes
+        for id in victims {
+            try connection.withStatement("DELETE FROM cached_results WHERE id = ?") { (statement) throws(SQLiteError) in
+                try statement.bind(id, at: 1)
+                try statement.step()
+            }
+        }
+        knownCount = count - victims.count
+        knownBytes = bytes - freed
+        if !victims.isEmpty { deletedRows = true }
         if fingerprints.count > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
+    }
+
+    /// Deletes least recently used entries until the bodies total at most `bytes` (after
+    /// dropping the buffer), in its own transaction: how a full disk frees space (the
+    /// caller then vacuums). Not inside a transaction.
+    /// - Returns: the entries deleted.
+    @discardableResult
+    func shrink(toBytes bytes: Int) throws(SQLiteError) -> Int {
+        buffer.removeAll()
+        bufferedBytes = 0
+        pendingTouches.removeAll()
+        do throws(SQLiteError) {
+            return try connection.transaction { () throws(SQLiteError) -> Int in
+                let before = try connection.scalarInt("SELECT count(*) FROM cached_results")
+                knownCount = before
+                let total = try tableBytes()
+                var victims: [Int64] = []
+                var freed = 0
+                try connection.withStatement("SELECT id, length(body) FROM cached_results ORDER BY last_used, id") {
+                    (statement) throws(SQLiteError) in
+                    while total - freed > bytes, try statement.step() {
+                        victims.append(statement.int64(at: 0))
+                        freed += statement.int(at: 1)
+                    }
+                }
+                for id in victims {
+                    try connection.withStatement("DELETE FROM cached_results WHERE id = ?") { (statement) throws(SQLiteError) in
+                        try statement.bind(id, at: 1)
+                        try statement.step()
+                    }
+                }
+                knownCount = before - victims.count
+                knownBytes = total - freed
+                return victims.count
+            }
+        } catch {
+            transactionDidRollBack()
+            throw error
+        }
     }
 
     /// Deletes every entry computed from any version of the group `name`, buffered or
@@ -331,13 +432,19 @@ final class ResultCache {
     func invalidate(groupNamed name: String) throws(SQLiteError) {
         buffer = buffer.filter { entry in !entry.value.groups.contains { $0.name == name } }
         bufferedBytes = buffer.values.reduce(0) { $0 + $1.body.count }
+        var deleted = 0
+        var freed = 0
         try connection.withStatement(
-            "DELETE FROM cached_results WHERE id IN (SELECT result_id FROM cached_result_groups WHERE group_name = ?)"
+            "DELETE FROM cached_results WHERE id IN (SELECT result_id FROM cached_result_groups WHERE group_name = ?) RETURNING length(body)"
         ) { (statement) throws(SQLiteError) in
             try statement.bind(name, at: 1)
-            try statement.step()
+            while try statement.step() {
+                deleted += 1
+                freed += statement.int(at: 0)
+            }
         }
-        if let knownCount { self.knownCount = knownCount - connection.changes }
+        if let knownCount { self.knownCount = knownCount - deleted }
+        if let knownBytes { self.knownBytes = knownBytes - freed }
         try rebuildFingerprints()
     }
 
@@ -349,12 +456,14 @@ final class ResultCache {
         try connection.execute("DELETE FROM cached_result_groups")
         try connection.execute("DELETE FROM cached_results")
         knownCount = 0
+        knownBytes = 0
         fingerprints.removeAll()
     }
 
     /// Forgets in-memory bookkeeping that a rolled-back transaction may have made stale.
     func transactionDidRollBack() {
         knownCount = nil
+        knownBytes = nil
         // Rows deleted in the transaction are back: their keys must be found again.
         fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
     }

@@ -44,7 +44,30 @@ enum Schema {
             """,
             "CREATE INDEX cached_result_groups_by_group ON cached_result_groups(group_name)",
         ],
+        // 2: bounded history (issue 24). `first_version` is the first version of the
+        // name's current incarnation, so a version below the oldest kept one is known to
+        // have been pruned; `version_floor` holds the largest high-water mark of the deleted
+        // names whose rows were dropped, the start of every name without a row. The file
+        // also becomes `auto_vacuum = INCREMENTAL` (see ``migrate(_:)``).
+        [
+            "ALTER TABLE group_names ADD COLUMN first_version INTEGER",
+            """
+            UPDATE group_names SET first_version =
+                (SELECT min(version) FROM group_versions v WHERE v.name = group_names.name)
+            WHERE current_version IS NOT NULL
+            """,
+            "CREATE INDEX group_names_deleted ON group_names(last_version, name) WHERE current_version IS NULL",
+            "CREATE TABLE version_floor (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
+            "INSERT INTO version_floor (id, value) VALUES (1, 0)",
+        ],
     ]
+
+    /// The migration before which the file is rebuilt with `VACUUM` in `auto_vacuum =
+    /// INCREMENTAL` mode if it is not already in it (SQLite changes an existing file's mode
+    /// only by a `VACUUM`, which cannot run in a transaction:
+    /// <https://www.sqlite.org/pragma.html#pragma_auto_vacuum>). Once per file: a new file
+    /// is created in that mode by ``SQLiteConnection``, and a migrated one stays in it.
+    static let incrementalVacuumVersion = 2
 
     /// The `user_version` this build writes and expects.
     static var currentVersion: Int { migrations.count }
@@ -68,6 +91,19 @@ enum Schema {
             throw .cannotOpen("database schema version \(found) needs migrating to \(currentVersion), but the database is read-only")
         }
         for version in (found + 1)...currentVersion {
+            if version == incrementalVacuumVersion && found > 0 {
+                // Rewrites the whole file (O(its size), needing as much free disk again),
+                // once. A failure (a full disk) leaves the file as it was and working, in
+                // its old mode: deletes then reuse free pages but do not shrink the file.
+                do throws(SQLiteError) {
+                    if try connection.autoVacuumMode != 2 {
+                        try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+                        try connection.execute("VACUUM")
+                    }
+                } catch {
+                    // Kept working in the old mode; see above.
+                }
+            }
             try connection.transaction { () throws(StoreError) in
                 do throws(SQLiteError) {
                     for sql in migrations[version - 1] {

@@ -189,18 +189,38 @@ public struct ParseOptions: Sendable {
     /// The largest magnitude of a number literal or a metric used as one (priorities
     /// aside); the first one beyond it is ``ParseResult/numberBeyondLimit``.
     public var maximumMagnitude: Double = 1e12
+    /// The scene's views, when known: the VFL parser's counterpart of the views
+    /// dictionary Apple's parser is given. With it, a name in a VFL predicate or
+    /// connection that is neither a metric nor a view is `unknown_metric` at the parser,
+    /// and a view's name as a connection's space is told from an unknown metric by the
+    /// scene's views; without it (a group checked before any scene includes it), a
+    /// predicate's name is taken for a view and a space's name is a view when the string
+    /// has it in brackets.
+    public var views: (any ViewNameLookup)?
 
     /// Creates options.
     public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20,
-                maximumMagnitude: Double = 1e12) {
+                maximumMagnitude: Double = 1e12, views: (any ViewNameLookup)? = nil) {
         self.metrics = metrics
         self.siblingSpacing = siblingSpacing
         self.superviewSpacing = superviewSpacing
         self.maximumMagnitude = maximumMagnitude
+        self.views = views
     }
 
     /// Whether `value` is beyond ±``maximumMagnitude`` (or not a number).
     func isBeyondLimit(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+}
+
+/// The names of a scene's views, as the VFL parser looks them up (see
+/// ``ParseOptions/views``).
+public protocol ViewNameLookup: Sendable {
+    /// Whether `name` is a view of the scene (the container's `superview` included).
+    /// - Complexity: expected O(length of `name`) (a hash lookup).
+    func containsView(named name: String) -> Bool
+    /// Every view name, in an order that does not depend on hashing (candidates for
+    /// "did you mean" notes).
+    var viewNames: [String] { get }
 }
 
 /// A number literal, or a use of a metric, whose magnitude is beyond

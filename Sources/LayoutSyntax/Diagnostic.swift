@@ -40,6 +40,63 @@ public struct Diagnostic: Hashable, Sendable {
         self.notes = notes
     }
 
+    /// The most Unicode scalars of client input a diagnostic quotes in one piece: a
+    /// name or snippet in a message (``echo(_:)``), a `source` or a constraint's text
+    /// (issue 24: a 180 KB request quoted a 60 KB string in each of 60,000 diagnostics).
+    public static let maxEchoLength = 256
+
+    /// `text` as a message quotes it: unchanged up to ``maxEchoLength`` scalars, else its
+    /// first `maxEchoLength - 1` scalars and `…` (U+2026), so the result is
+    /// `maxEchoLength` scalars long. Tested by `DiagnosticTests.echoCutsLongInputAt256Scalars`.
+    /// - Complexity: O(min(|text|, maxEchoLength)) beyond the O(1) UTF-8 count check.
+    public static func echo(_ text: some StringProtocol) -> String {
+        guard text.utf8.count > maxEchoLength else { return String(text) }
+        var scalars = String.UnicodeScalarView()
+        var count = 0
+        for scalar in text.unicodeScalars {
+            if count == maxEchoLength {
+                // One more than fits: cut, the last kept scalar giving way to `…`.
+                scalars.removeLast()
+                scalars.append("…")
+                return String(scalars)
+            }
+            scalars.append(scalar)
+            count += 1
+        }
+        return String(scalars)
+    }
+
+    /// A window of at most ``maxEchoLength`` Unicode scalars of `source` around scalar
+    /// `column`, for a diagnostic's `source`; `nil` when `source` is that short already.
+    ///
+    /// The window is the scalars `start..<start + maxEchoLength` of `source`, its first
+    /// replaced by `…` when `start > 0` and its last when it ends before `source` does,
+    /// so every other scalar keeps its place: the caret column in the window is
+    /// `column - start`, never on a `…` (the character at `column` has 127 scalars of
+    /// context before it where the source has them). A `column` past the end (the
+    /// caret after the last scalar) puts the window at the end. `nil` `column`: the
+    /// window starts at 0. Tested by `DiagnosticTests.windowKeepsTheCaretOnItsCharacter`.
+    /// - Complexity: O(|source|) scalars.
+    public static func window(_ source: String, column: Int?) -> (text: String, start: Int)? {
+        guard source.utf8.count > maxEchoLength else { return nil }
+        let length = source.unicodeScalars.count
+        guard length > maxEchoLength else { return nil }
+        let half = maxEchoLength / 2
+        let start = max(0, min((column ?? 0) - half, length - maxEchoLength))
+        let end = start + maxEchoLength
+        var scalars = String.UnicodeScalarView()
+        var index = 0
+        for scalar in source.unicodeScalars {
+            if index >= end { break }
+            if index >= start {
+                let isCut = (index == start && start > 0) || (index == end - 1 && end < length)
+                scalars.append(isCut ? "…" : scalar)
+            }
+            index += 1
+        }
+        return (String(scalars), start)
+    }
+
     /// The 0-based column, in Unicode scalars, of `span.lowerBound` in `source`
     /// (the contract's `column`); `nil` without a span.
     ///

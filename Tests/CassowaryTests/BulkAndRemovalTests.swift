@@ -46,7 +46,7 @@ struct BulkAndRemovalTests {
         let incremental = try FlowLayout(rows: rowCount, autoSolve: true)
         let intrinsic = bulk.intrinsic
         let width = FlowLayout.pinnedWidth
-        #expect(bulk.solver.pending.isEmpty)
+        #expect(bulk.solver.bulkLoad.pending.isEmpty)
         #expect(bulk.solver.records.count > 3000)
         var fitting = 0
         for row in 0..<rowCount {
@@ -83,7 +83,7 @@ struct BulkAndRemovalTests {
         }
         try solver.addConstraint(le(e(widths[count - 1]), 30, Strength(2)))
         solver.updateVariables()
-        #expect(solver.mergedCount == count - 1)
+        #expect(solver.merging.mergedCount == count - 1)
         // The cap @2 beats any number of wishes @1.
         #expect(widths.allSatisfy { solver.value(of: $0) == 30 })
     }
@@ -105,7 +105,7 @@ struct BulkAndRemovalTests {
         solver.updateVariables()
         let symbol = try #require(solver.variableSymbols[y])
         #expect(solver.isDefinition(symbol) && !solver.isAlias(symbol))
-        #expect(solver.mergedCount == 1)
+        #expect(solver.merging.mergedCount == 1)
         #expect(solver.value(of: x) == 2)
         #expect(solver.value(of: y) == 7)
     }

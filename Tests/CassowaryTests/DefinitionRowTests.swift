@@ -123,7 +123,7 @@ struct MergedConstraintTests {
         try solver.addConstraint(eq(e(w2), 100, Strength(1)))
         try solver.addConstraint(eq(e(w1), 100, Strength(1)))
         try solver.solve()
-        #expect(solver.mergedCount == 4)
+        #expect(solver.merging.mergedCount == 4)
         #expect(solver.value(of: w2) == 44)          // three wishes for 44 beat two for 100
         try solver.addConstraint(eq(e(w0), 100, Strength(1)))
         try solver.solve()
@@ -131,7 +131,7 @@ struct MergedConstraintTests {
     }
 
     @Test func aliasesAreStillResolvedAfterARebuild() throws {
-        // `isAliasRow` is set when a definition is installed; a removal rebuilds the
+        // `definitions.isAlias` is set when a definition is installed; a removal rebuilds the
         // tableau (definitions exist), and the rebuilt solver must flag the alias again.
         // `w1 - w0 == 0` names w1 first (symbol 0), then w0 (symbol 1); the definition
         // takes the highest id of equal coefficients, so it is `w0 = w1`.
@@ -143,9 +143,9 @@ struct MergedConstraintTests {
         try solver.removeConstraint(unrelated)
         let (alias, target) = (try #require(solver.variableSymbols[w0]), try #require(solver.variableSymbols[w1]))
         #expect(solver.isAlias(alias) && !solver.isAlias(target))
-        let merged = solver.mergedCount
+        let merged = solver.merging.mergedCount
         try solver.addConstraint(eq(e(w1), 44, Strength(1)))           // w0 == 44 again
-        #expect(solver.mergedCount == merged + 1)
+        #expect(solver.merging.mergedCount == merged + 1)
         #expect(solver.value(of: w1) == 44)
         #expect(solver.value(of: w0) == 44)
     }
@@ -198,7 +198,7 @@ extension MergedConstraintTests {
         try solver.addConstraint(eq(e(p), 30, Strength(1)))
         try solver.addConstraint(eq(e(q), 0, Strength(2)))
         try solver.solve()
-        #expect(solver.mergedCount == 1)
+        #expect(solver.merging.mergedCount == 1)
         // q = 0 first; then 3·|p - 44| + |p - 30| is least at p = 44.
         #expect(solver.value(of: q) == 0)
         #expect(solver.value(of: p) == 44)
@@ -260,8 +260,8 @@ struct MergingPropertyTests {
         }
         try merged.solve()
         try unmerged.solve()
-        #expect(merged.mergedCount > 0 || !duplicated)
-        #expect(unmerged.mergedCount == 0)
+        #expect(merged.merging.mergedCount > 0 || !duplicated)
+        #expect(unmerged.merging.mergedCount == 0)
         for i in 0..<n {
             let v = Variable(id: i)
             guard merged.isDetermined(e(v)) else { continue }

@@ -9,10 +9,10 @@ struct PartOrderTests {
     /// 31 parts. Installed part by part they make the level order's very pivots, so
     /// the pivot count, the work and every value are identical, bit for bit.
     @Test func partsMakeTheLevelOrdersPivots() throws {
-        let byLevel = try FlowLayout(rows: 30, pinnedWidth: true) { $0.installsByPart = false }
+        let byLevel = try FlowLayout(rows: 30, pinnedWidth: true) { $0.bulkLoad.installsByPart = false }
         let byPart = try FlowLayout(rows: 30, pinnedWidth: true)
-        #expect(byLevel.solver.lastInstallPartCount == 0)
-        #expect(byPart.solver.lastInstallPartCount == 31)
+        #expect(byLevel.solver.bulkLoad.lastPartCount == 0)
+        #expect(byPart.solver.bulkLoad.lastPartCount == 31)
         #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
         #expect(byPart.solver.cellOperations == byLevel.solver.cellOperations)
         #expect(byPart.variables.map(byPart.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
@@ -35,16 +35,16 @@ struct PartOrderTests {
     /// part, the other parts (the width's and the 45 later rows' two each) are woven into
     /// its sweep, with the same pivots again.
     @Test func aFreeWidthTiesTheRowsOnlyBelowItsLevel() throws {
-        let byLevel = try FlowLayout(rows: 30, pinnedWidth: false) { $0.installsByPart = false }
+        let byLevel = try FlowLayout(rows: 30, pinnedWidth: false) { $0.bulkLoad.installsByPart = false }
         let byPart = try FlowLayout(rows: 30, pinnedWidth: false)
-        #expect(byPart.solver.lastInstallPartCount == 32 + 2)
+        #expect(byPart.solver.bulkLoad.lastPartCount == 32 + 2)
         #expect(byPart.solver.pivotCount == byLevel.solver.pivotCount)
         #expect(byPart.solver.cellOperations == byLevel.solver.cellOperations)
         #expect(byPart.variables.map(byPart.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
         // Woven within the upper phase only (the lower one has two parts, too few).
-        let tallByLevel = try FlowLayout(rows: 60, pinnedWidth: false) { $0.installsByPart = false }
-        let woven = try FlowLayout(rows: 60, pinnedWidth: false) { $0.weaveMinimum = 0 }
-        #expect(woven.solver.lastInstallWovenPartCount == 1 + 2 * 45)   // the width's part too
+        let tallByLevel = try FlowLayout(rows: 60, pinnedWidth: false) { $0.bulkLoad.installsByPart = false }
+        let woven = try FlowLayout(rows: 60, pinnedWidth: false) { $0.bulkLoad.weaveMinimum = 0 }
+        #expect(woven.solver.bulkLoad.lastWovenPartCount == 1 + 2 * 45)   // the width's part too
         #expect(woven.solver.pivotCount == tallByLevel.solver.pivotCount)
         #expect(woven.solver.cellOperations == tallByLevel.solver.cellOperations)
         #expect(woven.variables.map(woven.solver.value(of:)) == tallByLevel.variables.map(tallByLevel.solver.value(of:)))
@@ -65,7 +65,7 @@ struct PartOrderTests {
                 (constraint.terms.map { ($0.0, $0.1 + offset) }, constraint.constant, constraint.relation, constraint.strength)
             }
         }
-        let byLevel = try Self.solve(combined, variables: 6 * 24) { $0.installsByPart = false }
+        let byLevel = try Self.solve(combined, variables: 6 * 24) { $0.bulkLoad.installsByPart = false }
         let byPart = try Self.solve(combined, variables: 6 * 24) { _ in }
         #expect(byPart.parts >= 6)
         #expect(byPart.pivots == byLevel.pivots)
@@ -78,13 +78,13 @@ struct PartOrderTests {
     /// no later sweep entry and follows the chain, so 29 of the 30 are woven. Still the
     /// level order's pivots, work and values, bit for bit.
     @Test func wovenPartsMakeTheLevelOrdersPivots() throws {
-        let byLevel = try FlowLayout(rows: 30, pinnedWidth: true) { $0.installsByPart = false }
-        let woven = try FlowLayout(rows: 30, pinnedWidth: true) { $0.weaveMinimum = 0 }
+        let byLevel = try FlowLayout(rows: 30, pinnedWidth: true) { $0.bulkLoad.installsByPart = false }
+        let woven = try FlowLayout(rows: 30, pinnedWidth: true) { $0.bulkLoad.weaveMinimum = 0 }
         let unwoven = try FlowLayout(rows: 30, pinnedWidth: true)
-        #expect(woven.solver.lastInstallPartCount == 31)
-        #expect(woven.solver.lastInstallWovenPartCount == 29)
+        #expect(woven.solver.bulkLoad.lastPartCount == 31)
+        #expect(woven.solver.bulkLoad.lastWovenPartCount == 29)
         // A queue this short (about 1,000 constraints) is not woven by default.
-        #expect(unwoven.solver.lastInstallWovenPartCount == 0)
+        #expect(unwoven.solver.bulkLoad.lastWovenPartCount == 0)
         #expect(woven.solver.pivotCount == byLevel.solver.pivotCount)
         #expect(woven.solver.cellOperations == byLevel.solver.cellOperations)
         #expect(woven.variables.map(woven.solver.value(of:)) == byLevel.variables.map(byLevel.solver.value(of:)))
@@ -110,10 +110,10 @@ struct PartOrderTests {
             }
         }
         let variables = 40 + 4 * 12
-        let byLevel = try Self.solve(combined, variables: variables) { $0.installsByPart = false }
+        let byLevel = try Self.solve(combined, variables: variables) { $0.bulkLoad.installsByPart = false }
         var wovenCount = 0
-        let woven = try Self.solve(combined, variables: variables, configure: { $0.weaveMinimum = 0 },
-                                   inspect: { wovenCount = $0.lastInstallWovenPartCount })
+        let woven = try Self.solve(combined, variables: variables, configure: { $0.bulkLoad.weaveMinimum = 0 },
+                                   inspect: { wovenCount = $0.bulkLoad.lastWovenPartCount })
         #expect(woven.parts >= 5)
         #expect(wovenCount >= 3)
         #expect(woven.pivots == byLevel.pivots)
@@ -160,9 +160,9 @@ struct PartOrderTests {
     /// `system` solved in plain level order, by part, and by part with every queue woven.
     static func threeOrders(_ system: [RandomConstraint], variables count: Int) throws
         -> (byLevel: Solved, byPart: Solved, woven: Solved) {
-        (try solve(system, variables: count) { $0.installsByPart = false },
+        (try solve(system, variables: count) { $0.bulkLoad.installsByPart = false },
          try solve(system, variables: count) { _ in },
-         try solve(system, variables: count) { $0.weaveMinimum = 0 })
+         try solve(system, variables: count) { $0.bulkLoad.weaveMinimum = 0 })
     }
 
     /// A solved system's values (by variable id), its bulk load's part count and its pivots.
@@ -225,19 +225,19 @@ struct PartOrderTests {
             try solver.solve()
             return (solver, first, second)
         }
-        let byLevel = try build { $0.installsByPart = false }
-        let orders = [try build { _ in }, try build { $0.weaveMinimum = 0 }, try build(wishEarly: true) { _ in }]
+        let byLevel = try build { $0.bulkLoad.installsByPart = false }
+        let orders = [try build { _ in }, try build { $0.bulkLoad.weaveMinimum = 0 }, try build(wishEarly: true) { _ in }]
         let variables = (0..<80).map { Variable(id: $0) } + (1000...1003).map { Variable(id: $0) }
         #expect(byLevel.solver.tags[byLevel.second.rawValue].marker == byLevel.solver.tags[byLevel.first.rawValue].marker)
         #expect(byLevel.solver.owners[byLevel.solver.tags[byLevel.first.rawValue].marker] == byLevel.first.rawValue)
         for order in orders.prefix(2) {
             let (solver, first, second) = order
-            #expect(solver.lastInstallPartCount >= 2)
+            #expect(solver.bulkLoad.lastPartCount >= 2)
             #expect(solver.tags[second.rawValue].marker >= 0)
             #expect(solver.tags[second.rawValue].marker == solver.tags[first.rawValue].marker)
             // Merged the level order's way round: the first one's errors, weighing two.
             #expect(solver.owners[solver.tags[first.rawValue].marker] == first.rawValue)
-            #expect(solver.mergedCount == byLevel.solver.mergedCount)
+            #expect(solver.merging.mergedCount == byLevel.solver.merging.mergedCount)
             #expect(solver.objective.constants.sorted() == byLevel.solver.objective.constants.sorted())
             #expect(solver.pivotCount == byLevel.solver.pivotCount)
             #expect(variables.map(solver.value(of:)) == variables.map(byLevel.solver.value(of:)))
@@ -299,6 +299,6 @@ struct PartOrderTests {
         }
         try solver.solve()
         inspect(solver)
-        return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.lastInstallPartCount, solver.pivotCount)
+        return ((0..<count).map { solver.value(of: Variable(id: $0)) }, solver.bulkLoad.lastPartCount, solver.pivotCount)
     }
 }

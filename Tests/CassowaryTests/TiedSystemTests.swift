@@ -17,7 +17,7 @@ struct TiedSystemTests {
         for seed in UInt64(0)..<300 {
             let (system, count) = Self.tiedSystem(seed: seed)
             guard let byLevel = try? PartOrderTests.solve(system, variables: count, configure: {
-                $0.installsByPart = false
+                $0.bulkLoad.installsByPart = false
                 $0.defersImpliedFree = false
             }) else { continue }
             let byPart = try PartOrderTests.solve(system, variables: count) { $0.defersImpliedFree = false }

@@ -232,3 +232,41 @@ struct ConnectionStateMachineTests {
         #expect(!machine.wantsBytes)
     }
 }
+
+/// ``ServerLimits/responseFields``: written on every answer, the server's own included.
+struct ResponseFieldsTests {
+    static let date = "Sun, 06 Nov 1994 08:49:37 GMT"
+
+    var limits: ServerLimits {
+        var limits = ServerLimits()
+        limits.responseFields = ["X-Content-Type-Options": "nosniff"]
+        return limits
+    }
+
+    @Test func aHandlerAnswerGetsTheFieldUnlessItHasOne() {
+        var machine = ConnectionStateMachine(limits: limits, now: 0)
+        _ = machine.received(crlf("GET / HTTP/1.1\nHost: h\n\n"), now: 0, date: Self.date)
+        let plain = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"], body: Array("ok".utf8))
+        let expected = crlf("HTTP/1.1 200 OK\nContent-Type: text/plain\nX-Content-Type-Options: nosniff\nDate: \(Self.date)\nContent-Length: 2\n\n") + Array("ok".utf8)
+        #expect(machine.handlerFinished(plain, now: 0, date: Self.date) == [.write(expected)])
+
+        _ = machine.received(crlf("GET / HTTP/1.1\nHost: h\n\n"), now: 0, date: Self.date)
+        let own = HTTPResponse(status: 200, headers: ["x-content-type-options": "other"], body: [])
+        let ownExpected = crlf("HTTP/1.1 200 OK\nx-content-type-options: other\nDate: \(Self.date)\nContent-Length: 0\n\n")
+        #expect(machine.handlerFinished(own, now: 0, date: Self.date) == [.write(ownExpected)])
+    }
+
+    @Test func framingErrorsAndTheOverloadAnswerGetTheField() {
+        var machine = ConnectionStateMachine(limits: limits, now: 0)
+        let actions = machine.received(crlf("GET / HTTP/1.1\n\n"), now: 0, date: Self.date)   // no Host: 400
+        guard case .write(let written)? = actions.first else {
+            Issue.record("expected a write, got \(actions)")
+            return
+        }
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 400 Bad Request\r\nContent-Type: application/problem+json\r\nX-Content-Type-Options: nosniff\r\nDate: "))
+        let overload = String(decoding: ConnectionStateMachine.overloadResponse(date: Self.date, limits: limits), as: UTF8.self)
+        #expect(overload.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(overload.contains("\r\nRetry-After: 1\r\nX-Content-Type-Options: nosniff\r\nDate: \(Self.date)\r\n"))
+    }
+}

@@ -371,7 +371,7 @@ struct SolverLimitTests {
         #expect(over.diagnostics.first?.message == "The scene and its groups have 147 bytes of constraints; at most 146 are allowed (limit maxTotalConstraintBytes)")
     }
 
-    /// Diagnostics quote a constraint's text cut to 200 scalars: an equation of 400
+    /// Diagnostics quote a constraint's text cut to 256 scalars: an equation of 400
     /// terms, ambiguous everywhere, does not make every note carry it whole.
     @Test func longConstraintTextsAreCutInDiagnostics() throws {
         let views = (0..<400).map { "v\($0)" }
@@ -385,7 +385,8 @@ struct SolverLimitTests {
         #expect(quoted?.contains("…") == true)
         #expect((quoted?.count ?? .max) < 400)
         #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 300)).text
-            == String(repeating: "x", count: 199) + "…")
+            == String(repeating: "x", count: 255) + "…")
+        #expect(ConstraintRef(key: .scene(0), text: String(repeating: "x", count: 256)).text == String(repeating: "x", count: 256))
         #expect(ConstraintRef(key: .scene(0), text: "a.width == 5").text == "a.width == 5")
     }
 
@@ -519,15 +520,45 @@ struct FaultColumnTests {
         #expect(compiled.hasErrors)
     }
 
-    /// A name in a VFL predicate may be a forgotten metric; a bracketed one is a view.
-    @Test func unknownNameInAPredicateMayBeAMetric() throws {
-        let predicate = try compile(["H:[a(width)]"])
-        #expect(predicate.diagnostics.map(\.code) == [.unknownView])
-        #expect(predicate.diagnostics.first?.column == 5)
-        #expect(predicate.diagnostics.first?.message
-            == #"Unknown view 'width'; a name in a predicate is a view or a metric: if 'width' is a metric, define it in "metrics""#)
+    /// A name in a VFL predicate or connection that is neither a metric nor a view of the
+    /// scene is `unknown_metric` at its first character, with Apple's message (the
+    /// contract's caret table); a bracketed one is a view, `unknown_view`.
+    @Test("a VFL name neither a metric nor a view", arguments: [
+        ("H:[a(width)]", 5), ("H:[a(>=width@750)]", 7), ("H:[a]-width-[b]", 6), ("H:[a]-(<=width)-[b]", 9),
+        ("H:[a(50@width)]", 8), ("V:[a(==width)]-[b]", 7),
+    ])
+    func unknownNameInAPredicateIsAnUnknownMetric(_ source: String, _ column: Int) throws {
+        let compiled = try compile([source])
+        #expect(compiled.diagnostics.map(\.code) == [.unknownMetric])
+        #expect(compiled.diagnostics.first?.column == column)
+        #expect(compiled.diagnostics.first?.message
+            == #"Encountered metric with name "width", but value was not specified in metrics or views dictionaries"#)
+        #expect(compiled.hasErrors)
         let bracketed = try compile(["H:[a]-[width]"])
+        #expect(bracketed.diagnostics.map(\.code) == [.unknownView])
         #expect(bracketed.diagnostics.first?.message == "Unknown view 'width'")
+    }
+
+    /// A view of the scene in a predicate is a view (whether or not the string brackets
+    /// it), and `superview` there keeps its own message.
+    @Test func aSceneViewInAPredicateIsAView() throws {
+        let compiled = try compile(["H:|[a(==b)]", "V:|[a(10)]"])
+        #expect(compiled.diagnostics.isEmpty)
+        let container = try compile(["H:[a(==superview)]"])
+        #expect(container.diagnostics.map(\.code) == [.unknownView])
+        #expect(container.diagnostics.first?.column == 7)
+    }
+
+    /// A view of the scene as a connection's space is `vfl_syntax` just after its name,
+    /// bracketed in the string or not; a metric of the same name wins.
+    @Test("a view as a space", arguments: [("H:[a]-(b)-|", 8), ("H:|-b-[a]", 5), ("V:[a]-(>=a@750)-|", 10)])
+    func aViewAsASpace(_ source: String, _ column: Int) throws {
+        let compiled = try compile([source])
+        #expect(compiled.diagnostics.map(\.code) == [.vflSyntax])
+        #expect(compiled.diagnostics.first?.column == column)
+        #expect(compiled.diagnostics.first?.message.hasPrefix("It's not possible to set a space equal to the width or height of a view") == true)
+        let metric = try compile([source], metrics: #"{"a":5,"b":5}"#)
+        #expect(!metric.diagnostics.contains { $0.code == .vflSyntax })
     }
 
     @Test func loneKnownViewIsFine() throws {

@@ -110,3 +110,47 @@ struct SceneDecoderTests {
         #expect(hierarchy.parents == [0, 0, 1])
     }
 }
+
+/// Issue 24: view and metric names (a scene's and a group's) and ids are at most 256
+/// characters; beyond, a 422 `invalid_scene` naming the path and the limit, quoting the
+/// name cut.
+extension SceneDecoderTests {
+    @Test func namesOf256CharactersAndNoMore() throws {
+        let fits = String(repeating: "v", count: 256)
+        let over = String(repeating: "v", count: 257)
+        let cut = String(repeating: "v", count: 255) + "…"
+        let scene = try SceneDecoder().decode(body: Array(#"{"views":{"\#(fits)":{}},"metrics":{"\#(fits)":4},"constraints":["H:|-\#(fits)-[\#(fits)]|"]}"#.utf8))
+        #expect(scene.views.map(\.name) == [fits])
+
+        let view = try #require(rejection(#"{"views":{"\#(over)":{}}}"#))
+        #expect(view.status == 422)
+        #expect(view.diagnostics.map(\.code) == [.invalidScene])
+        #expect(view.diagnostics.first?.message == "View name '\(cut)' is 257 characters long; names are at most 256 characters (limit maxNameLength)")
+        #expect(view.diagnostics.first?.path == "$.views[\"\(cut)\"]")
+        let listed = try #require(rejection(#"{"views":["a","\#(over)"]}"#))
+        #expect(listed.status == 422)
+        #expect(listed.diagnostics.first?.path == "$.views[1]")
+
+        let metric = try #require(rejection(#"{"views":["a"],"metrics":{"\#(over)":4}}"#))
+        #expect(metric.status == 422)
+        #expect(metric.diagnostics.first?.message == "Metric name '\(cut)' is 257 characters long; names are at most 256 characters (limit maxNameLength)")
+        #expect(metric.diagnostics.first?.path == "$.metrics[\"\(cut)\"]")
+
+        let overGroup = try JSONParser().parse(Array(#"{"constraints":["a.width == 1"],"metrics":{"\#(over)":4}}"#.utf8))
+        do {
+            _ = try SceneDecoder().decodeGroupBody(overGroup)
+            Issue.record("a group metric of 257 characters was accepted")
+        } catch {
+            #expect(error.status == 422)
+            #expect(error.diagnostics.first?.path == "$.metrics[\"\(cut)\"]")
+            #expect(error.diagnostics.first?.message.contains("(limit maxNameLength)") == true)
+        }
+        let group = try SceneDecoder().decodeGroupBody(JSONParser().parse(Array(#"{"constraints":["a.width == 1"],"metrics":{"\#(fits)":4}}"#.utf8)))
+        #expect(group.metrics.keys.sorted() == [fits])
+
+        let id = try #require(rejection(#"{"views":["a"],"constraints":[{"equation":"a.width == 1","id":"\#(over)"}]}"#))
+        #expect(id.status == 422)
+        #expect(id.diagnostics.first?.path == "$.constraints[0].id")
+        #expect(id.diagnostics.first?.message == "The id '\(cut)' is 257 characters long; ids are at most 256 characters (limit maxNameLength)")
+    }
+}

@@ -71,15 +71,33 @@ struct CorpusTests {
         }
     }
 
+    /// The corpus cases whose scene does not compile, each with the reason: they have no
+    /// layout for ``sizesEqualSeparateSolves(_:)`` to compare, which checks that each of
+    /// them indeed does not compile (so the list cannot hide a scene that does).
+    static let scenesThatDoNotCompile: [String: String] = [
+        "023_unknown_view.json": "unknown_view",
+        "024_syntax_contract_example.json": "vfl_syntax",
+        "025_syntax_bad_relation.json": "equation_syntax",
+        "026_syntax_missing_close_paren.json": "vfl_syntax",
+        "027_bad_views_type.json": "invalid_scene: views of the wrong type (not decodable)",
+    ]
+
     /// `sizes` answers exactly what separate solves answer, for every corpus scene at a
-    /// few sizes (given, fitted, too small for the scene, and a repeat).
+    /// few sizes (given, fitted, too small for the scene, and a repeat). Every scene must
+    /// decode and compile, except those named in ``scenesThatDoNotCompile``.
     @Test("sizes equal separate solves", arguments: caseFiles())
     func sizesEqualSeparateSolves(_ file: String) throws {
         let data = try Data(contentsOf: Self.corpusDirectory.appendingPathComponent(file))
         let testCase = try JSONParser().parse([UInt8](data))
-        guard let sceneJSON = testCase["scene"], let scene = try? SceneDecoder().decode(sceneJSON) else { return }
-        let compiled = SceneCompiler(scene: scene).compile()
-        guard !compiled.hasErrors else { return }
+        let sceneJSON = try #require(testCase["scene"], "\(file): no scene")
+        let decoded = try? SceneDecoder().decode(sceneJSON)
+        let compilation = decoded.map { SceneCompiler(scene: $0).compile() }
+        if let reason = Self.scenesThatDoNotCompile[file] {
+            #expect(compilation == nil || compilation?.hasErrors == true, "\(file) is listed as not compiling (\(reason)) but compiles")
+            return
+        }
+        let compiled = try #require(compilation, "\(file): the scene does not decode")
+        try #require(!compiled.hasErrors, "\(file): the scene does not compile")
         let sizes = [ContainerSize(width: 375, height: 667), ContainerSize(width: 200), ContainerSize(height: 300),
                      ContainerSize(width: 10, height: 10), ContainerSize(width: 1024, height: 768), ContainerSize(width: 375, height: 667)]
         let together = compiled.solve(sizes: sizes)

@@ -156,40 +156,84 @@ import Testing
     // MARK: - Full
 
     /// `PRAGMA max_page_count` caps the database size, so writes past it fail with
-    /// `SQLITE_FULL` exactly as a full disk does.
+    /// `SQLITE_FULL` exactly as a full disk does. The cache is emptied to make room, which
+    /// is not enough here: the group write answers `.full` after its one retry.
     @Test func fullDatabaseRefusesWritesAndKeepsOldData() throws {
         let directory = TemporaryDirectory()
         let path = directory.file("db.sqlite")
-        let store = try openStore(path, cacheCapacity: 10)
+        let reported = ReportedLines()
+        let store = try openStore(path, cacheCapacity: 10, report: reported.append)
         _ = try store.putGroup(name: "card", constraintsJSON: "[1]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         try store.storeResult(bytes("body"), forKey: "k", groups: [GroupVersion(name: "card", version: 1)])
-        try store.withConnection { (connection) throws(StoreError) in
-            try mapped { () throws(SQLiteError) in
-                let pages = try connection.scalarInt("PRAGMA page_count")
-                _ = try connection.scalarInt("PRAGMA max_page_count = \(pages)")
-            }
-        }
+        try capPages(store)
         let big = String(repeating: "y", count: 64 * 1024)
         #expect(throws: StoreError.full) {
             _ = try store.putGroup(name: "card", constraintsJSON: big, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         }
-        #expect(throws: StoreError.full) {
-            try store.storeResult(Array(big.utf8), forKey: "k2", groups: [])
-        }
-        // Old data intact: the group, its history, and the cached result it had.
+        // Both attempts met the full disk; the cache was emptied between them.
+        #expect(store.diskFullCount == 2)
+        #expect(try store.cachedResult(forKey: "k") == nil)
+        // A cache write on the full disk is dropped, not thrown.
+        #expect(try store.storeResult(Array(big.utf8), forKey: "k2", groups: []) == false)
+        #expect(store.diskFullCount == 3)
+        #expect(try store.cachedResult(forKey: "k2") == nil)
+        // Reported once for the whole run of full-disk writes.
+        #expect(reported.lines.count == 1)
+        #expect(reported.lines.first?.contains("SQLITE_FULL") == true)
+        // Old data intact: the group and its history.
         #expect(try store.group(named: "card")?.constraintsJSON == "[1]")
         #expect(try store.versions(ofGroup: "card")?.map(\.version) == [1])
-        #expect(try store.cachedResult(forKey: "k") == bytes("body"))
-        #expect(try store.cacheCount() == 1)
 
         try store.withConnection { (connection) throws(StoreError) in
             try mapped { () throws(SQLiteError) in _ = try connection.scalarInt("PRAGMA max_page_count = 1000000") }
         }
         let put = try store.putGroup(name: "card", constraintsJSON: big, metricsJSON: "{}", ifMatch: 1, ifNoneMatchAny: false)
         #expect(put.group.version == 2)
-        #expect(try store.cachedResult(forKey: "k") == nil)
         store.close()
         let reopened = try openStore(path)
         #expect(try reopened.group(named: "card")?.constraintsJSON == big)
+    }
+
+    /// A full disk shrinks the cache instead of blocking group writes: the write that met
+    /// it frees the cached results' pages and succeeds on its retry.
+    @Test func groupWriteOnFullDiskFreesTheCacheAndSucceeds() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let reported = ReportedLines()
+        let store = try openStore(path, diskReserveBytes: 65_536, report: reported.append)
+        let reserve = DiskReserve(path: path + "-reserve", bytes: 65_536)
+        #expect(reserve.isHeld)
+        #expect(try FileManager.default.attributesOfItem(atPath: reserve.path)[.size] as? Int == 65_536)
+        _ = try store.putGroup(name: "card", constraintsJSON: "[1]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        for index in 0..<8 {
+            try store.storeResult([UInt8](repeating: UInt8(index), count: 32 * 1024), forKey: "k\(index)", groups: [])
+        }
+        #expect(try store.cacheBytes() == 8 * 32 * 1024)
+        try capPages(store)
+        let big = String(repeating: "y", count: 64 * 1024)
+        let put = try store.putGroup(name: "card", constraintsJSON: big, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(put.group.version == 2)
+        #expect(try store.group(named: "card")?.constraintsJSON == big)
+        #expect(store.diskFullCount == 1)
+        #expect(try store.cacheCount() == 0)
+        #expect(try store.cacheBytes() == 0)
+        #expect(reported.lines.count == 1)
+        // Given back for the retry, allocated again after it.
+        #expect(reserve.isHeld)
+        // The write succeeded, so a later full disk is reported again.
+        try capPages(store)
+        #expect(try store.storeResult([UInt8](repeating: 9, count: 256 * 1024), forKey: "huge", groups: []) == false)
+        #expect(store.diskFullCount == 2)
+        #expect(reported.lines.count == 2)
+    }
+
+    /// Caps the database at its current page count (`PRAGMA max_page_count`).
+    private func capPages(_ store: LayoutStore) throws {
+        try store.withConnection { (connection) throws(StoreError) in
+            try mapped { () throws(SQLiteError) in
+                let pages = try connection.scalarInt("PRAGMA page_count")
+                _ = try connection.scalarInt("PRAGMA max_page_count = \(pages)")
+            }
+        }
     }
 }

@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func theCapStaysBelowSQLitesLengthLimit() throws {
-        let store = try openStore(":memory:", maxResultBytes: 2_000_000_000)
+        let store = try openStore(":memory:", maxResultBytes: 2_000_000_000, maxCacheBytes: 2_000_000_000)
         #expect(store.maxResultBytes == 1_000_000_000 - 65_536)
         #expect(try openStore(":memory:").maxResultBytes == 16_777_216)
     }

@@ -9,7 +9,7 @@ import Testing
         let userVersion = try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("PRAGMA user_version") }
         }
-        #expect(LayoutStore.schemaVersion == 1)
+        #expect(LayoutStore.schemaVersion == 2)
         #expect(userVersion == LayoutStore.schemaVersion)
         let tables = try store.withConnection { (connection) throws(StoreError) -> String in
             try mapped { () throws(SQLiteError) -> String in
@@ -17,7 +17,7 @@ import Testing
                     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name)")
             }
         }
-        #expect(tables == "cached_result_groups,cached_results,group_names,group_versions")
+        #expect(tables == "cached_result_groups,cached_results,group_names,group_versions,version_floor")
     }
 
     @Test func reopeningKeepsDataAndDoesNotMigrateAgain() throws {
@@ -33,7 +33,7 @@ import Testing
         let userVersion = try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("PRAGMA user_version") }
         }
-        #expect(userVersion == 1)
+        #expect(userVersion == 2)
         #expect(try store.group(named: "card")?.constraintsJSON == "[\"H:|[a]|\"]")
     }
 
@@ -73,7 +73,7 @@ import Testing
             store.close()
         }
         #expect(throws: StoreError.cannotOpen(
-            "database schema version 7 is newer than this build supports (1)")) {
+            "database schema version 7 is newer than this build supports (2)")) {
             _ = try openStore(path)
         }
     }

@@ -27,12 +27,14 @@ let fixedClock: @Sendable () -> String = { Timestamp.format(epochSeconds: 1_796_
 func openStore(
     _ path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5, maxGroups: Int = 10_000,
     readOnly: Bool = false, cacheWriteBehind: Int = 0, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
-    maxResultBytes: Int = ResultCache.defaultMaxResultBytes,
+    maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
+    maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil, diskReserveBytes: Int = 0,
     report: @escaping (String) -> Void = ResultCache.reportOnStandardError
 ) throws(StoreError) -> LayoutStore {
     try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
                     readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, cacheWriteBehindBytes: cacheWriteBehindBytes,
-                    maxResultBytes: maxResultBytes, now: fixedClock, report: report)
+                    maxResultBytes: maxResultBytes, maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
+                    maxDeletedNames: maxDeletedNames, diskReserveBytes: diskReserveBytes, now: fixedClock, report: report)
 }
 
 /// Lines reported by a store, collected for a test (the store calls it on its queue).

@@ -63,3 +63,50 @@ struct FoundCharacterTests {
         #expect(result.diagnostics.first?.column(in: source) == column)
     }
 }
+
+/// Issue 24: quoted client input is at most 256 Unicode scalars, and a window of a long
+/// source keeps the caret on its character.
+struct DiagnosticEchoTests {
+    @Test func echoCutsLongInputAt256Scalars() {
+        let long = String(repeating: "é", count: 300)
+        let cut = Diagnostic.echo(long)
+        #expect(cut.unicodeScalars.count == 256)
+        #expect(cut == String(repeating: "é", count: 255) + "…")
+        // 256 scalars (512 bytes) are quoted whole, 257 are not.
+        #expect(Diagnostic.echo(String(repeating: "é", count: 256)) == String(repeating: "é", count: 256))
+        #expect(Diagnostic.echo(String(repeating: "x", count: 257)) == String(repeating: "x", count: 255) + "…")
+        #expect(Diagnostic.echo("red") == "red")
+    }
+
+    @Test(arguments: [0, 1, 127, 128, 129, 1_000, 2_870, 2_871, 2_999, 3_000])
+    func windowKeepsTheCaretOnItsCharacter(column: Int) throws {
+        // 3,000 scalars, each one's place readable: "é" every 7th, digits otherwise.
+        let scalars: [Unicode.Scalar] = (0..<3_000).map { $0 % 7 == 0 ? "é" : Unicode.Scalar(UInt8(0x30 + $0 % 10)) }
+        var view = String.UnicodeScalarView()
+        view.append(contentsOf: scalars)
+        let source = String(view)
+        let window = try #require(Diagnostic.window(source, column: column))
+        let shown = Array(window.text.unicodeScalars)
+        #expect(shown.count == 256)
+        let caret = column - window.start
+        #expect(caret >= 0 && caret <= 256)
+        if column < 3_000 {
+            #expect(shown[caret] == scalars[column])   // the same character under the caret
+            #expect(shown[caret] != "…")
+        } else {
+            #expect(caret == 256)                      // after the last one, as before
+        }
+        // Cut ends are marked, whole ends are not; the rest is the source in place.
+        #expect((shown.first == "…") == (window.start > 0))
+        #expect((shown.last == "…") == (window.start + 256 < 3_000))
+        for index in 1..<255 { #expect(shown[index] == scalars[window.start + index]) }
+        // At least 127 scalars of context before the caret where the source has them.
+        #expect(caret >= min(column, 127))
+    }
+
+    @Test func shortSourcesHaveNoWindow() {
+        #expect(Diagnostic.window(String(repeating: "x", count: 256), column: 300) == nil)
+        #expect(Diagnostic.window(String(repeating: "é", count: 256), column: 3) == nil)
+        #expect(Diagnostic.window(String(repeating: "x", count: 257), column: nil)?.start == 0)
+    }
+}

@@ -301,8 +301,13 @@ class Browser:
             raise RuntimeError("chromium has no page target")
         self.socket = WebSocket(targets[0]["webSocketDebuggerUrl"])
         self.next_id = 0
+        self.events = []   # DevTools events (messages without an id), in arrival order
         self.command("Page.enable")
         self.command("Runtime.enable")
+        self.command("Log.enable")
+        # Runs before the page's own script in every document (DevTools-injected scripts are
+        # not subject to the page's CSP): records each CSP violation the page causes.
+        self.command("Page.addScriptToEvaluateOnNewDocument", source=CSP_RECORDER)
 
     def command(self, method, **params):
         self.next_id += 1
@@ -310,6 +315,8 @@ class Browser:
         self.socket.send_text(json.dumps({"id": my_id, "method": method, "params": params}))
         while True:
             message = json.loads(self.socket.receive_text())
+            if "method" in message and "id" not in message:
+                self.events.append(message)
             if message.get("id") == my_id:
                 if "error" in message:
                     raise RuntimeError(f"{method}: {message['error']}")
@@ -479,6 +486,9 @@ def check_json_by_default(server):
 def check_page(server):
     status, headers, body = server.request("GET", "/")
     expect(status == 200, f"status {status}")
+    policy = headers.get("content-security-policy", "")
+    expect("frame-ancestors 'none'" in policy and "unsafe-inline" not in policy, f"Content-Security-Policy {policy!r}")
+    expect(headers.get("x-content-type-options") == "nosniff", f"X-Content-Type-Options {headers.get('x-content-type-options')!r}")
     expect(headers.get("content-type") == "text/html; charset=utf-8", f"Content-Type {headers.get('content-type')}")
     page = body.decode()
     for needle in ('id="scene"', 'id="wireframe"', 'id="diagnostics"', 'id="examples"'):
@@ -503,6 +513,32 @@ JSON.stringify(Array.from(document.querySelectorAll('#wireframe g.view')).map(fu
           title: (r.querySelector('title') || {}).textContent || null};
 }))
 """
+
+
+CSP_RECORDER = """
+window.__cspViolations = [];
+document.addEventListener('securitypolicyviolation', function (event) {
+  window.__cspViolations.push(event.violatedDirective + ' blocked ' + (event.blockedURI || 'inline') +
+                              ' (' + (event.sample || '') + ')');
+});
+"""
+
+
+def check_browser_csp(browser):
+    """The page ran every check above under its Content-Security-Policy without a single
+    violation (neither the DOM's securitypolicyviolation events nor the console's security
+    messages), and the wireframe's own <style>, inserted with the SVG, applied: a view's
+    rectangle has the stroke its rule gives (#3a6fc4)."""
+    violations = browser.evaluate("JSON.stringify(window.__cspViolations || null)")
+    expect(violations == "[]", f"CSP violations in the page: {violations}")
+    console = [e["params"]["entry"].get("text", "") for e in browser.events
+               if e.get("method") == "Log.entryAdded"
+               and ("Content Security Policy" in e["params"]["entry"].get("text", "")
+                    or e["params"]["entry"].get("source") == "security")]
+    expect(not console, f"console security messages: {console[:3]}")
+    stroke = browser.evaluate("(function () { var r = document.querySelector('#wireframe g.view:not(.container) > rect');"
+                              " return r ? getComputedStyle(r).stroke : null; })()")
+    expect(stroke == "rgb(58, 111, 196)", f"the wireframe's style did not apply: stroke {stroke!r}")
 
 
 def enter_scene(browser, scene):
@@ -666,6 +702,7 @@ def main():
             report.run("browser/syntax-error-caret", check_browser_syntax_error, browser, server, arguments.artifacts)
             report.run("browser/conflict-example-warning", check_browser_conflict_example, browser, arguments.artifacts)
             report.run("browser/scene-from-query", check_query_scene, browser, server)
+            report.run("browser/no-csp-violation", check_browser_csp, browser)
     except Exception as error:
         report.failed += 1
         print(f"FAIL setup: {type(error).__name__}: {error}", flush=True)

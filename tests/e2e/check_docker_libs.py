@@ -7,16 +7,28 @@ binary needs.
 Runs `ldd BINARY`, maps each library to its Debian package with `dpkg -S` (on this Debian
 bookworm machine, the same release as the image), and parses the packages that the last
 stage of the Dockerfile installs with `apt-get install`. A library passes when its package
-is installed by that stage or is one of the base packages of debian:bookworm-slim
-(libc6, libgcc-s1, libstdc++6; more with --base). When the Dockerfile builds with
-`--static-swift-stdlib`, no Swift runtime library (libswift*, Foundation, Dispatch,
-BlocksRuntime, ICU) may appear at all. Prints one PASS/FAIL line per library and a final
-"N passed, M failed"; exits 1 on any failure, 2 on bad usage. Standard library only.
+is installed by that stage, directly or as one of their dependencies (Depends and
+Pre-Depends, recursively, the first of alternatives, as this machine's installed versions
+declare them: what apt installs with them), or is one of the base packages of
+debian:bookworm-slim (libc6, libgcc-s1, libstdc++6; more with --base). When the
+Dockerfile builds with `--static-swift-stdlib`, no Swift runtime library (libswift*, Foundation, Dispatch,
+BlocksRuntime, ICU) may appear at all.
+
+Crash reports: the runtime stage must COPY the toolchain's statically linked backtracer
+(`swift-backtrace-static`, from usr/libexec/swift/linux of the build image) and set
+`SWIFT_BACKTRACE` with `enable=yes` and `swift-backtrace=` naming the copied file's path
+(a binary with a static Swift runtime cannot find a backtracer on its own; swift
+docs/Backtracing.rst). The backtracer of this machine's toolchain (--backtracer; found next
+to `swift` by default) must exist and its own libraries pass the same package check.
+
+Prints one PASS/FAIL line per check and a final "N passed, M failed"; exits 1 on any
+failure, 2 on bad usage. Standard library only.
 """
 import argparse
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -83,6 +95,78 @@ def apt_packages(instructions):
     return packages
 
 
+def runtime_copies(instructions):
+    """[(source, destination)] of the stage's COPY instructions (flags such as --from
+    dropped); a destination ending in / gets the source's file name appended."""
+    copies = []
+    for instr in instructions:
+        if not instr.upper().startswith('COPY '):
+            continue
+        words = [w for w in shlex.split(instr[5:]) if not w.startswith('--')]
+        if len(words) < 2:
+            continue
+        destination = words[-1]
+        for source in words[:-1]:
+            target = destination
+            if target.endswith('/'):
+                target += os.path.basename(source.rstrip('/'))
+            copies.append((source, target))
+    return copies
+
+
+def environment(instructions):
+    """{name: value} set by the stage's ENV instructions (`ENV a=b c=d`, or `ENV a b`)."""
+    values = {}
+    for instr in instructions:
+        if not instr.upper().startswith('ENV '):
+            continue
+        words = shlex.split(instr[4:])
+        if words and '=' not in words[0]:
+            values[words[0]] = ' '.join(words[1:])
+            continue
+        for word in words:
+            name, _, value = word.partition('=')
+            values[name] = value
+    return values
+
+
+def toolchain_backtracer():
+    """This machine's swift-backtrace-static: next to the `swift` on PATH, or under /opt/swift."""
+    candidates = []
+    swift = shutil.which('swift')
+    if swift:
+        usr = os.path.dirname(os.path.dirname(os.path.realpath(swift)))
+        candidates.append(os.path.join(usr, 'libexec', 'swift', 'linux', 'swift-backtrace-static'))
+    candidates.append('/opt/swift/usr/libexec/swift/linux/swift-backtrace-static')
+    for c in candidates:
+        if os.path.isfile(c):
+            return c
+    return candidates[0]
+
+
+def with_dependencies(packages):
+    """`packages` and every package they depend on, recursively (Depends and Pre-Depends of
+    the installed versions, per `dpkg-query`; of `a | b` only `a`, the one apt prefers).
+    A name dpkg does not know (a virtual package) adds nothing."""
+    closure = set()
+    pending = sorted(packages)
+    while pending:
+        pkg = pending.pop()
+        if pkg in closure:
+            continue
+        closure.add(pkg)
+        p = subprocess.run(['dpkg-query', '-W', '-f=${Depends}, ${Pre-Depends}', pkg],
+                           capture_output=True, text=True)
+        if p.returncode != 0:
+            continue
+        for clause in p.stdout.split(','):
+            first = clause.split('|', 1)[0].strip()
+            name = first.split(' ', 1)[0].split(':', 1)[0]
+            if name and name not in closure:
+                pending.append(name)
+    return closure
+
+
 def ldd(binary):
     """[(soname, path or None)] of the binary's shared libraries (vdso left out)."""
     p = subprocess.run(['ldd', binary], capture_output=True, text=True)
@@ -139,6 +223,8 @@ def main():
     ap.add_argument('--dockerfile', default=os.path.join(REPO, 'Dockerfile'))
     ap.add_argument('--base', action='append', default=[], metavar='PACKAGE',
                     help='another package to count as present in the base image')
+    ap.add_argument('--backtracer', default=None, metavar='PATH',
+                    help="this machine's swift-backtrace-static (default: next to swift)")
     a = ap.parse_args()
     binary = a.binary_opt or a.binary or os.path.join(REPO, '.build', 'release', 'layoutd')
     if not os.path.isfile(binary):
@@ -156,11 +242,12 @@ def main():
         print('no FROM in %s' % a.dockerfile, file=sys.stderr)
         return 2
     runtime_base, runtime = stages[-1]
-    installed = apt_packages(runtime)
+    named = apt_packages(runtime)
+    installed = with_dependencies(named)
     base = BASE_PACKAGES | set(a.base)
     static = '--static-swift-stdlib' in text
     print('# runtime stage FROM %s installs: %s; static Swift stdlib: %s'
-          % (runtime_base, ', '.join(sorted(installed)) or '(nothing)', 'yes' if static else 'no'))
+          % (runtime_base, ', '.join(sorted(named)) or '(nothing)', 'yes' if static else 'no'))
 
     passed = failed = 0
 
@@ -176,29 +263,55 @@ def main():
     report(runtime_base.startswith('debian:bookworm'),
            'runtime stage is Debian bookworm (%s), the release these packages were looked up in'
            % runtime_base)
-    for soname, path in ldd(binary):
-        if path is None:
-            report(False, '%s: not found on this machine either' % soname)
-            continue
-        if SWIFT_RUNTIME.match(soname):
-            if static:
-                report(False, '%s (%s): a Swift runtime library, but the image is built with '
-                              '--static-swift-stdlib; was this binary?' % (soname, path))
+    def check_libraries(executable, label, swift_static):
+        for soname, path in ldd(executable):
+            if path is None:
+                report(False, '%s%s: not found on this machine either' % (label, soname))
+                continue
+            if SWIFT_RUNTIME.match(soname):
+                if swift_static:
+                    report(False, '%s%s (%s): a Swift runtime library, but the image is built with '
+                                  '--static-swift-stdlib; was this binary?' % (label, soname, path))
+                else:
+                    copied = any(i.upper().startswith('COPY') and ('swift/linux' in i or soname in i)
+                                 for i in runtime)
+                    report(copied, '%s%s: Swift runtime library %s by the runtime stage'
+                           % (label, soname, 'copied' if copied else 'NOT copied'))
+                continue
+            pkg = debian_package(path)
+            if pkg is None:
+                report(False, '%s%s (%s): no Debian package owns it' % (label, soname, path))
+            elif pkg in installed:
+                report(True, '%s%s <- %s (installed by the runtime stage)' % (label, soname, pkg))
+            elif pkg in base:
+                report(True, '%s%s <- %s (in debian:bookworm-slim)' % (label, soname, pkg))
             else:
-                copied = any(i.upper().startswith('COPY') and ('swift/linux' in i or soname in i)
-                             for i in runtime)
-                report(copied, '%s: Swift runtime library %s by the runtime stage'
-                       % (soname, 'copied' if copied else 'NOT copied'))
-            continue
-        pkg = debian_package(path)
-        if pkg is None:
-            report(False, '%s (%s): no Debian package owns it' % (soname, path))
-        elif pkg in installed:
-            report(True, '%s <- %s (installed by the runtime stage)' % (soname, pkg))
-        elif pkg in base:
-            report(True, '%s <- %s (in debian:bookworm-slim)' % (soname, pkg))
-        else:
-            report(False, '%s <- %s: not installed by the runtime stage' % (soname, pkg))
+                report(False, '%s%s <- %s: not installed by the runtime stage' % (label, soname, pkg))
+
+    check_libraries(binary, '', static)
+
+    # Crash reports (issue 24.6): the static backtracer is copied and armed.
+    copies = [(src, dst) for src, dst in runtime_copies(runtime)
+              if os.path.basename(src.rstrip('/')) == 'swift-backtrace-static']
+    report(len(copies) == 1 and copies[0][0].startswith('/usr/libexec/swift/linux/'),
+           'the runtime stage copies the toolchain\'s swift-backtrace-static (%s)'
+           % (', '.join('%s -> %s' % c for c in copies) or 'no COPY of it'))
+    settings = dict(item.partition('=')[::2] for item in
+                    environment(runtime).get('SWIFT_BACKTRACE', '').split(',') if item)
+    report(settings.get('enable') == 'yes',
+           'SWIFT_BACKTRACE has enable=yes (%r)' % environment(runtime).get('SWIFT_BACKTRACE'))
+    report(settings.get('interactive') == 'no',
+           'SWIFT_BACKTRACE has interactive=no (a container has no terminal to wait on)')
+    destination = copies[0][1] if copies else None
+    report(destination is not None and settings.get('swift-backtrace') == destination,
+           'SWIFT_BACKTRACE names the copied backtracer: swift-backtrace=%r, copied to %r'
+           % (settings.get('swift-backtrace'), destination))
+    backtracer = a.backtracer or toolchain_backtracer()
+    if os.path.isfile(backtracer):
+        report(True, 'the toolchain has %s' % backtracer)
+        check_libraries(backtracer, 'swift-backtrace: ', True)
+    else:
+        report(False, 'no swift-backtrace-static at %s (give --backtracer)' % backtracer)
     print('%d passed, %d failed' % (passed, failed))
     return 0 if failed == 0 and passed > 0 else 1
 

@@ -203,3 +203,79 @@ def version_paths(ctx):
         ctx.expect_status(ctx.request('GET', path + '/versions/' + missing), 404, 'version %s' % missing)
     ctx.expect_status(ctx.request('GET', path + '/versions/1'), 200, 'version 1')
     ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
+
+
+@check('groups/versions-paged-and-pruned', needs='binary')
+def versions_paged_and_pruned(ctx):
+    """--max-group-versions 3: five PUTs keep versions 3-5; the list pages with `next` and a
+    Link rel="next" header; bad paging parameters are 400; a pruned version is 404 saying so
+    (a never-written one says it has no such version); a scene pinning a pruned version is
+    422 unknown_group saying it was pruned."""
+    s = ctx.new_server('versions-pruned', ['--max-group-versions', '3', '--quiet'])
+    try:
+        name = _name('pruned')
+        path = '/groups/' + name
+        for version in range(1, 6):
+            r = ctx.request('PUT', path, {'constraints': ['a.width == %d' % (100 + version)]}, server=s)
+            ctx.expect_status(r, 201 if version == 1 else 200, 'PUT v%d' % version)
+            ctx.expect_equal(r.json()['version'], version, 'version of PUT %d' % version)
+
+        r = ctx.request('GET', path + '/versions', server=s)
+        ctx.expect_status(r, 200, 'versions')
+        ctx.expect_equal([v['version'] for v in r.json()['versions']], [3, 4, 5], 'kept versions')
+        ctx.expect('next' not in r.json() and r.headers.get('link') is None, 'one page: no next: %r' % r)
+
+        r = ctx.request('GET', path + '/versions?limit=2', server=s)
+        ctx.expect_status(r, 200, 'first page')
+        doc = r.json()
+        ctx.expect_equal([v['version'] for v in doc['versions']], [3, 4], 'first page')
+        following = '%s/versions?after=4&limit=2' % path
+        ctx.expect_equal(doc.get('next'), following, 'next of the first page')
+        ctx.expect_equal(r.headers.get('link'), '<%s>; rel="next"' % following, 'Link of the first page')
+        r = ctx.request('GET', doc['next'], server=s)
+        ctx.expect_status(r, 200, 'second page')
+        ctx.expect_equal(r.json(), {'versions': [{'version': 5, 'updatedAt': r.json()['versions'][0]['updatedAt']}]},
+                         'second page')
+        ctx.expect_equal(r.headers.get('link'), None, 'Link of the last page')
+        r = ctx.request('GET', path + '/versions?after=5', server=s)
+        ctx.expect_equal((r.status, r.json()), (200, {'versions': []}), 'a page after the last version')
+
+        for query in ['limit=0', 'limit=1001', 'limit=01', 'limit=x', 'after=-1', 'after=01', 'after=']:
+            r = ctx.request('GET', '%s/versions?%s' % (path, query), server=s)
+            ctx.expect_status(r, 400, 'versions?' + query)
+            ctx.expect_equal(r.json().get('type'), 'urn:layoutd:problem:bad-request', 'versions?' + query)
+        ctx.expect_status(ctx.request('GET', path + '/versions?limit=1000', server=s), 200, 'limit=1000')
+
+        r = ctx.request('GET', path + '/versions/2', server=s)
+        ctx.expect_status(r, 404, 'a pruned version')
+        ctx.expect_equal(r.json()['detail'],
+                         "Group '%s' version 2 was pruned: only the last 3 versions of a group are kept "
+                         "(--max-group-versions); the oldest kept is 3" % name, 'detail of a pruned version')
+        r = ctx.request('GET', path + '/versions/9', server=s)
+        ctx.expect_status(r, 404, 'a version never written')
+        ctx.expect_equal(r.json()['detail'], "Group '%s' has no version 9" % name, 'detail of an unknown version')
+        ctx.expect_equal(ctx.request('GET', path + '/versions/3', server=s).json()['constraints'],
+                         ['a.width == 103'], 'the oldest kept version')
+
+        scene = {'container': {'width': 400, 'height': 300}, 'views': ['a'],
+                 'constraints': ['H:|-[a]', 'V:|-[a(==50)]'], 'groups': [name + '@1']}
+        r = ctx.solve(scene, server=s)
+        ctx.expect_status(r, 422, 'a scene pinning a pruned version')
+        d = ctx.expect_diagnostic(r.json(), 'unknown_group')
+        ctx.expect_equal((d.get('path'), d.get('message')),
+                         ('$.groups[0]', "Group '%s' version 1 was pruned: only the last 3 versions of a group "
+                                         "are kept (--max-group-versions); the oldest kept is 3 (included as '%s@1')"
+                          % (name, name)), 'the pruned diagnostic')
+        r = ctx.solve(dict(scene, groups=[name + '@4']), server=s)
+        ctx.expect_status(r, 200, 'a scene pinning a kept version')
+        ctx.expect_equal(r.json()['frames']['a']['width'], 104, 'width from version 4')
+
+        # After a DELETE and a new PUT, the old life's versions are not "pruned".
+        ctx.expect_status(ctx.request('DELETE', path, server=s), 204, 'DELETE')
+        r = ctx.request('PUT', path, {'constraints': []}, server=s)
+        ctx.expect_equal((r.status, r.json()['version']), (201, 6), 'PUT after DELETE')
+        r = ctx.request('GET', path + '/versions/4', server=s)
+        ctx.expect_equal((r.status, r.json()['detail']), (404, "Group '%s' has no version 4" % name),
+                         'a version from before the DELETE')
+    finally:
+        s.stop()

@@ -275,10 +275,10 @@ def http10_closes(ctx):
 def pipelining(ctx):
     """Three pipelined requests in one write are answered in order."""
     body = scenes.README_BODY.encode()
-    data = (b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n'
-            b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+    data = (b'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n'
+            b'POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n'
             b'Content-Length: %d\r\n\r\n%s' % (len(body), body) +
-            b'GET /nope HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')
+            b'GET /nope HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n')
     (a, b, c), closed = ctx.raw(data, read_responses=3)
     ctx.validate('GET', '/healthz', a)
     ctx.validate('POST', '/solve', b)
@@ -292,7 +292,7 @@ def pipelining(ctx):
 def too_large(ctx):
     """A body over the default limit (1,048,576 bytes) → 413, Connection: close, closed."""
     size = 1048576 + 1
-    head = (b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+    head = (b'POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n'
             b'Content-Length: %d\r\n\r\n' % size)
     (r,), closed = ctx.raw(head + b' ' * size)
     ctx.validate('POST', '/solve', r)
@@ -406,7 +406,7 @@ def expect_continue(ctx):
     body = scenes.README_BODY.encode()
     s = socket.create_connection(('127.0.0.1', ctx.port), timeout=ctx.timeout)
     try:
-        s.sendall(b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+        s.sendall(b'POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n'
                   b'Expect: 100-continue\r\nContent-Length: %d\r\n\r\n' % len(body))
         first = s.recv(64)
         ctx.expect(first.startswith(b'HTTP/1.1 100'), 'expected 100 Continue first, got %r' % first)
@@ -423,7 +423,7 @@ def expect_continue(ctx):
         s.close()
     ctx.validate('POST', '/solve', r)
     _frames_ok(ctx, r, scenes.readme_frames(), 'after 100 Continue')
-    _framing(ctx, b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n'
+    _framing(ctx, b'POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n'
                   b'Expect: 100-continue\r\nContent-Length: 2000000\r\n\r\n', 413,
              'Expect with a body over the limit')
 
@@ -441,7 +441,7 @@ def smuggling(ctx):
         (b'Content-Length: 99999999999999999999999\r\n', 'overflowing CL'),
     ]
     for head, what in cases:
-        data = b'POST /solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n' + head + b'\r\n' + body
+        data = b'POST /solve HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n' + head + b'\r\n' + body
         _framing(ctx, data, 400, what)
 
 
@@ -449,17 +449,17 @@ def smuggling(ctx):
 def framing_errors(ctx):
     _framing(ctx, b'GET /healthz HTTP/1.1\r\n\r\n', 400, 'HTTP/1.1 without Host',
              method='GET', target='/healthz')
-    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: x\r\nHost: y\r\n\r\n', 400, 'two Hosts',
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: localhost\r\nHost: y\r\n\r\n', 400, 'two Hosts',
              method='GET', target='/healthz')
     _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost : x\r\n\r\n', 400, 'space before colon',
              method='GET', target='/healthz')
-    _framing(ctx, b'GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n', 505, 'HTTP/2.0 request line',
+    _framing(ctx, b'GET /healthz HTTP/2.0\r\nHost: localhost\r\n\r\n', 505, 'HTTP/2.0 request line',
              method='GET', target='/healthz')
     long_target = '/healthz?' + 'a' * 9000
-    _framing(ctx, b'GET %s HTTP/1.1\r\nHost: x\r\n\r\n' % long_target.encode(), 414,
+    _framing(ctx, b'GET %s HTTP/1.1\r\nHost: localhost\r\n\r\n' % long_target.encode(), 414,
              'a 9,009-byte target', method='GET', target='/healthz')
     big = b''.join(b'X-Pad-%d: %s\r\n' % (i, b'v' * 1000) for i in range(20))
-    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: x\r\n' + big + b'\r\n', 431,
+    _framing(ctx, b'GET /healthz HTTP/1.1\r\nHost: localhost\r\n' + big + b'\r\n', 431,
              'a 20 KB header section', method='GET', target='/healthz')
 
 

@@ -259,10 +259,10 @@ def connection_limit(ctx):
     try:
         for _ in range(2):
             c = socket.create_connection(('127.0.0.1', s.port), timeout=ctx.timeout)
-            c.sendall(b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n')   # keep-alive: stays open
+            c.sendall(b'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n')   # keep-alive: stays open
             ctx.expect(c.recv(1024).startswith(b'HTTP/1.1 200'), 'held connection not answered')
             held.append(c)
-        (r,), closed = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n', server=s)
+        (r,), closed = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n', server=s)
         ctx.validate('GET', '/healthz', r)
         ctx.expect_status(r, 503, 'third connection')
         ra = r.headers.get('retry-after', '')
@@ -273,7 +273,7 @@ def connection_limit(ctx):
         held = []
         import time
         for _ in range(50):   # the server notices the closes asynchronously
-            (r,), _ = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', server=s)
+            (r,), _ = ctx.raw(b'GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n', server=s)
             if r.status == 200:
                 break
             time.sleep(0.1)

@@ -2,6 +2,7 @@
 writers, no stale results across restarts, a damaged / read-only / locked / full database,
 and the configured limits. Every check starts servers of its own on databases of its own."""
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -426,8 +427,10 @@ def busy_database(ctx):
 
 @check('store/disk-full', needs='binary')
 def disk_full(ctx):
-    """The database on a 1 MiB tmpfs filled by another file: a large PUT is 507 and the
-    previous version stays; once space is freed, the PUT succeeds as the next version."""
+    """The database on a 1 MiB tmpfs filled by another file: a PUT smaller than the cached
+    answers succeeds (the cache is emptied to make room, counted in /metrics and reported
+    once on stderr); a large PUT is 507 and the previous version stays; once space is
+    freed, the PUT succeeds as the next version."""
     folder = tempfile.mkdtemp(prefix='full-', dir=ctx.workdir)
     mnt = os.path.join(folder, 'mnt')
     os.mkdir(mnt)
@@ -442,10 +445,55 @@ def disk_full(ctx):
         db = os.path.join(mnt, 'full.db')
         name = 'kept'
         small = _body(1)
-        s = Server(ctx.binary, db, ['--quiet'], log_path=os.path.join(folder, 'full.log'),
+        # A reserve of 256 KiB (the default 4 MiB does not fit on this disk).
+        s = Server(ctx.binary, db, ['--quiet', '--disk-reserve-bytes', '262144'],
+                   log_path=os.path.join(folder, 'full.log'),
                    startup_seconds=ctx.args.startup_timeout).start()
         r = ctx.request('PUT', '/groups/' + name, small, server=s)
         ctx.expect_status(r, 201, 'PUT on an empty disk')
+        # 513 unique answers: one more than the write-behind batch, so all are written.
+        cached = 0
+        for i in range(513):
+            scene = {'container': {'width': 1000 + i, 'height': 480}, 'views': ['a', 'b'],
+                     'constraints': ['H:|-[a]-[b(==a)]-|', 'V:|-[a]-|', 'V:|-[b]-|']}
+            r = ctx.solve(scene, server=s, validate=False)
+            ctx.expect_equal(r.headers.get('cache-status'), STORED, 'unique answer %d' % i)
+            cached += len(r.body)
+        # A restart checkpoints the -wal file into the database, as a running server does
+        # every 1,000 pages: the full disk then meets a database in its steady state.
+        s.stop()
+        s = Server(ctx.binary, db, ['--quiet', '--disk-reserve-bytes', '262144'],
+                   log_path=os.path.join(folder, 'full.log'),
+                   startup_seconds=ctx.args.startup_timeout).start()
+        filler = os.path.join(mnt, 'filler')
+        fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+        try:
+            chunk = b'\0' * 4096
+            while True:
+                try:
+                    os.write(fd, chunk)
+                except OSError:   # ENOSPC: the disk is full
+                    break
+        finally:
+            os.close(fd)
+        # A PUT smaller than the cached answers: the cache is emptied to make room, and it
+        # succeeds on its retry.
+        medium = {'constraints': ['a.width == m0000'],
+                  'metrics': {'m%04d_%s' % (i, 'x' * 24): i for i in range(cached // 80)}}
+        r = ctx.request('PUT', '/groups/' + name, medium, server=s)
+        ctx.expect_status(r, 200, 'a PUT of about %d bytes on a full disk holding %d bytes of answers'
+                          % (len(json.dumps(medium)), cached))
+        ctx.expect_equal(r.json()['version'], 2, 'version of the PUT that freed the cache')
+        r = ctx.solve({'container': {'width': 1000, 'height': 480}, 'views': ['a', 'b'],
+                       'constraints': ['H:|-[a]-[b(==a)]-|', 'V:|-[a]-|', 'V:|-[b]-|']}, server=s)
+        ctx.expect_equal(r.headers.get('cache-status'), STORED, 'the first answer after the cache was emptied')
+        r = ctx.request('GET', '/metrics', server=s)
+        ctx.expect('\nlayoutd_store_disk_full_total 1\n' in r.body.decode(), 'disk-full counter after the retry')
+        r = ctx.request('GET', '/groups/' + name, server=s)
+        stored = r.body
+        os.remove(filler)
+        r = ctx.request('PUT', '/groups/' + name, small, server=s)
+        ctx.expect_status(r, 200, 'PUT back to the small body')
         stored = r.body
         filler = os.path.join(mnt, 'filler')
         fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
@@ -466,11 +514,20 @@ def disk_full(ctx):
         r = ctx.request('GET', '/groups/' + name, server=s)
         ctx.expect(r.status == 200 and r.body == stored, 'group after the 507: %r' % r)
         r = ctx.request('GET', '/groups/%s/versions' % name, server=s)
-        ctx.expect_equal([v['version'] for v in r.json()['versions']], [1], 'versions after the 507')
+        ctx.expect_equal([v['version'] for v in r.json()['versions']], [1, 2, 3], 'versions after the 507')
+        # The medium PUT met the full disk once; the large one twice (the first try and the
+        # retry after emptying the cache).
+        r = ctx.request('GET', '/metrics', server=s)
+        ctx.expect('\nlayoutd_store_disk_full_total 3\n' in r.body.decode(), 'disk-full counter after the 507')
+        with open(os.path.join(folder, 'full.log'), 'rb') as fh:
+            reports = [line for line in fh.read().decode('utf-8', 'replace').splitlines() if 'SQLITE_FULL' in line]
+        # Once per run of full-disk writes: the medium PUT's, then the large PUT's (a write
+        # succeeded in between).
+        ctx.expect_equal(len(reports), 2, 'full-disk reports on stderr: %r' % reports)
         os.remove(filler)
         r = ctx.request('PUT', '/groups/' + name, large, server=s)
         ctx.expect_status(r, 200, 'large PUT after freeing space')
-        ctx.expect_equal(r.json()['version'], 2, 'version after the 507')
+        ctx.expect_equal(r.json()['version'], 4, 'version after the 507')
         r = ctx.request('GET', '/groups/' + name, server=s)
         ctx.expect_equal(r.json()['metrics'], large['metrics'], 'large metrics stored')
     finally:

@@ -113,6 +113,9 @@ class Spec:
         """Problems with one response; `headers` maps lower-case names to values."""
         method = method.upper()
         path = target.split('?', 1)[0]
+        if status == 421:   # the Host check comes before routing: any path, any method
+            return self._check_against('/components/responses/MisdirectedRequest', status, headers,
+                                       body, is_head=method == 'HEAD')
         template = self.match_path(path)
         if template is None:
             if status != 404:

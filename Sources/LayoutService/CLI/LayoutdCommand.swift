@@ -16,6 +16,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
         OptionSpec(name: "max-cached-result-bytes", valueName: "BYTES", help: "Largest response stored in the SQLite cache, bytes; a larger one is answered with Cache-Status: layoutd; fwd=miss.", defaultDescription: "16777216"),
+        OptionSpec(name: "max-cache-bytes", valueName: "BYTES", help: "Bytes of response bodies kept in the SQLite cache; least recently used are evicted beyond it and the freed pages returned to the disk.", defaultDescription: "268435456"),
+        OptionSpec(name: "disk-reserve-bytes", valueName: "BYTES", help: "Bytes allocated in the file <db>-reserve and given back when the disk is full, so the cache can be evicted to let group writes through; 0 keeps none.", defaultDescription: "8388608"),
         OptionSpec(name: "front-cache-entries", valueName: "N", help: "Responses kept in memory in front of SQLite; 0 turns it off.", defaultDescription: "4096"),
         OptionSpec(name: "front-cache-bytes", valueName: "BYTES", help: "Bytes of requests and responses kept in memory in front of SQLite; a response over 1/8 of it is not kept; 0 turns it off.", defaultDescription: "67108864"),
         OptionSpec(name: "structure-cache-entries", valueName: "N", help: "Scene structures (a scene without its container size) kept compiled and solved in memory, so the same scene at another size is solved faster; 0 turns it off.", defaultDescription: "256"),
@@ -41,9 +43,12 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take. Drawing an SVG wireframe may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
+        OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
-        OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open"),
+        OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
+        OptionSpec(name: "allow-anonymous-writes", valueName: "", help: "Without --api-token, let anyone who can reach a non-loopback address write groups (refused with 403 otherwise).", isFlag: true),
+        OptionSpec(name: "allowed-hosts", valueName: "HOSTS", help: "Comma-separated Host values answered besides the loopback ones (name, or name:port; * for any); others get 421. Checked on a loopback address always, on another only when given.", defaultDescription: "none: on loopback, only localhost, 127.0.0.1, [::1]"),
         OptionSpec(name: "cors-origin", valueName: "ORIGINS", help: "Comma-separated origins allowed by CORS, or *.", defaultDescription: "none: CORS off"),
         OptionSpec(name: "log-level", valueName: "LEVEL", help: "info: one JSON access-log line per request on stderr; warn: start-up and errors only.", defaultDescription: "info"),
         OptionSpec(name: "quiet", valueName: "", help: "Same as --log-level warn.", isFlag: true),
@@ -64,6 +69,7 @@ public enum LayoutdCommand {
       serve               Run the HTTP service (POST /solve, /validate, /groups…).
       solve FILE|-        Solve a scene file (or standard input); print the /solve JSON.
       validate FILE|-     Check a scene; print its diagnostics.
+      probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
 
     Run 'layoutd <command> --help' for a command's options.
 
@@ -81,6 +87,7 @@ public enum LayoutdCommand {
             case "serve": return try serve(rest, environment: environment)
             case "solve": return try scene(rest, validating: false, environment: environment)
             case "validate": return try scene(rest, validating: true, environment: environment)
+            case "probe": return try probe(rest, environment: environment)
             case "--help", "-h", "help":
                 FileHandle.standardOutput.write(Data(usage.utf8))
                 return 0
@@ -113,6 +120,10 @@ public enum LayoutdCommand {
         var limits = ServerLimits()
         limits.problemTypeBase = LayoutService.problemTypeBase
         limits.problemMembers = LayoutService.problemMembers
+        // Every answer, the server's own 400/408/413/431/503 included, tells browsers not
+        // to guess another type than Content-Type's (Fetch standard §3.5); held by
+        // hostile/exposure-headers.
+        limits.responseFields = ["X-Content-Type-Options": "nosniff"]
         limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
         limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
         limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
@@ -139,11 +150,25 @@ public enum LayoutdCommand {
         configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let isLoopback = HostPolicy.isLoopbackBindAddress(host)
+        configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
+        let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        for entry in allowedHosts where entry != "*" {
+            guard !entry.contains(where: \.isWhitespace), HostPolicy.splitAuthority(entry) != nil else {
+                throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
+            }
+        }
+        configuration.hostPolicy = HostPolicy.forBind(host, allowedHosts: allowedHosts)
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
         let maxCachedResultBytes = try options.int("max-cached-result-bytes", default: 16 << 20)
         let maxGroups = try options.int("max-groups", default: 10_000)
+        let maxCacheBytes = try options.int("max-cache-bytes", default: 256 << 20)
+        let maxGroupVersions = try options.int("max-group-versions", default: 100)
+        let diskReserveBytes = try options.int("disk-reserve-bytes", default: DiskReserve.defaultBytes)
+        guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
@@ -151,7 +176,8 @@ public enum LayoutdCommand {
         let store: LayoutStore
         do {
             store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                                maxResultBytes: maxCachedResultBytes)
+                                maxResultBytes: maxCachedResultBytes, maxCacheBytes: maxCacheBytes,
+                                maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes)
         } catch {
             let reason: String
             switch error {
@@ -211,9 +237,8 @@ public enum LayoutdCommand {
         if store.isReadOnly {
             FileHandle.standardError.write(Data("layoutd: the database '\(path)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
-        if configuration.apiToken == nil {
-            FileHandle.standardError.write(Data("layoutd: no API token is set (--api-token / LAYOUTD_API_TOKEN): anyone who can reach the service can write groups\n".utf8))
-        }
+        FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
         FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
         handleTerminationSignals {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
@@ -223,6 +248,29 @@ public enum LayoutdCommand {
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The start-up line that says who may write groups.
+    static func writeModeLine(_ configuration: ServiceConfiguration, host: String, isLoopback: Bool) -> String {
+        if configuration.apiToken != nil {
+            return "group writes need 'Authorization: Bearer <token>' (--api-token is set)"
+        }
+        if isLoopback {
+            return "group writes are open to anyone on this machine: no API token is set (--api-token / LAYOUTD_API_TOKEN) and \(host) is a loopback address"
+        }
+        if configuration.allowsAnonymousWrites {
+            return "group writes are open to anyone who can reach \(host): no API token is set and --allow-anonymous-writes is given"
+        }
+        return "group writes are refused (403): \(host) is not a loopback address and no API token is set; "
+            + "set --api-token TOKEN (or LAYOUTD_API_TOKEN), or pass --allow-anonymous-writes to open them to anyone"
+    }
+
+    /// The start-up line that says which `Host` values are answered.
+    static func hostCheckLine(_ policy: HostPolicy) -> String {
+        if !policy.isEnforced { return "any Host is answered (a non-loopback address without --allowed-hosts)" }
+        if policy.allowedHosts.contains("*") { return "any Host is answered (--allowed-hosts *)" }
+        let extra = policy.allowedHosts.isEmpty ? "" : " and \(policy.allowedHosts.joined(separator: ", "))"
+        return "only Host localhost, 127.0.0.1, [::1]\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
     }
 
     // MARK: - solve / validate
@@ -372,5 +420,6 @@ extension LayoutDiagnostic {
             constraint: key(json["constraint"]), part: int("part"), id: string("id"), column: int("column"),
             source: string("source"), path: string("path"), view: string("view"), attribute: string("attribute"),
             broken: json["broken"].flatMap(ref), conflicting: conflicting)
+        sourceOffset = int("sourceOffset")
     }
 }

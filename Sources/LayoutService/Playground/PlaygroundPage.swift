@@ -1,5 +1,8 @@
+import Foundation
+
 /// The playground served at `GET /` (issue 10): one self-contained HTML page, inline CSS
 /// and JavaScript, no external URL of any kind, so it works offline and behind any proxy.
+/// Served with ``contentSecurityPolicy``, which allows exactly this inline script and style.
 ///
 /// It edits a scene's JSON in a textarea and, 300 ms after the last keystroke, asks the
 /// public API only:
@@ -18,6 +21,42 @@
 public enum PlaygroundPage {
     /// The page, UTF-8; serve as `text/html; charset=utf-8`.
     public static let html: [UInt8] = Array(text.utf8)
+
+    /// The `Content-Security-Policy` served with the page (W3C CSP Level 3): nothing
+    /// loads or runs but the page's own inline script and style, allowed by their SHA-256
+    /// (§8.3, hash-source), and the wireframe's `<style>` that the page inserts with the
+    /// SVG (``WireframeRenderer/stylesheet``); `fetch` only to this origin
+    /// (`connect-src 'self'`); no `<base>`, no form posts; `frame-ancestors 'none'` so no
+    /// other site can frame it (clickjacking). No nonce is needed: the page is a constant.
+    /// Held by hostile/exposure-headers and by the browser test (no CSP violation in
+    /// the console while the page works).
+    public static let contentSecurityPolicy: String = {
+        let script = hashSource(between: "<script>", and: "</script>")
+        let style = hashSource(between: "<style>", and: "</style>")
+        return "default-src 'none'; script-src \(script); style-src \(style) \(wireframeStyleHash); connect-src 'self'; "
+            + "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }()
+
+    /// The `Content-Security-Policy` of an SVG wireframe answer: no script, no load of any
+    /// kind, only its own `<style>` (by hash), and not framed by other sites.
+    public static let wireframePolicy = "default-src 'none'; style-src \(wireframeStyleHash); frame-ancestors 'none'"
+
+    /// `'sha256-…'` of ``WireframeRenderer/stylesheet``.
+    static let wireframeStyleHash = hashSource(of: WireframeRenderer.stylesheet)
+
+    /// `'sha256-<base64>'` of the text between the first `open` tag and the next `close`
+    /// tag of the page.
+    static func hashSource(between open: String, and close: String) -> String {
+        guard let start = text.range(of: open), let end = text.range(of: close, range: start.upperBound..<text.endIndex) else {
+            preconditionFailure("the playground page has no \(open) element")
+        }
+        return hashSource(of: String(text[start.upperBound..<end.lowerBound]))
+    }
+
+    /// `'sha256-<base64>'` of `content`'s UTF-8, a CSP hash-source (CSP Level 3 §2.3.1).
+    static func hashSource(of content: String) -> String {
+        "'sha256-" + Data(SHA256.hash(Array(content.utf8))).base64EncodedString() + "'"
+    }
 
     static let text = #"""
 <!DOCTYPE html>

@@ -66,6 +66,9 @@ extension LayoutService {
         switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
         case .success(let prepared):
             response = answer(engine.solveSVG(prepared), cacheStatus: nil)
+            if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
+                response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
+            }
         case .failure(let failure):
             response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
             for (name, value) in failure.headers { response.headers.append(name, value) }

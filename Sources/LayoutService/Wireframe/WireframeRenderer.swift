@@ -38,6 +38,20 @@ import LayoutSyntax
 /// - Deterministic: the same inputs give the same bytes (views in hierarchy order,
 ///   children by name, numbers in the `/solve` JSON spelling).
 public struct WireframeRenderer: Sendable {
+    /// The text of the wireframe's `<style>` element, exactly: a `Content-Security-Policy`
+    /// allows it by its SHA-256 (``PlaygroundPage/contentSecurityPolicy`` and the SVG
+    /// answer's own policy), so any change here changes the hash with it.
+    static let stylesheet = """
+
+    .layoutd-wireframe .view > rect { fill: rgba(70, 130, 220, 0.10); stroke: #3a6fc4; stroke-width: 1; }
+    .layoutd-wireframe .view.alternate > rect { fill: rgba(60, 170, 110, 0.12); stroke: #2f8f5a; }
+    .layoutd-wireframe .view.container > rect { fill: #fafafa; stroke: #222; stroke-width: 2; }
+    .layoutd-wireframe .view.warning > rect { fill: rgba(230, 150, 20, 0.22); stroke: #d9480f; stroke-width: 2; stroke-dasharray: 5 3; }
+    .layoutd-wireframe .label { fill: #1b1b1b; }
+    .layoutd-wireframe .view.warning > .label { fill: #b02a00; font-weight: bold; }
+    .layoutd-wireframe .caption { fill: #444; font-size: 13px; font-weight: bold; }
+
+    """
     /// Margin around the drawing and gap between panels, points.
     static let margin = 16.0
     static let panelGap = 32.0
@@ -130,14 +144,8 @@ public struct WireframeRenderer: Sendable {
         out.attribute("width", number(totalWidth))
         out.attribute("height", number(totalHeight))
         out.raw(" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\" font-size=\"11\">\n")
-        out.raw("<style>\n")
-        out.raw(".layoutd-wireframe .view > rect { fill: rgba(70, 130, 220, 0.10); stroke: #3a6fc4; stroke-width: 1; }\n")
-        out.raw(".layoutd-wireframe .view.alternate > rect { fill: rgba(60, 170, 110, 0.12); stroke: #2f8f5a; }\n")
-        out.raw(".layoutd-wireframe .view.container > rect { fill: #fafafa; stroke: #222; stroke-width: 2; }\n")
-        out.raw(".layoutd-wireframe .view.warning > rect { fill: rgba(230, 150, 20, 0.22); stroke: #d9480f; stroke-width: 2; stroke-dasharray: 5 3; }\n")
-        out.raw(".layoutd-wireframe .label { fill: #1b1b1b; }\n")
-        out.raw(".layoutd-wireframe .view.warning > .label { fill: #b02a00; font-weight: bold; }\n")
-        out.raw(".layoutd-wireframe .caption { fill: #444; font-size: 13px; font-weight: bold; }\n")
+        out.raw("<style>")
+        out.raw(Self.stylesheet)
         out.raw("</style>\n")
 
         for (index, panel) in panels.enumerated() {

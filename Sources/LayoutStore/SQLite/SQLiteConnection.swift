@@ -19,6 +19,9 @@ import Darwin
 ///   or power loss can lose the last transactions (WAL is fsync'd at checkpoints only).
 ///   See <https://www.sqlite.org/pragma.html#pragma_synchronous> and
 ///   <https://www.sqlite.org/wal.html>.
+/// - `auto_vacuum = INCREMENTAL` on a new file, so pages freed by deletes can be returned
+///   to the file system (``incrementalVacuum()``);
+/// - `journal_size_limit` = ``journalSizeLimit``: a checkpoint truncates the `-wal` file to it;
 /// - `busy_timeout` (waits for a lock before answering `SQLITE_BUSY`);
 /// - `foreign_keys = ON`.
 final class SQLiteConnection {
@@ -129,13 +132,21 @@ final class SQLiteConnection {
         try check(sqlite3_busy_timeout(handle, milliseconds), on: handle)
         // Read the header first: a file that is not a database fails here with
         // SQLITE_NOTADB, before any statement could write to it.
-        _ = try scalarInt("SELECT count(*) FROM sqlite_schema")
+        let schemaObjects = try scalarInt("SELECT count(*) FROM sqlite_schema")
         try execute("PRAGMA foreign_keys = ON")
         let mode: String
         if isReadOnly {
             mode = try scalarString("PRAGMA journal_mode")
         } else {
+            // Takes effect only on a file without tables, so before anything creates one
+            // (journal_mode = WAL writes the header); an existing file is never written
+            // here (it changes mode at ``Schema``'s migration 2, by VACUUM).
+            // <https://www.sqlite.org/pragma.html#pragma_auto_vacuum>
+            if schemaObjects == 0 { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
             mode = try scalarString("PRAGMA journal_mode = WAL")
+            // A checkpoint truncates the -wal file to this size (it otherwise keeps the
+            // size of its largest transaction). <https://www.sqlite.org/pragma.html#pragma_journal_size_limit>
+            _ = try scalarInt("PRAGMA journal_size_limit = \(Self.journalSizeLimit)")
         }
         // ":memory:" answers "memory"; a read-only database keeps whatever mode it has.
         guard mode == "wal" || mode == "memory" || isReadOnly else {
@@ -143,6 +154,46 @@ final class SQLiteConnection {
                               sql: "PRAGMA journal_mode = WAL")
         }
         try execute("PRAGMA synchronous = NORMAL")
+    }
+
+    /// The bytes the `-wal` file is truncated to at a checkpoint: 64 MiB (67,108,864), four
+    /// times the cache's largest write-behind batch.
+    static let journalSizeLimit = 64 << 20
+
+    /// The file's auto-vacuum mode (`PRAGMA auto_vacuum`): 0 none, 1 full, 2 incremental.
+    var autoVacuumMode: Int {
+        get throws(SQLiteError) { try scalarInt("PRAGMA auto_vacuum") }
+    }
+
+    /// Pages on the file's free list (`PRAGMA freelist_count`), read from the header.
+    var freePageCount: Int {
+        get throws(SQLiteError) { try scalarInt("PRAGMA freelist_count") }
+    }
+
+    /// Returns every free page to the file system (`PRAGMA incremental_vacuum`: pages at the
+    /// end of the file move into free slots and the file is truncated; under WAL the main
+    /// file shrinks at the next checkpoint). A no-op unless ``autoVacuumMode`` is 2 or when
+    /// nothing is free. Call outside a transaction.
+    /// - Returns: the pages freed.
+    /// - Complexity: O(free pages) page moves, each written to the `-wal` file.
+    @discardableResult
+    func incrementalVacuum() throws(SQLiteError) -> Int {
+        let free = try freePageCount
+        guard free > 0 else { return 0 }
+        try execute("PRAGMA incremental_vacuum")
+        return free - (try freePageCount)
+    }
+
+    /// Copies the `-wal` file into the database and truncates both (`PRAGMA
+    /// wal_checkpoint(TRUNCATE)`), so pages an ``incrementalVacuum()`` cut off leave the disk.
+    /// Best effort: a reader holding an old snapshot makes it partial (never an error).
+    func checkpointTruncating() throws(SQLiteError) {
+        try execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// The database file's size, bytes: `page_count × page_size` (the `-wal` file apart).
+    var fileBytes: Int {
+        get throws(SQLiteError) { try scalarInt("PRAGMA page_count") * (try scalarInt("PRAGMA page_size")) }
     }
 
     /// Whether the main database is open read-only (`sqlite3_db_readonly`).

@@ -4,7 +4,7 @@
 ///
 /// ```
 /// equation   ::= helper | expression relation expression priority?
-/// relation   ::= '==' | '>=' | '<='
+/// relation   ::= '~'? ('==' | '>=' | '<=')       (`~`: SwiftLayoutConstraints' spelling, the same relation)
 /// expression ::= product (('+' | '-') product)*
 /// product    ::= unary (('*' | '/') unary)*
 /// unary      ::= ('+' | '-')* primary
@@ -137,6 +137,13 @@ struct EquationRun {
             // A mistyped VFL orientation (`h:`, `X:`, `H :`, `H|[a]`) is not an equation:
             // said so at the first character an equation cannot take.
             let next = cursor.current
+            if (name == "H" || name == "V") && cursor.offset == saved + 1
+                && (next == UInt8(ascii: "|") || next == UInt8(ascii: "[")) {
+                // Apple's message and caret for an orientation without its colon (`V|[a]|`).
+                throw fault(name == "V" ? "Expected ':' after 'V' to specify vertical arrangement"
+                                        : "Expected ':' after 'H' to specify horizontal arrangement",
+                            code: .vflSyntax, notes: ["found \(cursor.describeFound())"])
+            }
             if name.utf8.count == 1, next == UInt8(ascii: ":")
                 || ((name == "H" || name == "V") && (next == UInt8(ascii: "|") || next == UInt8(ascii: "["))) {
                 throw fault("A VFL string starts with 'H:' or 'V:' (capital, ':' right after it) or with '|' or '[', found \(cursor.describeFound(at: saved)) followed by \(cursor.describeFound())",
@@ -155,7 +162,13 @@ struct EquationRun {
         try emit(lhs: lhs, relation: relation, rhs: rhs, priority: priority, span: statementSpan)
     }
 
+    /// `relation`: `==`, `>=`, `<=`, or SwiftLayoutConstraints' `~==`, `~>=`, `~<=` (the
+    /// same relations). Held by `EquationParserTests.swiftLayoutConstraintsRelations`.
     mutating func parseRelation(expected context: String) throws(SyntaxFault) -> Relation {
+        if cursor.current == UInt8(ascii: "~"), let next = cursor.next,
+           next == UInt8(ascii: "=") || next == UInt8(ascii: "<") || next == UInt8(ascii: ">") {
+            cursor.offset += 1
+        }
         guard let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") else {
             throw fault("Expected '==', '>=' or '<=' \(context), found \(cursor.describeFound())")
         }
@@ -204,7 +217,7 @@ struct EquationRun {
             } else if let metric = options.metrics[name] {
                 value = metric
             } else {
-                collect(.unknownMetric, "Unknown priority '\(name)': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
+                collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
                         span: span, notes: metricSuggestion(for: name, in: options.metrics, extra: namedPriorities.map(\.0)))
                 return nil
             }
@@ -299,8 +312,8 @@ struct EquationRun {
     mutating func reportUnknownMetric(_ term: ExpressionTerm) {
         let name = term.item.displayName
         var notes = metricSuggestion(for: name, in: options.metrics)
-        if notes.isEmpty { notes = ["if '\(name)' is a view, name one of its attributes, e.g. '\(name).width'"] }
-        collect(.unknownMetric, "Unknown metric '\(name)'", span: term.itemSpan, notes: notes)
+        if notes.isEmpty { notes = ["if '\(Diagnostic.echo(name))' is a view, name one of its attributes, e.g. '\(Diagnostic.echo(name)).width'"] }
+        collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))'", span: term.itemSpan, notes: notes)
     }
 
     mutating func parseUnary(depth: Int) throws(SyntaxFault) -> LinearExpression {
@@ -355,7 +368,7 @@ struct EquationRun {
             cursor.offset = afterName
             if !cursor.lastWordIsASCII {
                 // No metric has such a name: reported here, at the name, and read as 1.
-                collect(.unknownMetric, "Unknown metric '\(name)': metric names are ASCII letters, digits and '_'", span: nameSpan)
+                collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))': metric names are ASCII letters, digits and '_'", span: nameSpan)
                 return LinearExpression(constant: 1, start: start)
             }
             if let value = options.metrics[name] {
@@ -375,7 +388,7 @@ struct EquationRun {
     /// `attribute ('|' attribute)*` after `item.`.
     mutating func parseAttributeSlot(of itemName: String) throws(SyntaxFault) -> (slot: AttributeSlot, span: Range<Int>) {
         guard cursor.isAtIdentifier else {
-            throw fault("Expected an attribute name after '\(itemName).', found \(cursor.describeFound())")
+            throw fault("Expected an attribute name after '\(Diagnostic.echo(itemName)).', found \(cursor.describeFound())")
         }
         let (first, firstSpan) = cursor.readWord()
         let afterFirst = cursor.offset
@@ -392,7 +405,7 @@ struct EquationRun {
         var span = firstSpan
         while true {
             if CompoundAttribute(name: name) != nil {
-                throw fault("The compound attribute '\(name)' cannot be part of an attribute list",
+                throw fault("The compound attribute '\(Diagnostic.echo(name))' cannot be part of an attribute list",
                             code: .incompatibleAttributes, span: span)
             }
             if let attribute = resolveAttribute(name, span: span) { attributes.append(attribute) } else { isValid = false }
@@ -416,7 +429,7 @@ struct EquationRun {
         if let attribute = Attribute(name: name) { return attribute }
         let candidates = Attribute.allCases.map(\.rawValue) + ["baseline", "edges", "size", "center"]
         let suggestion = closestName(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
-        collect(.unknownAttribute, "Unknown attribute '\(name)'\(suggestion)", span: span)
+        collect(.unknownAttribute, "Unknown attribute '\(Diagnostic.echo(name))'\(suggestion)", span: span)
         return nil
     }
 
@@ -480,7 +493,7 @@ struct EquationRun {
         let (label, labelSpan) = cursor.readIdentifier()
         let attribute = resolveAttribute(label, span: labelSpan)
         if let attribute, !Self.alignableAttributes.contains(attribute) {
-            throw fault("align(…) takes top, bottom, left, right, leading, trailing, centerX, centerY or baseline, not '\(label)'",
+            throw fault("align(…) takes top, bottom, left, right, leading, trailing, centerX, centerY or baseline, not '\(Diagnostic.echo(label))'",
                         code: .incompatibleAttributes, span: labelSpan)
         }
         try expectLabelColon(label)
@@ -528,7 +541,7 @@ struct EquationRun {
         switch axisName {
         case "horizontally": edges = (.trailing, .leading)
         case "vertically": edges = (.bottom, .top)
-        default: throw fault("Expected 'horizontally:' or 'vertically:', found '\(axisName)'", at: axisStart)
+        default: throw fault("Expected 'horizontally:' or 'vertically:', found '\(Diagnostic.echo(axisName))'", at: axisStart)
         }
         try expectLabelColon(axisName)
         let views = try parseViewList()
@@ -551,7 +564,7 @@ struct EquationRun {
     mutating func expectLabelColon(_ label: String) throws(SyntaxFault) {
         cursor.skipWhitespace()
         guard cursor.consume(UInt8(ascii: ":")) else {
-            throw fault("Expected ':' after '\(label)', found \(cursor.describeFound())")
+            throw fault("Expected ':' after '\(Diagnostic.echo(label))', found \(cursor.describeFound())")
         }
     }
 
@@ -611,7 +624,7 @@ struct EquationRun {
                 name = list.map(\.rawValue).joined(separator: " | ")
             }
             if let expansion, expansion != attributes {
-                throw fault("Cannot relate '\(name)' to '\(expansionName)': both sides need the same attributes",
+                throw fault("Cannot relate '\(Diagnostic.echo(name))' to '\(Diagnostic.echo(expansionName))': both sides need the same attributes",
                             code: .incompatibleAttributes, span: term.attributeSpan)
             }
             expansion = attributes
@@ -624,11 +637,11 @@ struct EquationRun {
             return
         }
         if let single = firstSingle, case .single(let attribute) = single.slot {
-            throw fault("Cannot relate '\(attribute.rawValue)' to '\(expansionName)': write the same attributes on both sides, or the view alone",
+            throw fault("Cannot relate '\(attribute.rawValue)' to '\(Diagnostic.echo(expansionName))': write the same attributes on both sides, or the view alone",
                         code: .incompatibleAttributes, span: single.attributeSpan)
         }
         if let compound, compound != .size, relation != .equal {
-            throw fault("'\(compound.name)' takes '==' only; write each attribute's inequality separately",
+            throw fault("'\(Diagnostic.echo(compound.name))' takes '==' only; write each attribute's inequality separately",
                         code: .incompatibleAttributes, span: compoundSpan)
         }
         guard !isInvalid else { return }

@@ -9,7 +9,7 @@
 /// view               ::= '[' viewName predicateListWithParens? ']'
 /// connection         ::= ε | '-' predicateList '-' | '-'
 /// predicateList      ::= simplePredicate | predicateListWithParens
-/// simplePredicate    ::= metricName | positiveNumber
+/// simplePredicate    ::= relation? (metricName | positiveNumber)
 /// predicateListWithParens ::= '(' predicate (',' predicate)* ')'
 /// predicate          ::= relation? objectOfPredicate ('@' priority)?
 /// relation           ::= '==' | '<=' | '>='
@@ -17,13 +17,17 @@
 /// priority, constant ::= metricName | number
 /// ```
 ///
-/// Spaces and tabs between tokens are allowed (Apple rejects them). The generated
+/// Spaces and tabs between tokens are allowed (Apple rejects them). Errors are Apple's
+/// where the contract's caret table ("The VFL") names them: the message and the caret
+/// column of `H`/`V` without `:`, a relation character alone, a priority out of range,
+/// a view's name as a space, and a name that is neither a metric nor a view. The generated
 /// constraints are exactly Apple's: `|-5-[a]` is `a.leading == superview.leading + 5`,
 /// `[a]-5-|` is `superview.trailing == a.trailing + 5`, `[a]-5-[b]` is
 /// `b.leading == a.trailing + 5`; `V:` uses top/bottom; the standard space `-` is
 /// ``ParseOptions/siblingSpacing`` between views and ``ParseOptions/superviewSpacing``
 /// next to `|`. `directionLeftToRight` uses left/right; `directionRightToLeft` runs from
-/// the right edge (`[a]-5-[b]` is `a.left == b.right + 5`).
+/// the right edge (`[a]-5-[b]` is `a.left == b.right + 5`); on `V:` the direction
+/// options are accepted and change nothing, as in Apple's parser.
 ///
 /// Parts come out in source order: each connection, then (with an `alignAll…` option)
 /// the alignment of the view it leads to with the previous view, then that view's
@@ -44,9 +48,10 @@ public struct VisualFormatParser: Sendable {
     /// - Parameters:
     ///   - source: the format string, e.g. `H:|-[icon]-[title]-|`.
     ///   - formatOptions: the JSON object form's `options` strings (`alignAllCenterY`,
-    ///     `directionRightToLeft`, …). Unknown options and options illegal for the
-    ///     orientation (`alignAllLeft` on `H:`, `direction…` on `V:`) are `vfl_syntax`
-    ///     diagnostics without a span, as Apple rejects them.
+    ///     `directionRightToLeft`, …). Unknown options, options illegal for the
+    ///     orientation (`alignAllLeft` on `H:`) and two different directions are
+    ///     `vfl_syntax` diagnostics without a span, as Apple rejects them; a direction on
+    ///     `V:` is legal and changes nothing.
     /// - Returns: the constraints, or no constraints and the diagnostics: the first
     ///   syntax error (parsing stops there) and every unknown metric before it.
     public func parse(_ source: String, formatOptions: [String] = []) -> ParseResult {
@@ -130,11 +135,10 @@ struct VisualFormatRun {
     }
 
     mutating func parse(formatOptions: [String]) -> ParseResult {
-        cursor.skipWhitespace()
-        if let first = cursor.current, first == UInt8(ascii: "H") || first == UInt8(ascii: "V"),
-           cursor.next == UInt8(ascii: ":") {
-            isVertical = first == UInt8(ascii: "V")
-            cursor.offset += 2
+        do {
+            try parseOrientation()
+        } catch {
+            return ParseResult(constraints: [], diagnostics: [error.diagnostic])
         }
         applyFormatOptions(formatOptions)
         // About one connection per view plus one per predicate and alignment: reserved
@@ -155,6 +159,22 @@ struct VisualFormatRun {
         // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
         if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }
         return result
+    }
+
+    /// `(orientation ':')?`. An `H` or `V` not followed by `:` is Apple's "Expected ':'
+    /// after 'V' to specify vertical arrangement", with the caret on the character after
+    /// the letter (no format string starts with a letter otherwise).
+    /// Held by `VisualFormatParserTests.orientationWithoutColon`.
+    mutating func parseOrientation() throws(SyntaxFault) {
+        cursor.skipWhitespace()
+        guard let first = cursor.current, first == UInt8(ascii: "H") || first == UInt8(ascii: "V") else { return }
+        isVertical = first == UInt8(ascii: "V")
+        cursor.offset += 1
+        guard cursor.consume(UInt8(ascii: ":")) else {
+            throw fault(isVertical ? "Expected ':' after 'V' to specify vertical arrangement"
+                                   : "Expected ':' after 'H' to specify horizontal arrangement",
+                        notes: ["found \(cursor.describeFound())"])
+        }
     }
 
     // MARK: - Format options
@@ -181,21 +201,19 @@ struct VisualFormatRun {
                 if (attribute.axis == .vertical) == isVertical {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
-                        message: "Format option '\(option)' is not allowed in a \(orientation) string: it aligns along the same axis the views are laid out on",
+                        message: "Format option '\(Diagnostic.echo(option))' is not allowed in a \(orientation) string: it aligns along the same axis the views are laid out on",
                         notes: [isVertical ? "V: strings take alignAllLeft, alignAllRight, alignAllLeading, alignAllTrailing or alignAllCenterX"
                                            : "H: strings take alignAllTop, alignAllBottom, alignAllCenterY, alignAllBaseline, alignAllLastBaseline or alignAllFirstBaseline"]))
                 } else if !alignments.contains(attribute) {
                     alignments.append(attribute)
                 }
             } else if let (_, optionDirection) = Self.directionOptions.first(where: { $0.0 == option }) {
-                if isVertical {
+                // Legal on both orientations; on `V:` it changes nothing (``startAndEnd``),
+                // as Apple's parser accepts it there.
+                if let chosenDirection, chosenDirection != option {
                     collector.append(Diagnostic(
                         code: .vflSyntax,
-                        message: "Format option '\(option)' is not allowed in a V: string: a direction applies to H: only"))
-                } else if let chosenDirection, chosenDirection != option {
-                    collector.append(Diagnostic(
-                        code: .vflSyntax,
-                        message: "Format option '\(option)' conflicts with '\(chosenDirection)': give one direction"))
+                        message: "Format option '\(Diagnostic.echo(option))' conflicts with '\(chosenDirection)': give one direction"))
                 } else {
                     chosenDirection = option
                     direction = optionDirection
@@ -204,7 +222,7 @@ struct VisualFormatRun {
                 let known = Self.alignmentOptions.map(\.0) + Self.directionOptions.map(\.0)
                 var notes: [String] = []
                 if let suggestion = closestName(to: option, among: known) { notes.append("did you mean '\(suggestion)'?") }
-                collector.append(Diagnostic(code: .vflSyntax, message: "Unknown format option '\(option)'", notes: notes))
+                collector.append(Diagnostic(code: .vflSyntax, message: "Unknown format option '\(Diagnostic.echo(option))'", notes: notes))
             }
         }
     }
@@ -261,7 +279,7 @@ struct VisualFormatRun {
             cursor.skipWhitespace()
             if cursor.isAtEnd { return }
             guard cursor.current == UInt8(ascii: "-") || cursor.current == UInt8(ascii: "[") || cursor.current == UInt8(ascii: "|") else {
-                throw fault("Expected a connection '-', a view '[' or the superview '|' after view '\(name)', found \(cursor.describeFound())")
+                throw fault("Expected a connection '-', a view '[' or the superview '|' after view '\(Diagnostic.echo(name))', found \(cursor.describeFound())")
             }
             var next = try parseConnection(after: closingBracket)
             cursor.skipWhitespace()
@@ -299,7 +317,7 @@ struct VisualFormatRun {
             cursor.skipWhitespace()
         }
         guard cursor.consume(UInt8(ascii: "]")) else {
-            throw fault("Expected ']' to close view '\(name)'", notes: ["found \(cursor.describeFound())"])
+            throw fault("Expected ']' to close view '\(Diagnostic.echo(name))'", notes: ["found \(cursor.describeFound())"])
         }
         return (name, nameSpan, predicates)
     }
@@ -319,13 +337,14 @@ struct VisualFormatRun {
             return VisualFormatConnection(kind: .standard, span: start..<start + 1)
         case UInt8(ascii: "("):
             predicates = try parsePredicateList(allowsViews: false)
-        case _ where cursor.isAtNumber:
-            let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
-            checkMagnitude(value, span: span)
-            predicates = [VisualFormatPredicate(relation: .equal, object: .constant(value), priority: nil, span: span)]
-        case _ where cursor.isAtIdentifier:
-            let (name, span) = cursor.readWord()
-            predicates = [VisualFormatPredicate(relation: .equal, object: metric(name, span: span), priority: nil, span: span)]
+        case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
+            // Apple's parser reads a relation before a simple predicate too (`->=20-`).
+            let predicateStart = cursor.offset
+            let relation = try parseRelation() ?? .equal
+            cursor.skipWhitespace()
+            predicates = [try parseSimplePredicate(relation: relation, start: predicateStart)]
+        case _ where cursor.isAtNumber || cursor.isAtIdentifier:
+            predicates = [try parseSimplePredicate(relation: .equal, start: cursor.offset)]
         case nil:
             throw fault("Expected a view '[' or the superview '|' after '-', found the end of the string")
         default:
@@ -336,6 +355,39 @@ struct VisualFormatRun {
             throw fault("Expected '-' to end the connection, found \(cursor.describeFound())")
         }
         return VisualFormatConnection(kind: .predicates(predicates), span: start..<cursor.offset)
+    }
+
+    /// A connection's `simplePredicate` (a number or a metric name) after its optional
+    /// relation, which began at `start`.
+    mutating func parseSimplePredicate(relation: Relation, start: Int) throws(SyntaxFault) -> VisualFormatPredicate {
+        let object: VisualFormatPredicate.Object
+        if cursor.isAtNumber {
+            let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
+            checkMagnitude(value, span: span)
+            object = .constant(value)
+        } else if cursor.isAtIdentifier {
+            let (name, span) = cursor.readWord()
+            object = try space(name, span: span)
+        } else {
+            throw fault("Expected a number or a metric name after the relation, found \(cursor.describeFound())")
+        }
+        return VisualFormatPredicate(relation: relation, object: object, priority: nil, span: start..<cursor.offset)
+    }
+
+    /// `relation?`: `==`, `<=` or `>=`, or `nil` when no relation character is next. A
+    /// relation character alone (`>44`, `=5`) is Apple's "Unknown relation" with the
+    /// caret one past it, the first character that cannot be consumed.
+    /// Held by `VisualFormatParserTests.unknownRelation`.
+    mutating func parseRelation() throws(SyntaxFault) -> Relation? {
+        guard let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") else {
+            return nil
+        }
+        cursor.offset += 1
+        guard cursor.consume(UInt8(ascii: "=")) else {
+            let (written, hint) = SourceCursor.unknownRelationHint(first, next: cursor.current)
+            throw fault("Unknown relation. Must be ==, >=, or <=", notes: ["'\(written)': \(hint)"])
+        }
+        return first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
     }
 
     /// `'(' predicate (',' predicate)* ')'`, at a `(`.
@@ -357,13 +409,8 @@ struct VisualFormatRun {
     mutating func parsePredicate(allowsViews: Bool) throws(SyntaxFault) -> VisualFormatPredicate {
         let start = cursor.offset
         var relation = Relation.equal
-        if let first = cursor.current, first == UInt8(ascii: "=") || first == UInt8(ascii: "<") || first == UInt8(ascii: ">") {
-            cursor.offset += 1
-            guard cursor.consume(UInt8(ascii: "=")) else {
-                // At the first character that cannot be consumed (the contract's column).
-                throw fault(SourceCursor.unknownRelationMessage(first, next: cursor.current))
-            }
-            relation = first == UInt8(ascii: "=") ? .equal : first == UInt8(ascii: "<") ? .lessThanOrEqual : .greaterThanOrEqual
+        if let written = try parseRelation() {
+            relation = written
             cursor.skipWhitespace()
         }
         let object: VisualFormatPredicate.Object
@@ -373,12 +420,16 @@ struct VisualFormatRun {
                 checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
-                if !cursor.lastWordIsASCII {
-                    collector.append(Diagnostic(code: .unknownView, message: SourceCursor.nonASCIIViewNameMessage(name), span: span))
+                if let views = options.views, !views.containsView(named: name) {
+                    object = unknownMetric(name, span: span, suggestingViews: true)
+                } else {
+                    if !cursor.lastWordIsASCII {
+                        collector.append(Diagnostic(code: .unknownView, message: SourceCursor.nonASCIIViewNameMessage(name), span: span))
+                    }
+                    object = .view(name, span)
                 }
-                object = .view(name, span)
             } else {
-                object = metric(name, span: span)
+                object = try space(name, span: span)
             }
         } else if let sign = signedNumberPrefix() {
             let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
@@ -394,14 +445,13 @@ struct VisualFormatRun {
         let priorityOffset = cursor.offset
         if cursor.consume(UInt8(ascii: "@")) {
             cursor.skipWhitespace()
-            let priorityStart = cursor.offset
             var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
                 let (name, span) = cursor.readWord()
                 if let value = options.metrics[name] {
                     priority = value
                 } else {
-                    _ = metric(name, span: span, isPriority: true)
+                    _ = unknownMetric(name, span: span, isPriority: true)
                 }
             } else if cursor.isAtNumber {
                 let (number, span) = cursor.readNumber()
@@ -410,8 +460,10 @@ struct VisualFormatRun {
             } else {
                 throw fault("Expected a priority (a number or a metric name) after '@', found \(cursor.describeFound())")
             }
+            // Apple's caret: just after the number (or the metric's name).
+            // Held by `VisualFormatParserTests.priorityOutOfRange`.
             if let value = priority, !(1...1000).contains(value) {
-                throw fault("Priority \(literal ?? ConstraintText.format(value)) is out of range: priorities run from 1 to 1000", at: priorityStart)
+                throw fault("Invalid priority \(literal ?? ConstraintText.format(value)): priorities run from 1 to 1000")
             }
             end = cursor.offset
         }
@@ -439,25 +491,51 @@ struct VisualFormatRun {
         }
     }
 
-    /// Resolves a metric name used as a length, diagnosing an unknown one (parsing goes on).
-    /// A name that is one of the string's views gets a message that says so: a connection
-    /// (`-(==b)-`) or a priority cannot name a view.
-    mutating func metric(_ name: String, span: Range<Int>, isPriority: Bool = false) -> VisualFormatPredicate.Object {
+    /// A name as a connection's space: a metric's value; a view's name is Apple's "It's
+    /// not possible to set a space equal to the width or height of a view" (`vfl_syntax`,
+    /// caret just after the name, parsing stops); any other name is an unknown metric.
+    /// Held by `VisualFormatParserTests.viewAsASpace`.
+    mutating func space(_ name: String, span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
         if let value = options.metrics[name] {
             checkMagnitude(value, span: span, metric: name)
             return .constant(value)
         }
-        // (The scan only for a diagnostic that is kept: at most 100 a string.)
+        // Past the cap no diagnostic is kept, so the string's scan (O(length)) is skipped:
+        // a string of 200,000 unknown spaces stays linear (`RobustnessTests.largeInputs`).
         guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
-        let message = namesView(name)
-            ? "Unknown metric '\(name)': '\(name)' is a view in this string, and a space between views or a priority is a number or a metric, not a view"
-            : "Unknown metric '\(name)'"
-        var notes = suggestion(for: name)
+        if isView(name) {
+            throw fault("It's not possible to set a space equal to the width or height of a view. Perhaps you want to use a view as a spacer?",
+                        at: span.upperBound,
+                        notes: ["'\(Diagnostic.echo(name))' is a view, and a space is a number or a metric: a spacer view sized to it does that, [view1][spacer(==\(Diagnostic.echo(name)))][view2]"])
+        }
+        return unknownMetric(name, span: span)
+    }
+
+    /// Whether `name` is a view: of the scene when ``ParseOptions/views`` is given, else
+    /// of this string (``namesView(_:)``).
+    func isView(_ name: String) -> Bool {
+        options.views?.containsView(named: name) ?? namesView(name)
+    }
+
+    /// Diagnoses a name in a predicate, a connection or a priority that is neither a
+    /// metric nor a view, with Apple's message, at the name's first character (parsing
+    /// goes on). Notes suggest a close metric name (or view name, where a view may stand).
+    /// Held by `VisualFormatParserTests.unknownMetric`.
+    mutating func unknownMetric(_ name: String, span: Range<Int>, isPriority: Bool = false,
+                                suggestingViews: Bool = false) -> VisualFormatPredicate.Object {
+        // (The suggestion and view scans only for a diagnostic that is kept: at most 100 a string.)
+        guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
+        var notes = suggestion(for: name, includingViews: suggestingViews)
         // Equations name priorities (`@high`); Apple's VFL takes a number or a metric.
         if isPriority, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
             notes.append("named priorities are for equations; in VFL write the number (\(name) is \(ConstraintText.format(named.1))) or define a metric")
+        } else if isPriority && isView(name) {
+            notes.append("'\(Diagnostic.echo(name))' is a view, and a priority is a number or a metric")
         }
-        collector.append(Diagnostic(code: .unknownMetric, message: message, span: span, notes: notes))
+        collector.append(Diagnostic(
+            code: .unknownMetric,
+            message: "Encountered metric with name \"\(Diagnostic.echo(name))\", but value was not specified in metrics or views dictionaries",
+            span: span, notes: notes))
         return .invalid
     }
 
@@ -479,10 +557,14 @@ struct VisualFormatRun {
         return false
     }
 
-    func suggestion(for name: String) -> [String] {
-        guard options.metrics.count <= 1000 else { return [] }
+    /// A "did you mean" note: the closest metric name, and view name when
+    /// `includingViews`; none when there are more than 1,000 candidates (a bound on the
+    /// work a diagnostic may cost).
+    func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+        let views = includingViews ? options.views?.viewNames ?? [] : []
+        guard options.metrics.count + views.count <= 1000 else { return [] }
         // Sorted, so the suggestion never depends on dictionary order.
-        let names = options.metrics.keys.sorted()
+        let names = options.metrics.keys.sorted() + views
         return closestName(to: name, among: names).map { ["did you mean '\($0)'?"] } ?? []
     }
 

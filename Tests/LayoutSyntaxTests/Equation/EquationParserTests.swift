@@ -117,6 +117,32 @@ struct EquationParserTests {
         #expect(constraint.priority == expected)
     }
 
+    /// SwiftLayoutConstraints' `~==`, `~>=`, `~<=` are the relations `==`, `>=`, `<=`
+    /// (the contract's "The equations"), with or without a Cartography priority after.
+    @Test("SwiftLayoutConstraints' relations", arguments: [
+        ("a.width ~== b.width", "a.width == b.width"), ("a.width ~>= 10", "a.width >= 10"),
+        ("a.width ~<= b.width * 2 + 5", "a.width <= 2 * b.width + 5"), ("a.top ~== b.bottom + 8 ~ 750", "a.top == b.bottom + 8 @750"),
+        ("a.width~>=10", "a.width >= 10"), ("a.edges ~== b.edges", "a.top == b.top"),
+    ])
+    func swiftLayoutConstraintsRelations(_ source: String, _ expected: String) throws {
+        let result = parse(source)
+        #expect(result.diagnostics == [])
+        #expect(try #require(result.constraints.first).text == expected)
+    }
+
+    /// A `~` before something that is not a relation is no relation; `~=` is an unknown one.
+    @Test("a tilde alone is not a relation", arguments: [
+        ("a.width ~ 10", "Expected '==', '>=' or '<=' after the left side, found '~'", 8),
+        ("a.width ~= 10", "Unknown relation '='; equality is written '=='", 10),
+        ("a.width ~~== 10", "Expected '==', '>=' or '<=' after the left side, found '~'", 8),
+    ])
+    func tildeAlone(_ source: String, _ message: String, _ column: Int) throws {
+        let diagnostic = try #require(parse(source).diagnostics.first)
+        #expect(diagnostic.code == .equationSyntax)
+        #expect(diagnostic.message == message)
+        #expect(diagnostic.column(in: source) == column)
+    }
+
     @Test("no priority is nil")
     func noPriority() throws {
         #expect(try #require(parse("a.width == 10").constraints.first).priority == nil)
@@ -231,11 +257,21 @@ struct EquationParserTests {
         #expect(view.diagnostics.first?.span == 0..<4)
         #expect(parse("red.wi\u{301}dth == 5").diagnostics.map(\.message) == ["Unknown attribute 'wi\u{301}dth'; did you mean 'width'?"])
         // Mistyped VFL orientations are said to be VFL, at the character after the letter.
-        for (source, column) in [("h:|[red]|", 1), ("X:|[red]|", 1), ("H :|[red]|", 2), ("H|[red]|", 1)] {
+        for (source, column) in [("h:|[red]|", 1), ("X:|[red]|", 1), ("H :|[red]|", 2)] {
             let orientation = try #require(parse(source).diagnostics.first)
             #expect(orientation.code == .vflSyntax)
             #expect(orientation.message.hasPrefix("A VFL string starts with 'H:' or 'V:'"))
             #expect(orientation.column(in: source) == column)
+        }
+        // `H`/`V` right before '|' or '[' is an orientation without its colon: Apple's
+        // message, at the character after the letter (the contract's caret table).
+        for (source, message) in [("H|[red]|", "Expected ':' after 'H' to specify horizontal arrangement"),
+                                  ("V|[a]|", "Expected ':' after 'V' to specify vertical arrangement"),
+                                  ("V[a]-|", "Expected ':' after 'V' to specify vertical arrangement")] {
+            let orientation = try #require(parse(source).diagnostics.first)
+            #expect(orientation.code == .vflSyntax)
+            #expect(orientation.message == message)
+            #expect(orientation.column(in: source) == 1)
         }
         #expect(parse("h.width == 5").diagnostics.isEmpty)   // a view named h is still an equation
         let accentedMetric = parse("red.width == padé")

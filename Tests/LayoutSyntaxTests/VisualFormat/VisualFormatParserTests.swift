@@ -111,13 +111,31 @@ struct VisualFormatParserTests {
         ("H:[a][b]", "alignAllLeft"), ("H:[a][b]", "alignAllRight"), ("H:[a][b]", "alignAllLeading"),
         ("H:[a][b]", "alignAllTrailing"), ("H:[a][b]", "alignAllCenterX"), ("V:[a][b]", "alignAllTop"),
         ("V:[a][b]", "alignAllBottom"), ("V:[a][b]", "alignAllCenterY"), ("V:[a][b]", "alignAllBaseline"),
-        ("V:[a][b]", "alignAllLastBaseline"), ("V:[a][b]", "alignAllFirstBaseline"), ("V:[a][b]", "directionLeftToRight"),
-        ("V:[a][b]", "directionRightToLeft"), ("V:[a][b]", "directionLeadingToTrailing"), ("H:[a][b]", "alignAllMiddle"),
+        ("V:[a][b]", "alignAllLastBaseline"), ("V:[a][b]", "alignAllFirstBaseline"), ("H:[a][b]", "alignAllMiddle"),
     ])
     func illegalOptions(_ source: String, _ option: String) {
         let result = VisualFormatParser().parse(source, formatOptions: [option])
         #expect(faults(result, source: source) == ["vfl_syntax@-"])
         #expect(result.constraints.isEmpty)
+    }
+
+    /// The direction options are legal on `V:` and change nothing there (Apple's parser
+    /// accepts them; the contract's "The VFL").
+    @Test("direction options on V: change nothing", arguments: ["directionLeadingToTrailing", "directionLeftToRight", "directionRightToLeft"])
+    func directionOnVertical(_ option: String) {
+        let source = "V:|-5-[a(>=10)]-[b]-(8@750)-|"
+        let plain = VisualFormatParser().parse(source)
+        let directed = VisualFormatParser().parse(source, formatOptions: [option])
+        #expect(directed.diagnostics == [])
+        #expect(texts(directed) == ["a.top == superview.top + 5", "a.height >= 10", "b.top == a.bottom + 8",
+                                    "superview.bottom == b.bottom + 8 @750"])
+        #expect(texts(directed) == texts(plain))
+        // With an alignment, the alignment still applies.
+        let aligned = VisualFormatParser().parse("V:[a][b]", formatOptions: [option, "alignAllLeading"])
+        #expect(texts(aligned) == ["b.top == a.bottom", "b.leading == a.leading"])
+        // Two different directions still conflict, on V: as on H:.
+        let other = option == "directionLeftToRight" ? "directionRightToLeft" : "directionLeftToRight"
+        #expect(faults(VisualFormatParser().parse("V:[a][b]", formatOptions: [option, other]), source: "V:[a][b]") == ["vfl_syntax@-"])
     }
 
     @Test("conflicting directions and suggestions")
@@ -171,8 +189,8 @@ struct VisualFormatParserTests {
         ("H:[a(]", ["vfl_syntax@5"]),
         ("H:[a(>=)]", ["vfl_syntax@7"]),
         ("H:[a(50@)]", ["vfl_syntax@8"]),
-        ("H:[a(50@1001)]", ["vfl_syntax@8"]),
-        ("H:[a(50@0)]", ["vfl_syntax@8"]),
+        ("H:[a(50@1001)]", ["vfl_syntax@12"]),
+        ("H:[a(50@0)]", ["vfl_syntax@9"]),
         ("H:[a(50 60)]", ["vfl_syntax@8"]),
         ("H:|-pading-[a]", ["unknown_metric@4"]),
         ("H:[a]-(>=gapp)-[b]", ["unknown_metric@9"]),
@@ -212,7 +230,8 @@ struct VisualFormatParserTests {
         #expect(result.constraints.isEmpty)   // none with an infinite number (the fuzz target's invariant)
         let priority = VisualFormatParser().parse("H:[a(50@1e999)]")
         #expect(priority.diagnostics.map(\.code) == [.vflSyntax])
-        #expect(priority.diagnostics.first?.message == "Priority 1e999 is out of range: priorities run from 1 to 1000")
+        #expect(priority.diagnostics.first?.message == "Invalid priority 1e999: priorities run from 1 to 1000")
+        #expect(priority.diagnostics.first?.column(in: "H:[a(50@1e999)]") == 13)   // just after the number
     }
 
     @Test("messages say what was expected and what was found")
@@ -223,8 +242,9 @@ struct VisualFormatParserTests {
         #expect(diagnostic.notes == ["found '-'"])
         #expect(diagnostic.rendered(source: source) == "Expected ']' to close view 'red'\nH:|-0-[red-0-|\n          ^\nnote: found '-'")
         let relation = try #require(VisualFormatParser().parse("H:[red(=>30)]").diagnostics.first)
-        #expect(relation.message == "Unknown relation '=>'; did you mean '>='?")
-        #expect(relation.span == 8..<9)   // at the '>': the first character that cannot be consumed
+        #expect(relation.message == "Unknown relation. Must be ==, >=, or <=")
+        #expect(relation.notes == ["'=>': did you mean '>='?"])
+        #expect(relation.span == 8..<9)   // at the '>': one past the first relation character
         // Nothing after '|' or ']' is not "after the connection".
         #expect(VisualFormatParser().parse("H:|").diagnostics.first?.message
                 == "Expected a connection '-' or a view '[' after '|', found the end of the string")
@@ -235,25 +255,160 @@ struct VisualFormatParserTests {
         #expect(VisualFormatParser().parse("H:[a]-(8)-x").diagnostics.first?.message
                 == "Expected a view '[' or the superview '|' after the connection, found 'x'")
         let named = try #require(VisualFormatParser().parse("H:|[red(10@high)]").diagnostics.first)
-        #expect(named.message == "Unknown metric 'high'")
+        #expect(named.message == #"Encountered metric with name "high", but value was not specified in metrics or views dictionaries"#)
         #expect(named.notes == ["named priorities are for equations; in VFL write the number (high is 750) or define a metric"])
         let strict = try #require(VisualFormatParser().parse("H:[red(>10)]").diagnostics.first)
-        #expect(strict.message == "Unknown relation '>'; there are no strict inequalities: use '>='")
+        #expect(strict.message == "Unknown relation. Must be ==, >=, or <=")
+        #expect(strict.notes == ["'>': there are no strict inequalities: use '>='"])
         // A view name with a non-ASCII letter is one unknown view, at its start.
         let accented = VisualFormatParser().parse("H:|[réd]|")
         #expect(accented.diagnostics.map(\.message) == ["Unknown view 'réd': view names are ASCII letters, digits and '_'"])
         #expect(accented.diagnostics.first?.span == 4..<8)
         let metric = try #require(VisualFormatParser(options: ParseOptions(metrics: ["padding": 8])).parse("|-pading-[a]").diagnostics.first)
-        #expect(metric.message == "Unknown metric 'pading'")
+        #expect(metric.message == #"Encountered metric with name "pading", but value was not specified in metrics or views dictionaries"#)
         #expect(metric.notes == ["did you mean 'padding'?"])
-        // A view of the string used as a space (Apple's VFL has no view-relative spacing).
+        // A view of the string used as a space (Apple's VFL has no view-relative spacing):
+        // without the scene's views, the string's own views tell it.
         let view = try #require(VisualFormatParser().parse("H:|[a(10)]-(==b)-[ b(10)]").diagnostics.first)
-        #expect(view.message == "Unknown metric 'b': 'b' is a view in this string, and a space between views or a priority is a number or a metric, not a view")
-        #expect(view.code == .unknownMetric && view.span == 14..<15)
+        #expect(view.message == "It's not possible to set a space equal to the width or height of a view. Perhaps you want to use a view as a spacer?")
+        #expect(view.notes == ["'b' is a view, and a space is a number or a metric: a spacer view sized to it does that, [view1][spacer(==b)][view2]"])
+        #expect(view.code == .vflSyntax && view.span == 15..<16)   // just after the name
         let prefix = try #require(VisualFormatParser().parse("H:|[a(10)]-(==b)-[bb(10)]").diagnostics.first)
-        #expect(prefix.message == "Unknown metric 'b'")
+        #expect(prefix.message == #"Encountered metric with name "b", but value was not specified in metrics or views dictionaries"#)
+        #expect(prefix.code == .unknownMetric && prefix.span == 14..<15)
         let empty = try #require(VisualFormatParser().parse("H:|-|").diagnostics.first)
         #expect(empty.message == "A format string needs at least one view: expected '[' to start a view, found '|'")
+    }
+
+    // MARK: - The contract's caret table ("The VFL"): Apple's message, code and caret
+
+    /// The scene's views, as the compiler gives them to the parser.
+    struct Views: ViewNameLookup {
+        var viewNames: [String]
+        func containsView(named name: String) -> Bool { viewNames.contains(name) }
+    }
+
+    /// `H`/`V` not followed by `:`: caret on the character after the letter (column 1).
+    @Test("orientation without ':'", arguments: [
+        ("V|[a]|", "Expected ':' after 'V' to specify vertical arrangement", 1),
+        ("H|[a]|", "Expected ':' after 'H' to specify horizontal arrangement", 1),
+        ("V[a]", "Expected ':' after 'V' to specify vertical arrangement", 1),
+        ("H", "Expected ':' after 'H' to specify horizontal arrangement", 1),
+        ("H :[a]", "Expected ':' after 'H' to specify horizontal arrangement", 1),
+        ("  V-[a]", "Expected ':' after 'V' to specify vertical arrangement", 3),
+    ])
+    func orientationWithoutColon(_ source: String, _ message: String, _ column: Int) throws {
+        let result = VisualFormatParser().parse(source, formatOptions: ["alignAllTop"])
+        #expect(faults(result, source: source) == ["vfl_syntax@\(column)"])
+        #expect(result.diagnostics.first?.message == message)
+        #expect(result.constraints.isEmpty)
+    }
+
+    /// A relation that is one of `>`, `<`, `=` alone: caret one past that character.
+    @Test("unknown relation", arguments: [
+        ("H:[a(>44)]", 6, "'>': there are no strict inequalities: use '>='"),
+        ("H:[a(<44)]", 6, "'<': there are no strict inequalities: use '<='"),
+        ("H:[a(=44)]", 6, "'=': equality is written '=='"),
+        ("H:[red(=>30)]", 8, "'=>': did you mean '>='?"),
+        ("H:[a(50,>b)]", 9, "'>': there are no strict inequalities: use '>='"),
+        ("H:|-=5-[a]", 5, "'=': equality is written '=='"),
+        ("H:[a]->5-[b]", 7, "'>': there are no strict inequalities: use '>='"),
+        ("H:[a]-(=5)-[b]", 8, "'=': equality is written '=='"),
+        ("V:|-(<=5,=<9)-[a]", 10, "'=<': did you mean '<='?"),
+    ])
+    func unknownRelation(_ source: String, _ column: Int, _ note: String) throws {
+        let result = VisualFormatParser().parse(source)
+        #expect(faults(result, source: source) == ["vfl_syntax@\(column)"])
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.message == "Unknown relation. Must be ==, >=, or <=")
+        #expect(diagnostic.notes == [note])
+    }
+
+    /// A relation before a connection's simple predicate is read (Apple reads one there).
+    @Test("a relation in a simple connection", arguments: [
+        ("H:[a]->=5-[b]", "b.leading >= a.trailing + 5"), ("H:|-==5-[a]", "a.leading == superview.leading + 5"),
+        ("V:[a]-<=gap-|", "superview.bottom <= a.bottom + 12"), ("H:[a]- >= 5 -[b]", "b.leading >= a.trailing + 5"),
+    ])
+    func relationInASimpleConnection(_ source: String, _ expected: String) {
+        let result = VisualFormatParser(options: ParseOptions(metrics: ["gap": 12])).parse(source)
+        #expect(result.diagnostics == [])
+        #expect(texts(result) == [expected])
+    }
+
+    /// A priority outside 1...1000: caret just after the number (or the metric's name).
+    @Test("priority out of range", arguments: [
+        ("H:[a(50@0)]", 9, "Invalid priority 0: priorities run from 1 to 1000"),
+        ("H:[a(50@1001)]", 12, "Invalid priority 1001: priorities run from 1 to 1000"),
+        ("H:[a(50@1000.5)]", 14, "Invalid priority 1000.5: priorities run from 1 to 1000"),
+        ("H:[a]-(>=5@0)-[b]", 12, "Invalid priority 0: priorities run from 1 to 1000"),
+        ("H:[a(50@ 2000 )]", 13, "Invalid priority 2000: priorities run from 1 to 1000"),
+        ("H:[a(50@big)]", 11, "Invalid priority 5000: priorities run from 1 to 1000"),
+    ])
+    func priorityOutOfRange(_ source: String, _ column: Int, _ message: String) {
+        let result = VisualFormatParser(options: ParseOptions(metrics: ["big": 5000])).parse(source)
+        #expect(faults(result, source: source) == ["vfl_syntax@\(column)"])
+        #expect(result.diagnostics.first?.message == message)
+        #expect(result.constraints.isEmpty)
+    }
+
+    /// A view's name as a connection's space: `vfl_syntax`, caret just after the name;
+    /// parsing stops there (an unknown metric after it is not reached).
+    @Test("a view as a space", arguments: [
+        ("H:[a]-(b)-[c]", 8), ("H:[a]-b-[c]", 7), ("H:[a]-(>=b@750)-[c]", 10), ("H:|-(5,<=b)-[a]", 10),
+        ("H:|-superview-[a]", 13), ("H:[a]-b-[c]-m-|", 7), ("H:[a]->=b-[c]", 9),
+    ])
+    func viewAsASpace(_ source: String, _ column: Int) throws {
+        let options = ParseOptions(views: Views(viewNames: ["superview", "a", "b", "c"]))
+        let result = VisualFormatParser(options: options).parse(source)
+        #expect(faults(result, source: source) == ["vfl_syntax@\(column)"])
+        let diagnostic = try #require(result.diagnostics.first)
+        #expect(diagnostic.message.hasPrefix("It's not possible to set a space equal to the width or height of a view"))
+        #expect(result.constraints.isEmpty)
+        // A metric of that name is a metric: no error.
+        let metric = VisualFormatParser(options: ParseOptions(metrics: ["b": 4, "m": 1, "superview": 2], views: options.views)).parse(source)
+        #expect(metric.diagnostics == [])
+    }
+
+    /// With the scene's views, a view of the scene is a view even when the string does not
+    /// bracket it; a name the string brackets but the scene lacks is an unknown metric
+    /// where it is a space (Apple reads left to right, with its views dictionary).
+    @Test func viewAsASpaceFollowsTheScenesViews() {
+        let options = ParseOptions(views: Views(viewNames: ["superview", "a", "c"]))
+        let notInScene = VisualFormatParser(options: options).parse("H:[a]-(b)-[b]")
+        #expect(faults(notInScene, source: "H:[a]-(b)-[b]") == ["unknown_metric@7"])
+        let inScene = VisualFormatParser(options: options).parse("H:[a]-(c)-[a]")
+        #expect(faults(inScene, source: "H:[a]-(c)-[a]") == ["vfl_syntax@8"])
+    }
+
+    /// A name that is neither a metric nor a view, in a predicate, a connection or a
+    /// priority: `unknown_metric` at its first character, Apple's message; parsing goes on.
+    @Test("a name neither a metric nor a view", arguments: [
+        ("H:[a(m)]", ["unknown_metric@5"]), ("H:[a(>=m@750)]", ["unknown_metric@7"]),
+        ("H:[a]-m-[b]", ["unknown_metric@6"]), ("H:[a]-(>=m)-[b]", ["unknown_metric@9"]),
+        ("H:[a(50@m)]", ["unknown_metric@8"]), ("H:[a(m)]-n-[b(==o)]", ["unknown_metric@5", "unknown_metric@9", "unknown_metric@16"]),
+        ("H:[a]->=m-[b]", ["unknown_metric@8"]), ("H:[a(m)]-(b)-[c]", ["unknown_metric@5", "vfl_syntax@11"]),
+    ])
+    func unknownMetric(_ source: String, _ expected: [String]) throws {
+        let options = ParseOptions(metrics: ["margin": 8], views: Views(viewNames: ["superview", "a", "b", "c"]))
+        let result = VisualFormatParser(options: options).parse(source)
+        #expect(faults(result, source: source) == expected)
+        let first = try #require(result.diagnostics.first)
+        let name = String(source.utf8.dropFirst(first.span!.lowerBound).prefix(first.span!.count)) ?? ""
+        #expect(first.message == "Encountered metric with name \"\(name)\", but value was not specified in metrics or views dictionaries")
+        #expect(result.constraints.isEmpty)
+    }
+
+    /// Notes keep the hints: a close metric or view name, a view where a priority goes.
+    @Test func unknownMetricNotes() throws {
+        let options = ParseOptions(metrics: ["margin": 8], views: Views(viewNames: ["superview", "avatar", "title"]))
+        let parser = VisualFormatParser(options: options)
+        #expect(parser.parse("H:[title(==avatr)]").diagnostics.first?.notes == ["did you mean 'avatar'?"])
+        #expect(parser.parse("H:[title]-margn-|").diagnostics.first?.notes == ["did you mean 'margin'?"])
+        // A space never suggests a view (a view is no space).
+        #expect(parser.parse("H:[title]-avatr-|").diagnostics.first?.notes == [])
+        #expect(parser.parse("H:[title(50@avatar)]").diagnostics.first?.notes == ["'avatar' is a view, and a priority is a number or a metric"])
+        // A known view in a predicate is a view, not a metric.
+        #expect(texts(parser.parse("H:[title(==avatar)]")) == ["title.width == avatar.width"])
     }
 
     @Test("diagnostics are capped at 100 per string")

@@ -1,0 +1,216 @@
+// The bulk load: the queue of optional constraints that ``Solver/autoSolve`` off
+// collects, installed by ``Solver/solve()`` part by part, strongest level first.
+
+extension Solver {
+    /// Installs the queued optional constraints, optimising after each one: part by
+    /// part, and within a part strongest level first and in handle order within a level.
+    ///
+    /// Stronger decisions are made before weaker rows can steer the pivots, and a row
+    /// that agrees with the optimum so far enters without pivots.
+    ///
+    /// **Parts.** Constraints that no chain of rows ties together are installed one
+    /// part after another (`PartTracker`): exactly the pivots and values of the level
+    /// order over the whole queue, but a flow layout's rows are solved while their
+    /// cells are in cache instead of once per strength level across the scene.
+    ///
+    /// **Weaving.** In a queue of ``BulkLoad/weaveMinimum`` or more, the other parts go in
+    /// between the largest part's constraints, each where that part's sweep has just
+    /// passed its handles (`PartTracker.weave`): the same pivots, with each small part's
+    /// data still in cache from the sweep (`PartOrderTests.wovenPartsMakeTheLevelOrdersPivots`).
+    /// And each install prefetches the cells of the merge key
+    /// ``Solver/keyPrefetchDistance`` entries ahead and the key itself twice as far
+    /// ahead (`Prefetch.swift`).
+    ///
+    /// **Deferred required constraints** (`Solver+Deferral.swift`) go in just before
+    /// the strongest queued level that names their hub, ahead of that level's optional
+    /// constraints, or after everything when none does. Above the strongest of those
+    /// levels their hubs tie nothing, so those levels are parted again without them
+    /// (`PartTracker.splitAbove`: a flow layout with a free width has its rows as parts
+    /// again there). That keeps the optimum but not always the level order's pivots
+    /// (`PartOrderTests.aWidthWishedForStronglyKeepsTheOptimum`).
+    ///
+    /// Within a part the order is the level order and nothing else: any order ends
+    /// optimal in exact arithmetic, not in floating point, and the level order is the one
+    /// the kiwi differential test and `PivotToleranceTests` hold.
+    ///
+    /// What does not depend on the tableau of the moment — each constraint's merge
+    /// key, whether it repeats an earlier one, and its part — is worked out first, in
+    /// one pass in handle order, where consecutive constraints name neighbouring
+    /// variables (`PendingInstall`).
+    /// - Complexity: O(queued terms) besides the installs, nearly.
+    mutating func installPending() throws(SolverError) {
+        var queue: [PendingInstall] = []
+        queue.reserveCapacity(bulkLoad.pending.count)
+        var keys: [MergeKey] = []
+        // A queue this long goes in by parts (unless ``BulkLoad/installsByPart`` is off, for tests).
+        let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
+        var parts = PartTracker(links: bulkLoad.installsByPart && isBulk ? links : nil)
+        // The strongest queued level that names each hub (lookups only).
+        var hubLevels: [Int: Double] = [:]
+        // Merged duplicates tied to their representatives' parts (queue indices).
+        var duplicateTies: [(Int, Int)] = []
+        for handle in bulkLoad.pending {
+            guard let record = records[handle] else { continue }
+            let constraint = record.constraint
+            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
+            if parts.isActive { parts.tie(constraint.expression, in: self) }
+            if deferrals.count > 0 {
+                for term in constraint.expression.terms {
+                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol] != 0 else { continue }
+                    hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
+                }
+            }
+            // Only constraints whose variables all have symbols: creating symbols here
+            // would number them in handle order instead of install order.
+            if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
+                if let representative = merging.index.handle(for: key), records[representative] != nil {
+                    // An earlier constraint with this key: a present one, or a queued one with
+                    // the same strength (the key holds it) and a lower handle, installed first.
+                    // Aliases of a pinned variable can give two constraints one key in two
+                    // parts: a queued representative's part takes the duplicate in, so
+                    // that level-and-handle order installs the representative first.
+                    entry.representative = representative
+                    if parts.isActive, let index = Self.queueIndex(of: representative, in: queue) {
+                        parts.tieEntry(queue.count, to: index)
+                        duplicateTies.append((queue.count, index))
+                    }
+                } else {
+                    merging.index.insert(key, handle: handle)
+                    entry.key = Int32(truncatingIfNeeded: keys.count)
+                    keys.append(key)
+                }
+            }
+            queue.append(entry)
+        }
+        bulkLoad.pending = []
+        // Deferred required constraints go in just before the strongest level that names
+        // their hub, or after everything (`Solver+Deferral.swift`).
+        for hub in deferrals.hubOrder where deferrals.direction[hub] != 0 {
+            let level = hubLevels[hub] ?? -.infinity
+            for handle in deferrals.byHub[hub] ?? [] {
+                guard let record = records[handle] else { continue }
+                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
+                                            hub: Int32(truncatingIfNeeded: hub)))
+                if parts.isActive { parts.tie(record.constraint.expression, in: self) }
+            }
+            deferrals.direction[hub] = 0
+        }
+        deferrals.byHub = [:]
+        deferrals.hubOrder = []
+        bulkLoad.lastPartCount = parts.isActive ? parts.rank(&queue) : 0
+        // Above the strongest level at which deferred constraints go in, their hubs tie
+        // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
+        var upperCount = 0
+        if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
+            let counts = PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self)
+            upperCount = Int(counts.upper)
+            bulkLoad.lastPartCount = counts.all
+        }
+        queue.sort {
+            if $0.part != $1.part { return $0.part < $1.part }
+            if $0.strength != $1.strength { return $0.strength > $1.strength }
+            if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
+            return $0.handle < $1.handle
+        }
+        bulkLoad.lastWovenPartCount = 0
+        if parts.isActive && upperCount > 0 {
+            // The two phases are woven each on its own: a part of one is not independent
+            // of a part of the other.
+            let end = queue.firstIndex { $0.part >= upperCount } ?? queue.count
+            var upper = Array(queue[..<end])
+            var lower = Array(queue[end...])
+            if upper.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&upper) }
+            if lower.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&lower) }
+            queue = upper + lower
+        } else if parts.isActive && queue.count >= bulkLoad.weaveMinimum {
+            bulkLoad.lastWovenPartCount = PartTracker.weave(&queue)
+        }
+        // Parts are independent only from an optimal start (the required constraints
+        // added since the last solve may have left the objective improvable). The plain
+        // level order that tests compare parts with starts there too: from a start not
+        // known to be optimal, `insertRow` picks a degenerate row's subject by another
+        // rule (`TiedSystemTests.partOrderMakesTheLevelOrdersPivotsOnTiedSystems`).
+        if isBulk { try optimizeObjective() }
+        // Keys resolve aliases (single-cell definition rows) as they were before the
+        // install. A queued optional row always carries error symbols, so a definition it
+        // adds is never an alias and the keys stay exact; were one to appear, a key
+        // written without it still names only constraints identical as written, so it
+        // could miss a merge but never make a wrong one.
+        var position = 0
+        while position < queue.count {
+            if queue[position].isDeferred && (position == 0 || !queue[position - 1].isDeferred) {
+                var end = position + 1
+                while end < queue.count && queue[end].isDeferred { end += 1 }
+                orderByDemand(&queue[position..<end])
+            }
+            // The keys of the next installs, ahead of time (`Prefetch.swift`).
+            Self.prefetchKeys(queue, keys, at: position)
+            let entry = queue[position]
+            position += 1
+            let index = entry.handle
+            if entry.isDeferred {
+                try installDeferred(handle: index)
+                try optimizeObjective()
+                continue
+            }
+            var certificate: [Int]? = nil
+            let tag: Tag
+            let isMerged: Bool
+            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
+                merging.mergedCount += 1
+                addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
+                (tag, isMerged) = (tags[entry.representative], true)
+            } else if entry.key >= 0 {
+                // The constraint is read from its key alone (strength, relation, row): its
+                // record is not touched until its tag is written.
+                let key = keys[Int(entry.key)]
+                let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
+                (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
+                                                     certificate: &certificate)
+            } else {
+                guard let record = records[index] else { continue }
+                (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
+                                                    certificate: &certificate)
+            }
+            tags[index] = tag
+            own(tag, isMerged: isMerged, by: index)
+            try optimizeObjective()
+        }
+        try optimizeObjective()
+    }
+
+    /// The index of the entry for `handle` in `queue` (ascending handles, as the first
+    /// pass of `installPending` builds it), if queued.
+    /// - Complexity: O(log queue).
+    static func queueIndex(of handle: Int, in queue: [PendingInstall]) -> Int? {
+        var low = 0
+        var high = queue.count
+        while low < high {
+            let mid = (low + high) / 2
+            if queue[mid].handle < handle { low = mid + 1 } else { high = mid }
+        }
+        return low < queue.count && queue[low].handle == handle ? low : nil
+    }
+
+    /// Queues shorter than this install in plain level order (parts would not pay).
+    static var partOrderMinimum: Int { 64 }
+}
+
+/// A queued optional constraint as `installPending` installs it: its handle and
+/// strength (the install order), and what was worked out in handle order before the
+/// install: the earlier constraint with the same merge key (or -1), else the index of
+/// its key in the install's key list (or -1 for a constraint that names a variable
+/// without a symbol yet or is not mergeable). Plain values, cheap to sort.
+struct PendingInstall {
+    var handle: Int
+    var strength: Double
+    var key: Int32
+    var representative: Int
+    /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
+    /// first appearance; 0 when parts are not worked out.
+    var part: Int32 = 0
+    /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
+    var isDeferred = false
+    /// A deferred constraint's hub symbol, else -1.
+    var hub: Int32 = -1
+}
