@@ -22,8 +22,9 @@ final class ServerContext: Sendable {
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
     /// Bytes of output held by all connections, sent or not, until each one's output
-    /// is flushed (compared with ``ServerLimits/maxPendingResponseBytes``).
-    let pendingBytes = Atomic<Int>(0)
+    /// is flushed, plus what the application reserved for answers it is writing
+    /// (compared with ``ServerLimits/maxPendingResponseBytes``).
+    let pendingBytes: PendingResponseBytes
 
     /// Answers a request refused over ``ServerLimits/maxPendingResponseBytes`` instead
     /// of the server's generic `503`, so the application can add its own headers, log
@@ -34,8 +35,10 @@ final class ServerContext: Sendable {
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
          accessLog: (@Sendable (AccessLogRecord) -> Void)?,
          isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
-         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil) {
+         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
+         pendingBytes: PendingResponseBytes? = nil) {
         self.limits = limits
+        self.pendingBytes = pendingBytes ?? PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         self.handler = handler
         self.overCommittedHandler = overCommittedHandler
         self.accessLog = accessLog
@@ -200,7 +203,7 @@ final class Connection: Sendable {
     /// ``ServerLimits/maxPendingResponseBytes`` of unread responses (cheap requests are
     /// still served: their answers are small).
     private func isOverCommitted(_ request: HTTPRequest) -> Bool {
-        guard context.pendingBytes.load(ordering: .relaxed) > context.limits.maxPendingResponseBytes else { return false }
+        guard context.pendingBytes.current > context.limits.maxPendingResponseBytes else { return false }
         return context.isExpensive?(request) ?? true
     }
 
@@ -217,7 +220,7 @@ final class Connection: Sendable {
     /// Replaces the connection's output buffer, keeping ``ServerContext/pendingBytes``
     /// the sum of every connection's.
     private func setPending(_ bytes: [UInt8], _ io: inout IO) {
-        context.pendingBytes.add(bytes.count - io.pending.count, ordering: .relaxed)
+        context.pendingBytes.add(bytes.count - io.pending.count)
         io.pending = bytes
     }
 
@@ -363,7 +366,7 @@ final class Connection: Sendable {
     private func write(_ bytes: [UInt8], _ io: inout IO) {
         guard case .open = io.closing else { return }
         if !io.pending.isEmpty {
-            context.pendingBytes.add(bytes.count, ordering: .relaxed)
+            context.pendingBytes.add(bytes.count)
             io.pending.append(contentsOf: bytes)
             return
         }

@@ -13,12 +13,22 @@ public struct HTTPResponse: Sendable, Equatable {
     public var headers: HTTPFields
     /// The message body (bytes). Not sent for `HEAD`, 204 or 304.
     public var body: [UInt8]
+    /// An object the server keeps alive until it has written the response (queued its
+    /// bytes as the connection's output, counted in ``PendingResponseBytes``), then drops:
+    /// for instance a reservation of pending bytes that its `deinit` gives back, so the
+    /// answer is counted while it is built and sent without a gap. Not compared by `==`.
+    public var attachment: (any AnyObject & Sendable)?
 
     /// A response with the given status code, fields and body bytes.
     public init(status: Int, headers: HTTPFields = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// Equal status, fields and body (the ``attachment`` is not compared).
+    public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+        lhs.status == rhs.status && lhs.headers == rhs.headers && lhs.body == rhs.body
     }
 
     /// A problem details response (RFC 9457 §3): `Content-Type:

@@ -64,6 +64,9 @@ public final class HTTPServer: Sendable {
     ///     ``ServerLimits/maxPendingResponseBytes`` of answers unread (it should be
     ///     cheap: a `503` with `Retry-After`, with the application's own headers and
     ///     logging). `nil`: the server's generic `503` problem with `Retry-After: 1`.
+    ///   - pendingResponseBytes: The count of pending response bytes, when the
+    ///     application shares it to reserve bytes for answers it is still writing (its
+    ///     limit should be ``ServerLimits/maxPendingResponseBytes``); `nil`: a new one.
     ///   - handler: Turns a request into a response; called on a worker thread,
     ///     possibly concurrently for different connections.
     public init(
@@ -74,6 +77,7 @@ public final class HTTPServer: Sendable {
         accessLog: (@Sendable (AccessLogRecord) -> Void)? = nil,
         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
+        pendingResponseBytes: PendingResponseBytes? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
@@ -81,8 +85,11 @@ public final class HTTPServer: Sendable {
         self.limits = limits
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
                                      accessLog: accessLog, isExpensive: isExpensive,
-                                     overCommittedHandler: overCommittedHandler)
+                                     overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes)
     }
+
+    /// Bytes of answers held unsent, and reserved for answers being written.
+    public var pendingResponseBytes: PendingResponseBytes { context.pendingBytes }
 
     /// Connections currently open (accepted and not yet closed), excluding
     /// ones being refused with 503. For metrics.

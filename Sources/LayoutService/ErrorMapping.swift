@@ -30,6 +30,14 @@ enum Problem {
     /// diagnostics list every layoutd problem carries (contract, "Responses").
     static func body(type: String, title: String, status: Int, detail: String, diagnostics: [LayoutDiagnostic]) -> [UInt8] {
         var writer = JSONWriter()
+        write(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics, into: &writer)
+        return writer.bytes
+    }
+
+    /// Writes ``body(type:title:status:detail:diagnostics:)`` into `writer` (a bounded
+    /// one stops like any answer: ``SceneEngine/problem(status:diagnostics:)``).
+    static func write(type: String, title: String, status: Int, detail: String, diagnostics: [LayoutDiagnostic],
+                      into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type"); writer.string(type)
         writer.key("title"); writer.string(title)
@@ -37,7 +45,6 @@ enum Problem {
         writer.key("detail"); writer.string(detail)
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
-        return writer.bytes
     }
 
     /// `urn:layoutd:problem:<slug>`: the slug of the status (as the HTTP server's own

@@ -28,13 +28,16 @@ public final class LayoutService: Sendable {
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
 
-    /// A service over `store`; `openConnections` feeds the `/metrics` gauge.
+    /// A service over `store`; `openConnections` feeds the `/metrics` gauge. Answers
+    /// draw on `pendingResponseBytes` (the HTTP server's, shared) while they are written.
     public init(store: LayoutStore, configuration: ServiceConfiguration = ServiceConfiguration(),
+                pendingResponseBytes: PendingResponseBytes? = nil,
                 openConnections: @escaping @Sendable () -> Int = { 0 }) {
         self.store = store
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
-                                  structureCacheBytes: configuration.structureCacheBytes)
+                                  structureCacheBytes: configuration.structureCacheBytes,
+                                  maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
     }
@@ -237,7 +240,8 @@ public final class LayoutService: Sendable {
         switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
-            frontCache.insert(verdict.body, for: frontKey, generation: generation)
+            // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
+            if verdict.status == 200 { frontCache.insert(verdict.body, for: frontKey, generation: generation) }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
             // 400 only for bodies that are not JSON objects; a well-formed object always
@@ -333,8 +337,13 @@ public final class LayoutService: Sendable {
 
     // MARK: - Helpers
 
+    /// The HTTP answer of an engine answer: its fields, and its reservation of pending
+    /// bytes kept until the server has queued it.
     func answer(_ result: EngineAnswer, cacheStatus: String?) -> HTTPResponse {
-        Self.answer(status: result.status, contentType: result.contentType, body: result.body, cacheStatus: cacheStatus)
+        var response = Self.answer(status: result.status, contentType: result.contentType, body: result.body, cacheStatus: cacheStatus)
+        for (name, value) in result.headers { response.headers.append(name, value) }
+        response.attachment = result.reservation
+        return response
     }
 
     static func answer(status: Int, contentType: String, body: [UInt8], cacheStatus: String?) -> HTTPResponse {

@@ -1,3 +1,4 @@
+import HTTP1
 import LayoutCompiler
 import LayoutSyntax
 
@@ -11,6 +12,11 @@ public struct EngineAnswer: Sendable {
     public var body: [UInt8]
     /// Whether the answer may be stored in the result cache (a 200 of `/solve`).
     public var isCacheable: Bool
+    /// Extra header fields (`Retry-After` on a `503`).
+    public var headers: [(String, String)] = []
+    /// Bytes of the shared pending-response pool held for ``body`` (``AnswerBytes``),
+    /// released when the last copy of the answer is dropped.
+    public var reservation: AnswerReservation?
 }
 
 /// The groups a scene includes, resolved by the caller; `nil` for an unknown name or version.
@@ -21,14 +27,30 @@ public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
 public struct SceneEngine: Sendable {
     /// The scene limits every request is checked against.
     public var limits: SceneLimits
+    /// The most bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
+    /// 67,108,864): JSON frames, `layouts`, diagnostics, problems and SVG alike. An answer
+    /// that would be longer stops being written as soon as it passes the bound and is
+    /// answered ``responseTooLarge(limit:)`` instead (422 `limit_exceeded`).
+    public var maxResponseBytes: Int
+    /// The pool of pending response bytes answers draw on while they are written
+    /// (`--max-pending-response-bytes`); `nil` for none (the command line). An answer
+    /// the pool has no room for is ``overCommitted()`` (503).
+    public let answerPool: (any AnswerBytePool)?
+
+    /// `--max-response-bytes`' default: 64 MiB.
+    public static let defaultMaxResponseBytes = 64 << 20
     /// Compiled scenes and solved bases kept per scene structure (``StructureCache``);
     /// `nil` keeps none. Answers are the same either way.
     let structures: StructureCache?
 
     /// An engine with these limits, keeping up to `structureCacheEntries` scene
     /// structures in about `structureCacheBytes` bytes (0: none).
-    public init(limits: SceneLimits = SceneLimits(), structureCacheEntries: Int = 0, structureCacheBytes: Int = 0) {
+    /// Answers are at most `maxResponseBytes` long and draw on `answerPool` while written.
+    public init(limits: SceneLimits = SceneLimits(), structureCacheEntries: Int = 0, structureCacheBytes: Int = 0,
+                maxResponseBytes: Int = SceneEngine.defaultMaxResponseBytes, answerPool: (any AnswerBytePool)? = nil) {
         self.limits = limits
+        self.maxResponseBytes = maxResponseBytes
+        self.answerPool = answerPool
         self.structures = structureCacheEntries > 0 && structureCacheBytes > 0
             ? StructureCache(capacity: structureCacheEntries, maxBytes: structureCacheBytes) : nil
     }
@@ -193,18 +215,21 @@ public struct SceneEngine: Sendable {
         return (compiled, layouts)
     }
 
-    /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422.
+    /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422; the
+    /// 422 of ``responseTooLarge(limit:)`` when the answer would pass ``maxResponseBytes``,
+    /// and the 503 of ``overCommitted()`` when the pending-response pool is full.
     public func solve(_ prepared: Prepared) -> EngineAnswer {
         let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
             return problem(status: 422, diagnostics: compiled.diagnostics)
         }
         if let sizes = prepared.scene.sizes {
-            var writer = JSONWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
+            var writer = answerWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
             writer.beginObject()
             writer.key("layouts")
             writer.beginArray()
             for layout in layouts {
+                if writer.stop != nil { break }
                 writer.beginObject()
                 writer.key("container")
                 writer.beginObject()
@@ -223,20 +248,20 @@ public struct SceneEngine: Sendable {
             writer.key("diagnostics")
             writer.diagnostics(compiled.diagnostics)
             writer.endObject()
-            return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: true)
+            return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
         }
         let layout = layouts[0]
         if layout.isRejected {
             return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
         }
-        var writer = JSONWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
+        var writer = answerWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
         writer.beginObject()
         writer.key("frames")
         writeFrames(layout, into: &writer)
         writer.key("diagnostics")
         writer.diagnostics(compiled.diagnostics + layout.diagnostics)
         writer.endObject()
-        return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: true)
+        return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
     }
 
     /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,
@@ -267,19 +292,74 @@ public struct SceneEngine: Sendable {
     /// `{"valid": false, "diagnostics": [...]}` for a body that is not a valid scene.
     /// `valid` is false when `hasErrors` or when a diagnostic is an error.
     public func validity(_ diagnostics: [LayoutDiagnostic], hasErrors: Bool = false) -> EngineAnswer {
-        var writer = JSONWriter()
+        var writer = answerWriter()
         writer.beginObject()
         writer.key("valid"); writer.bool(!hasErrors && !diagnostics.contains(where: \.isError))
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
-        return EngineAnswer(status: 200, contentType: "application/json", body: writer.bytes, isCacheable: false)
+        return answer(&writer, status: 200, contentType: "application/json", isCacheable: false)
     }
 
-    /// An RFC 9457 problem details answer carrying diagnostics.
+    /// An RFC 9457 problem details answer carrying diagnostics (or, when those would
+    /// pass ``maxResponseBytes``, ``responseTooLarge(limit:)``).
     public func problem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
         let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
-        let body = Problem.body(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics)
-        return EngineAnswer(status: status, contentType: "application/problem+json", body: body, isCacheable: false)
+        var writer = answerWriter()
+        Problem.write(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics, into: &writer)
+        return answer(&writer, status: status, contentType: "application/problem+json", isCacheable: false)
+    }
+
+    /// A writer bounded by ``maxResponseBytes`` and drawing on ``answerPool``.
+    func answerWriter(reservingCapacity capacity: Int = 256) -> JSONWriter {
+        JSONWriter(limit: maxResponseBytes, pool: answerPool, reservingCapacity: capacity)
+    }
+
+    /// The answer `writer` wrote, or the one to give instead when it stopped.
+    func answer(_ writer: inout JSONWriter, status: Int, contentType: String, isCacheable: Bool) -> EngineAnswer {
+        guard writer.finish() else { return stopped(writer.stop) }
+        return EngineAnswer(status: status, contentType: contentType, body: writer.bytes, isCacheable: isCacheable,
+                            reservation: writer.reservation)
+    }
+
+    /// The answer to give for a writer that stopped for `reason`.
+    func stopped(_ reason: AnswerStop?) -> EngineAnswer {
+        switch reason {
+        case .overCommitted: return overCommitted()
+        case .workExceeded(let limit): return renderingTooLong(limit: limit)
+        case .tooLarge(let limit): return responseTooLarge(limit: limit)
+        case nil: return responseTooLarge(limit: maxResponseBytes)
+        }
+    }
+
+    /// `422` `limit_exceeded` for an answer longer than `limit` bytes: small and of a
+    /// fixed shape, written without a bound (its bytes do not depend on the request).
+    public func responseTooLarge(limit: Int) -> EngineAnswer {
+        let message = "The answer would be more than \(limit) bytes (limit maxResponseBytes, --max-response-bytes): ask for fewer sizes or views, or raise the limit"
+        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+    }
+
+    /// `422` `limit_exceeded` for an SVG wireframe whose rendering would take more than
+    /// `limit` units of work (``WireframeRenderer/workUnitDescription``).
+    public func renderingTooLong(limit: Int) -> EngineAnswer {
+        let message = "Drawing the wireframe would take more than \(limit) units of work, \(WireframeRenderer.workUnitDescription) (limit maxSolverWork, --max-solver-work): ask for JSON, or for fewer sizes or views"
+        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+    }
+
+    /// `503` with `Retry-After: 1` for an answer the pending-response pool had no room
+    /// for while it was written (`--max-pending-response-bytes`): the same answer as a
+    /// request refused before it started (``HTTPServer/overCommittedDetail``).
+    public func overCommitted() -> EngineAnswer {
+        var answer = fixedProblem(status: 503, title: HTTPResponse.reasonPhrase(503), detail: HTTPServer.overCommittedDetail, diagnostics: [])
+        answer.headers = [("Retry-After", "1")]
+        return answer
+    }
+
+    private func fixedProblem(status: Int, title: String? = nil, detail: String? = nil, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        let described = Problem.describe(status: status, diagnostics: diagnostics)
+        var writer = JSONWriter()
+        Problem.write(type: described.type, title: title ?? described.title, status: status, detail: detail ?? described.detail,
+                      diagnostics: diagnostics, into: &writer)
+        return EngineAnswer(status: status, contentType: "application/problem+json", body: writer.bytes, isCacheable: false)
     }
 
     private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {
@@ -320,3 +400,6 @@ public struct EngineFailure: Error, Sendable {
         self.headers = headers
     }
 }
+
+/// The HTTP server's pending response bytes are the pool answers draw on while written.
+extension PendingResponseBytes: AnswerBytePool {}

@@ -34,6 +34,9 @@ public struct ServiceConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Constraints one stored group may hold (default 1,000).
     public var maxGroupConstraints = 1_000
+    /// Bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
+    /// 67,108,864); a longer one is 422 `limit_exceeded` (``SceneEngine/maxResponseBytes``).
+    public var maxResponseBytes = SceneEngine.defaultMaxResponseBytes
 
     /// The defaults above.
     public init() {}

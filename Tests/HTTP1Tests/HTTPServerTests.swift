@@ -522,6 +522,70 @@ struct HTTPServerTests {
         }
     }
 
+    @Test func pendingResponseBytesReserveWithinTheLimitOnly() {
+        let pending = PendingResponseBytes(limit: 100)
+        #expect(pending.reserve(60))
+        #expect(!pending.reserve(41))
+        #expect(pending.current == 60)
+        #expect(pending.reserve(40))
+        #expect(pending.current == 100)
+        #expect(!pending.reserve(1))
+        pending.release(100)
+        #expect(pending.current == 0)
+    }
+
+    /// Gives back a reservation when the server drops the response it was attached to.
+    final class Reservation: Sendable {
+        let pool: PendingResponseBytes
+        let bytes: Int
+        init(pool: PendingResponseBytes, bytes: Int) { self.pool = pool; self.bytes = bytes }
+        deinit { pool.release(bytes) }
+    }
+
+    /// An answer's reservation is counted until the server has queued its bytes (then
+    /// those count), so a second answer written meanwhile finds no room: the count covers
+    /// answers being written, not only answers waiting to be read.
+    @Test func aResponsesAttachmentIsKeptUntilItIsQueued() throws {
+        var limits = HTTPServerTests.limits
+        limits.maxPendingResponseBytes = 3 << 20
+        let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
+        let refusals = Atomic<Int>(0)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2,
+                                pendingResponseBytes: pending) { request in
+            // Each answer holds 2 MiB while written: of two at once, one finds no room.
+            guard pending.reserve(2 << 20) else {
+                refusals.add(1, ordering: .relaxed)
+                return HTTPResponse(status: 503, body: Array("full".utf8))
+            }
+            var response = HTTPResponse(status: 200, body: Array("written".utf8))
+            response.attachment = Reservation(pool: pending, bytes: 2 << 20)
+            if request.path == "/slow" { usleep(300_000) }
+            return response
+        }
+        let port = try server.start()
+        defer { server.shutdown() }
+        #expect(server.pendingResponseBytes === pending)
+        let slow = try RawClient(port: port)
+        slow.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        var refused: RawClient.Response?
+        for _ in 0..<100 where refused == nil {
+            let other = try RawClient(port: port)
+            other.send("GET /fast HTTP/1.1\nHost: t\n\n")
+            let response = try other.readResponse()
+            if response.status == 503 { refused = response }
+        }
+        #expect(refused?.bodyText == "full")
+        #expect(try slow.readResponse().bodyText == "written")
+        // Every reservation was given back once its answer was queued.
+        var drained = false
+        for _ in 0..<200 where !drained {
+            drained = pending.current == 0
+            if !drained { usleep(5_000) }
+        }
+        #expect(drained)
+        #expect(refusals.load(ordering: .relaxed) >= 1)
+    }
+
     @Test func accessLogHasOneRecordPerRequest() throws {
         let records = Mutex<[AccessLogRecord]>([])
         try withServer(log: { record in records.withLock { $0.append(record) } }) { port, _ in

@@ -4,34 +4,57 @@
 ///
 /// The writer does not check that calls nest properly; callers build well-formed
 /// documents (objects: ``key(_:)`` before each value; commas are inserted for you).
+///
+/// Bounded: a writer made with a `limit` (an answer's `--max-response-bytes`) writes into
+/// an ``AnswerBytes``, which stops as soon as the document would pass it; every call
+/// after that does nothing, ``stop`` says why, and ``bytes`` is empty. Callers check
+/// ``finish()`` before using the bytes. Without a limit it never stops.
 public struct JSONWriter: Sendable {
-    /// The bytes written so far.
-    public private(set) var bytes: [UInt8] = []
+    private var out: AnswerBytes
     private var needsComma = false
 
-    /// An empty writer; `capacity` is a hint in bytes.
+    /// The bytes written so far (empty once the writer stopped).
+    public var bytes: [UInt8] { out.bytes }
+    /// Why the writer stopped (the answer passed its limit or its pool), or `nil`.
+    public var stop: AnswerStop? { out.stop }
+    /// Pool bytes held for this answer; keep it with the bytes until they are sent.
+    public var reservation: AnswerReservation? { out.reservation }
+
+    /// An empty writer without a limit; `capacity` is a hint in bytes.
     public init(reservingCapacity capacity: Int = 256) {
-        bytes.reserveCapacity(capacity)
+        out = AnswerBytes(reservingCapacity: capacity)
     }
 
+    /// An empty writer of at most `limit` bytes (``AnswerBytes``), drawing on `pool`
+    /// beyond its first MiB; `capacity` is a hint in bytes.
+    public init(limit: Int, pool: (any AnswerBytePool)? = nil, reservingCapacity capacity: Int = 256) {
+        out = AnswerBytes(limit: limit, pool: pool, reservingCapacity: capacity)
+    }
+
+    /// Whether the document is complete within its limit: false when the writer stopped
+    /// or the last values took it past the limit (``stop`` then says why).
+    @discardableResult
+    public mutating func finish() -> Bool { out.finish() }
+
     private mutating func separate() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+        if needsComma { out.append(UInt8(ascii: ",")) }
     }
 
     /// Opens an object (`{`); follow with ``key(_:)`` and a value per member.
-    public mutating func beginObject() { separate(); bytes.append(UInt8(ascii: "{")); needsComma = false }
+    public mutating func beginObject() { guard out.admits() else { return }; separate(); out.append(UInt8(ascii: "{")); needsComma = false }
     /// Closes the innermost object (`}`).
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
+    public mutating func endObject() { guard out.admits() else { return }; out.append(UInt8(ascii: "}")); needsComma = true }
     /// Opens an array (`[`).
-    public mutating func beginArray() { separate(); bytes.append(UInt8(ascii: "[")); needsComma = false }
+    public mutating func beginArray() { guard out.admits() else { return }; separate(); out.append(UInt8(ascii: "[")); needsComma = false }
     /// Closes the innermost array (`]`).
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    public mutating func endArray() { guard out.admits() else { return }; out.append(UInt8(ascii: "]")); needsComma = true }
 
     /// Writes a member name and the colon; the next value call writes its value.
     public mutating func key(_ name: String) {
+        guard out.admits() else { return }
         separate()
         appendQuoted(name)
-        bytes.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
@@ -39,34 +62,36 @@ public struct JSONWriter: Sendable {
     /// characters: the caller's constant), without scanning it: the frames' `x`, `y`,
     /// `width` and `height`, written for every view of every answer.
     public mutating func key(plain name: StaticString) {
+        guard out.admits(name.utf8CodeUnitCount) else { return }
         separate()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        out.append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { out.append($0) }
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
         needsComma = false
     }
 
     /// Writes a string, escaped per RFC 8259 §7 (UTF-8 passes through).
-    public mutating func string(_ value: String) { separate(); appendQuoted(value); needsComma = true }
+    public mutating func string(_ value: String) { guard out.admits() else { return }; separate(); appendQuoted(value); needsComma = true }
     /// Writes a number in ``format(_:)``'s form.
     public mutating func number(_ value: Double) {
+        guard out.admits() else { return }
         separate()
         if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
             appendDigits(Int64(value))   // integral: the common case, written without a String
         } else {
-            bytes.append(contentsOf: JSONWriter.format(value).utf8)
+            out.append(contentsOf: JSONWriter.format(value).utf8)   // at most 24 bytes
         }
         needsComma = true
     }
     /// Writes an integer.
-    public mutating func integer(_ value: Int) { separate(); appendDigits(Int64(value)); needsComma = true }
+    public mutating func integer(_ value: Int) { guard out.admits() else { return }; separate(); appendDigits(Int64(value)); needsComma = true }
 
     /// Appends the decimal digits of `value` (`-0` is `0`).
     private mutating func appendDigits(_ value: Int64) {
-        if value == 0 { bytes.append(UInt8(ascii: "0")); return }
+        if value == 0 { out.append(UInt8(ascii: "0")); return }
         var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        if value < 0 { out.append(UInt8(ascii: "-")) }
         var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
@@ -77,13 +102,13 @@ public struct JSONWriter: Sendable {
                 magnitude /= 10
                 count += 1
             }
-            for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
         }
     }
     /// Writes `true` or `false`.
-    public mutating func bool(_ value: Bool) { separate(); bytes.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
+    public mutating func bool(_ value: Bool) { guard out.admits() else { return }; separate(); out.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }
     /// Writes `null`.
-    public mutating func null() { separate(); bytes.append(contentsOf: "null".utf8); needsComma = true }
+    public mutating func null() { guard out.admits() else { return }; separate(); out.append(contentsOf: "null".utf8); needsComma = true }
 
     /// Writes a whole value; object members in document order, or sorted by name (by
     /// their UTF-8 bytes) when `sortingKeys` is true — the canonical form for cache keys.
@@ -156,7 +181,12 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends raw, already-serialized JSON as the next value.
-    public mutating func raw(_ json: some Sequence<UInt8>) { separate(); bytes.append(contentsOf: json); needsComma = true }
+    public mutating func raw(_ json: some Collection<UInt8>) {
+        guard out.admits(json.count) else { return }
+        separate()
+        out.append(contentsOf: json)
+        needsComma = true
+    }
 
     /// Formats a finite number: integral values in ±2^53 as integers, others in Swift's
     /// shortest round-trip form (`0.5`, `1e-07`); `-0` → `0`; a non-finite value → `0`
@@ -173,30 +203,35 @@ public struct JSONWriter: Sendable {
     /// Appends `text` in double quotes, escaping `"`, `\\` and control characters
     /// (RFC 8259 §7); runs without any of them are copied in one call.
     private mutating func appendQuoted(_ text: String) {
-        bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in
+            // The escaped form is at least this long: a string that cannot fit is not copied.
+            guard out.admits(utf8.count + 2) else { return }
+            out.append(UInt8(ascii: "\""))
             var runStart = 0
             for index in 0..<utf8.count {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                if runStart < index { out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
                 runStart = index + 1
+                // The rest is at least its raw bytes, one more for this escape, and the
+                // closing quote (an escape's other up to 4 bytes are within the slack).
+                guard out.admits(utf8.count - index + 2) else { return }
                 switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\")); bytes.append(byte)
-                case 0x0A: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "n"))
-                case 0x0D: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "r"))
-                case 0x09: bytes.append(UInt8(ascii: "\\")); bytes.append(UInt8(ascii: "t"))
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\")); out.append(byte)
+                case 0x0A: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "n"))
+                case 0x0D: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "r"))
+                case 0x09: out.append(UInt8(ascii: "\\")); out.append(UInt8(ascii: "t"))
                 default:
                     let hex: StaticString = "0123456789abcdef"
-                    bytes.append(contentsOf: "\\u00".utf8)
-                    bytes.append(hex.utf8Start[Int(byte >> 4)])
-                    bytes.append(hex.utf8Start[Int(byte & 0xF)])
+                    out.append(contentsOf: "\\u00".utf8)
+                    out.append(hex.utf8Start[Int(byte >> 4)])
+                    out.append(hex.utf8Start[Int(byte & 0xF)])
                 }
             }
-            if runStart < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            if runStart < utf8.count { out.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+            out.append(UInt8(ascii: "\""))
         }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

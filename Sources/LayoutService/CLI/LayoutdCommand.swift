@@ -31,7 +31,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "idle-timeout", valueName: "SECONDS", help: "Idle keep-alive time before the connection is closed.", defaultDescription: "60"),
         OptionSpec(name: "max-requests-per-connection", valueName: "N", help: "Requests served on one connection before it is closed.", defaultDescription: "1000"),
         OptionSpec(name: "max-connections", valueName: "N", help: "Open connections; beyond it new ones get 503 with Retry-After.", defaultDescription: "4096"),
-        OptionSpec(name: "max-pending-response-bytes", valueName: "BYTES", help: "Unread answers all clients together may leave waiting, bytes; beyond it solves get 503 with Retry-After.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-pending-response-bytes", valueName: "BYTES", help: "Answers all clients together may leave waiting unread, and answers being written, bytes; beyond it solves get 503 with Retry-After.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest answer body (JSON, layouts of sizes, diagnostics, SVG), bytes; a longer one stops being written and is answered 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
         OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes (at least 1); other routes have two threads of their own.", defaultDescription: "the number of cores"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
@@ -39,7 +40,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
         OptionSpec(name: "max-constraint-bytes", valueName: "BYTES", help: "Bytes in one constraint string (422 limit_exceeded beyond).", defaultDescription: "65536"),
         OptionSpec(name: "max-hierarchy-depth", valueName: "N", help: "Depth of the view hierarchy (422 limit_exceeded beyond).", defaultDescription: "64"),
-        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take.", defaultDescription: "100000000"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for one layout, in simplex cell operations (422 limit_exceeded beyond); bounds the time one scene can take. Drawing an SVG wireframe may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-json-depth", valueName: "N", help: "Nesting of arrays and objects in a request body (400 invalid_json beyond).", defaultDescription: "64"),
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
@@ -57,7 +58,8 @@ public enum LayoutdCommand {
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
         OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
-        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag).", defaultDescription: "100000000"),
+        OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
+        OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
     ]
 
@@ -171,6 +173,7 @@ public enum LayoutdCommand {
         let maxGroupBytes = try options.int("max-group-bytes", default: 64 << 20)
         guard maxGroupBytes >= 0 else { throw UsageError("--max-group-bytes must be at least 0") }
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
         let store: LayoutStore
@@ -196,7 +199,11 @@ public enum LayoutdCommand {
             FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         let connections = ConnectionCounter()
-        let service = LayoutService(store: store, configuration: configuration, openConnections: { connections.value() })
+        // One count of pending response bytes: the server's unsent output and the answers
+        // the service is still writing.
+        let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
+        let service = LayoutService(store: store, configuration: configuration, pendingResponseBytes: pending,
+                                    openConnections: { connections.value() })
         let handler = service.makeHandler(router: service.makeRouter(), log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
@@ -220,7 +227,8 @@ public enum LayoutdCommand {
         }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
-                                overCommittedHandler: service.makeOverCommittedHandler(log: log), handler: handler)
+                                overCommittedHandler: service.makeOverCommittedHandler(log: log),
+                                pendingResponseBytes: pending, handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
@@ -308,7 +316,7 @@ public enum LayoutdCommand {
         defer { store?.close() }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
-        let engine = SceneEngine(limits: limits)
+        let engine = SceneEngine(limits: limits, maxResponseBytes: try options.int("max-response-bytes", default: SceneEngine.defaultMaxResponseBytes))
         let resolver: GroupResolver = { reference in
             guard let store else { return nil }
             let stored = try reference.version.map { try store.group(named: reference.name, version: $0) } ?? store.group(named: reference.name)
@@ -318,6 +326,7 @@ public enum LayoutdCommand {
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
         let answer: EngineAnswer
+        var svgRefused = false
         switch engine.prepare(body: body, resolveGroup: resolver) {
         case .success(let prepared):
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
@@ -325,6 +334,15 @@ public enum LayoutdCommand {
                 let svg = engine.solveSVG(prepared)
                 if svg.status == 200, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
                     throw UsageError("cannot write '\(svgPath)'")
+                }
+                if svg.status != 200 && answer.status == 200 {
+                    // The JSON was laid out but its drawing was refused (a limit): say so.
+                    let detail = (try? JSONParser().parse(svg.body)).flatMap { json -> String? in
+                        if case .string(let text)? = json["detail"] { return text }
+                        return nil
+                    } ?? "status \(svg.status)"
+                    FileHandle.standardError.write(Data("layoutd: the SVG was not written: \(detail)\n".utf8))
+                    svgRefused = true
                 }
             }
         case .failure(let failure):
@@ -336,7 +354,7 @@ public enum LayoutdCommand {
         } else {
             FileHandle.standardOutput.write(Data(answer.body + [0x0A]))
         }
-        if answer.status != 200 { return 1 }
+        if answer.status != 200 || svgRefused { return 1 }
         let json = try? JSONParser().parse(answer.body)
         if validating {
             return json?["valid"] == .bool(true) ? 0 : 1

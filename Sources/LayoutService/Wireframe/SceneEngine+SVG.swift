@@ -17,7 +17,12 @@ extension SceneEngine {
     ///   panel per entry of `sizes`; the same 422 problem details as ``solve(_:)`` when
     ///   the scene has compile errors or its single layout is rejected (`conflicts:
     ///   error` with a conflict, `ambiguity: error` with ambiguity), and when the drawing
-    ///   would have more than ``maxWireframeFrames`` frames. A rejected entry of
+    ///   would have more than ``maxWireframeFrames`` frames; the 422 of
+    ///   ``responseTooLarge(limit:)`` when the document would pass ``maxResponseBytes``,
+    ///   of ``renderingTooLong(limit:)`` when drawing it would take more than
+    ///   `limits.maxSolverWork` units of work (``WireframeRenderer/workUnitDescription``:
+    ///   rendering has an allowance of its own, the size of the solver's), and the 503 of
+    ///   ``overCommitted()`` when the pending-response pool is full. A rejected entry of
     ///   `sizes` is drawn as a panel without views, as `/solve` answers it without frames.
     /// - SeeAlso: ``WireframeRenderer`` for the document's shape.
     public func solveSVG(_ prepared: Prepared) -> EngineAnswer {
@@ -37,7 +42,10 @@ extension SceneEngine {
         if prepared.scene.sizes == nil, let layout = layouts.first, layout.isRejected {
             return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
         }
-        let body = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes)
-        return EngineAnswer(status: 200, contentType: Self.svgContentType, body: body, isCacheable: true)
+        let output = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes,
+                                           maxBytes: maxResponseBytes, pool: answerPool, maxWork: limits.maxSolverWork)
+        if output.stop != nil { return stopped(output.stop) }
+        return EngineAnswer(status: 200, contentType: Self.svgContentType, body: output.bytes, isCacheable: true,
+                            reservation: output.reservation)
     }
 }

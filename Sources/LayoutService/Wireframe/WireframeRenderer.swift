@@ -70,16 +70,60 @@ public struct WireframeRenderer: Sendable {
     /// - Returns: the UTF-8 bytes of a standalone SVG document.
     /// - Complexity: O(panels × (views + diagnostics × text length)).
     public static func svg(compiled: CompiledScene, layouts: [Layout], sizes: [ContainerSize]?) -> [UInt8] {
+        svg(compiled: compiled, layouts: layouts, sizes: sizes, maxBytes: .max, pool: nil, maxWork: .max).bytes
+    }
+
+    /// What ``svg(compiled:layouts:sizes:maxBytes:pool:maxWork:)`` made: the document,
+    /// or why it stopped (then `bytes` is empty).
+    public struct Output: Sendable {
+        /// The SVG document; empty when ``stop`` is set.
+        public var bytes: [UInt8]
+        /// Why the rendering stopped before the end, or `nil`.
+        public var stop: AnswerStop?
+        /// Pool bytes held for the document (release by dropping it once sent).
+        public var reservation: AnswerReservation?
+    }
+
+    /// The work unit of rendering: one byte written to the document, or examined to
+    /// decide what to write: a frame measured counts its 32 bytes (four doubles), a
+    /// diagnostic matched against the views counts the UTF-8 bytes of its message and
+    /// constraint texts. Writing and examining cost a few nanoseconds per byte (no
+    /// intermediate strings for escaping), so the default budget (`--max-solver-work`,
+    /// 10⁸) stops a hostile scene's drawing within the solver's promise of about 2 s
+    /// (e2e `hostile/answers-svg-names-sizes`; the unit: `ResponseBoundTests.renderingStopsAtItsWorkBudget`).
+    public static let workUnitDescription = "bytes written or examined"
+
+    /// Renders `layouts` of `compiled` as one SVG document of at most `maxBytes` bytes
+    /// (``AnswerBytes``, drawing on `pool`), spending at most `maxWork` units of work
+    /// (``workUnitDescription``); stops as soon as either would be passed, without
+    /// building the rest.
+    ///
+    /// - Complexity: O(`maxWork`) at most.
+    public static func svg(compiled: CompiledScene, layouts: [Layout], sizes: [ContainerSize]?,
+                           maxBytes: Int, pool: (any AnswerBytePool)?, maxWork: Int) -> Output {
+        var out = SVGWriter(limit: maxBytes, pool: pool, maxWork: maxWork)
+        render(compiled: compiled, layouts: layouts, sizes: sizes, into: &out)
+        out.finish()
+        return Output(bytes: out.bytes, stop: out.stop, reservation: out.reservation)
+    }
+
+    private static func render(compiled: CompiledScene, layouts: [Layout], sizes: [ContainerSize]?, into out: inout SVGWriter) {
         let hierarchy = compiled.hierarchy
         let children = childLists(hierarchy)
         let hasCaptions = sizes != nil
         let captionSpace = hasCaptions ? captionHeight : 0
 
-        // Measure every panel first: the viewBox must fit them all.
+        // Measure every panel first: the viewBox must fit them all. The size-independent
+        // diagnostics are matched to views once; a panel's own, per panel.
+        guard out.charge(diagnosticBytes(compiled.diagnostics)) else { return }
+        let sceneMessages = warnings(compiled.diagnostics, hierarchy: hierarchy)
         var panels: [Panel] = []
         panels.reserveCapacity(layouts.count)
         for layout in layouts {
-            panels.append(Panel(layout: layout, compiled: compiled, hierarchy: hierarchy))
+            guard out.charge(32 * hierarchy.count + diagnosticBytes(layout.diagnostics)) else { return }
+            let messages = layout.diagnostics.isEmpty ? sceneMessages
+                : warnings(compiled.diagnostics + layout.diagnostics, hierarchy: hierarchy)
+            panels.append(Panel(layout: layout, compiled: compiled, hierarchy: hierarchy, messages: messages))
         }
         var totalWidth = margin
         var tallest = 0.0
@@ -93,7 +137,6 @@ public struct WireframeRenderer: Sendable {
         totalWidth += margin
         let totalHeight = margin + captionSpace + tallest + margin
 
-        var out = SVGWriter()
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layoutd-wireframe\"")
         out.attribute("data-panels", String(panels.count))
@@ -106,6 +149,7 @@ public struct WireframeRenderer: Sendable {
         out.raw("</style>\n")
 
         for (index, panel) in panels.enumerated() {
+            guard out.isWriting else { return }
             let origin = origins[index]
             let layout = layouts[index]
             out.raw("<g class=\"panel\"")
@@ -140,7 +184,16 @@ public struct WireframeRenderer: Sendable {
             out.raw("</g>\n")
         }
         out.raw("</svg>\n")
-        return out.bytes
+    }
+
+    /// The bytes of text ``warnings(_:hierarchy:)`` examines in `diagnostics`.
+    static func diagnosticBytes(_ diagnostics: [LayoutDiagnostic]) -> Int {
+        var total = 0
+        for diagnostic in diagnostics {
+            total += diagnostic.message.utf8.count + (diagnostic.broken?.text.utf8.count ?? 0)
+            for ref in diagnostic.conflicting ?? [] { total += ref.text.utf8.count }
+        }
+        return total
     }
 
     // MARK: - Drawing
@@ -152,6 +205,7 @@ public struct WireframeRenderer: Sendable {
         // pushes its closing marker, then its children in reverse (so they come out by name).
         var stack: [(view: Int, isClosing: Bool)] = [(0, false)]
         while let (view, isClosing) = stack.popLast() {
+            guard out.isWriting else { return }
             if isClosing {
                 out.raw("</g>\n")
                 continue
@@ -235,14 +289,14 @@ public struct WireframeRenderer: Sendable {
         var messages: [[String]]
         var bounds: Bounds
 
-        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy) {
+        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, messages: [[String]]) {
             let count = hierarchy.count
             reported = (0..<count).map { index in
                 index < layout.frames.count ? WireframeRenderer.finite(layout.frames[index].frame) : Box(x: 0, y: 0, width: 0, height: 0)
             }
             absolute = WireframeRenderer.absoluteFrames(reported, hierarchy: hierarchy,
                                                         relativeToRoot: compiled.scene.options.coordinates == .root)
-            messages = WireframeRenderer.warnings(compiled.diagnostics + layout.diagnostics, hierarchy: hierarchy)
+            self.messages = messages
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
                 for frame in absolute {
@@ -406,31 +460,112 @@ public struct WireframeRenderer: Sendable {
 
 private func finiteOrZero(_ value: Double) -> Double { value.isFinite ? value : 0 }
 
-/// Appends SVG markup to a byte buffer, escaping text and attribute values.
+/// Appends SVG markup to a bounded byte buffer (``AnswerBytes``), escaping text and
+/// attribute values, and counts the rendering's work (``WireframeRenderer/workUnitDescription``):
+/// the bytes written plus those ``charge(_:)`` adds. Once the buffer or the work budget
+/// stops it, every call does nothing.
 struct SVGWriter {
-    var bytes: [UInt8] = []
+    private var out: AnswerBytes
+    /// Work units examined so far (bytes written are counted by the buffer).
+    private var examined = 0
+    /// The most work units the rendering may spend.
+    let maxWork: Int
 
-    init() {
-        bytes.reserveCapacity(4096)
+    init(limit: Int = .max, pool: (any AnswerBytePool)? = nil, maxWork: Int = .max) {
+        out = AnswerBytes(limit: limit, pool: pool, reservingCapacity: 4096)
+        self.maxWork = maxWork
+    }
+
+    var bytes: [UInt8] { out.bytes }
+    var stop: AnswerStop? { out.stop }
+    var reservation: AnswerReservation? { out.reservation }
+    /// Whether the writer still takes markup (neither bound was reached).
+    var isWriting: Bool { out.stop == nil }
+
+    /// Adds `units` of work (bytes examined); false, and stopped, when the bytes written
+    /// and examined together pass ``maxWork``.
+    mutating func charge(_ units: Int) -> Bool {
+        guard isWriting else { return false }
+        examined = examined > Int.max - units ? Int.max : examined + units
+        return withinWork()
+    }
+
+    private mutating func withinWork() -> Bool {
+        if out.bytes.count > maxWork - min(examined, maxWork) {
+            out.halt(.workExceeded(limit: maxWork))
+            return false
+        }
+        return true
+    }
+
+    /// Checks the final length against the byte limit and the work against its budget.
+    mutating func finish() {
+        if withinWork() { out.finish() }
     }
 
     /// Markup written as is: only for literal strings of this file.
     mutating func raw(_ markup: String) {
-        bytes.append(contentsOf: markup.utf8)
+        var markup = markup
+        markup.withUTF8 { utf8 in
+            guard out.admits(utf8.count), withinWork() else { return }
+            out.append(utf8)
+        }
     }
 
     /// ` name="value"` with the value escaped.
-    mutating func attribute(_ name: String, _ value: String) {
-        bytes.append(UInt8(ascii: " "))
-        bytes.append(contentsOf: name.utf8)
-        bytes.append(contentsOf: "=\"".utf8)
+    mutating func attribute(_ name: StaticString, _ value: String) {
+        guard out.admits(name.utf8CodeUnitCount + 4) else { return }
+        out.append(UInt8(ascii: " "))
+        name.withUTF8Buffer { out.append($0) }
+        out.append(UInt8(ascii: "="))
+        out.append(UInt8(ascii: "\""))
         text(value)
-        bytes.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "\""))
     }
 
-    /// Character data or an attribute value, escaped (XML 1.0 §2.4, §2.2).
+    /// Character data or an attribute value, escaped (XML 1.0 §2.4, §2.2): see
+    /// ``escaped(_:)``. Runs without a character to escape are copied in one call.
     mutating func text(_ value: String) {
-        bytes.append(contentsOf: Self.escaped(value).utf8)
+        var value = value
+        value.withUTF8 { utf8 in
+            // Every byte writes at least one: a value that cannot fit is not copied.
+            guard out.admits(utf8.count) else { return }
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                let byte = utf8[index]
+                var length = 1
+                let replacement: StaticString
+                switch byte {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                case 0x0A: replacement = "&#10;"
+                case 0x09: replacement = "&#9;"
+                case 0x0D: replacement = "&#13;"
+                case 0xEF where index + 2 < utf8.count && utf8[index + 1] == 0xBF && utf8[index + 2] >= 0xBE:
+                    // U+FFFE or U+FFFF (EF BF BE, EF BF BF): not XML characters.
+                    replacement = "\u{FFFD}"
+                    length = 3
+                default:
+                    if byte < 0x20 {
+                        replacement = "\u{FFFD}"
+                    } else {
+                        index += 1
+                        continue
+                    }
+                }
+                if runStart < index { out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+                // The rest writes at least a byte each; a replacement is at most 6 (the slack).
+                guard out.admits(utf8.count - index) else { return }
+                replacement.withUTF8Buffer { out.append($0) }
+                index += length
+                runStart = index
+            }
+            if runStart < utf8.count { out.append(UnsafeBufferPointer(rebasing: utf8[runStart...])) }
+        }
     }
 
     /// `&` `<` `>` `"` `'` as entity or character references; characters outside XML
@@ -438,26 +573,8 @@ struct SVGWriter {
     /// Line feeds and tabs are kept in text but written as references so that they
     /// survive attribute-value normalisation too.
     static func escaped(_ value: String) -> String {
-        var result = ""
-        result.unicodeScalars.reserveCapacity(value.unicodeScalars.count)
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            case "\n": result += "&#10;"
-            case "\t": result += "&#9;"
-            case "\r": result += "&#13;"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
-                    result.unicodeScalars.append("\u{FFFD}")
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
+        var writer = SVGWriter()
+        writer.text(value)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 }

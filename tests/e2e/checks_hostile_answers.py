@@ -1,0 +1,239 @@
+"""Hostile checks of issue 24, finding 2: answers that grow with the input.
+
+Each attack runs against a server of its own under `prlimit --as` with two workers
+(hostile.py) and is judged on the status, the answer's byte count, the server's peak
+resident memory, the wall time, and /healthz afterwards.
+
+- svg-names-sizes: 100 views with 250-character names at 1,000 sizes as SVG (the review's
+  1.35 GB picture with 3 KB names; names stay within a 256-character name limit, so the
+  bound must come from bytes): a small 422 naming --max-response-bytes.
+- json-sizes: a JSON `layouts` answer over a small --max-response-bytes is the 422 naming
+  it; under it, the exact frames.
+- cli: `layoutd solve` and `validate` bound their output by --max-response-bytes too.
+- concurrent-pending: four clients ask at once for answers of about 18 MB and read nothing;
+  with --max-pending-response-bytes at 24 MiB, answers being written count, so only one
+  is given and the others are 503 with Retry-After, instead of two answers (36 MB) held.
+"""
+import http.client
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+
+import hostile
+from harness import check
+
+# Names of 250 characters: within issue 24's 256-character name limit.
+NAME_LENGTH = 250
+
+
+def names(count):
+    return [('v%03d_' % i) + 'n' * (NAME_LENGTH - 5) for i in range(count)]
+
+
+def pinned_scene(views, sizes, width=320):
+    """`views` views of long names, each pinned to a 10×10 frame at (i, i), laid out at
+    `sizes` container widths 300, 301, …: every frame is known."""
+    constraints = []
+    for i, name in enumerate(views):
+        constraints += ['%s.leading == superview.leading + %d' % (name, i),
+                        '%s.top == superview.top + %d' % (name, i),
+                        '%s.width == 10' % name, '%s.height == 10' % name]
+    return {'container': {'width': width, 'height': 480}, 'views': views,
+            'constraints': constraints, 'options': {'ambiguity': 'ignore'},
+            'sizes': [{'width': 300 + i, 'height': 400} for i in range(sizes)]}
+
+
+def expected_layouts(views, sizes):
+    layouts = []
+    for i in range(sizes):
+        frames = {'superview': {'x': 0, 'y': 0, 'width': 300 + i, 'height': 400}}
+        for j, name in enumerate(views):
+            frames[name] = {'x': j, 'y': j, 'width': 10, 'height': 10}
+        layouts.append({'container': {'width': 300 + i, 'height': 400}, 'frames': frames,
+                        'diagnostics': []})
+    return layouts
+
+
+def wall_bound(ctx, release_seconds):
+    """The wall-time bound: `release_seconds` for an optimised binary; the debug build the
+    e2e step runs is about ten times slower."""
+    return release_seconds * (10 if '/debug/' in ctx.binary else 1)
+
+
+def slow_connection(ctx, server):
+    """A connection whose reads wait as long as the debug build may take."""
+    return http.client.HTTPConnection('127.0.0.1', server.port, timeout=max(ctx.timeout, 120))
+
+
+def expect_response_limit(ctx, r, limit, what):
+    ctx.expect_status(r, 422, what)
+    ctx.expect_equal(r.headers.get('content-type'), 'application/problem+json', what + ' media type')
+    ctx.expect(len(r.body) < 1024, '%s: the 422 is %d bytes' % (what, len(r.body)))
+    doc = r.json()
+    diag = ctx.expect_diagnostic(doc, 'limit_exceeded')
+    ctx.expect(('more than %d bytes' % limit) in diag['message'] and '--max-response-bytes' in diag['message'],
+               '%s: the diagnostic names the limit and the flag: %r' % (what, diag['message']))
+
+
+@check('hostile/answers-svg-names-sizes', needs='binary')
+def svg_names_sizes(ctx):
+    server = hostile.start(ctx, 'answers-svg')
+    try:
+        scene = pinned_scene(names(100), 1000)
+        start = time.monotonic()
+        conn = slow_connection(ctx, server)
+        r = ctx.request('POST', '/solve?format=svg', scene, conn=conn)
+        seconds = time.monotonic() - start
+        expect_response_limit(ctx, r, hostile.RESPONSE_BOUND, 'SVG of 100 long names at 1,000 sizes')
+        ctx.expect(seconds < wall_bound(ctx, 3), 'the SVG was refused after %.1f s' % seconds)
+        # The same by Accept, and the JSON of it (about 31 MB) is still given whole.
+        r = ctx.request('POST', '/solve', scene, {'Accept': 'image/svg+xml'}, conn=conn)
+        expect_response_limit(ctx, r, hostile.RESPONSE_BOUND, 'Accept: image/svg+xml')
+        r = ctx.request('POST', '/solve', scene, conn=conn)
+        ctx.expect_status(r, 200, 'the JSON of the same scene')
+        ctx.expect(len(r.body) < hostile.RESPONSE_BOUND, 'JSON answer of %d bytes' % len(r.body))
+        conn.close()
+        # Peak memory: the server's own, one bounded answer and its encoded copy, not the
+        # 136 MB picture.
+        hostile.expect_bounded(ctx, server, max_hwm=4 * hostile.RESPONSE_BOUND + (128 << 20))
+    finally:
+        server.stop()
+
+
+@check('hostile/answers-json-sizes', needs='binary')
+def json_sizes(ctx):
+    limit = 200_000
+    server = hostile.start(ctx, 'answers-json', ['--max-response-bytes', str(limit)])
+    try:
+        views = names(10)
+        over = pinned_scene(views, 100)                # about 290 KB of JSON
+        r = ctx.request('POST', '/solve', over, server=server)
+        expect_response_limit(ctx, r, limit, 'layouts over --max-response-bytes')
+        ctx.expect_equal(r.headers.get('cache-status'), 'layoutd; fwd=miss', 'the 422 is not stored')
+        r = ctx.request('POST', '/solve', over, server=server)
+        expect_response_limit(ctx, r, limit, 'the same request again')
+        r = ctx.request('POST', '/validate', over, conn=slow_connection(ctx, server))
+        ctx.expect_status(r, 200, 'its verdict is small')
+        under = pinned_scene(views, 50)                # about 145 KB
+        r = ctx.request('POST', '/solve', under, server=server)
+        ctx.expect_status(r, 200, 'layouts under --max-response-bytes')
+        ctx.expect(len(r.body) <= limit, 'answer of %d bytes' % len(r.body))
+        ctx.expect_equal(r.json(), {'layouts': expected_layouts(views, 50), 'diagnostics': []},
+                         'the layouts')
+        hostile.expect_bounded(ctx, server)
+    finally:
+        server.stop()
+
+
+def unread_request(port, body, out, index):
+    """Sends one POST /solve on a connection with a tiny receive window and waits before
+    reading, so that the answer stays in the server; then reads the status line, headers
+    and body."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.settimeout(120)
+    s.connect(('127.0.0.1', port))
+    s.sendall(b'POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
+              b'Content-Length: %d\r\n\r\n' % len(body) + body)
+    out[index] = s
+
+
+def read_response(s):
+    data = b''
+    while b'\r\n\r\n' not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    head, _, rest = data.partition(b'\r\n\r\n')
+    lines = head.decode('latin-1').split('\r\n')
+    status = int(lines[0].split()[1])
+    headers = {k.strip().lower(): v.strip() for k, v in (l.split(':', 1) for l in lines[1:] if ':' in l)}
+    length = int(headers.get('content-length', '0'))
+    while len(rest) < length:
+        chunk = s.recv(1 << 20)
+        if not chunk:
+            break
+        rest += chunk
+    s.close()
+    return status, headers, len(rest)
+
+
+@check('hostile/answers-concurrent-pending', needs='binary')
+def concurrent_pending(ctx):
+    bound = 24 << 20
+    server = hostile.start(ctx, 'answers-pending', ['--max-pending-response-bytes', str(bound)])
+    try:
+        view_names = names(100)
+        bodies = [json.dumps(pinned_scene(view_names, 600, width=320 + i)).encode() for i in range(4)]
+        sockets = [None] * 4
+        threads = [threading.Thread(target=unread_request, args=(server.port, body, sockets, i))
+                   for i, body in enumerate(bodies)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        # Let both workers answer everything before anyone reads.
+        deadline = time.monotonic() + wall_bound(ctx, 6)
+        while time.monotonic() < deadline:
+            r = ctx.request('GET', '/metrics', server=server)
+            solved = sum(float(line.split()[-1]) for line in r.body.decode().splitlines()
+                         if line.startswith('layoutd_requests_total{') and 'route="/solve"' in line)
+            if solved >= 4:
+                break
+            time.sleep(0.2)
+        results = [read_response(s) for s in sockets]
+        statuses = sorted(status for status, _, _ in results)
+        ctx.expect_equal(statuses, [200, 503, 503, 503], 'statuses of four unread 18 MB answers')
+        for status, headers, length in results:
+            if status == 503:
+                ctx.expect_equal(headers.get('retry-after'), '1', '503 Retry-After')
+            else:
+                ctx.expect(length > bound // 2, 'the answer given is %d bytes' % length)
+        hostile.expect_bounded(ctx, server, max_hwm=4 * bound + (128 << 20))
+    finally:
+        server.stop()
+
+
+def run_cli(ctx, args, stdin, env=None):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    clean.update(env or {})
+    return subprocess.run([ctx.binary] + args, input=stdin, capture_output=True, timeout=120,
+                          cwd=ctx.workdir, env=clean)
+
+
+@check('hostile/answers-cli', needs='binary')
+def cli_bound(ctx):
+    """`layoutd solve` and `validate` take --max-response-bytes (and its environment
+    variable): exactly the answer's length prints it, one byte less prints the 422 problem
+    naming the flag (exit 1); an SVG over it is not written (exit 1, said on stderr)."""
+    scene = json.dumps(pinned_scene(names(10), 20)).encode()
+    full = run_cli(ctx, ['solve', '-'], scene)
+    ctx.expect_equal(full.returncode, 0, 'solve exit status (stderr %r)' % full.stderr[-300:])
+    length = len(full.stdout) - 1                       # the answer and a newline
+    exact = run_cli(ctx, ['solve', '-', '--max-response-bytes', str(length)], scene)
+    ctx.expect_equal((exact.returncode, exact.stdout), (0, full.stdout), 'solve at exactly the bound')
+    for how, args, env in (('flag', ['--max-response-bytes', str(length - 1)], None),
+                           ('environment', [], {'LAYOUTD_MAX_RESPONSE_BYTES': str(length - 1)})):
+        over = run_cli(ctx, ['solve', '-'] + args, scene, env)
+        ctx.expect_equal(over.returncode, 1, 'solve one byte over the bound (%s)' % how)
+        doc = json.loads(over.stdout)
+        ctx.expect_equal(doc.get('status'), 422, 'the problem printed (%s)' % how)
+        diag = ctx.expect_diagnostic(doc, 'limit_exceeded')
+        ctx.expect('more than %d bytes' % (length - 1) in diag['message'] and '--max-response-bytes' in diag['message'],
+                   'the diagnostic names the limit and the flag: %r' % diag['message'])
+    verdict = run_cli(ctx, ['validate', '-', '--json', '--max-response-bytes', '20'], scene)
+    ctx.expect_equal(verdict.returncode, 1, 'validate over the bound')
+    ctx.expect_equal(json.loads(verdict.stdout).get('status'), 422, 'validate prints the 422 problem')
+    svg_path = os.path.join(ctx.workdir, 'answers-cli.svg')
+    if os.path.exists(svg_path):
+        os.remove(svg_path)
+    drawn = run_cli(ctx, ['solve', '-', '--svg', svg_path, '--max-response-bytes', str(length)], scene)
+    ctx.expect_equal(drawn.returncode, 1, 'solve --svg with a picture over the bound')
+    ctx.expect_equal(drawn.stdout, full.stdout, 'the JSON is still printed')
+    ctx.expect(b'the SVG was not written' in drawn.stderr and b'--max-response-bytes' in drawn.stderr,
+               'stderr says why: %r' % drawn.stderr[-300:])
+    ctx.expect(not os.path.exists(svg_path), 'no SVG file was written')
