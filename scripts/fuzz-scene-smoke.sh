@@ -44,6 +44,13 @@ for module in "${modules[@]}"; do
     echo "== building module $module"
     sources=()
     while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/$module" -name '*.swift' | sort)
+    if [ "$module" = LayoutService ]; then
+        # SwiftPM embeds openapi.yaml as PackageResources.openapi_yaml (Package.swift's
+        # .embedInCode); the fuzz targets never serve it, so an empty document stands in.
+        printf 'struct PackageResources {\n    static let openapi_yaml: [UInt8] = []\n}\n' \
+            > "$build/modules/PackageResources.swift"
+        sources+=("$build/modules/PackageResources.swift")
+    fi
     rm -f "$library"
     (cd "$build/modules" && "$swiftc" "${flags[@]}" "${includes[@]}" -module-name "$module" \
         -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
