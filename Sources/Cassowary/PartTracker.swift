@@ -33,7 +33,7 @@ struct PartTracker {
             if let symbol = solver.variableSymbols[term.variable] {
                 // A variable a required equality pins ties nothing.
                 if solver.isPinned[symbol] { continue }
-                node = symbol
+                node = symbol.id
             } else if let known = unnamed[term.variable] {
                 node = known
             } else {

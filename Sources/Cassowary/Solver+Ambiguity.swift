@@ -83,7 +83,8 @@ extension Solver {
 
         mutating func build(from solver: Solver) {
             flags = Array(repeating: Flags(), count: solver.kinds.count)
-            for basic in solver.kinds.indices where solver.isDegenerate(basic) {
+            for id in solver.kinds.indices where solver.isDegenerate(Symbol(id)) {
+                let basic = Symbol(id)
                 let cells = solver.rows[basic].cells
                 let movable = cells.filter { solver.freedom(of: $0.symbol) != .fixed }
                 for cell in movable {
@@ -100,7 +101,7 @@ extension Solver {
             }
         }
 
-        func flags(for symbol: Int, in solver: Solver) -> Flags {
+        func flags(for symbol: Symbol, in solver: Solver) -> Flags {
             if precomputed { return flags[symbol] }
             var result = Flags()
             for basic in solver.columns[symbol] where solver.isDegenerate(basic) {
@@ -116,21 +117,22 @@ extension Solver {
     /// The basic symbols whose restricted rows are at value 0 (degenerate), ascending.
     /// With the coefficients (see ``pivotTrail``) they are all ``areDetermined(_:)``
     /// reads of the tableau: its answers depend on the constants only through this set.
+    /// Symbols are given by their ids (`Symbol.id`), the numbers ``pivotTrail`` holds.
     /// - Complexity: O(symbols).
     public func degenerateRows() -> [Int] {
-        kinds.indices.filter { isDegenerate($0) }
+        kinds.indices.filter { isDegenerate(Symbol($0)) }
     }
 
     /// A restricted basic row whose value is 0 (up to ``Tolerance``).
     @inline(__always)
-    func isDegenerate(_ basic: Int) -> Bool {
+    func isDegenerate(_ basic: Symbol) -> Bool {
         isBasic[basic] && kinds[basic].isRestricted && Tolerance.isNearZero(rows[basic].constant, scale: 1)
     }
 
     /// How a non-basic symbol may move on the optimal face.
     enum Freedom { case fixed, increase, both }
 
-    func freedom(of symbol: Int) -> Freedom {
+    func freedom(of symbol: Symbol) -> Freedom {
         switch kinds[symbol] {
         case .dummy:
             return .fixed
@@ -170,7 +172,7 @@ extension Solver {
     /// determined when every symbol of its row is (it is their fixed combination), else
     /// decided on its expansion; definitions are settled in rank order, so the
     /// recursion is a loop.
-    func isSymbolDetermined(_ symbol: Int, blocking: inout DegeneracyIndex) -> Bool {
+    func isSymbolDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
         if blocking.determined.count < kinds.count {
             blocking.determined = Array(repeating: 0, count: kinds.count)
         }
@@ -192,7 +194,7 @@ extension Solver {
     }
 
     /// Decides the definition `symbol`, whose lower-ranked references are settled.
-    private func settleDefinition(_ symbol: Int, blocking: inout DegeneracyIndex) {
+    private func settleDefinition(_ symbol: Symbol, blocking: inout DegeneracyIndex) {
         var answer = true
         for cell in rows[symbol].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
             answer = false
@@ -230,11 +232,11 @@ extension Solver {
     /// movable symbols and degenerate rows around `row`'s symbols, then maximises and
     /// minimises `a · d` over the cone cut by the box `|dⱼ| ≤ 1`.
     func coneChanges(_ row: Row, work: inout Int) -> Bool {
-        var index: [Int: Int] = [:]        // symbol → LP variable (lookups only)
-        var order: [Int] = []              // symbols in discovery order
-        var degenerateRows: [Int] = []
-        var seenRows = Set<Int>()
-        func include(_ symbol: Int) {
+        var index: [Symbol: Int] = [:]     // symbol → LP variable (lookups only)
+        var order: [Symbol] = []           // symbols in discovery order
+        var degenerateRows: [Symbol] = []
+        var seenRows = Set<Symbol>()       // lookups only
+        func include(_ symbol: Symbol) {
             if index[symbol] == nil && freedom(of: symbol) != .fixed {
                 index[symbol] = order.count
                 order.append(symbol)

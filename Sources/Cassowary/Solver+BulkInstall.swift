@@ -46,7 +46,7 @@ extension Solver {
         let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
         var parts = PartTracker(links: bulkLoad.installsByPart && isBulk ? links : nil)
         // The strongest queued level that names each hub (lookups only).
-        var hubLevels: [Int: Double] = [:]
+        var hubLevels: [Symbol: Double] = [:]
         // Merged duplicates tied to their representatives' parts (queue indices).
         var duplicateTies: [(Int, Int)] = []
         for handle in bulkLoad.pending {
@@ -90,7 +90,7 @@ extension Solver {
             for handle in deferrals.byHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
                 queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
-                                            hub: Int32(truncatingIfNeeded: hub)))
+                                            hub: Int32(truncatingIfNeeded: hub.id)))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
             deferrals.direction[hub] = 0
@@ -153,10 +153,10 @@ extension Solver {
                 try optimizeObjective()
                 continue
             }
-            var certificate: [Int]? = nil
+            var certificate: [Symbol]? = nil
             let tag: Tag
             let isMerged: Bool
-            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
+            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker.isValid {
                 merging.mergedCount += 1
                 addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
                 (tag, isMerged) = (tags[entry.representative], true)
@@ -211,6 +211,6 @@ struct PendingInstall {
     var part: Int32 = 0
     /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
     var isDeferred = false
-    /// A deferred constraint's hub symbol, else -1.
+    /// A deferred constraint's hub symbol (its id: 4 bytes, not 8), else -1.
     var hub: Int32 = -1
 }

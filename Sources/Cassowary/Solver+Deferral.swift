@@ -73,7 +73,7 @@ extension Solver {
         }
         let mayDefer = defersImpliedFree && !autoSolve && !tracksMarkers && objective.levelCount == 0
             && constraint.relation != .equal && terms.count <= Self.deferralTermLimit
-        var hub = -1
+        var hub = Symbol.invalid
         if mayDefer {
             for index in terms.indices {
                 let sign = push(index)
@@ -83,14 +83,14 @@ extension Solver {
                     break
                 }
                 let count = deferrals.pushes[symbol]
-                if hub < 0 && deferrals.direction[symbol] == 0 && count != Self.pushedBothWays
+                if !hub.isValid && deferrals.direction[symbol] == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
             }
         }
         // Symbols are made in term order, skipping zero terms, as an install makes them.
-        guard hub >= 0 else {
+        guard hub.isValid else {
             for index in terms.indices where terms[index].coefficient != 0 {
                 let symbol = symbol(for: terms[index].variable)
                 record(push(index), of: symbol)
@@ -112,7 +112,7 @@ extension Solver {
         }
         deferrals.byHub[hub, default: []].append(handle)
         records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
-        tags.append(Tag(marker: -1, other: -1))
+        tags.append(Tag(marker: .invalid, other: .invalid))
         deferrals.count += 1
         bulkLoad.needsSolve = true
         return true
@@ -121,7 +121,7 @@ extension Solver {
     /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
     /// to `symbol`'s count in ``Deferrals/pushes``.
     @inline(__always)
-    private mutating func record(_ sign: Int32, of symbol: Int) {
+    private mutating func record(_ sign: Int32, of symbol: Symbol) {
         let count = deferrals.pushes[symbol]
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
@@ -152,7 +152,7 @@ extension Solver {
                 keyed.append((-.infinity, entry))
                 continue
             }
-            let hub = Int(entry.hub)
+            let hub = Symbol(Int(entry.hub))
             var residual = constraint.expression.constant
             var coefficient = 0.0
             for term in constraint.expression.terms {
@@ -186,12 +186,12 @@ extension Solver {
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
-    mutating func installDeferred(hub: Int) throws(SolverError) {
+    mutating func installDeferred(hub: Symbol) throws(SolverError) {
         deferrals.direction[hub] = 0
         guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
             PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,
-                           hub: Int32(truncatingIfNeeded: hub))
+                           hub: Int32(truncatingIfNeeded: hub.id))
         }
         orderByDemand(&run[...])
         for entry in run { try installDeferred(handle: entry.handle) }
@@ -201,7 +201,7 @@ extension Solver {
     mutating func installDeferred(handle: Int) throws(SolverError) {
         deferrals.count -= 1
         guard let record = records[handle] else { return }
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         let tag: Tag
         let isMerged: Bool
         do {

@@ -233,7 +233,7 @@ struct PartOrderTests {
         for order in orders.prefix(2) {
             let (solver, first, second) = order
             #expect(solver.bulkLoad.lastPartCount >= 2)
-            #expect(solver.tags[second.rawValue].marker >= 0)
+            #expect(solver.tags[second.rawValue].marker.isValid)
             #expect(solver.tags[second.rawValue].marker == solver.tags[first.rawValue].marker)
             // Merged the level order's way round: the first one's errors, weighing two.
             #expect(solver.owners[solver.tags[first.rawValue].marker] == first.rawValue)
@@ -244,7 +244,7 @@ struct PartOrderTests {
         }
         // With a wish on `pw` first, `pw`'s part ranks first: the duplicate still merges.
         let early = orders[2]
-        #expect(early.solver.tags[early.second.rawValue].marker >= 0)
+        #expect(early.solver.tags[early.second.rawValue].marker.isValid)
         #expect(early.solver.tags[early.second.rawValue].marker == early.solver.tags[early.first.rawValue].marker)
         #expect(variables.map(early.solver.value(of:)) == variables.map(byLevel.solver.value(of:)))
     }
