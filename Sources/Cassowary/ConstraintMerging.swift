@@ -72,9 +72,9 @@ extension Solver {
     /// Adds one more unit of weight to the errors of the optional constraint whose
     /// markers are `tag`, in objective level `level`.
     mutating func addWeight(to tag: Tag, level: Int) {
-        for error in [tag.marker, tag.other] where error.isValid && kinds[error] == .error {
-            if isBasic[error] {
-                objective.add(rows[error], times: 1, level: level)
+        for error in [tag.marker, tag.other] where error.isValid && kinds[error.id] == .error {
+            if isBasic[error.id] {
+                objective.add(rows[error.id], times: 1, level: level)
             } else {
                 objective.add(error, level: level, 1)
             }
@@ -100,9 +100,9 @@ extension Solver {
             }
             var coefficient = term.coefficient
             while isAlias(symbol) {
-                constant += coefficient * rows[symbol].constant
-                coefficient *= rows[symbol].cells[0].coefficient
-                symbol = rows[symbol].cells[0].symbol
+                constant += coefficient * rows[symbol.id].constant
+                coefficient *= rows[symbol.id].cells[0].coefficient
+                symbol = rows[symbol.id].cells[0].symbol
                 cellOperations &+= 1   // long alias chains count toward the work limit
             }
             cells.append(Cell(symbol: symbol, coefficient: coefficient))
@@ -118,7 +118,7 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Symbol) -> Bool {
-        definitions.isAlias[symbol]
+        definitions.isAlias[symbol.id]
     }
 }
 

@@ -76,14 +76,14 @@ struct Objective: Sendable {
     /// Whether `symbol` has a nonzero coefficient in some level.
     @inline(__always)
     func hasCost(_ symbol: Symbol) -> Bool {
-        symbol.id < vectors.count && !vectors[symbol].isEmpty
+        symbol.id < vectors.count && !vectors[symbol.id].isEmpty
     }
 
     /// The coefficient of `symbol` in `level`, 0 if none.
     @inline(__always)
     func coefficient(of symbol: Symbol, level: Int) -> Double {
         guard symbol.id < vectors.count else { return 0 }
-        let vector = vectors[symbol]
+        let vector = vectors[symbol.id]
         if vector.first.level == Int32(truncatingIfNeeded: level) { return vector.first.coefficient }
         if let more = vector.more {
             for entry in more where entry.level == Int32(truncatingIfNeeded: level) { return entry.coefficient }
@@ -96,7 +96,7 @@ struct Objective: Sendable {
     @inline(__always)
     func leading(_ symbol: Symbol) -> (rank: Int, coefficient: Double)? {
         guard symbol.id < vectors.count else { return nil }
-        let vector = vectors[symbol]
+        let vector = vectors[symbol.id]
         guard !vector.isEmpty else { return nil }
         var best = (rank: rank(of: Int(vector.first.level)), coefficient: vector.first.coefficient)
         if let more = vector.more {
@@ -111,9 +111,9 @@ struct Objective: Sendable {
     /// unspecified: callers choose by rank).
     @inline(__always)
     func forEachLevel(of symbol: Symbol, _ body: (Int) -> Void) {
-        guard symbol.id < vectors.count, !vectors[symbol].isEmpty else { return }
-        body(Int(vectors[symbol].first.level))
-        if let more = vectors[symbol].more {
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return }
+        body(Int(vectors[symbol.id].first.level))
+        if let more = vectors[symbol.id].more {
             for entry in more { body(Int(entry.level)) }
         }
     }
@@ -125,42 +125,42 @@ struct Objective: Sendable {
             vectors.append(contentsOf: repeatElement(Vector(), count: symbol.id + 1 - vectors.count))
         }
         let tag = Int32(truncatingIfNeeded: level)
-        if vectors[symbol].first.level == tag {
-            let old = vectors[symbol].first.coefficient
+        if vectors[symbol.id].first.level == tag {
+            let old = vectors[symbol.id].first.coefficient
             let sum = Self.sum(old, delta)
             if sum == 0 {
-                if var more = vectors[symbol].more, !more.isEmpty {
-                    vectors[symbol].first = more.removeLast()
-                    vectors[symbol].more = more.isEmpty ? nil : more
+                if var more = vectors[symbol.id].more, !more.isEmpty {
+                    vectors[symbol.id].first = more.removeLast()
+                    vectors[symbol.id].more = more.isEmpty ? nil : more
                 } else {
-                    vectors[symbol].first = Entry(level: -1, coefficient: 0)
+                    vectors[symbol.id].first = Entry(level: -1, coefficient: 0)
                 }
             } else {
-                vectors[symbol].first.coefficient = sum
+                vectors[symbol.id].first.coefficient = sum
             }
             log(symbol, old, sum)
             return
         }
-        if vectors[symbol].more != nil, let index = vectors[symbol].more!.firstIndex(where: { $0.level == tag }) {
-            let old = vectors[symbol].more![index].coefficient
+        if vectors[symbol.id].more != nil, let index = vectors[symbol.id].more!.firstIndex(where: { $0.level == tag }) {
+            let old = vectors[symbol.id].more![index].coefficient
             let sum = Self.sum(old, delta)
             if sum == 0 {
-                vectors[symbol].more!.remove(at: index)
-                if vectors[symbol].more!.isEmpty { vectors[symbol].more = nil }
+                vectors[symbol.id].more!.remove(at: index)
+                if vectors[symbol.id].more!.isEmpty { vectors[symbol.id].more = nil }
             } else {
-                vectors[symbol].more![index].coefficient = sum
+                vectors[symbol.id].more![index].coefficient = sum
             }
             log(symbol, old, sum)
             return
         }
         let sum = Self.sum(0, delta)
         guard sum != 0 else { return }
-        if vectors[symbol].isEmpty {
-            vectors[symbol].first = Entry(level: tag, coefficient: sum)
-        } else if vectors[symbol].more == nil {
-            vectors[symbol].more = [Entry(level: tag, coefficient: sum)]
+        if vectors[symbol.id].isEmpty {
+            vectors[symbol.id].first = Entry(level: tag, coefficient: sum)
+        } else if vectors[symbol.id].more == nil {
+            vectors[symbol.id].more = [Entry(level: tag, coefficient: sum)]
         } else {
-            vectors[symbol].more!.append(Entry(level: tag, coefficient: sum))
+            vectors[symbol.id].more!.append(Entry(level: tag, coefficient: sum))
         }
         changed.append(symbol)
     }
@@ -173,8 +173,8 @@ struct Objective: Sendable {
 
     /// Sets `symbol`'s coefficient to 0 in every level.
     mutating func remove(_ symbol: Symbol) {
-        guard symbol.id < vectors.count, !vectors[symbol].isEmpty else { return }
-        vectors[symbol] = Vector()
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return }
+        vectors[symbol.id] = Vector()
         changed.append(symbol)
     }
 
@@ -183,8 +183,8 @@ struct Objective: Sendable {
     /// - Complexity: O(entries of `symbol` × length of `row`).
     @discardableResult
     mutating func substitute(_ symbol: Symbol, with row: Row) -> Int {
-        guard symbol.id < vectors.count, !vectors[symbol].isEmpty else { return 0 }
-        let vector = vectors[symbol]
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return 0 }
+        let vector = vectors[symbol.id]
         remove(symbol)
         add(row, times: vector.first.coefficient, level: Int(vector.first.level))
         guard let more = vector.more else { return 1 }

@@ -56,7 +56,7 @@ extension Solver {
             if parts.isActive { parts.tie(constraint.expression, in: self) }
             if deferrals.count > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol] != 0 else { continue }
+                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol.id] != 0 else { continue }
                     hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
@@ -85,7 +85,7 @@ extension Solver {
         bulkLoad.pending = []
         // Deferred required constraints go in just before the strongest level that names
         // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in deferrals.hubOrder where deferrals.direction[hub] != 0 {
+        for hub in deferrals.hubOrder where deferrals.direction[hub.id] != 0 {
             let level = hubLevels[hub] ?? -.infinity
             for handle in deferrals.byHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
@@ -93,7 +93,7 @@ extension Solver {
                                             hub: Int32(truncatingIfNeeded: hub.id)))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
-            deferrals.direction[hub] = 0
+            deferrals.direction[hub.id] = 0
         }
         deferrals.byHub = [:]
         deferrals.hubOrder = []

@@ -78,12 +78,12 @@ extension Solver {
             for index in terms.indices {
                 let sign = push(index)
                 guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
-                if deferrals.direction[symbol] == Int8(sign) {
+                if deferrals.direction[symbol.id] == Int8(sign) {
                     hub = symbol   // a hub already: join it
                     break
                 }
-                let count = deferrals.pushes[symbol]
-                if !hub.isValid && deferrals.direction[symbol] == 0 && count != Self.pushedBothWays
+                let count = deferrals.pushes[symbol.id]
+                if !hub.isValid && deferrals.direction[symbol.id] == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
@@ -100,14 +100,14 @@ extension Solver {
         // No other hub may stay named by a deferred constraint.
         for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
+            if symbol != hub && deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
         for index in terms.indices where terms[index].coefficient != 0 {
             let symbol = symbol(for: terms[index].variable)
             record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if deferrals.direction[hub] == 0 {
-            deferrals.direction[hub] = Int8(deferrals.pushes[hub].signum())
+        if deferrals.direction[hub.id] == 0 {
+            deferrals.direction[hub.id] = Int8(deferrals.pushes[hub.id].signum())
             deferrals.hubOrder.append(hub)
         }
         deferrals.byHub[hub, default: []].append(handle)
@@ -122,12 +122,12 @@ extension Solver {
     /// to `symbol`'s count in ``Deferrals/pushes``.
     @inline(__always)
     private mutating func record(_ sign: Int32, of symbol: Symbol) {
-        let count = deferrals.pushes[symbol]
+        let count = deferrals.pushes[symbol.id]
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
-            deferrals.pushes[symbol] = Self.pushedBothWays
+            deferrals.pushes[symbol.id] = Self.pushedBothWays
         } else if count.magnitude < Int32.max.magnitude - 1 {
-            deferrals.pushes[symbol] = count + sign
+            deferrals.pushes[symbol.id] = count + sign
         }
     }
 
@@ -165,7 +165,7 @@ extension Solver {
             }
             // The hub value at which the constraint is tight, signed by the way the
             // constraint pushes the hub (the hub's direction), so larger is more demanding.
-            let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitions.values[hub] : rows[hub].constant) : 0
+            let hubValue = isBasic[hub.id] ? (isDefinition(hub) ? definitions.values[hub.id] : rows[hub.id].constant) : 0
             let tight = hubValue - residual / coefficient
             let direction: Double = (coefficient > 0) == (constraint.relation == .greaterThanOrEqual) ? 1 : -1
             keyed.append((direction * tight, entry))
@@ -180,14 +180,14 @@ extension Solver {
         guard deferrals.count > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
+            if deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
     mutating func installDeferred(hub: Symbol) throws(SolverError) {
-        deferrals.direction[hub] = 0
+        deferrals.direction[hub.id] = 0
         guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
             PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,

@@ -107,7 +107,7 @@ extension Solver {
         var candidates: [Int] = []
         var seen = Set<Int>()
         for symbol in certificate ?? [] where symbol.isValid && symbol.id < trial.owners.count {
-            let owner = trial.owners[symbol]
+            let owner = trial.owners[symbol.id]
             if owner >= 0, owner < original.count, trial.records[owner]?.constraint.strength.isRequired == true,
                !seen.contains(owner) {
                 seen.insert(owner)

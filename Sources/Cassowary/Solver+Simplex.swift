@@ -33,10 +33,10 @@ extension Solver {
     @inline(__always)
     mutating func link(_ symbol: Symbol, _ row: Row) {
         if row.cells.isEmpty {
-            isPinned[symbol] = true
+            isPinned[symbol.id] = true
             return
         }
-        for cell in row.cells where !isPinned[cell.symbol] { links.union(symbol.id, cell.symbol.id) }
+        for cell in row.cells where !isPinned[cell.symbol.id] { links.union(symbol.id, cell.symbol.id) }
     }
 
     /// The external symbol of `variable`, created on first use.
@@ -90,8 +90,8 @@ extension Solver {
     @inline(__always)
     mutating func own(_ tag: Tag, isMerged: Bool, by handle: Int) {
         guard !isMerged else { return }
-        if tag.marker.isValid { owners[tag.marker] = handle }
-        if tag.other.isValid { owners[tag.other] = handle }
+        if tag.marker.isValid { owners[tag.marker.id] = handle }
+        if tag.other.isValid { owners[tag.other.id] = handle }
     }
 
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
@@ -129,7 +129,7 @@ extension Solver {
         let wasOptimal = isOptimal
         isOptimal = false
         let isDegenerate = Tolerance.isNearZero(row.constant, scale: constantScale)
-        let hasRestrictedSubjectOnly = (subject.isValid && kinds[subject] != .external) || (!subject.isValid && !row.cells.isEmpty)
+        let hasRestrictedSubjectOnly = (subject.isValid && kinds[subject.id] != .external) || (!subject.isValid && !row.cells.isEmpty)
         if wasOptimal && isDegenerate && hasRestrictedSubjectOnly {
             // A degenerate row (value 0 now) with no external subject: any restricted
             // symbol keeps it feasible, so take the one the dual ratio test picks, which
@@ -155,7 +155,7 @@ extension Solver {
             subject = sparsestSymbol(in: row) { $0.isRestricted }
             if subject.isValid { row.constant = 0 }
         }
-        if !subject.isValid && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
+        if !subject.isValid && row.cells.allSatisfy({ kinds[$0.symbol.id] == .dummy }) {
             if !Tolerance.isNearZero(row.constant, scale: constantScale) {
                 certificate = row.cells.map(\.symbol).filter { $0 != tag.marker }
                 throw .unsatisfiableConstraint
@@ -225,10 +225,10 @@ extension Solver {
             row = Row(constant: direct.constant)
             scale = abs(direct.constant)
             for cell in direct.cells {
-                if isBasic[cell.symbol] {
-                    scale += abs(cell.coefficient * rows[cell.symbol].constant)
-                    cellOperations &+= row.cells.count &+ rows[cell.symbol].cells.count
-                    row.add(rows[cell.symbol], times: cell.coefficient)
+                if isBasic[cell.symbol.id] {
+                    scale += abs(cell.coefficient * rows[cell.symbol.id].constant)
+                    cellOperations &+= row.cells.count &+ rows[cell.symbol.id].cells.count
+                    row.add(rows[cell.symbol.id], times: cell.coefficient)
                 } else {
                     row.insert(cell.symbol, cell.coefficient)
                 }
@@ -295,10 +295,10 @@ extension Solver {
         // width (which made a 1,000-view row of labels cost O(n³)).
         let best = sparsestSymbol(in: row) { $0 == .external }
         if best.isValid { return best }
-        if tag.marker.isValid && kinds[tag.marker].isRestricted && row.coefficient(for: tag.marker) < 0 {
+        if tag.marker.isValid && kinds[tag.marker.id].isRestricted && row.coefficient(for: tag.marker) < 0 {
             return tag.marker
         }
-        if tag.other.isValid && kinds[tag.other].isRestricted && row.coefficient(for: tag.other) < 0 {
+        if tag.other.isValid && kinds[tag.other.id].isRestricted && row.coefficient(for: tag.other) < 0 {
             return tag.other
         }
         return .invalid
@@ -312,8 +312,8 @@ extension Solver {
         var best = Symbol.invalid
         var bestCount = Int.max
         var bestMagnitude = 0.0
-        for cell in row.cells where isCandidate(kinds[cell.symbol]) {
-            let count = columns[cell.symbol].count
+        for cell in row.cells where isCandidate(kinds[cell.symbol.id]) {
+            let count = columns[cell.symbol.id].count
             let magnitude = abs(cell.coefficient)
             if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
                 best = cell.symbol
@@ -339,11 +339,11 @@ extension Solver {
         let success = Tolerance.isNearZero(artificial?.constant ?? 0, scale: scale)
         if !success { certificate = artificial?.cells.map(\.symbol) ?? [] }
         artificial = nil
-        if isBasic[art] {
+        if isBasic[art.id] {
             var artRow = uninstall(art)
             if !success { return false }
             if !artRow.cells.isEmpty {
-                guard let entering = artRow.cells.first(where: { kinds[$0.symbol].isRestricted })?.symbol else {
+                guard let entering = artRow.cells.first(where: { kinds[$0.symbol.id].isRestricted })?.symbol else {
                     return false
                 }
                 artRow.solve(for: entering, replacing: art)
@@ -351,9 +351,9 @@ extension Solver {
                 install(entering, artRow)
             }
         }
-        let holders = columns[art]
-        columns[art] = SymbolSet()
-        for basic in holders { rows[basic].remove(art) }
+        let holders = columns[art.id]
+        columns[art.id] = SymbolSet()
+        for basic in holders { rows[basic.id].remove(art) }
         objective.remove(art)
         return success
     }
@@ -373,15 +373,15 @@ extension Solver {
         }
         if !record.constraint.strength.isRequired {
             let level = objective.level(for: record.constraint.strength.value)
-            for symbol in [tag.marker, tag.other] where symbol.isValid && kinds[symbol] == .error {
-                if isBasic[symbol] {
-                    objective.add(rows[symbol], times: -1, level: level)
+            for symbol in [tag.marker, tag.other] where symbol.isValid && kinds[symbol.id] == .error {
+                if isBasic[symbol.id] {
+                    objective.add(rows[symbol.id], times: -1, level: level)
                 } else {
                     objective.add(symbol, level: level, -1)
                 }
             }
         }
-        if !isBasic[tag.marker] {
+        if !isBasic[tag.marker.id] {
             guard let leaving = markerLeavingRow(tag.marker) else {
                 throw .internalError("failed to find leaving row")
             }
@@ -434,16 +434,16 @@ extension Solver {
     func markerLeavingRow(_ marker: Symbol) -> Symbol? {
         var ratio1 = Double.infinity, ratio2 = Double.infinity
         var first = Symbol.invalid, second = Symbol.invalid, third = Symbol.invalid
-        for basic in columns[marker] {
-            let coefficient = rows[basic].coefficient(for: marker)
+        for basic in columns[marker.id] {
+            let coefficient = rows[basic.id].coefficient(for: marker)
             if coefficient == 0 { continue }
-            if kinds[basic] == .external {
+            if kinds[basic.id] == .external {
                 if !third.isValid || basic < third { third = basic }
             } else if coefficient < 0 {
-                let ratio = -rows[basic].constant / coefficient
+                let ratio = -rows[basic.id].constant / coefficient
                 if ratio < ratio1 || (ratio == ratio1 && basic < first) { ratio1 = ratio; first = basic }
             } else {
-                let ratio = rows[basic].constant / coefficient
+                let ratio = rows[basic.id].constant / coefficient
                 if ratio < ratio2 || (ratio == ratio2 && basic < second) { ratio2 = ratio; second = basic }
             }
         }
@@ -461,18 +461,18 @@ extension Solver {
         // Each cell goes into its column's hash set, counted as four cell operations: a
         // cache miss when the columns are large.
         cellOperations &+= 4 &* row.cells.count
-        for cell in row.cells { columns[cell.symbol].insert(symbol) }
-        rows[symbol] = row
-        isBasic[symbol] = true
+        for cell in row.cells { columns[cell.symbol.id].insert(symbol) }
+        rows[symbol.id] = row
+        isBasic[symbol.id] = true
     }
 
     /// Takes the row of basic `symbol` out of the tableau and returns it.
     @inline(__always)
     mutating func uninstall(_ symbol: Symbol) -> Row {
-        let row = rows[symbol]
-        for cell in row.cells { columns[cell.symbol].remove(symbol) }
-        rows[symbol] = Row()
-        isBasic[symbol] = false
+        let row = rows[symbol.id]
+        for cell in row.cells { columns[cell.symbol.id].remove(symbol) }
+        rows[symbol.id] = Row()
+        isBasic[symbol.id] = false
         return row
     }
 
@@ -498,8 +498,8 @@ extension Solver {
     /// the rows the column index lists. Restricted rows that go negative are queued
     /// for the dual simplex.
     mutating func substitute(_ symbol: Symbol, with row: Row) {
-        let holders = columns[symbol]
-        columns[symbol] = SymbolSet()
+        let holders = columns[symbol.id]
+        columns[symbol.id] = SymbolSet()
         // Scratch arrays kept by the solver between calls: a substitution allocates
         // nothing once they have grown.
         var added: [Symbol] = []
@@ -516,30 +516,30 @@ extension Solver {
         for basic in holders {
             if isDefinition(basic) {
                 // Definitions keep naming `symbol`, now basic (evaluated on read).
-                columns[symbol].insert(basic)
+                columns[symbol.id].insert(basic)
                 continue
             }
-            let index = rows[basic].position(of: symbol)
-            guard index < rows[basic].cells.count, rows[basic].cells[index].symbol == symbol else { continue }
-            let factor = rows[basic].cells[index].coefficient
-            rows[basic].constant += factor * row.constant
+            let index = rows[basic.id].position(of: symbol)
+            guard index < rows[basic.id].cells.count, rows[basic.id].cells[index].symbol == symbol else { continue }
+            let factor = rows[basic.id].cells[index].coefficient
+            rows[basic.id].constant += factor * row.constant
             added.removeAll(keepingCapacity: true)
             removed.removeAll(keepingCapacity: true)
-            if row.cells.count <= Row.inPlaceLimit && rows[basic].cells.count >= 4 &* row.cells.count {
+            if row.cells.count <= Row.inPlaceLimit && rows[basic.id].cells.count >= 4 &* row.cells.count {
                 // A short row into a long one: edited in place (see `addInPlace`).
-                rows[basic].addInPlace(removingAt: index, row.cells, times: factor, added: &added, removed: &removed)
+                rows[basic.id].addInPlace(removingAt: index, row.cells, times: factor, added: &added, removed: &removed)
             } else {
-                Row.merge(rows[basic].cells, skipping: symbol, row.cells, times: factor,
+                Row.merge(rows[basic.id].cells, skipping: symbol, row.cells, times: factor,
                           into: &buffer, added: &added, removed: &removed, track: true)
-                swap(&buffer, &rows[basic].cells)
+                swap(&buffer, &rows[basic.id].cells)
             }
             // The merge, plus what a holder costs beyond it: reaching its row (a cache
             // miss in a large tableau) and a column-index update per cell gained or
             // lost. The same count whichever way the row was written (`WorkLimitTests`).
-            cellOperations &+= rows[basic].cells.count &+ row.cells.count &+ 8 &+ 4 &* (added.count &+ removed.count)
-            for s in added { columns[s].insert(basic) }
-            for s in removed { columns[s].remove(basic) }
-            if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+            cellOperations &+= rows[basic.id].cells.count &+ row.cells.count &+ 8 &+ 4 &* (added.count &+ removed.count)
+            for s in added { columns[s.id].insert(basic) }
+            for s in removed { columns[s.id].remove(basic) }
+            if kinds[basic.id] != .external && rows[basic.id].constant < 0 { infeasible.push(basic) }
         }
         // Each objective level holding the symbol is a row too: with many priority
         // levels they can be most of the work.
@@ -574,7 +574,7 @@ extension Solver {
     mutating func optimizeArtificial() throws(SolverError) {
         var count = 0
         while let objective = artificial,
-              let entering = objective.cells.first(where: { $0.coefficient < 0 && kinds[$0.symbol] != .dummy })?.symbol {
+              let entering = objective.cells.first(where: { $0.coefficient < 0 && kinds[$0.symbol.id] != .dummy })?.symbol {
             guard let leaving = leavingRow(for: entering) else { throw .internalError("objective is unbounded") }
             pivot(entering: entering, leaving: leaving)
             count += 1
@@ -623,7 +623,7 @@ extension Solver {
     /// Whether the first nonzero entry of `symbol`'s reduced-cost vector is negative
     /// (dummies never enter).
     func isLexicographicallyNegative(_ symbol: Symbol) -> Bool {
-        guard kinds[symbol] != .dummy, let (_, coefficient) = objective.leading(symbol) else { return false }
+        guard kinds[symbol.id] != .dummy, let (_, coefficient) = objective.leading(symbol) else { return false }
         return coefficient < 0
     }
 
@@ -633,10 +633,10 @@ extension Solver {
     func leavingRow(for entering: Symbol) -> Symbol? {
         var best = Symbol.invalid
         var bestRatio = Double.infinity
-        for basic in columns[entering] where kinds[basic] != .external {
-            let coefficient = rows[basic].coefficient(for: entering)
+        for basic in columns[entering.id] where kinds[basic.id] != .external {
+            let coefficient = rows[basic.id].coefficient(for: entering)
             if coefficient < 0 {
-                let ratio = -rows[basic].constant / coefficient
+                let ratio = -rows[basic.id].constant / coefficient
                 if ratio < bestRatio || (ratio == bestRatio && basic < best) {
                     bestRatio = ratio
                     best = basic
@@ -655,8 +655,8 @@ extension Solver {
     mutating func dualOptimize() throws(SolverError) {
         var count = 0
         while let leaving = infeasible.popMin() {
-            guard isBasic[leaving], kinds[leaving] != .external, rows[leaving].constant < 0 else { continue }
-            guard let entering = dualEnteringSymbol(rows[leaving]) else {
+            guard isBasic[leaving.id], kinds[leaving.id] != .external, rows[leaving.id].constant < 0 else { continue }
+            guard let entering = dualEnteringSymbol(rows[leaving.id]) else {
                 infeasible.removeAll()
                 throw .internalError("dual optimize failed")
             }
@@ -681,11 +681,11 @@ extension Solver {
     func dualEnteringSymbol(_ row: Row, preferSparse: Bool = false) -> Symbol? {
         var best = Symbol.invalid
         var bestCoefficient = 0.0
-        for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol] != .dummy {
+        for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol.id] != .dummy {
             if !best.isValid || dualRatio(cell.symbol, cell.coefficient, isLessThan: best, bestCoefficient) {
                 best = cell.symbol
                 bestCoefficient = cell.coefficient
-            } else if preferSparse && columns[cell.symbol].count < columns[best].count
+            } else if preferSparse && columns[cell.symbol.id].count < columns[best.id].count
                         && !dualRatio(best, bestCoefficient, isLessThan: cell.symbol, cell.coefficient) {
                 best = cell.symbol
                 bestCoefficient = cell.coefficient

@@ -46,7 +46,7 @@
 /// ``updateVariables()`` refresh, or evaluated on demand after other changes). With
 /// ``autoSolve`` on (the default) every call leaves the solver optimal.
 public struct Solver: Sendable {
-    // MARK: - Storage (indexed by symbol, `table[symbol]`, unless noted)
+    // MARK: - Storage (indexed by `symbol.id` unless noted)
 
     // The tableau: rows, columns and the objective.
 
@@ -314,18 +314,18 @@ public struct Solver: Sendable {
         let marker = info.tag.marker
         let other = info.tag.other
         definitions.areValuesStale = true
-        if isBasic[marker] {
+        if isBasic[marker.id] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
-            rows[marker].constant -= delta
-            if rows[marker].constant < 0 { infeasible.push(marker) }
-        } else if other.isValid && isBasic[other] {
-            rows[other].constant += delta
-            if rows[other].constant < 0 { infeasible.push(other) }
+            rows[marker.id].constant -= delta
+            if rows[marker.id].constant < 0 { infeasible.push(marker) }
+        } else if other.isValid && isBasic[other.id] {
+            rows[other.id].constant += delta
+            if rows[other.id].constant < 0 { infeasible.push(other) }
         } else {
-            for basic in columns[marker] {
-                let coefficient = rows[basic].coefficient(for: marker)
-                rows[basic].constant += delta * coefficient
-                if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+            for basic in columns[marker.id] {
+                let coefficient = rows[basic.id].coefficient(for: marker)
+                rows[basic.id].constant += delta * coefficient
+                if kinds[basic.id] != .external && rows[basic.id].constant < 0 { infeasible.push(basic) }
             }
         }
         try dualOptimize()
@@ -361,9 +361,9 @@ public struct Solver: Sendable {
     /// - Complexity: O(1) after ``solve()`` or ``updateVariables()``; after another
     ///   change, O(the definition rows `variable` depends on) for a definition.
     public func value(of variable: Variable) -> Double {
-        guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
-        guard isDefinition(symbol) else { return rows[symbol].constant }
-        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol]
+        guard let symbol = variableSymbols[variable], isBasic[symbol.id] else { return 0 }
+        guard isDefinition(symbol) else { return rows[symbol.id].constant }
+        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol.id]
     }
 }
 

@@ -20,7 +20,10 @@ enum SymbolKind: UInt8, Sendable {
 /// Symbols are numbered from 0 in the order the solver makes them, and every choice
 /// among symbols ends in the lowest id (`<`), which is what keeps the solver
 /// deterministic. A wrapper of one `Int`: the same size and layout as the id, so a
-/// row's cell stays 16 bytes and comparisons compile to integer compares.
+/// row's cell stays 16 bytes and comparisons compile to integer compares
+/// (`SymbolTests.aSymbolIsItsId`). The per-symbol tables are plain arrays indexed by
+/// `id` (`rows[symbol.id]`), Array's own subscript, which a pivot's row edits go
+/// through in place.
 struct Symbol: Hashable, Comparable, Sendable {
     /// The index in the per-symbol tables; ≥ 0 for a symbol, -1 for ``invalid``.
     var id: Int
@@ -51,13 +54,3 @@ struct Tag: Sendable {
     var isRedundant = false
 }
 
-extension Array {
-    /// The entry of `symbol` in a per-symbol table (`kinds`, `rows`, `columns`, ...):
-    /// `self[symbol.id]`, read and modified in place (no copy of the element).
-    /// - Precondition: `symbol` is valid and below `count`.
-    @inline(__always)
-    subscript(_ symbol: Symbol) -> Element {
-        get { self[symbol.id] }
-        _modify { yield &self[symbol.id] }
-    }
-}

@@ -21,7 +21,7 @@ struct DefinitionRowTests {
         // Each position is a definition naming the previous one: no row grew with i.
         let symbol = solver.variableSymbols[v[200]]!
         #expect(solver.isDefinition(symbol))
-        #expect(solver.rows[symbol].cells.count == 1)
+        #expect(solver.rows[symbol.id].cells.count == 1)
     }
 
     @Test func laterConstraintExpandsDefinitionsAndCancelsChains() throws {

@@ -26,12 +26,12 @@ struct SymbolTests {
         let wish = try solver.addConstraint(Constraint(Expression(terms: [Term(y)], constant: -3), .equal, strength: Strength(1)))
         let inequalityTag = solver.tags[inequality.rawValue]
         #expect(inequalityTag.marker.isValid && !inequalityTag.other.isValid)
-        #expect(solver.kinds[inequalityTag.marker] == .slack)
-        #expect(solver.owners[inequalityTag.marker] == inequality.rawValue)
+        #expect(solver.kinds[inequalityTag.marker.id] == .slack)
+        #expect(solver.owners[inequalityTag.marker.id] == inequality.rawValue)
         let wishTag = solver.tags[wish.rawValue]
         #expect(wishTag.marker.isValid && wishTag.other.isValid)
-        #expect(solver.kinds[wishTag.marker] == .error && solver.kinds[wishTag.other] == .error)
-        #expect(solver.owners[wishTag.other] == wish.rawValue)
+        #expect(solver.kinds[wishTag.marker.id] == .error && solver.kinds[wishTag.other.id] == .error)
+        #expect(solver.owners[wishTag.other.id] == wish.rawValue)
         #expect(solver.value(of: x) == 5 && solver.value(of: y) == 3)
         var plain = Solver()   // required equalities get no dummy marker by default
         let pin = try plain.addConstraint(Constraint(Expression(terms: [Term(x)], constant: -2), .equal))
