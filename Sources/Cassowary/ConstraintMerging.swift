@@ -13,7 +13,7 @@ extension Solver {
     /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
     /// - Returns: the tag and whether the constraint was merged.
     mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
-                                certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
+                                certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
         guard isMergeable, !tracksMarkers else {
             return (try insertRow(constraint, certificate: &certificate), false)
         }
@@ -21,7 +21,7 @@ extension Solver {
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
         if let representative = merging.index.handle(for: key), records[representative] != nil,
-           constraint.strength.isRequired || tags[representative].marker >= 0 {
+           constraint.strength.isRequired || tags[representative].marker.isValid {
             merging.mergedCount += 1
             if constraint.strength.isRequired { return (tags[representative], true) }
             addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
@@ -39,14 +39,14 @@ extension Solver {
     /// constraint whose `key` matched no present constraint: the second chance below,
     /// else the row goes in. `isKeyIndexed`: `key` is already filed under `handle`.
     mutating func insertOptional(_ constraint: Constraint, handle: Int, key: MergeKey, isKeyIndexed: Bool,
-                                 certificate: inout [Int]?) throws(SolverError) -> (Tag, Bool) {
+                                 certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
         // Second chance for an optional constraint: the same expression written in the
         // non-basic symbols of now. Both rows are identities that stay true whatever the
         // basis becomes, so equal rows mean equal expressions even if the entry is old
         // (an old entry can only miss, never match wrongly).
         let expression = expressionRow(constraint, direct: key.row)
         var expandedKey: MergeKey? = nil
-        if expression.definition < 0 && expression.row.cells.count <= Self.expandedKeyLimit {
+        if !expression.definition.isValid && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
             if let representative = merging.expandedIndex.handle(for: candidate), records[representative] != nil {
                 merging.mergedCount += 1
@@ -72,9 +72,9 @@ extension Solver {
     /// Adds one more unit of weight to the errors of the optional constraint whose
     /// markers are `tag`, in objective level `level`.
     mutating func addWeight(to tag: Tag, level: Int) {
-        for error in [tag.marker, tag.other] where error >= 0 && kinds[error] == .error {
-            if isBasic[error] {
-                objective.add(rows[error], times: 1, level: level)
+        for error in [tag.marker, tag.other] where error.isValid && kinds[error.id] == .error {
+            if isBasic[error.id] {
+                objective.add(rows[error.id], times: 1, level: level)
             } else {
                 objective.add(error, level: level, 1)
             }
@@ -91,7 +91,7 @@ extension Solver {
         cells.reserveCapacity(constraint.expression.terms.count)
         var constant = constraint.expression.constant
         for term in constraint.expression.terms where term.coefficient != 0 {
-            var symbol: Int
+            var symbol: Symbol
             if creatingSymbols {
                 symbol = self.symbol(for: term.variable)
             } else {
@@ -100,9 +100,9 @@ extension Solver {
             }
             var coefficient = term.coefficient
             while isAlias(symbol) {
-                constant += coefficient * rows[symbol].constant
-                coefficient *= rows[symbol].cells[0].coefficient
-                symbol = rows[symbol].cells[0].symbol
+                constant += coefficient * rows[symbol.id].constant
+                coefficient *= rows[symbol.id].cells[0].coefficient
+                symbol = rows[symbol.id].cells[0].symbol
                 cellOperations &+= 1   // long alias chains count toward the work limit
             }
             cells.append(Cell(symbol: symbol, coefficient: coefficient))
@@ -117,8 +117,8 @@ extension Solver {
     /// Whether `symbol` is an alias: a definition row `symbol = k + c·t` with `t`
     /// external, which merge keys resolve.
     @inline(__always)
-    func isAlias(_ symbol: Int) -> Bool {
-        definitions.isAlias[symbol]
+    func isAlias(_ symbol: Symbol) -> Bool {
+        definitions.isAlias[symbol.id]
     }
 }
 
@@ -145,7 +145,7 @@ struct MergeKey: Sendable {
         mix(relation == .equal ? 1 : relation == .lessThanOrEqual ? 2 : 3)
         mix((row.constant == 0 ? 0 : row.constant).bitPattern)
         for cell in row.cells {
-            mix(UInt64(bitPattern: Int64(cell.symbol)))
+            mix(UInt64(bitPattern: Int64(cell.symbol.id)))
             mix((cell.coefficient == 0 ? 0 : cell.coefficient).bitPattern)
         }
         hash = h ^ (h >> 29)
@@ -258,7 +258,7 @@ struct MergeIndex: Sendable {
     /// row without cells.
     @inline(__always)
     private static func filingSymbol(_ key: MergeKey) -> Int {
-        key.row.cells.last?.symbol ?? -1
+        key.row.cells.last?.symbol.id ?? -1
     }
 
     /// The entry of a key equal to `key`, if any, and the length of the list of its
@@ -320,8 +320,8 @@ struct MergeIndex: Sendable {
 /// The symbol of each variable: an array indexed by id for the usual small,
 /// non-negative ids, a dictionary for any other (lookups only, never iterated).
 struct VariableTable: Sendable {
-    private var dense: [Int32] = []          // symbol, or -1
-    private var sparse: [Variable: Int] = [:]
+    private var dense: [Int32] = []          // symbol id, or -1
+    private var sparse: [Variable: Symbol] = [:]
     /// Ids below this go to `dense`.
     static let denseLimit = 1 << 22
 
@@ -331,12 +331,12 @@ struct VariableTable: Sendable {
         if count > dense.count { dense.append(contentsOf: repeatElement(-1, count: count - dense.count)) }
     }
 
-    subscript(variable: Variable) -> Int? {
+    subscript(variable: Variable) -> Symbol? {
         get {
             let id = variable.id
             if id >= 0 && id < Self.denseLimit {
                 guard id < dense.count, dense[id] >= 0 else { return nil }
-                return Int(dense[id])
+                return Symbol(Int(dense[id]))
             }
             return sparse[variable]
         }
@@ -346,7 +346,7 @@ struct VariableTable: Sendable {
                 if id >= dense.count {
                     dense.append(contentsOf: repeatElement(-1, count: max(id + 1, dense.count * 2) - dense.count))
                 }
-                dense[id] = Int32(truncatingIfNeeded: newValue ?? -1)
+                dense[id] = Int32(truncatingIfNeeded: newValue?.id ?? -1)
             } else {
                 sparse[variable] = newValue
             }

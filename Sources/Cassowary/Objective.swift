@@ -40,7 +40,7 @@ struct Objective: Sendable {
     private var vectors: [Vector] = []
     /// Symbols whose vector changed a sign or became (non)zero since the solver last
     /// refreshed its set of lexicographically negative symbols.
-    var changed: [Int] = []
+    var changed: [Symbol] = []
 
     /// Number of levels.
     var levelCount: Int { ranks.count }
@@ -75,15 +75,15 @@ struct Objective: Sendable {
 
     /// Whether `symbol` has a nonzero coefficient in some level.
     @inline(__always)
-    func hasCost(_ symbol: Int) -> Bool {
-        symbol < vectors.count && !vectors[symbol].isEmpty
+    func hasCost(_ symbol: Symbol) -> Bool {
+        symbol.id < vectors.count && !vectors[symbol.id].isEmpty
     }
 
     /// The coefficient of `symbol` in `level`, 0 if none.
     @inline(__always)
-    func coefficient(of symbol: Int, level: Int) -> Double {
-        guard symbol < vectors.count else { return 0 }
-        let vector = vectors[symbol]
+    func coefficient(of symbol: Symbol, level: Int) -> Double {
+        guard symbol.id < vectors.count else { return 0 }
+        let vector = vectors[symbol.id]
         if vector.first.level == Int32(truncatingIfNeeded: level) { return vector.first.coefficient }
         if let more = vector.more {
             for entry in more where entry.level == Int32(truncatingIfNeeded: level) { return entry.coefficient }
@@ -94,9 +94,9 @@ struct Objective: Sendable {
     /// The entry of least rank (strongest level) of `symbol`'s vector: its rank and
     /// coefficient, or nil for a zero vector.
     @inline(__always)
-    func leading(_ symbol: Int) -> (rank: Int, coefficient: Double)? {
-        guard symbol < vectors.count else { return nil }
-        let vector = vectors[symbol]
+    func leading(_ symbol: Symbol) -> (rank: Int, coefficient: Double)? {
+        guard symbol.id < vectors.count else { return nil }
+        let vector = vectors[symbol.id]
         guard !vector.isEmpty else { return nil }
         var best = (rank: rank(of: Int(vector.first.level)), coefficient: vector.first.coefficient)
         if let more = vector.more {
@@ -110,57 +110,57 @@ struct Objective: Sendable {
     /// Calls `body` with each level where `symbol` has a nonzero coefficient (order
     /// unspecified: callers choose by rank).
     @inline(__always)
-    func forEachLevel(of symbol: Int, _ body: (Int) -> Void) {
-        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return }
-        body(Int(vectors[symbol].first.level))
-        if let more = vectors[symbol].more {
+    func forEachLevel(of symbol: Symbol, _ body: (Int) -> Void) {
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return }
+        body(Int(vectors[symbol.id].first.level))
+        if let more = vectors[symbol.id].more {
             for entry in more { body(Int(entry.level)) }
         }
     }
 
     /// Adds `delta` to the coefficient of `symbol` in `level`; a sum that cancels
     /// (``Tolerance``) becomes exactly 0 and leaves the vector.
-    mutating func add(_ symbol: Int, level: Int, _ delta: Double) {
-        if symbol >= vectors.count {
-            vectors.append(contentsOf: repeatElement(Vector(), count: symbol + 1 - vectors.count))
+    mutating func add(_ symbol: Symbol, level: Int, _ delta: Double) {
+        if symbol.id >= vectors.count {
+            vectors.append(contentsOf: repeatElement(Vector(), count: symbol.id + 1 - vectors.count))
         }
         let tag = Int32(truncatingIfNeeded: level)
-        if vectors[symbol].first.level == tag {
-            let old = vectors[symbol].first.coefficient
+        if vectors[symbol.id].first.level == tag {
+            let old = vectors[symbol.id].first.coefficient
             let sum = Self.sum(old, delta)
             if sum == 0 {
-                if var more = vectors[symbol].more, !more.isEmpty {
-                    vectors[symbol].first = more.removeLast()
-                    vectors[symbol].more = more.isEmpty ? nil : more
+                if var more = vectors[symbol.id].more, !more.isEmpty {
+                    vectors[symbol.id].first = more.removeLast()
+                    vectors[symbol.id].more = more.isEmpty ? nil : more
                 } else {
-                    vectors[symbol].first = Entry(level: -1, coefficient: 0)
+                    vectors[symbol.id].first = Entry(level: -1, coefficient: 0)
                 }
             } else {
-                vectors[symbol].first.coefficient = sum
+                vectors[symbol.id].first.coefficient = sum
             }
             log(symbol, old, sum)
             return
         }
-        if vectors[symbol].more != nil, let index = vectors[symbol].more!.firstIndex(where: { $0.level == tag }) {
-            let old = vectors[symbol].more![index].coefficient
+        if vectors[symbol.id].more != nil, let index = vectors[symbol.id].more!.firstIndex(where: { $0.level == tag }) {
+            let old = vectors[symbol.id].more![index].coefficient
             let sum = Self.sum(old, delta)
             if sum == 0 {
-                vectors[symbol].more!.remove(at: index)
-                if vectors[symbol].more!.isEmpty { vectors[symbol].more = nil }
+                vectors[symbol.id].more!.remove(at: index)
+                if vectors[symbol.id].more!.isEmpty { vectors[symbol.id].more = nil }
             } else {
-                vectors[symbol].more![index].coefficient = sum
+                vectors[symbol.id].more![index].coefficient = sum
             }
             log(symbol, old, sum)
             return
         }
         let sum = Self.sum(0, delta)
         guard sum != 0 else { return }
-        if vectors[symbol].isEmpty {
-            vectors[symbol].first = Entry(level: tag, coefficient: sum)
-        } else if vectors[symbol].more == nil {
-            vectors[symbol].more = [Entry(level: tag, coefficient: sum)]
+        if vectors[symbol.id].isEmpty {
+            vectors[symbol.id].first = Entry(level: tag, coefficient: sum)
+        } else if vectors[symbol.id].more == nil {
+            vectors[symbol.id].more = [Entry(level: tag, coefficient: sum)]
         } else {
-            vectors[symbol].more!.append(Entry(level: tag, coefficient: sum))
+            vectors[symbol.id].more!.append(Entry(level: tag, coefficient: sum))
         }
         changed.append(symbol)
     }
@@ -172,9 +172,9 @@ struct Objective: Sendable {
     }
 
     /// Sets `symbol`'s coefficient to 0 in every level.
-    mutating func remove(_ symbol: Int) {
-        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return }
-        vectors[symbol] = Vector()
+    mutating func remove(_ symbol: Symbol) {
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return }
+        vectors[symbol.id] = Vector()
         changed.append(symbol)
     }
 
@@ -182,9 +182,9 @@ struct Objective: Sendable {
     /// - Returns: the number of levels that held `symbol`.
     /// - Complexity: O(entries of `symbol` × length of `row`).
     @discardableResult
-    mutating func substitute(_ symbol: Int, with row: Row) -> Int {
-        guard symbol < vectors.count, !vectors[symbol].isEmpty else { return 0 }
-        let vector = vectors[symbol]
+    mutating func substitute(_ symbol: Symbol, with row: Row) -> Int {
+        guard symbol.id < vectors.count, !vectors[symbol.id].isEmpty else { return 0 }
+        let vector = vectors[symbol.id]
         remove(symbol)
         add(row, times: vector.first.coefficient, level: Int(vector.first.level))
         guard let more = vector.more else { return 1 }
@@ -210,7 +210,7 @@ struct Objective: Sendable {
     static let unitScale = 1e-3
 
     @inline(__always)
-    private mutating func log(_ symbol: Int, _ old: Double, _ sum: Double) {
+    private mutating func log(_ symbol: Symbol, _ old: Double, _ sum: Double) {
         if (old < 0) != (sum < 0) || (old == 0) != (sum == 0) { changed.append(symbol) }
     }
 }

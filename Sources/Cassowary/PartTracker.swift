@@ -32,8 +32,8 @@ struct PartTracker {
             let node: Int
             if let symbol = solver.variableSymbols[term.variable] {
                 // A variable a required equality pins ties nothing.
-                if solver.isPinned[symbol] { continue }
-                node = symbol
+                if solver.isPinned[symbol.id] { continue }
+                node = symbol.id
             } else if let known = unnamed[term.variable] {
                 node = known
             } else {

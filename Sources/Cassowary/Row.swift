@@ -1,6 +1,6 @@
 /// One coefficient of a row: `coefficient · symbol`.
 struct Cell: Sendable {
-    var symbol: Int
+    var symbol: Symbol
     var coefficient: Double
 }
 
@@ -61,14 +61,14 @@ struct Row: Sendable {
     /// The coefficient of `symbol`, 0 if absent.
     /// - Complexity: O(log n).
     @inline(__always)
-    func coefficient(for symbol: Int) -> Double {
+    func coefficient(for symbol: Symbol) -> Double {
         let index = position(of: symbol)
         return index < cells.count && cells[index].symbol == symbol ? cells[index].coefficient : 0
     }
 
     /// The index of the first cell whose symbol is ≥ `symbol`.
     @inline(__always)
-    func position(of symbol: Int) -> Int {
+    func position(of symbol: Symbol) -> Int {
         var low = 0
         var high = cells.count
         while low < high {
@@ -81,7 +81,7 @@ struct Row: Sendable {
     /// Adds `coefficient · symbol`, dropping the cell if the sum cancels.
     /// Returns +1 if a cell was created, -1 if one was removed, 0 otherwise.
     @discardableResult
-    mutating func insert(_ symbol: Int, _ coefficient: Double) -> Int {
+    mutating func insert(_ symbol: Symbol, _ coefficient: Double) -> Int {
         let index = position(of: symbol)
         if index < cells.count && cells[index].symbol == symbol {
             let old = cells[index].coefficient
@@ -99,7 +99,7 @@ struct Row: Sendable {
     }
 
     /// Removes `symbol`'s cell if present.
-    mutating func remove(_ symbol: Int) {
+    mutating func remove(_ symbol: Symbol) {
         let index = position(of: symbol)
         if index < cells.count && cells[index].symbol == symbol { cells.remove(at: index) }
     }
@@ -116,7 +116,7 @@ struct Row: Sendable {
     /// `symbol = -(b/a)·y - c/a`, and `symbol` is no longer in it.
     /// - Precondition: `symbol` has a nonzero coefficient in this row.
     /// - Complexity: O(n).
-    mutating func solve(for symbol: Int) {
+    mutating func solve(for symbol: Symbol) {
         let index = position(of: symbol)
         let factor = -1.0 / cells[index].coefficient
         cells.remove(at: index)
@@ -127,7 +127,7 @@ struct Row: Sendable {
     /// Changes the basic symbol of a tableau row from `lhs` to `rhs` (a pivot).
     ///
     /// Before: `lhs = a·rhs + b·y + c`. After: `rhs = (1/a)·lhs - (b/a)·y - c/a`.
-    mutating func solve(for rhs: Int, replacing lhs: Int) {
+    mutating func solve(for rhs: Symbol, replacing lhs: Symbol) {
         insert(lhs, -1)
         solve(for: rhs)
     }
@@ -135,20 +135,20 @@ struct Row: Sendable {
     /// `self += factor · other` without bookkeeping (objective and scratch rows).
     mutating func add(_ other: Row, times factor: Double) {
         constant += factor * other.constant
-        var added: [Int] = []
-        var removed: [Int] = []
-        cells = Row.merge(cells, skipping: -1, other.cells, times: factor,
+        var added: [Symbol] = []
+        var removed: [Symbol] = []
+        cells = Row.merge(cells, skipping: .invalid, other.cells, times: factor,
                           added: &added, removed: &removed, track: false)
     }
 
     /// Replaces `symbol` by `row` (`symbol = row`) in this row, if present.
-    mutating func substitute(_ symbol: Int, with row: Row) {
+    mutating func substitute(_ symbol: Symbol, with row: Row) {
         let index = position(of: symbol)
         guard index < cells.count && cells[index].symbol == symbol else { return }
         let factor = cells[index].coefficient
         constant += factor * row.constant
-        var added: [Int] = []
-        var removed: [Int] = []
+        var added: [Symbol] = []
+        var removed: [Symbol] = []
         cells = Row.merge(cells, skipping: symbol, row.cells, times: factor,
                           added: &added, removed: &removed, track: false)
     }
@@ -167,7 +167,7 @@ struct Row: Sendable {
     /// - Precondition: `b` is sorted by symbol and does not hold the symbol at `index`.
     /// - Complexity: O(|b| · (log n + n)) memory moves, n = `cells.count`.
     mutating func addInPlace(removingAt index: Int, _ b: [Cell], times factor: Double,
-                             added: inout [Int], removed: inout [Int]) {
+                             added: inout [Symbol], removed: inout [Symbol]) {
         cells.remove(at: index)
         for cell in b {
             let delta = factor * cell.coefficient
@@ -193,8 +193,8 @@ struct Row: Sendable {
     /// symbols new to `a` are appended to `added` and cancelled ones to `removed`.
     /// - Complexity: O(|a| + |b|).
     @inline(__always)
-    static func merge(_ a: [Cell], skipping skip: Int, _ b: [Cell], times factor: Double,
-                      added: inout [Int], removed: inout [Int], track: Bool) -> [Cell] {
+    static func merge(_ a: [Cell], skipping skip: Symbol, _ b: [Cell], times factor: Double,
+                      added: inout [Symbol], removed: inout [Symbol], track: Bool) -> [Cell] {
         var out: [Cell] = []
         merge(a, skipping: skip, b, times: factor, into: &out, added: &added, removed: &removed, track: track)
         return out
@@ -203,8 +203,8 @@ struct Row: Sendable {
     /// ``merge(_:skipping:_:times:added:removed:track:)`` writing into `out` (emptied
     /// first, capacity kept) so a caller can recycle one buffer across many rows.
     @inline(__always)
-    static func merge(_ a: [Cell], skipping skip: Int, _ b: [Cell], times factor: Double,
-                      into out: inout [Cell], added: inout [Int], removed: inout [Int], track: Bool) {
+    static func merge(_ a: [Cell], skipping skip: Symbol, _ b: [Cell], times factor: Double,
+                      into out: inout [Cell], added: inout [Symbol], removed: inout [Symbol], track: Bool) {
         out.removeAll(keepingCapacity: true)
         out.reserveCapacity(a.count + b.count)
         a.withUnsafeBufferPointer { pa in

@@ -83,11 +83,12 @@ extension Solver {
 
         mutating func build(from solver: Solver) {
             flags = Array(repeating: Flags(), count: solver.kinds.count)
-            for basic in solver.kinds.indices where solver.isDegenerate(basic) {
-                let cells = solver.rows[basic].cells
+            for id in solver.kinds.indices where solver.isDegenerate(Symbol(id)) {
+                let basic = Symbol(id)
+                let cells = solver.rows[basic.id].cells
                 let movable = cells.filter { solver.freedom(of: $0.symbol) != .fixed }
                 for cell in movable {
-                    Self.record(cell.coefficient, alone: movable.count == 1, into: &flags[cell.symbol])
+                    Self.record(cell.coefficient, alone: movable.count == 1, into: &flags[cell.symbol.id])
                 }
             }
         }
@@ -100,14 +101,14 @@ extension Solver {
             }
         }
 
-        func flags(for symbol: Int, in solver: Solver) -> Flags {
-            if precomputed { return flags[symbol] }
+        func flags(for symbol: Symbol, in solver: Solver) -> Flags {
+            if precomputed { return flags[symbol.id] }
             var result = Flags()
-            for basic in solver.columns[symbol] where solver.isDegenerate(basic) {
-                let cells = solver.rows[basic].cells
+            for basic in solver.columns[symbol.id] where solver.isDegenerate(basic) {
+                let cells = solver.rows[basic.id].cells
                 var movable = 0
                 for cell in cells where solver.freedom(of: cell.symbol) != .fixed { movable += 1 }
-                Self.record(solver.rows[basic].coefficient(for: symbol), alone: movable == 1, into: &result)
+                Self.record(solver.rows[basic.id].coefficient(for: symbol), alone: movable == 1, into: &result)
             }
             return result
         }
@@ -116,27 +117,28 @@ extension Solver {
     /// The basic symbols whose restricted rows are at value 0 (degenerate), ascending.
     /// With the coefficients (see ``pivotTrail``) they are all ``areDetermined(_:)``
     /// reads of the tableau: its answers depend on the constants only through this set.
+    /// Symbols are given by their ids (`Symbol.id`), the numbers ``pivotTrail`` holds.
     /// - Complexity: O(symbols).
     public func degenerateRows() -> [Int] {
-        kinds.indices.filter { isDegenerate($0) }
+        kinds.indices.filter { isDegenerate(Symbol($0)) }
     }
 
     /// A restricted basic row whose value is 0 (up to ``Tolerance``).
     @inline(__always)
-    func isDegenerate(_ basic: Int) -> Bool {
-        isBasic[basic] && kinds[basic].isRestricted && Tolerance.isNearZero(rows[basic].constant, scale: 1)
+    func isDegenerate(_ basic: Symbol) -> Bool {
+        isBasic[basic.id] && kinds[basic.id].isRestricted && Tolerance.isNearZero(rows[basic.id].constant, scale: 1)
     }
 
     /// How a non-basic symbol may move on the optimal face.
     enum Freedom { case fixed, increase, both }
 
-    func freedom(of symbol: Int) -> Freedom {
-        switch kinds[symbol] {
+    func freedom(of symbol: Symbol) -> Freedom {
+        switch kinds[symbol.id] {
         case .dummy:
             return .fixed
         case .external, .slack, .error:
             if objective.hasCost(symbol) { return .fixed }
-            return kinds[symbol] == .external ? .both : .increase
+            return kinds[symbol.id] == .external ? .both : .increase
         }
     }
 
@@ -170,38 +172,38 @@ extension Solver {
     /// determined when every symbol of its row is (it is their fixed combination), else
     /// decided on its expansion; definitions are settled in rank order, so the
     /// recursion is a loop.
-    func isSymbolDetermined(_ symbol: Int, blocking: inout DegeneracyIndex) -> Bool {
+    func isSymbolDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
         if blocking.determined.count < kinds.count {
             blocking.determined = Array(repeating: 0, count: kinds.count)
         }
-        if blocking.determined[symbol] != 0 { return blocking.determined[symbol] == 1 }
-        if isBasic[symbol] && isDefinition(symbol) {
+        if blocking.determined[symbol.id] != 0 { return blocking.determined[symbol.id] == 1 }
+        if isBasic[symbol.id] && isDefinition(symbol) {
             // Settle the definitions in rank order up to this one (each names only lower
             // ranks, which are then settled, and ordinary symbols, decided directly).
-            while blocking.settledRanks <= definitions.rank[symbol] {
+            while blocking.settledRanks <= definitions.rank[symbol.id] {
                 settleDefinition(definitions.order[blocking.settledRanks], blocking: &blocking)
                 blocking.settledRanks += 1
             }
-            return blocking.determined[symbol] == 1
+            return blocking.determined[symbol.id] == 1
         }
         var row = Row()
-        if isBasic[symbol] { row = rows[symbol] } else { row.insert(symbol, 1) }
+        if isBasic[symbol.id] { row = rows[symbol.id] } else { row.insert(symbol, 1) }
         let answer = isRowDetermined(row, blocking: &blocking)
-        blocking.determined[symbol] = answer ? 1 : 2
+        blocking.determined[symbol.id] = answer ? 1 : 2
         return answer
     }
 
     /// Decides the definition `symbol`, whose lower-ranked references are settled.
-    private func settleDefinition(_ symbol: Int, blocking: inout DegeneracyIndex) {
+    private func settleDefinition(_ symbol: Symbol, blocking: inout DegeneracyIndex) {
         var answer = true
-        for cell in rows[symbol].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
+        for cell in rows[symbol.id].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
             answer = false
             break
         }
         if !answer {
-            answer = isRowDetermined(expanded(rows[symbol], blocking: &blocking), blocking: &blocking)
+            answer = isRowDetermined(expanded(rows[symbol.id], blocking: &blocking), blocking: &blocking)
         }
-        blocking.determined[symbol] = answer ? 1 : 2
+        blocking.determined[symbol.id] = answer ? 1 : 2
     }
 
     /// Whether `row`, written in non-basic symbols, has the same value on the whole
@@ -230,11 +232,11 @@ extension Solver {
     /// movable symbols and degenerate rows around `row`'s symbols, then maximises and
     /// minimises `a · d` over the cone cut by the box `|dⱼ| ≤ 1`.
     func coneChanges(_ row: Row, work: inout Int) -> Bool {
-        var index: [Int: Int] = [:]        // symbol → LP variable (lookups only)
-        var order: [Int] = []              // symbols in discovery order
-        var degenerateRows: [Int] = []
-        var seenRows = Set<Int>()
-        func include(_ symbol: Int) {
+        var index: [Symbol: Int] = [:]     // symbol → LP variable (lookups only)
+        var order: [Symbol] = []           // symbols in discovery order
+        var degenerateRows: [Symbol] = []
+        var seenRows = Set<Symbol>()       // lookups only
+        func include(_ symbol: Symbol) {
             if index[symbol] == nil && freedom(of: symbol) != .fixed {
                 index[symbol] = order.count
                 order.append(symbol)
@@ -245,16 +247,16 @@ extension Solver {
         while next < order.count {
             let symbol = order[next]
             next += 1
-            for basic in columns[symbol].sorted() where isDegenerate(basic) && !seenRows.contains(basic) {
+            for basic in columns[symbol.id].sorted() where isDegenerate(basic) && !seenRows.contains(basic) {
                 seenRows.insert(basic)
                 degenerateRows.append(basic)
-                for cell in rows[basic].cells { include(cell.symbol) }
+                for cell in rows[basic.id].cells { include(cell.symbol) }
             }
         }
         var scale = 0.0
         for cell in row.cells { scale = max(scale, abs(cell.coefficient)) }
         work &+= order.count
-        for basic in degenerateRows { work &+= rows[basic].cells.count }
+        for basic in degenerateRows { work &+= rows[basic.id].cells.count }
         for direction in [1.0, -1.0] {
             var program = Solver()
             defer { work &+= program.cellOperations }
@@ -268,7 +270,7 @@ extension Solver {
                 }
                 for basic in degenerateRows {
                     var terms: [Term] = []
-                    for cell in rows[basic].cells {
+                    for cell in rows[basic.id].cells {
                         if let position = index[cell.symbol] { terms.append(Term(Variable(id: position), cell.coefficient)) }
                     }
                     try program.addConstraint(Constraint(Expression(terms: terms), .greaterThanOrEqual))
@@ -343,14 +345,14 @@ extension Solver {
         var owners: [Int] = []
         var isUnderconstrained = false
         for cell in row.cells where freedom(of: cell.symbol) != .fixed {
-            if kinds[cell.symbol] == .error {
-                owners.append(self.owners[cell.symbol])
+            if kinds[cell.symbol.id] == .error {
+                owners.append(self.owners[cell.symbol.id])
             } else {
                 isUnderconstrained = true
             }
-            work &+= columns[cell.symbol].count
-            for basic in columns[cell.symbol] where kinds[basic] == .error && !isDefinition(basic) {
-                owners.append(self.owners[basic])
+            work &+= columns[cell.symbol.id].count
+            for basic in columns[cell.symbol.id] where kinds[basic.id] == .error && !isDefinition(basic) {
+                owners.append(self.owners[basic.id])
             }
         }
         owners.sort()

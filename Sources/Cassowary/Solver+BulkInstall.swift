@@ -46,7 +46,7 @@ extension Solver {
         let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
         var parts = PartTracker(links: bulkLoad.installsByPart && isBulk ? links : nil)
         // The strongest queued level that names each hub (lookups only).
-        var hubLevels: [Int: Double] = [:]
+        var hubLevels: [Symbol: Double] = [:]
         // Merged duplicates tied to their representatives' parts (queue indices).
         var duplicateTies: [(Int, Int)] = []
         for handle in bulkLoad.pending {
@@ -56,7 +56,7 @@ extension Solver {
             if parts.isActive { parts.tie(constraint.expression, in: self) }
             if deferrals.count > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol] != 0 else { continue }
+                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol.id] != 0 else { continue }
                     hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
@@ -85,15 +85,15 @@ extension Solver {
         bulkLoad.pending = []
         // Deferred required constraints go in just before the strongest level that names
         // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in deferrals.hubOrder where deferrals.direction[hub] != 0 {
+        for hub in deferrals.hubOrder where deferrals.direction[hub.id] != 0 {
             let level = hubLevels[hub] ?? -.infinity
             for handle in deferrals.byHub[hub] ?? [] {
                 guard let record = records[handle] else { continue }
                 queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
-                                            hub: Int32(truncatingIfNeeded: hub)))
+                                            hub: Int32(truncatingIfNeeded: hub.id)))
                 if parts.isActive { parts.tie(record.constraint.expression, in: self) }
             }
-            deferrals.direction[hub] = 0
+            deferrals.direction[hub.id] = 0
         }
         deferrals.byHub = [:]
         deferrals.hubOrder = []
@@ -153,10 +153,10 @@ extension Solver {
                 try optimizeObjective()
                 continue
             }
-            var certificate: [Int]? = nil
+            var certificate: [Symbol]? = nil
             let tag: Tag
             let isMerged: Bool
-            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker >= 0 {
+            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker.isValid {
                 merging.mergedCount += 1
                 addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
                 (tag, isMerged) = (tags[entry.representative], true)
@@ -211,6 +211,6 @@ struct PendingInstall {
     var part: Int32 = 0
     /// A deferred required constraint (`Solver+Deferral.swift`), not a queued optional one.
     var isDeferred = false
-    /// A deferred constraint's hub symbol, else -1.
+    /// A deferred constraint's hub symbol (its id: 4 bytes, not 8), else -1.
     var hub: Int32 = -1
 }

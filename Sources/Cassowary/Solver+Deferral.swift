@@ -73,24 +73,24 @@ extension Solver {
         }
         let mayDefer = defersImpliedFree && !autoSolve && !tracksMarkers && objective.levelCount == 0
             && constraint.relation != .equal && terms.count <= Self.deferralTermLimit
-        var hub = -1
+        var hub = Symbol.invalid
         if mayDefer {
             for index in terms.indices {
                 let sign = push(index)
                 guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
-                if deferrals.direction[symbol] == Int8(sign) {
+                if deferrals.direction[symbol.id] == Int8(sign) {
                     hub = symbol   // a hub already: join it
                     break
                 }
-                let count = deferrals.pushes[symbol]
-                if hub < 0 && deferrals.direction[symbol] == 0 && count != Self.pushedBothWays
+                let count = deferrals.pushes[symbol.id]
+                if !hub.isValid && deferrals.direction[symbol.id] == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
             }
         }
         // Symbols are made in term order, skipping zero terms, as an install makes them.
-        guard hub >= 0 else {
+        guard hub.isValid else {
             for index in terms.indices where terms[index].coefficient != 0 {
                 let symbol = symbol(for: terms[index].variable)
                 record(push(index), of: symbol)
@@ -100,19 +100,19 @@ extension Solver {
         // No other hub may stay named by a deferred constraint.
         for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
+            if symbol != hub && deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
         for index in terms.indices where terms[index].coefficient != 0 {
             let symbol = symbol(for: terms[index].variable)
             record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if deferrals.direction[hub] == 0 {
-            deferrals.direction[hub] = Int8(deferrals.pushes[hub].signum())
+        if deferrals.direction[hub.id] == 0 {
+            deferrals.direction[hub.id] = Int8(deferrals.pushes[hub.id].signum())
             deferrals.hubOrder.append(hub)
         }
         deferrals.byHub[hub, default: []].append(handle)
         records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
-        tags.append(Tag(marker: -1, other: -1))
+        tags.append(Tag(marker: .invalid, other: .invalid))
         deferrals.count += 1
         bulkLoad.needsSolve = true
         return true
@@ -121,13 +121,13 @@ extension Solver {
     /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
     /// to `symbol`'s count in ``Deferrals/pushes``.
     @inline(__always)
-    private mutating func record(_ sign: Int32, of symbol: Int) {
-        let count = deferrals.pushes[symbol]
+    private mutating func record(_ sign: Int32, of symbol: Symbol) {
+        let count = deferrals.pushes[symbol.id]
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
-            deferrals.pushes[symbol] = Self.pushedBothWays
+            deferrals.pushes[symbol.id] = Self.pushedBothWays
         } else if count.magnitude < Int32.max.magnitude - 1 {
-            deferrals.pushes[symbol] = count + sign
+            deferrals.pushes[symbol.id] = count + sign
         }
     }
 
@@ -152,7 +152,7 @@ extension Solver {
                 keyed.append((-.infinity, entry))
                 continue
             }
-            let hub = Int(entry.hub)
+            let hub = Symbol(Int(entry.hub))
             var residual = constraint.expression.constant
             var coefficient = 0.0
             for term in constraint.expression.terms {
@@ -165,7 +165,7 @@ extension Solver {
             }
             // The hub value at which the constraint is tight, signed by the way the
             // constraint pushes the hub (the hub's direction), so larger is more demanding.
-            let hubValue = isBasic[hub] ? (isDefinition(hub) ? definitions.values[hub] : rows[hub].constant) : 0
+            let hubValue = isBasic[hub.id] ? (isDefinition(hub) ? definitions.values[hub.id] : rows[hub.id].constant) : 0
             let tight = hubValue - residual / coefficient
             let direction: Double = (coefficient > 0) == (constraint.relation == .greaterThanOrEqual) ? 1 : -1
             keyed.append((direction * tight, entry))
@@ -180,18 +180,18 @@ extension Solver {
         guard deferrals.count > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if deferrals.direction[symbol] != 0 { try installDeferred(hub: symbol) }
+            if deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
-    mutating func installDeferred(hub: Int) throws(SolverError) {
-        deferrals.direction[hub] = 0
+    mutating func installDeferred(hub: Symbol) throws(SolverError) {
+        deferrals.direction[hub.id] = 0
         guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
             PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,
-                           hub: Int32(truncatingIfNeeded: hub))
+                           hub: Int32(truncatingIfNeeded: hub.id))
         }
         orderByDemand(&run[...])
         for entry in run { try installDeferred(handle: entry.handle) }
@@ -201,7 +201,7 @@ extension Solver {
     mutating func installDeferred(handle: Int) throws(SolverError) {
         deferrals.count -= 1
         guard let record = records[handle] else { return }
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         let tag: Tag
         let isMerged: Bool
         do {

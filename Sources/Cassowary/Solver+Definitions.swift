@@ -23,17 +23,17 @@
 extension Solver {
     /// Whether `symbol` is basic through a definition row.
     @inline(__always)
-    func isDefinition(_ symbol: Int) -> Bool { definitions.rank[symbol] >= 0 }
+    func isDefinition(_ symbol: Symbol) -> Bool { definitions.rank[symbol.id] >= 0 }
 
     /// The external symbol of `row` that no row or objective level holds, if any: the
     /// one with the largest |coefficient|, then the highest id — exactly the symbol
     /// ``chooseSubject(_:tag:)`` would pick from the expanded row (a symbol nothing
     /// holds has the fewest holders, and expansion cannot add to its coefficient).
-    func freshSubject(_ row: Row) -> Int {
-        var best = -1
+    func freshSubject(_ row: Row) -> Symbol {
+        var best = Symbol.invalid
         var bestMagnitude = 0.0
-        for cell in row.cells where kinds[cell.symbol] == .external && !isBasic[cell.symbol]
-            && columns[cell.symbol].isEmpty {
+        for cell in row.cells where kinds[cell.symbol.id] == .external && !isBasic[cell.symbol.id]
+            && columns[cell.symbol.id].isEmpty {
             let magnitude = abs(cell.coefficient)
             if magnitude >= bestMagnitude && isOutsideObjective(cell.symbol) {
                 best = cell.symbol
@@ -45,21 +45,21 @@ extension Solver {
 
     /// Whether no objective level (nor the artificial objective) holds `symbol`.
     @inline(__always)
-    func isOutsideObjective(_ symbol: Int) -> Bool {
+    func isOutsideObjective(_ symbol: Symbol) -> Bool {
         if objective.hasCost(symbol) { return false }
         if let artificial, artificial.coefficient(for: symbol) != 0 { return false }
         return true
     }
 
     /// Makes `symbol` basic with the definition row `row` (already solved for it).
-    mutating func installDefinition(_ symbol: Int, _ row: Row) {
+    mutating func installDefinition(_ symbol: Symbol, _ row: Row) {
         link(symbol, row)
-        for cell in row.cells { columns[cell.symbol].insert(symbol) }
-        rows[symbol] = row
-        isBasic[symbol] = true
-        definitions.rank[symbol] = definitions.order.count
+        for cell in row.cells { columns[cell.symbol.id].insert(symbol) }
+        rows[symbol.id] = row
+        isBasic[symbol.id] = true
+        definitions.rank[symbol.id] = definitions.order.count
         definitions.order.append(symbol)
-        definitions.isAlias[symbol] = row.cells.count == 1 && kinds[row.cells[0].symbol] == .external
+        definitions.isAlias[symbol.id] = row.cells.count == 1 && kinds[row.cells[0].symbol.id] == .external
         definitions.areValuesStale = true
     }
 
@@ -80,7 +80,7 @@ extension Solver {
             let symbol = definitions.order[rank]
             let factor = expander.take(symbol)
             if factor == 0 { continue }
-            let row = rows[symbol]
+            let row = rows[symbol.id]
             total += factor * row.constant
             scale += abs(factor * row.constant)
             for cell in row.cells {
@@ -95,16 +95,16 @@ extension Solver {
     /// Adds `coefficient · symbol` to the expansion: an ordinary basic row at once, a
     /// definition queued by rank, a non-basic symbol as it is.
     @inline(__always)
-    private func accumulate(_ symbol: Int, _ coefficient: Double, into expander: inout Expander,
+    private func accumulate(_ symbol: Symbol, _ coefficient: Double, into expander: inout Expander,
                             constant: inout Double, scale: inout Double) {
-        if isBasic[symbol] && !isDefinition(symbol) {
-            let row = rows[symbol]
+        if isBasic[symbol.id] && !isDefinition(symbol) {
+            let row = rows[symbol.id]
             constant += coefficient * row.constant
             scale += abs(coefficient * row.constant)
             for cell in row.cells { expander.add(cell.symbol, coefficient * cell.coefficient) }
         } else {
             expander.add(symbol, coefficient)
-            if isBasic[symbol] { expander.queue(rank: definitions.rank[symbol]) }
+            if isBasic[symbol.id] { expander.queue(rank: definitions.rank[symbol.id]) }
         }
     }
 
@@ -114,13 +114,13 @@ extension Solver {
         guard definitions.areValuesStale else { return }
         for symbol in definitions.order {
             // Read in place: a copy of the row would retain and release its buffer.
-            var value = rows[symbol].constant
-            rows[symbol].cells.withUnsafeBufferPointer { cells in
-                for cell in cells where isBasic[cell.symbol] {
-                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitions.values[cell.symbol] : rows[cell.symbol].constant)
+            var value = rows[symbol.id].constant
+            rows[symbol.id].cells.withUnsafeBufferPointer { cells in
+                for cell in cells where isBasic[cell.symbol.id] {
+                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitions.values[cell.symbol.id] : rows[cell.symbol.id].constant)
                 }
             }
-            definitions.values[symbol] = value
+            definitions.values[symbol.id] = value
         }
         definitions.areValuesStale = false
     }
@@ -128,8 +128,8 @@ extension Solver {
     /// The value of the definition `symbol` without the cache (after a change that has
     /// not been followed by ``solve()``): evaluates the definitions it depends on.
     /// - Complexity: O(Σ length of the definitions `symbol` depends on).
-    func evaluateDefinition(_ symbol: Int) -> Double {
-        var memo: [Int: Double] = [:]   // lookups only
+    func evaluateDefinition(_ symbol: Symbol) -> Double {
+        var memo: [Symbol: Double] = [:]   // lookups only
         var stack = [symbol]
         while let top = stack.last {
             if memo[top] != nil {
@@ -137,14 +137,14 @@ extension Solver {
                 continue
             }
             var ready = true
-            for cell in rows[top].cells where isBasic[cell.symbol] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
+            for cell in rows[top.id].cells where isBasic[cell.symbol.id] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
                 stack.append(cell.symbol)
                 ready = false
             }
             guard ready else { continue }
-            var value = rows[top].constant
-            for cell in rows[top].cells where isBasic[cell.symbol] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : rows[cell.symbol].constant)
+            var value = rows[top.id].constant
+            for cell in rows[top.id].cells where isBasic[cell.symbol.id] {
+                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : rows[cell.symbol.id].constant)
             }
             memo[top] = value
             stack.removeLast()
@@ -166,9 +166,9 @@ extension Solver {
 /// L1 cache. Either way each symbol's sum is added up in the same order, so the result
 /// does not depend on which is used (`ExpanderTests.manySymbolsGiveTheSameSums`).
 struct Expander: Sendable {
-    /// One symbol's accumulator (`symbol` -1: an empty table slot).
+    /// One symbol's accumulator (`symbol` invalid: an empty table slot).
     private struct Entry {
-        var symbol: Int
+        var symbol: Symbol
         var coefficient: Double
         /// The largest magnitude added (the scale for ``Tolerance``).
         var magnitude: Double
@@ -195,7 +195,7 @@ struct Expander: Sendable {
     }
 
     @inline(__always)
-    mutating func add(_ symbol: Int, _ coefficient: Double) {
+    mutating func add(_ symbol: Symbol, _ coefficient: Double) {
         work &+= 1
         if !isHashed {
             for index in list.indices where list[index].symbol == symbol {
@@ -210,7 +210,7 @@ struct Expander: Sendable {
             spill()
         }
         let slot = self.slot(symbol)
-        if table[slot].symbol < 0 {
+        if !table[slot].symbol.isValid {
             table[slot] = Entry(symbol: symbol, coefficient: coefficient, magnitude: abs(coefficient))
             used.append(slot)
             if used.count * 2 > table.count { grow() }
@@ -222,17 +222,17 @@ struct Expander: Sendable {
 
     /// The table slot holding `symbol`, or the empty one where it would go.
     @inline(__always)
-    private func slot(_ symbol: Int) -> Int {
+    private func slot(_ symbol: Symbol) -> Int {
         let mask = table.count - 1
-        var index = Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: symbol) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-        while table[index].symbol >= 0 && table[index].symbol != symbol { index = (index + 1) & mask }
+        var index = Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: symbol.id) &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
+        while table[index].symbol.isValid && table[index].symbol != symbol { index = (index + 1) & mask }
         return index
     }
 
     /// Doubles the table, moving the occupied slots (in the order they were filled).
     private mutating func grow() {
         let entries = used.map { table[$0] }
-        table = Array(repeating: Entry(symbol: -1, coefficient: 0, magnitude: 0), count: table.count * 2)
+        table = Array(repeating: Entry(symbol: .invalid, coefficient: 0, magnitude: 0), count: table.count * 2)
         used.removeAll(keepingCapacity: true)
         for entry in entries {
             let slot = self.slot(entry.symbol)
@@ -281,7 +281,7 @@ struct Expander: Sendable {
     /// The accumulated coefficient of `symbol` (0 when it cancelled), which is then
     /// cleared: the symbol is being replaced by its row.
     @inline(__always)
-    mutating func take(_ symbol: Int) -> Double {
+    mutating func take(_ symbol: Symbol) -> Double {
         if !isHashed {
             for index in list.indices where list[index].symbol == symbol {
                 let value = list[index].coefficient
@@ -291,7 +291,7 @@ struct Expander: Sendable {
             return 0
         }
         let slot = self.slot(symbol)
-        guard table[slot].symbol >= 0 else { return 0 }
+        guard table[slot].symbol.isValid else { return 0 }
         let value = table[slot].coefficient
         table[slot].coefficient = 0
         return Tolerance.isNearZero(value, scale: table[slot].magnitude) ? 0 : value
@@ -299,7 +299,7 @@ struct Expander: Sendable {
 
     /// Moves the short list's sums into `table`.
     private mutating func spill() {
-        if table.isEmpty { table = Array(repeating: Entry(symbol: -1, coefficient: 0, magnitude: 0), count: 64) }
+        if table.isEmpty { table = Array(repeating: Entry(symbol: .invalid, coefficient: 0, magnitude: 0), count: 64) }
         for entry in list {
             let slot = self.slot(entry.symbol)
             table[slot] = entry
@@ -329,7 +329,7 @@ struct Expander: Sendable {
             if entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
                 cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))
             }
-            table[slot].symbol = -1
+            table[slot].symbol = .invalid
         }
         used.removeAll(keepingCapacity: true)
         cells.sort { $0.symbol < $1.symbol }

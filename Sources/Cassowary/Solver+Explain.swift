@@ -94,9 +94,9 @@ extension Solver {
         trial.tracksMarkers = true
         trial.autoSolve = false   // feasibility only
         var original: [Int] = []   // trial handle rawValue → our handle rawValue
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         let isConflict = try budget.run(&trial) { (trial: inout Solver) throws(SolverError) -> Bool in
-            var ignored: [Int]? = nil
+            var ignored: [Symbol]? = nil
             for handle in component {
                 guard let record = records[handle] else { continue }
                 if try trial.refusal(adding: record.constraint, certificate: &ignored) == nil { original.append(handle) }
@@ -106,8 +106,8 @@ extension Solver {
         guard isConflict else { return [] }
         var candidates: [Int] = []
         var seen = Set<Int>()
-        for symbol in certificate ?? [] where symbol >= 0 && symbol < trial.owners.count {
-            let owner = trial.owners[symbol]
+        for symbol in certificate ?? [] where symbol.isValid && symbol.id < trial.owners.count {
+            let owner = trial.owners[symbol.id]
             if owner >= 0, owner < original.count, trial.records[owner]?.constraint.strength.isRequired == true,
                !seen.contains(owner) {
                 seen.insert(owner)
@@ -195,7 +195,7 @@ extension Solver {
     /// Adds `constraints` to this (scratch) solver, then tries `constraint`.
     /// - Throws: only ``SolverError/workLimitExceeded`` (this solver's ``workLimit``).
     mutating func isInfeasible(adding constraints: [Constraint], then constraint: Constraint) throws(SolverError) -> Bool {
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         for item in constraints where try refusal(adding: item, certificate: &certificate) != nil { return false }
         return try refusal(adding: constraint, certificate: &certificate) == .unsatisfiableConstraint
     }
@@ -203,7 +203,7 @@ extension Solver {
     /// Adds `constraint` to this (scratch) solver: `nil` when it was added, else the
     /// error it was refused with. ``SolverError/workLimitExceeded`` is thrown instead,
     /// so a scratch solver stops at its budget.
-    mutating func refusal(adding constraint: Constraint, certificate: inout [Int]?) throws(SolverError) -> SolverError? {
+    mutating func refusal(adding constraint: Constraint, certificate: inout [Symbol]?) throws(SolverError) -> SolverError? {
         do {
             _ = try addConstraint(constraint, certificate: &certificate)
             return nil
@@ -235,7 +235,7 @@ extension Solver {
                 // Feasible without it: the candidate is necessary.
                 kept.append(handle)
                 let added = try budget.run(&prefix) { (prefix: inout Solver) throws(SolverError) -> Bool in
-                    var certificate: [Int]? = nil
+                    var certificate: [Symbol]? = nil
                     return try prefix.refusal(adding: member, certificate: &certificate) == nil
                 }
                 if !added { return kept }

@@ -5,10 +5,10 @@
 extension Solver {
     // MARK: - Symbols
 
-    /// Appends a fresh symbol of `kind` and returns its id.
+    /// Appends a fresh symbol of `kind` (the next id) and returns it.
     @inline(__always)
-    mutating func newSymbol(_ kind: SymbolKind) -> Int {
-        let id = kinds.count
+    mutating func newSymbol(_ kind: SymbolKind) -> Symbol {
+        let symbol = Symbol(kinds.count)
         kinds.append(kind)
         rows.append(Row())
         isBasic.append(false)
@@ -21,7 +21,7 @@ extension Solver {
         isPinned.append(false)
         deferrals.direction.append(0)
         deferrals.pushes.append(0)
-        return id
+        return symbol
     }
 
     /// Records in ``links`` that `symbol`, made basic with `row`, is tied to the row's
@@ -31,16 +31,16 @@ extension Solver {
     /// to its leaving symbol, and a substitution gives a row only symbols tied to one it
     /// held.
     @inline(__always)
-    mutating func link(_ symbol: Int, _ row: Row) {
+    mutating func link(_ symbol: Symbol, _ row: Row) {
         if row.cells.isEmpty {
-            isPinned[symbol] = true
+            isPinned[symbol.id] = true
             return
         }
-        for cell in row.cells where !isPinned[cell.symbol] { links.union(symbol, cell.symbol) }
+        for cell in row.cells where !isPinned[cell.symbol.id] { links.union(symbol.id, cell.symbol.id) }
     }
 
     /// The external symbol of `variable`, created on first use.
-    mutating func symbol(for variable: Variable) -> Int {
+    mutating func symbol(for variable: Variable) -> Symbol {
         if let symbol = variableSymbols[variable] { return symbol }
         let symbol = newSymbol(.external)
         variableSymbols[variable] = symbol
@@ -53,7 +53,7 @@ extension Solver {
     /// `certificate` the symbols of the failed row (the nonzero coefficients of the
     /// infeasibility proof: each marker belongs to exactly one constraint, so these are
     /// the constraints the proof combines).
-    mutating func addConstraint(_ constraint: Constraint, certificate: inout [Int]?,
+    mutating func addConstraint(_ constraint: Constraint, certificate: inout [Symbol]?,
                                 isMergeable: Bool = true) throws(SolverError) -> ConstraintHandle {
         guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
         // A constraint's fixed cost (its record, merge key, markers, objective entries)
@@ -65,7 +65,7 @@ extension Solver {
             // An optional constraint can never fail: queue it for solve(), after the
             // required ones, so the bulk load does not re-pivot its error rows.
             records.append(ConstraintRecord(constraint: constraint, isMergeable: isMergeable))
-            tags.append(Tag(marker: -1, other: -1))
+            tags.append(Tag(marker: .invalid, other: .invalid))
             bulkLoad.pending.append(handle.rawValue)
             bulkLoad.needsSolve = true
             return handle
@@ -90,8 +90,8 @@ extension Solver {
     @inline(__always)
     mutating func own(_ tag: Tag, isMerged: Bool, by handle: Int) {
         guard !isMerged else { return }
-        if tag.marker >= 0 { owners[tag.marker] = handle }
-        if tag.other >= 0 { owners[tag.other] = handle }
+        if tag.marker.isValid { owners[tag.marker.id] = handle }
+        if tag.other.isValid { owners[tag.other.id] = handle }
     }
 
     /// What adding one constraint counts in ``cellOperations`` besides its cells.
@@ -104,9 +104,9 @@ extension Solver {
     /// basic symbols may be replaced by the rows they alias), saving ``expressionRow(_:direct:)``
     /// from building it again.
     /// `expression`, if given, is ``expressionRow(_:direct:)``'s result for it.
-    mutating func insertRow(_ constraint: Constraint, certificate: inout [Int]?, direct: Row? = nil,
+    mutating func insertRow(_ constraint: Constraint, certificate: inout [Symbol]?, direct: Row? = nil,
                             expression: ExpressionRow? = nil) throws(SolverError) -> Tag {
-        var tag = Tag(marker: -1, other: -1)
+        var tag = Tag(marker: .invalid, other: .invalid)
         var prepared = expression ?? expressionRow(constraint, direct: direct)
         if cellOperations > workLimit { throw .workLimitExceeded }
         let scale = prepared.scale
@@ -116,7 +116,7 @@ extension Solver {
         swap(&row, &prepared.row)
         addMarkers(constraint, to: &row, tag: &tag)
         definitions.areValuesStale = true
-        if definition >= 0 {
+        if definition.isValid {
             // A free external symbol nothing holds: keep the row as written.
             row.solve(for: definition)
             installDefinition(definition, row)
@@ -129,7 +129,7 @@ extension Solver {
         let wasOptimal = isOptimal
         isOptimal = false
         let isDegenerate = Tolerance.isNearZero(row.constant, scale: constantScale)
-        let hasRestrictedSubjectOnly = (subject >= 0 && kinds[subject] != .external) || (subject < 0 && !row.cells.isEmpty)
+        let hasRestrictedSubjectOnly = (subject.isValid && kinds[subject.id] != .external) || (!subject.isValid && !row.cells.isEmpty)
         if wasOptimal && isDegenerate && hasRestrictedSubjectOnly {
             // A degenerate row (value 0 now) with no external subject: any restricted
             // symbol keeps it feasible, so take the one the dual ratio test picks, which
@@ -146,16 +146,16 @@ extension Solver {
                 if let dual = dualEnteringSymbol(negated, preferSparse: true) { subject = dual }
             }
         }
-        if subject < 0 && isDegenerate && !wasOptimal {
+        if !subject.isValid && isDegenerate && !wasOptimal {
             // A degenerate row (value 0) without an own marker to solve for: any
             // restricted symbol keeps it feasible. Take the one the fewest rows hold, then
             // the largest |coefficient|, then the highest id (Markowitz, as in
             // chooseSubject) instead of the artificial phase, whose entering symbol is the
             // lowest id — often a parameter every earlier row shares.
             subject = sparsestSymbol(in: row) { $0.isRestricted }
-            if subject >= 0 { row.constant = 0 }
+            if subject.isValid { row.constant = 0 }
         }
-        if subject < 0 && row.cells.allSatisfy({ kinds[$0.symbol] == .dummy }) {
+        if !subject.isValid && row.cells.allSatisfy({ kinds[$0.symbol.id] == .dummy }) {
             if !Tolerance.isNearZero(row.constant, scale: constantScale) {
                 certificate = row.cells.map(\.symbol).filter { $0 != tag.marker }
                 throw .unsatisfiableConstraint
@@ -163,9 +163,9 @@ extension Solver {
             subject = tag.marker
             tag.isRedundant = true
         }
-        if subject < 0 && row.cells.isEmpty {
+        if !subject.isValid && row.cells.isEmpty {
             // A redundant required equality without a marker: nothing to install.
-        } else if subject < 0 {
+        } else if !subject.isValid {
             let added = try addWithArtificialVariable(row, scale: constantScale, certificate: &certificate)
             if !added {
                 try optimizeObjective()
@@ -190,7 +190,7 @@ extension Solver {
     /// expression already as a row over symbols.
     mutating func expressionRow(_ constraint: Constraint, direct given: Row?) -> ExpressionRow {
         var scale = 0.0
-        var definition = -1
+        var definition = Symbol.invalid
         let expression = constraint.expression
         let direct: Row
         if let given {
@@ -207,7 +207,7 @@ extension Solver {
         for cell in direct.cells where isDefinition(cell.symbol) { namesDefinition = true }
         definition = freshSubject(direct)
         var row: Row
-        if definition >= 0 {
+        if definition.isValid {
             row = direct
             scale = abs(direct.constant)
         } else if namesDefinition {
@@ -225,10 +225,10 @@ extension Solver {
             row = Row(constant: direct.constant)
             scale = abs(direct.constant)
             for cell in direct.cells {
-                if isBasic[cell.symbol] {
-                    scale += abs(cell.coefficient * rows[cell.symbol].constant)
-                    cellOperations &+= row.cells.count &+ rows[cell.symbol].cells.count
-                    row.add(rows[cell.symbol], times: cell.coefficient)
+                if isBasic[cell.symbol.id] {
+                    scale += abs(cell.coefficient * rows[cell.symbol.id].constant)
+                    cellOperations &+= row.cells.count &+ rows[cell.symbol.id].cells.count
+                    row.add(rows[cell.symbol.id], times: cell.coefficient)
                 } else {
                     row.insert(cell.symbol, cell.coefficient)
                 }
@@ -281,10 +281,10 @@ extension Solver {
         if row.constant < 0 { row.reverseSign() }
     }
 
-    /// The subject to solve a new row for, or -1 (kiwi `chooseSubject`): the lowest
-    /// external symbol; else the constraint's own slack/error if its coefficient is
+    /// The subject to solve a new row for, or ``Symbol/invalid`` (kiwi `chooseSubject`):
+    /// an external symbol; else the constraint's own slack/error if its coefficient is
     /// negative (so the basic value stays ≥ 0).
-    func chooseSubject(_ row: Row, tag: Tag) -> Int {
+    func chooseSubject(_ row: Row, tag: Tag) -> Symbol {
         // Among the external symbols: the one held by the fewest rows, then the largest
         // |coefficient|, then the highest id (the symbol seen last). Its substitution
         // touches only those rows, and a symbol no row holds yet costs nothing (Markowitz's
@@ -294,26 +294,26 @@ extension Solver {
         // set of two-term rows, instead of each position's row accumulating every earlier
         // width (which made a 1,000-view row of labels cost O(n³)).
         let best = sparsestSymbol(in: row) { $0 == .external }
-        if best >= 0 { return best }
-        if tag.marker >= 0 && kinds[tag.marker].isRestricted && row.coefficient(for: tag.marker) < 0 {
+        if best.isValid { return best }
+        if tag.marker.isValid && kinds[tag.marker.id].isRestricted && row.coefficient(for: tag.marker) < 0 {
             return tag.marker
         }
-        if tag.other >= 0 && kinds[tag.other].isRestricted && row.coefficient(for: tag.other) < 0 {
+        if tag.other.isValid && kinds[tag.other.id].isRestricted && row.coefficient(for: tag.other) < 0 {
             return tag.other
         }
-        return -1
+        return .invalid
     }
 
     /// The symbol of `row` whose kind passes `isCandidate` that the fewest rows hold,
-    /// then with the largest |coefficient|, then the highest id; -1 if none (Markowitz's
+    /// then with the largest |coefficient|, then the highest id; invalid if none (Markowitz's
     /// rule with partial pivoting, see ``chooseSubject(_:tag:)``).
     @inline(__always)
-    func sparsestSymbol(in row: Row, where isCandidate: (SymbolKind) -> Bool) -> Int {
-        var best = -1
+    func sparsestSymbol(in row: Row, where isCandidate: (SymbolKind) -> Bool) -> Symbol {
+        var best = Symbol.invalid
         var bestCount = Int.max
         var bestMagnitude = 0.0
-        for cell in row.cells where isCandidate(kinds[cell.symbol]) {
-            let count = columns[cell.symbol].count
+        for cell in row.cells where isCandidate(kinds[cell.symbol.id]) {
+            let count = columns[cell.symbol.id].count
             let magnitude = abs(cell.coefficient)
             if count < bestCount || (count == bestCount && magnitude >= bestMagnitude) {
                 best = cell.symbol
@@ -330,7 +330,7 @@ extension Solver {
     /// On failure the artificial row is still basic and the new symbols occur only in
     /// it (an entering new symbol could only leave through the artificial row, which
     /// would make it 0), so dropping that row restores the previous constraint set.
-    mutating func addWithArtificialVariable(_ row: Row, scale: Double, certificate: inout [Int]?) throws(SolverError) -> Bool {
+    mutating func addWithArtificialVariable(_ row: Row, scale: Double, certificate: inout [Symbol]?) throws(SolverError) -> Bool {
         let art = newSymbol(.slack)
         link(art, row)
         install(art, row)
@@ -339,11 +339,11 @@ extension Solver {
         let success = Tolerance.isNearZero(artificial?.constant ?? 0, scale: scale)
         if !success { certificate = artificial?.cells.map(\.symbol) ?? [] }
         artificial = nil
-        if isBasic[art] {
+        if isBasic[art.id] {
             var artRow = uninstall(art)
             if !success { return false }
             if !artRow.cells.isEmpty {
-                guard let entering = artRow.cells.first(where: { kinds[$0.symbol].isRestricted })?.symbol else {
+                guard let entering = artRow.cells.first(where: { kinds[$0.symbol.id].isRestricted })?.symbol else {
                     return false
                 }
                 artRow.solve(for: entering, replacing: art)
@@ -351,9 +351,9 @@ extension Solver {
                 install(entering, artRow)
             }
         }
-        let holders = columns[art]
-        columns[art] = SymbolSet()
-        for basic in holders { rows[basic].remove(art) }
+        let holders = columns[art.id]
+        columns[art.id] = SymbolSet()
+        for basic in holders { rows[basic.id].remove(art) }
         objective.remove(art)
         return success
     }
@@ -364,7 +364,7 @@ extension Solver {
     mutating func removeRecord(_ index: Int, _ record: ConstraintRecord) throws(SolverError) {
         records[index] = nil
         let tag = tags[index]
-        if tag.marker < 0 || !definitions.order.isEmpty || merging.mergedCount > 0 {
+        if !tag.marker.isValid || !definitions.order.isEmpty || merging.mergedCount > 0 {
             // A required equality without a marker, definition rows (which are never
             // substituted into, so a marker cannot be pivoted out of them) or merged
             // constraints (which share errors): rebuild from the remaining records.
@@ -373,15 +373,15 @@ extension Solver {
         }
         if !record.constraint.strength.isRequired {
             let level = objective.level(for: record.constraint.strength.value)
-            for symbol in [tag.marker, tag.other] where symbol >= 0 && kinds[symbol] == .error {
-                if isBasic[symbol] {
-                    objective.add(rows[symbol], times: -1, level: level)
+            for symbol in [tag.marker, tag.other] where symbol.isValid && kinds[symbol.id] == .error {
+                if isBasic[symbol.id] {
+                    objective.add(rows[symbol.id], times: -1, level: level)
                 } else {
                     objective.add(symbol, level: level, -1)
                 }
             }
         }
-        if !isBasic[tag.marker] {
+        if !isBasic[tag.marker.id] {
             guard let leaving = markerLeavingRow(tag.marker) else {
                 throw .internalError("failed to find leaving row")
             }
@@ -401,11 +401,11 @@ extension Solver {
         for record in records {
             guard let record else {
                 fresh.records.append(nil)
-                fresh.tags.append(Tag(marker: -1, other: -1))
+                fresh.tags.append(Tag(marker: .invalid, other: .invalid))
                 continue
             }
             do {
-                var certificate: [Int]? = nil
+                var certificate: [Symbol]? = nil
                 _ = try fresh.addConstraint(record.constraint, certificate: &certificate, isMergeable: record.isMergeable)
             } catch {
                 throw .internalError("rebuild failed: \(error)")
@@ -431,25 +431,25 @@ extension Solver {
     /// `getMarkerLeavingRow`): a restricted row with negative coefficient and least
     /// ratio, else one with positive coefficient and least ratio, else an external row;
     /// ties to the lowest id.
-    func markerLeavingRow(_ marker: Int) -> Int? {
+    func markerLeavingRow(_ marker: Symbol) -> Symbol? {
         var ratio1 = Double.infinity, ratio2 = Double.infinity
-        var first = -1, second = -1, third = -1
-        for basic in columns[marker] {
-            let coefficient = rows[basic].coefficient(for: marker)
+        var first = Symbol.invalid, second = Symbol.invalid, third = Symbol.invalid
+        for basic in columns[marker.id] {
+            let coefficient = rows[basic.id].coefficient(for: marker)
             if coefficient == 0 { continue }
-            if kinds[basic] == .external {
-                if third < 0 || basic < third { third = basic }
+            if kinds[basic.id] == .external {
+                if !third.isValid || basic < third { third = basic }
             } else if coefficient < 0 {
-                let ratio = -rows[basic].constant / coefficient
+                let ratio = -rows[basic.id].constant / coefficient
                 if ratio < ratio1 || (ratio == ratio1 && basic < first) { ratio1 = ratio; first = basic }
             } else {
-                let ratio = rows[basic].constant / coefficient
+                let ratio = rows[basic.id].constant / coefficient
                 if ratio < ratio2 || (ratio == ratio2 && basic < second) { ratio2 = ratio; second = basic }
             }
         }
-        if first >= 0 { return first }
-        if second >= 0 { return second }
-        if third >= 0 { return third }
+        if first.isValid { return first }
+        if second.isValid { return second }
+        if third.isValid { return third }
         return nil
     }
 
@@ -457,22 +457,22 @@ extension Solver {
 
     /// Makes `symbol` basic with `row`, indexing the row's cells.
     @inline(__always)
-    mutating func install(_ symbol: Int, _ row: Row) {
+    mutating func install(_ symbol: Symbol, _ row: Row) {
         // Each cell goes into its column's hash set, counted as four cell operations: a
         // cache miss when the columns are large.
         cellOperations &+= 4 &* row.cells.count
-        for cell in row.cells { columns[cell.symbol].insert(symbol) }
-        rows[symbol] = row
-        isBasic[symbol] = true
+        for cell in row.cells { columns[cell.symbol.id].insert(symbol) }
+        rows[symbol.id] = row
+        isBasic[symbol.id] = true
     }
 
     /// Takes the row of basic `symbol` out of the tableau and returns it.
     @inline(__always)
-    mutating func uninstall(_ symbol: Int) -> Row {
-        let row = rows[symbol]
-        for cell in row.cells { columns[cell.symbol].remove(symbol) }
-        rows[symbol] = Row()
-        isBasic[symbol] = false
+    mutating func uninstall(_ symbol: Symbol) -> Row {
+        let row = rows[symbol.id]
+        for cell in row.cells { columns[cell.symbol.id].remove(symbol) }
+        rows[symbol.id] = Row()
+        isBasic[symbol.id] = false
         return row
     }
 
@@ -481,11 +481,11 @@ extension Solver {
     /// Before: `leaving = a·entering + …`. After: `entering = (1/a)·leaving − …` is
     /// basic and substituted into every row, objective level and the artificial row.
     /// - Complexity: O(Σ length of the rows holding `entering`).
-    mutating func pivot(entering: Int, leaving: Int) {
+    mutating func pivot(entering: Symbol, leaving: Symbol) {
         pivotCount &+= 1
         if pivotTrail != nil {
-            pivotTrail?.append(entering)
-            pivotTrail?.append(leaving)
+            pivotTrail?.append(entering.id)
+            pivotTrail?.append(leaving.id)
         }
         definitions.areValuesStale = true
         var row = uninstall(leaving)
@@ -497,13 +497,13 @@ extension Solver {
     /// Replaces non-basic `symbol` by `row` everywhere (kiwi `substitute`), visiting only
     /// the rows the column index lists. Restricted rows that go negative are queued
     /// for the dual simplex.
-    mutating func substitute(_ symbol: Int, with row: Row) {
-        let holders = columns[symbol]
-        columns[symbol] = SymbolSet()
+    mutating func substitute(_ symbol: Symbol, with row: Row) {
+        let holders = columns[symbol.id]
+        columns[symbol.id] = SymbolSet()
         // Scratch arrays kept by the solver between calls: a substitution allocates
         // nothing once they have grown.
-        var added: [Int] = []
-        var removed: [Int] = []
+        var added: [Symbol] = []
+        var removed: [Symbol] = []
         var buffer: [Cell] = []   // recycled: each merge writes here, then swaps with the row
         swap(&added, &buffers.substitution.added)
         swap(&removed, &buffers.substitution.removed)
@@ -516,30 +516,30 @@ extension Solver {
         for basic in holders {
             if isDefinition(basic) {
                 // Definitions keep naming `symbol`, now basic (evaluated on read).
-                columns[symbol].insert(basic)
+                columns[symbol.id].insert(basic)
                 continue
             }
-            let index = rows[basic].position(of: symbol)
-            guard index < rows[basic].cells.count, rows[basic].cells[index].symbol == symbol else { continue }
-            let factor = rows[basic].cells[index].coefficient
-            rows[basic].constant += factor * row.constant
+            let index = rows[basic.id].position(of: symbol)
+            guard index < rows[basic.id].cells.count, rows[basic.id].cells[index].symbol == symbol else { continue }
+            let factor = rows[basic.id].cells[index].coefficient
+            rows[basic.id].constant += factor * row.constant
             added.removeAll(keepingCapacity: true)
             removed.removeAll(keepingCapacity: true)
-            if row.cells.count <= Row.inPlaceLimit && rows[basic].cells.count >= 4 &* row.cells.count {
+            if row.cells.count <= Row.inPlaceLimit && rows[basic.id].cells.count >= 4 &* row.cells.count {
                 // A short row into a long one: edited in place (see `addInPlace`).
-                rows[basic].addInPlace(removingAt: index, row.cells, times: factor, added: &added, removed: &removed)
+                rows[basic.id].addInPlace(removingAt: index, row.cells, times: factor, added: &added, removed: &removed)
             } else {
-                Row.merge(rows[basic].cells, skipping: symbol, row.cells, times: factor,
+                Row.merge(rows[basic.id].cells, skipping: symbol, row.cells, times: factor,
                           into: &buffer, added: &added, removed: &removed, track: true)
-                swap(&buffer, &rows[basic].cells)
+                swap(&buffer, &rows[basic.id].cells)
             }
             // The merge, plus what a holder costs beyond it: reaching its row (a cache
             // miss in a large tableau) and a column-index update per cell gained or
             // lost. The same count whichever way the row was written (`WorkLimitTests`).
-            cellOperations &+= rows[basic].cells.count &+ row.cells.count &+ 8 &+ 4 &* (added.count &+ removed.count)
-            for s in added { columns[s].insert(basic) }
-            for s in removed { columns[s].remove(basic) }
-            if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+            cellOperations &+= rows[basic.id].cells.count &+ row.cells.count &+ 8 &+ 4 &* (added.count &+ removed.count)
+            for s in added { columns[s.id].insert(basic) }
+            for s in removed { columns[s.id].remove(basic) }
+            if kinds[basic.id] != .external && rows[basic.id].constant < 0 { infeasible.push(basic) }
         }
         // Each objective level holding the symbol is a row too: with many priority
         // levels they can be most of the work.
@@ -574,7 +574,7 @@ extension Solver {
     mutating func optimizeArtificial() throws(SolverError) {
         var count = 0
         while let objective = artificial,
-              let entering = objective.cells.first(where: { $0.coefficient < 0 && kinds[$0.symbol] != .dummy })?.symbol {
+              let entering = objective.cells.first(where: { $0.coefficient < 0 && kinds[$0.symbol.id] != .dummy })?.symbol {
             guard let leaving = leavingRow(for: entering) else { throw .internalError("objective is unbounded") }
             pivot(entering: entering, leaving: leaving)
             count += 1
@@ -588,10 +588,10 @@ extension Solver {
     /// i.e. entering it lowers the first level it changes. Among those: the strongest
     /// leading level, then the most negative coefficient, then the lowest id. `nil`
     /// at the optimum.
-    mutating func lexicographicEnteringSymbol() -> Int? {
+    mutating func lexicographicEnteringSymbol() -> Symbol? {
         if !objective.changed.isEmpty {
             // Swapped out and back, so the log's buffer is reused, not copied on write.
-            var changed: [Int] = []
+            var changed: [Symbol] = []
             swap(&changed, &objective.changed)
             for symbol in changed {
                 if isLexicographicallyNegative(symbol) {
@@ -605,7 +605,7 @@ extension Solver {
         }
         // Strongest leading level first, then the most negative coefficient there
         // (Dantzig's rule), then the lowest id.
-        var best = -1
+        var best = Symbol.invalid
         var bestRank = Int.max
         var bestCoefficient = 0.0
         for symbol in lexicographicNegatives {
@@ -617,33 +617,33 @@ extension Solver {
                 bestCoefficient = coefficient
             }
         }
-        return best >= 0 ? best : nil
+        return best.isValid ? best : nil
     }
 
     /// Whether the first nonzero entry of `symbol`'s reduced-cost vector is negative
     /// (dummies never enter).
-    func isLexicographicallyNegative(_ symbol: Int) -> Bool {
-        guard kinds[symbol] != .dummy, let (_, coefficient) = objective.leading(symbol) else { return false }
+    func isLexicographicallyNegative(_ symbol: Symbol) -> Bool {
+        guard kinds[symbol.id] != .dummy, let (_, coefficient) = objective.leading(symbol) else { return false }
         return coefficient < 0
     }
 
     /// The leaving row for `entering` (kiwi `getLeavingRow`): among restricted rows
     /// where `entering` has a negative coefficient, the least ratio
     /// `-constant/coefficient`, ties to the lowest id.
-    func leavingRow(for entering: Int) -> Int? {
-        var best = -1
+    func leavingRow(for entering: Symbol) -> Symbol? {
+        var best = Symbol.invalid
         var bestRatio = Double.infinity
-        for basic in columns[entering] where kinds[basic] != .external {
-            let coefficient = rows[basic].coefficient(for: entering)
+        for basic in columns[entering.id] where kinds[basic.id] != .external {
+            let coefficient = rows[basic.id].coefficient(for: entering)
             if coefficient < 0 {
-                let ratio = -rows[basic].constant / coefficient
+                let ratio = -rows[basic.id].constant / coefficient
                 if ratio < bestRatio || (ratio == bestRatio && basic < best) {
                     bestRatio = ratio
                     best = basic
                 }
             }
         }
-        return best >= 0 ? best : nil
+        return best.isValid ? best : nil
     }
 
     // MARK: - Dual simplex
@@ -655,8 +655,8 @@ extension Solver {
     mutating func dualOptimize() throws(SolverError) {
         var count = 0
         while let leaving = infeasible.popMin() {
-            guard isBasic[leaving], kinds[leaving] != .external, rows[leaving].constant < 0 else { continue }
-            guard let entering = dualEnteringSymbol(rows[leaving]) else {
+            guard isBasic[leaving.id], kinds[leaving.id] != .external, rows[leaving.id].constant < 0 else { continue }
+            guard let entering = dualEnteringSymbol(rows[leaving.id]) else {
                 infeasible.removeAll()
                 throw .internalError("dual optimize failed")
             }
@@ -678,20 +678,20 @@ extension Solver {
     /// `reducedCost / coefficient` over positive coefficients; ties go to the lowest
     /// id, or with `preferSparse` to the symbol in fewest rows (cheapest substitution:
     /// a fresh error symbol rather than one shared by a whole chain), then lowest id.
-    func dualEnteringSymbol(_ row: Row, preferSparse: Bool = false) -> Int? {
-        var best = -1
+    func dualEnteringSymbol(_ row: Row, preferSparse: Bool = false) -> Symbol? {
+        var best = Symbol.invalid
         var bestCoefficient = 0.0
-        for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol] != .dummy {
-            if best < 0 || dualRatio(cell.symbol, cell.coefficient, isLessThan: best, bestCoefficient) {
+        for cell in row.cells where cell.coefficient > 0 && kinds[cell.symbol.id] != .dummy {
+            if !best.isValid || dualRatio(cell.symbol, cell.coefficient, isLessThan: best, bestCoefficient) {
                 best = cell.symbol
                 bestCoefficient = cell.coefficient
-            } else if preferSparse && columns[cell.symbol].count < columns[best].count
+            } else if preferSparse && columns[cell.symbol.id].count < columns[best.id].count
                         && !dualRatio(best, bestCoefficient, isLessThan: cell.symbol, cell.coefficient) {
                 best = cell.symbol
                 bestCoefficient = cell.coefficient
             }
         }
-        return best >= 0 ? best : nil
+        return best.isValid ? best : nil
     }
 
     /// Lexicographic comparison of the reduced-cost ratio vectors of two symbols
@@ -703,7 +703,7 @@ extension Solver {
     /// the weaker levels would never be compared, the symbol with the larger weak ratio
     /// could enter, and the other's weak reduced cost go negative, leaving suggested
     /// values that are not optimal (`DualRatioTieTests.suggestionsAfterATieReachTheOptimum`).
-    func dualRatio(_ a: Int, _ ca: Double, isLessThan b: Int, _ cb: Double) -> Bool {
+    func dualRatio(_ a: Symbol, _ ca: Double, isLessThan b: Symbol, _ cb: Double) -> Bool {
         var decidingRank = Int.max
         var isLess = false
         func consider(_ level: Int) {

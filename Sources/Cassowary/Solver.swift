@@ -46,7 +46,7 @@
 /// ``updateVariables()`` refresh, or evaluated on demand after other changes). With
 /// ``autoSolve`` on (the default) every call leaves the solver optimal.
 public struct Solver: Sendable {
-    // MARK: - Storage (indexed by symbol id unless noted)
+    // MARK: - Storage (indexed by `symbol.id` unless noted)
 
     // The tableau: rows, columns and the objective.
 
@@ -122,7 +122,8 @@ public struct Solver: Sendable {
 
     /// Number of simplex pivots performed so far (a diagnostic for benchmarks).
     public internal(set) var pivotCount = 0
-    /// When not `nil`, every pivot appends its entering and then its leaving symbol.
+    /// When not `nil`, every pivot appends its entering and then its leaving symbol, as
+    /// ids (`Symbol.id`; `Symbol` is internal, and callers hash the trail as integers).
     /// Two copies of one solver that make the same pivots hold the same coefficients,
     /// whatever their constants (a pivot's arithmetic on coefficients never reads a
     /// constant), which lets a caller recognise a tableau it analysed before. Off
@@ -219,7 +220,7 @@ public struct Solver: Sendable {
     ///   each pivot is O(total length of the rows holding the entering symbol).
     @discardableResult
     public mutating func addConstraint(_ constraint: Constraint) throws(SolverError) -> ConstraintHandle {
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         return try addConstraint(constraint, certificate: &certificate)
     }
 
@@ -277,7 +278,7 @@ public struct Solver: Sendable {
         guard strength.value.isFinite else { throw .nonFiniteInput }
         try solvePending()
         let current = value(of: variable)
-        var certificate: [Int]? = nil
+        var certificate: [Symbol]? = nil
         let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
                                        certificate: &certificate, isMergeable: false)
         try solvePending()
@@ -313,18 +314,18 @@ public struct Solver: Sendable {
         let marker = info.tag.marker
         let other = info.tag.other
         definitions.areValuesStale = true
-        if isBasic[marker] {
+        if isBasic[marker.id] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
-            rows[marker].constant -= delta
-            if rows[marker].constant < 0 { infeasible.push(marker) }
-        } else if other >= 0 && isBasic[other] {
-            rows[other].constant += delta
-            if rows[other].constant < 0 { infeasible.push(other) }
+            rows[marker.id].constant -= delta
+            if rows[marker.id].constant < 0 { infeasible.push(marker) }
+        } else if other.isValid && isBasic[other.id] {
+            rows[other.id].constant += delta
+            if rows[other.id].constant < 0 { infeasible.push(other) }
         } else {
-            for basic in columns[marker] {
-                let coefficient = rows[basic].coefficient(for: marker)
-                rows[basic].constant += delta * coefficient
-                if kinds[basic] != .external && rows[basic].constant < 0 { infeasible.push(basic) }
+            for basic in columns[marker.id] {
+                let coefficient = rows[basic.id].coefficient(for: marker)
+                rows[basic.id].constant += delta * coefficient
+                if kinds[basic.id] != .external && rows[basic.id].constant < 0 { infeasible.push(basic) }
             }
         }
         try dualOptimize()
@@ -360,9 +361,9 @@ public struct Solver: Sendable {
     /// - Complexity: O(1) after ``solve()`` or ``updateVariables()``; after another
     ///   change, O(the definition rows `variable` depends on) for a definition.
     public func value(of variable: Variable) -> Double {
-        guard let symbol = variableSymbols[variable], isBasic[symbol] else { return 0 }
-        guard isDefinition(symbol) else { return rows[symbol].constant }
-        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol]
+        guard let symbol = variableSymbols[variable], isBasic[symbol.id] else { return 0 }
+        guard isDefinition(symbol) else { return rows[symbol.id].constant }
+        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol.id]
     }
 }
 
@@ -370,12 +371,12 @@ public struct Solver: Sendable {
 
 /// What the solver keeps per added constraint.
 /// A constraint's expression as a tableau row (``Solver/expressionRow(_:direct:)``):
-/// `definition` is the fresh external symbol to define, or -1 when `row` is in
+/// `definition` is the fresh external symbol to define, or ``Symbol/invalid`` when `row` is in
 /// non-basic symbols; `scale` is the magnitude of the constants combined into it.
 struct ExpressionRow: Sendable {
     var row: Row
     var scale: Double
-    var definition: Int
+    var definition: Symbol
 }
 
 struct ConstraintRecord: Sendable {
@@ -397,7 +398,7 @@ struct Definitions: Sendable {
     /// cache miss in a large tableau.
     var isAlias: [Bool] = []
     /// Definition symbols in the order their rows were installed.
-    var order: [Int] = []
+    var order: [Symbol] = []
     /// Cached values of the definitions; valid unless ``areValuesStale``.
     var values: [Double] = []
     /// Whether the tableau changed since ``values`` were last computed.
@@ -450,9 +451,9 @@ struct Deferrals: Sendable {
     /// equality, named it twice or named it beside a deferred constraint's hub.
     var pushes: [Int32] = []
     /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
-    var byHub: [Int: [Int]] = [:]
+    var byHub: [Symbol: [Int]] = [:]
     /// Hubs in the order they were made (some may have been installed since).
-    var hubOrder: [Int] = []
+    var hubOrder: [Symbol] = []
     /// Number of deferred constraints not yet installed.
     var count = 0
 }
@@ -468,8 +469,8 @@ struct Buffers: Sendable {
 /// The scratch arrays of `Solver.substitute(_:with:)`: the symbols a row gained and
 /// lost, and a cell buffer that each merge writes and then swaps with the row.
 struct SubstitutionScratch: Sendable {
-    var added: [Int] = []
-    var removed: [Int] = []
+    var added: [Symbol] = []
+    var removed: [Symbol] = []
     var buffer: [Cell] = []
 }
 
@@ -480,13 +481,13 @@ struct EditInfo: Sendable {
     var constant: Double
 }
 
-/// A binary min-heap of symbol ids (the dual simplex's infeasible rows, lowest first).
+/// A binary min-heap of symbols (the dual simplex's infeasible rows, lowest id first).
 struct MinHeap: Sendable {
-    private var items: [Int] = []
+    private var items: [Symbol] = []
 
     var isEmpty: Bool { items.isEmpty }
 
-    mutating func push(_ value: Int) {
+    mutating func push(_ value: Symbol) {
         items.append(value)
         var child = items.count - 1
         while child > 0 {
@@ -497,7 +498,7 @@ struct MinHeap: Sendable {
         }
     }
 
-    mutating func popMin() -> Int? {
+    mutating func popMin() -> Symbol? {
         guard let last = items.popLast() else { return nil }
         guard !items.isEmpty else { return last }
         let top = items[0]

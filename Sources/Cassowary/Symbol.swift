@@ -13,14 +13,44 @@ enum SymbolKind: UInt8, Sendable {
     @inline(__always) var isRestricted: Bool { self == .slack || self == .error }
 }
 
+/// A tableau symbol (kiwi `Symbol`): the index of its entry in the solver's
+/// per-symbol tables (`kinds`, `rows`, `columns`, the objective's vectors, ...), or
+/// ``invalid`` for "no symbol".
+///
+/// Symbols are numbered from 0 in the order the solver makes them, and every choice
+/// among symbols ends in the lowest id (`<`), which is what keeps the solver
+/// deterministic. A wrapper of one `Int`: the same size and layout as the id, so a
+/// row's cell stays 16 bytes and comparisons compile to integer compares
+/// (`SymbolTests.aSymbolIsItsId`). The per-symbol tables are plain arrays indexed by
+/// `id` (`rows[symbol.id]`), Array's own subscript, which a pivot's row edits go
+/// through in place.
+struct Symbol: Hashable, Comparable, Sendable {
+    /// The index in the per-symbol tables; ≥ 0 for a symbol, -1 for ``invalid``.
+    var id: Int
+
+    /// The symbol with index `id`.
+    @inline(__always) init(_ id: Int) { self.id = id }
+
+    /// "No symbol": the `other` marker of a constraint that has one marker, the
+    /// symbol of a variable or row that has none.
+    static let invalid = Symbol(-1)
+
+    /// Whether this is a symbol, not ``invalid``.
+    @inline(__always) var isValid: Bool { id >= 0 }
+
+    /// Creation order (ids ascending): the tie-break of every choice among symbols.
+    @inline(__always) static func < (lhs: Symbol, rhs: Symbol) -> Bool { lhs.id < rhs.id }
+}
+
 /// The marker symbols a constraint owns in the tableau (kiwi `Tag`).
 ///
 /// `marker` is the slack (inequality), dummy (required equality) or positive error
 /// variable (optional equality); `other` is the error variable of an optional
-/// inequality or the negative error of an optional equality, or -1.
+/// inequality or the negative error of an optional equality, or ``Symbol/invalid``.
 struct Tag: Sendable {
-    var marker: Int
-    var other: Int
+    var marker: Symbol
+    var other: Symbol
     /// A required equality whose row reduced to `0 = 0`: implied by earlier ones.
     var isRedundant = false
 }
+

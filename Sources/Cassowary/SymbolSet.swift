@@ -1,4 +1,4 @@
-/// A set of non-negative symbol ids for the column index: open addressing with linear
+/// A set of symbols (``Symbol/isValid``) for the column index: open addressing with linear
 /// probing and backward-shift deletion, hashed by a fixed Fibonacci multiplier.
 ///
 /// `Set<Int>` hashes with a per-process random seed (SipHash), which costs more than
@@ -11,7 +11,7 @@
 /// Members are stored as 32-bit ids (a solver with 2³¹ symbols would need hundreds of
 /// gigabytes): half the memory of a large column, which a pivot on a widely held
 /// symbol walks and rewrites.
-/// - Precondition: members are below 2³¹.
+/// - Precondition: member ids are below 2³¹.
 struct SymbolSet: Sendable, Sequence {
     private var slots: [Int32] = []    // -1 = empty; count is a power of two or 0
     private var first: Int32 = -1      // inline members while `slots` is empty,
@@ -30,8 +30,8 @@ struct SymbolSet: Sendable, Sequence {
         Int(truncatingIfNeeded: (UInt64(truncatingIfNeeded: Int(value)) &* 0x9E37_79B9_7F4A_7C15) >> 20) & mask
     }
 
-    mutating func insert(_ member: Int) {
-        let value = Int32(truncatingIfNeeded: member)
+    mutating func insert(_ member: Symbol) {
+        let value = Int32(truncatingIfNeeded: member.id)
         if slots.isEmpty {
             if first == value || second == value || third == value || fourth == value { return }
             switch storedCount {
@@ -53,8 +53,8 @@ struct SymbolSet: Sendable, Sequence {
         storedCount += 1
     }
 
-    mutating func remove(_ member: Int) {
-        let value = Int32(truncatingIfNeeded: member)
+    mutating func remove(_ member: Symbol) {
+        let value = Int32(truncatingIfNeeded: member.id)
         guard storedCount > 0 else { return }
         if slots.isEmpty {
             // Keep the members packed: the last one fills the hole.
@@ -99,8 +99,8 @@ struct SymbolSet: Sendable, Sequence {
         storedCount -= 1
     }
 
-    func contains(_ member: Int) -> Bool {
-        let value = Int32(truncatingIfNeeded: member)
+    func contains(_ member: Symbol) -> Bool {
+        let value = Int32(truncatingIfNeeded: member.id)
         guard storedCount > 0 else { return false }
         if slots.isEmpty { return first == value || second == value || third == value || fourth == value }
         let mask = slots.count - 1
@@ -121,29 +121,29 @@ struct SymbolSet: Sendable, Sequence {
             // reach three members hundreds of thousands of times in a large load).
             let inline = (first, second, third, fourth)
             (first, second, third, fourth) = (-1, -1, -1, -1)
-            if inline.0 != -1 { insert(Int(inline.0)) }
-            if inline.1 != -1 { insert(Int(inline.1)) }
-            if inline.2 != -1 { insert(Int(inline.2)) }
-            if inline.3 != -1 { insert(Int(inline.3)) }
+            if inline.0 != -1 { insert(Symbol(Int(inline.0))) }
+            if inline.1 != -1 { insert(Symbol(Int(inline.1))) }
+            if inline.2 != -1 { insert(Symbol(Int(inline.2))) }
+            if inline.3 != -1 { insert(Symbol(Int(inline.3))) }
             return
         }
-        for value in old where value != -1 { insert(Int(value)) }
+        for value in old where value != -1 { insert(Symbol(Int(value))) }
     }
 
     struct Iterator: IteratorProtocol {
         let slots: [Int32]
         var inline: (Int32, Int32, Int32, Int32)
         var index = 0
-        mutating func next() -> Int? {
+        mutating func next() -> Symbol? {
             if inline.0 != -1 {
                 let value = inline.0
                 inline = (inline.1, inline.2, inline.3, -1)
-                return Int(value)
+                return Symbol(Int(value))
             }
             while index < slots.count {
                 let value = slots[index]
                 index += 1
-                if value != -1 { return Int(value) }
+                if value != -1 { return Symbol(Int(value)) }
             }
             return nil
         }

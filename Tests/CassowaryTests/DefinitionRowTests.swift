@@ -21,7 +21,7 @@ struct DefinitionRowTests {
         // Each position is a definition naming the previous one: no row grew with i.
         let symbol = solver.variableSymbols[v[200]]!
         #expect(solver.isDefinition(symbol))
-        #expect(solver.rows[symbol].cells.count == 1)
+        #expect(solver.rows[symbol.id].cells.count == 1)
     }
 
     @Test func laterConstraintExpandsDefinitionsAndCancelsChains() throws {
@@ -277,7 +277,7 @@ struct MergingPropertyTests {
 struct MergeIndexTests {
     func key(_ i: Int, constant: Double = 0, strength: Double = 1) -> MergeKey {
         MergeKey(strength: strength, relation: i % 3 == 0 ? .equal : .greaterThanOrEqual,
-                 row: Row(unsortedCells: [Cell(symbol: i, coefficient: 1), Cell(symbol: i + 1, coefficient: -2)],
+                 row: Row(unsortedCells: [Cell(symbol: Symbol(i), coefficient: 1), Cell(symbol: Symbol(i + 1), coefficient: -2)],
                           constant: constant))
     }
 
@@ -307,7 +307,7 @@ struct MergeIndexTests {
     @Test func keysBeyondOneSymbolsListAreFoundInTheTable() {
         func shared(_ i: Int, constant: Double = 0) -> MergeKey {
             MergeKey(strength: 1, relation: .lessThanOrEqual,
-                     row: Row(unsortedCells: [Cell(symbol: 9_000, coefficient: 1), Cell(symbol: i, coefficient: 0.5)],
+                     row: Row(unsortedCells: [Cell(symbol: Symbol(9_000), coefficient: 1), Cell(symbol: Symbol(i), coefficient: 0.5)],
                               constant: constant))
         }
         var index = MergeIndex()
@@ -343,15 +343,15 @@ struct ExpanderTests {
     func expand(_ additions: [(Int, Double)], taking taken: Int? = nil) -> (cells: [Cell], took: Double?) {
         var expander = Expander()
         expander.prepare(symbolCount: 100, capacity: 100)
-        for (symbol, coefficient) in additions { expander.add(symbol, coefficient) }
-        let took = taken.map { expander.take($0) }
+        for (symbol, coefficient) in additions { expander.add(Symbol(symbol), coefficient) }
+        let took = taken.map { expander.take(Symbol($0)) }
         return (expander.drain(), took)
     }
 
     @Test func fewSymbolsStayInTheList() {
         let result = expand([(7, 1), (3, 2), (7, 0.5), (9, -1), (9, 1), (5, 4)], taking: 5)
         #expect(result.took == 4)
-        #expect(result.cells.map(\.symbol) == [3, 7])   // 9 cancelled, 5 taken
+        #expect(result.cells.map(\.symbol.id) == [3, 7])   // 9 cancelled, 5 taken
         #expect(result.cells.map(\.coefficient) == [2, 1.5])
     }
 
@@ -367,15 +367,15 @@ struct ExpanderTests {
         #expect(result.took == sums[12])
         sums[12] = 0
         let expected = sums.indices.filter { sums[$0] != 0 }
-        #expect(result.cells.map(\.symbol) == expected)
+        #expect(result.cells.map(\.symbol.id) == expected)
         #expect(result.cells.map(\.coefficient) == expected.map { sums[$0] })
         // Drained: the next use starts empty, in the list again.
         var expander = Expander()
         expander.prepare(symbolCount: 100, capacity: 100)
-        for (symbol, coefficient) in additions { expander.add(symbol, coefficient) }
+        for (symbol, coefficient) in additions { expander.add(Symbol(symbol), coefficient) }
         _ = expander.drain()
-        expander.add(4, 2)
-        #expect(expander.drain().map(\.symbol) == [4])
+        expander.add(Symbol(4), 2)
+        #expect(expander.drain().map(\.symbol.id) == [4])
     }
 }
 

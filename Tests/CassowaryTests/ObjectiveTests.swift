@@ -18,41 +18,41 @@ struct ObjectiveTests {
         var objective = Objective()
         let weak = objective.level(for: 1)
         let strong = objective.level(for: 100)
-        objective.add(7, level: weak, -3)
-        #expect(objective.leading(7)! == (1, -3))
-        objective.add(7, level: strong, 2)
-        #expect(objective.leading(7)! == (0, 2))
-        #expect(objective.coefficient(of: 7, level: weak) == -3)
+        objective.add(Symbol(7), level: weak, -3)
+        #expect(objective.leading(Symbol(7))! == (1, -3))
+        objective.add(Symbol(7), level: strong, 2)
+        #expect(objective.leading(Symbol(7))! == (0, 2))
+        #expect(objective.coefficient(of: Symbol(7), level: weak) == -3)
         // 0.1 + 0.2 - 0.3 cancels within the tolerance: the entry leaves, the weak one leads again.
-        objective.add(7, level: strong, -1.9)
-        objective.add(7, level: strong, -0.1)
-        #expect(objective.coefficient(of: 7, level: strong) == 0)
-        #expect(objective.leading(7)! == (1, -3))
-        objective.remove(7)
-        #expect(objective.leading(7) == nil)
-        #expect(!objective.hasCost(7))
-        #expect(objective.leading(1_000) == nil)   // never seen
+        objective.add(Symbol(7), level: strong, -1.9)
+        objective.add(Symbol(7), level: strong, -0.1)
+        #expect(objective.coefficient(of: Symbol(7), level: strong) == 0)
+        #expect(objective.leading(Symbol(7))! == (1, -3))
+        objective.remove(Symbol(7))
+        #expect(objective.leading(Symbol(7)) == nil)
+        #expect(!objective.hasCost(Symbol(7)))
+        #expect(objective.leading(Symbol(1_000)) == nil)   // never seen
     }
 
     @Test func substituteReplacesASymbolInEveryLevelThatHoldsIt() {
         var objective = Objective()
         let a = objective.level(for: 10)
         let b = objective.level(for: 5)
-        objective.add(1, level: a, 2)
-        objective.add(1, level: b, 3)
-        objective.add(2, level: b, 1)
+        objective.add(Symbol(1), level: a, 2)
+        objective.add(Symbol(1), level: b, 3)
+        objective.add(Symbol(2), level: b, 1)
         // 1 = 4 + 1·s2 − 1·s3
         var row = Row(constant: 4)
-        row.insert(2, 1)
-        row.insert(3, -1)
-        #expect(objective.substitute(1, with: row) == 2)
-        #expect(!objective.hasCost(1))
+        row.insert(Symbol(2), 1)
+        row.insert(Symbol(3), -1)
+        #expect(objective.substitute(Symbol(1), with: row) == 2)
+        #expect(!objective.hasCost(Symbol(1)))
         #expect(objective.constants[a] == 8 && objective.constants[b] == 12)
-        #expect(objective.coefficient(of: 2, level: a) == 2)
-        #expect(objective.coefficient(of: 2, level: b) == 4)
-        #expect(objective.coefficient(of: 3, level: a) == -2)
-        #expect(objective.coefficient(of: 3, level: b) == -3)
-        #expect(objective.leading(3)! == (0, -2))
+        #expect(objective.coefficient(of: Symbol(2), level: a) == 2)
+        #expect(objective.coefficient(of: Symbol(2), level: b) == 4)
+        #expect(objective.coefficient(of: Symbol(3), level: a) == -2)
+        #expect(objective.coefficient(of: Symbol(3), level: b) == -3)
+        #expect(objective.leading(Symbol(3))! == (0, -2))
     }
 }
 
@@ -71,25 +71,25 @@ struct RowInPlaceTests {
             // A long row over symbols 0..<200 and a short one (1–8 cells) that shares some
             // of its symbols, sometimes with the opposite coefficient (a cancellation).
             let longSymbols = Array(Set((0..<(8 + next(60))).map { _ in next(200) })).sorted()
-            let long = Row(unsortedCells: longSymbols.map { Cell(symbol: $0, coefficient: Double(1 + next(9)) / 4) },
+            let long = Row(unsortedCells: longSymbols.map { Cell(symbol: Symbol($0), coefficient: Double(1 + next(9)) / 4) },
                            constant: 1)
             let skipIndex = next(long.cells.count)
             let skip = long.cells[skipIndex].symbol
             let factor = [1.0, -1.0, 0.5, -2.0][next(4)]
             var shortCells: [Cell] = []
             for _ in 0..<(1 + next(8)) {
-                let symbol = next(200)
+                let symbol = Symbol(next(200))
                 guard symbol != skip, !shortCells.contains(where: { $0.symbol == symbol }) else { continue }
                 let existing = long.coefficient(for: symbol)
                 let coefficient = existing != 0 && next(2) == 0 ? -existing / factor : Double(1 + next(9)) / 8
                 shortCells.append(Cell(symbol: symbol, coefficient: coefficient))
             }
             let short = Row(unsortedCells: shortCells, constant: 0)
-            var addedByMerge: [Int] = [], removedByMerge: [Int] = []
+            var addedByMerge: [Symbol] = [], removedByMerge: [Symbol] = []
             let merged = Row.merge(long.cells, skipping: skip, short.cells, times: factor,
                                    added: &addedByMerge, removed: &removedByMerge, track: true)
             var inPlace = long
-            var added: [Int] = [], removed: [Int] = []
+            var added: [Symbol] = [], removed: [Symbol] = []
             inPlace.addInPlace(removingAt: skipIndex, short.cells, times: factor, added: &added, removed: &removed)
             #expect(inPlace.cells.map(\.symbol) == merged.map(\.symbol))
             #expect(inPlace.cells.map(\.coefficient) == merged.map(\.coefficient))

@@ -229,14 +229,14 @@ struct PartOrderTests {
         let orders = [try build { _ in }, try build { $0.bulkLoad.weaveMinimum = 0 }, try build(wishEarly: true) { _ in }]
         let variables = (0..<80).map { Variable(id: $0) } + (1000...1003).map { Variable(id: $0) }
         #expect(byLevel.solver.tags[byLevel.second.rawValue].marker == byLevel.solver.tags[byLevel.first.rawValue].marker)
-        #expect(byLevel.solver.owners[byLevel.solver.tags[byLevel.first.rawValue].marker] == byLevel.first.rawValue)
+        #expect(byLevel.solver.owners[byLevel.solver.tags[byLevel.first.rawValue].marker.id] == byLevel.first.rawValue)
         for order in orders.prefix(2) {
             let (solver, first, second) = order
             #expect(solver.bulkLoad.lastPartCount >= 2)
-            #expect(solver.tags[second.rawValue].marker >= 0)
+            #expect(solver.tags[second.rawValue].marker.isValid)
             #expect(solver.tags[second.rawValue].marker == solver.tags[first.rawValue].marker)
             // Merged the level order's way round: the first one's errors, weighing two.
-            #expect(solver.owners[solver.tags[first.rawValue].marker] == first.rawValue)
+            #expect(solver.owners[solver.tags[first.rawValue].marker.id] == first.rawValue)
             #expect(solver.merging.mergedCount == byLevel.solver.merging.mergedCount)
             #expect(solver.objective.constants.sorted() == byLevel.solver.objective.constants.sorted())
             #expect(solver.pivotCount == byLevel.solver.pivotCount)
@@ -244,7 +244,7 @@ struct PartOrderTests {
         }
         // With a wish on `pw` first, `pw`'s part ranks first: the duplicate still merges.
         let early = orders[2]
-        #expect(early.solver.tags[early.second.rawValue].marker >= 0)
+        #expect(early.solver.tags[early.second.rawValue].marker.isValid)
         #expect(early.solver.tags[early.second.rawValue].marker == early.solver.tags[early.first.rawValue].marker)
         #expect(variables.map(early.solver.value(of:)) == variables.map(byLevel.solver.value(of:)))
     }

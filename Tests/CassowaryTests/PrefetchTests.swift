@@ -8,9 +8,9 @@ struct PrefetchTests {
     /// The bits of a key's cell array, read at ``Solver/keyCellsOffset``, are the
     /// address of its storage, whose elements follow a 32-byte header.
     @Test func theStorageBitsAreTheArraysAddress() throws {
-        let row = Row(unsortedCells: [Cell(symbol: 7, coefficient: 2), Cell(symbol: 3, coefficient: -1)], constant: 5)
+        let row = Row(unsortedCells: [Cell(symbol: Symbol(7), coefficient: 2), Cell(symbol: Symbol(3), coefficient: -1)], constant: 5)
         let keys = [MergeKey(strength: 1, relation: .equal, row: row),
-                    MergeKey(strength: 2, relation: .lessThanOrEqual, row: Row(unsortedCells: [Cell(symbol: 1, coefficient: 1)], constant: 0))]
+                    MergeKey(strength: 2, relation: .lessThanOrEqual, row: Row(unsortedCells: [Cell(symbol: Symbol(1), coefficient: 1)], constant: 0))]
         #expect(Solver.keyCellsOffset >= 0)
         for key in keys.indices {
             let bits = keys.withUnsafeBufferPointer { stored in
@@ -25,7 +25,7 @@ struct PrefetchTests {
             prefetchStorage(ofArrayAt: UnsafeRawPointer(stored.baseAddress!) + Solver.keyCellsOffset)
             prefetch(UnsafeRawPointer(bitPattern: 0x10)!)
         }
-        #expect(keys[0].row.cells.map(\.symbol) == [3, 7])
+        #expect(keys[0].row.cells.map(\.symbol.id) == [3, 7])
     }
 
     /// Prefetching past either end of the queue, for a key index past the keys, or from
@@ -41,7 +41,7 @@ struct PrefetchTests {
         try solver.solve()
         #expect(solver.value(of: x) == 20)
         #expect(solver.value(of: y) == 24)
-        let key = MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [Cell(symbol: 1, coefficient: 1)], constant: 0))
+        let key = MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [Cell(symbol: Symbol(1), coefficient: 1)], constant: 0))
         let entry = PendingInstall(handle: 0, strength: 1, key: 0, representative: -1)
         Solver.prefetchKeys([], [], at: 0)
         Solver.prefetchKeys([entry], [key], at: -8)      // would reach entry 0 with a negative base
