@@ -36,8 +36,9 @@ let package = Package(
             dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1", "CCrypto"],
             // A symlink to the top-level openapi.yaml, the one source of the API's
             // description: compiled in as `PackageResources.openapi_yaml`, served by
-            // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile).
-            resources: [.embedInCode("openapi.yaml")],
+            // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile); and the
+            // playground page served at GET / (PlaygroundPage).
+            resources: [.embedInCode("openapi.yaml"), .embedInCode("Playground/playground.html")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),

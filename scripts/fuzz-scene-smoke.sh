@@ -45,9 +45,10 @@ for module in "${modules[@]}"; do
     sources=()
     while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/$module" -name '*.swift' | sort)
     if [ "$module" = LayoutService ]; then
-        # SwiftPM embeds openapi.yaml as PackageResources.openapi_yaml (Package.swift's
-        # .embedInCode); the fuzz targets never serve it, so an empty document stands in.
-        printf 'struct PackageResources {\n    static let openapi_yaml: [UInt8] = []\n}\n' \
+        # SwiftPM embeds openapi.yaml and the playground page as PackageResources
+        # (Package.swift's .embedInCode); the fuzz targets serve neither, so empty
+        # documents stand in.
+        printf 'struct PackageResources {\n    static let openapi_yaml: [UInt8] = []\n    static let playground_html: [UInt8] = []\n}\n' \
             > "$build/modules/PackageResources.swift"
         sources+=("$build/modules/PackageResources.swift")
     fi
