@@ -386,6 +386,44 @@ final class GroupStore {
         }
     }
 
+    /// The current versions of the existing groups among `names`, in one statement
+    /// (`json_each` over the names as a JSON array). Names without a current version are absent.
+    /// - Complexity: O(k log n) for k names.
+    func currentVersions(of names: [String]) throws(SQLiteError) -> [String: Int] {
+        guard !names.isEmpty else { return [:] }
+        return try connection.withStatement(
+            "SELECT name, current_version FROM group_names WHERE current_version IS NOT NULL AND name IN (SELECT value FROM json_each(?))"
+        ) { (statement) throws(SQLiteError) -> [String: Int] in
+            try statement.bind(Self.jsonArray(names), at: 1)
+            var versions: [String: Int] = [:]
+            while try statement.step() {
+                versions[statement.string(at: 0)] = statement.int(at: 1)
+            }
+            return versions
+        }
+    }
+
+    /// `values` as a JSON array of strings (RFC 8259 §7: `"`, `\` and control characters escaped).
+    static func jsonArray(_ values: [String]) -> String {
+        var text = "["
+        for (index, value) in values.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case let c where c.value < 0x20:
+                    let hex = String(c.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
+    }
+
     /// The number of existing groups.
     func count() throws(SQLiteError) -> Int {
         try connection.withStatement("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL") {

@@ -126,13 +126,13 @@ struct PostgreSQLGroupStoreTests {
         }
         let all = outcomes.withLock { $0 }
         #expect(all.filter { $0 == "written" }.count == 3)
-        #expect(all.filter { $0 == #"limitExceeded("maxGroups (3 groups)")"# }.count == threads - 3)
+        #expect(all.filter { $0 == #"limitExceeded("maxGroups (3 groups): raise it with --max-groups")"# }.count == threads - 3)
         #expect(try stores[0].count() == 3)
         // A delete makes room for exactly one more.
         let existing = try #require(try stores[0].all().first?.name)
         #expect(try stores[1].delete(name: existing))
         #expect(Self.writtenVersion(try Self.put(stores[0], "late")) == 1)
-        #expect(try Self.put(stores[1], "later") == .limitExceeded("maxGroups (3 groups)"))
+        #expect(try Self.put(stores[1], "later") == .limitExceeded("maxGroups (3 groups): raise it with --max-groups"))
     }
 
     @Test func currentVersionsInOneStatement() throws {
