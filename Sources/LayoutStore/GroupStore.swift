@@ -214,6 +214,86 @@ final class GroupStore {
         }
     }
 
+    /// Writes exported versions of `name`; see ``GroupStoring/importGroup(name:versions:replace:)``.
+    func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        guard let firstGiven = versions.first?.version else { return false }
+        let kept = Array(versions.suffix(maxVersions))
+        return try connection.transaction { () throws(StoreError) -> Bool in
+            let (lastVersion, currentVersion, _) = try names(name)
+            if let currentVersion, !replace { throw .preconditionFailed(current: currentVersion) }
+            var mark = 0
+            if let lastVersion { mark = lastVersion } else { mark = try mapped { () throws(SQLiteError) -> Int in try versionFloor() } }
+            guard firstGiven > mark else {
+                throw .limitExceeded(Self.reuseMessage(name: name, mark: mark, version: firstGiven))
+            }
+            if currentVersion == nil, try mapped({ () throws(SQLiteError) in try count() }) >= maxGroups {
+                throw .limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")
+            }
+            let added = kept.reduce(0) { $0 + Self.storedBytes(payload: Self.payload(of: $1)) }
+            let (total, freed) = try mapped { () throws(SQLiteError) -> (Int, Int) in
+                var freed = 0
+                if let currentVersion { freed = try storedBytes(ofGroup: name, upTo: currentVersion) }
+                return (try totalBytes(), freed)
+            }
+            if total - freed + added > maxBytes {
+                throw .limitExceeded(Self.bytesMessage(maxBytes: maxBytes, total: total, added: added, freed: freed))
+            }
+            try mapped { () throws(SQLiteError) in
+                try connection.withStatement("DELETE FROM group_versions WHERE name = ?") { (statement) throws(SQLiteError) in
+                    try statement.bind(name, at: 1)
+                    try statement.step()
+                }
+                try connection.withStatement(
+                    """
+                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET
+                        last_version = excluded.last_version, current_version = excluded.current_version,
+                        first_version = excluded.first_version
+                    """
+                ) { (statement) throws(SQLiteError) in
+                    try statement.bind(name, at: 1)
+                    try statement.bind(kept[kept.count - 1].version, at: 2)
+                    try statement.bind(kept[kept.count - 1].version, at: 3)
+                    try statement.bind(firstGiven, at: 4)
+                    try statement.step()
+                }
+                for group in kept {
+                    try connection.withStatement(
+                        "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
+                    ) { (statement) throws(SQLiteError) in
+                        try statement.bind(name, at: 1)
+                        try statement.bind(group.version, at: 2)
+                        try statement.bind(group.constraintsJSON, at: 3)
+                        try statement.bind(group.metricsJSON, at: 4)
+                        try statement.bind(group.updatedAt, at: 5)
+                        try statement.step()
+                    }
+                }
+                try addToTotalBytes(added - freed)
+                try cache.invalidate(groupNamed: name)
+            }
+            return currentVersion != nil
+        }
+    }
+
+    /// A version's payload for ``storedBytes(payload:)``: the UTF-8 bytes of its name,
+    /// constraints JSON, metrics JSON and `updatedAt`.
+    static func payload(of group: StoredGroup) -> Int {
+        group.name.utf8.count + group.constraintsJSON.utf8.count + group.metricsJSON.utf8.count + group.updatedAt.utf8.count
+    }
+
+    /// The text of the byte bound's ``StoreError/limitExceeded(_:)``.
+    static func bytesMessage(maxBytes: Int, total: Int, added: Int, freed: Int) -> String {
+        "maxGroupBytes (\(maxBytes) bytes of stored group versions; \(total) are stored, this version needs \(added)"
+            + (freed > 0 ? " and its write frees \(freed)" : "") + "): raise it with --max-group-bytes"
+    }
+
+    /// The text of an import refused because it would reuse version numbers.
+    static func reuseMessage(name: String, mark: Int, version: Int) -> String {
+        "version numbers are never reused: '\(name)' has had versions up to \(mark) in this store, "
+            + "so its imported version \(version) cannot be written"
+    }
+
     /// Deletes `name` and all its versions, and the cached results that used it.
     /// - Returns: `false` if there was no such group.
     func delete(name: String) throws(StoreError) -> Bool {

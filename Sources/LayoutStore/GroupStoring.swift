@@ -65,6 +65,23 @@ public protocol GroupStoring: Sendable {
     /// order chooses nothing.
     func currentVersions(of names: [String]) throws(StoreError) -> [String: Int]
 
+    /// Writes the versions of one group as they were exported from another store (`layoutd
+    /// groups import`), keeping their numbers and `updatedAt`, in one transaction.
+    ///
+    /// - Parameters:
+    ///   - versions: the group's versions, ascending by version, all named `name`, at least
+    ///     one. Only the last ``maxGroupVersions`` are kept (as writes prune); the first one
+    ///     given starts the group's current life, so the dropped ones answer "pruned".
+    ///   - replace: whether an existing group of that name is replaced (its versions deleted
+    ///     first); without it an existing group is refused.
+    /// - Returns: whether an existing group was replaced.
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when the group exists and
+    ///   `replace` is false; ``StoreError/limitExceeded(_:)`` when the first version is not
+    ///   above every version the name ever had here (numbers are never reused), or the group
+    ///   count or byte bound would be passed. Nothing changes on any error.
+    @discardableResult
+    func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool
+
     /// Whether the database answers a trivial query now (for `/readyz`).
     func isReachable() -> Bool
 }

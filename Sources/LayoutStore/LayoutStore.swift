@@ -536,6 +536,17 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
+    /// Writes exported versions of a group, keeping their numbers; see
+    /// ``GroupStoring/importGroup(name:versions:replace:)``.
+    @discardableResult
+    public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            try groupWrite(state) { () throws(StoreError) -> Bool in
+                try state.groups.importGroup(name: name, versions: versions, replace: replace)
+            }
+        }
+    }
+
     /// The current version of each of `names` that exists, in one statement; see
     /// ``GroupStoring/currentVersions(of:)``.
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {

@@ -189,6 +189,29 @@ struct GroupStoringConformanceTests {
     }
 
     @Test(arguments: GroupBackend.available)
+    func importKeepsNumbersAndTimesAndNeverReusesOne(_ backend: GroupBackend) throws {
+        let opened = try OpenedGroupStore(backend, maxGroupVersions: 2)
+        let store = opened.store
+        func versions(_ numbers: ClosedRange<Int>) -> [StoredGroup] {
+            numbers.map { StoredGroup(name: "g", version: $0, constraintsJSON: #"["H:[a(\#($0))]"]"#, metricsJSON: "{}",
+                                      updatedAt: Timestamp.format(epochSeconds: 1_796_047_500 + Int64($0))) }
+        }
+        #expect(try !store.importGroup(name: "g", versions: versions(3...5), replace: false))
+        #expect(try store.versions(ofGroup: "g", after: 0, limit: 10)?.versions
+                == versions(4...5).map { GroupVersionInfo(version: $0.version, updatedAt: $0.updatedAt) })
+        #expect(try store.group(named: "g") == versions(5...5)[0])
+        #expect(try store.prunedVersion(ofGroup: "g", version: 3) == 4)
+        #expect(try store.groupBytes() == versions(4...5).reduce(0) { $0 + GroupStore.storedBytes(payload: GroupStore.payload(of: $1)) })
+        #expect(storeError { try store.importGroup(name: "g", versions: versions(6...6), replace: false) } == .preconditionFailed(current: 5))
+        #expect(storeError { try store.importGroup(name: "g", versions: versions(5...6), replace: true) }
+                == .limitExceeded("version numbers are never reused: 'g' has had versions up to 5 in this store, so its imported version 5 cannot be written"))
+        #expect(try store.importGroup(name: "g", versions: versions(6...7), replace: true))
+        #expect(try store.versions(ofGroup: "g", after: 0, limit: 10)?.versions.map(\.version) == [6, 7])
+        #expect(try opened.put("g") == 8)
+        #expect(try store.groupCount() == 1)
+    }
+
+    @Test(arguments: GroupBackend.available)
     func currentVersionsResolvesExistingNamesInOneCall(_ backend: GroupBackend) throws {
         let opened = try OpenedGroupStore(backend)
         try opened.put("a")

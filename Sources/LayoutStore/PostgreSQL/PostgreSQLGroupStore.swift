@@ -427,6 +427,59 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }
     }
 
+    @discardableResult
+    public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        guard let firstGiven = versions.first?.version else { return false }
+        let kept = Array(versions.suffix(maxGroupVersions))
+        let outcome = try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Result<Bool, StoreError> in
+                try connection.transaction { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+                    try Self.takeCreationLock(connection)
+                    let (last, current, _) = try Self.names(connection, name, locking: true)
+                    if let current, !replace { return .failure(.preconditionFailed(current: current)) }
+                    var mark = 0
+                    if let last { mark = last } else { mark = try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0 }
+                    guard firstGiven > mark else {
+                        return .failure(.limitExceeded(GroupStore.reuseMessage(name: name, mark: mark, version: firstGiven)))
+                    }
+                    if current == nil {
+                        let count = try connection.query(
+                            "SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
+                        if count >= maxGroups { return .failure(.limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")) }
+                    }
+                    let added = kept.reduce(0) { $0 + GroupStore.storedBytes(payload: GroupStore.payload(of: $1)) }
+                    let total = try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
+                    var freed = 0
+                    if let current { freed = try Self.storedBytes(connection, name, upTo: current) }
+                    if total - freed + added > maxGroupBytes {
+                        return .failure(.limitExceeded(GroupStore.bytesMessage(maxBytes: maxGroupBytes, total: total, added: added, freed: freed)))
+                    }
+                    try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
+                    let newest = kept[kept.count - 1].version
+                    try connection.query(
+                        """
+                        INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $2, $3)
+                        ON CONFLICT (name) DO UPDATE SET
+                            last_version = excluded.last_version, current_version = excluded.current_version,
+                            first_version = excluded.first_version
+                        """,
+                        [name, newest, firstGiven])
+                    for group in kept {
+                        try connection.query(
+                            """
+                            INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
+                            VALUES ($1, $2, $3, $4, $5::timestamptz)
+                            """,
+                            [name, group.version, group.constraintsJSON, group.metricsJSON, group.updatedAt])
+                    }
+                    try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [added - freed])
+                    return .success(current != nil)
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
     public func isReachable() -> Bool {
         (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.query("SELECT 1").first?.int(0) == 1
