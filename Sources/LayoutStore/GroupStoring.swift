@@ -11,7 +11,8 @@
 /// - At most ``maxGroups`` groups exist at once, exactly; each keeps its last
 ///   ``maxGroupVersions`` versions; the kept versions count at most ``maxGroupBytes``
 ///   together, each as ``GroupStore/storedBytes(payload:)``.
-/// - `updatedAt` is the database's clock, RFC 3339 UTC to the second.
+/// - `updatedAt` is RFC 3339 UTC to the second, from PostgreSQL's clock (`now()`) or, with
+///   SQLite, the writing process's clock.
 ///
 /// Every call throws ``StoreError`` only.
 public protocol GroupStoring: Sendable {
