@@ -7,12 +7,12 @@
 # It installs what a fresh machine lacks (scripts/install-deps.sh), builds once in debug
 # (with the tests) and once in release, then runs every step below even when an earlier
 # one fails, and ends with a line "test.sh: N passed, M failed" (exit 1 on any failure).
-# Steps: build unit openapi dockerfile e2e schemathesis browser differential fuzz dockerlibs
+# Steps: build unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs
 # The corpus lives in ../shared/corpus (beside the clone) and is read at test time.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-steps="${STEPS:-build unit openapi dockerfile e2e schemathesis browser differential fuzz dockerlibs}"
+steps="${STEPS:-build unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs}"
 fuzz_seconds="${FUZZ_SECONDS:-15}"
 passed=0
 failed=0
@@ -46,6 +46,8 @@ build() {
 unit() { scripts/pg-test-cluster.sh -- swift test --skip-build; }
 openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
+# deploy/compose.yaml and deploy/kubernetes/ against their schemas, and what the issue asks of them.
+deploy() { python3 scripts/validate-deploy.py; }
 e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }
 schemathesis() { scripts/schemathesis-smoke.sh .build/debug/layoutd 15; }
 browser() { scripts/install-browser.sh && python3 tests/browser/run.py --binary .build/debug/layoutd; }
@@ -69,6 +71,7 @@ fi
 step unit unit
 step openapi openapi
 step dockerfile dockerfile
+step deploy deploy
 step e2e e2e
 step schemathesis schemathesis
 step browser browser

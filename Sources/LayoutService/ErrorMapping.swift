@@ -75,7 +75,9 @@ extension LayoutService {
             // The message names the limit and its flag (``StoreError/limitExceeded(_:)``).
             let text = "The store's limit is reached: \(message)"
             return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
-        case .corrupt, .cannotOpen, .sqlite:
+        case .unavailable:
+            return problem(503, detail: "The database is unavailable; try again", headers: [("Retry-After", "5")])
+        case .corrupt, .cannotOpen, .sqlite, .postgreSQL:
             return problem(500, detail: "The database failed; the error was logged")
         }
     }

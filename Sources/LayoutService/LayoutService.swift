@@ -382,7 +382,8 @@ public final class LayoutService: Sendable {
         case .corrupt: return "the database is damaged"
         case .cannotOpen: return "the database cannot be opened"
         case .limitExceeded(let message): return message
-        case .sqlite: return "a database error occurred"
+        case .sqlite, .postgreSQL: return "a database error occurred"
+        case .unavailable(let reason): return "the database is unavailable (\(reason))"
         }
     }
 

@@ -214,6 +214,86 @@ final class GroupStore {
         }
     }
 
+    /// Writes exported versions of `name`; see ``GroupStoring/importGroup(name:versions:replace:)``.
+    func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        guard let firstGiven = versions.first?.version else { return false }
+        let kept = Array(versions.suffix(maxVersions))
+        return try connection.transaction { () throws(StoreError) -> Bool in
+            let (lastVersion, currentVersion, _) = try names(name)
+            if let currentVersion, !replace { throw .preconditionFailed(current: currentVersion) }
+            var mark = 0
+            if let lastVersion { mark = lastVersion } else { mark = try mapped { () throws(SQLiteError) -> Int in try versionFloor() } }
+            guard firstGiven > mark else {
+                throw .limitExceeded(Self.reuseMessage(name: name, mark: mark, version: firstGiven))
+            }
+            if currentVersion == nil, try mapped({ () throws(SQLiteError) in try count() }) >= maxGroups {
+                throw .limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")
+            }
+            let added = kept.reduce(0) { $0 + Self.storedBytes(payload: Self.payload(of: $1)) }
+            let (total, freed) = try mapped { () throws(SQLiteError) -> (Int, Int) in
+                var freed = 0
+                if let currentVersion { freed = try storedBytes(ofGroup: name, upTo: currentVersion) }
+                return (try totalBytes(), freed)
+            }
+            if total - freed + added > maxBytes {
+                throw .limitExceeded(Self.bytesMessage(maxBytes: maxBytes, total: total, added: added, freed: freed))
+            }
+            try mapped { () throws(SQLiteError) in
+                try connection.withStatement("DELETE FROM group_versions WHERE name = ?") { (statement) throws(SQLiteError) in
+                    try statement.bind(name, at: 1)
+                    try statement.step()
+                }
+                try connection.withStatement(
+                    """
+                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (name) DO UPDATE SET
+                        last_version = excluded.last_version, current_version = excluded.current_version,
+                        first_version = excluded.first_version
+                    """
+                ) { (statement) throws(SQLiteError) in
+                    try statement.bind(name, at: 1)
+                    try statement.bind(kept[kept.count - 1].version, at: 2)
+                    try statement.bind(kept[kept.count - 1].version, at: 3)
+                    try statement.bind(firstGiven, at: 4)
+                    try statement.step()
+                }
+                for group in kept {
+                    try connection.withStatement(
+                        "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
+                    ) { (statement) throws(SQLiteError) in
+                        try statement.bind(name, at: 1)
+                        try statement.bind(group.version, at: 2)
+                        try statement.bind(group.constraintsJSON, at: 3)
+                        try statement.bind(group.metricsJSON, at: 4)
+                        try statement.bind(group.updatedAt, at: 5)
+                        try statement.step()
+                    }
+                }
+                try addToTotalBytes(added - freed)
+                try cache.invalidate(groupNamed: name)
+            }
+            return currentVersion != nil
+        }
+    }
+
+    /// A version's payload for ``storedBytes(payload:)``: the UTF-8 bytes of its name,
+    /// constraints JSON, metrics JSON and `updatedAt`.
+    static func payload(of group: StoredGroup) -> Int {
+        group.name.utf8.count + group.constraintsJSON.utf8.count + group.metricsJSON.utf8.count + group.updatedAt.utf8.count
+    }
+
+    /// The text of the byte bound's ``StoreError/limitExceeded(_:)``.
+    static func bytesMessage(maxBytes: Int, total: Int, added: Int, freed: Int) -> String {
+        "maxGroupBytes (\(maxBytes) bytes of stored group versions; \(total) are stored, this version needs \(added)"
+            + (freed > 0 ? " and its write frees \(freed)" : "") + "): raise it with --max-group-bytes"
+    }
+
+    /// The text of an import refused because it would reuse version numbers.
+    static func reuseMessage(name: String, mark: Int, version: Int) -> String {
+        "version numbers are never reused: '\(name)' has had versions up to \(mark) in this store, "
+            + "so its imported version \(version) cannot be written"
+    }
+
     /// Deletes `name` and all its versions, and the cached results that used it.
     /// - Returns: `false` if there was no such group.
     func delete(name: String) throws(StoreError) -> Bool {
@@ -384,6 +464,44 @@ final class GroupStore {
             }
             return groups
         }
+    }
+
+    /// The current versions of the existing groups among `names`, in one statement
+    /// (`json_each` over the names as a JSON array). Names without a current version are absent.
+    /// - Complexity: O(k log n) for k names.
+    func currentVersions(of names: [String]) throws(SQLiteError) -> [String: Int] {
+        guard !names.isEmpty else { return [:] }
+        return try connection.withStatement(
+            "SELECT name, current_version FROM group_names WHERE current_version IS NOT NULL AND name IN (SELECT value FROM json_each(?))"
+        ) { (statement) throws(SQLiteError) -> [String: Int] in
+            try statement.bind(Self.jsonArray(names), at: 1)
+            var versions: [String: Int] = [:]
+            while try statement.step() {
+                versions[statement.string(at: 0)] = statement.int(at: 1)
+            }
+            return versions
+        }
+    }
+
+    /// `values` as a JSON array of strings (RFC 8259 §7: `"`, `\` and control characters escaped).
+    static func jsonArray(_ values: [String]) -> String {
+        var text = "["
+        for (index, value) in values.enumerated() {
+            if index > 0 { text += "," }
+            text += "\""
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": text += "\\\""
+                case "\\": text += "\\\\"
+                case let c where c.value < 0x20:
+                    let hex = String(c.value, radix: 16)
+                    text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            text += "\""
+        }
+        return text + "]"
     }
 
     /// The number of existing groups.

@@ -536,6 +536,25 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
+    /// Writes exported versions of a group, keeping their numbers; see
+    /// ``GroupStoring/importGroup(name:versions:replace:)``.
+    @discardableResult
+    public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            try groupWrite(state) { () throws(StoreError) -> Bool in
+                try state.groups.importGroup(name: name, versions: versions, replace: replace)
+            }
+        }
+    }
+
+    /// The current version of each of `names` that exists, in one statement; see
+    /// ``GroupStoring/currentVersions(of:)``.
+    public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
+        try perform { (state) throws(StoreError) -> [String: Int] in
+            try mapped { () throws(SQLiteError) -> [String: Int] in try state.groups.currentVersions(of: names) }
+        }
+    }
+
     /// The version a name without a row starts above (the largest high-water mark of the
     /// deleted names dropped), and the rows of deleted names kept (for tests).
     func versionFloor() throws(StoreError) -> (floor: Int, deletedNames: Int) {
@@ -553,3 +572,6 @@ public final class LayoutStore: @unchecked Sendable {
         }) ?? false
     }
 }
+
+/// The SQLite backend of ``GroupStoring``: one file, for one process or several on one host.
+extension LayoutStore: GroupStoring {}

@@ -120,6 +120,10 @@ enum Schema {
             }
             try connection.transaction { () throws(StoreError) in
                 do throws(SQLiteError) {
+                    // Read again under the write lock (`BEGIN IMMEDIATE`): another process
+                    // that opened the file at the same time may have run this migration
+                    // while this one waited (`SchemaTests.processesOpeningANewFileAtOnceMigrateOnce`).
+                    guard try connection.scalarInt("PRAGMA user_version") < version else { return }
                     for sql in migrations[version - 1] {
                         try connection.execute(sql)
                     }

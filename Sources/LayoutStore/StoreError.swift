@@ -28,6 +28,28 @@ public enum StoreError: Error, Sendable, Equatable {
     case limitExceeded(String)
     /// Any other SQLite error: a bug or an I/O failure. → 500.
     case sqlite(SQLiteError)
+    /// The shared database cannot be reached or cannot take the request now: the
+    /// connection is lost or refused, the server is read-only (a standby), out of
+    /// connections, shutting down, or no pooled connection became free in time
+    /// (``PostgreSQLError/Category/unavailable``). The text says which. → 503 with
+    /// `Retry-After`; the same request may succeed once the database is back.
+    case unavailable(String)
+    /// Any other PostgreSQL error (``PostgreSQLError/Category/other``, or a conflict still
+    /// failing after the transaction's retries): a bug or a server fault. → 500.
+    case postgreSQL(PostgreSQLError)
+}
+
+extension StoreError {
+    /// Maps a PostgreSQL error to the store's error by its category
+    /// (``PostgreSQLError/category(sqlState:)``): unavailable → ``unavailable(_:)``,
+    /// full (53100) → ``full``, anything else → ``postgreSQL(_:)``.
+    public init(_ error: PostgreSQLError) {
+        switch error.category {
+        case .unavailable: self = .unavailable(error.description)
+        case .full: self = .full
+        case .conflict, .uniqueViolation, .other: self = .postgreSQL(error)
+        }
+    }
 }
 
 extension StoreError: SQLiteErrorConvertible {

@@ -7,10 +7,12 @@ import Testing
 /// pools (as several processes would have).
 @Suite("PostgreSQL group store", .enabled(if: PostgreSQLTestServer.isAvailable, PostgreSQLTestServer.skipReason))
 struct PostgreSQLGroupStoreTests {
-    private static func makeStore(_ database: PostgreSQLTestDatabase, maxGroups: Int = 100, poolSize: Int = 2) throws -> PostgreSQLGroupStore {
+    private static func makeStore(
+        _ database: PostgreSQLTestDatabase, maxGroups: Int = 100, poolSize: Int = 2, maxGroupBytes: Int = 64 << 20
+    ) throws -> PostgreSQLGroupStore {
         try PostgreSQLSchema.migrate(database.connect())
         let pool = PostgreSQLConnectionPool(configuration: database.configuration, size: poolSize, acquireTimeout: 30)
-        return PostgreSQLGroupStore(pool: pool, maxGroups: maxGroups)
+        return PostgreSQLGroupStore(pool: pool, maxGroups: maxGroups, maxGroupBytes: maxGroupBytes)
     }
 
     private static func put(
@@ -126,13 +128,39 @@ struct PostgreSQLGroupStoreTests {
         }
         let all = outcomes.withLock { $0 }
         #expect(all.filter { $0 == "written" }.count == 3)
-        #expect(all.filter { $0 == #"limitExceeded("maxGroups (3 groups)")"# }.count == threads - 3)
+        #expect(all.filter { $0 == #"limitExceeded("maxGroups (3 groups): raise it with --max-groups")"# }.count == threads - 3)
         #expect(try stores[0].count() == 3)
         // A delete makes room for exactly one more.
         let existing = try #require(try stores[0].all().first?.name)
         #expect(try stores[1].delete(name: existing))
         #expect(Self.writtenVersion(try Self.put(stores[0], "late")) == 1)
-        #expect(try Self.put(stores[1], "later") == .limitExceeded("maxGroups (3 groups)"))
+        #expect(try Self.put(stores[1], "later") == .limitExceeded("maxGroups (3 groups): raise it with --max-groups"))
+    }
+
+    /// Writers of different existing names through two pools at once (no creation lock
+    /// serialises them): the byte bound holds exactly, because every write reads the running
+    /// total under its row lock. Each version of "gN" with `[]` and `{}` counts
+    /// 2 + 2 + 2 + 20 + 128 = 154 bytes; after one version of each of 8 names, the bound
+    /// admits exactly 3 more.
+    @Test func groupBytesBoundIsExactUnderConcurrency() throws {
+        let database = try PostgreSQLTestDatabase()
+        let threads = 8
+        let bound = (threads + 3) * 154 + 153
+        let stores = try (0..<2).map { _ in try Self.makeStore(database, maxGroupBytes: bound) }
+        for thread in 0..<threads { #expect(Self.writtenVersion(try Self.put(stores[0], "g\(thread)")) == 1) }
+        let outcomes = Mutex<[String]>([])
+        runOnThreads(threads) { thread in
+            do throws(PostgreSQLError) {
+                let outcome = try Self.put(stores[thread % stores.count], "g\(thread)")
+                outcomes.withLock { $0.append(Self.writtenVersion(outcome) != nil ? "written" : "\(outcome)") }
+            } catch {
+                outcomes.withLock { $0.append("\(error)") }
+            }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.filter { $0 == "written" }.count == 3)
+        #expect(all.filter { $0.hasPrefix(#"limitExceeded("maxGroupBytes (\#(bound) bytes of stored group versions; \#((threads + 3) * 154) are stored"#) }.count == threads - 3)
+        #expect(try stores[1].groupBytes() == (threads + 3) * 154)
     }
 
     @Test func currentVersionsInOneStatement() throws {

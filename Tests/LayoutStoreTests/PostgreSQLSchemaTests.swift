@@ -16,7 +16,30 @@ struct PostgreSQLSchemaTests {
         let tables = try connection.query(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name"
         ).rows.map { try $0.string(0) }
-        #expect(tables == ["group_names", "group_versions", "schema_version"])
+        #expect(tables == ["group_bytes", "group_names", "group_versions", "schema_version", "version_floor"])
+    }
+
+    /// Migration 2 on a database of version 1 with groups in it: `first_version` is each
+    /// live group's oldest version, deleted names get none, and `group_bytes` is the sum of
+    /// SQLite's counting rule over the kept versions.
+    @Test func migrationTwoFillsFirstVersionsAndTheByteTotal() throws {
+        let database = try PostgreSQLTestDatabase()
+        let connection = try database.connect()
+        try connection.execute("CREATE TABLE schema_version (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())")
+        for sql in PostgreSQLSchema.migrations[0] { try connection.execute(sql) }
+        try connection.execute("INSERT INTO schema_version (version) VALUES (1)")
+        try connection.execute("INSERT INTO group_names VALUES ('a', 3, 3), ('gone', 2, NULL)")
+        let big = "[" + String(repeating: " ", count: 998) + "]"
+        try connection.query(
+            "INSERT INTO group_versions (name, version, constraints_json, metrics_json) VALUES ('a', 2, '[]', '{}'), ('a', 3, $1, '{\"é\":1}')",
+            [big])
+        #expect(try PostgreSQLSchema.migrate(connection) == PostgreSQLSchema.currentVersion - 1)
+        let rows = try connection.query("SELECT name, first_version FROM group_names ORDER BY name").rows
+        #expect(try rows.map { "\(try $0.string(0))=\(try $0.optionalInt(1).map(String.init) ?? "nil")" } == ["a=2", "gone=nil"])
+        // 'a'@2: p = 1 + 2 + 2 + 20 = 25 → 153; 'a'@3: p = 1 + 1,000 + 8 + 20 = 1,029 → 8,192.
+        #expect(try connection.query("SELECT value FROM group_bytes").first?.int(0) == GroupStore.storedBytes(payload: 25) + GroupStore.storedBytes(payload: 1_029))
+        #expect(try connection.query("SELECT value FROM group_bytes").first?.int(0) == 153 + 8_192)
+        #expect(try connection.query("SELECT value FROM version_floor").first?.int(0) == 0)
     }
 
     @Test func concurrentMigrationsRunOnce() throws {

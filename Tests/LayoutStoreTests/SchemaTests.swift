@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Testing
 @testable import LayoutStore
@@ -95,5 +96,32 @@ import Testing
     ])
     func timestampFormat(_ seconds: Int64, _ expected: String) {
         #expect(Timestamp.format(epochSeconds: seconds) == expected)
+    }
+
+    /// Several processes (here: connections of their own, on threads released at once)
+    /// opening one new file: each migration step runs once, under the write lock, and every
+    /// opener gets a working store. (Without the second read of `user_version` inside the
+    /// transaction, the later ones failed with "table … already exists".)
+    @Test func processesOpeningANewFileAtOnceMigrateOnce() throws {
+        for _ in 0..<5 {
+            let directory = TemporaryDirectory()
+            let path = directory.file("shared.db")
+            let failures = Mutex<[String]>([])
+            let stores = Mutex<[LayoutStore]>([])
+            runOnThreads(4) { _ in
+                do {
+                    let store = try openStore(path, busyTimeout: 10)
+                    stores.withLock { $0.append(store) }
+                } catch {
+                    failures.withLock { $0.append("\(error)") }
+                }
+            }
+            #expect(failures.withLock { $0 } == [])
+            let opened = stores.withLock { $0 }
+            #expect(opened.count == 4)
+            let (group, _) = try opened[0].putGroup(name: "g", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+            #expect(try opened[3].group(named: "g") == group)
+            for store in opened { store.close() }
+        }
     }
 }

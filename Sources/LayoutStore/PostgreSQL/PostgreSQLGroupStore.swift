@@ -1,37 +1,104 @@
 /// Versioned named constraint groups in PostgreSQL, shared by every process that uses the
-/// database: the semantics of SQLite's `GroupStore`, made to hold across processes.
+/// database: the semantics of SQLite's `GroupStore` (``GroupStoring``), made to hold across
+/// processes.
 ///
 /// - Versions are global and never reused: `group_names.last_version`, the high-water mark,
 ///   is read under a row lock (`SELECT … FOR UPDATE`) and raised in the same transaction
 ///   that writes the version, so concurrent writers of one name queue behind each other and
-///   each gets the next number.
+///   each gets the next number. Deleted names' marks are bounded as in SQLite: beyond
+///   ``maxDeletedNames`` rows, a delete drops the lowest marks and raises `version_floor`.
 /// - `If-Match` and `If-None-Match: *` are checked inside that transaction, against the
 ///   locked row.
 /// - The group count limit is exact: a write that would create a group (a new name, or one
 ///   deleted) first takes the transaction-level advisory lock ``creationLockKey``, so
 ///   creations are counted one at a time; deletions need no lock (they only lower the
-///   count). Lock order is creation lock, then row lock; a writer that finds the row
-///   deleted only after locking it takes the creation lock second, and should that deadlock
-///   PostgreSQL aborts one transaction with 40P01, which
-///   ``PostgreSQLConnection/transaction(isolation:maxAttempts:_:)`` runs again.
+///   count). Lock order is creation lock, name row, `group_bytes` row; a delete locks its
+///   name row, the deleted names it drops, then `group_bytes`. Should a writer that finds
+///   the row deleted only after locking it deadlock on the creation lock, PostgreSQL aborts
+///   one transaction with 40P01, which ``PostgreSQLConnection/transaction(isolation:maxAttempts:_:)``
+///   runs again.
+/// - History: the write that makes version *v* deletes versions up to *v* − ``maxGroupVersions``;
+///   `first_version` tells a pruned version from one never written.
+/// - Bytes: the running total is the one row of `group_bytes`, read `FOR UPDATE` by every
+///   write, so the bound ``maxGroupBytes`` is exact across processes (at the price of
+///   group writes committing one at a time, which they nearly do anyway on one name).
+///   Each version counts ``GroupStore/storedBytes(payload:)`` of its UTF-8 bytes, the same
+///   rule as SQLite's (``PostgreSQLSchema/storedBytesSQL(where:)``).
 /// - `updatedAt` is the database's clock (`now()`, the transaction's start).
 ///
 /// Every call takes one connection from the pool for one transaction or one statement.
-/// Outcomes the contract answers with 412 or 422 are returned as values, not thrown, so the
-/// transaction commits nothing and is not retried. Held by `PostgreSQLGroupStoreTests`.
-struct PostgreSQLGroupStore: Sendable {
+/// Errors map to ``StoreError`` by ``StoreError/init(_:)-(PostgreSQLError)``: a lost or
+/// refused connection, a read-only server or a pool wait beyond its timeout is
+/// ``StoreError/unavailable(_:)`` (503). Held by `PostgreSQLGroupStoreTests` and
+/// `GroupStoringConformanceTests`.
+public final class PostgreSQLGroupStore: GroupStoring {
     /// The advisory lock key that serialises group creations: ``PostgreSQLSchema/migrationLockKey`` + 1.
     static let creationLockKey: Int64 = PostgreSQLSchema.migrationLockKey + 1
 
     /// Where the connections come from.
     let pool: PostgreSQLConnectionPool
     /// The most groups that may exist at once.
-    let maxGroups: Int
+    public let maxGroups: Int
+    /// The most versions kept per group (at least 1).
+    public let maxGroupVersions: Int
+    /// The most deleted names whose high-water marks are kept in rows (default: ``maxGroups``).
+    public let maxDeletedNames: Int
+    /// The most bytes the kept versions count together.
+    public let maxGroupBytes: Int
 
     /// Creates a store on `pool`; the schema must be migrated (``PostgreSQLSchema/migrate(_:)``).
-    init(pool: PostgreSQLConnectionPool, maxGroups: Int) {
+    init(
+        pool: PostgreSQLConnectionPool, maxGroups: Int, maxGroupVersions: Int = GroupStore.defaultMaxVersions,
+        maxDeletedNames: Int? = nil, maxGroupBytes: Int = GroupStore.defaultMaxBytes
+    ) {
         self.pool = pool
         self.maxGroups = max(0, maxGroups)
+        self.maxGroupVersions = max(1, maxGroupVersions)
+        self.maxDeletedNames = max(0, maxDeletedNames ?? maxGroups)
+        self.maxGroupBytes = max(0, maxGroupBytes)
+    }
+
+    /// Connects to the database `url` and brings its schema up to date
+    /// (``PostgreSQLSchema/migrate(_:)``: once, under an advisory lock, however many
+    /// processes start at once).
+    ///
+    /// - Parameters:
+    ///   - url: a `postgres://user:pass@host:port/db` URI or a libpq `key=value` string;
+    ///     `nil` uses libpq's `PG*` environment variables.
+    ///   - poolSize: connections kept (each one server process; default 4).
+    ///   - acquireTimeout: seconds a call waits for a free connection before
+    ///     ``StoreError/unavailable(_:)`` (default 5).
+    ///   - maxGroups, maxGroupVersions, maxDeletedNames, maxGroupBytes: the bounds, as
+    ///     ``LayoutStore``'s.
+    /// - Throws: ``StoreError/unavailable(_:)`` when the server cannot be reached (or is a
+    ///   standby that needs migrating); ``StoreError/postgreSQL(_:)`` when the URL is
+    ///   malformed or the database's schema is newer than this build.
+    public convenience init(
+        url: String?, poolSize: Int = 4, acquireTimeout: Double = 5, maxGroups: Int = 10_000,
+        maxGroupVersions: Int = 100, maxDeletedNames: Int? = nil, maxGroupBytes: Int = 64 << 20
+    ) throws(StoreError) {
+        let pool = PostgreSQLConnectionPool(configuration: .init(url: url), size: poolSize, acquireTimeout: acquireTimeout)
+        self.init(pool: pool, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
+                  maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes)
+        try migrate()
+    }
+
+    /// Brings the schema up to date; see ``PostgreSQLSchema/migrate(_:)``.
+    /// - Returns: the migrations this call ran (0 when another process did them).
+    @discardableResult
+    public func migrate() throws(StoreError) -> Int {
+        try Self.mapping { () throws(PostgreSQLError) -> Int in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in try PostgreSQLSchema.migrate(connection) }
+        }
+    }
+
+    /// Runs `body`, converting its ``PostgreSQLError`` to ``StoreError``.
+    static func mapping<T>(_ body: () throws(PostgreSQLError) -> T) throws(StoreError) -> T {
+        do {
+            return try body()
+        } catch {
+            throw StoreError(error)
+        }
     }
 
     /// What a ``put(name:constraintsJSON:metricsJSON:ifMatch:ifNoneMatchAny:)`` did.
@@ -40,8 +107,9 @@ struct PostgreSQLGroupStore: Sendable {
         case written(StoredGroup, created: Bool)
         /// A precondition failed; `current` is the group's current version, if any. → 412.
         case preconditionFailed(current: Int?)
-        /// Creating the group would exceed ``maxGroups``, or the version counter would
-        /// overflow; the text names the limit. → 422 `limit_exceeded`.
+        /// Creating the group would exceed ``maxGroups``, the version would pass
+        /// ``maxGroupBytes``, or the version counter would overflow; the text names the
+        /// limit as ``StoreError/limitExceeded(_:)``'s. → 422 `limit_exceeded`.
         case limitExceeded(String)
     }
 
@@ -55,7 +123,8 @@ struct PostgreSQLGroupStore: Sendable {
 
     // MARK: - Writing
 
-    /// Writes a new version of `name`, as `GroupStore.put` does for SQLite.
+    /// Writes a new version of `name`, as `GroupStore.put` does for SQLite: precondition,
+    /// count and bytes checks, the version, the pruning and the bytes total, in one transaction.
     ///
     /// - Parameters:
     ///   - ifMatch: the version the caller expects to be current (`If-Match`), or `nil`.
@@ -74,7 +143,7 @@ struct PostgreSQLGroupStore: Sendable {
                     try Self.takeCreationLock(connection)
                     holdsCreationLock = true
                 }
-                let (last, current) = try Self.names(connection, name, locking: true)
+                let (last, current, first) = try Self.names(connection, name, locking: true)
                 if let ifMatch, ifMatch != current {
                     return .preconditionFailed(current: current)
                 }
@@ -85,17 +154,35 @@ struct PostgreSQLGroupStore: Sendable {
                     if !holdsCreationLock { try Self.takeCreationLock(connection) }
                     let count = try connection.query(
                         "SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-                    if count >= maxGroups { return .limitExceeded("maxGroups (\(maxGroups) groups)") }
+                    if count >= maxGroups { return .limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups") }
                 }
-                let (version, overflow) = (last ?? 0).addingReportingOverflow(1)
-                guard !overflow else { return .limitExceeded("group version") }
+                let start: Int
+                if let last {
+                    start = last
+                } else {
+                    start = try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0
+                }
+                let (version, overflow) = start.addingReportingOverflow(1)
+                guard !overflow else { return .limitExceeded("group version (version numbers end at \(Int.max))") }
+                // `updatedAt` is 20 bytes of RFC 3339 text whatever the clock says.
+                let added = GroupStore.storedBytes(payload: name.utf8.count + constraintsJSON.utf8.count
+                                                   + metricsJSON.utf8.count + 20)
+                let total = try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
+                let prunedUpTo = version - maxGroupVersions
+                let freed = prunedUpTo > 0 ? try Self.storedBytes(connection, name, upTo: prunedUpTo) : 0
+                if total - freed + added > maxGroupBytes {
+                    return .limitExceeded(
+                        "maxGroupBytes (\(maxGroupBytes) bytes of stored group versions; \(total) are stored, this version needs \(added)"
+                        + (freed > 0 ? " and its write frees \(freed)" : "") + "): raise it with --max-group-bytes")
+                }
                 try connection.query(
                     """
-                    INSERT INTO group_names (name, last_version, current_version) VALUES ($1, $2, $2)
+                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $2, $3)
                     ON CONFLICT (name) DO UPDATE SET
-                        last_version = excluded.last_version, current_version = excluded.current_version
+                        last_version = excluded.last_version, current_version = excluded.current_version,
+                        first_version = excluded.first_version
                     """,
-                    [name, version])
+                    [name, version, current == nil ? version : (first ?? version)])
                 let updatedAt = try connection.query(
                     """
                     INSERT INTO group_versions (name, version, constraints_json, metrics_json) VALUES ($1, $2, $3, $4)
@@ -103,6 +190,12 @@ struct PostgreSQLGroupStore: Sendable {
                     """,
                     [name, version, constraintsJSON, metricsJSON]
                 ).first?.string(0) ?? ""
+                if prunedUpTo > 0 {
+                    try connection.query("DELETE FROM group_versions WHERE name = $1 AND version <= $2", [name, prunedUpTo])
+                }
+                if added != freed {
+                    try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [added - freed])
+                }
                 let group = StoredGroup(name: name, version: version, constraintsJSON: constraintsJSON,
                                         metricsJSON: metricsJSON, updatedAt: updatedAt)
                 return .written(group, created: current == nil)
@@ -110,116 +203,287 @@ struct PostgreSQLGroupStore: Sendable {
         }
     }
 
-    /// Deletes `name` and all its versions; the high-water mark stays.
+    /// Deletes `name` and all its versions; the high-water mark stays (bounded by
+    /// ``maxDeletedNames`` and the version floor, as in SQLite).
     /// - Returns: `false` if there was no such group.
     func delete(name: String) throws(PostgreSQLError) -> Bool {
         try pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.transaction { () throws(PostgreSQLError) -> Bool in
-                guard try Self.names(connection, name, locking: true).current != nil else { return false }
+                guard let current = try Self.names(connection, name, locking: true).current else { return false }
+                let freed = try Self.storedBytes(connection, name, upTo: current)
                 try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
-                try connection.query("UPDATE group_names SET current_version = NULL WHERE name = $1", [name])
+                try connection.query("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = $1", [name])
+                try dropDeletedNamesBeyondBound(connection)
+                try connection.query("UPDATE group_bytes SET value = value - $1 WHERE id = 1", [freed])
                 return true
             }
         }
+    }
+
+    /// Keeps at most ``maxDeletedNames`` rows of deleted names: drops those with the lowest
+    /// high-water marks (then by name) and raises `version_floor` to the largest mark
+    /// dropped. A row a concurrent write is re-creating is locked by it; once that commits
+    /// the row is no longer deleted and is skipped. Call inside the delete's transaction.
+    private func dropDeletedNamesBeyondBound(_ connection: PostgreSQLConnection) throws(PostgreSQLError) {
+        let deleted = try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NULL").first?.int(0) ?? 0
+        guard deleted > maxDeletedNames else { return }
+        let highest = try connection.query(
+            """
+            WITH dropped AS (
+                DELETE FROM group_names WHERE current_version IS NULL AND name IN (
+                    SELECT name FROM group_names WHERE current_version IS NULL
+                    ORDER BY last_version, name LIMIT $1 FOR UPDATE)
+                RETURNING last_version)
+            SELECT coalesce(max(last_version), 0) FROM dropped
+            """,
+            [deleted - maxDeletedNames]
+        ).first?.int(0) ?? 0
+        try connection.query("UPDATE version_floor SET value = greatest(value, $1) WHERE id = 1", [highest])
+    }
+
+    /// The start of every name without a row (for tests) and the rows of deleted names kept.
+    func versionFloor() throws(PostgreSQLError) -> (floor: Int, deletedNames: Int) {
+        try pool.withConnection { (connection) throws(PostgreSQLError) -> (floor: Int, deletedNames: Int) in
+            let row = try connection.query(
+                "SELECT (SELECT value FROM version_floor), (SELECT count(*) FROM group_names WHERE current_version IS NULL)"
+            ).first
+            return (try row?.int(0) ?? 0, try row?.int(1) ?? 0)
+        }
+    }
+
+    /// The counted bytes of the versions of `name` numbered up to `version`.
+    private static func storedBytes(
+        _ connection: PostgreSQLConnection, _ name: String, upTo version: Int
+    ) throws(PostgreSQLError) -> Int {
+        try connection.query(PostgreSQLSchema.storedBytesSQL(where: "name = $1 AND version <= $2"), [name, version])
+            .first?.int(0) ?? 0
     }
 
     private static func takeCreationLock(_ connection: PostgreSQLConnection) throws(PostgreSQLError) {
         try connection.query("SELECT pg_advisory_xact_lock($1)", [creationLockKey])
     }
 
-    /// The high-water mark and current version of `name` (both `nil` if never written);
-    /// with `locking`, the row is locked until the transaction ends.
+    /// The high-water mark, current version and first version of the current life of
+    /// `name` (all `nil` if it has no row); with `locking`, the row is locked until the
+    /// transaction ends.
     private static func names(
         _ connection: PostgreSQLConnection, _ name: String, locking: Bool
-    ) throws(PostgreSQLError) -> (last: Int?, current: Int?) {
-        let sql = "SELECT last_version, current_version FROM group_names WHERE name = $1" + (locking ? " FOR UPDATE" : "")
-        guard let row = try connection.query(sql, [name]).first else { return (nil, nil) }
-        return (try row.int(0), try row.optionalInt(1))
+    ) throws(PostgreSQLError) -> (last: Int?, current: Int?, first: Int?) {
+        let sql = "SELECT last_version, current_version, first_version FROM group_names WHERE name = $1"
+            + (locking ? " FOR UPDATE" : "")
+        guard let row = try connection.query(sql, [name]).first else { return (nil, nil, nil) }
+        return (try row.int(0), try row.optionalInt(1), try row.optionalInt(2))
     }
 
-    // MARK: - Reading
+    // MARK: - GroupStoring
 
-    /// The current version of `name`, or `nil`.
-    func group(named name: String) throws(PostgreSQLError) -> StoredGroup? {
-        try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-            guard let row = try connection.query(
-                """
-                SELECT \(Self.selectGroupColumns) FROM group_names n
-                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                WHERE n.name = $1
-                """,
-                [name]
-            ).first else { return nil }
-            return try Self.readGroup(row)
+    public func putGroup(
+        name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
+    ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
+        let outcome = try Self.mapping { () throws(PostgreSQLError) -> PutOutcome in
+            try put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
+                    ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+        }
+        switch outcome {
+        case .written(let group, let created): return (group, created)
+        case .preconditionFailed(let current): throw .preconditionFailed(current: current)
+        case .limitExceeded(let message): throw .limitExceeded(message)
         }
     }
 
-    /// Version `version` of `name`, or `nil`.
-    func group(named name: String, version: Int) throws(PostgreSQLError) -> StoredGroup? {
-        try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-            guard let row = try connection.query(
-                "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
-                [name, version]
-            ).first else { return nil }
-            return try Self.readGroup(row)
-        }
+    public func deleteGroup(named name: String) throws(StoreError) -> Bool {
+        try Self.mapping { () throws(PostgreSQLError) -> Bool in try delete(name: name) }
     }
 
-    /// The versions of `name`, ascending; `nil` if the group does not exist.
-    func versions(ofGroup name: String) throws(PostgreSQLError) -> [GroupVersionInfo]? {
-        let versions = try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupVersionInfo] in
-            var versions: [GroupVersionInfo] = []
-            for row in try connection.query(
-                "SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions WHERE name = $1 ORDER BY version",
-                [name]
-            ).rows {
-                versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
+    public func group(named name: String) throws(StoreError) -> StoredGroup? {
+        try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+                guard let row = try connection.query(
+                    """
+                    SELECT \(Self.selectGroupColumns) FROM group_names n
+                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                    WHERE n.name = $1
+                    """,
+                    [name]
+                ).first else { return nil }
+                return try Self.readGroup(row)
             }
-            return versions
         }
-        return versions.isEmpty ? nil : versions
     }
 
-    /// The current versions of the groups named, in one statement (one round trip): what a
-    /// scene with unversioned references must be resolved against on every request, since
-    /// another process may have written since. Names without a current version are absent.
-    /// - Complexity: one index lookup per name.
-    func currentVersions(of names: [String]) throws(PostgreSQLError) -> [String: Int] {
-        guard !names.isEmpty else { return [:] }
-        return try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
-            var versions: [String: Int] = [:]
-            for row in try connection.query(
-                "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
-                [Self.arrayLiteral(names)]
-            ).rows {
-                versions[try row.string(0)] = try row.int(1)
+    public func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
+        try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+                guard let row = try connection.query(
+                    "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
+                    [name, version]
+                ).first else { return nil }
+                return try Self.readGroup(row)
             }
-            return versions
+        }
+    }
+
+    /// - Complexity: O(log n + limit), one statement for existence and one for the page.
+    public func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
+        let limit = max(0, limit)
+        return try Self.mapping { () throws(PostgreSQLError) -> GroupVersionPage? in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
+                guard try !connection.query(
+                    "SELECT 1 FROM group_names WHERE name = $1 AND current_version IS NOT NULL", [name]).rows.isEmpty
+                else { return nil }
+                var versions: [GroupVersionInfo] = []
+                for row in try connection.query(
+                    """
+                    SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions
+                    WHERE name = $1 AND version > $2 ORDER BY version LIMIT $3
+                    """,
+                    [name, after, limit + 1]
+                ).rows {
+                    versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
+                }
+                let hasMore = versions.count > limit
+                if hasMore { versions.removeLast() }
+                return GroupVersionPage(versions: versions, hasMore: hasMore)
+            }
+        }
+    }
+
+    /// The kept versions of `name`, ascending (at most ``maxGroupVersions``); `nil` if the
+    /// group does not exist.
+    func versions(ofGroup name: String) throws(StoreError) -> [GroupVersionInfo]? {
+        try versions(ofGroup: name, after: 0, limit: maxGroupVersions)?.versions
+    }
+
+    public func prunedVersion(ofGroup name: String, version: Int) throws(StoreError) -> Int? {
+        try Self.mapping { () throws(PostgreSQLError) -> Int? in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int? in
+                guard let row = try connection.query(
+                    """
+                    SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
+                    FROM group_names n WHERE n.name = $1 AND n.current_version IS NOT NULL
+                    """,
+                    [name]
+                ).first, let first = try row.optionalInt(0), let oldestKept = try row.optionalInt(1) else { return nil }
+                return first <= version && version < oldestKept ? oldestKept : nil
+            }
+        }
+    }
+
+    public func groups() throws(StoreError) -> [GroupSummary] {
+        try Self.mapping { () throws(PostgreSQLError) -> [GroupSummary] in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
+                var groups: [GroupSummary] = []
+                for row in try connection.query(
+                    """
+                    SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
+                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                    ORDER BY n.name
+                    """
+                ).rows {
+                    groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
+                }
+                return groups
+            }
         }
     }
 
     /// Every existing group's current version, sorted by name (byte order, `COLLATE "C"`).
-    func all() throws(PostgreSQLError) -> [GroupSummary] {
-        try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
-            var groups: [GroupSummary] = []
-            for row in try connection.query(
-                """
-                SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
-                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                ORDER BY n.name
-                """
-            ).rows {
-                groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
+    func all() throws(StoreError) -> [GroupSummary] { try groups() }
+
+    public func groupBytes() throws(StoreError) -> Int {
+        try Self.mapping { () throws(PostgreSQLError) -> Int in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
+                try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
             }
-            return groups
+        }
+    }
+
+    public func groupCount() throws(StoreError) -> Int {
+        try Self.mapping { () throws(PostgreSQLError) -> Int in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
+                try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
+            }
         }
     }
 
     /// The number of existing groups.
-    func count() throws(PostgreSQLError) -> Int {
-        try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
-            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
+    func count() throws(StoreError) -> Int { try groupCount() }
+
+    /// One statement (`name = ANY($1::text[])`) for all names.
+    /// - Complexity: one index lookup per name.
+    public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
+        guard !names.isEmpty else { return [:] }
+        return try Self.mapping { () throws(PostgreSQLError) -> [String: Int] in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
+                var versions: [String: Int] = [:]
+                for row in try connection.query(
+                    "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
+                    [Self.arrayLiteral(names)]
+                ).rows {
+                    versions[try row.string(0)] = try row.int(1)
+                }
+                return versions
+            }
         }
+    }
+
+    @discardableResult
+    public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        guard let firstGiven = versions.first?.version else { return false }
+        let kept = Array(versions.suffix(maxGroupVersions))
+        let outcome = try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+            try pool.withConnection { (connection) throws(PostgreSQLError) -> Result<Bool, StoreError> in
+                try connection.transaction { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+                    try Self.takeCreationLock(connection)
+                    let (last, current, _) = try Self.names(connection, name, locking: true)
+                    if let current, !replace { return .failure(.preconditionFailed(current: current)) }
+                    var mark = 0
+                    if let last { mark = last } else { mark = try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0 }
+                    guard firstGiven > mark else {
+                        return .failure(.limitExceeded(GroupStore.reuseMessage(name: name, mark: mark, version: firstGiven)))
+                    }
+                    if current == nil {
+                        let count = try connection.query(
+                            "SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
+                        if count >= maxGroups { return .failure(.limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")) }
+                    }
+                    let added = kept.reduce(0) { $0 + GroupStore.storedBytes(payload: GroupStore.payload(of: $1)) }
+                    let total = try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
+                    var freed = 0
+                    if let current { freed = try Self.storedBytes(connection, name, upTo: current) }
+                    if total - freed + added > maxGroupBytes {
+                        return .failure(.limitExceeded(GroupStore.bytesMessage(maxBytes: maxGroupBytes, total: total, added: added, freed: freed)))
+                    }
+                    try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
+                    let newest = kept[kept.count - 1].version
+                    try connection.query(
+                        """
+                        INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $2, $3)
+                        ON CONFLICT (name) DO UPDATE SET
+                            last_version = excluded.last_version, current_version = excluded.current_version,
+                            first_version = excluded.first_version
+                        """,
+                        [name, newest, firstGiven])
+                    for group in kept {
+                        try connection.query(
+                            """
+                            INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
+                            VALUES ($1, $2, $3, $4, $5::timestamptz)
+                            """,
+                            [name, group.version, group.constraintsJSON, group.metricsJSON, group.updatedAt])
+                    }
+                    try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [added - freed])
+                    return .success(current != nil)
+                }
+            }
+        }
+        return try outcome.get()
+    }
+
+    public func isReachable() -> Bool {
+        (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
+            try connection.query("SELECT 1").first?.int(0) == 1
+        }) ?? false
     }
 
     /// `values` as a PostgreSQL array literal of text (`{"a","b"}`): every element quoted,
