@@ -244,7 +244,7 @@ public enum LayoutdCommand {
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
         FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
         FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
-        handleTerminationSignals {
+        installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
             store.close()
