@@ -204,7 +204,8 @@ public enum LayoutdCommand {
         let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         let service = LayoutService(store: store, configuration: configuration, pendingResponseBytes: pending,
                                     openConnections: { connections.value() })
-        let handler = service.makeHandler(router: service.makeRouter(), log: log)
+        let router = service.makeRouter()
+        let handler = service.makeHandler(router: router, log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
         // The server's own answers (framing errors, timeouts, 503 over the connection
@@ -227,7 +228,7 @@ public enum LayoutdCommand {
         }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
-                                overCommittedHandler: service.makeOverCommittedHandler(log: log),
+                                overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending, handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
