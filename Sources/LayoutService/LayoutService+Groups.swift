@@ -66,6 +66,7 @@ extension LayoutService {
                 metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self),
                 ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             frontCache.invalidate()
+            groupCache.invalidate()
             var response = groupResponse(group, status: created ? 201 : 200)
             if created { response.headers.append("Location", "/groups/\(name)") }
             return response
@@ -191,6 +192,7 @@ extension LayoutService {
                 return problem(404, detail: "No group named '\(name)'")
             }
             frontCache.invalidate()
+            groupCache.invalidate()
             return HTTPResponse(status: 204)
         } catch {
             return storeFailure(error, groupName: name)

@@ -25,6 +25,8 @@ public final class LayoutService: Sendable {
     public let metrics = Metrics()
     let engine: SceneEngine
     let frontCache: FrontCache
+    /// Stored groups decoded, by `NAME@VERSION` (``GroupCache``).
+    let groupCache = GroupCache()
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
 
@@ -194,7 +196,7 @@ public final class LayoutService: Sendable {
         if Self.prefersWireframe(request) { return solveWireframe(request) }
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
-        let frontKey = FrontCacheKey(route: 0, body: request.body)
+        let frontKey = CacheKey.front(.solve, body: request.body)
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
             metrics.recordCache(hit: true)
             return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: "layoutd; hit")
@@ -208,7 +210,7 @@ public final class LayoutService: Sendable {
             for (name, value) in failure.headers { response.headers.append(name, value) }
             return response
         }
-        let key = engine.cacheKey(prepared, route: "solve")
+        let key = CacheKey.result(prepared, route: .solve)
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
@@ -237,7 +239,7 @@ public final class LayoutService: Sendable {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // (emptied on every group write) serves repeats without solving again.
-        let frontKey = FrontCacheKey(route: 1, body: request.body)
+        let frontKey = CacheKey.front(.validate, body: request.body)
         if let hit = frontCache.lookup(frontKey) {
             return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: nil)
         }
@@ -277,12 +279,15 @@ public final class LayoutService: Sendable {
             }
             return nil
         }
-        let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
-        guard let json = try? JSONParser().parse(Array(body.utf8)),
-              let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
-            throw EngineFailure(status: 500, diagnostics: [])
+        return try groupCache.group(name: stored.name, version: stored.version,
+                                    jsonBytes: stored.constraintsJSON.utf8.count + stored.metricsJSON.utf8.count) {
+            let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
+            guard let json = try? JSONParser().parse(Array(body.utf8)),
+                  let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
+                throw EngineFailure(status: 500, diagnostics: [])
+            }
+            return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
-        return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
     }
 
     /// 415 unless the body is JSON: `application/json`, any `+json` type, none, or curl's
