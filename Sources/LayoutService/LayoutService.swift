@@ -271,7 +271,7 @@ public final class LayoutService: Sendable {
                 stored = try store.group(named: reference.name)
             }
         } catch {
-            throw EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(Self.describe(error))")], headers: [("Retry-After", "1")])
+            throw EngineFailure.storeUnavailable(Self.describe(error))
         }
         guard let stored else {
             if let version = reference.version, let oldestKept = try? store.prunedVersion(ofGroup: reference.name, version: version) {
@@ -284,7 +284,7 @@ public final class LayoutService: Sendable {
             let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
             guard let json = try? JSONParser().parse(Array(body.utf8)),
                   let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
-                throw EngineFailure(status: 500, diagnostics: [])
+                throw EngineFailure.internalError
             }
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }

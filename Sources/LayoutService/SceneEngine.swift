@@ -93,8 +93,7 @@ public struct SceneEngine: Sendable {
             do {
                 json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
             } catch {
-                return .failure(EngineFailure(status: 400, diagnostics: [
-                    LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
+                return .failure(.malformedJSON(error.message))
             }
             let structure: JSONValue
             (structure, size) = CacheKey.split(json)
@@ -102,7 +101,7 @@ public struct SceneEngine: Sendable {
             do {
                 scene = try decoder.decode(json)
             } catch {
-                return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
+                return .failure(EngineFailure(error))
             }
             if let template { structures?.insert(scene, digest: digest, template: template) }
         }
@@ -123,15 +122,15 @@ public struct SceneEngine: Sendable {
             } catch let failure as EngineFailure {
                 return .failure(failure)
             } catch {
-                return .failure(EngineFailure(status: 500, diagnostics: []))
+                return .failure(.internalError)
             }
         }
         if !missing.isEmpty {
-            return .failure(EngineFailure(status: 422, diagnostics: missing))
+            return .failure(.unprocessable(missing))
         }
         let total = scene.constraints.count + groups.reduce(0) { $0 + $1.constraints.count }
         if total > limits.maxConstraints {
-            return .failure(EngineFailure(status: 422, diagnostics: [LayoutDiagnostic(
+            return .failure(.unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene and its groups have \(total) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)",
                 path: "$.groups")]))

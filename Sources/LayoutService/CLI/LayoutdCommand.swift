@@ -420,7 +420,7 @@ extension LayoutDiagnostic {
         if case .array(let refs) = json["conflicting"] ?? .null { conflicting = refs.compactMap(ref) }
         self.init(
             severity: string("severity") == "warning" ? .warning : .error,
-            code: string("code").flatMap(Diagnostic.Code.init(rawValue:)) ?? .invalidScene,
+            code: string("code").flatMap(LayoutDiagnostic.Code.init(rawValue:)) ?? .invalidScene,
             message: string("message") ?? "",
             constraint: key(json["constraint"]), part: int("part"), id: string("id"), column: int("column"),
             source: string("source"), path: string("path"), view: string("view"), attribute: string("attribute"),
