@@ -119,3 +119,12 @@ extension EngineFailure {
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
     static var internalError: EngineFailure { EngineFailure(status: 500, diagnostics: []) }
 }
+
+extension SceneEngine {
+    /// The answer for a scene that parsed but cannot be laid out (it does not compile,
+    /// its solve fails under `conflicts: error`, a limit is reached): 422 problem details
+    /// with `diagnostics` (contract, "Responses").
+    func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        problem(status: 422, diagnostics: diagnostics)
+    }
+}

@@ -175,7 +175,7 @@ public struct SceneEngine: Sendable {
     public func solve(_ prepared: Prepared) -> EngineAnswer {
         let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
-            return problem(status: 422, diagnostics: compiled.diagnostics)
+            return unprocessable(compiled.diagnostics)
         }
         if let sizes = prepared.scene.sizes {
             var writer = answerWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
@@ -206,7 +206,7 @@ public struct SceneEngine: Sendable {
         }
         let layout = layouts[0]
         if layout.isRejected {
-            return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
+            return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
         var writer = answerWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
         writer.beginObject()
