@@ -117,29 +117,46 @@ public struct Router: Sendable {
 
     /// Finds the handler for `request` and runs it, or answers 404/405.
     public func respond(to request: HTTPRequest) -> HTTPResponse {
+        dispatch(request).response
+    }
+
+    /// The pattern of the route `path` matches (`/groups/{name}` for `/groups/header`),
+    /// the route identifier metrics and access logs use; `nil` when no route matches
+    /// (the request is answered 404), and for `*` (`OPTIONS *`). The same matching as
+    /// ``respond(to:)``. Held by `RouterTests.matchedRouteIsThePattern`.
+    /// - Complexity: O(routes × segments).
+    public func route(for path: String) -> String? {
+        if path == "*" { return nil }
+        let parts = Router.split(path)
+        return resources.first { Router.match($0.segments, parts) != nil }?.pattern
+    }
+
+    /// ``respond(to:)``'s answer together with the matched route's pattern
+    /// (``route(for:)``, `nil` when none matched), matching the path once.
+    public func dispatch(_ request: HTTPRequest) -> (route: String?, response: HTTPResponse) {
         if request.method == .OPTIONS && request.path == "*" {
-            return Router.options(allowing: Array(Set(resources.flatMap(allowedMethods))).sorted())
+            return (nil, Router.options(allowing: Array(Set(resources.flatMap(allowedMethods))).sorted()))
         }
         let parts = Router.split(request.path)
         for resource in resources {
             guard let parameters = Router.match(resource.segments, parts) else { continue }
             if let entry = resource.handlers.first(where: { $0.method == request.method }) {
-                return entry.handler(request, parameters)
+                return (resource.pattern, entry.handler(request, parameters))
             }
             if request.method == .HEAD, let entry = resource.handlers.first(where: { $0.method == .GET }) {
-                return entry.handler(request, parameters)
+                return (resource.pattern, entry.handler(request, parameters))
             }
             let allowed = allowedMethods(resource)
-            if request.method == .OPTIONS { return Router.options(allowing: allowed) }
+            if request.method == .OPTIONS { return (resource.pattern, Router.options(allowing: allowed)) }
             var response = HTTPResponse.problem(
                 status: 405, title: "Method Not Allowed",
                 detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).",
                 type: problemType(405), extra: problemMembers)
             response.headers.append("Allow", allowed.joined(separator: ", "))
-            return response
+            return (resource.pattern, response)
         }
-        return HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404),
-                                    extra: problemMembers)
+        return (nil, HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404),
+                                          extra: problemMembers))
     }
 
     /// The answer to `OPTIONS`: `204 No Content` with `Allow: <methods>`.

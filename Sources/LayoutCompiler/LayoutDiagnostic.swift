@@ -47,8 +47,45 @@ public struct ConstraintRef: Sendable, Hashable {
 /// A diagnostic as the service reports it: the parser's or compiler's finding plus
 /// where it is (contract, "Responses": fields that do not apply are absent).
 public struct LayoutDiagnostic: Sendable, Hashable {
+    /// The contract's diagnostic codes ("Responses"), the one list of them: the parsers'
+    /// own (``LayoutSyntax/Diagnostic/Code``, mapped by ``init(_:)``) and those of the
+    /// request, the scene, the groups and the solve. Held by
+    /// `SceneDecoderTests.contractCodesAreSpelledAsTheContract`.
+    public enum Code: String, Sendable, CaseIterable {
+        /// The body is not JSON (a 400).
+        case invalidJSON = "invalid_json"
+        /// A member has the wrong type (400) or breaks a scene rule (422).
+        case invalidScene = "invalid_scene"
+        case vflSyntax = "vfl_syntax", equationSyntax = "equation_syntax", unknownView = "unknown_view",
+             unknownMetric = "unknown_metric", unknownAttribute = "unknown_attribute"
+        /// An included group is not stored (at that version), or was pruned.
+        case unknownGroup = "unknown_group"
+        case incompatibleAttributes = "incompatible_attributes", nonlinear = "nonlinear",
+             limitExceeded = "limit_exceeded"
+        /// Required constraints conflict (contract, "Conflicts").
+        case unsatisfiableConstraints = "unsatisfiable_constraints"
+        /// A frame field is not determined by the constraints.
+        case ambiguousLayout = "ambiguous_layout"
+        /// A solved width or height is negative.
+        case negativeSize = "negative_size"
+
+        /// The contract's code of a parser's code (the same spelling).
+        public init(_ code: Diagnostic.Code) {
+            switch code {
+            case .vflSyntax: self = .vflSyntax
+            case .equationSyntax: self = .equationSyntax
+            case .unknownView: self = .unknownView
+            case .unknownMetric: self = .unknownMetric
+            case .unknownAttribute: self = .unknownAttribute
+            case .incompatibleAttributes: self = .incompatibleAttributes
+            case .nonlinear: self = .nonlinear
+            case .limitExceeded: self = .limitExceeded
+            }
+        }
+    }
+
     public var severity: Diagnostic.Severity
-    public var code: Diagnostic.Code
+    public var code: Code
     public var message: String
     public var constraint: ConstraintKey?
     public var part: Int?
@@ -76,7 +113,7 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     /// (``omission(_:)``): how many. Not written; ``bounded(_:)`` sums them.
     public var omitted: Int?
 
-    public init(severity: Diagnostic.Severity = .error, code: Diagnostic.Code, message: String,
+    public init(severity: Diagnostic.Severity = .error, code: Code, message: String,
                 constraint: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, column: Int? = nil,
                 source: String? = nil, path: String? = nil, view: String? = nil, attribute: String? = nil,
                 broken: ConstraintRef? = nil, conflicting: [ConstraintRef]? = nil, notes: [String] = []) {

@@ -329,7 +329,7 @@ private struct CompileState {
         }
         for diagnostic in result.diagnostics {
             report(LayoutDiagnostic(
-                severity: diagnostic.severity, code: diagnostic.code, message: diagnostic.message,
+                severity: diagnostic.severity, code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message,
                 constraint: key, id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source,
                 notes: diagnostic.notes), isError: diagnostic.severity == .error)
         }

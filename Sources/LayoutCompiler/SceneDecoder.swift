@@ -46,15 +46,23 @@ public struct SceneLimits: Sendable, Hashable {
     public init() {}
 }
 
-/// Why a request body is not a scene: HTTP status 400 (malformed JSON, wrong shape or
-/// type) or 422 (well-formed but invalid: names, cycles, limits), with the diagnostics.
+/// Why a request body is not a scene, with the diagnostics. The service's error mapping
+/// chooses the HTTP status of each ``Reason`` (the contract's 400 and 422).
 public struct SceneRejection: Error, Sendable {
-    /// 400 or 422.
-    public var status: Int
+    /// What kind of fault the body has.
+    public enum Reason: Sendable, Equatable {
+        /// Not JSON, or JSON of the wrong shape or types (`invalid_json`, `invalid_scene`
+        /// with a JSON path).
+        case malformed
+        /// Well-formed but not a valid scene: names, cycles, limits.
+        case invalid
+    }
+
+    public var reason: Reason
     public var diagnostics: [LayoutDiagnostic]
 
-    public init(status: Int, diagnostics: [LayoutDiagnostic]) {
-        self.status = status
+    public init(_ reason: Reason, diagnostics: [LayoutDiagnostic]) {
+        self.reason = reason
         self.diagnostics = diagnostics
     }
 }
@@ -72,13 +80,13 @@ public struct SceneDecoder: Sendable {
 
     /// Parses `body` as JSON, then decodes it.
     ///
-    /// - Throws: ``SceneRejection`` (400 `invalid_json` for malformed JSON).
+    /// - Throws: ``SceneRejection`` (``SceneRejection/Reason/malformed`` with `invalid_json` for malformed JSON).
     public func decode(body: some Collection<UInt8>) throws(SceneRejection) -> Scene {
         let json: JSONValue
         do {
             json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
         } catch {
-            throw SceneRejection(status: 400, diagnostics: [
+            throw SceneRejection(.malformed, diagnostics: [
                 LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")
             ])
         }
@@ -87,12 +95,12 @@ public struct SceneDecoder: Sendable {
 
     /// Decodes a parsed JSON document.
     ///
-    /// - Throws: ``SceneRejection``: 400 with every type error found, else 422 with every
+    /// - Throws: ``SceneRejection``: `malformed` with every type error found, else `invalid` with every
     ///   name, hierarchy and limit error found.
     public func decode(_ json: JSONValue) throws(SceneRejection) -> Scene {
         var context = DecodingContext()
         guard case .object(let members) = json else {
-            throw SceneRejection(status: 400, diagnostics: [
+            throw SceneRejection(.malformed, diagnostics: [
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
         }
@@ -107,12 +115,12 @@ public struct SceneDecoder: Sendable {
         scene.sizes = decodeSizes(json["sizes"], &context)
 
         if !context.typeErrors.isEmpty {
-            throw SceneRejection(status: 400, diagnostics: context.typeErrors)
+            throw SceneRejection(.malformed, diagnostics: context.typeErrors)
         }
         checkNamesAndHierarchy(&scene, &context)
         checkLimits(scene, &context)
         if !context.sceneErrors.isEmpty {
-            throw SceneRejection(status: 422, diagnostics: context.sceneErrors)
+            throw SceneRejection(.invalid, diagnostics: context.sceneErrors)
         }
         return scene
     }
@@ -154,11 +162,11 @@ public struct SceneDecoder: Sendable {
 
     /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
     ///
-    /// - Throws: ``SceneRejection`` with status 400 for wrong types.
+    /// - Throws: ``SceneRejection`` (`malformed`) for wrong types, (`invalid`) for invalid ones.
     public func decodeGroupBody(_ json: JSONValue) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
         var context = DecodingContext()
         guard case .object(let members) = json else {
-            throw SceneRejection(status: 400, diagnostics: [context.typeError("$", expected: "an object", found: json)])
+            throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
         context.checkMembers(members, known: ["constraints", "metrics"], path: "$")
         if json["constraints"] == nil {
@@ -167,7 +175,7 @@ public struct SceneDecoder: Sendable {
         let constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
         let metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
         if !context.typeErrors.isEmpty {
-            throw SceneRejection(status: 400, diagnostics: context.typeErrors)
+            throw SceneRejection(.malformed, diagnostics: context.typeErrors)
         }
         for name in metrics.keys.sorted() {
             if !isValidName(name) {
@@ -180,7 +188,7 @@ public struct SceneDecoder: Sendable {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
         }
         if !context.sceneErrors.isEmpty {
-            throw SceneRejection(status: 422, diagnostics: context.sceneErrors)
+            throw SceneRejection(.invalid, diagnostics: context.sceneErrors)
         }
         return (constraints, metrics)
     }

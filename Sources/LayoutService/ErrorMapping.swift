@@ -82,3 +82,51 @@ extension LayoutService {
         }
     }
 }
+
+extension Problem {
+    /// The status of a scene the decoder rejects (contract, "Responses"): 400 for a body
+    /// that is not JSON or has wrong shapes or types, 422 for a well-formed invalid one.
+    static func status(of reason: SceneRejection.Reason) -> Int {
+        switch reason {
+        case .malformed: 400
+        case .invalid: 422
+        }
+    }
+}
+
+extension EngineFailure {
+    /// A body that does not parse as JSON: 400 `invalid_json`, quoting the parser's message.
+    static func malformedJSON(_ message: String) -> EngineFailure {
+        EngineFailure(status: 400, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(message)")])
+    }
+
+    /// A body the decoder rejects, at ``Problem/status(of:)``.
+    init(_ rejection: SceneRejection) {
+        self.init(status: Problem.status(of: rejection.reason), diagnostics: rejection.diagnostics)
+    }
+
+    /// A well-formed scene that cannot be laid out as asked (unknown groups, a limit
+    /// over the scene and its groups): 422 with `diagnostics`.
+    static func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineFailure {
+        EngineFailure(status: 422, diagnostics: diagnostics)
+    }
+
+    /// The group store cannot be read now: 503 with `Retry-After: 1` and an
+    /// `unknown_group` diagnostic saying why.
+    static func storeUnavailable(_ reason: String) -> EngineFailure {
+        EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(reason)")],
+                      headers: [("Retry-After", "1")])
+    }
+
+    /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
+    static var internalError: EngineFailure { EngineFailure(status: 500, diagnostics: []) }
+}
+
+extension SceneEngine {
+    /// The answer for a scene that parsed but cannot be laid out (it does not compile,
+    /// its solve fails under `conflicts: error`, a limit is reached): 422 problem details
+    /// with `diagnostics` (contract, "Responses").
+    func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        problem(status: 422, diagnostics: diagnostics)
+    }
+}

@@ -1,8 +1,9 @@
 import Synchronization
 
-/// An in-memory cache of whole `/solve` responses keyed by the exact request body, in
-/// front of the SQLite result cache: a hit costs one hash of the body and one lookup,
-/// no JSON parsing and no SQLite call (issue 9).
+/// An in-memory cache of whole `/solve` and `/validate` responses keyed by the route and
+/// the exact request body (``CacheKey/front(_:body:)``), in front of the SQLite result
+/// cache: a hit costs one hash of the body and one lookup, no JSON parsing and no SQLite
+/// call. Its place among the other caches: ``CacheKey``.
 ///
 /// Eviction is approximately least-recently-used with two generations: entries go into
 /// the young table; when it holds `capacity / 2` entries, or an insert would take it over
@@ -22,25 +23,26 @@ import Synchronization
 /// structures (``StructureCache``), with each value's own cost.
 typealias FrontCache = TwoGenerationCache<FrontCacheKey, [UInt8]>
 
-/// A front-cache key: the route and the exact request body.
+/// A key of bytes in a ``CacheKey/Space``: a route and its exact request body (front
+/// cache), or a scene template (``SceneTemplate``). Made by ``CacheKey``.
 struct FrontCacheKey: Hashable, Sendable {
-    let route: UInt8
-    let body: [UInt8]
+    let space: CacheKey.Space
+    let bytes: [UInt8]
     /// The body's hash, computed once, outside the lock, over the bytes in one call
     /// (a synthesized conformance would feed the hasher byte by byte, under the lock).
     let bodyHash: Int
 
-    init(route: UInt8, body: [UInt8]) {
-        self.route = route
-        self.body = body
+    init(space: CacheKey.Space, bytes: [UInt8]) {
+        self.space = space
+        self.bytes = bytes
         var hasher = Hasher()
-        hasher.combine(route)
-        body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        hasher.combine(space.rawValue)
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
         bodyHash = hasher.finalize()
     }
 
     static func == (a: FrontCacheKey, b: FrontCacheKey) -> Bool {
-        a.route == b.route && a.bodyHash == b.bodyHash && a.body == b.body
+        a.space == b.space && a.bodyHash == b.bodyHash && a.bytes == b.bytes
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(bodyHash) }
@@ -48,7 +50,7 @@ struct FrontCacheKey: Hashable, Sendable {
 
 extension TwoGenerationCache where Key == FrontCacheKey, Value == [UInt8] {
     /// What an entry costs against ``maxBytes``: its request body plus its response body.
-    static func cost(_ key: Key, _ value: [UInt8]) -> Int { key.body.count + value.count }
+    static func cost(_ key: Key, _ value: [UInt8]) -> Int { key.bytes.count + value.count }
 
     /// Keeps `value` for `key` (see ``insert(_:for:cost:generation:)``), at ``cost(_:_:)``.
     func insert(_ value: [UInt8], for key: Key, generation: UInt64) {

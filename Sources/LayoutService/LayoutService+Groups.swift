@@ -15,13 +15,14 @@ extension LayoutService {
         do {
             json = try JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)
         } catch {
-            return answer(engine.problem(status: 400, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]), cacheStatus: nil)
+            let failure = EngineFailure.malformedJSON(error.message)
+            return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
         }
         let decoded: (constraints: [ConstraintEntry], metrics: [String: Double])
         do {
             decoded = try SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json)
         } catch {
-            return answer(engine.problem(status: error.status, diagnostics: error.diagnostics), cacheStatus: nil)
+            return answer(engine.problem(status: Problem.status(of: error.reason), diagnostics: error.diagnostics), cacheStatus: nil)
         }
         if decoded.constraints.count > configuration.maxGroupConstraints {
             return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(
@@ -42,7 +43,7 @@ extension LayoutService {
             }
             for diagnostic in result.diagnostics where diagnostic.severity == .error && diagnostic.code != .unknownMetric {
                 diagnostics.append(LayoutDiagnostic(
-                    code: diagnostic.code, message: diagnostic.message, constraint: .group(name: name, index: index),
+                    code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message, constraint: .group(name: name, index: index),
                     id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source, notes: diagnostic.notes))
             }
         }
@@ -66,6 +67,7 @@ extension LayoutService {
                 metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self),
                 ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             frontCache.invalidate()
+            groupCache.invalidate()
             var response = groupResponse(group, status: created ? 201 : 200)
             if created { response.headers.append("Location", "/groups/\(name)") }
             return response
@@ -191,6 +193,7 @@ extension LayoutService {
                 return problem(404, detail: "No group named '\(name)'")
             }
             frontCache.invalidate()
+            groupCache.invalidate()
             return HTTPResponse(status: 204)
         } catch {
             return storeFailure(error, groupName: name)

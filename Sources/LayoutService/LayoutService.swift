@@ -25,6 +25,8 @@ public final class LayoutService: Sendable {
     public let metrics = Metrics()
     let engine: SceneEngine
     let frontCache: FrontCache
+    /// Stored groups decoded, by `NAME@VERSION` (``GroupCache``).
+    let groupCache = GroupCache()
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
 
@@ -83,38 +85,44 @@ public final class LayoutService: Sendable {
 
     /// The request handler for `HTTPServer`: routes, then adds `X-Request-Id`, CORS
     /// headers, and records metrics.
+    /// Metrics and the access log label each request with the pattern of the route it
+    /// matched (``Router/route(for:)``), or `other` when none did.
     public func makeHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
-        makeHandler(respond: { router.respond(to: $0) }, log: log)
+        makeHandler(router: router, respond: { router.dispatch($0) }, log: log)
     }
 
     /// The handler for requests the server refuses while clients leave too many answers
     /// unread (`HTTPServer`'s `overCommittedHandler`): `503` `service-unavailable` with
     /// `Retry-After: 1`, and like every answer of ``makeHandler(router:log:)`` an
     /// `X-Request-Id`, an access-log line and a count in `/metrics`.
-    public func makeOverCommittedHandler(log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
-        makeHandler(respond: { [self] _ in
+    /// `router` labels its metrics as ``makeHandler(router:log:)``'s.
+    public func makeOverCommittedHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        makeHandler(router: router, respond: { [self] request in
             var response = problem(503, detail: HTTPServer.overCommittedDetail)
             response.headers.append("Retry-After", "1")
-            return response
+            return (router.route(for: request.path), response)
         }, log: log)
     }
 
-    private func makeHandler(respond: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
+    private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
         let corsOrigins = configuration.corsOrigins
         let hostPolicy = configuration.hostPolicy
         return { [self] request in
             let start = DispatchTime.now().uptimeNanoseconds
             var response: HTTPResponse
+            var route: String?
             if !hostPolicy.allows(host: Self.requestAuthority(request)) {
                 response = misdirected(request)
+                route = router.route(for: request.path)
             } else if request.method == .OPTIONS, !corsOrigins.isEmpty, request.headers["Origin"] != nil {
                 response = HTTPResponse(status: 204)
                 response.headers.append("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
                 response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
                 response.headers.append("Access-Control-Max-Age", "600")
+                route = router.route(for: request.path)
             } else {
-                response = respond(request)
+                (route, response) = respond(request)
             }
             if !corsOrigins.isEmpty {
                 if let origin = request.headers["Origin"], corsOrigins.contains("*") || corsOrigins.contains(origin) {
@@ -131,8 +139,7 @@ public final class LayoutService: Sendable {
             let requestID = Self.requestID(request.headers["X-Request-Id"])
             response.headers.append("X-Request-Id", requestID)
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-            let route = Self.routeLabel(request.path)
-            metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+            metrics.recordRequest(route: route ?? "other", status: response.status, seconds: seconds)
             if let log {
                 var line = JSONWriter(reservingCapacity: 200)
                 line.beginObject()
@@ -189,7 +196,7 @@ public final class LayoutService: Sendable {
         if Self.prefersWireframe(request) { return solveWireframe(request) }
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
-        let frontKey = FrontCacheKey(route: 0, body: request.body)
+        let frontKey = CacheKey.front(.solve, body: request.body)
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
             metrics.recordCache(hit: true)
             return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: "layoutd; hit")
@@ -203,7 +210,7 @@ public final class LayoutService: Sendable {
             for (name, value) in failure.headers { response.headers.append(name, value) }
             return response
         }
-        let key = engine.cacheKey(prepared, route: "solve")
+        let key = CacheKey.result(prepared, route: .solve)
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
@@ -232,7 +239,7 @@ public final class LayoutService: Sendable {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // (emptied on every group write) serves repeats without solving again.
-        let frontKey = FrontCacheKey(route: 1, body: request.body)
+        let frontKey = CacheKey.front(.validate, body: request.body)
         if let hit = frontCache.lookup(frontKey) {
             return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: nil)
         }
@@ -264,7 +271,7 @@ public final class LayoutService: Sendable {
                 stored = try store.group(named: reference.name)
             }
         } catch {
-            throw EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(Self.describe(error))")], headers: [("Retry-After", "1")])
+            throw EngineFailure.storeUnavailable(Self.describe(error))
         }
         guard let stored else {
             if let version = reference.version, let oldestKept = try? store.prunedVersion(ofGroup: reference.name, version: version) {
@@ -272,12 +279,15 @@ public final class LayoutService: Sendable {
             }
             return nil
         }
-        let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
-        guard let json = try? JSONParser().parse(Array(body.utf8)),
-              let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
-            throw EngineFailure(status: 500, diagnostics: [])
+        return try groupCache.group(name: stored.name, version: stored.version,
+                                    jsonBytes: stored.constraintsJSON.utf8.count + stored.metricsJSON.utf8.count) {
+            let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
+            guard let json = try? JSONParser().parse(Array(body.utf8)),
+                  let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
+                throw EngineFailure.internalError
+            }
+            return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
-        return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
     }
 
     /// 415 unless the body is JSON: `application/json`, any `+json` type, none, or curl's
@@ -410,19 +420,6 @@ public final class LayoutService: Sendable {
             if parts[0] == name { return parts.count == 2 ? parts[1].lowercased() : "" }
         }
         return nil
-    }
-
-    static func routeLabel(_ path: String) -> String {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
-        switch (parts.count, parts.first) {
-        case (1, "solve"), (1, "validate"), (1, "healthz"), (1, "readyz"), (1, "metrics"), (1, "openapi.yaml"), (1, "groups"):
-            return path
-        case (1, ""): return "/"
-        case (2, "groups"): return "/groups/{name}"
-        case (3, "groups") where parts.last == "versions": return "/groups/{name}/versions"
-        case (4, "groups"): return "/groups/{name}/versions/{version}"
-        default: return "other"
-        }
     }
 
     /// The access log's time: RFC 3339 UTC to the second, `2026-11-30T23:10:18Z`.

@@ -64,10 +64,12 @@ public struct SceneEngine: Sendable {
         /// The canonical JSON of `{"container": {"width", "height"}, "sizes"}` (the
         /// members the body has): what the structure leaves out.
         public var sizeJSON: [UInt8]
-        /// SHA-256 of `"layoutd VERSION structure\n"` and the structure's canonical JSON.
+        /// ``CacheKey/structureDigest(_:reservingCapacity:)``: SHA-256 of `"layoutd VERSION
+        /// structure\n"` and the structure's canonical JSON.
         public var structureDigest: [UInt8]
-        /// SHA-256 of ``structureDigest`` and `"\nNAME@VERSION"` per included group: what
-        /// the scene compiles to and its base solve depend on (``StructureCache``).
+        /// ``CacheKey/structureKey(digest:groups:)``: SHA-256 of ``structureDigest`` and
+        /// `"\nNAME@VERSION"` per included group: what the scene compiles to and its base
+        /// solve depend on (``StructureCache``).
         public var structureKey: [UInt8]
     }
 
@@ -85,27 +87,21 @@ public struct SceneEngine: Sendable {
         let scene: Scene, digest: [UInt8], size: JSONValue
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
-            (scene, digest, size) = (resized, known.digest, Self.splitSize(template.sizeMembers).size)
+            (scene, digest, size) = (resized, known.digest, CacheKey.split(template.sizeMembers).size)
         } else {
             let json: JSONValue
             do {
                 json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
             } catch {
-                return .failure(EngineFailure(status: 400, diagnostics: [
-                    LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")]))
+                return .failure(.malformedJSON(error.message))
             }
             let structure: JSONValue
-            (structure, size) = Self.splitSize(json)
-            var writer = JSONWriter(reservingCapacity: body.count)
-            writer.value(structure, sortingKeys: true)
-            var hasher = SHA256()
-            hasher.update("layoutd \(layoutdVersion) structure\n")
-            hasher.update(writer.bytes)
-            digest = hasher.finalize()
+            (structure, size) = CacheKey.split(json)
+            digest = CacheKey.structureDigest(structure, reservingCapacity: body.count)
             do {
                 scene = try decoder.decode(json)
             } catch {
-                return .failure(EngineFailure(status: error.status, diagnostics: error.diagnostics))
+                return .failure(EngineFailure(error))
             }
             if let template { structures?.insert(scene, digest: digest, template: template) }
         }
@@ -126,65 +122,23 @@ public struct SceneEngine: Sendable {
             } catch let failure as EngineFailure {
                 return .failure(failure)
             } catch {
-                return .failure(EngineFailure(status: 500, diagnostics: []))
+                return .failure(.internalError)
             }
         }
         if !missing.isEmpty {
-            return .failure(EngineFailure(status: 422, diagnostics: missing))
+            return .failure(.unprocessable(missing))
         }
         let total = scene.constraints.count + groups.reduce(0) { $0 + $1.constraints.count }
         if total > limits.maxConstraints {
-            return .failure(EngineFailure(status: 422, diagnostics: [LayoutDiagnostic(
+            return .failure(.unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene and its groups have \(total) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)",
                 path: "$.groups")]))
         }
-        // digest + "\nNAME@VERSION" per group.
-        var keyHasher = SHA256()
-        keyHasher.update(digest)
-        for group in groups {
-            keyHasher.update("\n\(group.name)@\(group.version)")
-        }
         var sizeWriter = JSONWriter(reservingCapacity: 64)
         sizeWriter.value(size, sortingKeys: true)
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
-                                 structureDigest: digest, structureKey: keyHasher.finalize()))
-    }
-
-    /// A scene object split into its structure (the object without `sizes` and without
-    /// `container.width` and `container.height`) and an object of what was left out, each
-    /// in document order. (A body with a repeated member is rejected by the decoder, so
-    /// its split is never used.)
-    static func splitSize(_ json: JSONValue) -> (structure: JSONValue, size: JSONValue) {
-        guard case .object(let members) = json else { return (json, .object([])) }
-        var structure: [(String, JSONValue)] = []
-        structure.reserveCapacity(members.count)
-        var size: [(String, JSONValue)] = []
-        for (name, value) in members {
-            switch (name, value) {
-            case ("sizes", _):
-                size.append((name, value))
-            case ("container", .object(let container)):
-                structure.append((name, .object(container.filter { $0.0 != "width" && $0.0 != "height" })))
-                size.append((name, .object(container.filter { $0.0 == "width" || $0.0 == "height" })))
-            default:
-                structure.append((name, value))
-            }
-        }
-        return (.object(structure), .object(size))
-    }
-
-    /// The cache key of a prepared scene: SHA-256 (hex) of the layoutd version, the
-    /// route, the structure's key (with its groups' versions) and the canonical sizes. Two bodies that differ
-    /// only in member order or whitespace share a key; anything else that can change
-    /// the result (the scene, the versions of the groups it includes) changes it.
-    public func cacheKey(_ prepared: Prepared, route: String) -> String {
-        // "layoutd VERSION\nROUTE\n" + 32-byte structure key + canonical sizes.
-        var hasher = SHA256()
-        hasher.update("layoutd \(layoutdVersion)\n\(route)\n")
-        hasher.update(prepared.structureKey)
-        hasher.update(prepared.sizeJSON)
-        return hasher.finalizeHex()
+                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups)))
     }
 
     /// The prepared scene compiled, and solved at each of its sizes (its container's
@@ -221,7 +175,7 @@ public struct SceneEngine: Sendable {
     public func solve(_ prepared: Prepared) -> EngineAnswer {
         let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
-            return problem(status: 422, diagnostics: compiled.diagnostics)
+            return unprocessable(compiled.diagnostics)
         }
         if let sizes = prepared.scene.sizes {
             var writer = answerWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
@@ -252,7 +206,7 @@ public struct SceneEngine: Sendable {
         }
         let layout = layouts[0]
         if layout.isRejected {
-            return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
+            return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
         var writer = answerWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
         writer.beginObject()

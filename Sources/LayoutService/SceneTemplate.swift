@@ -14,10 +14,10 @@ import LayoutCompiler
 /// canonical structure, 2 `sizes`), then its name and its value, each prefixed with its
 /// length (4 bytes, little-endian).
 struct SceneTemplate {
-    /// The template key (the front cache's key type: its hash is computed once).
+    /// The template key (``CacheKey/template(members:)``: its hash is computed once).
     let key: FrontCacheKey
     /// `{"container": {...}, "sizes": [...]}` with the members the body has, in its order:
-    /// what ``SceneDecoder/redecodeSizes(_:of:)`` and ``SceneEngine/splitSize(_:)`` read.
+    /// what ``SceneDecoder/redecodeSizes(_:of:)`` and ``CacheKey/split(_:)`` read.
     let sizeMembers: JSONValue
 
     /// The template of `body`; `nil` when the body is not an object whose members can be
@@ -51,7 +51,7 @@ struct SceneTemplate {
             if name.elementsEqual("container".utf8) {
                 guard case .some(.object(let container)) = try? parser.parse(body[member.value]) else { return nil }
                 var structure = JSONWriter(reservingCapacity: 64)
-                structure.value(.object(container.filter { $0.0 != "width" && $0.0 != "height" }), sortingKeys: true)
+                structure.value(.object(CacheKey.splitContainer(container).structure), sortingKeys: true)
                 append(1, name, structure.bytes)
                 sizes.append(("container", .object(container)))
             } else if name.elementsEqual("sizes".utf8) {
@@ -62,7 +62,7 @@ struct SceneTemplate {
                 append(0, name, body[member.value])
             }
         }
-        self.key = FrontCacheKey(route: 2, body: key)
+        self.key = CacheKey.template(members: key)
         self.sizeMembers = .object(sizes)
     }
 }

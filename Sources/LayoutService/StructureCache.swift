@@ -63,7 +63,7 @@ final class StructureCache: Sendable {
     /// Keeps `scene`, decoded from a body of `template` whose structure has `digest`.
     func insert(_ scene: Scene, digest: [UInt8], template: SceneTemplate) {
         templates.insert(KnownScene(scene: scene, digest: digest), for: template.key,
-                         cost: template.key.body.count + scene.approximateByteCount, generation: templates.generation)
+                         cost: template.key.bytes.count + scene.approximateByteCount, generation: templates.generation)
     }
 
     func lookup(digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) -> Entry? {

@@ -8,14 +8,14 @@ public struct Diagnostic: Hashable, Sendable {
         case error, warning
     }
 
-    /// The stable machine-readable code of the contract ("Responses").
-    public enum Code: String, Sendable {
-        case invalidJSON = "invalid_json", invalidScene = "invalid_scene", vflSyntax = "vfl_syntax",
-             equationSyntax = "equation_syntax", unknownView = "unknown_view", unknownMetric = "unknown_metric",
-             unknownAttribute = "unknown_attribute", unknownGroup = "unknown_group",
+    /// The codes the parsers report. Each is one of the contract's codes ("Responses"),
+    /// spelled as there; the contract's whole vocabulary, with the codes of the scene,
+    /// the groups and the solve, is LayoutCompiler's `LayoutDiagnostic.Code`.
+    public enum Code: String, Sendable, CaseIterable {
+        case vflSyntax = "vfl_syntax", equationSyntax = "equation_syntax", unknownView = "unknown_view",
+             unknownMetric = "unknown_metric", unknownAttribute = "unknown_attribute",
              incompatibleAttributes = "incompatible_attributes", nonlinear = "nonlinear",
-             limitExceeded = "limit_exceeded", unsatisfiableConstraints = "unsatisfiable_constraints",
-             ambiguousLayout = "ambiguous_layout", negativeSize = "negative_size"
+             limitExceeded = "limit_exceeded"
     }
 
     /// `error` or `warning`.

@@ -154,7 +154,7 @@ enum SceneBench {
         for _ in 0..<repeats {
             let start = DispatchTime.now().uptimeNanoseconds
             if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
-                _ = engine.cacheKey(prepared, route: "solve")
+                _ = CacheKey.result(prepared, route: .solve)
                 _ = engine.solve(prepared)
             }
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
@@ -170,7 +170,7 @@ enum SceneBench {
             var writer = JSONWriter(reservingCapacity: body.count)
             writer.value(json, sortingKeys: true)
         }
-        let keyMicroseconds = median { _ = engine.cacheKey(prepared, route: "solve") }
+        let keyMicroseconds = median { _ = CacheKey.result(prepared, route: .solve) }
         let compileMicroseconds = median { _ = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile() }
         let solveMicroseconds = median { _ = compiled.solve(size: prepared.scene.container.size) }
         let engineSolveMicroseconds = median { _ = engine.solve(prepared) }
@@ -204,7 +204,7 @@ enum SceneBench {
         for body in bodies {
             let start = DispatchTime.now().uptimeNanoseconds
             if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
-                _ = engine.cacheKey(prepared, route: "solve")
+                _ = CacheKey.result(prepared, route: .solve)
                 _ = engine.solve(prepared)
             }
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)

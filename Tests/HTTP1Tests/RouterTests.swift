@@ -118,4 +118,26 @@ struct RouterTests {
         #expect(response.headers["content-type"] == "application/problem+json")
         #expect(body(response) == #"{"type":"https://example.com/probs/x","title":"Unprocessable \"Scene\"","status":422,"detail":"line1\nline2\u0001","diagnostics":[]}"#)
     }
+
+    /// The matched route is the pattern, for metrics and logs: `nil` for 404 and `*`;
+    /// a 405 or a HEAD still names its resource.
+    @Test("matched route is the pattern", arguments: [
+        ("POST", "/solve", "/solve" as String?),
+        ("GET", "/groups", "/groups"),
+        ("GET", "/groups/_stats", "/groups/_stats"),
+        ("GET", "/groups/header", "/groups/{name}"),
+        ("HEAD", "/groups/header", "/groups/{name}"),
+        ("POST", "/groups/header", "/groups/{name}"),
+        ("GET", "/groups/header/versions/3", "/groups/{name}/versions/{version}"),
+        ("GET", "/groups/", nil),
+        ("GET", "/groups/a/b", nil),
+        ("GET", "/nowhere", nil),
+        ("OPTIONS", "*", nil),
+    ])
+    func matchedRouteIsThePattern(method: String, target: String, route: String?) {
+        let router = makeRouter()
+        let request = HTTPRequest(method: HTTPMethod(rawValue: method), target: target)
+        #expect(router.dispatch(request).route == route)
+        #expect(router.route(for: request.path) == route)
+    }
 }

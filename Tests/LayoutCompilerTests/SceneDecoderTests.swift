@@ -1,4 +1,5 @@
 import LayoutCompiler
+import LayoutSyntax
 import Testing
 
 /// The hierarchy rules of the contract (422 `invalid_scene`): exact messages, paths and
@@ -15,9 +16,22 @@ struct SceneDecoderTests {
 
     /// Own parent and unknown parent in name order, then the cycle, named from its first
     /// view in name order and reported once.
+    /// The contract's codes ("Responses") in one list, and each parser code maps to the
+    /// contract's code of the same spelling.
+    @Test func contractCodesAreSpelledAsTheContract() {
+        #expect(LayoutDiagnostic.Code.allCases.map(\.rawValue).sorted() == [
+            "ambiguous_layout", "equation_syntax", "incompatible_attributes", "invalid_json", "invalid_scene",
+            "limit_exceeded", "negative_size", "nonlinear", "unknown_attribute", "unknown_group", "unknown_metric",
+            "unknown_view", "unsatisfiable_constraints", "vfl_syntax",
+        ])
+        for code in Diagnostic.Code.allCases {
+            #expect(LayoutDiagnostic.Code(code).rawValue == code.rawValue)
+        }
+    }
+
     @Test func parentErrors() throws {
         let found = try #require(rejection(#"{"views":{"c":{"parent":"a"},"a":{"parent":"b"},"b":{"parent":"c"},"d":{"parent":"d"},"e":{"parent":"zz"}}}"#))
-        #expect(found.status == 422)
+        #expect(found.reason == .invalid)
         #expect(found.diagnostics.map(\.message) == [
             "View 'd' cannot be its own parent",
             "View 'e' names an unknown parent 'zz'",
@@ -43,7 +57,7 @@ struct SceneDecoderTests {
         }
         #expect(rejection(scene(views: 999, sizes: 1_000)) == nil)
         let found = try #require(rejection(scene(views: 1_000, sizes: 1_000)))
-        #expect(found.status == 422)
+        #expect(found.reason == .invalid)
         #expect(found.diagnostics.map(\.code) == [.limitExceeded])
         #expect(found.diagnostics.map(\.path) == ["$.sizes"])
         #expect(found.diagnostics.first?.message == "The scene asks for 1000 sizes of 1001 frames each; at most 1000000 frames are answered at once (limit maxFrames): split the sizes over several requests")
@@ -59,7 +73,7 @@ struct SceneDecoderTests {
     /// has fixed fields; it is reported at each repetition.
     @Test func fieldGivenTwice() throws {
         let found = try #require(rejection(#"{"views":["a"],"views":["b"],"options":{"layoutDirection":"leftToRight","layoutDirection":"rightToLeft"}}"#))
-        #expect(found.status == 400)
+        #expect(found.reason == .malformed)
         #expect(found.diagnostics.map(\.message) == [
             "Field 'views' is given more than once at $; give it once",
             "Field 'layoutDirection' is given more than once at $.options; give it once",
@@ -69,7 +83,7 @@ struct SceneDecoderTests {
 
     @Test func aMisspeltEquationFieldIsReportedOnce() throws {
         let found = try #require(rejection(#"{"views":["a"],"constraints":[{"eqation":"a.width == 5"},{}]}"#))
-        #expect(found.status == 400)
+        #expect(found.reason == .malformed)
         #expect(found.diagnostics.map(\.message) == [
             "Unknown field 'eqation' at $.constraints[0]; did you mean 'equation'?",
             #"A constraint object needs a "vfl" or an "equation" string"#,
@@ -79,7 +93,7 @@ struct SceneDecoderTests {
 
     @Test func aGroupIncludedTwiceIsAnError() throws {
         let found = try #require(rejection(#"{"views":["c"],"groups":["nest","other","nest@1"]}"#))
-        #expect(found.status == 422)
+        #expect(found.reason == .invalid)
         #expect(found.diagnostics.map(\.message) == [
             "Group 'nest' is included twice ($.groups[0] and $.groups[2]): include each group once, as its constraint refs (group:nest/N) would not tell the copies apart",
         ])
@@ -123,16 +137,16 @@ extension SceneDecoderTests {
         #expect(scene.views.map(\.name) == [fits])
 
         let view = try #require(rejection(#"{"views":{"\#(over)":{}}}"#))
-        #expect(view.status == 422)
+        #expect(view.reason == .invalid)
         #expect(view.diagnostics.map(\.code) == [.invalidScene])
         #expect(view.diagnostics.first?.message == "View name '\(cut)' is 257 characters long; names are at most 256 characters (limit maxNameLength)")
         #expect(view.diagnostics.first?.path == "$.views[\"\(cut)\"]")
         let listed = try #require(rejection(#"{"views":["a","\#(over)"]}"#))
-        #expect(listed.status == 422)
+        #expect(listed.reason == .invalid)
         #expect(listed.diagnostics.first?.path == "$.views[1]")
 
         let metric = try #require(rejection(#"{"views":["a"],"metrics":{"\#(over)":4}}"#))
-        #expect(metric.status == 422)
+        #expect(metric.reason == .invalid)
         #expect(metric.diagnostics.first?.message == "Metric name '\(cut)' is 257 characters long; names are at most 256 characters (limit maxNameLength)")
         #expect(metric.diagnostics.first?.path == "$.metrics[\"\(cut)\"]")
 
@@ -141,7 +155,7 @@ extension SceneDecoderTests {
             _ = try SceneDecoder().decodeGroupBody(overGroup)
             Issue.record("a group metric of 257 characters was accepted")
         } catch {
-            #expect(error.status == 422)
+            #expect(error.reason == .invalid)
             #expect(error.diagnostics.first?.path == "$.metrics[\"\(cut)\"]")
             #expect(error.diagnostics.first?.message.contains("(limit maxNameLength)") == true)
         }
@@ -149,7 +163,7 @@ extension SceneDecoderTests {
         #expect(group.metrics.keys.sorted() == [fits])
 
         let id = try #require(rejection(#"{"views":["a"],"constraints":[{"equation":"a.width == 1","id":"\#(over)"}]}"#))
-        #expect(id.status == 422)
+        #expect(id.reason == .invalid)
         #expect(id.diagnostics.first?.path == "$.constraints[0].id")
         #expect(id.diagnostics.first?.message == "The id '\(cut)' is 257 characters long; ids are at most 256 characters (limit maxNameLength)")
     }

@@ -7,7 +7,7 @@ struct FrontCacheTests {
     static func key(_ index: Int, size: Int = 10) -> FrontCacheKey {
         var body = [UInt8](repeating: 0x20, count: size)
         body[0] = UInt8(index)
-        return FrontCacheKey(route: 0, body: body)
+        return CacheKey.front(.solve, body: body)
     }
 
     @Test func evictsByBytesWhenOverTheBudget() {

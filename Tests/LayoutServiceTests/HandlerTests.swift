@@ -253,13 +253,18 @@ struct HandlerTests {
         let echoed = handler(HTTPRequest(method: .GET, target: "/healthz",
                                          headers: ["Host": "t", "X-Request-Id": "abc-123"], body: []))
         #expect(echoed.headers["X-Request-Id"] == "abc-123")
+        // A path no route matches is counted under `other`, not under a pattern it resembles.
+        #expect(handler(HTTPRequest(method: .GET, target: "/groups/", headers: ["Host": "t"], body: [])).status == 404)
+        let after = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
+        #expect(after.contains(#"layoutd_requests_total{route="other",status="404"} 1"#))
+        #expect(!after.contains(#"route="/groups/{name}""#))
     }
 
     /// A solve refused while clients leave too many answers unread is answered like any
     /// other request: request id, problem type, diagnostics list, a log line, a count.
     @Test func overCommittedRefusalsAreAnsweredLoggedAndCounted() throws {
         let lines = Mutex<[String]>([])
-        let handler = service.makeOverCommittedHandler(log: { line in lines.withLock { $0.append(line) } })
+        let handler = service.makeOverCommittedHandler(router: router, log: { line in lines.withLock { $0.append(line) } })
         let response = handler(HTTPRequest(method: .POST, target: "/solve",
                                            headers: ["Host": "t", "X-Request-Id": "hoarded-1"], body: Array(Self.scene.utf8)))
         #expect(response.status == 503)

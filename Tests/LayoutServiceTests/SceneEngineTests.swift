@@ -45,7 +45,7 @@ struct SceneEngineTests {
     @Test func canonicalFormIsSplitIntoStructureAndSizes() throws {
         var writer = JSONWriter()
         let json = try JSONParser().parse(Array(Self.template.replacingOccurrences(of: "@GROUPS@", with: "").utf8))
-        let (structure, sizes) = SceneEngine.splitSize(json)
+        let (structure, sizes) = CacheKey.split(json)
         writer.value(structure, sortingKeys: true)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == Self.structure)
         #expect(String(decoding: try prepared().sizeJSON, as: UTF8.self) == Self.sizes)
@@ -57,11 +57,11 @@ struct SceneEngineTests {
         let plain = try prepared()
         #expect(Self.hex(plain.structureDigest) == "744c4a4aec214f3eca577ad492fe91b8acce2f0d08e4adce373d46243e05e442")
         #expect(Self.hex(plain.structureKey) == "40d9d2f22142f7acfb7b761cfcc75441de130744503e78a74c4739c26c7cf353")
-        #expect(SceneEngine().cacheKey(plain, route: "solve") == "cfea96ac00eb89558e989e09eb6071c5d86383456abe089e966caa71fb192e4e")
+        #expect(CacheKey.result(plain, route: .solve) == "cfea96ac00eb89558e989e09eb6071c5d86383456abe089e966caa71fb192e4e")
         // The structure (with "groups":["g1","other@7"]), then "\ng1@2\nother@7".
         let grouped = try prepared(groups: true)
         #expect(Self.hex(grouped.structureDigest) == "1503fcaa64162fbc2215193579dbb2df08ca5889cc32371f180b82131e0a576b")
         #expect(Self.hex(grouped.structureKey) == "5e5d62b0e9c16b653c6519201382c116498f5088e3249b19d57d741e9e937b62")
-        #expect(SceneEngine().cacheKey(grouped, route: "solve") == "bf13195e81dd648ed50252b3d5b31f657660f0fed3aa6cb6e7a817b321549e6b")
+        #expect(CacheKey.result(grouped, route: .solve) == "bf13195e81dd648ed50252b3d5b31f657660f0fed3aa6cb6e7a817b321549e6b")
     }
 }

@@ -32,7 +32,7 @@ struct DiagnosticTests {
         #expect(Diagnostic.Code.vflSyntax.rawValue == "vfl_syntax")
         #expect(Diagnostic.Code.unknownMetric.rawValue == "unknown_metric")
         #expect(Diagnostic.Code.incompatibleAttributes.rawValue == "incompatible_attributes")
-        #expect(Diagnostic.Code.invalidJSON.rawValue == "invalid_json")
+        #expect(Diagnostic.Code.limitExceeded.rawValue == "limit_exceeded")
     }
 
     @Test("constraint text formatting", arguments: [

@@ -2,6 +2,7 @@
 of the command-line interface."""
 import json
 import os
+import signal
 import subprocess
 
 import scenes
@@ -46,6 +47,23 @@ def sigterm(ctx):
     finally:
         code = s.stop()
     ctx.expect_equal(code, 0, 'exit status after SIGTERM')
+    log = s.log_tail()
+    ctx.expect('layoutd: stopped' in log, 'no "layoutd: stopped" line after SIGTERM: %s' % log)
+
+
+@check('process/sigint-exits-0', needs='binary')
+def sigint(ctx):
+    """SIGINT (Ctrl-C) drains like SIGTERM: the same one handler, exit status 0."""
+    s = ctx.new_server('sigint')
+    try:
+        ctx.expect_status(ctx.request('GET', '/healthz', server=s), 200)
+        s.proc.send_signal(signal.SIGINT)
+        s.proc.wait(timeout=15)
+    finally:
+        code = s.stop()
+    ctx.expect_equal(code, 0, 'exit status after SIGINT')
+    log = s.log_tail()
+    ctx.expect('layoutd: stopped' in log, 'no "layoutd: stopped" line after SIGINT: %s' % log)
 
 
 @check('process/api-token', needs='binary')

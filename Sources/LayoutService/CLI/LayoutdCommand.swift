@@ -206,7 +206,8 @@ public enum LayoutdCommand {
         let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         let service = LayoutService(store: store, configuration: configuration, pendingResponseBytes: pending,
                                     openConnections: { connections.value() })
-        let handler = service.makeHandler(router: service.makeRouter(), log: log)
+        let router = service.makeRouter()
+        let handler = service.makeHandler(router: router, log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
         // The server's own answers (framing errors, timeouts, 503 over the connection
@@ -229,7 +230,7 @@ public enum LayoutdCommand {
         }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
-                                overCommittedHandler: service.makeOverCommittedHandler(log: log),
+                                overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending, handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
@@ -246,7 +247,7 @@ public enum LayoutdCommand {
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
         FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
         FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
-        handleTerminationSignals {
+        installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
             store.close()
@@ -421,7 +422,7 @@ extension LayoutDiagnostic {
         if case .array(let refs) = json["conflicting"] ?? .null { conflicting = refs.compactMap(ref) }
         self.init(
             severity: string("severity") == "warning" ? .warning : .error,
-            code: string("code").flatMap(Diagnostic.Code.init(rawValue:)) ?? .invalidScene,
+            code: string("code").flatMap(LayoutDiagnostic.Code.init(rawValue:)) ?? .invalidScene,
             message: string("message") ?? "",
             constraint: key(json["constraint"]), part: int("part"), id: string("id"), column: int("column"),
             source: string("source"), path: string("path"), view: string("view"), attribute: string("attribute"),

@@ -30,17 +30,17 @@ extension SceneEngine {
         // million frames would be a 320 MB picture that takes seconds to write.
         let frames = (prepared.scene.views.count + 1) * max(1, prepared.scene.sizes?.count ?? 1)
         if frames > Self.maxWireframeFrames {
-            return problem(status: 422, diagnostics: [LayoutDiagnostic(
+            return unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The wireframe would draw \(frames) frames; at most \(Self.maxWireframeFrames) are drawn at once (limit maxWireframeFrames): ask for JSON, or for fewer sizes",
                 path: prepared.scene.sizes == nil ? "$.views" : "$.sizes")])
         }
         let (compiled, layouts) = compileAndSolve(prepared)
         if compiled.hasErrors {
-            return problem(status: 422, diagnostics: compiled.diagnostics)
+            return unprocessable(compiled.diagnostics)
         }
         if prepared.scene.sizes == nil, let layout = layouts.first, layout.isRejected {
-            return problem(status: 422, diagnostics: compiled.diagnostics + layout.diagnostics)
+            return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
         let output = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes,
                                            maxBytes: maxResponseBytes, pool: answerPool, maxWork: limits.maxSolverWork)

@@ -1,0 +1,127 @@
+import LayoutCompiler
+
+/// Derives every cache key from a request: the one map of layoutd's caches.
+///
+/// No cache changes an answer: a hit's body is byte-identical to the miss that stored
+/// it, and the same scene with every cache off gives the same bytes. The layers, from
+/// the request inward:
+///
+/// | layer | key | bound | invalidation |
+/// | --- | --- | --- | --- |
+/// | front cache (``FrontCache``, memory) | ``front(_:body:)``: the route (``Space/solve`` or ``Space/validate``) and the exact request body | `--front-cache-entries`, `--front-cache-bytes` (an entry costs its request and answer bodies; one over 1/8 of the bytes is not kept); two-generation LRU (``TwoGenerationCache``) | emptied on every group write; an answer computed while a group was written is not kept. For `/solve` it holds only answers the result cache stored |
+/// | template cache (``StructureCache``'s decoded half) | ``template(members:)`` of ``SceneTemplate``: the body's top-level members as sent, but for `sizes` and the container's `width` and `height` (its other members in canonical form) | `--structure-cache-entries`, half of `--structure-cache-bytes` | none needed: a decoded scene depends only on those bytes (groups are resolved per request) |
+/// | group cache (``GroupCache``, memory) | ``group(name:version:)``: `NAME@VERSION` of a stored group, after the store said which version a reference names | ``GroupCache/capacity`` (1,024) entries and ``GroupCache/maxBytes`` (16 MiB) of stored group JSON, one entry at most 2 MiB; two-generation LRU | emptied on every group write, as the front cache (a stored version never changes, so this is belt and braces) |
+/// | structure cache (``StructureCache``'s compiled half) | ``structureKey(digest:groups:)``: SHA-256 of the structure's digest (``structureDigest(_:)``: the scene but its container's `width`, `height` and `sizes`) and `NAME@VERSION` per included group; and which container dimensions are fitted | `--structure-cache-entries`, half of `--structure-cache-bytes` (an entry over 1/16 of the bytes not kept); two-generation LRU | none needed: a group version's content never changes and versions are never reused |
+/// | ambiguity memo (`AmbiguityMemo`, one per kept base) | the pivots from the base and the degenerate rows of the tableau | 16 tableaux per base | lives and goes with its base; only analyses that found every field determined are kept, and a reuse is charged its full work |
+/// | result cache (`ResultCache`, SQLite) | ``result(_:route:)``: hex SHA-256 of the layoutd version, the route, the structure key and the canonical sizes | `--cache-capacity` entries (LRU, evicted in batches of 1%, at most 256), `--max-cache-bytes` of bodies, `--max-cached-result-bytes` per entry | a group write deletes, in its own transaction, every entry that used any version of that group; a new layoutd version never reads an old entry |
+///
+/// The split of a scene into its structure and its sizes, which the template, structure
+/// and result keys share, is ``split(_:)`` (and ``splitContainer(_:)`` for the
+/// container object alone). Held by `SceneEngineTests` (key bytes), `FrontCacheTests`,
+/// `StructureCacheTests` and `GroupCacheTests`.
+public enum CacheKey {
+    /// What a ``FrontCacheKey``'s bytes are, so keys of different spaces never meet in
+    /// one table.
+    public enum Space: UInt8, Sendable {
+        /// A `/solve` request body (front cache).
+        case solve = 0
+        /// A `/validate` request body (front cache).
+        case validate = 1
+        /// A scene body's template (``SceneTemplate``, template cache).
+        case template = 2
+
+        /// The route's name in ``CacheKey/result(_:route:)``.
+        var name: String {
+            switch self {
+            case .solve: "solve"
+            case .validate: "validate"
+            case .template: "template"
+            }
+        }
+    }
+
+    /// The front cache's key: `route` and the exact request body.
+    static func front(_ route: Space, body: [UInt8]) -> FrontCacheKey {
+        FrontCacheKey(space: route, bytes: body)
+    }
+
+    /// The template cache's key: ``SceneTemplate``'s tagged members.
+    static func template(members: [UInt8]) -> FrontCacheKey {
+        FrontCacheKey(space: .template, bytes: members)
+    }
+
+    /// The group cache's key: `NAME@VERSION`.
+    static func group(name: String, version: Int) -> String {
+        "\(name)@\(version)"
+    }
+
+    /// SHA-256 of `"layoutd VERSION structure\n"` and the structure's canonical JSON
+    /// (sorted keys, no whitespace). `capacity` is the writer's first reservation (bytes).
+    static func structureDigest(_ structure: JSONValue, reservingCapacity capacity: Int) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: capacity)
+        writer.value(structure, sortingKeys: true)
+        var hasher = SHA256()
+        hasher.update("layoutd \(layoutdVersion) structure\n")
+        hasher.update(writer.bytes)
+        return hasher.finalize()
+    }
+
+    /// The structure cache's key: SHA-256 of `digest` and `"\nNAME@VERSION"` per group,
+    /// in inclusion order.
+    static func structureKey(digest: [UInt8], groups: [ResolvedGroup]) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(digest)
+        for group in groups {
+            hasher.update("\n\(group.name)@\(group.version)")
+        }
+        return hasher.finalize()
+    }
+
+    /// The result cache's key of a prepared scene: SHA-256 (hex) of
+    /// `"layoutd VERSION\nROUTE\n"`, the 32-byte structure key (with its groups'
+    /// versions) and the canonical sizes. Two bodies that differ only in member order or
+    /// whitespace share a key; anything else that can change the result (the scene, the
+    /// versions of the groups it includes) changes it.
+    public static func result(_ prepared: SceneEngine.Prepared, route: Space) -> String {
+        var hasher = SHA256()
+        hasher.update("layoutd \(layoutdVersion)\n\(route.name)\n")
+        hasher.update(prepared.structureKey)
+        hasher.update(prepared.sizeJSON)
+        return hasher.finalizeHex()
+    }
+
+    /// A scene object split into its structure (the object without `sizes` and without
+    /// `container.width` and `container.height`) and an object of what was left out,
+    /// each in document order. (A body with a repeated member is rejected by the
+    /// decoder, so its split is never used.)
+    static func split(_ json: JSONValue) -> (structure: JSONValue, size: JSONValue) {
+        guard case .object(let members) = json else { return (json, .object([])) }
+        var structure: [(String, JSONValue)] = []
+        structure.reserveCapacity(members.count)
+        var size: [(String, JSONValue)] = []
+        for (name, value) in members {
+            switch (name, value) {
+            case ("sizes", _):
+                size.append((name, value))
+            case ("container", .object(let container)):
+                let parts = splitContainer(container)
+                structure.append((name, .object(parts.structure)))
+                size.append((name, .object(parts.size)))
+            default:
+                structure.append((name, value))
+            }
+        }
+        return (.object(structure), .object(size))
+    }
+
+    /// A container object's members split into its structure (all but `width` and
+    /// `height`) and its size (those two), each in document order.
+    static func splitContainer(_ container: [(String, JSONValue)]) -> (structure: [(String, JSONValue)], size: [(String, JSONValue)]) {
+        var structure: [(String, JSONValue)] = []
+        var size: [(String, JSONValue)] = []
+        for member in container {
+            if member.0 == "width" || member.0 == "height" { size.append(member) } else { structure.append(member) }
+        }
+        return (structure, size)
+    }
+}
