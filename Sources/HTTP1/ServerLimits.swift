@@ -46,6 +46,18 @@ public struct ServerLimits: Sendable, Equatable {
     /// connection's own output is limited separately (a pipelined request waits while
     /// more than 1 MiB of its connection's output is unsent).
     public var maxPendingResponseBytes: Int = 256 << 20
+    /// Request bytes that all connections together may hold before their requests are
+    /// complete (each connection's ``RequestParser/heldByteCount``: bodies being received,
+    /// heads, pipelined bytes), in bytes; default 256 MiB. A read that would take the
+    /// total past it is refused, except a request's first read (at most 64 KiB, so a
+    /// health check still gets through; so up to ``maxConnections`` × 64 KiB more may be
+    /// held): a connection waiting for its next request is answered
+    /// `503 Service Unavailable` with `Retry-After: 1` and closed; one whose handler is
+    /// running is closed after that answer. The count of a connection falls when its
+    /// request is handed to the handler and is released when it closes, so clients that
+    /// start large bodies and never finish them hold at most this much between them
+    /// (test `HTTP1Tests.PendingRequestBytesTests`, e2e `hostile/http-half-bodies`).
+    public var maxPendingRequestBytes: Int = 256 << 20
     /// Not a limit but the server's answer policy: the base of the RFC 9457 `type` URI of
     /// the problems the server answers by itself (framing errors, 404, 405, 503). With a
     /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`
@@ -76,7 +88,8 @@ public struct ServerLimits: Sendable, Equatable {
         maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 16_384, maxHeaderLineBytes: Int = 8_192,
         maxTargetBytes: Int = 8_192, headTimeout: Double = 10, bodyTimeout: Double = 30,
         idleTimeout: Double = 60, maxRequestsPerConnection: Int = 1000, maxConnections: Int = 4096,
-        drainTimeout: Double = 10, maxPendingResponseBytes: Int = 256 << 20
+        drainTimeout: Double = 10, maxPendingResponseBytes: Int = 256 << 20,
+        maxPendingRequestBytes: Int = 256 << 20
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -89,5 +102,6 @@ public struct ServerLimits: Sendable, Equatable {
         self.maxConnections = maxConnections
         self.drainTimeout = drainTimeout
         self.maxPendingResponseBytes = maxPendingResponseBytes
+        self.maxPendingRequestBytes = maxPendingRequestBytes
     }
 }

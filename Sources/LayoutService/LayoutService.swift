@@ -87,6 +87,19 @@ public final class LayoutService: Sendable {
         makeHandler(respond: { router.respond(to: $0) }, log: log)
     }
 
+    /// Whether `request` is answered in a few kilobytes at most, whatever the store holds:
+    /// `GET`/`HEAD` of `/healthz`, `/readyz` and `/metrics` (a fixed set of series), and
+    /// `OPTIONS`. The server keeps answering these while clients leave more than
+    /// `--max-pending-response-bytes` unread, so health checks work during that attack
+    /// (e2e `hostile/http-unread-gets`).
+    public static let hasSmallAnswer: @Sendable (HTTPRequest) -> Bool = { request in
+        switch request.method {
+        case .OPTIONS: return true
+        case .GET, .HEAD: return ["/healthz", "/readyz", "/metrics"].contains(request.path)
+        default: return false
+        }
+    }
+
     /// The handler for requests the server refuses while clients leave too many answers
     /// unread (`HTTPServer`'s `overCommittedHandler`): `503` `service-unavailable` with
     /// `Retry-After: 1`, and like every answer of ``makeHandler(router:log:)`` an
