@@ -217,7 +217,7 @@ struct ConnectionStateMachine {
                 return
             case .failure(let error):
                 let title = HTTPResponse.reasonPhrase(error.status)
-                reject(.problem(status: error.status, title: title, detail: error.detail, type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
+                reject(.problem(status: error.status, title: title, detail: error.detail(limits: limits), type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
                 return
             }
         }

@@ -424,6 +424,14 @@ public final class LayoutService: Sendable {
         return nil
     }
 
+    /// How many `name=value` pairs (or bare `name`s) of `query` are named `name`.
+    static func queryCount(_ name: String, in query: String?) -> Int {
+        guard let query else { return 0 }
+        return query.split(separator: "&").count { pair in
+            pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0] == name
+        }
+    }
+
     static func routeLabel(_ path: String) -> String {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         switch (parts.count, parts.first) {

@@ -184,3 +184,23 @@ def half_bodies(ctx):
         for s in sockets:
             s.close()
         server.stop()
+
+
+@check('hostile/http-framing-details')
+def framing_details(ctx):
+    """The server's own 413, 414 and 431 say the limit passed and the flag that sets it."""
+    cases = [
+        (b'POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2000000\r\n\r\n', 413,
+         'The request body is larger than 1048576 bytes (--max-body-bytes).'),
+        (b'GET /' + b'a' * 9000 + b' HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 414,
+         'The request target is longer than 8192 bytes (--max-target-bytes).'),
+        (b'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ' + b'a' * 9000 + b'\r\n\r\n', 431,
+         'A header field line is longer than 8192 bytes (--max-header-line-bytes).'),
+        (b'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n' + b'X-Field: aaaaaaaaaaaaaaaaaaaa\r\n' * 600 + b'\r\n', 431,
+         'The header section is larger than 16384 bytes (--max-header-bytes).'),
+    ]
+    for request, status, detail in cases:
+        (r,), closed = ctx.raw(request)
+        ctx.expect_status(r, status, 'a request over a framing limit')
+        ctx.expect_equal(r.json().get('detail'), detail, 'the detail of the %d' % status)
+        ctx.expect(closed, 'the connection is closed after the %d' % status)
