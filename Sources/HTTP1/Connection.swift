@@ -315,15 +315,16 @@ final class Connection: Sendable {
                 guard case .open = io.closing else { continue }   // lingering: discard
                 let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
                 // The first read of a request is always taken (a health check gets
-                // through); later ones only within --max-pending-request-bytes.
-                if io.heldRequestBytes == 0 {
-                    context.pendingRequestBytes.add(count)
-                } else if !context.pendingRequestBytes.reserve(count) {
-                    rejected += perform(io.machine.refuseInput(date: HTTPDate.now()), &io).rejected
-                    syncHeldRequestBytes(&io)
-                    continue   // these bytes are dropped unread
+                // through; a request parsed whole from it costs no atomic operation);
+                // later ones only within --max-pending-request-bytes.
+                if io.heldRequestBytes > 0 {
+                    guard context.pendingRequestBytes.reserve(count) else {
+                        rejected += perform(io.machine.refuseInput(date: HTTPDate.now()), &io).rejected
+                        syncHeldRequestBytes(&io)
+                        continue   // these bytes are dropped unread
+                    }
+                    io.heldRequestBytes += count
                 }
-                io.heldRequestBytes += count
                 let outcome = perform(io.machine.received(bytes, now: monotonicNow(), date: HTTPDate.now()), &io)
                 syncHeldRequestBytes(&io)
                 if let next = outcome.request { request = next }
