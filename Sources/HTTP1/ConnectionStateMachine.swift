@@ -156,6 +156,9 @@ struct ConnectionStateMachine {
                 type: limits.problemType(for: 503), extra: limits.problemMembers)
             response.headers.append("Retry-After", "1")
             reject(response, date: date, into: &actions)
+            // The partial request is never read on: free its buffers now rather than when
+            // the connection ends (it lingers up to 2 s).
+            parser = RequestParser(limits: limits)
         }
         return actions
     }

@@ -38,10 +38,11 @@ public struct ServerLimits: Sendable, Equatable {
     /// seconds; default 10. Then the remaining connections are closed.
     public var drainTimeout: Double = 10
     /// Response bytes that all connections together may hold unsent (built, waiting
-    /// for clients to read them), in bytes; default 256 MiB. While more wait, a request
-    /// that is not cheap (see `HTTPServer`'s `isExpensive`; every request when none is
-    /// given) is answered `503 Service Unavailable` with `Retry-After: 1` instead of
-    /// being handled: clients that send requests for large answers and never read them
+    /// for clients to read them), in bytes; default 256 MiB. While more wait, every request
+    /// but those the application calls small answers (`HTTPServer`'s `isSmallAnswer`:
+    /// health checks) is answered `503 Service Unavailable` with `Retry-After: 1` instead
+    /// of being handled, `GET`s of large resources as well as solves
+    /// (`HTTP1Tests.PendingRequestBytesTests.unreadAnswersRefuseLargeGetsButNotSmallAnswers`): clients that send requests for large answers and never read them
     /// must not make the server hold one answer per connection without bound. Each
     /// connection's own output is limited separately (a pipelined request waits while
     /// more than 1 MiB of its connection's output is unsent).
@@ -50,8 +51,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// complete (each connection's ``RequestParser/heldByteCount``: bodies being received,
     /// heads, pipelined bytes), in bytes; default 256 MiB. A read that would take the
     /// total past it is refused, except a request's first read (at most 64 KiB, so a
-    /// health check still gets through; so up to ``maxConnections`` × 64 KiB more may be
-    /// held): a connection waiting for its next request is answered
+    /// health check still gets through; with the body's first 64 KiB it may take the
+    /// total past the bound by up to ``maxConnections`` × 128 KiB): a connection waiting for its next request is answered
     /// `503 Service Unavailable` with `Retry-After: 1` and closed; one whose handler is
     /// running is closed after that answer. The count of a connection falls when its
     /// request is handed to the handler and is released when it closes, so clients that

@@ -58,7 +58,12 @@ struct PendingRequestBytesTests {
 
     @Test func refusedInputWhileWaitingIs503WithRetryAfterThenClose() {
         var machine = ConnectionStateMachine(limits: ServerLimits(maxPendingRequestBytes: 4096), now: 0)
+        let partial = Array(Self.head(1 << 20).utf8) + [UInt8](repeating: 7, count: 10_000)
+        #expect(machine.received(partial, now: 0, date: "Thu, 01 Jan 2026 00:00:00 GMT") == [])
+        #expect(machine.parser.heldByteCount >= 10_000)
         let actions = machine.refuseInput(date: "Thu, 01 Jan 2026 00:00:00 GMT")
+        // The partial request's buffers are freed at once.
+        #expect(machine.parser.heldByteCount == 0)
         #expect(actions.count == 3)
         guard actions.count == 3, case .write(let bytes) = actions[0] else { return }
         let text = String(decoding: bytes, as: UTF8.self)
