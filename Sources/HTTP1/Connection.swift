@@ -241,9 +241,10 @@ final class Connection: Sendable {
 
     /// Brings this connection's share of ``ServerContext/pendingRequestBytes`` to what its
     /// parser holds now (nothing once the connection is lingering or closed). The change
-    /// is applied unconditionally: bytes already read are refused only before they are
-    /// read (``readAvailable(_:scratch:)``), so the total passes the bound by at most one
-    /// buffer's growth.
+    /// is applied unconditionally: bytes are refused only before they are read, and only
+    /// after a request's first read (``readAvailable(_:scratch:)``), so each connection
+    /// may take the total past the bound by its first read, the body's first 64 KiB and
+    /// one growth of its buffers (``ServerLimits/maxPendingRequestBytes``).
     private func syncHeldRequestBytes(_ io: inout IO) {
         var held = 0
         if case .open = io.closing { held = io.machine.parser.heldByteCount }
