@@ -14,6 +14,9 @@ final class ServerContext: Sendable {
     /// `workers` never delays them. `nil` when every request goes to `workers`.
     let lightWorkers: WorkerPool?
     let isExpensive: (@Sendable (HTTPRequest) -> Bool)?
+    /// Requests still handled while ``ServerLimits/maxPendingResponseBytes`` is passed
+    /// (their answers are small and bounded, like health checks); `nil`: none.
+    let isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)?
     /// Open connections by id (including lingering ones, which still hold an fd).
     let connections = Mutex<[UInt64: Connection]>([:])
     /// Reports socket readiness; the reads it triggers never block (sockets
@@ -25,6 +28,9 @@ final class ServerContext: Sendable {
     /// is flushed, plus what the application reserved for answers it is writing
     /// (compared with ``ServerLimits/maxPendingResponseBytes``).
     let pendingBytes: PendingResponseBytes
+    /// Bytes of unfinished requests held by all connections (the sum of each one's
+    /// ``RequestParser/heldByteCount``), bounded by ``ServerLimits/maxPendingRequestBytes``.
+    let pendingRequestBytes: PendingResponseBytes
 
     /// Answers a request refused over ``ServerLimits/maxPendingResponseBytes`` instead
     /// of the server's generic `503`, so the application can add its own headers, log
@@ -35,15 +41,18 @@ final class ServerContext: Sendable {
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
          accessLog: (@Sendable (AccessLogRecord) -> Void)?,
          isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
+         isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)? = nil,
          overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
          pendingBytes: PendingResponseBytes? = nil) {
         self.limits = limits
         self.pendingBytes = pendingBytes ?? PendingResponseBytes(limit: limits.maxPendingResponseBytes)
+        self.pendingRequestBytes = PendingResponseBytes(limit: limits.maxPendingRequestBytes)
         self.handler = handler
         self.overCommittedHandler = overCommittedHandler
         self.accessLog = accessLog
         self.workers = WorkerPool(threadCount: workerCount, name: "HTTP1.worker")
         self.isExpensive = isExpensive
+        self.isSmallAnswer = isSmallAnswer
         self.lightWorkers = isExpensive == nil ? nil : WorkerPool(threadCount: 2, name: "HTTP1.light")
         self.loop = EventLoop()
         loop.start(name: "HTTP1.io") { [weak self] id in self?.connections.withLock { $0[id] } }
@@ -96,6 +105,9 @@ final class Connection: Sendable {
         /// A pipelined request held back while more than ``Connection/maxUnsentBytes``
         /// of output wait for the client to read; the event loop resubmits it.
         var deferred: HTTPRequest?
+        /// This connection's share of ``ServerContext/pendingRequestBytes``: its parser's
+        /// ``RequestParser/heldByteCount`` as of the last ``syncHeldRequestBytes(_:)``.
+        var heldRequestBytes = 0
     }
 
     /// Unsent output, in bytes, beyond which no further pipelined request is handled
@@ -167,6 +179,7 @@ final class Connection: Sendable {
                 io.defersSending = true
                 var outcome = perform(actions, &io)
                 io.defersSending = false
+                syncHeldRequestBytes(&io)
                 // The response goes out after unlocking, so the event loop can read
                 // this connection's next request meanwhile instead of waiting here.
                 let output = !wasSending && io.isSending ? io.pending : nil
@@ -200,11 +213,13 @@ final class Connection: Sendable {
     }
 
     /// Whether `request` must be refused because clients hold more than
-    /// ``ServerLimits/maxPendingResponseBytes`` of unread responses (cheap requests are
-    /// still served: their answers are small).
+    /// ``ServerLimits/maxPendingResponseBytes`` of unread responses: every request but
+    /// those whose answers the application says are small (health checks), whatever its
+    /// method, since a `GET` of a large resource pins as much as a solve's answer
+    /// (e2e `hostile/http-unread-gets`).
     private func isOverCommitted(_ request: HTTPRequest) -> Bool {
         guard context.pendingBytes.current > context.limits.maxPendingResponseBytes else { return false }
-        return context.isExpensive?(request) ?? true
+        return !(context.isSmallAnswer?(request) ?? false)
     }
 
     /// The generic answer to a request refused by ``isOverCommitted(_:)``: `503` with
@@ -224,6 +239,21 @@ final class Connection: Sendable {
         io.pending = bytes
     }
 
+    /// Brings this connection's share of ``ServerContext/pendingRequestBytes`` to what its
+    /// parser holds now (nothing once the connection is lingering or closed). The change
+    /// is applied unconditionally: bytes are refused only before they are read, and only
+    /// after a request's first read (``readAvailable(_:scratch:)``), so each connection
+    /// may take the total past the bound by its first read, the body's first 64 KiB and
+    /// one growth of its buffers (``ServerLimits/maxPendingRequestBytes``).
+    private func syncHeldRequestBytes(_ io: inout IO) {
+        var held = 0
+        if case .open = io.closing { held = io.machine.parser.heldByteCount }
+        let delta = held - io.heldRequestBytes
+        guard delta != 0 else { return }
+        context.pendingRequestBytes.add(delta)
+        io.heldRequestBytes = held
+    }
+
     /// The periodic sweep: fires the machine's timeouts and ends lingering,
     /// stalled writes.
     func tick(now: Double, date: String) {
@@ -239,7 +269,9 @@ final class Connection: Sendable {
                     hardClose(&io)   // the client stopped reading our responses
                     return []
                 }
-                return perform(io.machine.timerFired(now: now, date: date), &io).rejected
+                let rejected = perform(io.machine.timerFired(now: now, date: date), &io).rejected
+                syncHeldRequestBytes(&io)
+                return rejected
             }
         }
         log(rejected)
@@ -283,7 +315,19 @@ final class Connection: Sendable {
             if count > 0 {
                 guard case .open = io.closing else { continue }   // lingering: discard
                 let bytes = UnsafeRawBufferPointer(rebasing: scratch[0..<count])
+                // The first read of a request is always taken (a health check gets
+                // through; a request parsed whole from it costs no atomic operation);
+                // later ones only within --max-pending-request-bytes.
+                if io.heldRequestBytes > 0 {
+                    guard context.pendingRequestBytes.reserve(count) else {
+                        rejected += perform(io.machine.refuseInput(date: HTTPDate.now()), &io).rejected
+                        syncHeldRequestBytes(&io)
+                        continue   // these bytes are dropped unread
+                    }
+                    io.heldRequestBytes += count
+                }
                 let outcome = perform(io.machine.received(bytes, now: monotonicNow(), date: HTTPDate.now()), &io)
+                syncHeldRequestBytes(&io)
                 if let next = outcome.request { request = next }
                 rejected += outcome.rejected
                 // A short read drained the socket: skip the recv that would
@@ -296,6 +340,7 @@ final class Connection: Sendable {
                 }
                 suspendReading(&io)
                 let outcome = perform(io.machine.inputClosed(now: monotonicNow(), date: HTTPDate.now()), &io)
+                syncHeldRequestBytes(&io)
                 if let next = outcome.request { request = next }
                 rejected += outcome.rejected
                 break reading
@@ -480,6 +525,7 @@ final class Connection: Sendable {
         guard case .open = io.closing else { return }
         shutdown(fd, Int32(SHUT_WR))
         io.closing = .lingering(deadline: monotonicNow() + Connection.lingerTime)
+        syncHeldRequestBytes(&io)
         // Keep reading (and discarding) until EOF, even if the machine had paused input.
         resumeReading(&io)
     }
@@ -489,6 +535,7 @@ final class Connection: Sendable {
     private func hardClose(_ io: inout IO) {
         if case .closed = io.closing { return }
         io.closing = .closed
+        syncHeldRequestBytes(&io)
         setPending([], &io)
         io.pendingOffset = 0
         io.deferred = nil

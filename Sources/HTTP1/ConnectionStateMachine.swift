@@ -138,6 +138,36 @@ struct ConnectionStateMachine {
         return actions
     }
 
+    /// Bytes that arrived could not be taken: all connections together hold
+    /// ``ServerLimits/maxPendingRequestBytes`` of unfinished requests. Waiting for a
+    /// request (or inside one): `503` with `Retry-After: 1`, then close. While a handler
+    /// runs: no more input is read and the connection closes after that answer
+    /// (`Connection: close`), so responses stay in request order.
+    mutating func refuseInput(date: String) -> [Action] {
+        guard !isClosed else { return [] }
+        var actions: [Action] = []
+        switch phase {
+        case .handling:
+            inputEnded = true
+            isDraining = true
+        case .waiting, .closed:
+            var response = HTTPResponse.problem(
+                status: 503, title: "Service Unavailable", detail: Self.pendingRequestDetail(limits),
+                type: limits.problemType(for: 503), extra: limits.problemMembers)
+            response.headers.append("Retry-After", "1")
+            reject(response, date: date, into: &actions)
+            // The partial request is never read on: free its buffers now rather than when
+            // the connection ends (it lingers up to 2 s).
+            parser = RequestParser(limits: limits)
+        }
+        return actions
+    }
+
+    /// The `detail` of the `503` of ``refuseInput(date:)``.
+    static func pendingRequestDetail(_ limits: ServerLimits) -> String {
+        "Clients together are sending more than \(limits.maxPendingRequestBytes) bytes of unfinished requests (--max-pending-request-bytes); retry shortly."
+    }
+
     /// The clock reached `now`: acts if ``deadline`` has passed.
     mutating func timerFired(now: Double, date: String) -> [Action] {
         guard let deadline, now >= deadline else { return [] }
@@ -190,7 +220,7 @@ struct ConnectionStateMachine {
                 return
             case .failure(let error):
                 let title = HTTPResponse.reasonPhrase(error.status)
-                reject(.problem(status: error.status, title: title, detail: error.detail, type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
+                reject(.problem(status: error.status, title: title, detail: error.detail(limits: limits), type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
                 return
             }
         }

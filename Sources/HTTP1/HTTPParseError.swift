@@ -74,6 +74,19 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         }
     }
 
+    /// ``detail``, with the limit passed and the `layoutd serve` flag that sets it for the
+    /// errors of a size limit (413, 414, 431): "The request body is larger than 1048576
+    /// bytes (--max-body-bytes)." (test `ConnectionStateMachineTests.ownProblemsCarryTheConfiguredTypeAndMembers`).
+    public func detail(limits: ServerLimits) -> String {
+        switch self {
+        case .targetTooLong: "The request target is longer than \(limits.maxTargetBytes) bytes (--max-target-bytes)."
+        case .headerLineTooLong: "A header field line is longer than \(limits.maxHeaderLineBytes) bytes (--max-header-line-bytes)."
+        case .headerSectionTooLarge: "The header section is larger than \(limits.maxHeaderBytes) bytes (--max-header-bytes)."
+        case .contentTooLarge: "The request body is larger than \(limits.maxBodyBytes) bytes (--max-body-bytes)."
+        default: detail
+        }
+    }
+
     /// A one-sentence explanation for the problem+json `detail` member.
     public var detail: String {
         switch self {

@@ -26,7 +26,7 @@ public final class HTTPServer: Sendable {
     /// The `detail` of a `503` refused while clients leave more than
     /// ``ServerLimits/maxPendingResponseBytes`` unread: the server's generic answer, and
     /// the one an `overCommittedHandler` may reuse.
-    public static let overCommittedDetail = "The server holds too many answers that clients have not read yet; retry shortly."
+    public static let overCommittedDetail = "The server holds more answers that clients have not read yet than --max-pending-response-bytes allows; retry shortly."
 
     private enum State {
         case idle
@@ -59,8 +59,12 @@ public final class HTTPServer: Sendable {
     ///   - isExpensive: Says which requests may take long (solving); the others run
     ///     on a separate pool of two threads, so health checks and reads are answered
     ///     even while every worker is busy. `nil`: every request runs on the workers.
-    ///   - overCommittedHandler: Answers, instead of `handler`, an expensive request
-    ///     that arrives while clients leave more than
+    ///   - isSmallAnswer: Says which requests have small, bounded answers (health
+    ///     checks): they are still handled while clients leave more than
+    ///     ``ServerLimits/maxPendingResponseBytes`` unread; every other request is then
+    ///     refused. `nil`: every request is refused then.
+    ///   - overCommittedHandler: Answers, instead of `handler`, a request (not a small
+    ///     answer) that arrives while clients leave more than
     ///     ``ServerLimits/maxPendingResponseBytes`` of answers unread (it should be
     ///     cheap: a `503` with `Retry-After`, with the application's own headers and
     ///     logging). `nil`: the server's generic `503` problem with `Retry-After: 1`.
@@ -76,6 +80,7 @@ public final class HTTPServer: Sendable {
         workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         accessLog: (@Sendable (AccessLogRecord) -> Void)? = nil,
         isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
+        isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)? = nil,
         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
         pendingResponseBytes: PendingResponseBytes? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
@@ -84,12 +89,16 @@ public final class HTTPServer: Sendable {
         self.port = port
         self.limits = limits
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
-                                     accessLog: accessLog, isExpensive: isExpensive,
+                                     accessLog: accessLog, isExpensive: isExpensive, isSmallAnswer: isSmallAnswer,
                                      overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes)
     }
 
     /// Bytes of answers held unsent, and reserved for answers being written.
     public var pendingResponseBytes: PendingResponseBytes { context.pendingBytes }
+
+    /// Bytes of unfinished requests held by all connections; its limit is
+    /// ``ServerLimits/maxPendingRequestBytes``. For metrics.
+    public var pendingRequestBytes: PendingResponseBytes { context.pendingRequestBytes }
 
     /// Connections currently open (accepted and not yet closed), excluding
     /// ones being refused with 503. For metrics.

@@ -7,12 +7,18 @@ import Synchronization
 /// Connections add their output unconditionally (an answer already built is sent);
 /// ``reserve(_:)`` refuses what would take the count past ``limit``, so an application
 /// that reserves as its answers grow keeps N concurrent large answers within the bound
-/// instead of N times an answer's size over it. Before a solve starts the server also
-/// refuses expensive requests while the count is over the limit (`HTTPServer`).
+/// instead of N times an answer's size over it. Before a request is handled the server also
+/// refuses it while the count is over the limit, unless its answer is small (`HTTPServer`'s
+/// `isSmallAnswer`).
+///
+/// The server keeps a second instance for the bytes of unfinished requests
+/// (``ServerLimits/maxPendingRequestBytes``, ``HTTPServer/pendingRequestBytes``): the same
+/// bounded atomic count.
 ///
 /// A `final class` shared by every connection and writer; the count is atomic.
 public final class PendingResponseBytes: Sendable {
-    /// The bound, bytes (``ServerLimits/maxPendingResponseBytes``).
+    /// The bound, bytes (``ServerLimits/maxPendingResponseBytes``, or
+    /// ``ServerLimits/maxPendingRequestBytes`` for the count of unfinished requests).
     public let limit: Int
     private let count = Atomic<Int>(0)
 

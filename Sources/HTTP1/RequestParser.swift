@@ -88,6 +88,16 @@ public struct RequestParser: Sendable {
     /// Bytes received but not yet consumed by ``next()``.
     public var bufferedByteCount: Int { buffer.count - position }
 
+    /// Bytes of memory the parser holds for requests: the receive buffer's capacity
+    /// while it holds any byte, plus the capacity of the body being copied out (at most
+    /// 64 KiB before its bytes arrive, then growing with them). A buffer left empty between
+    /// requests (kept for reuse only when at most 64 KiB) counts 0.
+    /// ``ServerLimits/maxPendingRequestBytes`` bounds the sum over all connections
+    /// (`HTTP1Tests.PendingRequestBytesTests`).
+    public var heldByteCount: Int {
+        (buffer.isEmpty ? 0 : buffer.capacity) + body.capacity
+    }
+
     /// Whether some bytes of a request that is not complete yet have arrived
     /// (consumed or buffered). `false` between requests.
     public var hasPartialRequest: Bool {
@@ -121,8 +131,15 @@ public struct RequestParser: Sendable {
             return .expectContinue
         }
         compactIfUseful()
-        let bytes = buffer
-        return bytes.withUnsafeBufferPointer { run($0) }
+        let step: Step
+        do {
+            let bytes = buffer
+            step = bytes.withUnsafeBufferPointer { run($0) }
+        }
+        // A request handed out leaves its bytes dead in the buffer: drop them now rather
+        // than while its handler runs, so ``heldByteCount`` falls when it is handed over.
+        if case .request = step { compactIfUseful() }
+        return step
     }
 
     /// Drops consumed bytes when no index into them is alive: between messages
@@ -497,7 +514,9 @@ public struct RequestParser: Sendable {
         if remaining < 0 {
             startChunkSizeLine(at: index)
         } else if remaining > 0 {
-            body.reserveCapacity(remaining)
+            // At most 64 KiB ahead of the bytes: a head that announces a large body must
+            // not make every connection allocate it (``heldByteCount``).
+            body.reserveCapacity(min(remaining, 65_536))
             state = .fixedBody
         } else {
             pendingContinue = false

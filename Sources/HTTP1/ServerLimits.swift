@@ -38,14 +38,27 @@ public struct ServerLimits: Sendable, Equatable {
     /// seconds; default 10. Then the remaining connections are closed.
     public var drainTimeout: Double = 10
     /// Response bytes that all connections together may hold unsent (built, waiting
-    /// for clients to read them), in bytes; default 256 MiB. While more wait, a request
-    /// that is not cheap (see `HTTPServer`'s `isExpensive`; every request when none is
-    /// given) is answered `503 Service Unavailable` with `Retry-After: 1` instead of
-    /// being handled: clients that send requests for large answers and never read them
+    /// for clients to read them), in bytes; default 256 MiB. While more wait, every request
+    /// but those the application calls small answers (`HTTPServer`'s `isSmallAnswer`:
+    /// health checks) is answered `503 Service Unavailable` with `Retry-After: 1` instead
+    /// of being handled, `GET`s of large resources as well as solves
+    /// (`HTTP1Tests.PendingRequestBytesTests.unreadAnswersRefuseLargeGetsButNotSmallAnswers`): clients that send requests for large answers and never read them
     /// must not make the server hold one answer per connection without bound. Each
     /// connection's own output is limited separately (a pipelined request waits while
     /// more than 1 MiB of its connection's output is unsent).
     public var maxPendingResponseBytes: Int = 256 << 20
+    /// Request bytes that all connections together may hold before their requests are
+    /// complete (each connection's ``RequestParser/heldByteCount``: bodies being received,
+    /// heads, pipelined bytes), in bytes; default 256 MiB. A read that would take the
+    /// total past it is refused, except a request's first read (at most 64 KiB, so a
+    /// health check still gets through; with the body's first 64 KiB it may take the
+    /// total past the bound by up to ``maxConnections`` × 128 KiB): a connection waiting for its next request is answered
+    /// `503 Service Unavailable` with `Retry-After: 1` and closed; one whose handler is
+    /// running is closed after that answer. The count of a connection falls when its
+    /// request is handed to the handler and is released when it closes, so clients that
+    /// start large bodies and never finish them hold at most this much between them
+    /// (test `HTTP1Tests.PendingRequestBytesTests`, e2e `hostile/http-half-bodies`).
+    public var maxPendingRequestBytes: Int = 256 << 20
     /// Not a limit but the server's answer policy: the base of the RFC 9457 `type` URI of
     /// the problems the server answers by itself (framing errors, 404, 405, 503). With a
     /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`
@@ -76,7 +89,8 @@ public struct ServerLimits: Sendable, Equatable {
         maxBodyBytes: Int = 1 << 20, maxHeaderBytes: Int = 16_384, maxHeaderLineBytes: Int = 8_192,
         maxTargetBytes: Int = 8_192, headTimeout: Double = 10, bodyTimeout: Double = 30,
         idleTimeout: Double = 60, maxRequestsPerConnection: Int = 1000, maxConnections: Int = 4096,
-        drainTimeout: Double = 10, maxPendingResponseBytes: Int = 256 << 20
+        drainTimeout: Double = 10, maxPendingResponseBytes: Int = 256 << 20,
+        maxPendingRequestBytes: Int = 256 << 20
     ) {
         self.maxBodyBytes = maxBodyBytes
         self.maxHeaderBytes = maxHeaderBytes
@@ -89,5 +103,6 @@ public struct ServerLimits: Sendable, Equatable {
         self.maxConnections = maxConnections
         self.drainTimeout = drainTimeout
         self.maxPendingResponseBytes = maxPendingResponseBytes
+        self.maxPendingRequestBytes = maxPendingRequestBytes
     }
 }

@@ -24,7 +24,7 @@ public struct SceneLimits: Sendable, Hashable {
     /// Depth of the view hierarchy, the container being depth 0 (default 64).
     public var maxHierarchyDepth = 64
     /// Groups included by one scene (default 64).
-    public var maxGroups = 64
+    public var maxIncludedGroups = 64
     /// Bytes in one constraint string (default 64 KiB).
     public var maxConstraintBytes = 65_536
     /// Nesting of JSON arrays and objects in a request body (default 64); deeper is a
@@ -571,8 +571,8 @@ public struct SceneDecoder: Sendable {
         } else if let sizes = scene.sizes, (scene.views.count + 1) * sizes.count > limits.maxFrames {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes of \(scene.views.count + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
         }
-        if scene.groups.count > limits.maxGroups {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxGroups) are allowed (limit maxGroups)", path: "$.groups"))
+        if scene.groups.count > limits.maxIncludedGroups {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxIncludedGroups) are allowed (limit maxIncludedGroups)", path: "$.groups"))
         }
         for (index, entry) in scene.constraints.enumerated() where entry.source.utf8.count > limits.maxConstraintBytes {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "Constraint \(index) is \(entry.source.utf8.count) bytes long; at most \(limits.maxConstraintBytes) are allowed (limit maxConstraintBytes)", constraint: .scene(index)))

@@ -114,9 +114,16 @@ extension LayoutService {
     /// `GET /groups/{name}/versions?after=N&limit=L`: the kept versions above `after`
     /// (default 0), at most `limit` (1…1,000, default 100), ascending; when more follow,
     /// `next` and a `Link: <…>; rel="next"` header (RFC 8288 §3) name the next page. 400 for
-    /// a parameter that is not a canonical integer in range; other parameters are ignored.
+    /// a parameter that is not a canonical integer in range or that is given more than once
+    /// (no "first wins": `?limit=5&limit=abc` is 400); other parameters are ignored.
     func listVersions(_ request: HTTPRequest, name: String) -> HTTPResponse {
         guard isValidGroupName(name) else { return invalidName(name) }
+        for parameter in ["after", "limit"] {
+            let count = Self.queryCount(parameter, in: request.query)
+            if count > 1 {
+                return problem(400, detail: "'\(parameter)' is given \(count) times: give it at most once")
+            }
+        }
         var after = 0
         var limit = Self.defaultVersionsPageLimit
         if let text = Self.queryValue("after", in: request.query) {

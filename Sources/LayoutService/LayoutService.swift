@@ -91,6 +91,19 @@ public final class LayoutService: Sendable {
         makeHandler(router: router, respond: { router.dispatch($0) }, log: log)
     }
 
+    /// Whether `request` is answered in a few kilobytes at most, whatever the store holds:
+    /// `GET`/`HEAD` of `/healthz`, `/readyz` and `/metrics` (a fixed set of series), and
+    /// `OPTIONS`. The server keeps answering these while clients leave more than
+    /// `--max-pending-response-bytes` unread, so health checks work during that attack
+    /// (e2e `hostile/http-unread-gets`).
+    public static let hasSmallAnswer: @Sendable (HTTPRequest) -> Bool = { request in
+        switch request.method {
+        case .OPTIONS: return true
+        case .GET, .HEAD: return ["/healthz", "/readyz", "/metrics"].contains(request.path)
+        default: return false
+        }
+    }
+
     /// The handler for requests the server refuses while clients leave too many answers
     /// unread (`HTTPServer`'s `overCommittedHandler`): `503` `service-unavailable` with
     /// `Retry-After: 1`, and like every answer of ``makeHandler(router:log:)`` an
@@ -420,6 +433,14 @@ public final class LayoutService: Sendable {
             if parts[0] == name { return parts.count == 2 ? parts[1].lowercased() : "" }
         }
         return nil
+    }
+
+    /// How many `name=value` pairs (or bare `name`s) of `query` are named `name`.
+    static func queryCount(_ name: String, in query: String?) -> Int {
+        guard let query else { return 0 }
+        return query.split(separator: "&").count { pair in
+            pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0] == name
+        }
     }
 
     /// The access log's time: RFC 3339 UTC to the second, `2026-11-30T23:10:18Z`.

@@ -173,7 +173,7 @@ struct ConnectionStateMachineTests {
         configured.problemMembers = [ProblemMember("diagnostics", "[]")]
         var machine = ConnectionStateMachine(limits: configured, now: 0)
         let actions = machine.received(bytes("PUT /g HTTP/1.1\nHost: h\nContent-Length: 5\n\n"), now: 0, date: Self.date)
-        let body = #"{"type":"urn:app:problem:payload-too-large","title":"Content Too Large","status":413,"detail":"The request body is larger than the server accepts.","diagnostics":[]}"#
+        let body = #"{"type":"urn:app:problem:payload-too-large","title":"Content Too Large","status":413,"detail":"The request body is larger than 4 bytes (--max-body-bytes).","diagnostics":[]}"#
         guard case .write(let written) = actions.first else {
             Issue.record("no response written")
             return

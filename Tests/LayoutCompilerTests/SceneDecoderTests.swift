@@ -91,6 +91,21 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.constraints[0].eqation", "$.constraints[1]"])
     }
 
+    /// At most 64 groups in one scene, reported as `maxIncludedGroups` (not `maxGroups`,
+    /// the name of the store's `--max-groups`).
+    @Test func includedGroupsAreLimitedAsMaxIncludedGroups() throws {
+        func scene(groups: Int) -> String {
+            let names = (0..<groups).map { "\"g\($0)\"" }.joined(separator: ",")
+            return #"{"views":["c"],"groups":[\#(names)]}"#
+        }
+        #expect(rejection(scene(groups: 64)) == nil)
+        let found = try #require(rejection(scene(groups: 65)))
+        #expect(found.status == 422)
+        #expect(found.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(found.diagnostics.map(\.path) == ["$.groups"])
+        #expect(found.diagnostics.first?.message == "The scene includes 65 groups; at most 64 are allowed (limit maxIncludedGroups)")
+    }
+
     @Test func aGroupIncludedTwiceIsAnError() throws {
         let found = try #require(rejection(#"{"views":["c"],"groups":["nest","other","nest@1"]}"#))
         #expect(found.reason == .invalid)

@@ -31,7 +31,8 @@ public enum LayoutdCommand {
         OptionSpec(name: "idle-timeout", valueName: "SECONDS", help: "Idle keep-alive time before the connection is closed.", defaultDescription: "60"),
         OptionSpec(name: "max-requests-per-connection", valueName: "N", help: "Requests served on one connection before it is closed.", defaultDescription: "1000"),
         OptionSpec(name: "max-connections", valueName: "N", help: "Open connections; beyond it new ones get 503 with Retry-After.", defaultDescription: "4096"),
-        OptionSpec(name: "max-pending-response-bytes", valueName: "BYTES", help: "Answers all clients together may leave waiting unread, and answers being written, bytes; beyond it solves get 503 with Retry-After.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-pending-response-bytes", valueName: "BYTES", help: "Answers all clients together may leave waiting unread, and answers being written, bytes; beyond it every request but health checks gets 503 with Retry-After.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-pending-request-bytes", valueName: "BYTES", help: "Bytes of unfinished requests (bodies being received) all clients together may hold, bytes; a read beyond it gets 503 with Retry-After and the connection closes.", defaultDescription: "268435456"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest answer body (JSON, layouts of sizes, diagnostics, SVG), bytes; a longer one stops being written and is answered 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
         OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes (at least 1); other routes have two threads of their own.", defaultDescription: "the number of cores"),
@@ -137,6 +138,7 @@ public enum LayoutdCommand {
         limits.maxRequestsPerConnection = try options.int("max-requests-per-connection", default: limits.maxRequestsPerConnection)
         limits.maxConnections = try options.int("max-connections", default: limits.maxConnections)
         limits.maxPendingResponseBytes = try options.int("max-pending-response-bytes", default: limits.maxPendingResponseBytes)
+        limits.maxPendingRequestBytes = try options.int("max-pending-request-bytes", default: limits.maxPendingRequestBytes)
         limits.drainTimeout = try options.seconds("drain-timeout", default: limits.drainTimeout)
 
         var configuration = ServiceConfiguration()
@@ -230,6 +232,7 @@ public enum LayoutdCommand {
         }
         let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
+                                isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending, handler: handler)
         connections.source = { server.openConnectionCount }

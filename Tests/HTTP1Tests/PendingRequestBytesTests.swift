@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Foundation
+import Testing
+@testable import HTTP1
+
+/// The bound on bytes of unfinished requests (``ServerLimits/maxPendingRequestBytes``) and
+/// on unread answers for every request but small ones (``ServerLimits/maxPendingResponseBytes``).
+@Suite(.serialized)
+struct PendingRequestBytesTests {
+    static func head(_ length: Int) -> String {
+        "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: \(length)\r\n\r\n"
+    }
+
+    // MARK: - The parser's count
+
+    @Test func aHeadAnnouncingALargeBodyHoldsAt64KiBOfBody() {
+        var parser = RequestParser(limits: ServerLimits())
+        parser.append(Array(Self.head(1 << 20).utf8))
+        #expect(parser.next() == .needMoreBytes)
+        // The body's capacity is reserved 64 KiB ahead, not the 1 MiB announced.
+        #expect(parser.heldByteCount >= 65_536)
+        #expect(parser.heldByteCount < 65_536 + 4_096)
+    }
+
+    @Test func theCountFollowsTheBodyAndFallsToZeroWhenTheRequestIsHandedOut() {
+        var parser = RequestParser(limits: ServerLimits())
+        parser.append(Array(Self.head(300_000).utf8))
+        parser.append([UInt8](repeating: 7, count: 200_000))
+        #expect(parser.next() == .needMoreBytes)
+        // 200,000 body bytes copied out: held at least that, and at most twice it plus a
+        // buffer's worth (array growth doubles).
+        #expect(parser.heldByteCount >= 200_000)
+        #expect(parser.heldByteCount <= 2 * 200_000 + 65_536)
+        parser.append([UInt8](repeating: 7, count: 100_000))
+        guard case .request(let request) = parser.next() else {
+            Issue.record("no request")
+            return
+        }
+        #expect(request.body.count == 300_000)
+        #expect(parser.heldByteCount == 0)
+    }
+
+    @Test func aPipelinedRequestLeftBehindIsStillCounted() {
+        var parser = RequestParser(limits: ServerLimits())
+        let next = "GET /hello HTTP/1.1\r\nHost: t\r\n\r\n"
+        parser.append(Array((Self.head(5) + "hello" + next).utf8))
+        guard case .request = parser.next() else {
+            Issue.record("no request")
+            return
+        }
+        #expect(parser.bufferedByteCount == next.utf8.count)
+        #expect(parser.heldByteCount >= next.utf8.count)
+    }
+
+    // MARK: - The state machine's answer
+
+    @Test func refusedInputWhileWaitingIs503WithRetryAfterThenClose() {
+        var machine = ConnectionStateMachine(limits: ServerLimits(maxPendingRequestBytes: 4096), now: 0)
+        let partial = Array(Self.head(1 << 20).utf8) + [UInt8](repeating: 7, count: 10_000)
+        #expect(machine.received(partial, now: 0, date: "Thu, 01 Jan 2026 00:00:00 GMT") == [])
+        #expect(machine.parser.heldByteCount >= 10_000)
+        let actions = machine.refuseInput(date: "Thu, 01 Jan 2026 00:00:00 GMT")
+        // The partial request's buffers are freed at once.
+        #expect(machine.parser.heldByteCount == 0)
+        #expect(actions.count == 3)
+        guard actions.count == 3, case .write(let bytes) = actions[0] else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
+        #expect(text.contains("\r\nRetry-After: 1\r\n"))
+        #expect(text.contains("\r\nConnection: close\r\n"))
+        #expect(text.contains("more than 4096 bytes of unfinished requests (--max-pending-request-bytes)"))
+        #expect(actions[1] == .rejected(status: 503))
+        #expect(actions[2] == .close)
+        #expect(machine.isClosed)
+    }
+
+    @Test func refusedInputWhileHandlingClosesAfterThatAnswer() {
+        var machine = ConnectionStateMachine(limits: ServerLimits(), now: 0)
+        let date = "Thu, 01 Jan 2026 00:00:00 GMT"
+        let first = machine.received(Array("GET /a HTTP/1.1\r\nHost: t\r\n\r\n".utf8), now: 0, date: date)
+        #expect(first.count == 1)
+        #expect(machine.refuseInput(date: date).isEmpty)
+        #expect(!machine.wantsBytes)
+        let done = machine.handlerFinished(HTTPResponse(status: 200, body: Array("a".utf8)), now: 1, date: date)
+        #expect(done.count == 2)
+        guard done.count == 2, case .write(let bytes) = done[0] else { return }
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(text.contains("\r\nConnection: close\r\n"))
+        #expect(done[1] == .close)
+    }
+
+    // MARK: - The server
+
+    static let limits = ServerLimits(maxBodyBytes: 1 << 20, headTimeout: 5, bodyTimeout: 5, idleTimeout: 5,
+                                     drainTimeout: 2, maxPendingRequestBytes: 3 << 19)
+
+    func withEchoServer(limits: ServerLimits = PendingRequestBytesTests.limits,
+                        _ body: (Int, HTTPServer) throws -> Void) throws {
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2) { request in
+            if request.path == "/hello" { return HTTPResponse(status: 200, body: Array("hello".utf8)) }
+            return HTTPResponse(status: 200, body: request.body)
+        }
+        let port = try server.start()
+        defer { server.shutdown() }
+        try body(port, server)
+    }
+
+    /// Waits (at most 5 s) until `condition` holds; returns whether it did.
+    func eventually(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<500 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return condition()
+    }
+
+    /// Two half-sent 1 MiB bodies under a 1.5 MiB bound: the first is held, the second is
+    /// refused with 503 once the total would pass the bound; a health check still gets
+    /// through, the first body is answered when finished, and every count is given back.
+    @Test func halfSentBodiesBeyondTheBoundAre503AndTheCountIsReleased() throws {
+        try withEchoServer { port, server in
+            let pool = server.pendingRequestBytes
+            #expect(pool.limit == 3 << 19)
+            let body = [UInt8](repeating: 0x61, count: 1 << 20)
+            let first = try RawClient(port: port)
+            first.send(Array(Self.head(1 << 20).utf8) + body.dropLast())
+            #expect(eventually { pool.current >= (1 << 20) - 1 })
+            let second = try RawClient(port: port)
+            second.send(Array(Self.head(1 << 20).utf8) + body.dropLast())
+            let refused = try second.readResponse()
+            #expect(refused.status == 503)
+            #expect(refused.headers["Retry-After"] == "1")
+            #expect(refused.headers["Content-Type"] == "application/problem+json")
+            #expect(refused.bodyText.contains("(--max-pending-request-bytes)"))
+            #expect(second.isClosedByServer())
+            // The total passed the bound by at most one buffer's growth.
+            #expect(pool.current <= pool.limit + (1 << 20))
+            // A request's first read is always taken: health checks get through.
+            let health = try RawClient(port: port)
+            health.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            #expect(try health.readResponse().bodyText == "hello")
+            // The held body is answered once its last byte comes.
+            first.send([0x61])
+            let echoed = try first.readResponse()
+            #expect(echoed.status == 200)
+            #expect(echoed.body == body)
+            #expect(eventually { pool.current == 0 })
+            // A connection that closes half-way gives its count back.
+            let quitter = try RawClient(port: port)
+            quitter.send(Array(Self.head(1 << 20).utf8) + body.prefix(300_000))
+            #expect(eventually { pool.current >= 300_000 })
+            close(quitter.fd)
+            #expect(eventually { pool.current == 0 })
+        }
+    }
+
+    /// Over the bound on unread answers, every request is refused except those the
+    /// application calls small (`isSmallAnswer`), whatever their method: a `GET` of a large
+    /// resource is refused like a solve.
+    @Test func unreadAnswersRefuseLargeGetsButNotSmallAnswers() throws {
+        var limits = ServerLimits()
+        limits.maxPendingResponseBytes = 1 << 20
+        let big = [UInt8](repeating: 0x62, count: 4 << 20)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2,
+                                isExpensive: { $0.method == .POST },
+                                isSmallAnswer: { $0.path == "/healthz" }) { request in
+            if request.path == "/healthz" { return HTTPResponse(status: 200, body: Array("ok".utf8)) }
+            return HTTPResponse(status: 200, body: big)
+        }
+        let port = try server.start()
+        defer { server.shutdown() }
+        let hoarder = try RawClient(port: port, receiveBuffer: 4096)
+        hoarder.send("GET /big HTTP/1.1\nHost: t\n\n")
+        #expect(eventually { server.pendingResponseBytes.current > limits.maxPendingResponseBytes })
+        let other = try RawClient(port: port)
+        other.send("GET /big HTTP/1.1\nHost: t\n\n")
+        let refused = try other.readResponse()
+        #expect(refused.status == 503)
+        #expect(refused.headers["Retry-After"] == "1")
+        #expect(refused.bodyText.contains("--max-pending-response-bytes"))
+        let health = try RawClient(port: port)
+        health.send("GET /healthz HTTP/1.1\nHost: t\n\n")
+        let answer = try health.readResponse()
+        #expect(answer.status == 200)
+        #expect(answer.bodyText == "ok")
+        #expect(try hoarder.readResponse().body == big)
+    }
+}
