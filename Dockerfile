@@ -16,7 +16,7 @@
 # glibc, libstdc++ and libgcc (in debian:bookworm-slim already), SQLite (libsqlite3-0) and
 # OpenSSL's libcrypto (libssl3, which ships libcrypto.so.3) and libpq, PostgreSQL's client
 # library (libpq5, which brings its own dependencies).
-# tests/e2e/check_docker_libs.py checks that claim against a built binary with ldd, and
+# integration/e2e/check_docker_libs.py checks that claim against a built binary with ldd, and
 # that the runtime stage copies Swift's static crash backtracer and arms it.
 
 # ---------------------------------------------------------------- build

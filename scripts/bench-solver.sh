@@ -32,7 +32,7 @@ our_repeats="${OUR_REPEATS:-51}"
 passes="${PASSES:-5}"
 
 cd "$repo"
-# kiwisolver (pinned in tests/requirements.txt) is the anchor: without it every kiwi row
+# kiwisolver (pinned in integration/requirements.txt) is the anchor: without it every kiwi row
 # would read "timeout or failure". install-deps.sh exits at once when it is there.
 if [[ "${ONLY:-}" != "layoutd" ]]; then
     scripts/install-deps.sh

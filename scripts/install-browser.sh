@@ -1,5 +1,5 @@
 #!/bin/sh
-# Installs Debian's headless-capable Chromium for the browser test (tests/browser/run.py)
+# Installs Debian's headless-capable Chromium for the browser test (integration/browser/run.py)
 # when no Chromium is on PATH. Idempotent and quiet: does nothing when one is present,
 # runs `apt-get update` only when the package is not known to apt yet.
 # Usage: scripts/install-browser.sh        (as root, or with sudo available)

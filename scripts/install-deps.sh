@@ -12,13 +12,13 @@
 #   postgresql       the server scripts/pg-test-cluster.sh starts for the PostgreSQL tests
 #   curl             used by the end-to-end tests (and the image's HEALTHCHECK)
 #   python3-pip      only when python3 has no pip
-# Python packages: tests/requirements.txt (every version pinned), installed only when an
+# Python packages: integration/requirements.txt (every version pinned), installed only when an
 # installed version differs from its pin.
 # Not here: wrk, nginx, browsers (the benchmark and browser tests install their own).
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-requirements="$repo/tests/requirements.txt"
+requirements="$repo/integration/requirements.txt"
 export DEBIAN_FRONTEND=noninteractive
 
 say() { printf 'install-deps: %s\n' "$*" >&2; }
@@ -79,8 +79,8 @@ PY
 }
 
 if ! pins_satisfied; then
-    need_root "a pinned Python package of tests/requirements.txt"
-    say "pip install -r tests/requirements.txt"
+    need_root "a pinned Python package of integration/requirements.txt"
+    say "pip install -r integration/requirements.txt"
     pip_args=(install --quiet --disable-pip-version-check --no-input -r "$requirements")
     # Debian's own python3 refuses system-wide installs (PEP 668) unless told; this is a
     # build machine whose Python serves these tests only.

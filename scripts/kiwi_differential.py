@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Differential test: layoutd's Cassowary solver against kiwisolver (PyPI, pinned in
-tests/requirements.txt as kiwisolver==1.5.1).
+integration/requirements.txt as kiwisolver==1.5.1).
 
   python3 scripts/kiwi_differential.py [--bench .build/release/layoutd-bench]
                                        [--count 500] [--seed 20261130] [--keep DIR]

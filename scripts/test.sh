@@ -48,9 +48,9 @@ openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
 # deploy/compose.yaml and deploy/kubernetes/ against their schemas, and what the issue asks of them.
 deploy() { python3 scripts/validate-deploy.py; }
-e2e() { python3 tests/e2e/run.py --binary .build/debug/layoutd; }
+e2e() { python3 integration/e2e/run.py --binary .build/debug/layoutd; }
 schemathesis() { scripts/schemathesis-smoke.sh .build/debug/layoutd 15; }
-browser() { scripts/install-browser.sh && python3 tests/browser/run.py --binary .build/debug/layoutd; }
+browser() { scripts/install-browser.sh && python3 integration/browser/run.py --binary .build/debug/layoutd; }
 differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
 # The scene targets (scene, svg) get a third of FUZZ_SECONDS each, at least 5 s: their
 # build (six instrumented modules) is most of their time.
@@ -58,7 +58,7 @@ fuzz() {
     scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds" \
         && scripts/fuzz-scene-smoke.sh "$(( fuzz_seconds / 3 > 5 ? fuzz_seconds / 3 : 5 ))"
 }
-dockerlibs() { python3 tests/e2e/check_docker_libs.py .build/release/layoutd; }
+dockerlibs() { python3 integration/e2e/check_docker_libs.py .build/release/layoutd; }
 
 scripts/install-deps.sh || { echo "test.sh: installing dependencies failed"; echo "test.sh: 0 passed, 1 failed"; exit 1; }
 

@@ -11,7 +11,7 @@
    readiness on /readyz, liveness on /healthz, a preStop delay, the token and database URL
    from a Secret; a Service and a PodDisruptionBudget.
 
-Both tools are pinned in tests/requirements.txt. Exit 0 when everything holds, 1 otherwise
+Both tools are pinned in integration/requirements.txt. Exit 0 when everything holds, 1 otherwise
 (each failure on one line).
 """
 import glob

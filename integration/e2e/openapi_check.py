@@ -10,7 +10,7 @@ schema when present. A response to an unknown path is checked against
 `components/responses/NotFound`, to a known path with an undocumented method against
 `MethodNotAllowed` (405, with an `Allow` that lists the path's methods) or `Problem` (501).
 
-Needs PyYAML, jsonschema and referencing (tests/requirements.txt).
+Needs PyYAML, jsonschema and referencing (integration/requirements.txt).
 """
 import json
 

@@ -19,7 +19,7 @@ database, then:
   playground-conflict.png).
 
 Prints one PASS/FAIL line per check and "N passed, M failed"; exits 1 on any failure.
-Installs nothing. Usage: python3 tests/browser/run.py --binary .build/debug/layoutd
+Installs nothing. Usage: python3 integration/browser/run.py --binary .build/debug/layoutd
 """
 
 import argparse

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of the layoutd binary against the contract and openapi.yaml.
 
-    python3 tests/e2e/run.py --binary .build/release/layoutd [--only NAME ...] [--list]
+    python3 integration/e2e/run.py --binary .build/release/layoutd [--only NAME ...] [--list]
 
 Starts the real binary (`layoutd serve`) on a free loopback port with a temporary database,
 waits for /healthz, then runs every registered check: the public corpus
@@ -73,7 +73,7 @@ def main():
         from openapi_check import Spec
     except ImportError as e:
         print('missing Python package (%s): run scripts/install-deps.sh '
-              'or pip install -r tests/requirements.txt' % e, file=sys.stderr)
+              'or pip install -r integration/requirements.txt' % e, file=sys.stderr)
         return 2
 
     import checks_offline  # noqa: F401  (registration order = run order)

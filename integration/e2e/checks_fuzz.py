@@ -18,7 +18,7 @@ CHECKS = ('not_a_server_error,status_code_conformance,content_type_conformance,'
 def schemathesis_conformance(ctx):
     exe = shutil.which('schemathesis') or shutil.which('st')
     if exe is None:
-        raise CheckFailed('schemathesis not installed (pip install -r tests/requirements.txt)')
+        raise CheckFailed('schemathesis not installed (pip install -r integration/requirements.txt)')
     cmd = [exe, 'run', ctx.args.spec, '--url', 'http://127.0.0.1:%d' % ctx.port,
            '--max-examples', '25', '--phases', 'examples,fuzzing', '--seed', '1',
            '--checks', CHECKS, '--no-color']

@@ -2,7 +2,7 @@
 """Check that the Dockerfile's runtime stage provides every shared library a release
 binary needs.
 
-    python3 tests/e2e/check_docker_libs.py .build/release/layoutd [--dockerfile Dockerfile]
+    python3 integration/e2e/check_docker_libs.py .build/release/layoutd [--dockerfile Dockerfile]
 
 Runs `ldd BINARY`, maps each library to its Debian package with `dpkg -S` (on this Debian
 bookworm machine, the same release as the image), and parses the packages that the last
