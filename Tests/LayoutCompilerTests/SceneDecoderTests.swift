@@ -100,7 +100,7 @@ struct SceneDecoderTests {
         }
         #expect(rejection(scene(groups: 64)) == nil)
         let found = try #require(rejection(scene(groups: 65)))
-        #expect(found.status == 422)
+        #expect(found.reason == .invalid)
         #expect(found.diagnostics.map(\.code) == [.limitExceeded])
         #expect(found.diagnostics.map(\.path) == ["$.groups"])
         #expect(found.diagnostics.first?.message == "The scene includes 65 groups; at most 64 are allowed (limit maxIncludedGroups)")
