@@ -170,20 +170,8 @@ final class GroupStore {
                 )
             }
             try mapped { () throws(SQLiteError) in
-                try connection.withStatement(
-                    """
-                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET
-                        last_version = excluded.last_version, current_version = excluded.current_version,
-                        first_version = excluded.first_version
-                    """
-                ) { (statement) throws(SQLiteError) in
-                    try statement.bind(name, at: 1)
-                    try statement.bind(version, at: 2)
-                    try statement.bind(version, at: 3)
-                    try statement.bind(currentVersion == nil ? version : (firstVersion ?? version), at: 4)
-                    try statement.step()
-                }
+                try setNames(name, last: version, current: version,
+                             first: currentVersion == nil ? version : (firstVersion ?? version))
                 try connection.withStatement(
                     """
                     INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
@@ -243,20 +231,8 @@ final class GroupStore {
                     try statement.bind(name, at: 1)
                     try statement.step()
                 }
-                try connection.withStatement(
-                    """
-                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (name) DO UPDATE SET
-                        last_version = excluded.last_version, current_version = excluded.current_version,
-                        first_version = excluded.first_version
-                    """
-                ) { (statement) throws(SQLiteError) in
-                    try statement.bind(name, at: 1)
-                    try statement.bind(kept[kept.count - 1].version, at: 2)
-                    try statement.bind(kept[kept.count - 1].version, at: 3)
-                    try statement.bind(firstGiven, at: 4)
-                    try statement.step()
-                }
+                try setNames(name, last: kept[kept.count - 1].version, current: kept[kept.count - 1].version,
+                             first: firstGiven)
                 for group in kept {
                     try connection.withStatement(
                         "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
@@ -314,6 +290,25 @@ final class GroupStore {
                 try dropDeletedNamesBeyondBound()
             }
             return true
+        }
+    }
+
+    /// Writes `name`'s row of `group_names` (its high-water mark `last`, its current
+    /// version, its first kept version), creating it or replacing its values.
+    private func setNames(_ name: String, last: Int, current: Int, first: Int) throws(SQLiteError) {
+        try connection.withStatement(
+            """
+            INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
+            ON CONFLICT (name) DO UPDATE SET
+                last_version = excluded.last_version, current_version = excluded.current_version,
+                first_version = excluded.first_version
+            """
+        ) { (statement) throws(SQLiteError) in
+            try statement.bind(name, at: 1)
+            try statement.bind(last, at: 2)
+            try statement.bind(current, at: 3)
+            try statement.bind(first, at: 4)
+            try statement.step()
         }
     }
 

@@ -367,11 +367,25 @@ final class ResultCache {
         guard count > capacity || bytes > maxBytes else { return }
         let excess = count > capacity ? count - (capacity - evictionBatch) : 0
         // Least recently used first (unique clock values, then ids): deterministic.
+        let (deleted, freed) = try deleteLeastRecentlyUsed { deleted, freed in
+            deleted < excess || bytes - freed > maxBytes
+        }
+        knownCount = count - deleted
+        knownBytes = bytes - freed
+        if deleted > 0 { deletedRows = true }
+        if fingerprints.count > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
+    }
+
+    /// Deletes entries in least-recently-used order (`last_used`, then `id`) while
+    /// `more(deletedSoFar, bytesFreedSoFar)` holds, inside the caller's transaction.
+    /// - Returns: how many entries were deleted and the bytes of their bodies.
+    /// - Complexity: O(entries read + entries deleted).
+    private func deleteLeastRecentlyUsed(while more: (Int, Int) -> Bool) throws(SQLiteError) -> (deleted: Int, freed: Int) {
         var victims: [Int64] = []
         var freed = 0
         try connection.withStatement("SELECT id, length(body) FROM cached_results ORDER BY last_used, id") {
             (statement) throws(SQLiteError) in
-            while victims.count < excess || bytes - freed > maxBytes, try statement.step() {
+            while more(victims.count, freed), try statement.step() {
                 victims.append(statement.int64(at: 0))
                 freed += statement.int(at: 1)
             }
@@ -382,10 +396,7 @@ final class ResultCache {
                 try statement.step()
             }
         }
-        knownCount = count - victims.count
-        knownBytes = bytes - freed
-        if !victims.isEmpty { deletedRows = true }
-        if fingerprints.count > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
+        return (victims.count, freed)
     }
 
     /// Deletes least recently used entries until the bodies total at most `bytes` (after
@@ -402,24 +413,10 @@ final class ResultCache {
                 let before = try connection.scalarInt("SELECT count(*) FROM cached_results")
                 knownCount = before
                 let total = try tableBytes()
-                var victims: [Int64] = []
-                var freed = 0
-                try connection.withStatement("SELECT id, length(body) FROM cached_results ORDER BY last_used, id") {
-                    (statement) throws(SQLiteError) in
-                    while total - freed > bytes, try statement.step() {
-                        victims.append(statement.int64(at: 0))
-                        freed += statement.int(at: 1)
-                    }
-                }
-                for id in victims {
-                    try connection.withStatement("DELETE FROM cached_results WHERE id = ?") { (statement) throws(SQLiteError) in
-                        try statement.bind(id, at: 1)
-                        try statement.step()
-                    }
-                }
-                knownCount = before - victims.count
+                let (deleted, freed) = try deleteLeastRecentlyUsed { _, freed in total - freed > bytes }
+                knownCount = before - deleted
                 knownBytes = total - freed
-                return victims.count
+                return deleted
             }
         } catch {
             transactionDidRollBack()
