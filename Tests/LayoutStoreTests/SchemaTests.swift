@@ -118,7 +118,7 @@ import Testing
             }
             #expect(failures.withLock { $0 } == [])
             let opened = stores.withLock { $0 }
-            #expect(opened.count == 4)
+            try #require(opened.count == 4)
             let (group, _) = try opened[0].putGroup(name: "g", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
             #expect(try opened[3].group(named: "g") == group)
             for store in opened { store.close() }

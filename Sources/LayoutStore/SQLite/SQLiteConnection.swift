@@ -130,6 +130,24 @@ final class SQLiteConnection {
         guard let handle else { return }
         let milliseconds = busyTimeout.isFinite ? Int32(clamping: Int64(max(0, min(busyTimeout, 86_400)) * 1000)) : 0
         try check(sqlite3_busy_timeout(handle, milliseconds), on: handle)
+        // Opening a new file while other processes open it too, the header read and the
+        // switch to WAL can answer SQLITE_BUSY at once, without the busy handler (a lock
+        // another connection takes to change the journal mode), so they are tried again
+        // until the busy timeout has passed
+        // (SchemaTests.processesOpeningANewFileAtOnceMigrateOnce).
+        let deadline = ContinuousClock.now + .milliseconds(Int(milliseconds))
+        while true {
+            do throws(SQLiteError) {
+                try configureModes()
+                return
+            } catch where error.primaryCode == SQLITE_BUSY && ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+        }
+    }
+
+    /// The pragmas of ``configure(busyTimeout:)`` after the busy timeout.
+    private func configureModes() throws(SQLiteError) {
         // Read the header first: a file that is not a database fails here with
         // SQLITE_NOTADB, before any statement could write to it.
         let schemaObjects = try scalarInt("SELECT count(*) FROM sqlite_schema")
