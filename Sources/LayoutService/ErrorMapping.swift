@@ -255,7 +255,9 @@ enum ServiceFailure: Sendable, Equatable {
         case .contentCoded: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
-        default: []
+        case .misdirected, .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
+             .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
         }
     }
 }
