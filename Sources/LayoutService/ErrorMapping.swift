@@ -135,6 +135,8 @@ enum ServiceFailure: Sendable, Equatable {
     case invalidPageStart(String)
     /// `limit=` that is not an integer from 1 to `maximum`: 400.
     case invalidPageSize(String, maximum: Int)
+    /// A query parameter that may be given once (`after`, `limit`) given `count` times: 400.
+    case repeatedQueryParameter(String, count: Int)
     /// No group of that name: 404.
     case unknownGroup(String)
     /// The group has no such version (never had, or the number is beyond any): 404.
@@ -172,7 +174,7 @@ enum ServiceFailure: Sendable, Equatable {
     /// The HTTP status of the answer.
     var status: Int {
         switch self {
-        case .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize: 400
+        case .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
         case .writesNeedAToken: 401
         case .anonymousWritesRefused: 403
         case .unknownGroup, .unknownVersion, .prunedVersion: 404
@@ -214,6 +216,8 @@ enum ServiceFailure: Sendable, Equatable {
             return "after='\(text)' is not a version: write a non-negative integer without leading zeros"
         case .invalidPageSize(let text, let maximum):
             return "limit='\(text)' is not a page size: write an integer from 1 to \(maximum)"
+        case .repeatedQueryParameter(let name, let count):
+            return "'\(name)' is given \(count) times: give it at most once"
         case .unknownGroup(let name):
             return "No group named '\(name)'"
         case .unknownVersion(let group, let version):
@@ -256,7 +260,7 @@ enum ServiceFailure: Sendable, Equatable {
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
-             .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
              .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
         }
     }

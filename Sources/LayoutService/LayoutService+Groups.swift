@@ -120,7 +120,7 @@ extension LayoutService {
         for parameter in ["after", "limit"] {
             let count = Self.queryCount(parameter, in: request.query)
             if count > 1 {
-                return problem(400, detail: "'\(parameter)' is given \(count) times: give it at most once")
+                return problem(.repeatedQueryParameter(parameter, count: count))
             }
         }
         var after = 0

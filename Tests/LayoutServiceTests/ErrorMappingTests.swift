@@ -24,6 +24,7 @@ struct ErrorMappingTests {
         (.invalidVersion("01"), 400, "bad-request", []),
         (.invalidPageStart("-1"), 400, "bad-request", []),
         (.invalidPageSize("0", maximum: 1_000), 400, "bad-request", []),
+        (.repeatedQueryParameter("limit", count: 2), 400, "bad-request", []),
         (.unknownGroup("cards"), 404, "not-found", []),
         (.unknownVersion(group: "cards", version: "9"), 404, "not-found", []),
         (.prunedVersion(message: "Group 'cards' version 1 was pruned"), 404, "not-found", []),
@@ -53,6 +54,7 @@ struct ErrorMappingTests {
         case .invalidVersion: "invalidVersion"
         case .invalidPageStart: "invalidPageStart"
         case .invalidPageSize: "invalidPageSize"
+        case .repeatedQueryParameter: "repeatedQueryParameter"
         case .unknownGroup: "unknownGroup"
         case .unknownVersion: "unknownVersion"
         case .prunedVersion: "prunedVersion"
@@ -72,7 +74,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 24)
+        #expect(names.count == 25)
         #expect(Set(names).count == names.count)
     }
 
@@ -104,6 +106,7 @@ struct ErrorMappingTests {
             == "Precondition failed for group 'cards': the current version is 3")
         let long = String(repeating: "h", count: 300)
         #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
+        #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")
         #expect(ServiceFailure.overCommitted.detail == HTTPServer.overCommittedDetail)
     }
 
