@@ -2,8 +2,12 @@ import HTTP1
 import LayoutCompiler
 import LayoutStore
 
-// Errors become HTTP answers here, and only here (STYLE.md §4): diagnostics to 400/422
-// problem details, store errors to 412/422/503/507/500.
+// Errors become HTTP answers here, and only here (STYLE.md §4): every error status of the
+// service is chosen in this file. Route handlers name what went wrong as a
+// ``ServiceFailure`` (mapped by ``ServiceFailure/status``, ``ServiceFailure/detail`` and
+// ``ServiceFailure/headers``), the engine as an ``EngineFailure`` (diagnostics to
+// 400/422/500/503), store errors through ``LayoutService/storeFailure(_:groupName:)``.
+// Handlers keep only their success statuses (200, 201, 204). Held by `ErrorMappingTests`.
 
 /// Problem types and titles (RFC 9457 §3.1) for layoutd's answers; the single place
 /// where a status and diagnostics become a problem's `type`, `title` and `detail`.
@@ -63,22 +67,201 @@ extension LayoutService {
     func storeFailure(_ error: StoreError, groupName: String?) -> HTTPResponse {
         switch error {
         case .preconditionFailed(let current):
-            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
-            return problem(412, detail: "Precondition failed for group '\(groupName ?? "")': \(state)")
+            return problem(.storePreconditionFailed(group: groupName ?? "", current: current))
         case .readOnly:
-            return problem(503, detail: "The database is read-only: groups can be read but not written", headers: [("Retry-After", "60")])
+            return problem(.databaseReadOnly)
         case .busy:
-            return problem(503, detail: "The database is busy; try again", headers: [("Retry-After", "1")])
+            return problem(.databaseBusy)
         case .full:
-            return problem(507, detail: "The disk is full: the write was not stored and the previous data is intact")
+            return problem(.diskFull)
         case .limitExceeded(let message):
             // The message names the limit and its flag (``StoreError/limitExceeded(_:)``).
-            let text = "The store's limit is reached: \(message)"
-            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: text)]), cacheStatus: nil)
+            return answer(.storeLimitExceeded(message))
         case .unavailable:
-            return problem(503, detail: "The database is unavailable; try again", headers: [("Retry-After", "5")])
+            return problem(.databaseUnavailable)
         case .corrupt, .cannotOpen, .sqlite, .postgreSQL:
-            return problem(500, detail: "The database failed; the error was logged")
+            return problem(.databaseFailed)
+        }
+    }
+
+    /// The problem details answer of `failure`: its ``ServiceFailure/status``, the problem
+    /// `type` of ``ServiceFailure/problemType``, the status's reason phrase as `title`, its
+    /// ``ServiceFailure/detail``, an empty `diagnostics` list, then its
+    /// ``ServiceFailure/headers``.
+    func problem(_ failure: ServiceFailure) -> HTTPResponse {
+        let status = failure.status
+        let body = Problem.body(type: failure.problemType, title: HTTPResponse.reasonPhrase(status), status: status,
+                                detail: failure.detail, diagnostics: [])
+        var response = HTTPResponse(status: status, body: body)
+        response.headers.append("Content-Type", "application/problem+json")
+        for (name, value) in failure.headers { response.headers.append(name, value) }
+        return response
+    }
+
+    /// The problem details answer of an engine failure (its status, diagnostics and
+    /// headers), written by the engine under its response bound; no `Cache-Status`.
+    func answer(_ failure: EngineFailure) -> HTTPResponse {
+        var response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
+        for (name, value) in failure.headers { response.headers.append(name, value) }
+        return response
+    }
+}
+
+/// A failure a route handler answers by itself, before or beside the engine and the
+/// store: what went wrong, with what the answer quotes. ``status``, ``detail`` and
+/// ``headers`` are the one mapping to HTTP (``LayoutService/problem(_:)`` writes the
+/// answer); every case's status and problem type are held by `ErrorMappingTests`.
+enum ServiceFailure: Sendable, Equatable {
+    /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
+    case databaseNotReachable
+    /// A request refused while clients leave too many answers unread
+    /// (`--max-pending-response-bytes`): 503 with ``HTTPServer/overCommittedDetail``, `Retry-After: 1`.
+    case overCommitted
+    /// A `Host` (or absolute-form authority) the ``HostPolicy`` refuses: 421 Misdirected
+    /// Request (RFC 9110 §15.5.20), quoting at most 256 characters of `host`.
+    case misdirected(host: String)
+    /// `POST /solve?format=` other than `json` or `svg`: 400.
+    case unknownFormat(String)
+    /// A content-coded body (`Content-Encoding` other than `identity`): 415 with
+    /// `Accept-Post` and `Accept-Encoding: identity` (RFC 9110 §8.4.1, §15.5.16).
+    case contentCoded(coding: String)
+    /// A `Content-Type` that is not JSON: 415 with `Accept-Post: application/json`.
+    case unsupportedMediaType(contentType: String)
+    /// A group name outside `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`: 400.
+    case invalidGroupName(String)
+    /// A version path segment that is not a positive integer without leading zeros: 400.
+    case invalidVersion(String)
+    /// `after=` that is not a non-negative integer without leading zeros: 400.
+    case invalidPageStart(String)
+    /// `limit=` that is not an integer from 1 to `maximum`: 400.
+    case invalidPageSize(String, maximum: Int)
+    /// A query parameter that may be given once (`after`, `limit`) given `count` times: 400.
+    case repeatedQueryParameter(String, count: Int)
+    /// No group of that name: 404.
+    case unknownGroup(String)
+    /// The group has no such version (never had, or the number is beyond any): 404.
+    case unknownVersion(group: String, version: String)
+    /// The version was pruned from the group's history: 404 with the store's `message`
+    /// (``LayoutService/prunedMessage(name:version:oldestKept:)``).
+    case prunedVersion(message: String)
+    /// A group write with no token configured and anonymous writes off: 403 (no
+    /// credentials would be accepted, RFC 9110 §15.5.4).
+    case anonymousWritesRefused
+    /// A group write without the configured bearer token: 401 with `WWW-Authenticate`
+    /// (RFC 6750 §3).
+    case writesNeedAToken
+    /// `If-Match: *` for a group that does not exist: 412 (RFC 9110 §13.1.1).
+    case ifMatchAnyButAbsent(group: String)
+    /// `If-Match` naming no current version (`state` says what is current): 412.
+    case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool)
+    /// `If-None-Match` naming the current version: 412 (RFC 9110 §13.1.2).
+    case ifNoneMatchMatches(header: String, group: String, state: String)
+    /// The store's atomic re-check of `If-Match` failed (`current`: nil when the group
+    /// does not exist): 412.
+    case storePreconditionFailed(group: String, current: Int?)
+    /// The database is read-only: 503, `Retry-After: 60`.
+    case databaseReadOnly
+    /// The database is busy: 503, `Retry-After: 1`.
+    case databaseBusy
+    /// The disk is full: 507 (RFC 4918 §11.5).
+    case diskFull
+    /// The database is unavailable (PostgreSQL down): 503, `Retry-After: 5`.
+    case databaseUnavailable
+    /// The database failed (damaged, cannot be opened, an SQL error): 500; the detail
+    /// does not quote the database's message.
+    case databaseFailed
+
+    /// The HTTP status of the answer.
+    var status: Int {
+        switch self {
+        case .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
+        case .writesNeedAToken: 401
+        case .anonymousWritesRefused: 403
+        case .unknownGroup, .unknownVersion, .prunedVersion: 404
+        case .ifMatchAnyButAbsent, .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed: 412
+        case .contentCoded, .unsupportedMediaType: 415
+        case .misdirected: 421
+        case .databaseFailed: 500
+        case .databaseNotReachable, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: 503
+        case .diskFull: 507
+        }
+    }
+
+    /// The problem `type`: ``Problem/type(for:)`` of ``status``.
+    var problemType: String { Problem.type(for: status) }
+
+    /// The problem `detail`: what went wrong and what to do, quoting the request.
+    var detail: String {
+        switch self {
+        case .databaseNotReachable:
+            return "The database is not reachable"
+        case .overCommitted:
+            return HTTPServer.overCommittedDetail
+        case .misdirected(let host):
+            let shown = host.count <= 256 ? host : String(host.prefix(255)) + "…"
+            return "This server does not answer for the host '\(shown)': against DNS rebinding it answers only "
+                + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
+                + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
+        case .unknownFormat(let format):
+            return "Unknown format '\(format)': use format=json (the default) or format=svg"
+        case .contentCoded(let coding):
+            return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
+        case .unsupportedMediaType(let contentType):
+            return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
+        case .invalidGroupName(let name):
+            return "'\(name)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+        case .invalidVersion(let version):
+            return "'\(version)' is not a version: versions are positive integers written without leading zeros"
+        case .invalidPageStart(let text):
+            return "after='\(text)' is not a version: write a non-negative integer without leading zeros"
+        case .invalidPageSize(let text, let maximum):
+            return "limit='\(text)' is not a page size: write an integer from 1 to \(maximum)"
+        case .repeatedQueryParameter(let name, let count):
+            return "'\(name)' is given \(count) times: give it at most once"
+        case .unknownGroup(let name):
+            return "No group named '\(name)'"
+        case .unknownVersion(let group, let version):
+            return "Group '\(group)' has no version \(version)"
+        case .prunedVersion(let message):
+            return message
+        case .anonymousWritesRefused:
+            return LayoutService.anonymousWritesRefusedDetail
+        case .writesNeedAToken:
+            return "Writing groups needs 'Authorization: Bearer <token>'"
+        case .ifMatchAnyButAbsent(let group):
+            return "If-Match: * but no group named '\(group)' exists"
+        case .ifMatchMismatch(let header, let group, let state, let hasWeakTags):
+            return "If-Match '\(header)' does not match group '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")"
+        case .ifNoneMatchMatches(let header, let group, let state):
+            return "If-None-Match '\(header)' matches group '\(group)': \(state)"
+        case .storePreconditionFailed(let group, let current):
+            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+            return "Precondition failed for group '\(group)': \(state)"
+        case .databaseReadOnly:
+            return "The database is read-only: groups can be read but not written"
+        case .databaseBusy:
+            return "The database is busy; try again"
+        case .diskFull:
+            return "The disk is full: the write was not stored and the previous data is intact"
+        case .databaseUnavailable:
+            return "The database is unavailable; try again"
+        case .databaseFailed:
+            return "The database failed; the error was logged"
+        }
+    }
+
+    /// Fields the answer carries after `Content-Type`, in this order.
+    var headers: [(String, String)] {
+        switch self {
+        case .databaseNotReachable, .databaseUnavailable: [("Retry-After", "5")]
+        case .overCommitted, .databaseBusy: [("Retry-After", "1")]
+        case .databaseReadOnly: [("Retry-After", "60")]
+        case .contentCoded: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]
+        case .unsupportedMediaType: [("Accept-Post", "application/json")]
+        case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
+        case .misdirected, .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
+             .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
         }
     }
 }
@@ -120,6 +303,12 @@ extension EngineFailure {
 
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
     static var internalError: EngineFailure { EngineFailure(status: 500, diagnostics: []) }
+
+    /// The store refused a write at one of its limits: 422 `limit_exceeded`; `message`
+    /// names the limit and its flag (``StoreError/limitExceeded(_:)``).
+    static func storeLimitExceeded(_ message: String) -> EngineFailure {
+        .unprocessable([LayoutDiagnostic(code: .limitExceeded, message: "The store's limit is reached: \(message)")])
+    }
 }
 
 extension SceneEngine {
@@ -128,5 +317,39 @@ extension SceneEngine {
     /// with `diagnostics` (contract, "Responses").
     func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
         problem(status: 422, diagnostics: diagnostics)
+    }
+
+    /// `422` `limit_exceeded` for an answer longer than `limit` bytes: small and of a
+    /// fixed shape, written without a bound (its bytes do not depend on the request).
+    public func responseTooLarge(limit: Int) -> EngineAnswer {
+        let message = "The answer would be more than \(limit) bytes (limit maxResponseBytes, --max-response-bytes): ask for fewer sizes or views, or raise the limit"
+        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+    }
+
+    /// `422` `limit_exceeded` for an SVG wireframe whose rendering would take more than
+    /// `limit` units of work (``WireframeRenderer/workUnitDescription``).
+    public func renderingTooLong(limit: Int) -> EngineAnswer {
+        let message = "Drawing the wireframe would take more than \(limit) units of work, \(WireframeRenderer.workUnitDescription) (limit maxSolverWork, --max-solver-work): ask for JSON, or for fewer sizes or views"
+        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+    }
+
+    /// `503` with `Retry-After: 1` for an answer the pending-response pool had no room
+    /// for while it was written (`--max-pending-response-bytes`): the same answer as a
+    /// request refused before it started (``HTTPServer/overCommittedDetail``).
+    /// ``ServiceFailure/overCommitted``'s status, body and headers.
+    public func overCommitted() -> EngineAnswer {
+        let failure = ServiceFailure.overCommitted
+        let body = Problem.body(type: failure.problemType, title: HTTPResponse.reasonPhrase(failure.status), status: failure.status,
+                                detail: failure.detail, diagnostics: [])
+        var answer = EngineAnswer(status: failure.status, contentType: "application/problem+json", body: body, isCacheable: false)
+        answer.headers = failure.headers
+        return answer
+    }
+
+    /// A 422 problem with `diagnostics`, written without ``maxResponseBytes`` or the pool.
+    fileprivate func fixedProblem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
+        let body = Problem.body(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics)
+        return EngineAnswer(status: status, contentType: "application/problem+json", body: body, isCacheable: false)
     }
 }

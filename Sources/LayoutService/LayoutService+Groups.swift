@@ -15,20 +15,19 @@ extension LayoutService {
         do {
             json = try JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)
         } catch {
-            let failure = EngineFailure.malformedJSON(error.message)
-            return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
+            return answer(EngineFailure.malformedJSON(error.message))
         }
         let decoded: (constraints: [ConstraintEntry], metrics: [String: Double])
         do {
             decoded = try SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json)
         } catch {
-            return answer(engine.problem(status: Problem.status(of: error.reason), diagnostics: error.diagnostics), cacheStatus: nil)
+            return answer(EngineFailure(error))
         }
         if decoded.constraints.count > configuration.maxGroupConstraints {
-            return answer(engine.problem(status: 422, diagnostics: [LayoutDiagnostic(
+            return answer(EngineFailure.unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "A group may hold at most \(configuration.maxGroupConstraints) constraints; this one has \(decoded.constraints.count) (limit maxGroupConstraints)",
-                path: "$.constraints")]), cacheStatus: nil)
+                path: "$.constraints")]))
         }
         // Parse every constraint now: a group that does not parse is not stored. Names of
         // views and of the scene's metrics are only known when a scene includes the group,
@@ -48,7 +47,7 @@ extension LayoutService {
             }
         }
         if !diagnostics.isEmpty {
-            return answer(engine.problem(status: 422, diagnostics: diagnostics), cacheStatus: nil)
+            return answer(EngineFailure.unprocessable(diagnostics))
         }
         var constraintsWriter = JSONWriter()
         constraintsWriter.value(json["constraints"] ?? .array([]))
@@ -83,11 +82,11 @@ extension LayoutService {
             if let version {
                 guard let first = version.utf8.first, first != UInt8(ascii: "0"),
                       version.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                    return problem(400, detail: "'\(version)' is not a version: versions are positive integers written without leading zeros")
+                    return problem(.invalidVersion(version))
                 }
                 // A positive integer beyond any version (even beyond Int) names no version: 404.
                 guard let number = Self.version(version) else {
-                    return problem(404, detail: "Group '\(name)' has no version \(version)")
+                    return problem(.unknownVersion(group: name, version: version))
                 }
                 group = try store.group(named: name, version: number)
             } else {
@@ -96,9 +95,9 @@ extension LayoutService {
             guard let group else {
                 if let version, let number = Self.version(version),
                    let oldestKept = try store.prunedVersion(ofGroup: name, version: number) {
-                    return problem(404, detail: prunedMessage(name: name, version: number, oldestKept: oldestKept))
+                    return problem(.prunedVersion(message: prunedMessage(name: name, version: number, oldestKept: oldestKept)))
                 }
-                return problem(404, detail: version == nil ? "No group named '\(name)'" : "Group '\(name)' has no version \(version ?? "")")
+                return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
             }
             return groupResponse(group, status: 200)
         } catch {
@@ -121,26 +120,26 @@ extension LayoutService {
         for parameter in ["after", "limit"] {
             let count = Self.queryCount(parameter, in: request.query)
             if count > 1 {
-                return problem(400, detail: "'\(parameter)' is given \(count) times: give it at most once")
+                return problem(.repeatedQueryParameter(parameter, count: count))
             }
         }
         var after = 0
         var limit = Self.defaultVersionsPageLimit
         if let text = Self.queryValue("after", in: request.query) {
             guard let number = text == "0" ? 0 : Self.version(text) else {
-                return problem(400, detail: "after='\(text)' is not a version: write a non-negative integer without leading zeros")
+                return problem(.invalidPageStart(text))
             }
             after = number
         }
         if let text = Self.queryValue("limit", in: request.query) {
             guard let number = Self.version(text), number <= Self.maxVersionsPageLimit else {
-                return problem(400, detail: "limit='\(text)' is not a page size: write an integer from 1 to \(Self.maxVersionsPageLimit)")
+                return problem(.invalidPageSize(text, maximum: Self.maxVersionsPageLimit))
             }
             limit = number
         }
         do {
             guard let page = try store.versions(ofGroup: name, after: after, limit: limit) else {
-                return problem(404, detail: "No group named '\(name)'")
+                return problem(.unknownGroup(name))
             }
             // Group names are [A-Za-z0-9._-]: nothing in the link needs escaping.
             let next = page.hasMore ? page.versions.last.map { "/groups/\(name)/versions?after=\($0.version)&limit=\(limit)" } : nil
@@ -197,7 +196,7 @@ extension LayoutService {
         if case .failure(let failure) = checkPreconditions(request, name: name) { return failure.response }
         do {
             guard try store.deleteGroup(named: name) else {
-                return problem(404, detail: "No group named '\(name)'")
+                return problem(.unknownGroup(name))
             }
             frontCache.invalidate()
             groupCache.invalidate()
@@ -224,7 +223,7 @@ extension LayoutService {
     }
 
     func invalidName(_ name: String) -> HTTPResponse {
-        problem(400, detail: "'\(name)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+        problem(.invalidGroupName(name))
     }
 
     /// 401 when an API token is configured and the request does not carry it
@@ -236,7 +235,7 @@ extension LayoutService {
     func authorize(_ request: HTTPRequest) -> HTTPResponse? {
         guard let token = configuration.apiToken, !token.isEmpty else {
             if configuration.allowsAnonymousWrites { return nil }
-            return problem(403, detail: Self.anonymousWritesRefusedDetail)
+            return problem(.anonymousWritesRefused)
         }
         // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
         let given = (request.headers["Authorization"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -244,8 +243,7 @@ extension LayoutService {
         let presented: [UInt8] = parts.count == 2 && parts[0].lowercased() == "bearer"
             ? Array(parts[1].trimmingCharacters(in: .whitespaces).utf8) : []
         if Self.constantTimeEquals(presented, Array(token.utf8)) { return nil }
-        return problem(401, detail: "Writing groups needs 'Authorization: Bearer <token>'",
-                       headers: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")])
+        return problem(.writesNeedAToken)
     }
 
     /// The `detail` of the 403 that refuses a group write without a configured token.
@@ -280,14 +278,14 @@ extension LayoutService {
         if let header = ifMatch {
             if Self.entityTags(header).contains("*") {
                 guard current != nil else {
-                    return .failure(HTTPFailure(problem(412, detail: "If-Match: * but no group named '\(name)' exists")))
+                    return .failure(HTTPFailure(problem(.ifMatchAnyButAbsent(group: name))))
                 }
             } else {
                 // The strong comparison: weak tags never match; any listed tag may.
                 let listed = Set(Self.strongEntityTags(header).compactMap(Self.version))
                 guard let current, listed.contains(current) else {
-                    let weak = header.contains("W/") ? " (weak tags never match)" : ""
-                    return .failure(HTTPFailure(problem(412, detail: "If-Match '\(header)' does not match group '\(name)': \(state)\(weak)")))
+                    return .failure(HTTPFailure(problem(.ifMatchMismatch(header: header, group: name, state: state,
+                                                                         hasWeakTags: header.contains("W/")))))
                 }
                 named = current
             }
@@ -296,7 +294,7 @@ extension LayoutService {
             // The weak comparison: any listed tag equal to the current version fails.
             let tags = Self.entityTags(header)
             if !tags.contains("*") && tags.compactMap(Self.version).contains(current) {
-                return .failure(HTTPFailure(problem(412, detail: "If-None-Match '\(header)' matches group '\(name)': \(state)")))
+                return .failure(HTTPFailure(problem(.ifNoneMatchMatches(header: header, group: name, state: state))))
             }
         }
         return .success(named)

@@ -52,7 +52,7 @@ public final class LayoutService: Sendable {
         router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
             store.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
-                : problem(503, detail: "The database is not reachable", headers: [("Retry-After", "5")])
+                : problem(.databaseNotReachable)
         }
         router.add(.GET, "/metrics") { [self] _, _ in
             let groups = try? store.groupCount()
@@ -111,9 +111,7 @@ public final class LayoutService: Sendable {
     /// `router` labels its metrics as ``makeHandler(router:log:)``'s.
     public func makeOverCommittedHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse {
         makeHandler(router: router, respond: { [self] request in
-            var response = problem(503, detail: HTTPServer.overCommittedDetail)
-            response.headers.append("Retry-After", "1")
-            return (router.route(for: request.path), response)
+            (router.route(for: request.path), problem(.overCommitted))
         }, log: log)
     }
 
@@ -192,18 +190,14 @@ public final class LayoutService: Sendable {
     /// permission it could obtain. Held by hostile/exposure-dns-rebinding and
     /// `HostPolicyTests`.
     func misdirected(_ request: HTTPRequest) -> HTTPResponse {
-        let host = Self.requestAuthority(request) ?? ""
-        let shown = host.count <= 256 ? host : String(host.prefix(255)) + "…"
-        return problem(421, detail: "This server does not answer for the host '\(shown)': against DNS rebinding it answers only "
-            + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
-            + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names.")
+        problem(.misdirected(host: Self.requestAuthority(request) ?? ""))
     }
 
     // MARK: - /solve and /validate
 
     func solve(_ request: HTTPRequest) -> HTTPResponse {
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
-            return problem(400, detail: "Unknown format '\(format)': use format=json (the default) or format=svg")
+            return problem(.unknownFormat(format))
         }
         // Before the front cache: a cached JSON body must not answer an SVG request.
         if Self.prefersWireframe(request) { return solveWireframe(request) }
@@ -310,8 +304,7 @@ public final class LayoutService: Sendable {
     func checkMediaType(_ request: HTTPRequest) -> HTTPResponse? {
         if let coding = request.headers["Content-Encoding"],
            coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
-            return problem(415, detail: "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed",
-                           headers: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")])
+            return problem(.contentCoded(coding: coding))
         }
         guard let contentType = request.headers["Content-Type"] else { return nil }
         if contentType == "application/json" { return nil }   // the common case, without Foundation
@@ -324,7 +317,7 @@ public final class LayoutService: Sendable {
             || mediaType == "application/x-www-form-urlencoded" {
             return nil
         }
-        return problem(415, detail: "The body must be JSON (Content-Type: application/json); got '\(contentType)'", headers: [("Accept-Post", "application/json")])
+        return problem(.unsupportedMediaType(contentType: contentType))
     }
 
     struct CacheDirectives {
@@ -383,16 +376,6 @@ public final class LayoutService: Sendable {
     static func json(_ status: Int, _ text: String) -> HTTPResponse {
         var response = HTTPResponse(status: status, body: Array(text.utf8))
         response.headers.append("Content-Type", "application/json")
-        return response
-    }
-
-    /// A problem details response without diagnostics.
-    func problem(_ status: Int, detail: String, headers: [(String, String)] = [], diagnostics: [LayoutDiagnostic]? = nil) -> HTTPResponse {
-        let body = Problem.body(type: Problem.type(for: status), title: HTTPResponse.reasonPhrase(status), status: status,
-                                detail: detail, diagnostics: diagnostics ?? [])
-        var response = HTTPResponse(status: status, body: body)
-        response.headers.append("Content-Type", "application/problem+json")
-        for (name, value) in headers { response.headers.append(name, value) }
         return response
     }
 

@@ -285,37 +285,6 @@ public struct SceneEngine: Sendable {
         }
     }
 
-    /// `422` `limit_exceeded` for an answer longer than `limit` bytes: small and of a
-    /// fixed shape, written without a bound (its bytes do not depend on the request).
-    public func responseTooLarge(limit: Int) -> EngineAnswer {
-        let message = "The answer would be more than \(limit) bytes (limit maxResponseBytes, --max-response-bytes): ask for fewer sizes or views, or raise the limit"
-        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
-    }
-
-    /// `422` `limit_exceeded` for an SVG wireframe whose rendering would take more than
-    /// `limit` units of work (``WireframeRenderer/workUnitDescription``).
-    public func renderingTooLong(limit: Int) -> EngineAnswer {
-        let message = "Drawing the wireframe would take more than \(limit) units of work, \(WireframeRenderer.workUnitDescription) (limit maxSolverWork, --max-solver-work): ask for JSON, or for fewer sizes or views"
-        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
-    }
-
-    /// `503` with `Retry-After: 1` for an answer the pending-response pool had no room
-    /// for while it was written (`--max-pending-response-bytes`): the same answer as a
-    /// request refused before it started (``HTTPServer/overCommittedDetail``).
-    public func overCommitted() -> EngineAnswer {
-        var answer = fixedProblem(status: 503, title: HTTPResponse.reasonPhrase(503), detail: HTTPServer.overCommittedDetail, diagnostics: [])
-        answer.headers = [("Retry-After", "1")]
-        return answer
-    }
-
-    private func fixedProblem(status: Int, title: String? = nil, detail: String? = nil, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
-        let described = Problem.describe(status: status, diagnostics: diagnostics)
-        var writer = JSONWriter()
-        Problem.write(type: described.type, title: title ?? described.title, status: status, detail: detail ?? described.detail,
-                      diagnostics: diagnostics, into: &writer)
-        return EngineAnswer(status: status, contentType: "application/problem+json", body: writer.bytes, isCacheable: false)
-    }
-
     private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {
         writer.beginObject()
         for (name, frame) in layout.frames {

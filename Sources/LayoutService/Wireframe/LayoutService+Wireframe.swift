@@ -70,8 +70,7 @@ extension LayoutService {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
         case .failure(let failure):
-            response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
-            for (name, value) in failure.headers { response.headers.append(name, value) }
+            response = answer(failure)
         }
         response.headers.append("Vary", "Accept")
         return response

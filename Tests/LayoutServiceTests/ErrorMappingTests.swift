@@ -1,0 +1,127 @@
+import HTTP1
+import LayoutCompiler
+@testable import LayoutService
+import LayoutStore
+import Testing
+
+/// ``ServiceFailure``: every failure a route handler answers by itself, with its status,
+/// problem `type`, `title`, fields and body as ``LayoutService/problem(_:)`` writes them;
+/// and the engine's fixed answers (``SceneEngine/responseTooLarge(limit:)``,
+/// ``SceneEngine/renderingTooLong(limit:)``, ``SceneEngine/overCommitted()``).
+struct ErrorMappingTests {
+    /// One instance of each case with its expected status, `type` slug and extra fields.
+    /// `covered(_:)` switches over the case without `default`, so a new case does not
+    /// compile until it is listed here.
+    static let expected: [(failure: ServiceFailure, status: Int, slug: String, headers: [(String, String)])] = [
+        (.databaseNotReachable, 503, "service-unavailable", [("Retry-After", "5")]),
+        (.overCommitted, 503, "service-unavailable", [("Retry-After", "1")]),
+        (.misdirected(host: "evil.example"), 421, "misdirected-request", []),
+        (.unknownFormat("png"), 400, "bad-request", []),
+        (.contentCoded(coding: "gzip"), 415, "unsupported-media-type",
+         [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]),
+        (.unsupportedMediaType(contentType: "text/plain"), 415, "unsupported-media-type", [("Accept-Post", "application/json")]),
+        (.invalidGroupName("-x"), 400, "bad-request", []),
+        (.invalidVersion("01"), 400, "bad-request", []),
+        (.invalidPageStart("-1"), 400, "bad-request", []),
+        (.invalidPageSize("0", maximum: 1_000), 400, "bad-request", []),
+        (.repeatedQueryParameter("limit", count: 2), 400, "bad-request", []),
+        (.unknownGroup("cards"), 404, "not-found", []),
+        (.unknownVersion(group: "cards", version: "9"), 404, "not-found", []),
+        (.prunedVersion(message: "Group 'cards' version 1 was pruned"), 404, "not-found", []),
+        (.anonymousWritesRefused, 403, "forbidden", []),
+        (.writesNeedAToken, 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
+        (.ifMatchAnyButAbsent(group: "cards"), 412, "precondition-failed", []),
+        (.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true), 412, "precondition-failed", []),
+        (.ifNoneMatchMatches(header: "\"2\"", group: "cards", state: "the current version is 2"), 412, "precondition-failed", []),
+        (.storePreconditionFailed(group: "cards", current: nil), 412, "precondition-failed", []),
+        (.databaseReadOnly, 503, "service-unavailable", [("Retry-After", "60")]),
+        (.databaseBusy, 503, "service-unavailable", [("Retry-After", "1")]),
+        (.diskFull, 507, "insufficient-storage", []),
+        (.databaseUnavailable, 503, "service-unavailable", [("Retry-After", "5")]),
+        (.databaseFailed, 500, "internal-error", []),
+    ]
+
+    /// The name of `failure`'s case; exhaustive, so every case must be handled here.
+    static func covered(_ failure: ServiceFailure) -> String {
+        switch failure {
+        case .databaseNotReachable: "databaseNotReachable"
+        case .overCommitted: "overCommitted"
+        case .misdirected: "misdirected"
+        case .unknownFormat: "unknownFormat"
+        case .contentCoded: "contentCoded"
+        case .unsupportedMediaType: "unsupportedMediaType"
+        case .invalidGroupName: "invalidGroupName"
+        case .invalidVersion: "invalidVersion"
+        case .invalidPageStart: "invalidPageStart"
+        case .invalidPageSize: "invalidPageSize"
+        case .repeatedQueryParameter: "repeatedQueryParameter"
+        case .unknownGroup: "unknownGroup"
+        case .unknownVersion: "unknownVersion"
+        case .prunedVersion: "prunedVersion"
+        case .anonymousWritesRefused: "anonymousWritesRefused"
+        case .writesNeedAToken: "writesNeedAToken"
+        case .ifMatchAnyButAbsent: "ifMatchAnyButAbsent"
+        case .ifMatchMismatch: "ifMatchMismatch"
+        case .ifNoneMatchMatches: "ifNoneMatchMatches"
+        case .storePreconditionFailed: "storePreconditionFailed"
+        case .databaseReadOnly: "databaseReadOnly"
+        case .databaseBusy: "databaseBusy"
+        case .diskFull: "diskFull"
+        case .databaseUnavailable: "databaseUnavailable"
+        case .databaseFailed: "databaseFailed"
+        }
+    }
+
+    @Test func everyFailureKindIsListedOnce() {
+        let names = Self.expected.map { Self.covered($0.failure) }
+        #expect(names.count == 25)
+        #expect(Set(names).count == names.count)
+    }
+
+    @Test func everyFailureKindMapsToItsStatusTypeAndFields() throws {
+        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        for (failure, status, slug, headers) in Self.expected {
+            let name = Self.covered(failure)
+            #expect(failure.status == status, "\(name)")
+            #expect(failure.problemType == "urn:layoutd:problem:" + slug, "\(name)")
+            let response = service.problem(failure)
+            #expect(response.status == status, "\(name)")
+            #expect(response.headers["Content-Type"] == "application/problem+json", "\(name)")
+            for (field, value) in headers { #expect(response.headers[field] == value, "\(name) \(field)") }
+            #expect(response.headers.count == 1 + headers.count, "\(name)")
+            let body = try JSONParser().parse(response.body)
+            #expect(body["type"] == .string("urn:layoutd:problem:" + slug), "\(name)")
+            #expect(body["title"] == .string(HTTPResponse.reasonPhrase(status)), "\(name)")
+            #expect(body["status"] == .number(Double(status)), "\(name)")
+            #expect(body["detail"] == .string(failure.detail), "\(name)")
+            #expect(body["diagnostics"] == .array([]), "\(name)")
+        }
+    }
+
+    @Test func detailsQuoteTheRequest() {
+        #expect(ServiceFailure.unknownFormat("png").detail == "Unknown format 'png': use format=json (the default) or format=svg")
+        #expect(ServiceFailure.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true).detail
+            == "If-Match 'W/\"2\"' does not match group 'cards': the current version is 2 (weak tags never match)")
+        #expect(ServiceFailure.storePreconditionFailed(group: "cards", current: 3).detail
+            == "Precondition failed for group 'cards': the current version is 3")
+        let long = String(repeating: "h", count: 300)
+        #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
+        #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")
+        #expect(ServiceFailure.overCommitted.detail == HTTPServer.overCommittedDetail)
+    }
+
+    @Test func engineFixedAnswers() throws {
+        let engine = SceneEngine(limits: SceneLimits())
+        let tooLarge = engine.responseTooLarge(limit: 1_000)
+        #expect(tooLarge.status == 422)
+        let body = try JSONParser().parse(tooLarge.body)
+        #expect(body["type"] == .string("urn:layoutd:problem:unprocessable-scene"))
+        #expect(body["title"] == .string("The scene cannot be laid out"))
+        #expect(engine.renderingTooLong(limit: 10).status == 422)
+        let overCommitted = engine.overCommitted()
+        #expect(overCommitted.status == 503)
+        #expect(overCommitted.headers.count == 1 && overCommitted.headers[0] == ("Retry-After", "1"))
+        #expect(overCommitted.body == Problem.body(type: "urn:layoutd:problem:service-unavailable", title: "Service Unavailable",
+                                                   status: 503, detail: HTTPServer.overCommittedDetail, diagnostics: []))
+    }
+}
