@@ -172,19 +172,7 @@ final class GroupStore {
             try mapped { () throws(SQLiteError) in
                 try setNames(name, last: version, current: version,
                              first: currentVersion == nil ? version : (firstVersion ?? version))
-                try connection.withStatement(
-                    """
-                    INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
-                    VALUES (?, ?, ?, ?, ?)
-                    """
-                ) { (statement) throws(SQLiteError) in
-                    try statement.bind(name, at: 1)
-                    try statement.bind(version, at: 2)
-                    try statement.bind(constraintsJSON, at: 3)
-                    try statement.bind(metricsJSON, at: 4)
-                    try statement.bind(group.updatedAt, at: 5)
-                    try statement.step()
-                }
+                try insertVersion(group, named: name)
                 // Only the last `maxVersions` stay; the cache entries of the pruned ones go
                 // with the invalidation below.
                 if version > maxVersions {
@@ -233,18 +221,7 @@ final class GroupStore {
                 }
                 try setNames(name, last: kept[kept.count - 1].version, current: kept[kept.count - 1].version,
                              first: firstGiven)
-                for group in kept {
-                    try connection.withStatement(
-                        "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
-                    ) { (statement) throws(SQLiteError) in
-                        try statement.bind(name, at: 1)
-                        try statement.bind(group.version, at: 2)
-                        try statement.bind(group.constraintsJSON, at: 3)
-                        try statement.bind(group.metricsJSON, at: 4)
-                        try statement.bind(group.updatedAt, at: 5)
-                        try statement.step()
-                    }
-                }
+                for group in kept { try insertVersion(group, named: name) }
                 try addToTotalBytes(added - freed)
                 try cache.invalidate(groupNamed: name)
             }
@@ -290,6 +267,20 @@ final class GroupStore {
                 try dropDeletedNamesBeyondBound()
             }
             return true
+        }
+    }
+
+    /// Inserts one row of `group_versions`: `group`'s version, texts and time, under `name`.
+    private func insertVersion(_ group: StoredGroup, named name: String) throws(SQLiteError) {
+        try connection.withStatement(
+            "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
+        ) { (statement) throws(SQLiteError) in
+            try statement.bind(name, at: 1)
+            try statement.bind(group.version, at: 2)
+            try statement.bind(group.constraintsJSON, at: 3)
+            try statement.bind(group.metricsJSON, at: 4)
+            try statement.bind(group.updatedAt, at: 5)
+            try statement.step()
         }
     }
 
