@@ -1,6 +1,7 @@
 import HTTP1
 import LayoutCompiler
 import LayoutStore
+import LayoutSyntax
 
 // Errors become HTTP answers here, and only here (STYLE.md §4): every error status of the
 // service is chosen in this file. Route handlers name what went wrong as a
@@ -198,8 +199,7 @@ enum ServiceFailure: Sendable, Equatable {
         case .overCommitted:
             return HTTPServer.overCommittedDetail
         case .misdirected(let host):
-            let shown = host.count <= 256 ? host : String(host.prefix(255)) + "…"
-            return "This server does not answer for the host '\(shown)': against DNS rebinding it answers only "
+            return "This server does not answer for the host '\(Diagnostic.echo(host))': against DNS rebinding it answers only "
                 + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
                 + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
         case .unknownFormat(let format):
