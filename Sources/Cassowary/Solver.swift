@@ -78,7 +78,11 @@ public struct Solver: Sendable {
     /// each of n rows, O(n²) work). Without them a required equality is baked into the
     /// rows; removing one rebuilds the tableau, and ``explainConflict(_:)`` re-adds the
     /// relevant constraints in a scratch solver with markers on.
-    var tracksMarkers = false
+    ///
+    /// Turn it on before the first constraint is added to read rates of change
+    /// (``sensitivities(of:)``); it also turns off merging identical constraints and
+    /// deferring implied-free inequalities, so every constraint keeps its own markers.
+    public var tracksMarkers = false
     /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
     /// a row, so pivots among one set's symbols never touch another's (see
     /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
