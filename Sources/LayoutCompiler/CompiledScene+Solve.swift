@@ -93,6 +93,9 @@ public struct Layout: Sendable {
     /// The solved container size, points (the fitting size for an omitted dimension).
     public var containerWidth: Double
     public var containerHeight: Double
+    /// The fields `explain` asks for, each with the constraints that move it
+    /// (``CompiledScene/explainedFields`` order); empty without `explain` or when rejected.
+    public var explanations: [FieldExplanation] = []
 }
 
 extension CompiledScene {
@@ -133,6 +136,8 @@ extension CompiledScene {
         // added (so conflicts are found in the contract's order); optional ones are
         // installed and optimised once at the end.
         solver.autoSolve = false
+        // Explanations read each constraint's marker (``Solver/sensitivities(of:work:)``).
+        solver.tracksMarkers = !scene.explain.isEmpty
         solver.workLimit = budget
         let refs = ConstraintRefCache()
         var added: [Int] = []           // handle.rawValue → position (see `compiledConstraint(at:)`)
@@ -208,12 +213,22 @@ extension CompiledScene {
         }
         var analysisWork = 0
         defer { budget -= min(budget, analysisWork) }
-        return readLayout(from: solver, diagnostics: diagnostics, size: size,
-                          workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork,
-                          refs: refs) { handle in
+        func constraintRef(_ handle: ConstraintHandle) -> ConstraintRef? {
             let position = handle.rawValue < added.count ? added[handle.rawValue] : -1
             return position >= 0 ? refs.ref(position) { compiledConstraint(at: position).ref } : nil
         }
+        var layout = readLayout(from: solver, diagnostics: diagnostics, size: size,
+                                workLimit: max(0, budget - solver.cellOperations - explanationWork), work: &analysisWork,
+                                refs: refs, constraintRef: constraintRef)
+        if !scene.explain.isEmpty && !layout.isRejected {
+            var explainWork = 0
+            let explained = explanations(from: solver, workLimit: max(0, budget - solver.cellOperations - explanationWork - analysisWork),
+                                         work: &explainWork, ref: constraintRef)
+            analysisWork += explainWork
+            guard let explained else { return workLimitLayout(layout.diagnostics, size: size, reason: "explaining its frames") }
+            layout.explanations = explained
+        }
+        return layout
     }
 
     /// The answer when solving took more than ``SceneLimits/maxSolverWork``: no frames,
@@ -257,7 +272,10 @@ extension CompiledScene {
     public func solve(sizes: [ContainerSize],
                       base makeBase: ((_ fitsWidth: Bool, _ fitsHeight: Bool) -> ResizableBase)? = nil) -> [Layout] {
         var budget = limits.maxSolverWork
-        guard scene.options.ambiguity != .ignore else { return sizes.map { solve(size: $0, budget: &budget) } }
+        // With `explain`, each size is a separate solve whose solver tracks markers (the
+        // resizable base does not): the explanation is read from the tableau that gave
+        // the frames, and is exactly what a separate /solve answers.
+        guard scene.options.ambiguity != .ignore && scene.explain.isEmpty else { return sizes.map { solve(size: $0, budget: &budget) } }
         var bases: [Int: Solver?] = [:]
         return sizes.map { size in
             guard budget > 0 else { return workLimitLayout([], size: size) }
@@ -438,14 +456,17 @@ extension CompiledScene {
                 height: solver.value(of: hierarchy.heightVariable(view))))
         }
         let relativeToRoot = scene.options.coordinates == .root
+        // With `displayScale`, frames come from pixel-aligned edges; every diagnostic
+        // below is still judged on the exact `absolute` values (contract).
+        let shown = scene.options.displayScale.map { Self.pixelAligned(absolute, scale: $0) } ?? absolute
         var frames: [(name: String, frame: Frame)] = []
         frames.reserveCapacity(count)
         for view in 0..<count {
             let parent = hierarchy.parents[view]
-            var frame = absolute[view]
+            var frame = shown[view]
             if !relativeToRoot && view != 0 {
-                frame.x -= absolute[parent].x
-                frame.y -= absolute[parent].y
+                frame.x -= shown[parent].x
+                frame.y -= shown[parent].y
             }
             frames.append((hierarchy.names[view], Frame(
                 x: roundedForResponse(frame.x), y: roundedForResponse(frame.y),

@@ -18,6 +18,9 @@ public struct Scene: Sendable {
     public var options: Options
     /// Container sizes to solve at (`sizes`); `nil` for a single layout.
     public var sizes: [ContainerSize]?
+    /// The frame fields to explain (`explain`, contract "Explaining a frame"), as asked:
+    /// each names a view and one field, or all four. Empty for none.
+    public var explain: [FieldReference] = []
 
     public init(container: Container = Container(), views: [ViewSpec] = [], metrics: [String: Double] = [:],
                 constraints: [ConstraintEntry] = [], groups: [GroupReference] = [], options: Options = Options(),
@@ -38,6 +41,22 @@ public struct Scene: Sendable {
         var bytes = 300 * views.count + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
         return bytes
+    }
+}
+
+/// One entry of `explain`: `"VIEW"` (its four fields) or `"VIEW.FIELD"`.
+public struct FieldReference: Sendable, Hashable {
+    /// The fields a frame answers, in the order they are written.
+    public static let fieldNames = ["x", "y", "width", "height"]
+
+    /// A view's name (`superview` names the container).
+    public var view: String
+    /// One of ``fieldNames``, or `nil` for all four.
+    public var field: String?
+
+    public init(view: String, field: String? = nil) {
+        self.view = view
+        self.field = field
     }
 }
 
@@ -175,6 +194,11 @@ public struct Options: Sendable, Hashable {
     public var conflicts: ConflictPolicy = .break
     public var ambiguity: AmbiguityPolicy = .warn
     public var coordinates: Coordinates = .parent
+    /// `displayScale`: 1, 2 or 3 pixels per point, or `nil` for exact values. Frames are
+    /// answered with each view's edges in container coordinates rounded to the nearest
+    /// `1/displayScale` point (halves away from zero), each frame derived from its
+    /// rounded edges and its parent's.
+    public var displayScale: Int?
 
     public init() {}
 }

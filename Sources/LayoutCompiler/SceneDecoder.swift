@@ -37,6 +37,11 @@ public struct SceneLimits: Sendable, Hashable {
     /// scene is a 422 `limit_exceeded`, so one hostile scene cannot hold a worker (and
     /// its memory) indefinitely.
     public var maxSolverWork = 100_000_000
+    /// Entries in `explain` (default 1,000). Each field's explanation lists at most the
+    /// scene's constraints, and listing them is charged to ``maxSolverWork``
+    /// (``CompiledScene/explanationRefCost`` per constraint listed), which bounds the
+    /// answer; this bounds the request.
+    public var maxExplainEntries = 1_000
     /// Characters in a view or metric name (a scene's or a group's), fixed: 256. A name
     /// is quoted in frames, diagnostics and SVG titles, so 100 views with 3 KB names
     /// answered 1.35 GB (issue 24); a longer one is a 422 `invalid_scene` naming the
@@ -113,16 +118,66 @@ public struct SceneDecoder: Sendable {
         scene.groups = decodeGroups(json["groups"], &context)
         scene.options = decodeOptions(json["options"], &context)
         scene.sizes = decodeSizes(json["sizes"], &context)
+        scene.explain = decodeExplain(json["explain"], &context)
 
         if !context.typeErrors.isEmpty {
             throw SceneRejection(.malformed, diagnostics: context.typeErrors)
         }
         checkNamesAndHierarchy(&scene, &context)
         checkLimits(scene, &context)
+        checkExplainedViews(scene, &context)
         if !context.sceneErrors.isEmpty {
             throw SceneRejection(.invalid, diagnostics: context.sceneErrors)
         }
         return scene
+    }
+
+    /// `explain`: an array (at most ``SceneLimits/maxExplainEntries``, else 422
+    /// `limit_exceeded`) of strings `VIEW` or `VIEW.FIELD` with `FIELD` one of
+    /// `x y width height` and `VIEW` a name (`[A-Za-z_][A-Za-z0-9_]*`); another type or
+    /// spelling is a 400 `invalid_scene` naming the element's path.
+    private func decodeExplain(_ value: JSONValue?, _ context: inout DecodingContext) -> [FieldReference] {
+        guard let value else { return [] }
+        guard case .array(let elements) = value else {
+            context.typeErrors.append(context.typeError("$.explain", expected: "an array of \"VIEW\" or \"VIEW.FIELD\" strings", found: value))
+            return []
+        }
+        if elements.count > limits.maxExplainEntries {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks to explain \(elements.count) entries; at most \(limits.maxExplainEntries) are allowed (limit maxExplainEntries)", path: "$.explain"))
+            return []
+        }
+        var references: [FieldReference] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let text) = element else {
+                context.typeErrors.append(context.typeError("$.explain[\(index)]", expected: "a string \"VIEW\" or \"VIEW.FIELD\"", found: element))
+                continue
+            }
+            let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let field = parts.count == 2 ? parts[1] : nil
+            guard parts.count <= 2, isValidName(parts[0]), parts[0].utf8.count <= SceneLimits.maxNameLength,
+                  field.map({ FieldReference.fieldNames.contains($0) }) ?? true else {
+                context.typeErrors.append(LayoutDiagnostic(
+                    code: .invalidScene,
+                    message: "'\(Diagnostic.echo(text))' is not a field to explain: write \"VIEW\" or \"VIEW.FIELD\" with FIELD one of x, y, width, height",
+                    path: "$.explain[\(index)]"))
+                continue
+            }
+            references.append(FieldReference(view: parts[0], field: field))
+        }
+        return references
+    }
+
+    /// Every view `explain` names exists (`superview` is the container): else a 422
+    /// `unknown_view` naming the element's path.
+    private func checkExplainedViews(_ scene: Scene, _ context: inout DecodingContext) {
+        guard !scene.explain.isEmpty else { return }
+        let names = Set(scene.views.map(\.name))   // membership only
+        for (index, reference) in scene.explain.enumerated() where reference.view != "superview" && !names.contains(reference.view) {
+            let suggestion = closestName(to: reference.view, among: scene.views.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            context.sceneErrors.append(LayoutDiagnostic(
+                code: .unknownView, message: "Unknown view '\(Diagnostic.echo(reference.view))' in explain\(suggestion)",
+                path: "$.explain[\(index)]"))
+        }
     }
 
     /// `decoded` with the container size and `sizes` of `json` instead of its own, when
@@ -158,7 +213,7 @@ public struct SceneDecoder: Sendable {
     }
 
     /// The members of a scene object.
-    static let sceneMembers = ["container", "views", "metrics", "constraints", "groups", "options", "sizes"]
+    static let sceneMembers = ["container", "views", "metrics", "constraints", "groups", "options", "sizes", "explain"]
 
     /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
     ///
@@ -417,7 +472,7 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError("$.options", expected: "an object", found: value))
             return options
         }
-        context.checkMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates"], path: "$.options")
+        context.checkMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates", "displayScale"], path: "$.options")
         if let spacing = value["spacing"] {
             if case .object(let fields) = spacing {
                 context.checkMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
@@ -431,6 +486,15 @@ public struct SceneDecoder: Sendable {
         options.conflicts = context.enumeration(value["conflicts"], path: "$.options.conflicts", default: .break)
         options.ambiguity = context.enumeration(value["ambiguity"], path: "$.options.ambiguity", default: .warn)
         options.coordinates = context.enumeration(value["coordinates"], path: "$.options.coordinates", default: .parent)
+        if let scale = value["displayScale"] {
+            // 1, 2 or 3 (as a JSON number: 2.0 is 2); anything else is a 400 naming the path.
+            if case .number(let number) = scale, number == 1 || number == 2 || number == 3 {
+                options.displayScale = Int(number)
+            } else {
+                context.typeErrors.append(LayoutDiagnostic(
+                    code: .invalidScene, message: "$.options.displayScale must be 1, 2 or 3 (pixels per point)", path: "$.options.displayScale"))
+            }
+        }
         return options
     }
 

@@ -193,6 +193,10 @@ public struct SceneEngine: Sendable {
                 if !layout.isRejected {
                     writer.key("frames")
                     writeFrames(layout, into: &writer)
+                    if !prepared.scene.explain.isEmpty {
+                        writer.key("explanations")
+                        writeExplanations(layout, into: &writer)
+                    }
                 }
                 writer.key("diagnostics")
                 writer.diagnostics(layout.diagnostics)
@@ -212,6 +216,10 @@ public struct SceneEngine: Sendable {
         writer.beginObject()
         writer.key("frames")
         writeFrames(layout, into: &writer)
+        if !prepared.scene.explain.isEmpty {
+            writer.key("explanations")
+            writeExplanations(layout, into: &writer)
+        }
         writer.key("diagnostics")
         writer.diagnostics(compiled.diagnostics + layout.diagnostics)
         writer.endObject()
@@ -283,6 +291,24 @@ public struct SceneEngine: Sendable {
         case .tooLarge(let limit): return responseTooLarge(limit: limit)
         case nil: return responseTooLarge(limit: maxResponseBytes)
         }
+    }
+
+    /// `{"VIEW.FIELD": [{"ref": {...}, "by": RATE}, ...], ...}` (contract, "Explaining a
+    /// frame"), fields in ``CompiledScene/explainedFields`` order.
+    private func writeExplanations(_ layout: Layout, into writer: inout JSONWriter) {
+        writer.beginObject()
+        for explanation in layout.explanations {
+            writer.key(explanation.field)
+            writer.beginArray()
+            for entry in explanation.entries {
+                writer.beginObject()
+                writer.key(plain: "ref"); writer.constraintRef(entry.ref)
+                writer.key(plain: "by"); writer.number(entry.by)
+                writer.endObject()
+            }
+            writer.endArray()
+        }
+        writer.endObject()
     }
 
     private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {

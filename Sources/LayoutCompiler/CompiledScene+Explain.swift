@@ -1,0 +1,83 @@
+import Cassowary
+
+/// One constraint in a field's explanation: the constraint and the field's rate of
+/// change per point of its constant (contract, "Explaining a frame").
+public struct ExplanationEntry: Sendable, Hashable {
+    /// The constraint, as conflicts name it.
+    public var ref: ConstraintRef
+    /// d field / d constant, rounded to 6 decimal places as every number of a response.
+    public var by: Double
+}
+
+/// The explanation of one frame field (`"VIEW.FIELD"`): the constraints whose constant
+/// moves it, strongest first, then in order of addition.
+public struct FieldExplanation: Sendable, Hashable {
+    /// `VIEW.FIELD`, `FIELD` one of `x y width height`.
+    public var field: String
+    public var entries: [ExplanationEntry]
+}
+
+extension CompiledScene {
+    /// What listing one constraint in an explanation costs against
+    /// ``SceneLimits/maxSolverWork``, in cell operations (about the time of writing its
+    /// ref): the default budget lists at most 100,000 refs in one request, which bounds
+    /// the answer's size whatever `explain` and `sizes` ask.
+    public static let explanationRefCost = 1_000
+
+    /// The fields `explain` asks for, once each, in the order of `frames` (the container,
+    /// then the views sorted by name; `x y width height` within a view): `(view, field)`
+    /// with `field` an index into ``FieldReference/fieldNames``.
+    /// - Complexity: O(entries · log(entries)).
+    public var explainedFields: [(view: Int, field: Int)] {
+        var keys = Set<Int>()   // membership only; the list is sorted below
+        for reference in scene.explain {
+            guard let view = hierarchy.index(of: reference.view) else { continue }
+            if let name = reference.field, let field = FieldReference.fieldNames.firstIndex(of: name) {
+                keys.insert(4 * view + field)
+            } else if reference.field == nil {
+                for field in 0..<4 { keys.insert(4 * view + field) }
+            }
+        }
+        return keys.sorted().map { (view: $0 / 4, field: $0 % 4) }
+    }
+
+    /// The reported value of a frame field as an expression over the view variables
+    /// (parent-relative unless `coordinates: root`): the container's `x` and `y` are 0.
+    func fieldExpression(view: Int, field: Int) -> Expression {
+        if view == 0 { return field < 2 ? Expression() : frameFieldExpressions[field - 2] }
+        return frameFieldExpressions[2 + 4 * (view - 1) + field]
+    }
+
+    /// The explanation of every field `explain` asks for, read from `solver`'s optimal
+    /// tableau (``Cassowary/Solver/sensitivities(of:work:)``; the solver must track
+    /// markers). `ref` names the constraint of a handle (`nil`: left out, e.g. an edit).
+    /// Returns `nil` when the work (cells read plus ``explanationRefCost`` per constraint
+    /// listed) passes `workLimit`; `work` receives what was spent either way.
+    func explanations(from solver: Solver, workLimit: Int, work: inout Int,
+                      ref: (ConstraintHandle) -> ConstraintRef?) -> [FieldExplanation]? {
+        var result: [FieldExplanation] = []
+        for (view, field) in explainedFields {
+            guard let rates = solver.sensitivities(of: fieldExpression(view: view, field: field), work: &work) else { return nil }
+            work &+= Self.explanationRefCost &* rates.count
+            if work > workLimit { return nil }
+            let entries = rates.compactMap { rate in
+                ref(rate.handle).map { ExplanationEntry(ref: $0, by: roundedForResponse(rate.rate)) }
+            }.filter { $0.by != 0 }
+            result.append(FieldExplanation(field: hierarchy.names[view] + "." + FieldReference.fieldNames[field], entries: entries))
+        }
+        return result
+    }
+
+    /// `absolute` (container coordinates) as a screen of `scale` pixels per point shows
+    /// it (contract, `options.displayScale`): each view's min and max edges rounded to the
+    /// nearest multiple of `1/scale` (halves away from zero), origin and size derived from
+    /// the rounded edges. The container stays at (0, 0).
+    static func pixelAligned(_ absolute: [Frame], scale: Int) -> [Frame] {
+        let factor = Double(scale)
+        func aligned(_ value: Double) -> Double { (value * factor).rounded(.toNearestOrAwayFromZero) / factor }
+        return absolute.map { frame in
+            let minX = aligned(frame.x), minY = aligned(frame.y)
+            return Frame(x: minX, y: minY, width: aligned(frame.x + frame.width) - minX, height: aligned(frame.y + frame.height) - minY)
+        }
+    }
+}

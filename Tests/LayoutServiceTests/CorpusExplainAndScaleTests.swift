@@ -1,0 +1,61 @@
+import Foundation
+import LayoutCompiler
+@testable import LayoutService
+import Testing
+
+/// The v1.1 corpus cases of `explain` and `displayScale` (`../shared/corpus/v1.1`
+/// 312–315) through the scene engine: frames as ``CorpusTests`` compares them, and
+/// `expect.explanations` as the corpus README says (each field lists exactly these
+/// constraint refs, `part` when given, each `by` within 1e-6; order not compared).
+struct CorpusExplainAndScaleTests {
+    static let directory = CorpusTests.corpusDirectory.appendingPathComponent("v1.1")
+    static let cases = [
+        "312_equal_thirds_of_320_at_2x.json",
+        "313_equal_thirds_of_320_at_3x.json",
+        "314_explain_label_between_insets.json",
+        "315_explain_centered_with_multiplier.json",
+    ]
+
+    @Test("v1.1 corpus case", arguments: cases)
+    func corpusCase(_ file: String) throws {
+        let data = try Data(contentsOf: Self.directory.appendingPathComponent(file))
+        let testCase = try JSONParser().parse([UInt8](data))
+        var writer = JSONWriter()
+        writer.value(try #require(testCase["scene"]))
+        let engine = SceneEngine()
+        let answer: EngineAnswer
+        switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
+        case .success(let prepared): answer = engine.solve(prepared)
+        case .failure(let failure): answer = engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+        }
+        let expect = try #require(testCase["expect"])
+        let body = String(decoding: answer.body, as: UTF8.self)
+        #expect(.number(Double(answer.status)) == expect["status"], "\(file): \(body)")
+        let response = try JSONParser().parse(answer.body)
+        let corpus = CorpusTests()
+        if let frames = expect["frames"] { corpus.compareFrames(frames, response["frames"], tolerance: 1e-6, file: file) }
+        if let diagnostics = expect["diagnostics"] { corpus.compareDiagnostics(diagnostics, response["diagnostics"], file: file) }
+        guard case .object(let fields) = expect["explanations"] ?? .null else { return }
+        guard case .object(let answered) = response["explanations"] ?? .null else {
+            Issue.record("\(file): no explanations in \(body)")
+            return
+        }
+        #expect(answered.map(\.0).sorted() == fields.map(\.0).sorted(), "\(file): fields explained")
+        for (field, wanted) in fields {
+            guard case .array(let wantedEntries) = wanted, case .array(let gotEntries) = response["explanations"]?[field] ?? .null else {
+                Issue.record("\(file): \(field) not explained: \(body)")
+                continue
+            }
+            #expect(gotEntries.count == wantedEntries.count, "\(file): \(field): \(gotEntries)")
+            for want in wantedEntries {
+                let matched = gotEntries.contains { got in
+                    guard got["ref"]?["constraint"] == want["constraint"] else { return false }
+                    if let part = want["part"], got["ref"]?["part"] != part { return false }
+                    guard case .number(let by)? = got["by"], case .number(let wantBy)? = want["by"] else { return false }
+                    return abs(by - wantBy) <= 1e-6
+                }
+                #expect(matched, "\(file): \(field) lacks \(want); got \(gotEntries)")
+            }
+        }
+    }
+}
