@@ -62,6 +62,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
+        OptionSpec(name: "explain", valueName: "FIELDS", help: "(solve only) comma-separated VIEW or VIEW.FIELD (FIELD x, y, width or height) added to the scene's explain: which constraints move each field, and by how much per point; printed as text on a terminal, as the JSON's explanations otherwise."),
     ]
 
     static let usage = """
@@ -294,10 +295,10 @@ public enum LayoutdCommand {
             print(OptionParser.help(usage: "layoutd \(name) FILE|- [options]", summary: summary, specs: sceneOptions))
             return 0
         }
-        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" && $0.key != "LAYOUTD_SVG" })
+        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" && $0.key != "LAYOUTD_SVG" && $0.key != "LAYOUTD_EXPLAIN" })
         guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE (or - for standard input)") }
         let file = options.positionals[0]
-        let body: [UInt8]
+        var body: [UInt8]
         if file == "-" {
             body = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         } else {
@@ -306,6 +307,8 @@ public enum LayoutdCommand {
             }
             body = [UInt8](data)
         }
+        let explain = validating ? nil : options.string("explain")
+        if let explain { body = withExplain(body, fields: explain) }
         var store: LayoutStore?
         if let path = options.string("db") {
             // Read-only: the groups of a database `serve` made. A missing file is a usage
@@ -354,9 +357,9 @@ public enum LayoutdCommand {
         case .failure(let failure):
             answer = validating && failure.status == 422 ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
-        let humanReadable = validating && !options.flag("json") && isatty(STDOUT_FILENO) == 1
+        let humanReadable = (validating || explain != nil) && !options.flag("json") && isatty(STDOUT_FILENO) == 1
         if humanReadable {
-            print(renderForTerminal(answer))
+            print(validating ? renderForTerminal(answer) : renderExplanations(answer))
         } else {
             FileHandle.standardOutput.write(Data(answer.body + [0x0A]))
         }
@@ -372,6 +375,83 @@ public enum LayoutdCommand {
             for layout in layouts { if case .array(let list)? = layout["diagnostics"] { diagnostics += list } }
         }
         return diagnostics.contains { $0["severity"] == .string("error") } ? 1 : 0
+    }
+
+    /// `body` with `fields` (comma-separated, blanks trimmed, empty ones skipped) appended
+    /// to its `explain` array (made when absent). A body that is not a JSON object, or
+    /// whose `explain` is not an array, is returned as it is: the engine says what is wrong.
+    static func withExplain(_ body: [UInt8], fields: String) -> [UInt8] {
+        guard case .object(var members)? = try? JSONParser().parse(body) else { return body }
+        let added = fields.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.map { JSONValue.string($0) }
+        if let index = members.firstIndex(where: { $0.0 == "explain" }) {
+            guard case .array(let existing) = members[index].1 else { return body }
+            members[index].1 = .array(existing + added)
+        } else {
+            members.append(("explain", .array(added)))
+        }
+        var writer = JSONWriter()
+        writer.value(.object(members))
+        return writer.bytes
+    }
+
+    /// A `/solve` answer with explanations, for people: per layout (one, or one per size),
+    /// each field with its value, then one line per constraint that moves it, rate first
+    /// (`+1`, `-0.5`), its text and which entry it is; then the diagnostics, rendered as
+    /// `validate` renders them. A problem answer is rendered as its diagnostics.
+    static func renderExplanations(_ answer: EngineAnswer) -> String {
+        guard let json = try? JSONParser().parse(answer.body) else { return String(decoding: answer.body, as: UTF8.self) }
+        var lines: [String] = []
+        func rate(_ value: Double) -> String { (value > 0 ? "+" : "") + JSONWriter.format(value) }
+        func render(_ layout: JSONValue, heading: String?) {
+            if let heading { lines.append(heading) }
+            let indent = heading == nil ? "" : "  "
+            guard case .object(let fields) = layout["explanations"] ?? .null else { return }
+            for (field, value) in fields {
+                let parts = field.split(separator: ".", maxSplits: 1).map(String.init)
+                var head = indent + field
+                if parts.count == 2, case .number(let current)? = layout["frames"]?[parts[0]]?[parts[1]] {
+                    head += " = " + JSONWriter.format(current)
+                }
+                guard case .array(let entries) = value else { continue }
+                lines.append(head + (entries.isEmpty ? "  (no constraint moves it)" : ""))
+                let rates = entries.map { entry -> String in
+                    if case .number(let by)? = entry["by"] { return rate(by) }
+                    return "?"
+                }
+                let width = rates.map(\.count).max() ?? 0
+                for (entry, shown) in zip(entries, rates) {
+                    let ref = entry["ref"] ?? .null
+                    var text = "?"
+                    if case .string(let written)? = ref["text"] { text = written }
+                    var which = ""
+                    switch ref["constraint"] {
+                    case .number(let index)?: which = "constraints[\(Int(index))]"
+                    case .string(let name)?: which = name
+                    default: break
+                    }
+                    if case .number(let part)? = ref["part"] { which += " part \(Int(part))" }
+                    if case .string(let id)? = ref["id"] { which += ", id \(id)" }
+                    lines.append(indent + "  " + String(repeating: " ", count: width - shown.count) + shown + "  " + text + "  [" + which + "]")
+                }
+            }
+        }
+        if case .array(let layouts)? = json["layouts"] {
+            for layout in layouts {
+                var heading = "at"
+                if case .number(let width)? = layout["container"]?["width"] { heading += " " + JSONWriter.format(width) }
+                if case .number(let height)? = layout["container"]?["height"] { heading += " × " + JSONWriter.format(height) }
+                render(layout, heading: heading + ":")
+                if case .array(let diagnostics)? = layout["diagnostics"] {
+                    for diagnostic in diagnostics { lines.append(LayoutDiagnostic(json: diagnostic).rendered()) }
+                }
+            }
+        } else {
+            render(json, heading: nil)
+        }
+        if case .array(let diagnostics) = json["diagnostics"] ?? .array([]) {
+            for diagnostic in diagnostics { lines.append(""); lines.append(LayoutDiagnostic(json: diagnostic).rendered()) }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Diagnostics one after another, each with its source line and caret (issue 7).
