@@ -58,4 +58,27 @@ struct CorpusExplainAndScaleTests {
             }
         }
     }
+
+    /// Asking to explain every field of every view changes no frame and no diagnostic of
+    /// any corpus scene (at its own size and at 200 × fitted): the explanation is read from
+    /// a solver that tracks markers, and that solver reaches the same layout.
+    @Test("explain changes no frame", arguments: CorpusTests.caseFiles())
+    func explainChangesNoFrame(_ file: String) throws {
+        let data = try Data(contentsOf: CorpusTests.corpusDirectory.appendingPathComponent(file))
+        let testCase = try JSONParser().parse([UInt8](data))
+        guard let sceneJSON = testCase["scene"], var scene = try? SceneDecoder().decode(sceneJSON) else { return }
+        let plain = SceneCompiler(scene: scene).compile()
+        guard !plain.hasErrors else { return }
+        scene.explain = [FieldReference(view: "superview")] + scene.views.map { FieldReference(view: $0.name) }
+        let explained = SceneCompiler(scene: scene).compile()
+        for size in [scene.container.size, ContainerSize(width: 200)] {
+            let without = plain.solve(size: size)
+            let with = explained.solve(size: size)
+            #expect(with.frames.map(\.frame) == without.frames.map(\.frame), "\(file) at \(size)")
+            #expect(with.diagnostics == without.diagnostics, "\(file) at \(size)")
+            if !with.isRejected {
+                #expect(with.explanations.count == 4 * (scene.views.count + 1), "\(file) at \(size)")
+            }
+        }
+    }
 }
