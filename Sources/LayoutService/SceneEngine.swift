@@ -228,9 +228,13 @@ public struct SceneEngine: Sendable {
 
     /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,
     /// compiles and solves (each size of `sizes`), so it reports syntax errors, unknown
-    /// names, conflicts and ambiguity, but no frames.
+    /// names, conflicts and ambiguity, but no frames (nor explanations: `explain` is
+    /// checked, 400 or 422, when the body is prepared).
     public func validate(_ prepared: Prepared) -> EngineAnswer {
-        let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
+        // `explain` was checked when decoding; /validate answers no frames, so none are explained.
+        var scene = prepared.scene
+        scene.explain = []
+        let compiled = SceneCompiler(scene: scene, groups: prepared.groups, limits: limits).compile()
         var diagnostics = compiled.diagnostics
         // Membership only (never iterated): each diagnostic once, in linear time.
         var listed = Set(diagnostics)
