@@ -94,4 +94,15 @@ struct SensitivityTests {
         var work = 0
         #expect(solver.sensitivities(of: e(x), work: &work) == nil)
     }
+
+    @Test func degenerateOptimumListsTheBasisItStoppedAt() throws {
+        // x >= 100 and then x == 100 (both required): two constraints through one point.
+        // The equality's marker stays non-basic and moves x one for one; the inequality's
+        // slack is basic at 0, so it is not listed — right for lowering its constant (x
+        // stays 100), while raising it would conflict: a one-sided rate (documented).
+        let constraints = [ge(e(x), 100), eq(e(x), 100)]
+        let (solver, _) = try solver(constraints)
+        #expect(solver.value(of: x) == 100)
+        #expect(rates(solver, e(x)) == [1: 1])
+    }
 }
