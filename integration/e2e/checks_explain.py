@@ -103,3 +103,20 @@ def cli(ctx):
     doc = json.loads(run.stdout)
     refs = [(e['ref']['constraint'], e['ref'].get('part'), e['by']) for e in doc['explanations']['title.width']]
     ctx.expect_equal(refs, [('container.width', None, 1), (0, 0, -1), (0, 1, -1)], 'title.width explanation')
+
+
+@check('explain/sizes')
+def sizes(ctx):
+    """Each `layouts` entry holds its own explanations (validated against openapi.yaml's
+    Layout), equal to a separate /solve at that size."""
+    scene = dict(SCENE, explain=['title'], sizes=[{'width': 300}, {'width': 400, 'height': 60}])
+    resp = ctx.solve(json.dumps(scene).encode('utf-8'))
+    ctx.expect_status(resp, 200, 'sizes')
+    layouts = resp.json()['layouts']
+    ctx.expect_equal(len(layouts), 2, 'layouts')
+    for layout, size in zip(layouts, scene['sizes']):
+        alone = dict(SCENE, explain=['title'])
+        alone['container'] = dict(SCENE['container'], **size)
+        single = ctx.solve(json.dumps(alone).encode('utf-8')).json()
+        ctx.expect_equal(layout['explanations'], single['explanations'], 'explanations at %r' % (size,))
+        ctx.expect_equal(list(layout['explanations']), ['title.x', 'title.y', 'title.width', 'title.height'], 'fields')
