@@ -85,6 +85,9 @@ public final class AmbiguityMemo: Sendable {
 public struct Layout: Sendable {
     /// `(name, frame)`: `superview` first, then the views sorted by name.
     public var frames: [(name: String, frame: Frame)]
+    /// `(name, frame)` of each layout guide of `guides`, sorted by name, relative to its
+    /// owner (or the container with `coordinates: root`); `safeArea` is not listed.
+    public var guides: [(name: String, frame: Frame)] = []
     /// Conflicts, ambiguity and negative sizes found at this size.
     public var diagnostics: [LayoutDiagnostic]
     /// Whether the scene cannot be laid out as asked: a conflict under `conflicts: error`,
@@ -127,7 +130,7 @@ extension CompiledScene {
     func solve(size: ContainerSize, budget: inout Int) -> Layout {
         guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
-        solver.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
+        solver.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
         defer { budget -= min(budget, solver.cellOperations) }
         // Bulk load: required constraints are still checked one by one as they are
         // added (so conflicts are found in the contract's order); optional ones are
@@ -353,7 +356,7 @@ extension CompiledScene {
     /// - Complexity: one bulk load and solve of the scene.
     public func makeResizableBase(fitsWidth: Bool, fitsHeight: Bool) -> ResizableBase {
         var base = Solver()
-        base.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
+        base.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
         base.autoSolve = false
         base.workLimit = limits.maxSolverWork
         do {
@@ -429,8 +432,8 @@ extension CompiledScene {
         }
         let count = hierarchy.count
         var absolute: [Frame] = []
-        absolute.reserveCapacity(count)
-        for view in 0..<count {
+        absolute.reserveCapacity(hierarchy.itemCount)
+        for view in 0..<hierarchy.itemCount {
             absolute.append(Frame(
                 x: view == 0 ? 0 : solver.value(of: hierarchy.xVariable(view)),
                 y: view == 0 ? 0 : solver.value(of: hierarchy.yVariable(view)),
@@ -438,22 +441,24 @@ extension CompiledScene {
                 height: solver.value(of: hierarchy.heightVariable(view))))
         }
         let relativeToRoot = scene.options.coordinates == .root
-        var frames: [(name: String, frame: Frame)] = []
-        frames.reserveCapacity(count)
-        for view in 0..<count {
+        func answered(_ view: Int) -> (name: String, frame: Frame) {
             let parent = hierarchy.parents[view]
             var frame = absolute[view]
             if !relativeToRoot && view != 0 {
                 frame.x -= absolute[parent].x
                 frame.y -= absolute[parent].y
             }
-            frames.append((hierarchy.names[view], Frame(
+            return (hierarchy.names[view], Frame(
                 x: roundedForResponse(frame.x), y: roundedForResponse(frame.y),
-                width: roundedForResponse(frame.width), height: roundedForResponse(frame.height))))
+                width: roundedForResponse(frame.width), height: roundedForResponse(frame.height)))
         }
+        var frames: [(name: String, frame: Frame)] = []
+        frames.reserveCapacity(count)
+        for view in 0..<count { frames.append(answered(view)) }
+        let guideFrames = hierarchy.guides.map(answered)
 
         // By view: bit 1 its width, bit 2 its height is reported ambiguous.
-        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? count : 0)
+        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? hierarchy.itemCount : 0)
         if scene.options.ambiguity != .ignore {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
@@ -518,6 +523,13 @@ extension CompiledScene {
             checkSize("width", absolute[view].width, of: view)
             checkSize("height", absolute[view].height, of: view)
         }
+        // A guide's size is reported only when a constraint names it (contract): a guide
+        // placed between two edges that cross is otherwise no one's mistake to flag.
+        for guide in hierarchy.guides {
+            let named = guideSizesNamed[guide - count]
+            if named & 1 != 0 { checkSize("width", absolute[guide].width, of: guide) }
+            if named & 2 != 0 { checkSize("height", absolute[guide].height, of: guide) }
+        }
         func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
         if omitted > 0 { diagnostics.append(.omission(omitted)) }
         if absolute.contains(where: { isOutOfRange($0.x) || isOutOfRange($0.y) || isOutOfRange($0.width) || isOutOfRange($0.height) }) {
@@ -532,7 +544,7 @@ extension CompiledScene {
                 || (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
                 || (diagnostic.code == .ambiguousLayout && diagnostic.isError)
         }
-        return Layout(frames: frames, diagnostics: diagnostics, isRejected: rejected,
+        return Layout(frames: frames, guides: guideFrames, diagnostics: diagnostics, isRejected: rejected,
                       containerWidth: roundedForResponse(absolute[0].width), containerHeight: roundedForResponse(absolute[0].height))
     }
 
@@ -589,9 +601,11 @@ extension ViewHierarchy {
     func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [Expression]) {
         var fields: [FrameField] = []
         var expressions: [Expression] = []
-        fields.reserveCapacity(4 * count)
-        expressions.reserveCapacity(4 * count)
-        for view in 0..<count {
+        // The views, then the guides (not `safeArea`: it is the container's, never ambiguous).
+        let reported = Array(0..<count) + Array(guides)
+        fields.reserveCapacity(4 * reported.count)
+        expressions.reserveCapacity(4 * reported.count)
+        for view in reported {
             if view == 0 {
                 fields.append(FrameField(view: 0, name: "width", axis: 0))
                 expressions.append(Expression(terms: [Term(widthVariable(0), 1)]))
