@@ -215,6 +215,19 @@ struct LayoutGuideTests {
         #expect(result.guideFrame("gap").width == 30)
     }
 
+    @Test func anUnconstrainedGuideIsAmbiguousInEveryField() throws {
+        // No constraint names g: all four fields are open; its answered frame is the
+        // solver's value for variables it never saw, (0, 0, 0, 0).
+        let (_, result) = try layout(#"""
+        {"container":{"width":100,"height":100},"views":["a"],"guides":{"g":{}},"constraints":["H:|[a]|","V:|[a]|"]}
+        """#)
+        #expect(result.ambiguous("g") == ["x", "y", "width", "height"])
+        #expect(result.ambiguous("a").isEmpty)
+        #expect(result.guideFrame("g") == frame(0, 0, 0, 0))
+        let messages = result.diagnostics.filter { $0.view == "g" }.map(\.message)
+        #expect(messages.first == "The x of 'g' is ambiguous: other layouts satisfy the same constraints equally well; no constraint mentions its horizontal attributes")
+    }
+
     @Test func aGuidesNegativeSizeIsReportedOnlyWhenNamed() throws {
         // gap runs from a's trailing (60) back to a's leading (10): width −50. Nothing
         // names its width: no negative_size. Adding `gap.width <= 100` names it.

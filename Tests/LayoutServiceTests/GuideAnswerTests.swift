@@ -68,6 +68,29 @@ struct GuideAnswerTests {
         #expect(diagnostics.first?["attribute"] == .string("x"))
     }
 
+    @Test func theStructureCacheAnswersGuidesAsWithoutIt() throws {
+        // The safe area's insets are part of the scene's structure (not its size): two
+        // scenes that differ only in them are never answered from each other's bases.
+        let engine = StructureCacheTests.cachingEngine()
+        for (top, width) in [(47.0, 390.0), (47, 844), (20, 390), (47, 390)] {
+            let body = Array(#"""
+            {"container":{"width":\#(width),"height":600,"safeArea":{"top":\#(top),"left":4}},"views":["a"],"guides":{"g":{"owner":"a"}},
+             "constraints":["a.top == safeArea.top","a.leading == safeArea.leading","a.width == safeArea.width * 0.5","a.height == 10",
+               "g.leading == a.centerX","g.trailing == a.trailing","g.top == a.top","g.height == a.height"]}
+            """#.utf8)
+            let cached = StructureCacheTests.answer(engine, body: body)
+            let fresh = StructureCacheTests.answer(SceneEngine(), body: body)
+            #expect(String(decoding: cached.body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self))
+            // a: x 4, y top, width (width − 4) / 2; g its right half, relative to a.
+            let half = (width - 4) / 2
+            let response = try JSONParser().parse(cached.body)
+            #expect(response["frames"]?["a"]?["y"] == .number(top))
+            #expect(response["frames"]?["a"]?["width"] == .number(half))
+            #expect(response["guides"]?["g"]?["x"] == .number(half / 2))
+            #expect(response["guides"]?["g"]?["y"] == .number(0))
+        }
+    }
+
     // MARK: Corpus v1.1
 
     static let corpusCases = ["309_spacer_guides_center_buttons.json", "310_safe_area_header_footer.json",
