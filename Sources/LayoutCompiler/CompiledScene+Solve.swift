@@ -596,7 +596,8 @@ struct FrameField: Sendable {
 extension ViewHierarchy {
     /// Every reported frame field and its expression over the view variables: the
     /// container's width and height, then each view's x, y (relative to its parent, or
-    /// to the container with `coordinates: root`), width and height. Built once per
+    /// to the container with `coordinates: root`), width and height, then each layout
+    /// guide's likewise (relative to its owner; not `safeArea`'s). Built once per
     /// compiled scene; every solve checks these for ambiguity.
     func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [Expression]) {
         var fields: [FrameField] = []

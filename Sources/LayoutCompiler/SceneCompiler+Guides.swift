@@ -9,7 +9,7 @@ extension CompileState {
     /// Whether the term's guide `index` may be used here; if not, reports why: in VFL an
     /// `unknown_view` saying it is a guide (once per name, through `reported`), in an
     /// equation an `unknown_attribute` for a margin or baseline attribute. On success it
-    /// records a use of the guide's width or height, and defines `safeArea` on its first use.
+    /// records a use of the guide's width or height, or of `safeArea` (``prependSafeAreaDefinitions()``).
     mutating func acceptGuide(_ index: Int, term: AttributeTerm, isVisualFormat: Bool, entry: ConstraintEntry,
                               key: ConstraintKey, reported: inout Set<String>) -> Bool {
         let name = hierarchy.names[index]
@@ -27,7 +27,7 @@ extension CompileState {
         }
         if term.attribute == .width { guideSizesNamed[index - hierarchy.count] |= 1 }
         if term.attribute == .height { guideSizesNamed[index - hierarchy.count] |= 2 }
-        if index == hierarchy.safeArea && !safeAreaDefined { defineSafeArea() }
+        if index == hierarchy.safeArea { usesSafeArea = true }
         return true
     }
 
@@ -42,9 +42,14 @@ extension CompileState {
     /// The `safeArea` guide's frame, the container's bounds inset by `container.safeArea`
     /// (UIKit's `safeAreaLayoutGuide`): four required constraints on the container's size,
     /// so it follows fitted sizes and `sizes`. Keyed `container.safeArea.top`, `.left`,
-    /// `.width`, `.height`; added once, just before the first constraint that uses it.
-    mutating func defineSafeArea() {
-        safeAreaDefined = true
+    /// `.width`, `.height`; put first, right after the container's size (they are the
+    /// container's), when a constraint uses `safeArea`. Call once, after every entry is added.
+    /// - Complexity: O(constraints + mentions) (the indices after them move by 4).
+    mutating func prependSafeAreaDefinitions() {
+        let compiledEntries = constraints
+        let entryMentions = mentions
+        constraints.removeAll(keepingCapacity: true)
+        mentions.removeAll(keepingCapacity: true)
         let guide = hierarchy.safeArea
         let insets = scene.container.safeArea
         func plus(_ value: Double) -> String {
@@ -68,6 +73,9 @@ extension CompileState {
                 constraint: Constraint(Expression(terms: terms, constant: -constant), .equal, strength: .required),
                 key: .implicit("container.safeArea." + name), words: .literal(text)))
         }
+        let shift = constraints.count
+        constraints.append(contentsOf: compiledEntries)
+        for mention in entryMentions { mentions.append((mention.key, mention.constraint + shift)) }
     }
 }
 

@@ -98,8 +98,9 @@ public struct CompiledScene: Sendable {
     public let limits: SceneLimits
     public let hierarchy: ViewHierarchy
     /// The intrinsic-size constraints (views sorted by name), then the scene's
-    /// constraints in order, then the groups'. The container's size comes first at
-    /// solve time.
+    /// constraints in order, then the groups'; when a constraint uses `safeArea`, the
+    /// four that define it come first (the container's, as its size is). The
+    /// container's size comes first at solve time.
     public let constraints: [CompiledConstraint]
     /// Size-independent diagnostics: syntax errors, unknown names, incompatible attributes.
     public let diagnostics: [LayoutDiagnostic]
@@ -197,6 +198,7 @@ public struct SceneCompiler: Sendable {
                 message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
         } else {
             state.addAllConstraints(groups: groups)
+            if state.usesSafeArea { state.prependSafeAreaDefinitions() }
         }
         if state.omitted > 0 { state.diagnostics.append(.omission(state.omitted)) }
         var levels = Set<Double>()   // counted only: its order chooses nothing
@@ -250,9 +252,9 @@ struct CompileState {
     /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
     /// its height (only then is a negative size of it reported).
     var guideSizesNamed: [UInt8]
-    /// Whether the `safeArea` guide's defining constraints were added (before the
-    /// first constraint that uses it).
-    var safeAreaDefined = false
+    /// Whether a constraint uses the `safeArea` guide (its definitions are then added:
+    /// ``prependSafeAreaDefinitions()``).
+    var usesSafeArea = false
 
     /// The intrinsic-size constraints, then every entry of the scene and of its groups
     /// (a group's metrics over the scene's), translated in that order.

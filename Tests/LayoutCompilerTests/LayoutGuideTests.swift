@@ -116,10 +116,28 @@ struct LayoutGuideTests {
         #expect(result.frame("badge") == frame(185, 418.5, 20, 20))
         #expect(result.diagnostics.isEmpty)
         #expect(result.guides.isEmpty)
-        // Its four definitions come once, before the first constraint that uses it.
+        // Its four definitions come once, first.
         let keys = compiled.constraints.map(\.ref.key)
         #expect(keys.filter { if case .implicit(let name) = $0 { name.hasPrefix("container.safeArea.") } else { false } }.count == 4)
         #expect(keys.first == .implicit("container.safeArea.top"))
+    }
+
+    @Test func safeAreaDefinitionsComeFirstAndMentionsFollowThem() throws {
+        // The four definitions are the container's: before a's intrinsic-size pair. a's x is
+        // open (only its intrinsic width is horizontal): its ambiguity note still names the
+        // intrinsic constraints, whose indices moved by 4.
+        let (compiled, result) = try layout(#"""
+        {"container":\#(Self.phone),"views":{"a":{"intrinsicSize":{"width":100}}},
+         "constraints":["a.top == safeArea.top","a.height == 10"]}
+        """#)
+        #expect(compiled.constraints.map(\.ref.key) == [
+            .implicit("container.safeArea.top"), .implicit("container.safeArea.left"),
+            .implicit("container.safeArea.width"), .implicit("container.safeArea.height"),
+            .implicit("a.compressionResistance.horizontal"), .implicit("a.hugging.horizontal"), .scene(0), .scene(1)])
+        #expect(result.frame("a").y == 47)
+        #expect(result.frame("a").width == 100)
+        let x = try #require(result.diagnostics.first { $0.view == "a" && $0.attribute == "x" })
+        #expect(x.notes.first == "Its horizontal constraints: 'a.width >= 100 @750' (a.compressionResistance.horizontal), 'a.width <= 100 @250' (a.hugging.horizontal)")
     }
 
     @Test func safeAreaFollowsSizesAndFittedSizes() throws {
