@@ -512,7 +512,7 @@ extension CompiledScene {
             let isFitted = field == "width" ? size.width == nil : size.height == nil
             if isFitted && view != 0 {
                 let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
-                notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field) or an intrinsic size")
+                notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field)\(hierarchy.isGuide(view) ? "" : " or an intrinsic size")")
             }
             report(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,

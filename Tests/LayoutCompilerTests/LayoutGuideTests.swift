@@ -246,6 +246,18 @@ struct LayoutGuideTests {
         #expect(messages.first == "The x of 'g' is ambiguous: other layouts satisfy the same constraints equally well; no constraint mentions its horizontal attributes")
     }
 
+    @Test func aFittedContainersNoteOnANegativeGuideOffersNoIntrinsicSize() throws {
+        // Width fitted: the container is as narrow as allowed, 0 (nothing holds it wider
+        // at a priority above 50); g runs from 10 to the container's right edge: −10.
+        let (_, result) = try layout(#"""
+        {"container":{"height":100},"guides":{"g":{}},
+         "constraints":["g.leading == 10","g.trailing == superview.trailing","g.width <= 300","g.top == 0","g.height == 5"]}
+        """#)
+        let warning = try #require(result.diagnostics.first { $0.code == .negativeSize })
+        #expect(warning.view == "g")
+        #expect(warning.notes == ["the container's width was fitted (none was given) to 0 points, the least the constraints allow; give the container a width, or 'g' a width"])
+    }
+
     @Test func aGuidesNegativeSizeIsReportedOnlyWhenNamed() throws {
         // gap runs from a's trailing (60) back to a's leading (10): width −50. Nothing
         // names its width: no negative_size. Adding `gap.width <= 100` names it.
