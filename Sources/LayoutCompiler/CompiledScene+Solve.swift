@@ -85,6 +85,9 @@ public final class AmbiguityMemo: Sendable {
 public struct Layout: Sendable {
     /// `(name, frame)`: `superview` first, then the views sorted by name.
     public var frames: [(name: String, frame: Frame)]
+    /// `(name, frame)` of each layout guide of `guides`, sorted by name, relative to its
+    /// owner (or the container with `coordinates: root`); `safeArea` is not listed.
+    public var guides: [(name: String, frame: Frame)] = []
     /// Conflicts, ambiguity and negative sizes found at this size.
     public var diagnostics: [LayoutDiagnostic]
     /// Whether the scene cannot be laid out as asked: a conflict under `conflicts: error`,
@@ -130,7 +133,7 @@ extension CompiledScene {
     func solve(size: ContainerSize, budget: inout Int) -> Layout {
         guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
-        solver.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
+        solver.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
         defer { budget -= min(budget, solver.cellOperations) }
         // Bulk load: required constraints are still checked one by one as they are
         // added (so conflicts are found in the contract's order); optional ones are
@@ -371,7 +374,7 @@ extension CompiledScene {
     /// - Complexity: one bulk load and solve of the scene.
     public func makeResizableBase(fitsWidth: Bool, fitsHeight: Bool) -> ResizableBase {
         var base = Solver()
-        base.reserveCapacity(variables: 4 * hierarchy.count, constraints: constraints.count + 2)
+        base.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
         base.autoSolve = false
         base.workLimit = limits.maxSolverWork
         do {
@@ -447,8 +450,8 @@ extension CompiledScene {
         }
         let count = hierarchy.count
         var absolute: [Frame] = []
-        absolute.reserveCapacity(count)
-        for view in 0..<count {
+        absolute.reserveCapacity(hierarchy.itemCount)
+        for view in 0..<hierarchy.itemCount {
             absolute.append(Frame(
                 x: view == 0 ? 0 : solver.value(of: hierarchy.xVariable(view)),
                 y: view == 0 ? 0 : solver.value(of: hierarchy.yVariable(view)),
@@ -459,22 +462,24 @@ extension CompiledScene {
         // With `displayScale`, frames come from pixel-aligned edges; every diagnostic
         // below is still judged on the exact `absolute` values (contract).
         let shown = scene.options.displayScale.map { Self.pixelAligned(absolute, scale: $0) } ?? absolute
-        var frames: [(name: String, frame: Frame)] = []
-        frames.reserveCapacity(count)
-        for view in 0..<count {
+        func answered(_ view: Int) -> (name: String, frame: Frame) {
             let parent = hierarchy.parents[view]
             var frame = shown[view]
             if !relativeToRoot && view != 0 {
                 frame.x -= shown[parent].x
                 frame.y -= shown[parent].y
             }
-            frames.append((hierarchy.names[view], Frame(
+            return (hierarchy.names[view], Frame(
                 x: roundedForResponse(frame.x), y: roundedForResponse(frame.y),
-                width: roundedForResponse(frame.width), height: roundedForResponse(frame.height))))
+                width: roundedForResponse(frame.width), height: roundedForResponse(frame.height)))
         }
+        var frames: [(name: String, frame: Frame)] = []
+        frames.reserveCapacity(count)
+        for view in 0..<count { frames.append(answered(view)) }
+        let guideFrames = hierarchy.guides.map(answered)
 
         // By view: bit 1 its width, bit 2 its height is reported ambiguous.
-        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? count : 0)
+        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? hierarchy.itemCount : 0)
         if scene.options.ambiguity != .ignore {
             let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
             // Every reported field as an expression (built once at compile time), checked in
@@ -528,7 +533,7 @@ extension CompiledScene {
             let isFitted = field == "width" ? size.width == nil : size.height == nil
             if isFitted && view != 0 {
                 let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
-                notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field) or an intrinsic size")
+                notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field)\(hierarchy.isGuide(view) ? "" : " or an intrinsic size")")
             }
             report(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
@@ -538,6 +543,13 @@ extension CompiledScene {
         for view in 0..<count {
             checkSize("width", absolute[view].width, of: view)
             checkSize("height", absolute[view].height, of: view)
+        }
+        // A guide's size is reported only when a constraint names it (contract): a guide
+        // placed between two edges that cross is otherwise no one's mistake to flag.
+        for guide in hierarchy.guides {
+            let named = guideSizesNamed[guide - count]
+            if named & 1 != 0 { checkSize("width", absolute[guide].width, of: guide) }
+            if named & 2 != 0 { checkSize("height", absolute[guide].height, of: guide) }
         }
         func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
         if omitted > 0 { diagnostics.append(.omission(omitted)) }
@@ -553,7 +565,7 @@ extension CompiledScene {
                 || (diagnostic.code == .unsatisfiableConstraints && scene.options.conflicts == .error)
                 || (diagnostic.code == .ambiguousLayout && diagnostic.isError)
         }
-        return Layout(frames: frames, diagnostics: diagnostics, isRejected: rejected,
+        return Layout(frames: frames, guides: guideFrames, diagnostics: diagnostics, isRejected: rejected,
                       containerWidth: roundedForResponse(absolute[0].width), containerHeight: roundedForResponse(absolute[0].height))
     }
 
@@ -605,14 +617,17 @@ struct FrameField: Sendable {
 extension ViewHierarchy {
     /// Every reported frame field and its expression over the view variables: the
     /// container's width and height, then each view's x, y (relative to its parent, or
-    /// to the container with `coordinates: root`), width and height. Built once per
+    /// to the container with `coordinates: root`), width and height, then each layout
+    /// guide's likewise (relative to its owner; not `safeArea`'s). Built once per
     /// compiled scene; every solve checks these for ambiguity.
     func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [Expression]) {
         var fields: [FrameField] = []
         var expressions: [Expression] = []
-        fields.reserveCapacity(4 * count)
-        expressions.reserveCapacity(4 * count)
-        for view in 0..<count {
+        // The views, then the guides (not `safeArea`: it is the container's, never ambiguous).
+        let reported = Array(0..<count) + Array(guides)
+        fields.reserveCapacity(4 * reported.count)
+        expressions.reserveCapacity(4 * reported.count)
+        for view in reported {
             if view == 0 {
                 fields.append(FrameField(view: 0, name: "width", axis: 0))
                 expressions.append(Expression(terms: [Term(widthVariable(0), 1)]))

@@ -9,6 +9,8 @@ public struct Scene: Sendable {
     public var container: Container
     /// The views other than the container, sorted by name.
     public var views: [ViewSpec]
+    /// The layout guides (`guides`), sorted by name; see ``GuideSpec``.
+    public var guides: [GuideSpec] = []
     /// Metric name → value in points, usable in VFL and equations.
     public var metrics: [String: Double]
     /// The scene's constraint entries, in request order.
@@ -34,11 +36,11 @@ public struct Scene: Sendable {
         self.sizes = sizes
     }
 
-    /// About how many bytes it holds: its constraint texts, 300 per view and 100 per
+    /// About how many bytes it holds: its constraint texts, 300 per view or guide and 100 per
     /// constraint, metric and size for the rest. An estimate for cache limits.
     /// - Complexity: O(constraints).
     public var approximateByteCount: Int {
-        var bytes = 300 * views.count + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
+        var bytes = 300 * (views.count + guides.count) + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
         return bytes
     }
@@ -73,10 +75,13 @@ public struct ContainerSize: Sendable, Hashable {
     }
 }
 
-/// The container (root view): its size and margins.
+/// The container (root view): its size, margins and safe area.
 public struct Container: Sendable {
     public var size: ContainerSize
     public var margins: Insets
+    /// `container.safeArea`: the insets of the `safeArea` layout guide from the
+    /// container's bounds, points (default 0 each side; UIKit's `safeAreaInsets`).
+    public var safeArea = Insets(top: 0, left: 0, bottom: 0, right: 0)
 
     public init(size: ContainerSize = ContainerSize(), margins: Insets = Insets()) {
         self.size = size

@@ -98,8 +98,9 @@ public struct CompiledScene: Sendable {
     public let limits: SceneLimits
     public let hierarchy: ViewHierarchy
     /// The intrinsic-size constraints (views sorted by name), then the scene's
-    /// constraints in order, then the groups'. The container's size comes first at
-    /// solve time.
+    /// constraints in order, then the groups'; when a constraint uses `safeArea`, the
+    /// four that define it come first (the container's, as its size is). The
+    /// container's size comes first at solve time.
     public let constraints: [CompiledConstraint]
     /// Size-independent diagnostics: syntax errors, unknown names, incompatible attributes.
     public let diagnostics: [LayoutDiagnostic]
@@ -114,6 +115,10 @@ public struct CompiledScene: Sendable {
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written),
     /// among the ones listed or the ones counted past ``LayoutDiagnostic/maxCount``.
     public let hasErrors: Bool
+
+    /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
+    /// its height; a guide's negative size is reported only when named (contract).
+    let guideSizesNamed: [UInt8]
 
     /// About how many bytes it holds: its scene's (``Scene/approximateByteCount``), 16
     /// per term, 200 per constraint and 300 per view for the rest. An estimate for cache
@@ -181,7 +186,7 @@ public struct SceneCompiler: Sendable {
     ///
     /// - Complexity: O(total length of the constraint strings + views × depth).
     public func compile() -> CompiledScene {
-        let hierarchy = ViewHierarchy(views: scene.views)
+        let hierarchy = ViewHierarchy(views: scene.views, guides: scene.guides)
         let frameFields = hierarchy.frameFields(relativeToRoot: scene.options.coordinates == .root)
         var state = CompileState(scene: scene, hierarchy: hierarchy)
         let totalBytes = scene.constraints.reduce(0) { $0 + $1.source.utf8.count }
@@ -193,6 +198,7 @@ public struct SceneCompiler: Sendable {
                 message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
         } else {
             state.addAllConstraints(groups: groups)
+            if state.usesSafeArea { state.prependSafeAreaDefinitions() }
         }
         if state.omitted > 0 { state.diagnostics.append(.omission(state.omitted)) }
         var levels = Set<Double>()   // counted only: its order chooses nothing
@@ -208,9 +214,9 @@ public struct SceneCompiler: Sendable {
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics,
-                             mentioned: MentionIndex(state.mentions, keyCount: 4 * hierarchy.count),
+                             mentioned: MentionIndex(state.mentions, keyCount: 4 * hierarchy.itemCount),
                              frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
-                             hasErrors: state.hasErrors)
+                             hasErrors: state.hasErrors, guideSizesNamed: state.guideSizesNamed)
     }
 }
 
@@ -222,7 +228,7 @@ public func strength(forPriority priority: Double) -> Strength {
     priority >= 1000 ? .required : Strength(priority)
 }
 
-private struct CompileState {
+struct CompileState {
     let scene: Scene
     let hierarchy: ViewHierarchy
     var constraints: [CompiledConstraint] = []
@@ -243,6 +249,12 @@ private struct CompileState {
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
     let isRightToLeft: Bool
+    /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
+    /// its height (only then is a negative size of it reported).
+    var guideSizesNamed: [UInt8]
+    /// Whether a constraint uses the `safeArea` guide (its definitions are then added:
+    /// ``prependSafeAreaDefinitions()``).
+    var usesSafeArea = false
 
     /// The intrinsic-size constraints, then every entry of the scene and of its groups
     /// (a group's metrics over the scene's), translated in that order.
@@ -272,6 +284,7 @@ private struct CompileState {
         self.scene = scene
         self.hierarchy = hierarchy
         self.isRightToLeft = scene.options.layoutDirection == .rightToLeft
+        self.guideSizesNamed = Array(repeating: 0, count: hierarchy.itemCount - hierarchy.count)
         // Two per intrinsic dimension, and a few parts per entry (VFL strings make one per
         // connection and predicate).
         constraints.reserveCapacity(scene.constraints.count * 4 + scene.views.count * 4)
@@ -364,7 +377,12 @@ private struct CompileState {
                     switch term.item {
                     case .view(let name):
                         if let index = lookUp(name), index != 0 {
-                            resolved.append(index)
+                            if hierarchy.isGuide(index) && !acceptGuide(index, term: term, isVisualFormat: isVisualFormat, entry: entry,
+                                                                        key: key, reported: &reportedUnknown) {
+                                failed = true
+                            } else {
+                                resolved.append(index)
+                            }
                         } else {
                             failed = true
                             if reportedUnknown.insert(name).inserted {
@@ -381,10 +399,14 @@ private struct CompileState {
         }
         starts.append(resolved.count)
         // A VFL view alone (`H:[b]`) makes no constraint, but its name must be known too.
-        for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 }) ?? true {
+        for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 || hierarchy.isGuide($0) }) ?? true {
             failed = true
             if reportedUnknown.insert(name).inserted {
-                reportUnknownView(name, span: span, entry: entry, key: key)
+                if let index = lookUp(name), hierarchy.isGuide(index) {
+                    reportGuideInVisualFormat(name, span: span, entry: entry, key: key)
+                } else {
+                    reportUnknownView(name, span: span, entry: entry, key: key)
+                }
             }
         }
         if failed { return }

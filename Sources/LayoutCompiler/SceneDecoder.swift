@@ -113,6 +113,7 @@ public struct SceneDecoder: Sendable {
         var scene = Scene()
         scene.container = decodeContainer(json["container"], path: "$.container", &context)
         scene.views = decodeViews(json["views"], &context)
+        scene.guides = decodeGuides(json["guides"], &context)
         scene.metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
         scene.constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
         scene.groups = decodeGroups(json["groups"], &context)
@@ -124,6 +125,7 @@ public struct SceneDecoder: Sendable {
             throw SceneRejection(.malformed, diagnostics: context.typeErrors)
         }
         checkNamesAndHierarchy(&scene, &context)
+        checkGuides(&scene, &context)
         checkLimits(scene, &context)
         checkExplainedViews(scene, &context)
         if !context.sceneErrors.isEmpty {
@@ -200,20 +202,23 @@ public struct SceneDecoder: Sendable {
         scene.container.size = ContainerSize()
         if let container = json["container"] {
             guard case .object(let containerMembers) = container else { return nil }
-            context.checkMembers(containerMembers, known: ["width", "height", "margins"], path: "$.container")
+            context.checkMembers(containerMembers, known: Self.containerMembers, path: "$.container")
             scene.container.size.width = context.optionalNumber(container["width"], path: "$.container.width", nonNegative: true)
             scene.container.size.height = context.optionalNumber(container["height"], path: "$.container.height", nonNegative: true)
         }
         scene.sizes = decodeSizes(json["sizes"], &context)
         guard context.typeErrors.isEmpty, context.sceneErrors.isEmpty else { return nil }
-        if let sizes = scene.sizes, sizes.count > limits.maxSizes || (scene.views.count + 1) * sizes.count > limits.maxFrames {
+        if let sizes = scene.sizes, sizes.count > limits.maxSizes || (scene.views.count + scene.guides.count + 1) * sizes.count > limits.maxFrames {
             return nil
         }
         return scene
     }
 
     /// The members of a scene object.
-    static let sceneMembers = ["container", "views", "metrics", "constraints", "groups", "options", "sizes", "explain"]
+    static let sceneMembers = ["container", "views", "guides", "metrics", "constraints", "groups", "options", "sizes", "explain"]
+
+    /// The members of the `container` object.
+    static let containerMembers = ["width", "height", "margins", "safeArea"]
 
     /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
     ///
@@ -257,25 +262,28 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object", found: value))
             return container
         }
-        context.checkMembers(members, known: ["width", "height", "margins"], path: path())
+        context.checkMembers(members, known: Self.containerMembers, path: path())
         container.size.width = context.optionalNumber(value["width"], path: path() + ".width", nonNegative: true)
         container.size.height = context.optionalNumber(value["height"], path: path() + ".height", nonNegative: true)
         container.margins = decodeInsets(value["margins"], path: path() + ".margins", &context)
+        container.safeArea = decodeInsets(value["safeArea"], path: path() + ".safeArea", default: 0, &context)
         return container
     }
 
-    private func decodeInsets(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> Insets {
-        var insets = Insets()
+    /// `{top, left, bottom, right}`, each absent side `defaultInset` points (8 for margins, 0 for the safe area).
+    func decodeInsets(_ value: JSONValue?, path: @autoclosure () -> String, default defaultInset: Double = 8,
+                      _ context: inout DecodingContext) -> Insets {
+        var insets = Insets(top: defaultInset, left: defaultInset, bottom: defaultInset, right: defaultInset)
         guard let value else { return insets }
         guard case .object(let members) = value else {
             context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
         context.checkMembers(members, known: ["top", "left", "bottom", "right"], path: path())
-        insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? 8
-        insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? 8
-        insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? 8
-        insets.right = context.optionalNumber(value["right"], path: path() + ".right") ?? 8
+        insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? defaultInset
+        insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? defaultInset
+        insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? defaultInset
+        insets.right = context.optionalNumber(value["right"], path: path() + ".right") ?? defaultInset
         return insets
     }
 
@@ -626,14 +634,17 @@ public struct SceneDecoder: Sendable {
     private func checkLimits(_ scene: Scene, _ context: inout DecodingContext) {
         if scene.views.count > limits.maxViews {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.views.count) views; at most \(limits.maxViews) are allowed (limit maxViews)", path: "$.views"))
+        } else if scene.views.count + scene.guides.count > limits.maxViews {
+            // A guide has a view's four variables and frame: it counts as one.
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.views.count) views and \(scene.guides.count) layout guides; at most \(limits.maxViews) together are allowed (limit maxViews)", path: "$.guides"))
         }
         if scene.constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.constraints.count) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)", path: "$.constraints"))
         }
         if let sizes = scene.sizes, sizes.count > limits.maxSizes {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes; at most \(limits.maxSizes) are allowed (limit maxSizes)", path: "$.sizes"))
-        } else if let sizes = scene.sizes, (scene.views.count + 1) * sizes.count > limits.maxFrames {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes of \(scene.views.count + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
+        } else if let sizes = scene.sizes, (scene.views.count + scene.guides.count + 1) * sizes.count > limits.maxFrames {
+            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes of \(scene.views.count + scene.guides.count + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
         }
         if scene.groups.count > limits.maxIncludedGroups {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxIncludedGroups) are allowed (limit maxIncludedGroups)", path: "$.groups"))

@@ -3,36 +3,64 @@ import LayoutSyntax
 
 /// The views of a scene as a tree of indices, with the solver variables of each view.
 ///
-/// Index 0 is the container (`superview`); views follow sorted by name. Each view has
-/// four solver variables: its origin relative to the **container** (`x`, `y`) and its
-/// size (`width`, `height`), all in points, y down. The container's origin is the
-/// constant (0, 0), so only its size has variables.
+/// Index 0 is the container (`superview`); views follow sorted by name (``count`` items
+/// in all), then the layout guides sorted by name (``guides``), then the container's
+/// `safeArea` guide (``safeArea``): ``itemCount`` items. A guide's parent is its owner,
+/// so it takes part in coordinate spaces as a child of its owner. Each item has four
+/// solver variables: its origin relative to the **container** (`x`, `y`) and its size
+/// (`width`, `height`), all in points, y down. The container's origin is the constant
+/// (0, 0), so only its size has variables.
 public struct ViewHierarchy: Sendable, ViewNameLookup {
-    /// `names[0] == "superview"`; the rest sorted by name.
+    /// `names[0] == "superview"`; the views sorted by name; the guides sorted by name;
+    /// `safeArea`.
     public let names: [String]
-    /// The parent's index of each view; `parents[0] == 0`.
+    /// The parent's index of each item (a guide's: its owner's); `parents[0] == 0`.
     public let parents: [Int]
     /// Depth in the tree: 0 for the container.
     public let depths: [Int]
     private let indexByName: [String: Int]
 
-    /// Builds the tree from views already validated by ``SceneDecoder`` (sorted, acyclic).
-    public init(views: [ViewSpec]) {
+    /// Views (the container and the scene's views): indices `0..<count`.
+    public let count: Int
+    /// Indices of the scene's layout guides (`guides`), sorted by name.
+    public let guides: Range<Int>
+    /// Index of the container's safe-area layout guide, the last item.
+    public let safeArea: Int
+    /// Views, guides and the safe area: every item with variables.
+    public var itemCount: Int { names.count }
+
+    /// Builds the tree from views and guides already validated by ``SceneDecoder``
+    /// (sorted, acyclic, owners known).
+    public init(views: [ViewSpec], guides: [GuideSpec] = []) {
         var names: [String] = []
-        names.reserveCapacity(views.count + 1)
+        let total = views.count + guides.count + 2
+        names.reserveCapacity(total)
         names.append("superview")
-        var indexByName = [String: Int](minimumCapacity: views.count + 1)
+        var indexByName = [String: Int](minimumCapacity: total)
         indexByName["superview"] = 0
         for index in views.indices {
             indexByName[views[index].name] = names.count
             names.append(views[index].name)
         }
+        self.count = names.count
+        for guide in guides {
+            indexByName[guide.name] = names.count
+            names.append(guide.name)
+        }
+        self.guides = count..<names.count
+        self.safeArea = names.count
+        indexByName[GuideSpec.safeAreaName] = names.count
+        names.append(GuideSpec.safeAreaName)
         var parents: [Int] = []
-        parents.reserveCapacity(views.count + 1)
+        parents.reserveCapacity(total)
         parents.append(0)
         for index in views.indices {
             parents.append(views[index].parent.flatMap { indexByName[$0] } ?? 0)
         }
+        for guide in guides {
+            parents.append(guide.owner.flatMap { indexByName[$0] } ?? 0)
+        }
+        parents.append(0)
         var depths = Array(repeating: -1, count: names.count)
         depths[0] = 0
         var chain: [Int] = []
@@ -56,17 +84,23 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
         self.indexByName = indexByName
     }
 
-    public var count: Int { names.count }
-
-    /// The index of the view named `name` (`superview` is 0), or `nil`.
+    /// The index of the view or guide named `name` (`superview` is 0), or `nil`.
     public func index(of name: String) -> Int? { indexByName[name] }
 
+    /// Whether item `index` is a layout guide (one of ``guides``, or ``safeArea``).
+    public func isGuide(_ index: Int) -> Bool { index >= count }
+
     /// Views the VFL parser tells from metrics (Apple's views dictionary): the container
-    /// too, so `[a(==superview)]` reaches the compiler's own message for it.
+    /// too, so `[a(==superview)]` reaches the compiler's own message for it, and the
+    /// layout guides, so a guide in VFL is an `unknown_view` that says it is a guide
+    /// rather than an unknown metric.
     public func containsView(named name: String) -> Bool { indexByName[name] != nil }
 
-    /// ``names``: `superview`, then the views sorted by name.
-    public var viewNames: [String] { names }
+    /// Whether `name` is a layout guide (`guides` or `safeArea`), which VFL does not take.
+    public func isLayoutGuide(named name: String) -> Bool { indexByName[name].map(isGuide) ?? false }
+
+    /// `superview`, then the views sorted by name (no guides: VFL names views only).
+    public var viewNames: [String] { Array(names[..<count]) }
 
     /// The deepest view that is an ancestor of both `a` and `b`, or one of them.
     ///

@@ -178,7 +178,7 @@ public struct SceneEngine: Sendable {
             return unprocessable(compiled.diagnostics)
         }
         if let sizes = prepared.scene.sizes {
-            var writer = answerWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.count)
+            var writer = answerWriter(reservingCapacity: 256 * sizes.count * compiled.hierarchy.itemCount)
             writer.beginObject()
             writer.key("layouts")
             writer.beginArray()
@@ -192,7 +192,8 @@ public struct SceneEngine: Sendable {
                 writer.endObject()
                 if !layout.isRejected {
                     writer.key("frames")
-                    writeFrames(layout, into: &writer)
+                    writeFrames(layout.frames, into: &writer)
+                    writeGuides(layout, of: compiled, into: &writer)
                     if !prepared.scene.explain.isEmpty {
                         writer.key("explanations")
                         writeExplanations(layout, into: &writer)
@@ -212,10 +213,11 @@ public struct SceneEngine: Sendable {
         if layout.isRejected {
             return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
-        var writer = answerWriter(reservingCapacity: 96 * compiled.hierarchy.count + 64)
+        var writer = answerWriter(reservingCapacity: 96 * compiled.hierarchy.itemCount + 64)
         writer.beginObject()
         writer.key("frames")
-        writeFrames(layout, into: &writer)
+        writeFrames(layout.frames, into: &writer)
+        writeGuides(layout, of: compiled, into: &writer)
         if !prepared.scene.explain.isEmpty {
             writer.key("explanations")
             writeExplanations(layout, into: &writer)
@@ -315,9 +317,17 @@ public struct SceneEngine: Sendable {
         writer.endObject()
     }
 
-    private func writeFrames(_ layout: Layout, into writer: inout JSONWriter) {
+    /// `"guides": {...}` after the frames, when the scene declares layout guides (a scene
+    /// without `guides` is answered as before they existed, byte for byte).
+    private func writeGuides(_ layout: Layout, of compiled: CompiledScene, into writer: inout JSONWriter) {
+        guard !compiled.scene.guides.isEmpty else { return }
+        writer.key("guides")
+        writeFrames(layout.guides, into: &writer)
+    }
+
+    private func writeFrames(_ frames: [(name: String, frame: Frame)], into writer: inout JSONWriter) {
         writer.beginObject()
-        for (name, frame) in layout.frames {
+        for (name, frame) in frames {
             writer.key(name)
             writer.beginObject()
             writer.key(plain: "x"); writer.number(frame.x)

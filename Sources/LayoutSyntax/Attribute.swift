@@ -221,6 +221,22 @@ public protocol ViewNameLookup: Sendable {
     /// Every view name, in an order that does not depend on hashing (candidates for
     /// "did you mean" notes).
     var viewNames: [String] { get }
+    /// Whether `name` (one ``containsView(named:)`` accepts) is a layout guide, which
+    /// VFL does not take (Apple's views dictionary holds views only). Default: `false`.
+    func isLayoutGuide(named name: String) -> Bool
+}
+
+extension ViewNameLookup {
+    /// No layout guides.
+    public func isLayoutGuide(named name: String) -> Bool { false }
+}
+
+/// The `unknown_view` for a layout guide named in a VFL string, at its name: VFL names
+/// views only, as Apple's (contract, "Layout guides and the safe area").
+public func layoutGuideInVisualFormat(_ name: String, span: Range<Int>) -> Diagnostic {
+    Diagnostic(code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))' in a VFL string",
+               span: span,
+               notes: ["'\(Diagnostic.echo(name))' is a layout guide, and VFL takes views only (as Apple's does): relate a guide with an equation, such as '\(Diagnostic.echo(name)).leading == a.trailing'"])
 }
 
 /// A number literal, or a use of a metric, whose magnitude is beyond

@@ -135,8 +135,9 @@ struct SceneDecoderTests {
     @Test func canonicallyEquivalentParent() throws {
         let scene = try SceneDecoder().decode(body: Array(#"{"views":{"K":{},"k2":{"parent":"\u212a"}}}"#.utf8))
         let hierarchy = ViewHierarchy(views: scene.views)
-        #expect(hierarchy.names == ["superview", "K", "k2"])
-        #expect(hierarchy.parents == [0, 0, 1])
+        // The views, then the container's `safeArea` guide (a child of the container).
+        #expect(hierarchy.names == ["superview", "K", "k2", "safeArea"])
+        #expect(hierarchy.parents == [0, 0, 1, 0])
     }
 }
 

@@ -50,6 +50,9 @@ public struct WireframeRenderer: Sendable {
     .layoutd-wireframe .label { fill: #1b1b1b; }
     .layoutd-wireframe .view.warning > .label { fill: #b02a00; font-weight: bold; }
     .layoutd-wireframe .caption { fill: #444; font-size: 13px; font-weight: bold; }
+    .layoutd-wireframe .guide > rect { fill: none; stroke: #7a3fb0; stroke-width: 1; stroke-dasharray: 4 3; }
+    .layoutd-wireframe .guide.warning > rect { stroke: #d9480f; stroke-width: 2; }
+    .layoutd-wireframe .guide > .label { fill: #7a3fb0; font-style: italic; }
 
     """
     /// Margin around the drawing and gap between panels, points.
@@ -120,7 +123,7 @@ public struct WireframeRenderer: Sendable {
         var panels: [Panel] = []
         panels.reserveCapacity(layouts.count)
         for layout in layouts {
-            guard out.charge(32 * hierarchy.count + diagnosticBytes(layout.diagnostics)) else { return }
+            guard out.charge(32 * hierarchy.itemCount + diagnosticBytes(layout.diagnostics)) else { return }
             let messages = layout.diagnostics.isEmpty ? sceneMessages
                 : warnings(compiled.diagnostics + layout.diagnostics, hierarchy: hierarchy)
             panels.append(Panel(layout: layout, compiled: compiled, hierarchy: hierarchy, messages: messages))
@@ -180,6 +183,7 @@ public struct WireframeRenderer: Sendable {
                 writeRejected(panel: panel, layout: layout, into: &out)
             } else {
                 writeViews(panel: panel, panelIndex: index, children: children, hierarchy: hierarchy, into: &out)
+                writeGuides(panel: panel, layout: layout, hierarchy: hierarchy, into: &out)
             }
             out.raw("</g>\n")
         }
@@ -286,6 +290,9 @@ public struct WireframeRenderer: Sendable {
     struct Panel {
         var reported: [Box]
         var absolute: [Box]
+        /// Each layout guide's frame relative to the container (``ViewHierarchy/guides`` order).
+        var guides: [Box]
+        /// By item of the hierarchy, guides included.
         var messages: [[String]]
         var bounds: Bounds
 
@@ -296,10 +303,12 @@ public struct WireframeRenderer: Sendable {
             }
             absolute = WireframeRenderer.absoluteFrames(reported, hierarchy: hierarchy,
                                                         relativeToRoot: compiled.scene.options.coordinates == .root)
+            guides = WireframeRenderer.guideFrames(layout, absolute: absolute, hierarchy: hierarchy,
+                                                   relativeToRoot: compiled.scene.options.coordinates == .root)
             self.messages = messages
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
-                for frame in absolute {
+                for frame in absolute + guides {
                     let drawn = WireframeRenderer.normalized(frame)
                     bounds.minX = min(bounds.minX, drawn.x)
                     bounds.minY = min(bounds.minY, drawn.y)
@@ -361,9 +370,9 @@ public struct WireframeRenderer: Sendable {
     /// whose broken or conflicting constraints mention `NAME.` in their text. In
     /// diagnostic order, each message once.
     static func warnings(_ diagnostics: [LayoutDiagnostic], hierarchy: ViewHierarchy) -> [[String]] {
-        var messages = Array(repeating: [String](), count: hierarchy.count)
+        var messages = Array(repeating: [String](), count: hierarchy.itemCount)
         // Membership only (never iterated): keeps a view in thousands of conflicts linear.
-        var shown = Array(repeating: Set<String>(), count: hierarchy.count)
+        var shown = Array(repeating: Set<String>(), count: hierarchy.itemCount)
         func add(_ message: String, to view: Int) {
             if shown[view].insert(message).inserted { messages[view].append(message) }
         }

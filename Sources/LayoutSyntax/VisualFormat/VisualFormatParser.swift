@@ -493,7 +493,8 @@ struct VisualFormatRun {
 
     /// A name as a connection's space: a metric's value; a view's name is Apple's "It's
     /// not possible to set a space equal to the width or height of a view" (`vfl_syntax`,
-    /// caret just after the name, parsing stops); any other name is an unknown metric.
+    /// caret just after the name, parsing stops); a layout guide's is `unknown_view`
+    /// (``layoutGuideInVisualFormat(_:span:)``); any other name is an unknown metric.
     /// Held by `VisualFormatParserTests.viewAsASpace`.
     mutating func space(_ name: String, span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
         if let value = options.metrics[name] {
@@ -503,6 +504,10 @@ struct VisualFormatRun {
         // Past the cap no diagnostic is kept, so the string's scan (O(length)) is skipped:
         // a string of 200,000 unknown spaces stays linear (`RobustnessTests.largeInputs`).
         guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
+        if options.views?.isLayoutGuide(named: name) == true {
+            collector.append(layoutGuideInVisualFormat(name, span: span))
+            return .invalid
+        }
         if isView(name) {
             throw fault("It's not possible to set a space equal to the width or height of a view. Perhaps you want to use a view as a spacer?",
                         at: span.upperBound,
