@@ -8,8 +8,8 @@ import LayoutSyntax
 /// Shape of the document (SVG 1.1, UTF-8, stable for tests and the playground):
 ///
 /// ```
-/// <svg class="layoutd-wireframe" data-panels="N" data-scale="S" viewBox="0 0 W H"
-///      width="Wpx" height="Hpx" font-size="F" …>
+/// <svg class="layoutd-wireframe" data-panels="N" viewBox="0 0 W H"
+///      width="Wpx" height="Hpx" data-scale="S" font-size="F" …>
 ///   <g class="panel" data-index="0" data-container-width="375" … transform="translate(…)">
 ///     <text class="caption" font-size="…">375×667</text>          (only for `sizes`)
 ///     <g class="view container" data-view="superview">
@@ -261,11 +261,11 @@ public struct WireframeRenderer: Sendable {
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layoutd-wireframe\"")
         out.attribute("data-panels", String(panels.count))
-        // Below 10⁻³ the /solve spelling (6 places) would lose it: then Swift's shortest form.
-        out.attribute("data-scale", scale >= 1e-3 ? number(scale) : "\(scale)")
         out.attribute("viewBox", "0 0 \(units(widthPx)) \(units(heightPx))")
         out.attribute("width", number(widthPx))
         out.attribute("height", number(heightPx))
+        // Below 10⁻³ the /solve spelling (6 places) would lose it: then Swift's shortest form.
+        out.attribute("data-scale", scale >= 1e-3 ? number(scale) : "\(scale)")
         out.raw(" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"")
         out.attribute("font-size", units(labelFont))
         out.raw(">\n<style>")
