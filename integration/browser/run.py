@@ -749,6 +749,54 @@ def check_examples_inspect(browser, server, artifacts):
             browser.screenshot(os.path.join(artifacts, "playground-inspect.png"))
 
 
+# Stands in for a server that answers `explain` (contract "Explaining a frame"): a JSON
+# /solve with `explain` gets the real answer of the scene without it plus these
+# explanations. Installed over DevTools (outside the page's CSP), removed after.
+FAKE_EXPLAIN = """
+(function () {
+  window.__realFetch = window.fetch;
+  window.fetch = function (url, options) {
+    var body = options && typeof options.body === 'string' ? JSON.parse(options.body) : null;
+    if (!body || !body.explain) { return window.__realFetch(url, options); }
+    delete body.explain;
+    var plain = Object.assign({}, options, {body: JSON.stringify(body)});
+    return window.__realFetch(url, plain).then(function (r) { return r.json(); }).then(function (answer) {
+      answer.explanations = {
+        'title.x': [{ref: {constraint: 2, part: 1, text: 'title.leading == icon.trailing + 8'}, by: 1}],
+        'title.y': [],
+        'title.width': [{ref: {constraint: 2, part: 3, text: 'superview.trailing == title.trailing + 20'}, by: -1},
+                        {ref: {constraint: 'container.width', text: 'superview.width == 375'}, by: 1}],
+        'title.height': [{ref: {constraint: 'title.intrinsicSize.height', text: 'title.height == 21'}, by: 1}]
+      };
+      return new Response(JSON.stringify(answer), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  };
+  return true;
+})()
+"""
+
+
+def check_explanations_rendered(browser, artifacts):
+    """With a server that answers `explain`, the inspector lists, per field, each
+    constraint that moves it with its rate and its reference."""
+    pick_example(browser, "contract")
+    browser.evaluate(FAKE_EXPLAIN)
+    try:
+        browser.evaluate("document.querySelector('#views button[data-view=title]').click(); true")
+        browser.wait_for("document.getElementById('inspector').dataset.view === 'title'"
+                         " && document.getElementById('inspector').dataset.state === 'ok'", "the explained title")
+        shown = json.loads(browser.evaluate(READ_INSPECTOR))
+        expect(shown["explained"] == "true", f"not explained: {shown}")
+        fields = {f["field"]: f["text"] for f in shown["fields"]}
+        expect(list(fields) == ["title.x", "title.y", "title.width", "title.height"], f"fields {list(fields)}")
+        expect(fields["title.width"] == "width = 271-1 × superview.trailing == title.trailing + 20   [constraint 2 part 3]"
+               "+1 × superview.width == 375   [container.width]", f"title.width {fields['title.width']!r}")
+        expect(fields["title.y"] == "y = 20no constraint moves it", f"title.y {fields['title.y']!r}")
+        browser.screenshot(os.path.join(artifacts, "playground-explain.png"))
+    finally:
+        browser.evaluate("window.fetch = window.__realFetch || window.fetch; true")
+
+
 def check_slider_resolves(browser, server, artifacts):
     """Dragging the container-width slider with the mouse re-solves as it moves: the
     wireframe's container ends at the slider's value, its frames are /solve's at that
@@ -883,6 +931,7 @@ def main():
             report.run("browser/conflict-example-warning", check_browser_conflict_example, browser, arguments.artifacts)
             report.run("browser/scene-from-query", check_query_scene, browser, server)
             report.run("browser/examples-click-inspect", check_examples_inspect, browser, server, arguments.artifacts)
+            report.run("browser/explanations-rendered", check_explanations_rendered, browser, arguments.artifacts)
             report.run("browser/slider-resolves", check_slider_resolves, browser, server, arguments.artifacts)
             report.run("browser/zoom-and-keyboard", check_zoom_and_keyboard, browser)
             report.run("browser/diagnostic-hover", check_diagnostic_hover, browser, arguments.artifacts)
