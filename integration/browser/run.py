@@ -692,6 +692,21 @@ JSON.stringify(Array.from(document.querySelectorAll('#wireframe g.panel[data-ind
 }))
 """
 
+LABEL_OVERLAPS = """
+JSON.stringify((function () {
+  var boxes = Array.from(document.querySelectorAll('#wireframe g.labels text')).map(function (t) {
+    var b = t.getBBox(); return {text: t.textContent, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height};
+  });
+  var bad = [];
+  for (var i = 0; i < boxes.length; i++) { for (var j = i + 1; j < boxes.length; j++) {
+    var a = boxes[i], b = boxes[j];
+    var w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    if (w > 0.5 && h > 0.5) { bad.push([a.text, b.text, w, h]); }
+  } }
+  return bad;
+})())
+"""
+
 READ_INSPECTOR = """
 JSON.stringify((function () {
   var i = document.getElementById('inspector');
@@ -719,6 +734,10 @@ def check_examples_inspect(browser, server, artifacts):
             continue
         scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
         frames = solve_json(server, scene)["frames"]
+        # The labels as Chromium lays them out (its own font metrics, not the renderer's
+        # estimate): no two overlap by more than half a point.
+        overlaps = json.loads(browser.evaluate(LABEL_OVERLAPS))
+        expect(not overlaps, f"{name}: rendered labels overlap: {overlaps}")
         targets = json.loads(browser.evaluate(CLICK_TARGETS))
         views = [t["view"] for t in targets if t["x"] is not None]
         expect(len(views) >= 2, f"{name}: pickable views {targets}")
