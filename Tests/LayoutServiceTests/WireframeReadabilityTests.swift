@@ -276,6 +276,17 @@ struct WireframeReadabilityTests {
         try Self.expectReadable(elements)
     }
 
+    /// Frames 10¹² points apart (the largest constants a scene may hold are of that order) still give a well-formed picture of bounded
+    /// display size whose labels do not overprint.
+    @Test func extremeFramesStayDrawable() throws {
+        let scene = #"{"container": {"width": 100, "height": 100}, "views": ["a", "b"], "constraints": ["a.left == -1e12", "a.top == 0", "a.width == 10", "a.height == 10", "b.left == 1e12", "b.top == 1e12", "b.width == 1e12", "b.height == 10"], "options": {"ambiguity": "ignore"}}"#
+        let elements = try Self.svg(scene)
+        let svg = try #require(elements.first)
+        #expect(try #require(Self.attribute(svg, "width")) <= 1_200)
+        #expect(try #require(Self.attribute(svg, "height")) <= 900)
+        try Self.expectReadable(elements)
+    }
+
     @Test func labelWidthCountsWideCharactersTwice() {
         #expect(abs(WireframeRenderer.labelWidth("abc", fontSize: 10) - 3 * 6.2) < 1e-9)
         #expect(abs(WireframeRenderer.labelWidth("名前", fontSize: 10) - 4 * 6.2) < 1e-9)

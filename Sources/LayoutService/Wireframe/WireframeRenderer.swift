@@ -592,6 +592,12 @@ public struct WireframeRenderer: Sendable {
         }
 
         static func cellRange(_ low: Double, _ high: Double) -> ClosedRange<Int> {
+            // Extreme frames can make a coordinate infinite or NaN: such a box is kept
+            // in the cells at the grid's edge (never converted to Int unbounded).
+            guard low.isFinite, high.isFinite else {
+                let edge = (low.isNaN || high.isNaN) ? 0 : (high < 0 ? -(1 << 20) : 1 << 20)
+                return edge...edge
+            }
             let bound = Double(1 << 20)
             let first = Int(max(-bound, min(bound, (low / cell).rounded(.down))))
             let last = Int(max(-bound, min(bound, (high / cell).rounded(.down))))
