@@ -831,9 +831,9 @@ def check_slider_resolves(browser, server, artifacts):
     revision = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
     browser.command("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left", clickCount=1)
     for step in range(1, 9):
-        browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=x - 10 * step, y=y, button="left")
+        browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=x - 3 * step, y=y, button="left", buttons=1)
         time.sleep(0.05)
-    browser.command("Input.dispatchMouseEvent", type="mouseReleased", x=x - 80, y=y, button="left", clickCount=1)
+    browser.command("Input.dispatchMouseEvent", type="mouseReleased", x=x - 24, y=y, button="left", clickCount=1)
     value = browser.evaluate("document.getElementById('container-width').value")
     browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok' && document.querySelector("
                      "'#wireframe g.view.container > rect').getAttribute('data-width') === %s" % json.dumps(value),
