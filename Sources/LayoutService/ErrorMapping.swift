@@ -112,7 +112,7 @@ extension LayoutService {
 /// store: what went wrong, with what the answer quotes. ``status``, ``detail`` and
 /// ``headers`` are the one mapping to HTTP (``LayoutService/problem(_:)`` writes the
 /// answer); every case's status and problem type are held by `ErrorMappingTests`.
-enum ServiceFailure: Sendable, Equatable {
+enum ServiceFailure: Error, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
     /// A request refused while clients leave too many answers unread
@@ -123,6 +123,11 @@ enum ServiceFailure: Sendable, Equatable {
     case misdirected(host: String)
     /// `POST /solve?format=` other than `json` or `svg`: 400.
     case unknownFormat(String)
+    /// `POST /solve?format=svg` with a `scale` or `width` out of range or not a number
+    /// (``WireframeDisplay/parse(scale:width:)``): 400.
+    case invalidDisplaySize(parameter: String, value: String)
+    /// `POST /solve?format=svg` with both `scale` and `width`: 400.
+    case conflictingDisplaySizes
     /// A content-coded body (`Content-Encoding` other than `identity`): 415 with
     /// `Accept-Post` and `Accept-Encoding: identity` (RFC 9110 §8.4.1, §15.5.16).
     case contentCoded(coding: String)
@@ -175,7 +180,7 @@ enum ServiceFailure: Sendable, Equatable {
     /// The HTTP status of the answer.
     var status: Int {
         switch self {
-        case .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
+        case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
         case .writesNeedAToken: 401
         case .anonymousWritesRefused: 403
         case .unknownGroup, .unknownVersion, .prunedVersion: 404
@@ -204,6 +209,13 @@ enum ServiceFailure: Sendable, Equatable {
                 + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
         case .unknownFormat(let format):
             return "Unknown format '\(format)': use format=json (the default) or format=svg"
+        case .invalidDisplaySize(let parameter, let value):
+            if parameter == "scale" {
+                return "scale='\(value)' is not a display scale: write a decimal number of pixels per point, greater than 0 and at most \(JSONWriter.format(WireframeDisplay.maxScale))"
+            }
+            return "width='\(value)' is not a display width: write an integer number of pixels from \(WireframeDisplay.widthRange.lowerBound) to \(WireframeDisplay.widthRange.upperBound)"
+        case .conflictingDisplaySizes:
+            return "Give scale or width, not both: each sets the wireframe's display size"
         case .contentCoded(let coding):
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
         case .unsupportedMediaType(let contentType):
@@ -259,7 +271,7 @@ enum ServiceFailure: Sendable, Equatable {
         case .contentCoded: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
-        case .misdirected, .unknownFormat, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
+        case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
              .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
         }

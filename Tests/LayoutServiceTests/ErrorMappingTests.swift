@@ -17,6 +17,8 @@ struct ErrorMappingTests {
         (.overCommitted, 503, "service-unavailable", [("Retry-After", "1")]),
         (.misdirected(host: "evil.example"), 421, "misdirected-request", []),
         (.unknownFormat("png"), 400, "bad-request", []),
+        (.invalidDisplaySize(parameter: "scale", value: "0"), 400, "bad-request", []),
+        (.conflictingDisplaySizes, 400, "bad-request", []),
         (.contentCoded(coding: "gzip"), 415, "unsupported-media-type",
          [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]),
         (.unsupportedMediaType(contentType: "text/plain"), 415, "unsupported-media-type", [("Accept-Post", "application/json")]),
@@ -48,6 +50,8 @@ struct ErrorMappingTests {
         case .overCommitted: "overCommitted"
         case .misdirected: "misdirected"
         case .unknownFormat: "unknownFormat"
+        case .invalidDisplaySize: "invalidDisplaySize"
+        case .conflictingDisplaySizes: "conflictingDisplaySizes"
         case .contentCoded: "contentCoded"
         case .unsupportedMediaType: "unsupportedMediaType"
         case .invalidGroupName: "invalidGroupName"
@@ -74,7 +78,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 25)
+        #expect(names.count == 27)
         #expect(Set(names).count == names.count)
     }
 

@@ -168,7 +168,7 @@ struct GuideAnswerTests {
         #expect(rect.name == "rect")
         #expect(["data-x", "data-y", "data-width", "data-height", "x", "y", "width", "height"].map { rect.attributes[$0] }
                 == ["5", "0", "30", "40", "25", "10", "30", "40"])
-        #expect(WireframeRenderer.stylesheet.contains(".guide > rect { fill: none; stroke: #7a3fb0; stroke-width: 1; stroke-dasharray: 4 3; }"))
+        #expect(WireframeRenderer.stylesheet.contains(".guide > rect { fill: none; stroke: #7048c8; stroke-width: 1.5; stroke-dasharray: 6 4; }"))
         // Not drawn as a view, and `safeArea` not at all.
         #expect(!elements.contains { $0.attributes["data-view"] == "gap" || $0.attributes["data-guide"] == "safeArea" })
     }

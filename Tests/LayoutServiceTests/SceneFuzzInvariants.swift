@@ -162,7 +162,7 @@ enum SceneFuzz {
 
     /// The elements a wireframe may hold (``WireframeRenderer``): any other one (`script`,
     /// `foreignObject`, …) could only come from client bytes breaking out of their escaping.
-    static let svgElements: Set<String> = ["svg", "style", "g", "rect", "clipPath", "text", "title"]
+    static let svgElements: Set<String> = ["svg", "style", "g", "rect", "path", "text", "title"]
 
     /// Checks that `bytes` are a well-formed XML document as the wireframe writes it
     /// (XML 1.0 §2.1, §2.4, §3.1, §4.1): UTF-8 with the XML declaration first; one root

@@ -191,14 +191,19 @@ struct WireframeTests {
 
     @Test func labelsGiveNameAndReportedFrame() throws {
         let elements = try Self.parse(SceneEngine().solveSVG(try Self.prepare(Self.contractScene)).body)
-        let labels = elements.filter { $0.name == "text" && $0.attributes["class"] == "label" }.map(\.text)
-        #expect(labels == ["superview  0,0 375×667", "card  16,20 343×61", "icon  20,18.5 24×24", "title  52,20 271×21"])
+        let labels = Dictionary(uniqueKeysWithValues: elements.filter { $0.name == "text" && $0.attributes["data-for"] != nil }
+            .map { ($0.attributes["data-for"] ?? "", "\($0.attributes["class"] ?? ""): \($0.text)") })
+        // The icon (24×24) is too small for its label: it is written just outside it.
+        #expect(labels == ["superview": "label: superview  0,0 375×667", "card": "label: card  16,20 343×61",
+                           "icon": "label outside: icon  20,18.5 24×24", "title": "label: title  52,20 271×21"])
     }
 
     @Test func viewBoxFitsTheContainerWithMargins() throws {
         let elements = try Self.parse(SceneEngine().solveSVG(try Self.prepare(Self.contractScene)).body)
         let svg = try #require(elements.first)
         #expect(svg.attributes["viewBox"] == "0 0 407 699")
+        // A phone screen fits 1,200 × 900 px at 1 px per point.
+        #expect(svg.attributes["width"] == "407" && svg.attributes["height"] == "699" && svg.attributes["data-scale"] == "1")
         #expect(svg.attributes["data-panels"] == "1")
         let panel = try #require(elements.first { $0.attributes["class"] == "panel" })
         #expect(panel.attributes["transform"] == "translate(16 16)")
@@ -235,7 +240,7 @@ struct WireframeTests {
         let elements = try Self.parse(answer.body)
         let classes = Dictionary(uniqueKeysWithValues: elements.filter { $0.name == "g" && $0.attributes["data-view"] != nil }
             .map { ($0.attributes["data-view"] ?? "", $0.attributes["class"] ?? "") })
-        #expect(classes["a"] == "view warning")
+        #expect(classes["a"] == "view warning conflict")
         let titles = elements.filter { $0.name == "title" }
         #expect(titles.contains { $0.enclosingView == "a" && $0.text == message })
     }
@@ -248,7 +253,7 @@ struct WireframeTests {
         let groups = elements.filter { $0.name == "g" && $0.attributes["data-view"] != nil }
         let b = try #require(groups.first { $0.attributes["data-view"] == "b" })
         let a = try #require(groups.first { $0.attributes["data-view"] == "a" })
-        #expect(b.attributes["class"] == "view warning")
+        #expect(b.attributes["class"] == "view warning ambiguous")
         #expect(a.attributes["class"] == "view")
         let solved = try JSONParser().parse(SceneEngine().solve(prepared).body)
         guard case .array(let diagnostics)? = solved["diagnostics"] else {
@@ -274,7 +279,11 @@ struct WireframeTests {
         #expect(rect.attributes["x"] == "30")
         #expect(rect.attributes["width"] == "20")
         let group = try #require(elements.first { $0.attributes["data-view"] == "a" })
-        #expect(group.attributes["class"] == "view warning")
+        #expect(group.attributes["class"] == "view warning negative")
+        // Flagged: a cross over the rect, and the problem written below the drawing.
+        let flag = try #require(elements.first { $0.name == "path" && $0.enclosingView == "a" })
+        #expect(flag.attributes["d"] == "M30 10L50 40M50 10L30 40")
+        #expect(elements.contains { $0.attributes["class"] == "problem" && $0.text.hasPrefix("• Negative size: ") })
     }
 
     @Test("escaping", arguments: [

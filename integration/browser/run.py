@@ -658,6 +658,253 @@ def check_query_scene(browser, server):
 
 
 # ---------------------------------------------------------------------------
+# The playground that explains (issue 28)
+
+
+def pick_example(browser, name):
+    before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    browser.evaluate("var e = document.getElementById('examples'); e.value = %s; e.dispatchEvent(new Event('change')); true"
+                     % json.dumps(name))
+    browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
+                     " && document.getElementById('wireframe').dataset.state !== 'pending'"
+                     " && document.getElementById('diagnostics').dataset.state === 'ok'", f"the {name} example")
+
+
+def click_at(browser, x, y):
+    browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y, button="none")
+    for kind in ("mousePressed", "mouseReleased"):
+        browser.command("Input.dispatchMouseEvent", type=kind, x=x, y=y, button="left", buttons=1 if kind == "mousePressed" else 0, clickCount=1)
+
+
+# Where to click to pick each view: the middle of a part of its rect that nothing else
+# covers (the topmost element there is the view's rect or its own label).
+CLICK_TARGETS = """
+JSON.stringify(Array.from(document.querySelectorAll('#wireframe g.panel[data-index="0"] g.view')).map(function (g) {
+  var r = g.querySelector(':scope > rect').getBoundingClientRect();
+  var name = g.getAttribute('data-view');
+  for (var fy = 0.5; fy < 1; fy += 0.15) { for (var fx = 0.5; fx < 1; fx += 0.15) {
+    var x = r.left + r.width * fx, y = r.top + r.height * fy;
+    var hit = document.elementFromPoint(x, y);
+    var owner = hit && hit.closest ? hit.closest('g.view, text[data-for]') : null;
+    if (owner && (owner.getAttribute('data-view') || owner.getAttribute('data-for')) === name) { return {view: name, x: x, y: y}; }
+  } }
+  return {view: name, x: null, y: null};
+}))
+"""
+
+LABEL_OVERLAPS = """
+JSON.stringify((function () {
+  var boxes = Array.from(document.querySelectorAll('#wireframe g.labels text')).map(function (t) {
+    var b = t.getBBox(); return {text: t.textContent, x0: b.x, y0: b.y, x1: b.x + b.width, y1: b.y + b.height};
+  });
+  var bad = [];
+  for (var i = 0; i < boxes.length; i++) { for (var j = i + 1; j < boxes.length; j++) {
+    var a = boxes[i], b = boxes[j];
+    var w = Math.min(a.x1, b.x1) - Math.max(a.x0, b.x0), h = Math.min(a.y1, b.y1) - Math.max(a.y0, b.y0);
+    if (w > 0.5 && h > 0.5) { bad.push([a.text, b.text, w, h]); }
+  } }
+  return bad;
+})())
+"""
+
+READ_INSPECTOR = """
+JSON.stringify((function () {
+  var i = document.getElementById('inspector');
+  return {view: i.dataset.view, state: i.dataset.state, explained: i.dataset.explained,
+          frame: (i.querySelector('.frame') || {}).textContent || null,
+          constraints: Array.from(i.querySelectorAll('#inspector-constraints li')).map(function (l) { return l.textContent; }),
+          fields: Array.from(i.querySelectorAll('#inspector-explanations li.field')).map(function (l) {
+            return {field: l.dataset.field, text: l.textContent}; }),
+          note: (i.querySelector('#inspector-explanations .none') || {}).textContent || null};
+})())
+"""
+
+
+def check_examples_inspect(browser, server, artifacts):
+    """Each example: loaded from the menu, every pickable view clicked in the picture, and
+    the inspector reads that view's frame as /solve gives it, the scene's constraints that
+    name it, and why each field has its value (or says the server does not explain)."""
+    names = json.loads(browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('#examples option'))"
+                                        ".map(function (o) { return o.value; }).filter(Boolean))"))
+    expect({"contract", "conflict", "card", "overflow"} <= set(names), f"examples {names}")
+    for name in names:
+        pick_example(browser, name)
+        if browser.evaluate("document.getElementById('wireframe').dataset.state") != "ok":
+            expect(name == "syntax", f"{name}: no wireframe")
+            continue
+        scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
+        frames = solve_json(server, scene)["frames"]
+        # The labels as Chromium lays them out (its own font metrics, not the renderer's
+        # estimate): no two overlap by more than half a point.
+        overlaps = json.loads(browser.evaluate(LABEL_OVERLAPS))
+        expect(not overlaps, f"{name}: rendered labels overlap: {overlaps}")
+        targets = json.loads(browser.evaluate(CLICK_TARGETS))
+        views = [t["view"] for t in targets if t["x"] is not None]
+        expect(len(views) >= 2, f"{name}: pickable views {targets}")
+        for view in views:
+            # Where it is now (the page may have moved since).
+            target = next(t for t in json.loads(browser.evaluate(CLICK_TARGETS)) if t["view"] == view)
+            expect(target["x"] is not None, f"{name}/{view}: no longer pickable")
+            click_at(browser, target["x"], target["y"])
+            browser.wait_for("document.getElementById('inspector').dataset.view === %s"
+                             " && document.getElementById('inspector').dataset.state === 'ok'" % json.dumps(target["view"]),
+                             f"{name}: the inspector of {target['view']}")
+            shown = json.loads(browser.evaluate(READ_INSPECTOR))
+            frame = frames[target["view"]]
+            want = "frame  x %s  y %s  width %s  height %s" % tuple(
+                ("%d" % v if float(v).is_integer() else repr(v)) for v in (frame["x"], frame["y"], frame["width"], frame["height"]))
+            expect(shown["frame"] == want, f"{name}/{target['view']}: inspector frame {shown['frame']!r} != {want!r}")
+            expect(browser.evaluate("document.querySelectorAll('#wireframe g.view.selected').length") >= 1,
+                   f"{name}/{target['view']}: not outlined as selected")
+            if target["view"] != "superview":
+                expect(shown["constraints"] and all(target["view"] in c for c in shown["constraints"]),
+                       f"{name}/{target['view']}: constraints {shown['constraints']}")
+            if shown["explained"] == "true":
+                expect([f["field"] for f in shown["fields"]] == [target["view"] + "." + f for f in ("x", "y", "width", "height")],
+                       f"{name}/{target['view']}: explained fields {shown['fields']}")
+            else:
+                expect(shown["note"] and "does not explain" in shown["note"], f"{name}/{target['view']}: note {shown['note']!r}")
+        if name == "card":
+            browser.screenshot(os.path.join(artifacts, "playground-inspect.png"))
+
+
+# Stands in for a server that answers `explain` (contract "Explaining a frame"): a JSON
+# /solve with `explain` gets the real answer of the scene without it plus these
+# explanations. Installed over DevTools (outside the page's CSP), removed after.
+FAKE_EXPLAIN = """
+(function () {
+  window.__realFetch = window.fetch;
+  window.fetch = function (url, options) {
+    var body = options && typeof options.body === 'string' ? JSON.parse(options.body) : null;
+    if (!body || !body.explain) { return window.__realFetch(url, options); }
+    delete body.explain;
+    var plain = Object.assign({}, options, {body: JSON.stringify(body)});
+    return window.__realFetch(url, plain).then(function (r) { return r.json(); }).then(function (answer) {
+      answer.explanations = {
+        'title.x': [{ref: {constraint: 2, part: 1, text: 'title.leading == icon.trailing + 8'}, by: 1}],
+        'title.y': [],
+        'title.width': [{ref: {constraint: 2, part: 3, text: 'superview.trailing == title.trailing + 20'}, by: -1},
+                        {ref: {constraint: 'container.width', text: 'superview.width == 375'}, by: 1}],
+        'title.height': [{ref: {constraint: 'title.intrinsicSize.height', text: 'title.height == 21'}, by: 1}]
+      };
+      return new Response(JSON.stringify(answer), {status: 200, headers: {'Content-Type': 'application/json'}});
+    });
+  };
+  return true;
+})()
+"""
+
+
+def check_explanations_rendered(browser, artifacts):
+    """With a server that answers `explain`, the inspector lists, per field, each
+    constraint that moves it with its rate and its reference."""
+    pick_example(browser, "contract")
+    browser.evaluate(FAKE_EXPLAIN)
+    try:
+        browser.evaluate("document.querySelector('#views button[data-view=title]').click(); true")
+        browser.wait_for("document.getElementById('inspector').dataset.view === 'title'"
+                         " && document.getElementById('inspector').dataset.state === 'ok'", "the explained title")
+        shown = json.loads(browser.evaluate(READ_INSPECTOR))
+        expect(shown["explained"] == "true", f"not explained: {shown}")
+        fields = {f["field"]: f["text"] for f in shown["fields"]}
+        expect(list(fields) == ["title.x", "title.y", "title.width", "title.height"], f"fields {list(fields)}")
+        expect(fields["title.width"] == "width = 271-1 × superview.trailing == title.trailing + 20   [constraint 2 part 3]"
+               "+1 × superview.width == 375   [container.width]", f"title.width {fields['title.width']!r}")
+        expect(fields["title.y"] == "y = 20no constraint moves it", f"title.y {fields['title.y']!r}")
+        browser.screenshot(os.path.join(artifacts, "playground-explain.png"))
+    finally:
+        browser.evaluate("window.fetch = window.__realFetch || window.fetch; true")
+
+
+def check_slider_resolves(browser, server, artifacts):
+    """Dragging the container-width slider with the mouse re-solves as it moves: the
+    wireframe's container ends at the slider's value, its frames are /solve's at that
+    width, and the time per solve is shown."""
+    pick_example(browser, "contract")
+    before = browser.evaluate("document.querySelector('#wireframe g.view.container > rect').getAttribute('data-width')")
+    box = json.loads(browser.evaluate("""JSON.stringify((function () { var s = document.getElementById('container-width');
+        var r = s.getBoundingClientRect(); return {left: r.left, top: r.top, width: r.width, height: r.height,
+        min: Number(s.min), max: Number(s.max), value: Number(s.value)}; })())"""))
+    expect(box["value"] == 375, f"slider starts at {box['value']}")
+    y = box["top"] + box["height"] / 2
+    x = box["left"] + 8 + (box["width"] - 16) * (box["value"] - box["min"]) / (box["max"] - box["min"])
+    revision = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    browser.command("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left", clickCount=1)
+    for step in range(1, 9):
+        browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=x - 3 * step, y=y, button="left", buttons=1)
+        time.sleep(0.05)
+    browser.command("Input.dispatchMouseEvent", type="mouseReleased", x=x - 24, y=y, button="left", clickCount=1)
+    value = browser.evaluate("document.getElementById('container-width').value")
+    browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok' && document.querySelector("
+                     "'#wireframe g.view.container > rect').getAttribute('data-width') === %s" % json.dumps(value),
+                     "the wireframe at the slider's width")
+    after = browser.evaluate("document.querySelector('#wireframe g.view.container > rect').getAttribute('data-width')")
+    expect(after != before and float(after) < 375, f"container width {before} → {after}")
+    solves = int(browser.evaluate("document.getElementById('wireframe').dataset.revision")) - revision
+    expect(solves >= 2, f"{solves} solves while dragging")
+    scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
+    expect(scene["container"]["width"] == float(value), f"scene width {scene['container']['width']} != slider {value}")
+    rects = dom_rects(browser)
+    frames = solve_json(server, scene)["frames"]
+    expect({v: float(r["dw"]) for v, r in rects.items()} == {v: f["width"] for v, f in frames.items()},
+           "widths differ from /solve at the new width")
+    timing = browser.evaluate("document.getElementById('solve-time').textContent")
+    expect(re.fullmatch(r"solve \+ draw \d+\.\d ms", timing or ""), f"time per solve {timing!r}")
+    browser.screenshot(os.path.join(artifacts, "playground-slider.png"))
+
+
+def check_zoom_and_keyboard(browser):
+    """Zoom to fit, zoom in and pan by keyboard: the viewBox changes and Fit restores it."""
+    pick_example(browser, "contract")
+    fitted = browser.evaluate("document.querySelector('#wireframe svg').getAttribute('viewBox')")
+    browser.evaluate("document.getElementById('wireframe').focus(); true")
+    for key in ("+", "ArrowRight"):
+        browser.command("Input.dispatchKeyEvent", type="keyDown", key=key, text=key if len(key) == 1 else "")
+        browser.command("Input.dispatchKeyEvent", type="keyUp", key=key)
+    zoomed = [float(v) for v in browser.evaluate("document.querySelector('#wireframe svg').getAttribute('viewBox')").split()]
+    original = [float(v) for v in fitted.split()]
+    expect(abs(zoomed[2] - original[2] / 1.25) < 1e-6, f"zoom in: {original} → {zoomed}")
+    browser.evaluate("document.getElementById('zoom-fit').click(); true")
+    expect(browser.evaluate("document.querySelector('#wireframe svg').getAttribute('viewBox')") == fitted, "Fit restores the viewBox")
+    # Views are reachable without a mouse: one button per view in the inspector.
+    buttons = browser.evaluate("Array.from(document.querySelectorAll('#views button')).map(function (b) { return b.dataset.view; }).join(',')")
+    expect(buttons == "superview,card,icon,title", f"view buttons {buttons}")
+    browser.evaluate("document.querySelector('#views button[data-view=title]').focus(); true")
+    browser.command("Input.dispatchKeyEvent", type="keyDown", key="Enter", code="Enter", windowsVirtualKeyCode=13, text="\r")
+    browser.command("Input.dispatchKeyEvent", type="keyUp", key="Enter", code="Enter", windowsVirtualKeyCode=13)
+    browser.wait_for("document.getElementById('inspector').dataset.view === 'title'"
+                     " && document.getElementById('inspector').dataset.state === 'ok'", "the keyboard's pick")
+
+
+def check_diagnostic_hover(browser, artifacts):
+    """Hovering a conflict's diagnostic outlines the views its constraints name."""
+    pick_example(browser, "conflict")
+    point = json.loads(browser.evaluate("""JSON.stringify((function () {
+        var d = Array.from(document.querySelectorAll('#diagnostics .diagnostic')).find(function (e) { return e.dataset.code === 'unsatisfiable_constraints'; });
+        var r = d.getBoundingClientRect(); return {x: r.left + 10, y: r.top + 6, views: d.dataset.views}; })())"""))
+    browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=point["x"], y=point["y"])
+    lit = browser.evaluate("Array.from(document.querySelectorAll('#wireframe g.view.highlight')).map(function (g) { return g.getAttribute('data-view'); }).sort().join(',')")
+    expect("left" in lit.split(",") and lit.split(",") == sorted(point["views"].split()), f"highlighted {lit!r}, diagnostic names {point['views']!r}")
+    browser.screenshot(os.path.join(artifacts, "playground-hover.png"))
+    browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=5, y=5)
+    expect(browser.evaluate("document.querySelectorAll('#wireframe g.view.highlight').length") == 0, "highlight cleared")
+    # The conflict is written in the picture, not only in a tooltip.
+    problem = browser.evaluate("(document.querySelector('#wireframe g.problems text.problem') || {}).textContent || ''")
+    expect(problem.startswith("• Conflict (views "), f"visible problem text {problem!r}")
+
+
+def check_permalink(browser, server):
+    """The link reproduces the scene: opening it loads the same scene and wireframe."""
+    pick_example(browser, "card")
+    scene = browser.evaluate("document.getElementById('scene').value")
+    link = browser.evaluate("document.getElementById('permalink').getAttribute('href')")
+    expect(link.startswith("#scene="), f"link {link[:40]!r}")
+    browser.navigate(f"http://127.0.0.1:{server.port}/" + link)
+    browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok'", "the linked scene")
+    expect(json.loads(browser.evaluate("document.getElementById('scene').value")) == json.loads(scene), "scene differs")
+    frames = solve_json(server, json.loads(scene))["frames"]
+    rects = dom_rects(browser)
+    expect({v: float(r["dw"]) for v, r in rects.items()} == {v: f["width"] for v, f in frames.items()}, "frames differ")
 
 
 def main():
@@ -702,6 +949,12 @@ def main():
             report.run("browser/syntax-error-caret", check_browser_syntax_error, browser, server, arguments.artifacts)
             report.run("browser/conflict-example-warning", check_browser_conflict_example, browser, arguments.artifacts)
             report.run("browser/scene-from-query", check_query_scene, browser, server)
+            report.run("browser/examples-click-inspect", check_examples_inspect, browser, server, arguments.artifacts)
+            report.run("browser/explanations-rendered", check_explanations_rendered, browser, arguments.artifacts)
+            report.run("browser/slider-resolves", check_slider_resolves, browser, server, arguments.artifacts)
+            report.run("browser/zoom-and-keyboard", check_zoom_and_keyboard, browser)
+            report.run("browser/diagnostic-hover", check_diagnostic_hover, browser, arguments.artifacts)
+            report.run("browser/permalink", check_permalink, browser, server)
             report.run("browser/no-csp-violation", check_browser_csp, browser)
     except Exception as error:
         report.failed += 1

@@ -151,4 +151,4 @@ def ambiguity_and_svg(ctx):
     ctx.expect_status(r, 200, 'svg')
     svg = r.body.decode('utf-8')
     ctx.expect('<g class="guide warning" data-guide="g" data-owner="superview">' in svg, 'no dashed guide group')
-    ctx.expect('stroke-dasharray: 4 3' in svg, 'guides not dashed')
+    ctx.expect('.guide > rect { fill: none; stroke: #7048c8; stroke-width: 1.5; stroke-dasharray: 6 4; }' in svg, 'guides not dashed')

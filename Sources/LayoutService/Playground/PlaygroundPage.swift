@@ -14,10 +14,28 @@ import Foundation
 ///   contract says);
 /// - `GET /groups` → the stored groups, which a click adds to the scene's `groups`.
 ///
-/// Query parameters: `?scene=<URL-encoded JSON>` loads that scene, `?example=NAME` one of
-/// the examples (`contract`, `rtl`, `conflict`, `syntax`). Stable hooks for tests:
-/// `#scene`, `#wireframe` (`data-state`: `pending`, `ok`, `error`; `data-revision`: the
-/// edit the wireframe shows), `#diagnostics` (`data-state` likewise), `.diagnostic`, `.caret`.
+/// Explaining the picture (issue 28):
+/// - the wireframe is zoomed to fit its area and can be zoomed (wheel, `+`/`−`, the
+///   buttons) and panned (drag, arrow keys) through its `viewBox`; `0` or Fit fits again;
+/// - clicking a view (its rect or its label), or its button in `#views`, selects it:
+///   `#inspector` shows its frame, its definition, the scene's constraints that name it,
+///   and why each field has its value: `POST /solve` (JSON) with `explain: [VIEW]`, its
+///   `explanations` listed per field with each constraint's rate `by`; a server that
+///   refuses `explain` is asked again without it and the inspector says so;
+/// - the container-width slider rewrites `container.width` and re-solves at every step
+///   (one request at a time, the last value always solved), showing the round trip of
+///   each solve in `#solve-time`;
+/// - hovering or focusing a diagnostic outlines the views it names (`view`, and the
+///   names in its `broken`/`conflicting` constraints);
+/// - `#permalink` is `#scene=<URL-encoded JSON>`, which loads that scene.
+///
+/// Query parameters: `?scene=<URL-encoded JSON>` loads that scene (as does the fragment
+/// `#scene=`), `?example=NAME` one of the examples (`contract`, `rtl`, `conflict`,
+/// `syntax`, `card`, `overflow`). Stable hooks for tests: `#scene`, `#wireframe`
+/// (`data-state`: `pending`, `ok`, `error`; `data-revision`: the edit the wireframe
+/// shows), `#diagnostics` (`data-state` likewise), `.diagnostic` (`data-views`), `.caret`,
+/// `#container-width`, `#solve-time`, `#permalink`, `#views`, `#inspector` (`data-view`,
+/// `data-state`, `data-explained`), `#inspector-constraints`, `#inspector-explanations`.
 public enum PlaygroundPage {
     /// The page, UTF-8; serve as `text/html; charset=utf-8`.
     public static let html: [UInt8] = Array(text.utf8)

@@ -1,6 +1,7 @@
 import Foundation
 import HTTP1
 import LayoutCompiler
+import LayoutSyntax
 
 extension LayoutService {
     /// Whether a `POST /solve` asks for the SVG wireframe instead of JSON: `?format=svg`
@@ -60,12 +61,23 @@ extension LayoutService {
     /// resolution and 400/415/422 problems as the JSON answer, then
     /// ``SceneEngine/solveSVG(_:)``. Not cached (the result cache holds JSON answers);
     /// `Vary: Accept` tells shared caches that `/solve` has two representations.
+    ///
+    /// The display size comes from `?scale=` or `?width=` (``wireframeDisplay(query:)``):
+    /// a value out of range, both, or either given twice is a 400 before the body is read.
     func solveWireframe(_ request: HTTPRequest) -> HTTPResponse {
+        let display: WireframeDisplay
+        switch Self.wireframeDisplay(query: request.query) {
+        case .success(let value): display = value
+        case .failure(let failure):
+            var response = problem(failure)
+            response.headers.append("Vary", "Accept")
+            return response
+        }
         if let unsupported = checkMediaType(request) { return unsupported }
         var response: HTTPResponse
         switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
         case .success(let prepared):
-            response = answer(engine.solveSVG(prepared), cacheStatus: nil)
+            response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
@@ -74,5 +86,21 @@ extension LayoutService {
         }
         response.headers.append("Vary", "Accept")
         return response
+    }
+
+    /// The wireframe's display size from the query: `scale` (pixels per point, a decimal
+    /// number in (0, 16]) or `width` (pixels, an integer from 16 to 16384), at most one of
+    /// them, each at most once (``WireframeDisplay/parse(scale:width:)``).
+    static func wireframeDisplay(query: String?) -> Result<WireframeDisplay, ServiceFailure> {
+        for name in ["scale", "width"] {
+            let count = queryCount(name, in: query)
+            if count > 1 { return .failure(.repeatedQueryParameter(name, count: count)) }
+        }
+        switch WireframeDisplay.parse(scale: queryValue("scale", in: query), width: queryValue("width", in: query)) {
+        case .success(let display): return .success(display)
+        case .failure(.scale(let text)): return .failure(.invalidDisplaySize(parameter: "scale", value: Diagnostic.echo(text)))
+        case .failure(.width(let text)): return .failure(.invalidDisplaySize(parameter: "width", value: Diagnostic.echo(text)))
+        case .failure(.bothGiven): return .failure(.conflictingDisplaySizes)
+        }
     }
 }

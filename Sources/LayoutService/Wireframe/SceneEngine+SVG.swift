@@ -25,7 +25,9 @@ extension SceneEngine {
     ///   ``overCommitted()`` when the pending-response pool is full. A rejected entry of
     ///   `sizes` is drawn as a panel without views, as `/solve` answers it without frames.
     /// - SeeAlso: ``WireframeRenderer`` for the document's shape.
-    public func solveSVG(_ prepared: Prepared) -> EngineAnswer {
+    /// - Parameter display: the display size (``WireframeDisplay``; by default the drawing
+    ///   fits 1,200 × 900 px).
+    public func solveSVG(_ prepared: Prepared, display: WireframeDisplay = WireframeDisplay()) -> EngineAnswer {
         // A drawn frame is about 320 bytes, seven times its JSON: the JSON answer's
         // million frames would be a 320 MB picture that takes seconds to write.
         let frames = (prepared.scene.views.count + 1) * max(1, prepared.scene.sizes?.count ?? 1)
@@ -43,6 +45,7 @@ extension SceneEngine {
             return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
         let output = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes,
+                                           display: display,
                                            maxBytes: maxResponseBytes, pool: answerPool, maxWork: limits.maxSolverWork)
         if output.stop != nil { return stopped(output.stop) }
         return EngineAnswer(status: 200, contentType: Self.svgContentType, body: output.bytes, isCacheable: true,
