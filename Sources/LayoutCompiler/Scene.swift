@@ -105,6 +105,11 @@ public struct ViewSpec: Sendable {
     /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
     public var firstBaseline: Double?
     public var margins = Insets()
+    /// `stack`: the view is a stack view (UIStackView) arranging these views; `nil` otherwise.
+    public var stack: StackSpec?
+    /// `hidden` (UIKit's `isHidden`): only an arranged view of a stack is laid out
+    /// differently when hidden (see ``StackSpec``).
+    public var isHidden = false
     /// Where the view was given in the request (`$.views[2]` for the array form), for
     /// diagnostics; `nil` for `$.views.NAME`.
     public var jsonPath: String?

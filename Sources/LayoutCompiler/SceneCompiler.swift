@@ -20,6 +20,8 @@ public struct CompiledConstraint: Sendable {
         /// The container's size: `superview.width == 375`, or `superview.width == 0 @50`
         /// for a fitted (`nil`) dimension.
         case container(dimension: String, size: Double?)
+        /// A stack view's constraint (``StackWords``), keyed `stack:NAME`.
+        case stack(StackWords)
     }
 
     public var constraint: Constraint
@@ -34,6 +36,8 @@ public struct CompiledConstraint: Sendable {
                 return .implicit(view + kind + (attribute == "width" ? "horizontal" : "vertical"))
             case .container(let dimension, _):
                 return .implicit("container." + dimension)
+            case .stack(let stack):
+                return .implicit("stack:" + stack.stack)
             case .parsed, .literal:
                 return .implicit("")   // not reached: these are created with a stored key
             }
@@ -79,6 +83,8 @@ public struct CompiledConstraint: Sendable {
             text = "\(view).\(attribute) \(relation) \(JSONWriter.format(size))" + priorityText(priority)
         case .container(let dimension, let size):
             text = size.map { "superview.\(dimension) == \(JSONWriter.format($0))" } ?? "superview.\(dimension) == 0 @50"
+        case .stack(let stack):
+            text = stack.text
         }
         var columnValue: Int?
         if let offset, let source { columnValue = sourceIsASCII ? offset : column(of: offset, in: source) }
@@ -222,7 +228,7 @@ public func strength(forPriority priority: Double) -> Strength {
     priority >= 1000 ? .required : Strength(priority)
 }
 
-private struct CompileState {
+struct CompileState {
     let scene: Scene
     let hierarchy: ViewHierarchy
     var constraints: [CompiledConstraint] = []
@@ -248,6 +254,7 @@ private struct CompileState {
     /// (a group's metrics over the scene's), translated in that order.
     mutating func addAllConstraints(groups: [ResolvedGroup]) {
         addIntrinsicSizeConstraints()
+        addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
