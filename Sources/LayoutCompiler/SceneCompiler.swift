@@ -103,8 +103,9 @@ public struct CompiledScene: Sendable {
     /// The limits it was compiled under (``SceneLimits/maxSolverWork`` applies when solving).
     public let limits: SceneLimits
     public let hierarchy: ViewHierarchy
-    /// The intrinsic-size constraints (views sorted by name), then the scene's
-    /// constraints in order, then the groups'. The container's size comes first at
+    /// The intrinsic-size constraints (views sorted by name), then the stacks'
+    /// constraints (stacks sorted by name, ``CompileState/addStackConstraints()``), then
+    /// the scene's constraints in order, then the groups'. The container's size comes first at
     /// solve time.
     public let constraints: [CompiledConstraint]
     /// Size-independent diagnostics: syntax errors, unknown names, incompatible attributes.
