@@ -180,6 +180,7 @@ extension CompileState {
     /// `guide`: ids −1, −2, … (a view's are 4 × view + field, ≥ 0).
     func stackGuideVariable(_ guide: Int, _ field: Int) -> Variable { Variable(id: -1 - (4 * guide + field)) }
 
+    /// - Complexity: O(arranged views) constraints and time.
     private mutating func addStack(view stackIndex: Int, guides nextGuide: inout Int) {
         let stackSpec = scene.views[stackIndex - 1]
         guard let spec = stackSpec.stack else { return }
@@ -290,12 +291,24 @@ extension CompileState {
             }
             add([StackTerm(.stack, .length, horizontal: h)], .equal, [], priority: 49, role: .canvasFit)
         }
-        // 4. Hidden arranged views.
+        // 4. Hidden arranged views, with their visible neighbours found in one pass each way.
+        var previousVisible = [Int?](repeating: nil, count: arranged.count)
+        var nextVisible = [Int?](repeating: nil, count: arranged.count)
+        var lastSeen: Int?
+        for position in arranged.indices {
+            previousVisible[position] = lastSeen
+            if !hidden[position] { lastSeen = position }
+        }
+        lastSeen = nil
+        for position in arranged.indices.reversed() {
+            nextVisible[position] = lastSeen
+            if !hidden[position] { lastSeen = position }
+        }
         for position in arranged.indices where hidden[position] {
             let view = arranged[position]
             add([StackTerm(.view(view), .length, horizontal: h)], .equal, [], role: .hiding)
-            let previous = visible.last { $0 < position }
-            let next = visible.first { $0 > position }
+            let previous = previousVisible[position]
+            let next = nextVisible[position]
             switch (previous, next) {
             case let (previous?, next?):
                 if equalDistribution {

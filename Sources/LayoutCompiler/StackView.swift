@@ -152,7 +152,8 @@ extension SceneDecoder {
             if stack.spacing < 0 && (stack.distribution == .equalSpacing || stack.distribution == .equalCentering) {
                 fail("Stack '\(Diagnostic.echo(stackView.name))' has spacing \(JSONWriter.format(stack.spacing)): with \(stack.distribution.rawValue) the spacing is the least gap and must be ≥ 0", base + ".spacing", view: stackView.name)
             }
-            for name in stack.customSpacing.keys.sorted() where !stack.arranged.contains(name) {
+            let arrangedNames = Set(stack.arranged)   // membership only
+            for name in stack.customSpacing.keys.sorted() where !arrangedNames.contains(name) {
                 fail("customSpacing of stack '\(Diagnostic.echo(stackView.name))' names '\(Diagnostic.echo(name))', which it does not arrange", base + ".customSpacing" + pathComponent(name), view: stackView.name)
             }
             for (position, name) in stack.arranged.enumerated() {
