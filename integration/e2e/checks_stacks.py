@@ -113,3 +113,23 @@ def invalid_stacks(ctx):
         doc = _post(ctx, scene, status)
         paths = [d.get('path') for d in doc['diagnostics'] if d['code'] == 'invalid_scene']
         ctx.expect(path in paths, '%r: paths %r, expected %s' % (views, paths, path))
+
+
+@check('stacks/playground-examples')
+def playground_examples(ctx):
+    # The playground's three stack examples (a table cell row, an equalSpacing toolbar, a
+    # form of rows) lay out with no diagnostic. The toolbar is corpus case 303's: four
+    # buttons 22 + 30 + 26 + 28 = 106 wide in 358, gaps (358 - 106)/3 = 84: x 0, 106, 220, 330.
+    r = ctx.request('GET', '/')
+    ctx.expect_status(r, 200, 'GET /')
+    page = r.body.decode('utf-8')
+    decoder = json.JSONDecoder()
+    for name in ('stackCell', 'stackToolbar', 'stackForm'):
+        marker = '    %s: ' % name
+        ctx.expect(marker in page, 'the playground has no %s example' % name)
+        scene, _ = decoder.raw_decode(page, page.index(marker) + len(marker))
+        doc = _post(ctx, scene, 200)
+        ctx.expect_equal(doc['diagnostics'], [], '%s diagnostics' % name)
+        if name == 'stackToolbar':
+            ctx.expect_equal([doc['frames'][b]['x'] for b in ('back', 'share', 'bookmark', 'tabs')],
+                             [0, 106, 220, 330], 'toolbar x')
