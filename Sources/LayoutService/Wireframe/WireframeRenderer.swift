@@ -46,6 +46,7 @@ public struct WireframeRenderer: Sendable {
     .layoutd-wireframe .view > rect { fill: rgba(70, 130, 220, 0.10); stroke: #3a6fc4; stroke-width: 1; }
     .layoutd-wireframe .view.alternate > rect { fill: rgba(60, 170, 110, 0.12); stroke: #2f8f5a; }
     .layoutd-wireframe .view.container > rect { fill: #fafafa; stroke: #222; stroke-width: 2; }
+    .layoutd-wireframe .view.stack > rect { stroke-dasharray: 6 3; }
     .layoutd-wireframe .view.warning > rect { fill: rgba(230, 150, 20, 0.22); stroke: #d9480f; stroke-width: 2; stroke-dasharray: 5 3; }
     .layoutd-wireframe .label { fill: #1b1b1b; }
     .layoutd-wireframe .view.warning > .label { fill: #b02a00; font-weight: bold; }
@@ -225,6 +226,7 @@ public struct WireframeRenderer: Sendable {
         let messages = panel.messages[view]
         var classes = view == 0 ? "view container" : "view"
         if view != 0 && hierarchy.depths[view] % 2 == 0 { classes += " alternate" }
+        if panel.isStack[view] { classes += " stack" }
         if !messages.isEmpty { classes += " warning" }
         out.raw("<g")
         out.attribute("class", classes)
@@ -288,6 +290,8 @@ public struct WireframeRenderer: Sendable {
         var absolute: [Box]
         var messages: [[String]]
         var bounds: Bounds
+        /// Whether each view is a stack view (drawn dashed, class `stack`).
+        var isStack: [Bool]
 
         init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, messages: [[String]]) {
             let count = hierarchy.count
@@ -297,6 +301,7 @@ public struct WireframeRenderer: Sendable {
             absolute = WireframeRenderer.absoluteFrames(reported, hierarchy: hierarchy,
                                                         relativeToRoot: compiled.scene.options.coordinates == .root)
             self.messages = messages
+            isStack = [false] + compiled.scene.views.map { $0.stack != nil }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
                 for frame in absolute {
