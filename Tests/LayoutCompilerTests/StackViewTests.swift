@@ -336,6 +336,21 @@ struct StackViewTests {
         #expect(result.frame("c") == frame(88, 0, 30, 10))
     }
 
+    @Test func fractionalPrioritiesAreLevelsOfTheirOwn() throws {
+        // UIKit's stack priorities include 999.5: each fraction is its own strict level.
+        // a's height: 10 @999, 50 @999.25, 30 @999.5 -> 30 (the highest wins outright), in a
+        // top-aligned row whose span (== at 999.5, fit at 51) makes the row as tall: 30.
+        let (compiled, result) = try layout(#"""
+        {"container":{"width":200,"height":100},
+         "views":{"row":{"stack":{"alignment":"top","arranged":["a"]}},"a":{"intrinsicSize":{"width":40}}},
+         "constraints":["H:|[row]","V:|[row]","a.height == 10 @999","a.height == 50 @999.25","a.height == 30 @999.5"]}
+        """#)
+        #expect(result.frame("a") == frame(0, 0, 40, 30))
+        #expect(result.frame("row") == frame(0, 0, 40, 30))
+        let strengths = Set(compiled.constraints.map(\.constraint.strength.value))
+        #expect(strengths.isSuperset(of: [999.5, 999.25, 999, 51, 25]))
+    }
+
     // MARK: Diagnostics
 
     @Test func conflictsNameStackConstraintsAsStackRefs() throws {
