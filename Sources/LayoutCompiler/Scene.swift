@@ -32,11 +32,13 @@ public struct Scene: Sendable {
     }
 
     /// About how many bytes it holds: its constraint texts, 300 per view and 100 per
-    /// constraint, metric and size for the rest. An estimate for cache limits.
-    /// - Complexity: O(constraints).
+    /// constraint, metric, size and stack entry (arranged view or custom spacing) for the
+    /// rest. An estimate for cache limits.
+    /// - Complexity: O(constraints + views).
     public var approximateByteCount: Int {
         var bytes = 300 * views.count + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
+        for view in views { if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) } }
         return bytes
     }
 }

@@ -8,7 +8,7 @@ import LayoutSyntax
 /// `span(row)` is the stack's spanning guide (UIKit's alignment spanner: the smallest
 /// box around its visible arranged views across the axis), `gap(row, a, b)` its
 /// distributing guide between the arranged views `a` and `b`. Rendered on demand.
-public struct StackWords: Sendable {
+struct StackWords: Sendable {
     /// What a term names.
     enum Item: Sendable {
         case view(String)

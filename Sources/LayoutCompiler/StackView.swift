@@ -139,6 +139,7 @@ extension SceneDecoder {
         // Arranged view index → the stack (index) that arranges it and where.
         var arrangedBy: [Int: (stack: Int, path: String)] = [:]   // lookups only
         var implied: [(view: Int, stack: Int)] = []
+        var sortedNames: [String] = []   // the view names, sorted once when a suggestion needs them
         for stackIndex in stacks {
             let stackView = scene.views[stackIndex]
             guard let stack = stackView.stack else { continue }
@@ -159,7 +160,13 @@ extension SceneDecoder {
             for (position, name) in stack.arranged.enumerated() {
                 let path = "\(base).arranged[\(position)]"
                 guard let viewIndex = indexByName[name] else {
-                    let suggestion = closestName(to: name, among: indexByName.keys.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    // The suggestion compares the name with every view's: only for diagnostics
+                    // that are listed (a stack can arrange thousands of unknown names).
+                    var suggestion = ""
+                    if context.sceneErrors.count < LayoutDiagnostic.maxCount {
+                        if sortedNames.isEmpty { sortedNames = indexByName.keys.sorted() }
+                        suggestion = closestName(to: name, among: sortedNames).map { "; did you mean '\($0)'?" } ?? ""
+                    }
                     fail("Stack '\(Diagnostic.echo(stackView.name))' arranges an unknown view '\(Diagnostic.echo(name))'\(suggestion)", path, view: stackView.name)
                     continue
                 }

@@ -447,6 +447,16 @@ struct StackViewTests {
         }
     }
 
+    @Test func suggestionsForUnknownArrangedNamesStopWithTheListedDiagnostics() throws {
+        // 300 unknown names: each is a 422, but only the first LayoutDiagnostic.maxCount (100)
+        // compare the name with every view's for a suggestion ("aa0" is close to "aa").
+        let names = (0..<300).map { "\"aa\($0)\"" }.joined(separator: ",")
+        let found = try #require(rejection(#"{"views":{"s":{"stack":{"arranged":[\#(names)]}},"aa":{}}}"#))
+        #expect(found.diagnostics.count == 300)
+        #expect(found.diagnostics[0].message.contains("did you mean 'aa'?"))
+        #expect(!found.diagnostics[150].message.contains("did you mean"))
+    }
+
     @Test func wrongStackTypesAre400() throws {
         let cases: [(String, String)] = [
             (#""s":{"stack":{"axis":"diagonal","arranged":[]}}"#, "$.views.s.stack.axis"),
