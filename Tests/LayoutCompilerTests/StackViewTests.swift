@@ -457,6 +457,14 @@ struct StackViewTests {
         #expect(!found.diagnostics[150].message.contains("did you mean"))
     }
 
+    @Test func stacksArrangingEachOtherAreACycle() throws {
+        // s1 arranges s2 and s2 arranges s1: the implied parents form a cycle (422).
+        let found = try #require(rejection(#"{"views":{"s1":{"stack":{"arranged":["s2"]}},"s2":{"stack":{"arranged":["s1"]}}}}"#))
+        #expect(found.reason == .invalid)
+        #expect(found.diagnostics.contains { $0.code == .invalidScene && $0.message.contains("cycle") },
+                "\(found.diagnostics.map(\.message))")
+    }
+
     @Test func wrongStackTypesAre400() throws {
         let cases: [(String, String)] = [
             (#""s":{"stack":{"axis":"diagonal","arranged":[]}}"#, "$.views.s.stack.axis"),
