@@ -453,3 +453,41 @@ extension CompileState {
         if !pendingMentions.contains(key) { pendingMentions.append(key) }
     }
 }
+
+extension CompiledScene {
+    /// Xcode's "content priority ambiguity", for a tie of only hugging (or only
+    /// compression-resistance) constraints of one axis between arranged views of one
+    /// stack: `Content priority ambiguity in stack 'row': 'a' and 'b' have the same
+    /// horizontal hugging priority (250)`. `nil` for any other tie.
+    ///
+    /// This is the tie UIKit leaves to the arranged views' order when a `fill` stack
+    /// stretches (hugging) or shrinks (compression resistance); contract, "Stack views".
+    /// - Complexity: O(tied + arranged views of that stack).
+    func contentPriorityAmbiguityNote(_ tied: [ConstraintRef]) -> String? {
+        var views: [String] = []
+        var kind = ""
+        for ref in tied {
+            guard case .implicit(let name) = ref.key else { return nil }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1] == "hugging" || parts[1] == "compressionResistance" else { return nil }
+            let refKind = parts[1] + "." + parts[2]
+            if kind.isEmpty { kind = String(refKind) } else if kind != refKind { return nil }
+            let view = String(parts[0])
+            if !views.contains(view) { views.append(view) }
+        }
+        guard views.count >= 2, let first = hierarchy.index(of: views[0]), first > 0 else { return nil }
+        let stackIndex = hierarchy.parents[first]
+        guard stackIndex > 0, let stack = scene.views[stackIndex - 1].stack, stack.distribution == .fill else { return nil }
+        let arranged = Set(stack.arranged)   // membership only
+        guard views.allSatisfy({ arranged.contains($0) && hierarchy.index(of: $0).map { hierarchy.parents[$0] == stackIndex } == true }) else { return nil }
+        let axis = kind.hasSuffix("horizontal") ? "horizontal" : "vertical"
+        let what = kind.hasPrefix("hugging") ? "hugging" : "compression resistance"
+        let spec = scene.views[first - 1]
+        let priority = kind.hasPrefix("hugging") ? (axis == "horizontal" ? spec.hugging.horizontal : spec.hugging.vertical)
+            : (axis == "horizontal" ? spec.compressionResistance.horizontal : spec.compressionResistance.vertical)
+        let named = views.prefix(4).map { "'\($0)'" }
+        let list = named.count == 2 ? named.joined(separator: " and ")
+            : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] + (views.count > 4 ? " (and \(views.count - 4) more)" : "")
+        return "Content priority ambiguity in stack '\(scene.views[stackIndex - 1].name)': \(list) have the same \(axis) \(what) priority (\(JSONWriter.format(priority))); UIKit leaves the tie to their order"
+    }
+}

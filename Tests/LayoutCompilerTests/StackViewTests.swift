@@ -257,6 +257,7 @@ struct StackViewTests {
         #expect(first.ambiguous("b").contains("width"))
         let notes = first.diagnostics.filter { $0.code == .ambiguousLayout && $0.view == "a" }.flatMap(\.notes).joined()
         #expect(notes.contains("a.hugging.horizontal") && notes.contains("b.hugging.horizontal"), "\(notes)")
+        #expect(notes.contains("Content priority ambiguity in stack 'row': 'a' and 'b' have the same horizontal hugging priority (250)"), "\(notes)")
         #expect(first.frames.map(\.frame) == second.frames.map(\.frame))
         #expect(first.frame("a").width + first.frame("b").width == 290)
     }
@@ -268,6 +269,7 @@ struct StackViewTests {
         #expect(result.ambiguous("b").contains("width"))
         let notes = result.diagnostics.filter { $0.code == .ambiguousLayout && $0.view == "b" }.flatMap(\.notes).joined()
         #expect(notes.contains("compressionResistance"), "\(notes)")
+        #expect(notes.contains("Content priority ambiguity in stack 'row': 'a' and 'b' have the same horizontal compression resistance priority (750)"), "\(notes)")
     }
 
     // MARK: Margins, baselines, right to left
