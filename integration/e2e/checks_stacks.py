@@ -92,6 +92,9 @@ def hugging_tie(ctx):
     doc = _post(ctx, _row(hugging_a=250), 200)
     ambiguous = sorted((d['view'], d['attribute']) for d in doc['diagnostics'] if d['code'] == 'ambiguous_layout')
     ctx.expect(('a', 'width') in ambiguous and ('b', 'width') in ambiguous, 'ambiguous: %r' % ambiguous)
+    notes = ' '.join(n for d in doc['diagnostics'] if d['code'] == 'ambiguous_layout' for n in d.get('notes', []))
+    ctx.expect("Content priority ambiguity in stack 'row': 'a' and 'b' have the same horizontal hugging priority (250)" in notes,
+               'notes: %s' % notes[:400])
     again = _post(ctx, _row(hugging_a=250), 200)
     ctx.expect_equal(again['frames'], doc['frames'], 'the same frames again')
 
