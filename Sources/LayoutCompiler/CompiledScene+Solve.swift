@@ -585,6 +585,7 @@ extension CompiledScene {
                 + shown.joined(separator: ", ")
             if tied.count > shown.count { note += " and \(tied.count - shown.count) more" }
             notes.append(note)
+            if let content = contentPriorityAmbiguityNote(tied) { notes.append(content) }
             notes.append("Fix it by giving one of them a higher priority, or with a required constraint on its \(field)")
         } else if view != 0 && involved.isEmpty {
             message += "; no constraint mentions its \(axisName) attributes"

@@ -37,11 +37,13 @@ public struct Scene: Sendable {
     }
 
     /// About how many bytes it holds: its constraint texts, 300 per view or guide and 100 per
-    /// constraint, metric and size for the rest. An estimate for cache limits.
-    /// - Complexity: O(constraints).
+    /// constraint, metric, size and stack entry (arranged view or custom spacing) for the
+    /// rest. An estimate for cache limits.
+    /// - Complexity: O(constraints + views).
     public var approximateByteCount: Int {
         var bytes = 300 * (views.count + guides.count) + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
+        for view in views { if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) } }
         return bytes
     }
 }
@@ -129,6 +131,11 @@ public struct ViewSpec: Sendable {
     /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
     public var firstBaseline: Double?
     public var margins = Insets()
+    /// `stack`: the view is a stack view (UIStackView) arranging these views; `nil` otherwise.
+    public var stack: StackSpec?
+    /// `hidden` (UIKit's `isHidden`): only an arranged view of a stack is laid out
+    /// differently when hidden (see ``StackSpec``).
+    public var isHidden = false
     /// Where the view was given in the request (`$.views[2]` for the array form), for
     /// diagnostics; `nil` for `$.views.NAME`.
     public var jsonPath: String?

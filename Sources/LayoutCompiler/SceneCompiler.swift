@@ -20,6 +20,8 @@ public struct CompiledConstraint: Sendable {
         /// The container's size: `superview.width == 375`, or `superview.width == 0 @50`
         /// for a fitted (`nil`) dimension.
         case container(dimension: String, size: Double?)
+        /// A stack view's constraint (``StackWords``), keyed `stack:NAME`.
+        case stack(StackWords)
     }
 
     public var constraint: Constraint
@@ -34,6 +36,8 @@ public struct CompiledConstraint: Sendable {
                 return .implicit(view + kind + (attribute == "width" ? "horizontal" : "vertical"))
             case .container(let dimension, _):
                 return .implicit("container." + dimension)
+            case .stack(let stack):
+                return .implicit("stack:" + stack.stack)
             case .parsed, .literal:
                 return .implicit("")   // not reached: these are created with a stored key
             }
@@ -79,6 +83,8 @@ public struct CompiledConstraint: Sendable {
             text = "\(view).\(attribute) \(relation) \(JSONWriter.format(size))" + priorityText(priority)
         case .container(let dimension, let size):
             text = size.map { "superview.\(dimension) == \(JSONWriter.format($0))" } ?? "superview.\(dimension) == 0 @50"
+        case .stack(let stack):
+            text = stack.text
         }
         var columnValue: Int?
         if let offset, let source { columnValue = sourceIsASCII ? offset : column(of: offset, in: source) }
@@ -97,10 +103,11 @@ public struct CompiledScene: Sendable {
     /// The limits it was compiled under (``SceneLimits/maxSolverWork`` applies when solving).
     public let limits: SceneLimits
     public let hierarchy: ViewHierarchy
-    /// The intrinsic-size constraints (views sorted by name), then the scene's
-    /// constraints in order, then the groups'; when a constraint uses `safeArea`, the
-    /// four that define it come first (the container's, as its size is). The
-    /// container's size comes first at solve time.
+    /// The intrinsic-size constraints (views sorted by name), then the stacks'
+    /// constraints (stacks sorted by name, ``CompileState/addStackConstraints()``), then
+    /// the scene's constraints in order, then the groups'; when a constraint uses
+    /// `safeArea`, the four that define it come first (the container's, as its size is).
+    /// The container's size comes first at solve time.
     public let constraints: [CompiledConstraint]
     /// Size-independent diagnostics: syntax errors, unknown names, incompatible attributes.
     public let diagnostics: [LayoutDiagnostic]
@@ -260,6 +267,7 @@ struct CompileState {
     /// (a group's metrics over the scene's), translated in that order.
     mutating func addAllConstraints(groups: [ResolvedGroup]) {
         addIntrinsicSizeConstraints()
+        addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
         let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,

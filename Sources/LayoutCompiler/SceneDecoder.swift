@@ -124,6 +124,7 @@ public struct SceneDecoder: Sendable {
         if !context.typeErrors.isEmpty {
             throw SceneRejection(.malformed, diagnostics: context.typeErrors)
         }
+        checkStacks(&scene, &context)
         checkNamesAndHierarchy(&scene, &context)
         checkGuides(&scene, &context)
         checkLimits(scene, &context)
@@ -310,7 +311,7 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins"], path: path())
+                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "stack", "hidden"], path: path())
                 var view = ViewSpec(name: name)
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
@@ -333,6 +334,12 @@ public struct SceneDecoder: Sendable {
                 view.baseline = context.optionalNumber(body["baseline"], path: path() + ".baseline")
                 view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path() + ".firstBaseline")
                 view.margins = decodeInsets(body["margins"], path: path() + ".margins", &context)
+                if let stack = body["stack"] { view.stack = decodeStack(stack, path: path() + ".stack", &context) }
+                if let hidden = body["hidden"] {
+                    if case .bool(let flag) = hidden { view.isHidden = flag } else {
+                        context.typeErrors.append(context.typeError(path() + ".hidden", expected: "true or false", found: hidden))
+                    }
+                }
                 views.append(view)
             }
         default:

@@ -3,6 +3,7 @@
 //   layoutd-bench solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]
 //   layoutd-bench solver-batch DIR
 //   layoutd-bench parse | sizes | explain   (parser throughput; issue 6 and 7 benchmarks)
+//   layoutd-bench stacks [--rows N]   (issue 27: a table of stack views against hand-written constraints)
 //
 // Other modules' benchmarks are added as further subcommands in `commands`.
 import Foundation
@@ -32,6 +33,9 @@ let commands: [(name: String, command: Subcommand)] = [
     ("explain", Subcommand(
         usage: "explain [--constraints 1000] [--repeats 5]   (cost of explaining one conflict)",
         run: SceneBench.runExplain)),
+    ("stacks", Subcommand(
+        usage: "stacks [--rows 1000] [--repeats 5]   (a table of stack views vs the same table in hand-written constraints)",
+        run: StackBench.run)),
 ]
 
 @MainActor func printUsage() {

@@ -72,6 +72,7 @@ public struct WireframeRenderer: Sendable {
     .layoutd-wireframe .view > rect { fill: rgba(70, 130, 220, 0.10); stroke: #3a6fc4; stroke-width: 1; }
     .layoutd-wireframe .view.alternate > rect { fill: rgba(60, 170, 110, 0.12); stroke: #2f8f5a; }
     .layoutd-wireframe .view.container > rect { fill: #fafafa; stroke: #222; stroke-width: 2; }
+    .layoutd-wireframe .view.stack > rect { stroke-dasharray: 6 3; }
     .layoutd-wireframe .view.warning > rect { fill: rgba(230, 150, 20, 0.22); stroke: #d9480f; stroke-width: 2; stroke-dasharray: 5 3; }
     .layoutd-wireframe .view.conflict > rect { fill: rgba(220, 30, 30, 0.16); stroke: #d00000; stroke-width: 2.5; stroke-dasharray: none; }
     .layoutd-wireframe .view.negative > path.flag { stroke: #d00000; stroke-width: 1.5; fill: none; }
@@ -1029,6 +1030,7 @@ public struct WireframeRenderer: Sendable {
         let mark = panel.marks[view]
         var classes = view == 0 ? "view container" : "view"
         if view != 0 && hierarchy.depths[view] % 2 == 0 { classes += " alternate" }
+        if panel.isStack[view] { classes += " stack" }
         if !mark.messages.isEmpty { classes += " warning" }
         if mark.conflict { classes += " conflict" }
         if !mark.ambiguous.isEmpty { classes += " ambiguous" }
@@ -1130,6 +1132,8 @@ public struct WireframeRenderer: Sendable {
         var isRejected: Bool
         /// The first error's message of a rejected layout.
         var rejection: String
+        /// Whether each view is a stack view (drawn dashed, class `stack`).
+        var isStack: [Bool]
 
         init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, marks: [Mark], guides: [Guide]) {
             let count = hierarchy.count
@@ -1152,6 +1156,7 @@ public struct WireframeRenderer: Sendable {
                 }
                 return box
             }
+            isStack = [false] + compiled.scene.views.map { $0.stack != nil }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
                 for frame in absolute + guideBoxes {

@@ -1,0 +1,493 @@
+import Cassowary
+import LayoutSyntax
+
+/// How a stack constraint is written for people: the equation over the stack, its
+/// arranged views and its internal guides, and what the constraint is for.
+///
+/// The internal guides are written by what they are, never by an internal name:
+/// `span(row)` is the stack's spanning guide (UIKit's alignment spanner: the smallest
+/// box around its visible arranged views across the axis), `gap(row, a, b)` its
+/// distributing guide between the arranged views `a` and `b`. Rendered on demand.
+struct StackWords: Sendable {
+    /// What a term names.
+    enum Item: Sendable {
+        case view(String)
+        case span
+        case gap(after: String, before: String)
+    }
+
+    struct Term: Sendable {
+        var coefficient: Double
+        var item: Item
+        var attribute: String
+    }
+
+    /// What the constraint does for the stack (UIKit's `UISV-…` identifiers in words).
+    enum Role: String, Sendable {
+        case canvas = "canvas"                             // UISV-canvas-connection
+        case spacing = "spacing"                           // UISV-spacing
+        case alignment = "alignment"                       // UISV-alignment
+        case span = "span"                                 // UISV-spanning-boundary
+        case spanFit = "span fit"                          // UISV-spanning-fit
+        case ambiguitySuppression = "ambiguity suppression" // UISV-ambiguity-suppression
+        case canvasFit = "canvas fit"                      // UISV-canvas-fit
+        case fillEqually = "fillEqually"                   // UISV-fill-equally
+        case fillProportionally = "fillProportionally"     // UISV-fill-proportionally
+        case distributing = "distributing"                 // UISV-distributing(-edge)
+        case hiding = "hiding"                             // UISV-hiding
+    }
+
+    /// The stack's name.
+    var stack: String
+    var lhs: [Term]
+    var relation: RelationalOperator
+    var rhs: [Term]
+    /// Added to the right side, points.
+    var constant: Double
+    /// 1...1000 (fractional ones included).
+    var priority: Double
+    var role: Role
+
+    /// `title.leading == icon.trailing + 8 (stack row spacing)`.
+    var text: String {
+        func render(_ terms: [Term]) -> String {
+            var out = ""
+            for (index, term) in terms.enumerated() {
+                var coefficient = term.coefficient
+                if index > 0 {
+                    out += coefficient < 0 ? " - " : " + "
+                    coefficient = abs(coefficient)
+                } else if coefficient == -1 {
+                    out += "-"
+                    coefficient = 1
+                }
+                if coefficient != 1 { out += JSONWriter.format(coefficient) + " * " }
+                switch term.item {
+                case .view(let name): out += name
+                case .span: out += "span(\(stack))"
+                case .gap(let after, let before): out += "gap(\(stack), \(after), \(before))"
+                }
+                out += "." + term.attribute
+            }
+            return out
+        }
+        let relationText: String
+        switch relation {
+        case .equal: relationText = "=="
+        case .greaterThanOrEqual: relationText = ">="
+        case .lessThanOrEqual: relationText = "<="
+        }
+        var text = render(lhs) + " " + relationText + " "
+        if rhs.isEmpty {
+            text += JSONWriter.format(constant)
+        } else {
+            text += render(rhs)
+            if constant > 0 { text += " + " + JSONWriter.format(constant) } else if constant < 0 { text += " - " + JSONWriter.format(-constant) }
+        }
+        return text + priorityText(priority) + " (stack \(stack) \(role.rawValue))"
+    }
+}
+
+/// One term of a stack constraint before translation: `coefficient × item.edge`.
+private struct StackTerm {
+    /// What the term measures.
+    enum Item {
+        /// An arranged view (its index in the hierarchy).
+        case view(Int)
+        /// The stack's edges where its arranged views go: its margins when
+        /// `layoutMarginsRelative`, else its bounds (UIKit's canvas).
+        case canvas
+        /// The stack view itself (its own length, whatever its margins).
+        case stack
+        /// The spanning guide.
+        case span
+        /// The `index`-th distributing guide, between the two arranged views named.
+        case gap(index: Int, after: Int, before: Int)
+    }
+
+    /// An edge or length along one axis.
+    enum Edge {
+        /// Leading (top), trailing (bottom), center, width (height).
+        case start, end, middle, length
+        /// Vertical only.
+        case firstBaseline, lastBaseline
+    }
+
+    var coefficient: Double
+    var item: Item
+    var edge: Edge
+    var horizontal: Bool
+
+    init(_ item: Item, _ edge: Edge, horizontal: Bool) {
+        self.init(1, item, edge, horizontal: horizontal)
+    }
+
+    init(_ coefficient: Double, _ item: Item, _ edge: Edge, horizontal: Bool) {
+        self.coefficient = coefficient
+        self.item = item
+        self.edge = edge
+        self.horizontal = horizontal
+    }
+}
+
+extension CompileState {
+    /// Every stack's constraints, stacks in the order of their names (contract,
+    /// "Conflicts"), each keyed `stack:NAME` with parts numbered from 0.
+    ///
+    /// The constraints are those UIKit's `UIStackView` adds (iOS 9 on; TZStackView's
+    /// reimplementation and its test case against UIKit show them), in this order per
+    /// stack, where `canvas` is the stack's bounds, or its margins when
+    /// `layoutMarginsRelative`, `first` the first arranged view, and a hidden arranged
+    /// view is left out of the arrangement along the axis:
+    ///
+    /// 1. canvas connections along the axis: the first visible view's leading (top) and
+    ///    the last visible view's trailing (bottom) at the canvas's (required);
+    /// 2. spacing between each two adjacent visible views: `==` the spacing after the
+    ///    first of them for the fill distributions, `>=` for `equalSpacing` and
+    ///    `equalCentering` (required); on a vertical `baselineRelative` stack from the
+    ///    last baseline to the next view's first baseline;
+    /// 3. the distribution: `fillEqually` equal lengths (required); `fillProportionally`
+    ///    each visible view's length = the stack's length × its intrinsic length ÷ (the
+    ///    visible views' intrinsic lengths + the spacing between them), at 999, 998, …;
+    ///    `equalSpacing` a distributing guide from each view's trailing edge to the next
+    ///    one's leading edge, all of equal length (required); `equalCentering` one from
+    ///    each view's center to the next one's, of equal length at 150; for both, the
+    ///    stack's length `== 0` at 49 (canvas fit: as short as its content allows);
+    /// 4. hiding: each hidden arranged view's length `== 0` (required), its leading edge
+    ///    halfway between its visible neighbours (the spacing halved on each side; in the
+    ///    middle of the gap for the equal distributions), or at the canvas's edge when it
+    ///    has a visible neighbour on one side only;
+    /// 5. alignment across the axis, over every arranged view, hidden ones included:
+    ///    `fill` pins `first`'s two edges to the canvas and every other view's to
+    ///    `first`'s; `leading`, `trailing`, `center` pin that edge of `first` to the
+    ///    canvas and of the others to `first`; the baseline alignments (horizontal
+    ///    stacks) align that baseline to `first`'s. All but `fill` add the spanning guide
+    ///    around the visible views (its edges `<=`/`>=` theirs, required; `==` at 999.5
+    ///    on the aligned edge for `leading`, `trailing` and the baseline alignments),
+    ///    the canvas's free edges pinned to it, its width (height) `== 0` at 51, and each
+    ///    arranged view's height (width) `== 0` at 25 (ambiguity suppression).
+    ///
+    /// The guides are solver variables with negative ids (``stackGuideVariable(_:_:)``),
+    /// apart from the views', and appear in no answer.
+    mutating func addStackConstraints() {
+        var nextGuide = 0
+        for offset in scene.views.indices where scene.views[offset].stack != nil {
+            addStack(view: offset + 1, guides: &nextGuide)
+        }
+    }
+
+    /// The variable of field `field` (0 x, 1 y, 2 width, 3 height) of internal guide
+    /// `guide`: ids −1, −2, … (a view's are 4 × view + field, ≥ 0).
+    func stackGuideVariable(_ guide: Int, _ field: Int) -> Variable { Variable(id: -1 - (4 * guide + field)) }
+
+    /// - Complexity: O(arranged views) constraints and time.
+    private mutating func addStack(view stackIndex: Int, guides nextGuide: inout Int) {
+        let stackSpec = scene.views[stackIndex - 1]
+        guard let spec = stackSpec.stack else { return }
+        let name = stackSpec.name
+        let arranged = spec.arranged.compactMap { hierarchy.index(of: $0) }.filter { $0 > 0 }
+        guard !arranged.isEmpty else { return }
+        let horizontal = spec.axis == .horizontal
+        let hidden = arranged.map { scene.views[$0 - 1].isHidden }
+        let visible = arranged.indices.filter { !hidden[$0] }
+        let alignment = spec.alignment.normalized
+        let equalDistribution = spec.distribution == .equalSpacing || spec.distribution == .equalCentering
+        var part = 0
+        let spanGuide = alignment == .fill ? -1 : nextGuide
+        if spanGuide >= 0 { nextGuide += 1 }
+
+        func add(_ lhs: [StackTerm], _ relation: RelationalOperator, _ rhs: [StackTerm], constant: Double = 0,
+                 priority: Double = 1000, role: StackWords.Role) {
+            var terms: [Term] = []
+            var words = StackWords(stack: name, lhs: [], relation: relation, rhs: [], constant: constant, priority: priority, role: role)
+            var expressionConstant = -constant
+            pendingMentions.removeAll(keepingCapacity: true)
+            for (side, list) in [(1.0, lhs), (-1.0, rhs)] {
+                for term in list {
+                    let form = stackTermForm(term, stack: stackIndex, spec: spec, spanGuide: spanGuide)
+                    for (variable, coefficient) in form.terms { terms.append(Term(variable, side * term.coefficient * coefficient)) }
+                    expressionConstant += side * term.coefficient * form.constant
+                    let item: StackWords.Item
+                    switch term.item {
+                    case .view(let view): item = .view(hierarchy.names[view])
+                    case .canvas, .stack: item = .view(name)
+                    case .span: item = .span
+                    case .gap(_, let after, let before): item = .gap(after: hierarchy.names[after], before: hierarchy.names[before])
+                    }
+                    let wordsTerm = StackWords.Term(coefficient: term.coefficient, item: item,
+                                                    attribute: stackAttributeName(term, marginsRelative: spec.layoutMarginsRelative))
+                    if side > 0 { words.lhs.append(wordsTerm) } else { words.rhs.append(wordsTerm) }
+                    switch term.item {
+                    case .view(let view): noteMention(4 * view + (term.horizontal ? 0 : 1))
+                    case .canvas, .stack: noteMention(4 * stackIndex + (term.horizontal ? 0 : 1))
+                    case .span, .gap: break
+                    }
+                }
+            }
+            for mention in pendingMentions { mentions.append((mention, constraints.count)) }
+            constraints.append(CompiledConstraint(
+                constraint: Constraint(Expression(terms: terms, constant: expressionConstant), relation, strength: strength(forPriority: priority)),
+                part: part, words: .stack(words)))
+            part += 1
+        }
+        func spacingAfter(_ position: Int) -> Double { spec.spacing(after: hierarchy.names[arranged[position]]) }
+        let h = horizontal
+
+        // 1. Canvas connections along the axis.
+        if let first = visible.first, let last = visible.last {
+            add([StackTerm(.view(arranged[first]), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .canvas)
+            add([StackTerm(.view(arranged[last]), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .canvas)
+        }
+        // 2. Spacing between adjacent visible views.
+        let baselineSpacing = !horizontal && spec.baselineRelative
+        for (order, position) in visible.enumerated().dropFirst() {
+            let previous = visible[order - 1]
+            add([StackTerm(.view(arranged[position]), baselineSpacing ? .firstBaseline : .start, horizontal: h)],
+                equalDistribution ? .greaterThanOrEqual : .equal,
+                [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
+                constant: spacingAfter(previous), role: .spacing)
+        }
+        // 3. The distribution.
+        switch spec.distribution {
+        case .fill:
+            break
+        case .fillEqually:
+            if let first = visible.first {
+                for position in visible.dropFirst() {
+                    add([StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
+                        [StackTerm(.view(arranged[first]), .length, horizontal: h)], role: .fillEqually)
+                }
+            }
+        case .fillProportionally:
+            let intrinsic = visible.map { position -> Double in
+                let view = scene.views[arranged[position] - 1]
+                return (horizontal ? view.intrinsicWidth : view.intrinsicHeight) ?? 0
+            }
+            var total = intrinsic.reduce(0, +)
+            for order in visible.indices.dropFirst() { total += spacingAfter(visible[order - 1]) }
+            if total > 0 {
+                for (order, position) in visible.enumerated() {
+                    add([StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
+                        [StackTerm(intrinsic[order] / total, .stack, .length, horizontal: h)],
+                        priority: max(1, 999 - Double(order)), role: .fillProportionally)
+                }
+            }
+        case .equalSpacing, .equalCentering:
+            let centering = spec.distribution == .equalCentering
+            let firstGap = nextGuide
+            for (order, position) in visible.enumerated().dropFirst() {
+                let previous = visible[order - 1]
+                let gap = StackTerm.Item.gap(index: nextGuide, after: arranged[previous], before: arranged[position])
+                nextGuide += 1
+                add([StackTerm(gap, .start, horizontal: h)], .equal,
+                    [StackTerm(.view(arranged[previous]), centering ? .middle : .end, horizontal: h)], role: .distributing)
+                add([StackTerm(gap, .end, horizontal: h)], .equal,
+                    [StackTerm(.view(arranged[position]), centering ? .middle : .start, horizontal: h)], role: .distributing)
+                if order >= 2 {
+                    let firstGapItem = StackTerm.Item.gap(index: firstGap, after: arranged[visible[0]], before: arranged[visible[1]])
+                    add([StackTerm(gap, .length, horizontal: h)], .equal, [StackTerm(firstGapItem, .length, horizontal: h)],
+                        priority: centering ? 150 : 1000, role: .fillEqually)
+                }
+            }
+            add([StackTerm(.stack, .length, horizontal: h)], .equal, [], priority: 49, role: .canvasFit)
+        }
+        // 4. Hidden arranged views, with their visible neighbours found in one pass each way.
+        var previousVisible = [Int?](repeating: nil, count: arranged.count)
+        var nextVisible = [Int?](repeating: nil, count: arranged.count)
+        var lastSeen: Int?
+        for position in arranged.indices {
+            previousVisible[position] = lastSeen
+            if !hidden[position] { lastSeen = position }
+        }
+        lastSeen = nil
+        for position in arranged.indices.reversed() {
+            nextVisible[position] = lastSeen
+            if !hidden[position] { lastSeen = position }
+        }
+        for position in arranged.indices where hidden[position] {
+            let view = arranged[position]
+            add([StackTerm(.view(view), .length, horizontal: h)], .equal, [], role: .hiding)
+            let previous = previousVisible[position]
+            let next = nextVisible[position]
+            switch (previous, next) {
+            case let (previous?, next?):
+                if equalDistribution {
+                    add([StackTerm(.view(view), .start, horizontal: h)], .equal,
+                        [StackTerm(0.5, .view(arranged[previous]), .end, horizontal: h), StackTerm(0.5, .view(arranged[next]), .start, horizontal: h)],
+                        role: .hiding)
+                } else {
+                    add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.view(arranged[previous]), .end, horizontal: h)],
+                        constant: spacingAfter(previous) / 2, role: .hiding)
+                }
+            case (nil, _?):
+                add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
+            case (_?, nil):
+                add([StackTerm(.view(view), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
+            case (nil, nil):
+                add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
+                add([StackTerm(.view(view), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
+            }
+        }
+        // 5. Alignment across the axis.
+        let c = !horizontal   // the cross axis is horizontal for a vertical stack
+        let first = arranged[0]
+        switch alignment {
+        case .fill:
+            add([StackTerm(.view(first), .start, horizontal: c)], .equal, [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
+            add([StackTerm(.view(first), .end, horizontal: c)], .equal, [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
+            for view in arranged.dropFirst() {
+                add([StackTerm(.view(view), .start, horizontal: c)], .equal, [StackTerm(.view(first), .start, horizontal: c)], role: .alignment)
+                add([StackTerm(.view(view), .end, horizontal: c)], .equal, [StackTerm(.view(first), .end, horizontal: c)], role: .alignment)
+            }
+        case .leading, .trailing, .center, .firstBaseline, .lastBaseline, .top, .bottom:
+            let edge: StackTerm.Edge
+            switch alignment {
+            case .leading, .top: edge = .start
+            case .trailing, .bottom: edge = .end
+            case .center: edge = .middle
+            case .firstBaseline: edge = .firstBaseline
+            default: edge = .lastBaseline
+            }
+            if !alignment.isBaseline {
+                add([StackTerm(.view(first), edge, horizontal: c)], .equal, [StackTerm(.canvas, edge, horizontal: c)], role: .canvas)
+            }
+            for view in arranged.dropFirst() {
+                add([StackTerm(.view(view), edge, horizontal: c)], .equal, [StackTerm(.view(first), edge, horizontal: c)], role: .alignment)
+            }
+            // The spanning guide around the visible views.
+            let packsStart = alignment == .leading || alignment.isBaseline
+            let packsEnd = alignment == .trailing
+            for position in visible {
+                let view = arranged[position]
+                add([StackTerm(.span, .start, horizontal: c)], packsStart ? .equal : .lessThanOrEqual, [StackTerm(.view(view), .start, horizontal: c)],
+                    priority: packsStart ? 999.5 : 1000, role: .span)
+                if packsStart && alignment.isBaseline {
+                    add([StackTerm(.span, .start, horizontal: c)], .lessThanOrEqual, [StackTerm(.view(view), .start, horizontal: c)], role: .span)
+                }
+                add([StackTerm(.span, .end, horizontal: c)], packsEnd ? .equal : .greaterThanOrEqual, [StackTerm(.view(view), .end, horizontal: c)],
+                    priority: packsEnd ? 999.5 : 1000, role: .span)
+            }
+            if alignment != .leading {
+                add([StackTerm(.span, .start, horizontal: c)], .equal, [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
+            }
+            if alignment != .trailing {
+                add([StackTerm(.span, .end, horizontal: c)], .equal, [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
+            }
+            add([StackTerm(.span, .length, horizontal: c)], .equal, [], priority: 51, role: .spanFit)
+            for view in arranged {
+                add([StackTerm(.view(view), .length, horizontal: c)], .equal, [], priority: 25, role: .ambiguitySuppression)
+            }
+        }
+    }
+
+    /// `term`'s attribute as an equation writes it: `leading`, `topMargin`, `firstBaseline`.
+    private func stackAttributeName(_ term: StackTerm, marginsRelative: Bool) -> String {
+        let name: String
+        switch term.edge {
+        case .start: name = term.horizontal ? "leading" : "top"
+        case .end: name = term.horizontal ? "trailing" : "bottom"
+        case .middle: name = term.horizontal ? "centerX" : "centerY"
+        case .length: name = term.horizontal ? "width" : "height"
+        case .firstBaseline: return "firstBaseline"
+        case .lastBaseline: return "lastBaseline"
+        }
+        guard case .canvas = term.item, marginsRelative else { return name }
+        return term.edge == .middle ? name + "WithinMargins" : name + "Margin"
+    }
+
+    /// `term` (without its coefficient) as `Σ coefficient · variable + constant` over
+    /// absolute positions. Along a horizontal axis under right-to-left the positions are
+    /// negated (`leading` is `−right`), so every stack constraint mirrors; a difference
+    /// of two such positions is the distance toward the trailing side.
+    private func stackTermForm(_ term: StackTerm, stack: Int, spec: StackSpec, spanGuide: Int)
+        -> (terms: [(Variable, Double)], constant: Double) {
+        let horizontal = term.horizontal
+        let origin: Variable
+        let size: Variable
+        switch term.item {
+        case .view(let view):
+            origin = horizontal ? hierarchy.xVariable(view) : hierarchy.yVariable(view)
+            size = horizontal ? hierarchy.widthVariable(view) : hierarchy.heightVariable(view)
+        case .canvas, .stack:
+            origin = horizontal ? hierarchy.xVariable(stack) : hierarchy.yVariable(stack)
+            size = horizontal ? hierarchy.widthVariable(stack) : hierarchy.heightVariable(stack)
+        case .span:
+            origin = stackGuideVariable(spanGuide, horizontal ? 0 : 1)
+            size = stackGuideVariable(spanGuide, horizontal ? 2 : 3)
+        case .gap(let index, _, _):
+            origin = stackGuideVariable(index, horizontal ? 0 : 1)
+            size = stackGuideVariable(index, horizontal ? 2 : 3)
+        }
+        let sign = horizontal && isRightToLeft ? -1.0 : 1.0
+        var terms: [(Variable, Double)]
+        var constant = 0.0
+        switch term.edge {
+        case .start: terms = sign > 0 ? [(origin, 1)] : [(origin, -1), (size, -1)]
+        case .end: terms = sign > 0 ? [(origin, 1), (size, 1)] : [(origin, -1)]
+        case .middle: terms = [(origin, sign), (size, sign * 0.5)]
+        case .length: terms = [(size, 1)]
+        case .firstBaseline, .lastBaseline:
+            terms = [(origin, 1), (size, 1)]
+            if case .view(let view) = term.item {
+                let spec = scene.views[view - 1]
+                let offset = term.edge == .firstBaseline ? spec.firstBaseline ?? spec.baseline : spec.baseline
+                if let offset { terms = [(origin, 1)]; constant = offset }
+            }
+        }
+        if case .canvas = term.item, spec.layoutMarginsRelative, term.edge != .length {
+            let margins = scene.views[stack - 1].margins
+            let marginStart = horizontal ? (isRightToLeft ? margins.right : margins.left) : margins.top
+            let marginEnd = horizontal ? (isRightToLeft ? margins.left : margins.right) : margins.bottom
+            switch term.edge {
+            case .start: constant += marginStart
+            case .end: constant -= marginEnd
+            case .middle: constant += (marginStart - marginEnd) / 2
+            default: break
+            }
+        }
+        return (terms, constant)
+    }
+
+    /// Records that the constraint being added mentions view/axis `key` (once).
+    private mutating func noteMention(_ key: Int) {
+        if !pendingMentions.contains(key) { pendingMentions.append(key) }
+    }
+}
+
+extension CompiledScene {
+    /// Xcode's "content priority ambiguity", for a tie of only hugging (or only
+    /// compression-resistance) constraints of one axis between arranged views of one
+    /// stack: `Content priority ambiguity in stack 'row': 'a' and 'b' have the same
+    /// horizontal hugging priority (250)`. `nil` for any other tie.
+    ///
+    /// This is the tie UIKit leaves to the arranged views' order when a `fill` stack
+    /// stretches (hugging) or shrinks (compression resistance); contract, "Stack views".
+    /// - Complexity: O(tied + arranged views of that stack).
+    func contentPriorityAmbiguityNote(_ tied: [ConstraintRef]) -> String? {
+        var views: [String] = []
+        var kind = ""
+        for ref in tied {
+            guard case .implicit(let name) = ref.key else { return nil }
+            let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1] == "hugging" || parts[1] == "compressionResistance" else { return nil }
+            let refKind = parts[1] + "." + parts[2]
+            if kind.isEmpty { kind = String(refKind) } else if kind != refKind { return nil }
+            let view = String(parts[0])
+            if !views.contains(view) { views.append(view) }
+        }
+        guard views.count >= 2, let first = hierarchy.index(of: views[0]), first > 0 else { return nil }
+        let stackIndex = hierarchy.parents[first]
+        guard stackIndex > 0, let stack = scene.views[stackIndex - 1].stack, stack.distribution == .fill else { return nil }
+        let arranged = Set(stack.arranged)   // membership only
+        guard views.allSatisfy({ arranged.contains($0) && hierarchy.index(of: $0).map { hierarchy.parents[$0] == stackIndex } == true }) else { return nil }
+        let axis = kind.hasSuffix("horizontal") ? "horizontal" : "vertical"
+        let what = kind.hasPrefix("hugging") ? "hugging" : "compression resistance"
+        let spec = scene.views[first - 1]
+        let priority = kind.hasPrefix("hugging") ? (axis == "horizontal" ? spec.hugging.horizontal : spec.hugging.vertical)
+            : (axis == "horizontal" ? spec.compressionResistance.horizontal : spec.compressionResistance.vertical)
+        let named = views.prefix(4).map { "'\($0)'" }
+        let list = named.count == 2 ? named.joined(separator: " and ")
+            : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] + (views.count > 4 ? " (and \(views.count - 4) more)" : "")
+        return "Content priority ambiguity in stack '\(scene.views[stackIndex - 1].name)': \(list) have the same \(axis) \(what) priority (\(JSONWriter.format(priority))); UIKit leaves the tie to their order"
+    }
+}
