@@ -20,7 +20,10 @@ def _load_run_cases(tools_dir):
 
 
 def register(corpus_dir, tools_dir):
+    # The v1.1 examples (stack views, guides and the safe area, displayScale, explain) are in
+    # the suite since their features landed: `corpus/v1.1/NAME`.
     files = sorted(glob.glob(os.path.join(corpus_dir, '*.json')))
+    v11 = sorted(glob.glob(os.path.join(corpus_dir, 'v1.1', '*.json')))
     run_cases = _load_run_cases(tools_dir)
     if not files or run_cases is None:
         @check('corpus/present', needs='nothing')
@@ -30,8 +33,8 @@ def register(corpus_dir, tools_dir):
                               'elsewhere)' % (corpus_dir, tools_dir))
         return
 
-    for path in files:
-        name = 'corpus/' + os.path.splitext(os.path.basename(path))[0]
+    for path in files + v11:
+        name = 'corpus/' + os.path.relpath(os.path.splitext(path)[0], corpus_dir)
 
         def run(ctx, path=path):
             with open(path, encoding='utf-8') as fh:
