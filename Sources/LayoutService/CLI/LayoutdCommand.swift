@@ -59,7 +59,7 @@ public enum LayoutdCommand {
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
-        OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups are unknown"),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
@@ -345,8 +345,9 @@ public enum LayoutdCommand {
             }
             body = [UInt8](data)
         }
-        var store: LayoutStore?
-        if let path = options.string("db") {
+        var store: (any GroupStoring)?
+        switch options.string("db").map(StoreLocation.init) {
+        case .sqlite(let path)?:
             // Read-only: the groups of a database `serve` made. A missing file is a usage
             // error of its own (SQLite's read-only open only says it cannot open it).
             if path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
@@ -357,8 +358,16 @@ public enum LayoutdCommand {
             } catch {
                 throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
             }
+        case .postgreSQL(let url)?:
+            do {
+                store = try PostgreSQLGroupStore(url: url, poolSize: 1)
+            } catch {
+                throw UsageError("cannot open the database '\(StoreLocation.postgreSQL(url: url).displayName)': \(LayoutService.describe(error))")
+            }
+        case nil:
+            break
         }
-        defer { store?.close() }
+        defer { (store as? LayoutStore)?.close() }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
         let engine = SceneEngine(limits: limits, maxResponseBytes: try options.int("max-response-bytes", default: SceneEngine.defaultMaxResponseBytes))
