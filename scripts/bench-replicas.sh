@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# Issue 26's benchmark, in one run on one machine: layoutd on SQLite beside layoutd on
+# PostgreSQL, and three PostgreSQL-backed replicas behind nginx. wrk on loopback.
+#
+#   scripts/bench-replicas.sh        # builds release, runs everything (~3 minutes), prints a table
+#
+# What it measures (each row a wrk run of DURATION; "best of ROUNDS" runs, SQLite and
+# PostgreSQL alternating, so a burst of load from elsewhere hits both alike):
+#   no groups, cached and uncached, 64 connections    PostgreSQL / SQLite (target >= 0.95)
+#   one unversioned group, cached, 64 connections     PostgreSQL / SQLite (target >= 0.5),
+#                                                     PostgreSQL p99 (target < 5 ms)
+#   three replicas behind nginx, uncached, 64 conns   no errors, no non-2xx (no scaling claim:
+#                                                     the cores are shared with nginx and wrk)
+#
+# Environment (all optional):
+#   LAYOUTD_BIN=path     use this layoutd binary instead of building one
+#   SCRATCH=dir          swift build --scratch-path (default: .build)
+#   DURATION=10s         each wrk run
+#   ROUNDS=2             runs of each SQLite/PostgreSQL pair (the best of them is kept)
+#   LAYOUTD_TEST_PG_URL  a PostgreSQL superuser URL to use; otherwise a throwaway cluster
+#                        is started by scripts/pg-test-cluster.sh (fsync off, loopback) and
+#                        removed at the end. The benchmark makes a database of its own.
+#
+# Everything it writes goes to bench-out/replicas/ (git-ignored): server and nginx logs,
+# raw wrk output, results.tsv.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+if [ -z "${LAYOUTD_TEST_PG_URL:-}" ]; then
+    exec "$ROOT/scripts/pg-test-cluster.sh" -- "$ROOT/scripts/bench-replicas.sh" "$@"
+fi
+
+OUT=$ROOT/bench-out/replicas
+BENCH=$ROOT/bench/http
+DURATION=${DURATION:-10s}
+ROUNDS=${ROUNDS:-2}
+rm -rf "$OUT"
+mkdir -p "$OUT"
+: >"$OUT/results.tsv"
+
+need() { command -v "$1" >/dev/null 2>&1 || [ -x "/usr/sbin/$1" ]; }
+if ! need wrk || ! need nginx; then
+    echo "installing wrk and nginx-light" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y wrk nginx-light >/dev/null 2>&1 \
+        || { apt-get update >/dev/null && apt-get install -y wrk nginx-light >/dev/null; }
+fi
+NGINX=$(command -v nginx || echo /usr/sbin/nginx)
+PSQL=$(ls -d /usr/lib/postgresql/*/bin/psql 2>/dev/null | sort -V | tail -n 1)
+PSQL=${PSQL:-psql}
+
+if [ -n "${LAYOUTD_BIN:-}" ]; then
+    BIN=$LAYOUTD_BIN
+else
+    SCRATCH=${SCRATCH:-.build}
+    swift build -c release --scratch-path "$SCRATCH" --product layoutd >&2
+    BIN=$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/layoutd
+fi
+
+PIDS=()
+DATABASE="layoutd_bench_$$"
+cleanup() {
+    for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+    for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+    "$PSQL" -X -q -d "$LAYOUTD_TEST_PG_URL" -c "DROP DATABASE IF EXISTS \"$DATABASE\"" >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+"$PSQL" -X -q -v ON_ERROR_STOP=1 -d "$LAYOUTD_TEST_PG_URL" -c "CREATE DATABASE \"$DATABASE\"" >/dev/null
+PG_URL="${LAYOUTD_TEST_PG_URL%/*}/$DATABASE"
+
+free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
+
+# start_layoutd NAME DB [FLAGS...]: layoutd on a free port, waits for /readyz; sets PORT, SRV_PID.
+start_layoutd() {
+    local name=$1 db=$2; shift 2
+    PORT=$(free_port)
+    "$BIN" serve --host 127.0.0.1 --port "$PORT" --db "$db" --quiet "$@" \
+        >"$OUT/$name.stdout" 2>"$OUT/$name.stderr" &
+    SRV_PID=$!
+    PIDS+=("$SRV_PID")
+    for _ in $(seq 300); do
+        curl -fsS -o /dev/null "http://127.0.0.1:$PORT/readyz" 2>/dev/null && return 0
+        sleep 0.1
+    done
+    echo "layoutd $name did not become ready: $(tail -c 1000 "$OUT/$name.stderr")" >&2
+    exit 1
+}
+
+# run_wrk LABEL STORE CONNS URL SCRIPT [ARGS...]: one wrk run; appends a row to results.tsv.
+run_wrk() {
+    local label=$1 store=$2 conns=$3 url=$4 script=$5; shift 5
+    local raw="$OUT/wrk-$(echo "$label-$store" | tr -c 'a-zA-Z0-9' '_')-$(date +%s%N).txt"
+    wrk -t2 -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
+    local line; line=$(grep '^RESULT' "$raw" || echo "RESULT requests=0 rps=0 p50_us=0 p99_us=0 errors=-1 non2xx=-1")
+    printf '%s\t%s\t%s\t%s\n' "$label" "$store" "$conns" "$line" >>"$OUT/results.tsv"
+    echo "  $label [$store] c=$conns: $line" >&2
+}
+
+# The scenes: scene20 (20 views) as it is, and including one unversioned group.
+SCENE=$BENCH/scene20.json
+TEMPLATE=$BENCH/scene20.template.json
+GROUP_SCENE=$OUT/scene20-group.json
+python3 - "$SCENE" "$GROUP_SCENE" <<'PY'
+import json, sys
+scene = json.load(open(sys.argv[1]))
+scene['groups'] = ['benchrow']
+json.dump(scene, open(sys.argv[2], 'w'))
+PY
+GROUP_BODY='{"constraints":[{"id":"badge-square","equation":"badge.height == badge.width"}],"metrics":{"unused":1}}'
+
+echo "layoutd: $BIN" >&2
+echo "PostgreSQL: $PG_URL" >&2
+
+# ---------------------------------------------------------------- one process each
+start_layoutd sqlite "$OUT/sqlite.db"
+SQLITE_URL=http://127.0.0.1:$PORT
+start_layoutd postgres "$PG_URL"
+POSTGRES_URL=http://127.0.0.1:$PORT
+for url in "$SQLITE_URL" "$POSTGRES_URL"; do
+    curl -fsS -o /dev/null -X PUT "$url/groups/benchrow" -H 'content-type: application/json' --data-binary "$GROUP_BODY"
+    # The group's scene must solve (a 422 would be a benchmark of the error path).
+    curl -fsS -o /dev/null "$url/solve" -H 'content-type: application/json' --data-binary @"$GROUP_SCENE"
+done
+
+seed=1
+for round in $(seq "$ROUNDS"); do
+    for store in sqlite postgres; do
+        url=$SQLITE_URL; [ "$store" = postgres ] && url=$POSTGRES_URL
+        run_wrk "no groups, cached" "$store" 64 "$url/solve" "$BENCH/post_file.lua" "$SCENE"
+        run_wrk "no groups, uncached" "$store" 64 "$url/solve" "$BENCH/post_uncached.lua" "$TEMPLATE" "$seed"
+        seed=$((seed + 1))
+        run_wrk "one unversioned group, cached" "$store" 64 "$url/solve" "$BENCH/post_file.lua" "$GROUP_SCENE"
+        run_wrk "one unversioned group, cached" "$store" 1 "$url/solve" "$BENCH/post_file.lua" "$GROUP_SCENE"
+    done
+done
+for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null || true; done
+PIDS=()
+
+# ---------------------------------------------------------------- three replicas behind nginx
+UPSTREAMS=""
+for i in 1 2 3; do
+    start_layoutd "replica$i" "$PG_URL"
+    UPSTREAMS="$UPSTREAMS        server 127.0.0.1:$PORT;
+"
+done
+mkdir -p "$OUT/nginx/tmp"
+chmod 777 "$OUT/nginx/tmp"
+NPORT=$(free_port)
+cat >"$OUT/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $OUT/nginx/nginx.pid;
+error_log $OUT/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $OUT/nginx/tmp;
+    proxy_temp_path $OUT/nginx/tmp;
+    fastcgi_temp_path $OUT/nginx/tmp;
+    uwsgi_temp_path $OUT/nginx/tmp;
+    scgi_temp_path $OUT/nginx/tmp;
+    upstream layoutd {
+$UPSTREAMS        keepalive 64;
+    }
+    server {
+        listen 127.0.0.1:$NPORT;
+        location / {
+            proxy_pass http://layoutd;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host 127.0.0.1;
+        }
+    }
+}
+CONF
+"$NGINX" -p "$OUT/nginx" -e "$OUT/nginx/error.log" -c "$OUT/nginx/nginx.conf" &
+PIDS+=("$!")
+for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NPORT/readyz" && break; sleep 0.05; done
+curl -fsS -o /dev/null "http://127.0.0.1:$NPORT/readyz"
+curl -fsS -o /dev/null -X PUT "http://127.0.0.1:$NPORT/groups/benchrow" -H 'content-type: application/json' --data-binary "$GROUP_BODY"
+run_wrk "3 replicas behind nginx, no groups, uncached" postgres 64 "http://127.0.0.1:$NPORT/solve" "$BENCH/post_uncached.lua" "$TEMPLATE" 90
+run_wrk "3 replicas behind nginx, one unversioned group, cached" postgres 64 "http://127.0.0.1:$NPORT/solve" "$BENCH/post_file.lua" "$GROUP_SCENE"
+
+# ---------------------------------------------------------------- the table
+python3 - "$OUT/results.tsv" "$(nproc)" <<'PY'
+import sys
+rows = {}
+for line in open(sys.argv[1]):
+    label, store, conns, result = line.rstrip('\n').split('\t')
+    fields = dict(kv.split('=') for kv in result.split()[1:])
+    key = (label, store, int(conns))
+    best = rows.get(key)
+    if best is None or float(fields['rps']) > float(best['rps']):
+        rows[key] = fields
+
+def fmt(f):
+    return '%9.0f  %7.2f  %7.2f  %6s  %6s' % (float(f['rps']), int(f['p50_us']) / 1000,
+                                              int(f['p99_us']) / 1000, f['errors'], f['non2xx'])
+
+print('\nlayoutd replicas benchmark (%s cores; wrk -t2 on loopback; best of the rounds)' % sys.argv[2])
+print('%-58s %-8s %5s  %9s  %7s  %7s  %6s  %6s' % ('what', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'))
+for (label, store, conns), f in sorted(rows.items(), key=lambda kv: (kv[0][0].startswith('3 '), kv[0][0], kv[0][2], kv[0][1] != 'sqlite')):
+    print('%-58s %-8s %5d  %s' % (label, store, conns, fmt(f)))
+
+verdicts = []
+def ratio(label, conns, target):
+    s, p = rows.get((label, 'sqlite', conns)), rows.get((label, 'postgres', conns))
+    if not s or not p or float(s['rps']) == 0:
+        verdicts.append(('%s, c=%d: PostgreSQL/SQLite' % (label, conns), 'missing', 'FAIL'))
+        return
+    r = float(p['rps']) / float(s['rps'])
+    verdicts.append(('%s, c=%d: PostgreSQL/SQLite >= %.2f' % (label, conns, target), '%.2f' % r,
+                     'ok' if r >= target else 'MISSED'))
+ratio('no groups, cached', 64, 0.95)
+ratio('no groups, uncached', 64, 0.95)
+ratio('one unversioned group, cached', 64, 0.5)
+p = rows.get(('one unversioned group, cached', 'postgres', 64))
+if p:
+    ms = int(p['p99_us']) / 1000
+    verdicts.append(('one unversioned group, cached, c=64: PostgreSQL p99 < 5 ms', '%.2f ms' % ms,
+                     'ok' if ms < 5 else 'MISSED'))
+for label in ('3 replicas behind nginx, no groups, uncached', '3 replicas behind nginx, one unversioned group, cached'):
+    f = rows.get((label, 'postgres', 64))
+    clean = f is not None and f['errors'] == '0' and f['non2xx'] == '0' and int(f['requests']) > 0
+    verdicts.append(('%s: no errors' % label, '%s errors, %s non-2xx' % (f['errors'], f['non2xx']) if f else 'missing',
+                     'ok' if clean else 'FAIL'))
+print('\ntargets (issue 26)')
+for what, value, verdict in verdicts:
+    print('%-76s %-22s %s' % (what, value, verdict))
+PY
