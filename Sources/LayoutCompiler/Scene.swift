@@ -142,6 +142,12 @@ public struct GroupReference: Sendable, Hashable {
     public var name: String
     /// A pinned version, or `nil` for the current one.
     public var version: Int?
+
+    /// A reference to `name`, pinned at `version` (`nil`: the current version).
+    public init(name: String, version: Int?) {
+        self.name = name
+        self.version = version
+    }
 }
 
 /// A stored group's content, resolved by the service for the compiler.

@@ -301,6 +301,23 @@ extension EngineFailure {
                       headers: [("Retry-After", "1")])
     }
 
+    /// The group store could not look up a scene's groups: 503 with an `unknown_group`
+    /// diagnostic saying why, and the `Retry-After` of the store's answer to a group route
+    /// (``ServiceFailure/databaseUnavailable``'s 5 s for an unreachable PostgreSQL,
+    /// ``ServiceFailure/databaseBusy``'s 1 s for a lock; 1 s for anything else).
+    static func groupLookupFailed(_ error: StoreError) -> EngineFailure {
+        let headers: [(String, String)]
+        switch error {
+        case .unavailable: headers = ServiceFailure.databaseUnavailable.headers
+        case .readOnly: headers = ServiceFailure.databaseReadOnly.headers
+        case .busy: headers = ServiceFailure.databaseBusy.headers
+        case .preconditionFailed, .full, .corrupt, .cannotOpen, .limitExceeded, .sqlite, .postgreSQL: headers = [("Retry-After", "1")]
+        }
+        var failure = storeUnavailable(LayoutService.describe(error))
+        failure.headers = headers
+        return failure
+    }
+
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
     static var internalError: EngineFailure { EngineFailure(status: 500, diagnostics: []) }
 

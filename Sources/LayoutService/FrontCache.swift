@@ -1,3 +1,4 @@
+import LayoutStore
 import Synchronization
 
 /// An in-memory cache of whole `/solve` and `/validate` responses keyed by the route and
@@ -14,14 +15,42 @@ import Synchronization
 /// over ``maxEntryBytes`` (`maxBytes / 8`) is not kept at all, so one huge answer
 /// cannot empty the cache or hold memory.
 ///
-/// Never stale: scenes may include groups, whose content can change without the body
-/// changing. Every group write bumps ``generation`` and empties the cache; a result is
-/// only inserted if no group write happened since its request started.
+/// Never stale, even with other processes writing groups: a scene may include groups
+/// whose current version changes without the body changing, so each entry
+/// (``FrontAnswer``) carries the versions its scene's unversioned references were
+/// resolved to, and a hit on an entry that has any is used only after the store, asked
+/// in one round trip (``GroupStoring/currentVersions(of:)``), names exactly those
+/// versions. An entry without such references (no groups, or only pinned `NAME@VERSION`
+/// ones, whose content never changes) is answered without asking the store. A group
+/// write through this process also bumps ``generation`` and empties the cache; a result
+/// is only inserted if no group write happened here since its request started.
 ///
 /// A `final class` because the cache is shared by all request threads; its state is
 /// guarded by a `Mutex`. The same two-generation table also keeps compiled scene
 /// structures (``StructureCache``), with each value's own cost.
-typealias FrontCache = TwoGenerationCache<FrontCacheKey, [UInt8]>
+typealias FrontCache = TwoGenerationCache<FrontCacheKey, FrontAnswer>
+
+/// A front cache entry: an answer's body and the versions its scene's references without
+/// a version were resolved to (``SceneEngine/Prepared/currentVersions``: sorted by name,
+/// one per name; empty when the scene has none).
+struct FrontAnswer: Sendable, Equatable {
+    let body: [UInt8]
+    let currentVersions: [GroupVersion]
+
+    init(body: [UInt8], currentVersions: [GroupVersion] = []) {
+        self.body = body
+        self.currentVersions = currentVersions
+    }
+
+    /// The names of ``currentVersions``, in order: what to ask the store on a hit.
+    var currentNames: [String] { currentVersions.map(\.name) }
+
+    /// Whether `versions` (the store's answer for ``currentNames``) are the versions this
+    /// answer was computed from.
+    func isCurrent(_ versions: [String: Int]) -> Bool {
+        currentVersions.allSatisfy { versions[$0.name] == $0.version }
+    }
+}
 
 /// A key of bytes in a ``CacheKey/Space``: a route and its exact request body (front
 /// cache), or a scene template (``SceneTemplate``). Made by ``CacheKey``.
@@ -48,12 +77,15 @@ struct FrontCacheKey: Hashable, Sendable {
     func hash(into hasher: inout Hasher) { hasher.combine(bodyHash) }
 }
 
-extension TwoGenerationCache where Key == FrontCacheKey, Value == [UInt8] {
-    /// What an entry costs against ``maxBytes``: its request body plus its response body.
-    static func cost(_ key: Key, _ value: [UInt8]) -> Int { key.bytes.count + value.count }
+extension TwoGenerationCache where Key == FrontCacheKey, Value == FrontAnswer {
+    /// What an entry costs against ``maxBytes``: its request body plus its response body,
+    /// plus each recorded version's name and 8 bytes for its number.
+    static func cost(_ key: Key, _ value: FrontAnswer) -> Int {
+        key.bytes.count + value.body.count + value.currentVersions.reduce(0) { $0 + $1.name.utf8.count + 8 }
+    }
 
     /// Keeps `value` for `key` (see ``insert(_:for:cost:generation:)``), at ``cost(_:_:)``.
-    func insert(_ value: [UInt8], for key: Key, generation: UInt64) {
+    func insert(_ value: FrontAnswer, for key: Key, generation: UInt64) {
         insert(value, for: key, cost: Self.cost(key, value), generation: generation)
     }
 }

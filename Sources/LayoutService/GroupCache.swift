@@ -2,8 +2,9 @@ import LayoutCompiler
 
 /// Stored groups decoded, keyed by ``CacheKey/group(name:version:)`` (`NAME@VERSION`), so
 /// a scene that includes a group does not parse and decode the group's stored JSON on
-/// every request. The store is still asked which version a reference names (and whether
-/// it exists or was pruned); only the decoding is skipped.
+/// every request. The store is still asked which version an unversioned reference names
+/// (``GroupStoring/currentVersions(of:)``, once per request for all of them); a version
+/// kept here is then not read from the store at all (``lookup(name:version:)``).
 ///
 /// Bounded by ``capacity`` entries and ``maxBytes`` bytes of the groups' stored JSON (an
 /// entry costs its key plus its constraints' and metrics' JSON; one over `maxBytes / 8`,
@@ -31,6 +32,12 @@ final class GroupCache: Sendable {
         let group = try decode()
         table.insert(group, for: key, cost: key.utf8.count + jsonBytes, generation: generation)
         return group
+    }
+
+    /// The group kept as `name` version `version`, or `nil`: no store round trip (a
+    /// version's content never changes, so a kept one is used as it is).
+    func lookup(name: String, version: Int) -> ResolvedGroup? {
+        table.lookup(CacheKey.group(name: name, version: version))
     }
 
     /// Empties the cache (after any group write).

@@ -61,7 +61,7 @@ extension LayoutService {
         }
         let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
         do {
-            let (group, created) = try store.putGroup(
+            let (group, created) = try groupStore.putGroup(
                 name: name, constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
                 metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self),
                 ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
@@ -88,13 +88,13 @@ extension LayoutService {
                 guard let number = Self.version(version) else {
                     return problem(.unknownVersion(group: name, version: version))
                 }
-                group = try store.group(named: name, version: number)
+                group = try groupStore.group(named: name, version: number)
             } else {
-                group = try store.group(named: name)
+                group = try groupStore.group(named: name)
             }
             guard let group else {
                 if let version, let number = Self.version(version),
-                   let oldestKept = try store.prunedVersion(ofGroup: name, version: number) {
+                   let oldestKept = try groupStore.prunedVersion(ofGroup: name, version: number) {
                     return problem(.prunedVersion(message: prunedMessage(name: name, version: number, oldestKept: oldestKept)))
                 }
                 return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
@@ -138,7 +138,7 @@ extension LayoutService {
             limit = number
         }
         do {
-            guard let page = try store.versions(ofGroup: name, after: after, limit: limit) else {
+            guard let page = try groupStore.versions(ofGroup: name, after: after, limit: limit) else {
                 return problem(.unknownGroup(name))
             }
             // Group names are [A-Za-z0-9._-]: nothing in the link needs escaping.
@@ -166,7 +166,7 @@ extension LayoutService {
 
     /// What a 404 for a pruned version, and a scene's `unknown_group` for one, say.
     func prunedMessage(name: String, version: Int, oldestKept: Int) -> String {
-        "Group '\(name)' version \(version) was pruned: only the last \(store.maxGroupVersions) versions of a group are kept (--max-group-versions); the oldest kept is \(oldestKept)"
+        "Group '\(name)' version \(version) was pruned: only the last \(groupStore.maxGroupVersions) versions of a group are kept (--max-group-versions); the oldest kept is \(oldestKept)"
     }
 
     func listGroups(_ request: HTTPRequest) -> HTTPResponse {
@@ -175,7 +175,7 @@ extension LayoutService {
             writer.beginObject()
             writer.key("groups")
             writer.beginArray()
-            for summary in try store.groups() {
+            for summary in try groupStore.groups() {
                 writer.beginObject()
                 writer.key("name"); writer.string(summary.name)
                 writer.key("version"); writer.integer(summary.version)
@@ -195,7 +195,7 @@ extension LayoutService {
         guard isValidGroupName(name) else { return invalidName(name) }
         if case .failure(let failure) = checkPreconditions(request, name: name) { return failure.response }
         do {
-            guard try store.deleteGroup(named: name) else {
+            guard try groupStore.deleteGroup(named: name) else {
                 return problem(.unknownGroup(name))
             }
             frontCache.invalidate()
@@ -272,7 +272,7 @@ extension LayoutService {
         let ifNoneMatch = request.headers["If-None-Match"]
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
         let current: Int?
-        do { current = try store.group(named: name)?.version } catch { return .failure(HTTPFailure(storeFailure(error, groupName: name))) }
+        do { current = try groupStore.group(named: name)?.version } catch { return .failure(HTTPFailure(storeFailure(error, groupName: name))) }
         let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
         var named: Int?
         if let header = ifMatch {

@@ -17,8 +17,16 @@ public final class LayoutService: Sendable {
     /// `title`, `status` and `detail`: the contract's `diagnostics` list, empty.
     public static let problemMembers = [ProblemMember("diagnostics", "[]")]
 
-    /// The SQLite result cache and group store.
+    /// The SQLite result cache of this process; the group store too when it is
+    /// ``groupStore``.
     public let store: LayoutStore
+    /// Where the groups live: ``store`` itself (one SQLite file, the default), another
+    /// SQLite file, or PostgreSQL shared by every replica (``PostgreSQLGroupStore``).
+    public let groupStore: any GroupStoring
+    /// Whether ``groupStore`` is ``store``: then a cached result records the group
+    /// versions it used and a group write deletes those results in its transaction;
+    /// otherwise results are tied to groups only by their keys' `NAME@VERSION`s.
+    let groupsShareCacheStore: Bool
     /// Limits, caches and access settings.
     public let configuration: ServiceConfiguration
     /// The counters behind `GET /metrics`.
@@ -30,12 +38,15 @@ public final class LayoutService: Sendable {
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
 
-    /// A service over `store`; `openConnections` feeds the `/metrics` gauge. Answers
-    /// draw on `pendingResponseBytes` (the HTTP server's, shared) while they are written.
-    public init(store: LayoutStore, configuration: ServiceConfiguration = ServiceConfiguration(),
+    /// A service caching results in `store` and keeping groups in `groupStore` (default:
+    /// `store`); `openConnections` feeds the `/metrics` gauge. Answers draw on
+    /// `pendingResponseBytes` (the HTTP server's, shared) while they are written.
+    public init(store: LayoutStore, groupStore: (any GroupStoring)? = nil, configuration: ServiceConfiguration = ServiceConfiguration(),
                 pendingResponseBytes: PendingResponseBytes? = nil,
                 openConnections: @escaping @Sendable () -> Int = { 0 }) {
         self.store = store
+        self.groupStore = groupStore ?? store
+        self.groupsShareCacheStore = groupStore.map { ($0 as? LayoutStore) === store } ?? true
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
                                   structureCacheBytes: configuration.structureCacheBytes,
@@ -51,11 +62,11 @@ public final class LayoutService: Sendable {
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
-            store.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
+            groupStore.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
                 : problem(.databaseNotReachable)
         }
         router.add(.GET, "/metrics") { [self] _, _ in
-            let groups = try? store.groupCount()
+            let groups = try? groupStore.groupCount()
             var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
                                                                                  diskFull: store.diskFullCount).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
@@ -195,6 +206,10 @@ public final class LayoutService: Sendable {
 
     // MARK: - /solve and /validate
 
+    /// `POST /solve`. Read-your-writes across processes: every cache is looked up only by
+    /// keys carrying the versions the request's scene resolves to, the unversioned
+    /// references resolved against the group store once per request
+    /// (``currentVersions(_:)``); see ``FrontCache`` and ``CacheKey``.
     func solve(_ request: HTTPRequest) -> HTTPResponse {
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
             return problem(.unknownFormat(format))
@@ -204,13 +219,24 @@ public final class LayoutService: Sendable {
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
         let frontKey = CacheKey.front(.solve, body: request.body)
+        var asked: FrontCheck?
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
-            metrics.recordCache(hit: true)
-            return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: "layoutd; hit")
+            switch checkFront(hit) {
+            case .success(let check) where check.isCurrent:
+                metrics.recordCache(hit: true)
+                return Self.answer(status: 200, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
+            case .success(let check):
+                asked = check
+            case .failure(let failure):
+                var response = answer(failure)
+                response.headers.append("Cache-Status", "layoutd; fwd=miss")
+                return response
+            }
         }
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
-        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
+                              resolveGroup: resolveGroup) {
         case .success(let value): prepared = value
         case .failure(let failure):
             var response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
@@ -221,7 +247,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
-                frontCache.insert(stored, for: frontKey, generation: generation)
+                frontCache.insert(FrontAnswer(body: stored, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
                 return Self.answer(status: 200, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
@@ -231,12 +257,15 @@ public final class LayoutService: Sendable {
         metrics.recordSolve(seconds: Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
         var cacheStatus = directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss"
         if result.isCacheable && !directives.noStore {
-            let groups = prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) }
+            // With the groups in this very database, the entry records their versions and
+            // a group write deletes it in its transaction; elsewhere (PostgreSQL, another
+            // file) the key's NAME@VERSIONs alone keep it from answering another version.
+            let groups = groupsShareCacheStore ? prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) } : []
             // The in-memory front cache only holds what the result cache stored, so a
             // later hit never contradicts this answer's Cache-Status.
             if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
                 if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
-                frontCache.insert(result.body, for: frontKey, generation: generation)
+                frontCache.insert(FrontAnswer(body: result.body, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
             }
         }
         return answer(result, cacheStatus: cacheStatus)
@@ -245,43 +274,96 @@ public final class LayoutService: Sendable {
     func validate(_ request: HTTPRequest) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
-        // (emptied on every group write) serves repeats without solving again.
+        // serves repeats without solving again, while its groups' versions are current.
         let frontKey = CacheKey.front(.validate, body: request.body)
+        var asked: FrontCheck?
         if let hit = frontCache.lookup(frontKey) {
-            return Self.answer(status: 200, contentType: "application/json", body: hit, cacheStatus: nil)
+            switch checkFront(hit) {
+            case .success(let check) where check.isCurrent:
+                return Self.answer(status: 200, contentType: "application/json", body: hit.body, cacheStatus: nil)
+            case .success(let check):
+                asked = check
+            case .failure(let failure):
+                return answer(failure)
+            }
         }
         let generation = frontCache.generation
-        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
+                              resolveGroup: resolveGroup) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
-            if verdict.status == 200 { frontCache.insert(verdict.body, for: frontKey, generation: generation) }
+            if verdict.status == 200 {
+                frontCache.insert(FrontAnswer(body: verdict.body, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
+            }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
             // 400 only for bodies that are not JSON objects; a well-formed object always
-            // gets a verdict, even with wrong types inside.
+            // gets a verdict, even with wrong types inside. A 5xx keeps its fields
+            // (`Retry-After`), as /solve's does.
             let isJSONObject = (try? JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)).map { if case .object = $0 { return true }; return false } ?? false
             if !isJSONObject || failure.status >= 500 {
-                return answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
+                return answer(failure)
             }
             return answer(engine.validity(failure.diagnostics), cacheStatus: nil)
         }
     }
 
-    /// Loads a group for a scene; store failures become an ``EngineFailure`` (503/500).
+    /// What a front cache hit's check found: the store's current versions of the hit's
+    /// names (``FrontAnswer/currentNames``), and whether they are the hit's.
+    struct FrontCheck {
+        var names: [String]
+        var versions: [String: Int]
+        var isCurrent: Bool
+    }
+
+    /// Checks a front cache hit against the store: current at once, without a round trip,
+    /// when its scene has no unversioned references; otherwise after one
+    /// ``GroupStoring/currentVersions(of:)``.
+    func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
+        if hit.currentVersions.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        let names = hit.currentNames
+        do {
+            let versions = try groupStore.currentVersions(of: names)
+            return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))
+        } catch {
+            return .failure(.groupLookupFailed(error))
+        }
+    }
+
+    /// The current versions of `names` (a scene's unversioned references, sorted): `known`'s
+    /// when it asked the store for exactly these names in this request, else the store's
+    /// answer in one round trip.
+    /// - Throws: ``EngineFailure/groupLookupFailed(_:)`` (503) when the store cannot answer.
+    func currentVersions(_ names: [String], known: FrontCheck?) throws -> [String: Int] {
+        if let known, known.names == names { return known.versions }
+        do {
+            return try groupStore.currentVersions(of: names)
+        } catch {
+            throw EngineFailure.groupLookupFailed(error)
+        }
+    }
+
+    /// Loads a group for a scene: a pinned version (pinned by the scene, or resolved by
+    /// ``currentVersions(_:known:)``) kept in ``groupCache`` is used without asking the
+    /// store; otherwise it is read and kept. Store failures become an ``EngineFailure``
+    /// (503); a pinned version that was pruned throws ``PrunedGroupVersion``.
     func resolveGroup(_ reference: GroupReference) throws -> ResolvedGroup? {
+        if let version = reference.version, let kept = groupCache.lookup(name: reference.name, version: version) {
+            return kept
+        }
         let stored: StoredGroup?
         do {
             if let version = reference.version {
-                stored = try store.group(named: reference.name, version: version)
+                stored = try groupStore.group(named: reference.name, version: version)
             } else {
-                stored = try store.group(named: reference.name)
+                stored = try groupStore.group(named: reference.name)
             }
         } catch {
-            throw EngineFailure.storeUnavailable(Self.describe(error))
+            throw EngineFailure.groupLookupFailed(error)
         }
         guard let stored else {
-            if let version = reference.version, let oldestKept = try? store.prunedVersion(ofGroup: reference.name, version: version) {
+            if let version = reference.version, let oldestKept = try? groupStore.prunedVersion(ofGroup: reference.name, version: version) {
                 throw PrunedGroupVersion(message: prunedMessage(name: reference.name, version: version, oldestKept: oldestKept))
             }
             return nil

@@ -1,5 +1,6 @@
 import HTTP1
 import LayoutCompiler
+import LayoutStore
 import LayoutSyntax
 
 /// What `/solve` or `/validate` answers for a body, before caching and HTTP.
@@ -21,6 +22,12 @@ public struct EngineAnswer: Sendable {
 
 /// The groups a scene includes, resolved by the caller; `nil` for an unknown name or version.
 public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
+
+/// The current version of each of the names given (those that exist), asked of the store in
+/// one round trip for all of a scene's references without a version
+/// (``GroupStoring/currentVersions(of:)``). Throws an ``EngineFailure`` (503) when the store
+/// cannot answer.
+public typealias CurrentVersionResolver = ([String]) throws -> [String: Int]
 
 /// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
 /// HTTP and caching, shared by the server and the `layoutd solve|validate` commands.
@@ -71,6 +78,11 @@ public struct SceneEngine: Sendable {
         /// `"\nNAME@VERSION"` per included group: what the scene compiles to and its base
         /// solve depend on (``StructureCache``).
         public var structureKey: [UInt8]
+        /// The version each reference without a version was resolved to, one per name,
+        /// sorted by name (byte order); empty when the scene has none. An answer computed
+        /// from this scene holds exactly while these are the current versions (the front
+        /// cache's check, ``FrontAnswer``).
+        public var currentVersions: [GroupVersion] = []
     }
 
     /// Parses `body` into a scene and resolves its groups.
@@ -80,8 +92,17 @@ public struct SceneEngine: Sendable {
     /// again: only its sizes are (``SceneDecoder/redecodeSizes(_:of:)``). Any other body,
     /// or any error, takes the whole path, so its answer and diagnostics are the same.
     ///
-    /// - Returns: the prepared scene, or the answer to give instead (400 or 422).
-    public func prepare(body: [UInt8], resolveGroup: GroupResolver) -> Result<Prepared, EngineFailure> {
+    /// With `currentVersions`, the names of every reference without a version are resolved
+    /// first, in one call (sorted, each once), and `resolveGroup` is then asked only for
+    /// pinned references: those the scene pinned and those just resolved. A name without a
+    /// current version is `unknown_group` without asking `resolveGroup`. Without it,
+    /// `resolveGroup` is asked for every reference as written.
+    ///
+    /// - Returns: the prepared scene, or the answer to give instead (400 or 422, or the
+    ///   503 a resolver threw).
+    public func prepare(
+        body: [UInt8], currentVersions: CurrentVersionResolver? = nil, resolveGroup: GroupResolver
+    ) -> Result<Prepared, EngineFailure> {
         let decoder = SceneDecoder(limits: limits)
         let template = structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth)
         let scene: Scene, digest: [UInt8], size: JSONValue
@@ -107,9 +128,39 @@ public struct SceneEngine: Sendable {
         }
         var groups: [ResolvedGroup] = []
         var missing: [LayoutDiagnostic] = []
+        var current: [String: Int]?
+        var resolvedCurrent: [GroupVersion] = []
+        if let currentVersions {
+            // Sorted and unique: the same names in the same order for the same scene.
+            let names = Array(Set(scene.groups.lazy.filter { $0.version == nil }.map(\.name))).sorted {
+                Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
+            }
+            if names.isEmpty {
+                current = [:]
+            } else {
+                do {
+                    let versions = try currentVersions(names)
+                    current = versions
+                    resolvedCurrent = names.compactMap { name in versions[name].map { GroupVersion(name: name, version: $0) } }
+                } catch let failure as EngineFailure {
+                    return .failure(failure)
+                } catch {
+                    return .failure(.internalError)
+                }
+            }
+        }
         for (index, reference) in scene.groups.enumerated() {
             do {
-                if let group = try resolveGroup(reference) {
+                var asked = reference
+                if let current, reference.version == nil {
+                    guard let version = current[reference.name] else {
+                        missing.append(LayoutDiagnostic(code: .unknownGroup, message: "No group named '\(reference.name)' is stored (included as '\(reference.name)')",
+                                                        path: "$.groups[\(index)]"))
+                        continue
+                    }
+                    asked = GroupReference(name: reference.name, version: version)
+                }
+                if let group = try resolveGroup(asked) {
                     groups.append(group)
                 } else {
                     let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
@@ -138,7 +189,8 @@ public struct SceneEngine: Sendable {
         var sizeWriter = JSONWriter(reservingCapacity: 64)
         sizeWriter.value(size, sortingKeys: true)
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
-                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups)))
+                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups),
+                                 currentVersions: resolvedCurrent))
     }
 
     /// The prepared scene compiled, and solved at each of its sizes (its container's

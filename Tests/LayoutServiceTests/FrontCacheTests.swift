@@ -15,17 +15,17 @@ struct FrontCacheTests {
         let cache = FrontCache(capacity: 1_000, maxBytes: 8_000)
         let generation = cache.generation
         for index in 0..<8 {
-            cache.insert([UInt8](repeating: UInt8(index), count: 990), for: Self.key(index), generation: generation)
+            cache.insert(FrontAnswer(body: [UInt8](repeating: UInt8(index), count: 990)), for: Self.key(index), generation: generation)
         }
         #expect(cache.usage.entries == 8)
         #expect(cache.usage.bytes == 8_000)
         // The ninth would take the young half over 4,000 bytes: entries 0…3 are dropped,
         // though the 1,000-entry capacity is far away.
-        cache.insert([UInt8](repeating: 8, count: 990), for: Self.key(8), generation: generation)
+        cache.insert(FrontAnswer(body: [UInt8](repeating: 8, count: 990)), for: Self.key(8), generation: generation)
         #expect(cache.usage.entries == 5)
         #expect(cache.usage.bytes == 5_000)
         for index in 0..<4 { #expect(cache.lookup(Self.key(index)) == nil) }
-        for index in 4..<9 { #expect(cache.lookup(Self.key(index)) == [UInt8](repeating: UInt8(index), count: 990)) }
+        for index in 4..<9 { #expect(cache.lookup(Self.key(index))?.body == [UInt8](repeating: UInt8(index), count: 990)) }
         #expect(cache.usage.bytes <= 8_000)
     }
 
@@ -34,7 +34,7 @@ struct FrontCacheTests {
         let generation = cache.generation
         for index in 0..<200 {
             let size = 100 + (index * 37) % 8_000   // 110…8,109 bytes with the 10-byte key
-            cache.insert([UInt8](repeating: 1, count: size), for: Self.key(index), generation: generation)
+            cache.insert(FrontAnswer(body: [UInt8](repeating: 1, count: size)), for: Self.key(index), generation: generation)
             _ = cache.lookup(Self.key(index / 2))    // hits move old entries back to the young half
             #expect(cache.usage.bytes <= 64 * 1_024)
         }
@@ -44,8 +44,8 @@ struct FrontCacheTests {
         let cache = FrontCache(capacity: 100, maxBytes: 8_000)
         #expect(cache.maxEntryBytes == 1_000)
         let generation = cache.generation
-        cache.insert([UInt8](repeating: 1, count: 990), for: Self.key(1), generation: generation)
-        cache.insert([UInt8](repeating: 2, count: 991), for: Self.key(2), generation: generation)
+        cache.insert(FrontAnswer(body: [UInt8](repeating: 1, count: 990)), for: Self.key(1), generation: generation)
+        cache.insert(FrontAnswer(body: [UInt8](repeating: 2, count: 991)), for: Self.key(2), generation: generation)
         #expect(cache.lookup(Self.key(1)) != nil)
         #expect(cache.lookup(Self.key(2)) == nil)
         #expect(cache.usage.entries == 1)
@@ -56,18 +56,18 @@ struct FrontCacheTests {
         let cache = FrontCache(capacity: 4, maxBytes: 1 << 20)  // halves of two entries
         let generation = cache.generation
         for index in 0..<3 {
-            cache.insert([UInt8](repeating: 1, count: 90), for: Self.key(index), generation: generation)
+            cache.insert(FrontAnswer(body: [UInt8](repeating: 1, count: 90)), for: Self.key(index), generation: generation)
         }
         #expect(cache.usage.entries == 3)          // old: 0, 1; young: 2
         #expect(cache.lookup(Self.key(0)) != nil)  // back to young: 2, 0
         #expect(cache.usage.entries == 3)
         #expect(cache.usage.bytes == 300)
-        cache.insert([UInt8](repeating: 1, count: 90), for: Self.key(3), generation: generation)
+        cache.insert(FrontAnswer(body: [UInt8](repeating: 1, count: 90)), for: Self.key(3), generation: generation)
         #expect(cache.usage.entries == 3)          // old: 2, 0; young: 3 (1 dropped)
         #expect(cache.usage.bytes == 300)
         #expect(cache.lookup(Self.key(1)) == nil)
         // The same key again replaces its entry instead of counting twice.
-        cache.insert([UInt8](repeating: 1, count: 40), for: Self.key(3), generation: generation)
+        cache.insert(FrontAnswer(body: [UInt8](repeating: 1, count: 40)), for: Self.key(3), generation: generation)
         #expect(cache.usage.bytes == 250)
         cache.invalidate()
         #expect(cache.usage.entries == 0)
@@ -76,7 +76,7 @@ struct FrontCacheTests {
 
     @Test func zeroBytesTurnsItOff() {
         let cache = FrontCache(capacity: 100, maxBytes: 0)
-        cache.insert([1], for: Self.key(1), generation: cache.generation)
+        cache.insert(FrontAnswer(body: [1]), for: Self.key(1), generation: cache.generation)
         #expect(cache.lookup(Self.key(1)) == nil)
         #expect(cache.usage.entries == 0)
     }

@@ -16,17 +16,20 @@ struct ExportedGroupVersion: Codable, Equatable {
 /// (SQLite ↔ PostgreSQL), keeping version numbers and `updatedAt`. Held by
 /// `GroupsTransferTests` (round trips SQLite → PostgreSQL → SQLite).
 enum GroupsTransfer {
-    /// Opens the store `db` names: a `postgres://` or `postgresql://` URL is PostgreSQL
-    /// (migrated if needed), anything else a SQLite path.
+    /// Opens the store `db` names (``StoreLocation``): a `postgres://` or `postgresql://`
+    /// URL, or `postgres:` for libpq's `PG*` variables, is PostgreSQL (migrated if
+    /// needed), anything else a SQLite path.
     static func openStore(
         _ db: String, readOnly: Bool, maxGroups: Int, maxGroupVersions: Int, maxGroupBytes: Int
     ) throws(StoreError) -> any GroupStoring {
-        if db.hasPrefix("postgres://") || db.hasPrefix("postgresql://") {
-            return try PostgreSQLGroupStore(url: db, poolSize: 1, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
+        switch StoreLocation(db) {
+        case .postgreSQL(let url):
+            return try PostgreSQLGroupStore(url: url, poolSize: 1, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
                                             maxGroupBytes: maxGroupBytes)
+        case .sqlite(let path):
+            return try LayoutStore(path: path, cacheCapacity: 1, maxGroups: maxGroups, readOnly: readOnly,
+                                   maxGroupVersions: maxGroupVersions, diskReserveBytes: 0, maxGroupBytes: maxGroupBytes)
         }
-        return try LayoutStore(path: db, cacheCapacity: 1, maxGroups: maxGroups, readOnly: readOnly,
-                               maxGroupVersions: maxGroupVersions, diskReserveBytes: 0, maxGroupBytes: maxGroupBytes)
     }
 
     /// Writes every kept version of every group of `store`, one JSON object a line, in name
@@ -146,7 +149,7 @@ enum GroupsTransfer {
 
 extension LayoutdCommand {
     static let groupsOptions: [OptionSpec] = [
-        OptionSpec(name: "db", valueName: "PATH|URL", help: "The store: a SQLite file, or postgres://user:pass@host:port/db."),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "The store: a SQLite file, or postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone)."),
         OptionSpec(name: "replace", valueName: "", help: "(import) Replace groups that exist in the target; without it such a group stops the import.", isFlag: true),
         OptionSpec(name: "max-groups", valueName: "N", help: "(import) Groups the target may hold (as serve's flag).", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "(import) Versions kept per group; older imported ones are pruned (as serve's flag).", defaultDescription: "100"),

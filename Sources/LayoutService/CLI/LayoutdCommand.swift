@@ -13,7 +13,8 @@ public enum LayoutdCommand {
     static let serveOptions: [OptionSpec] = [
         OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on; 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
         OptionSpec(name: "port", valueName: "PORT", help: "TCP port; 0 picks a free one.", defaultDescription: "8080"),
-        OptionSpec(name: "db", valueName: "PATH", help: "SQLite database file for the result cache and the groups; :memory: keeps nothing.", defaultDescription: "layoutd.db in the working directory"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Where the groups live: a SQLite database file (which also holds the result cache unless --cache-db says otherwise; :memory: keeps nothing), or a PostgreSQL database shared by every replica, postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone). A replica started before PostgreSQL is up keeps trying, answering /readyz 503 meanwhile.", defaultDescription: "layoutd.db in the working directory"),
+        OptionSpec(name: "cache-db", valueName: "PATH", help: "SQLite database file for this process's result cache; :memory: keeps it in memory.", defaultDescription: "the --db file for a SQLite --db; :memory: for a PostgreSQL one"),
         OptionSpec(name: "cache-capacity", valueName: "N", help: "Results kept in the SQLite cache; least recently used are evicted.", defaultDescription: "10000"),
         OptionSpec(name: "max-cached-result-bytes", valueName: "BYTES", help: "Largest response stored in the SQLite cache, bytes; a larger one is answered with Cache-Status: layoutd; fwd=miss.", defaultDescription: "16777216"),
         OptionSpec(name: "max-cache-bytes", valueName: "BYTES", help: "Bytes of response bodies kept in the SQLite cache; least recently used are evicted beyond it and the freed pages returned to the disk.", defaultDescription: "268435456"),
@@ -58,7 +59,7 @@ public enum LayoutdCommand {
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
-        OptionSpec(name: "db", valueName: "PATH", help: "Database to read included groups from (read-only).", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups are unknown"),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
@@ -119,7 +120,7 @@ public enum LayoutdCommand {
         let host = options.string("host") ?? "127.0.0.1"
         let port = try options.int("port", default: 8080)
         guard port <= 65535 else { throw UsageError("--port must be 0…65535") }
-        let path = options.string("db") ?? "layoutd.db"
+        let location = StoreLocation(options.string("db") ?? "layoutd.db")
 
         var limits = ServerLimits()
         limits.problemTypeBase = LayoutService.problemTypeBase
@@ -180,12 +181,41 @@ public enum LayoutdCommand {
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
+        // The result cache's file: --cache-db, else the SQLite --db itself, else memory.
+        let path: String
+        switch location {
+        case .sqlite(let dbPath): path = options.string("cache-db") ?? dbPath
+        case .postgreSQL: path = options.string("cache-db") ?? ":memory:"
+        }
         let store: LayoutStore
-        do {
+        let groupStore: any GroupStoring
+        do throws(StoreError) {
             store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
                                 maxResultBytes: maxCachedResultBytes, maxCacheBytes: maxCacheBytes,
                                 maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes,
                                 maxGroupBytes: maxGroupBytes)
+            switch location {
+            case .sqlite(let dbPath) where dbPath == path:
+                groupStore = store
+            case .sqlite(let dbPath):
+                do {
+                    groupStore = try LayoutStore(path: dbPath, cacheCapacity: 0, busyTimeout: busyTimeout, maxGroups: maxGroups,
+                                                 maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes,
+                                                 maxGroupBytes: maxGroupBytes)
+                } catch {
+                    store.close()
+                    throw error
+                }
+            case .postgreSQL(let url):
+                // One connection per thread that may use the store (the workers, and the
+                // two threads of the other routes), so no request waits for another's.
+                groupStore = PostgreSQLGroupStore.connecting(
+                    url: url, poolSize: workers + 2, acquireTimeout: busyTimeout, maxGroups: maxGroups,
+                    maxGroupVersions: maxGroupVersions, maxGroupBytes: maxGroupBytes
+                ) { line in
+                    FileHandle.standardError.write(Data("layoutd: \(line)\n".utf8))
+                }
+            }
         } catch {
             let reason: String
             switch error {
@@ -206,7 +236,7 @@ public enum LayoutdCommand {
         // One count of pending response bytes: the server's unsent output and the answers
         // the service is still writing.
         let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
-        let service = LayoutService(store: store, configuration: configuration, pendingResponseBytes: pending,
+        let service = LayoutService(store: store, groupStore: groupStore, configuration: configuration, pendingResponseBytes: pending,
                                     openConnections: { connections.value() })
         let router = service.makeRouter()
         let handler = service.makeHandler(router: router, log: log)
@@ -242,22 +272,31 @@ public enum LayoutdCommand {
         } catch {
             FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
             store.close()
+            if let groups = groupStore as? LayoutStore, groups !== store { groups.close() }
             return 1
         }
-        if store.isReadOnly {
-            FileHandle.standardError.write(Data("layoutd: the database '\(path)' is read-only: groups can be read, writes answer 503\n".utf8))
+        if let groups = groupStore as? LayoutStore, groups.isReadOnly {
+            FileHandle.standardError.write(Data("layoutd: the database '\(location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
         FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
-        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (database \(path))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
         installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
             store.close()
+            if let groups = groupStore as? LayoutStore, groups !== store { groups.close() }
             FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The start-up line's account of the stores: `database PATH` when one SQLite file
+    /// holds groups and cache, else where each is (a PostgreSQL URL without its password).
+    static func databaseDescription(_ location: StoreLocation, cachePath: String) -> String {
+        if case .sqlite(let path) = location, path == cachePath { return "database \(path)" }
+        return "groups in \(location.displayName), result cache in \(cachePath)"
     }
 
     /// The start-up line that says who may write groups.
@@ -306,8 +345,9 @@ public enum LayoutdCommand {
             }
             body = [UInt8](data)
         }
-        var store: LayoutStore?
-        if let path = options.string("db") {
+        var store: (any GroupStoring)?
+        switch options.string("db").map(StoreLocation.init) {
+        case .sqlite(let path)?:
             // Read-only: the groups of a database `serve` made. A missing file is a usage
             // error of its own (SQLite's read-only open only says it cannot open it).
             if path != ":memory:" && !FileManager.default.fileExists(atPath: path) {
@@ -318,8 +358,16 @@ public enum LayoutdCommand {
             } catch {
                 throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
             }
+        case .postgreSQL(let url)?:
+            do {
+                store = try PostgreSQLGroupStore(url: url, poolSize: 1)
+            } catch {
+                throw UsageError("cannot open the database '\(StoreLocation.postgreSQL(url: url).displayName)': \(LayoutService.describe(error))")
+            }
+        case nil:
+            break
         }
-        defer { store?.close() }
+        defer { (store as? LayoutStore)?.close() }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
         let engine = SceneEngine(limits: limits, maxResponseBytes: try options.int("max-response-bytes", default: SceneEngine.defaultMaxResponseBytes))

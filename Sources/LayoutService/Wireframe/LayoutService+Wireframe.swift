@@ -63,7 +63,8 @@ extension LayoutService {
     func solveWireframe(_ request: HTTPRequest) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         var response: HTTPResponse
-        switch engine.prepare(body: request.body, resolveGroup: resolveGroup) {
+        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: nil) },
+                              resolveGroup: resolveGroup) {
         case .success(let prepared):
             response = answer(engine.solveSVG(prepared), cacheStatus: nil)
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {

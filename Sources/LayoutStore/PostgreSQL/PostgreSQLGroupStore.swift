@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// Versioned named constraint groups in PostgreSQL, shared by every process that uses the
 /// database: the semantics of SQLite's `GroupStore` (``GroupStoring``), made to hold across
 /// processes.
@@ -46,11 +49,24 @@ public final class PostgreSQLGroupStore: GroupStoring {
     /// The most bytes the kept versions count together.
     public let maxGroupBytes: Int
 
-    /// Creates a store on `pool`; the schema must be migrated (``PostgreSQLSchema/migrate(_:)``).
+    /// Whether the schema is known to be up to date: true from a successful ``migrate()``
+    /// on; a store made on a migrated pool (``init(pool:maxGroups:maxGroupVersions:maxDeletedNames:maxGroupBytes:schemaReady:)``)
+    /// starts true. While false, every ``GroupStoring`` call throws
+    /// ``StoreError/unavailable(_:)`` without touching the database and ``isReachable()``
+    /// is false (``connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``).
+    private let schemaReady: Atomic<Bool>
+
+    /// Whether the schema has been brought up to date (see ``migrate()``).
+    public var isSchemaReady: Bool { schemaReady.load(ordering: .acquiring) }
+
+    /// Creates a store on `pool`. With `schemaReady` (the default) the schema must be
+    /// migrated already (``PostgreSQLSchema/migrate(_:)``); without it, calls are
+    /// unavailable until ``migrate()`` succeeds.
     init(
         pool: PostgreSQLConnectionPool, maxGroups: Int, maxGroupVersions: Int = GroupStore.defaultMaxVersions,
-        maxDeletedNames: Int? = nil, maxGroupBytes: Int = GroupStore.defaultMaxBytes
+        maxDeletedNames: Int? = nil, maxGroupBytes: Int = GroupStore.defaultMaxBytes, schemaReady: Bool = true
     ) {
+        self.schemaReady = Atomic(schemaReady)
         self.pool = pool
         self.maxGroups = max(0, maxGroups)
         self.maxGroupVersions = max(1, maxGroupVersions)
@@ -85,10 +101,70 @@ public final class PostgreSQLGroupStore: GroupStoring {
 
     /// Brings the schema up to date; see ``PostgreSQLSchema/migrate(_:)``.
     /// - Returns: the migrations this call ran (0 when another process did them).
+    /// Marks the schema ready (``isSchemaReady``) when it succeeds.
     @discardableResult
     public func migrate() throws(StoreError) -> Int {
-        try Self.mapping { () throws(PostgreSQLError) -> Int in
+        let ran = try Self.mapping { () throws(PostgreSQLError) -> Int in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in try PostgreSQLSchema.migrate(connection) }
+        }
+        schemaReady.store(true, ordering: .releasing)
+        return ran
+    }
+
+    /// Throws ``StoreError/unavailable(_:)`` until the schema is known to be up to date.
+    private func requireSchema() throws(StoreError) {
+        guard isSchemaReady else {
+            throw .unavailable("the database has not been reached since start-up (connecting and migrating are retried)")
+        }
+    }
+
+    /// The pauses between attempts of ``connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
+    /// seconds: 0.25, doubling up to 8, then 8 for every later attempt.
+    public static let defaultRetryDelays: [Double] = [0.25, 0.5, 1, 2, 4, 8]
+
+    /// A store for the database `url` that does not wait for it: connecting and
+    /// migrating (``migrate()``) run on a queue of their own and are tried again after
+    /// each failure, pausing `retryDelays[n]` seconds after the n-th failure (the last
+    /// delay repeats), until one succeeds. Until then every ``GroupStoring`` call throws
+    /// ``StoreError/unavailable(_:)`` (503 with `Retry-After`) and ``isReachable()`` is
+    /// false, so a replica started before PostgreSQL serves scenes without groups and
+    /// answers `/readyz` 503. Every failure and the success are told to `report` (one
+    /// line each, without the URL's password: libpq's messages name host and port only).
+    ///
+    /// - Parameters: as ``init(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxDeletedNames:maxGroupBytes:)``;
+    ///   `retryDelays` at least one value (default ``defaultRetryDelays``).
+    /// - Returns: the store, at once; ``isSchemaReady`` says when it is usable.
+    public static func connecting(
+        url: String?, poolSize: Int = 4, acquireTimeout: Double = 5, maxGroups: Int = 10_000,
+        maxGroupVersions: Int = 100, maxGroupBytes: Int = 64 << 20, retryDelays: [Double] = defaultRetryDelays,
+        report: @escaping @Sendable (String) -> Void
+    ) -> PostgreSQLGroupStore {
+        let pool = PostgreSQLConnectionPool(configuration: .init(url: url), size: poolSize, acquireTimeout: acquireTimeout)
+        let store = PostgreSQLGroupStore(pool: pool, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
+                                         maxGroupBytes: maxGroupBytes, schemaReady: false)
+        let delays = retryDelays.isEmpty ? defaultRetryDelays : retryDelays.map { $0.isFinite ? max(0, $0) : 8 }
+        let queue = DispatchQueue(label: "layoutd.postgresql.connect")
+        @Sendable func attempt(_ failures: Int) {
+            do {
+                let ran = try store.migrate()
+                report("connected to PostgreSQL" + (failures > 0 ? " after \(failures) failed attempt\(failures == 1 ? "" : "s")" : "")
+                       + (ran > 0 ? "; ran \(ran) schema migration\(ran == 1 ? "" : "s")" : "; the schema is up to date"))
+            } catch {
+                let delay = delays[min(failures, delays.count - 1)]
+                report("cannot use PostgreSQL yet (\(describe(error))); trying again in \(delay) s")
+                queue.asyncAfter(deadline: .now() + delay) { attempt(failures + 1) }
+            }
+        }
+        queue.async { attempt(0) }
+        return store
+    }
+
+    /// A store error in words for ``connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``'s reports.
+    private static func describe(_ error: StoreError) -> String {
+        switch error {
+        case .unavailable(let reason): reason
+        case .postgreSQL(let error): error.description
+        default: "\(error)"
         }
     }
 
@@ -280,6 +356,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
     public func putGroup(
         name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool
     ) throws(StoreError) -> (group: StoredGroup, created: Bool) {
+        try requireSchema()
         let outcome = try Self.mapping { () throws(PostgreSQLError) -> PutOutcome in
             try put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
                     ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
@@ -292,11 +369,13 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func deleteGroup(named name: String) throws(StoreError) -> Bool {
-        try Self.mapping { () throws(PostgreSQLError) -> Bool in try delete(name: name) }
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> Bool in try delete(name: name) }
     }
 
     public func group(named name: String) throws(StoreError) -> StoredGroup? {
-        try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
                 guard let row = try connection.query(
                     """
@@ -312,7 +391,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
-        try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
                 guard let row = try connection.query(
                     "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
@@ -325,6 +405,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
 
     /// - Complexity: O(log n + limit), one statement for existence and one for the page.
     public func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
+        try requireSchema()
         let limit = max(0, limit)
         return try Self.mapping { () throws(PostgreSQLError) -> GroupVersionPage? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
@@ -355,7 +436,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func prunedVersion(ofGroup name: String, version: Int) throws(StoreError) -> Int? {
-        try Self.mapping { () throws(PostgreSQLError) -> Int? in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> Int? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Int? in
                 guard let row = try connection.query(
                     """
@@ -370,7 +452,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func groups() throws(StoreError) -> [GroupSummary] {
-        try Self.mapping { () throws(PostgreSQLError) -> [GroupSummary] in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> [GroupSummary] in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
                 var groups: [GroupSummary] = []
                 for row in try connection.query(
@@ -391,7 +474,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     func all() throws(StoreError) -> [GroupSummary] { try groups() }
 
     public func groupBytes() throws(StoreError) -> Int {
-        try Self.mapping { () throws(PostgreSQLError) -> Int in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> Int in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
                 try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
             }
@@ -399,7 +483,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func groupCount() throws(StoreError) -> Int {
-        try Self.mapping { () throws(PostgreSQLError) -> Int in
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> Int in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
                 try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
             }
@@ -412,6 +497,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
     /// One statement (`name = ANY($1::text[])`) for all names.
     /// - Complexity: one index lookup per name.
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
+        try requireSchema()
         guard !names.isEmpty else { return [:] }
         return try Self.mapping { () throws(PostgreSQLError) -> [String: Int] in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
@@ -429,6 +515,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
 
     @discardableResult
     public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
+        try requireSchema()
         guard let firstGiven = versions.first?.version else { return false }
         let kept = Array(versions.suffix(maxGroupVersions))
         let outcome = try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
@@ -481,7 +568,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func isReachable() -> Bool {
-        (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
+        guard isSchemaReady else { return false }
+        return (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.query("SELECT 1").first?.int(0) == 1
         }) ?? false
     }
