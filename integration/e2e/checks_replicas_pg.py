@@ -678,6 +678,146 @@ def pg_database_down(ctx):
         cluster.ensure_running()
 
 
+@check('replicas-pg/configured-by-environment', needs='binary')
+def pg_configured_by_environment(ctx):
+    """`LAYOUTD_DB=postgres://user:password@…` (no --db) selects PostgreSQL and the
+    password never reaches the log; `--db postgres:` takes every part from libpq's PG*
+    variables, and `--db postgresql:///NAME` the host, port and user: all three replicas
+    share the one database."""
+    cluster = _pg(ctx)
+    url = cluster.create_database('environment')
+    host_port = url.split('@', 1)[1].split('/', 1)[0]
+    host, port = host_port.rsplit(':', 1)
+    database = url.rsplit('/', 1)[1]
+    secret = 'sekrit-%d' % os.getpid()
+    group = _Replicas(ctx)
+    by_env = group.prepare('env-layoutd-db', '-')
+    by_env.args = [a for a in by_env.args if a not in ('--db', '-')]
+    by_pg_vars = group.prepare('env-pg-vars', 'postgres:')
+    by_url_path = group.prepare('env-url-path', 'postgresql:///' + database)
+    pg_vars = {'PGHOST': host, 'PGPORT': port, 'PGUSER': 'postgres'}
+    try:
+        by_env.start(args=by_env.args, port=by_env.port,
+                     env={'LAYOUTD_DB': 'postgres://postgres:%s@%s/%s' % (secret, host_port, database)})
+        by_pg_vars.start(args=by_pg_vars.args, port=by_pg_vars.port, env=dict(pg_vars, PGDATABASE=database))
+        by_url_path.start(args=by_url_path.args, port=by_url_path.port, env=pg_vars)
+        servers = [by_env, by_pg_vars, by_url_path]
+        group.wait_ready(servers)
+        for i, s in enumerate(servers):
+            r = ctx.request('PUT', '/groups/env%d' % i, _pad_group(i), server=s)
+            ctx.expect_status(r, 201, 'PUT through %s' % s.name)
+        for s in servers:
+            listed = [(g['name'], g['version']) for g in ctx.request('GET', '/groups', server=s).json()['groups']]
+            ctx.expect_equal(listed, [('env0', 1), ('env1', 1), ('env2', 1)], 'groups through %s' % s.name)
+    finally:
+        group.stop_all()
+    with open(by_env.log_path, 'rb') as fh:
+        log = fh.read()
+    ctx.expect(b'listening on' in log, 'no start-up line in the log: %r' % log[-500:])
+    ctx.expect(secret.encode() not in log, 'the password is in the log: %r' % log[-500:])
+
+
+@check('replicas-pg/cache-db', needs='binary')
+def pg_cache_db(ctx):
+    """With a PostgreSQL --db, a replica writes no file by default (its result cache is in
+    memory); `--cache-db FILE` keeps the results in FILE across a restart (a hit of the
+    same version after it) and still answers a version written meanwhile through another
+    replica at once."""
+    url = _pg(ctx).create_database('cache_db')
+    quiet_dir = os.path.join(ctx.workdir, 'cache-db-none')
+    os.mkdir(quiet_dir)
+    cache_file = os.path.join(ctx.workdir, 'cache-db-file.db')
+    group = _Replicas(ctx)
+    writer = group.prepare('cache-db-writer', url)
+    writer.db_path = os.path.join(quiet_dir, 'writer')          # its working directory
+    writer.log_path = os.path.join(ctx.workdir, 'cache-db-writer.log')
+    scene = _pad_scene('cached')
+    try:
+        writer.start(args=writer.args, port=writer.port)
+        group.wait_ready([writer])
+        ctx.expect_status(ctx.request('PUT', '/groups/cached', _pad_group(21), server=writer), 201, 'PUT v1')
+        for attempt in ('stored', 'hit'):
+            r = ctx.solve(scene, server=writer)
+            _expect_x(ctx, r, 21, 'solve through the writer (%s)' % attempt)
+        ctx.expect_equal(r.headers.get('cache-status'), HIT, 'second solve through the writer')
+        ctx.expect_equal(sorted(os.listdir(quiet_dir)), [],
+                         'files a PostgreSQL-backed replica wrote in its working directory')
+
+        first = group.prepare('cache-db-first', url, ['--cache-db', cache_file])
+        first.start(args=first.args, port=first.port)
+        group.wait_ready([first])
+        r = ctx.solve(scene, server=first)
+        _expect_x(ctx, r, 21, 'first solve with --cache-db')
+        ctx.expect_equal(r.headers.get('cache-status'), 'layoutd; fwd=miss; stored', 'first solve with --cache-db')
+        ctx.expect_equal(first.stop(), 0, 'exit status of a SIGTERM')
+        ctx.expect(os.path.getsize(cache_file) > 0, 'no --cache-db file')
+
+        again = group.prepare('cache-db-again', url, ['--cache-db', cache_file])
+        again.start(args=again.args, port=again.port)
+        group.wait_ready([again])
+        r = ctx.solve(scene, server=again)
+        _expect_x(ctx, r, 21, 'solve after a restart on the same --cache-db')
+        ctx.expect_equal(r.headers.get('cache-status'), HIT, 'solve after a restart on the same --cache-db')
+        ctx.expect_status(ctx.request('PUT', '/groups/cached', _pad_group(22), server=writer), 200, 'PUT v2')
+        r = ctx.solve(scene, server=again)
+        _expect_x(ctx, r, 22, 'solve through the restarted replica after the writer\'s PUT')
+        ctx.expect(r.headers.get('cache-status') != HIT, 'a hit right after a new version')
+    finally:
+        group.stop_all()
+
+
+@check('replicas-pg/export-sqlite-import-postgres', needs='binary')
+def pg_export_import(ctx):
+    """The way over (issue 26): groups written through a SQLite-backed server, exported
+    from its file and imported into a new PostgreSQL database, are served by two replicas
+    on that database with the same versions, ETags and bodies; an ETag from the SQLite
+    server continues on a replica; the PostgreSQL export equals the SQLite one."""
+    source = os.path.join(ctx.workdir, 'way-over.db')
+    s = Server(ctx.binary, source, ['--quiet'], startup_seconds=ctx.args.startup_timeout).start()
+    try:
+        for width, status in ((10, 201), (20, 200), (30, 200)):
+            ctx.expect_status(ctx.request('PUT', '/groups/row', _pad_group(width), server=s), status, 'PUT row')
+        ctx.expect_status(ctx.request('PUT', '/groups/Card', {'constraints': ['a.height == 5']}, server=s),
+                          201, 'PUT Card')
+        before = {n: ctx.request('GET', '/groups/' + n, server=s) for n in ('row', 'Card')}
+    finally:
+        s.stop()
+    env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    exported = subprocess.run([ctx.binary, 'groups', 'export', '--db', source], capture_output=True,
+                              timeout=60, env=env, cwd=ctx.workdir)
+    ctx.expect_equal(exported.returncode, 0, 'export exit status (%r)' % exported.stderr[-300:])
+    url = _pg(ctx).create_database('way_over')
+    imported = subprocess.run([ctx.binary, 'groups', 'import', '--db', url], input=exported.stdout,
+                              capture_output=True, timeout=60, env=env, cwd=ctx.workdir)
+    ctx.expect_equal(imported.returncode, 0, 'import exit status (%r)' % imported.stderr[-300:])
+    again = subprocess.run([ctx.binary, 'groups', 'export', '--db', url], capture_output=True,
+                           timeout=60, env=env, cwd=ctx.workdir)
+    ctx.expect_equal(again.returncode, 0, 'PostgreSQL export exit status (%r)' % again.stderr[-300:])
+    ctx.expect(again.stdout == exported.stdout, 'the PostgreSQL export differs:\n%r\n%r'
+               % (again.stdout[:400], exported.stdout[:400]))
+    group = _Replicas(ctx)
+    servers = [group.prepare('way-over-%d' % (i + 1), url) for i in range(2)]
+    try:
+        group.start_at_once(servers)
+        group.wait_ready(servers)
+        for srv in servers:
+            for n, answer in before.items():
+                after = ctx.request('GET', '/groups/' + n, server=srv)
+                ctx.expect_status(after, 200, 'GET %s through %s' % (n, srv.name))
+                ctx.expect_equal(after.headers.get('etag'), answer.headers.get('etag'), 'ETag of %s' % n)
+                ctx.expect(after.body == answer.body, 'body of %s through %s differs:\n%r\n%r'
+                           % (n, srv.name, after.body, answer.body))
+        r = ctx.request('PUT', '/groups/row', _pad_group(40), {'If-Match': before['row'].headers['etag']},
+                        server=servers[1])
+        ctx.expect_status(r, 200, "PUT with the SQLite server's ETag")
+        ctx.expect_equal(r.headers.get('etag'), '"4"', 'next version after the import')
+        _expect_x(ctx, ctx.solve(_pad_scene('row'), server=servers[0]), 40, 'solve through the other replica')
+        _expect_x(ctx, ctx.solve(dict(_pad_scene('row'), groups=['row@2']), server=servers[0]), 20,
+                  'an imported version pinned')
+    finally:
+        group.stop_all()
+
+
 # ---------------------------------------------------------------- SQLite
 
 @check('replicas-sqlite/read-your-writes', needs='binary')
