@@ -91,7 +91,8 @@ start_layoutd() {
 run_wrk() {
     local label=$1 store=$2 conns=$3 url=$4 script=$5; shift 5
     local raw="$OUT/wrk-$(echo "$label-$store" | tr -c 'a-zA-Z0-9' '_')-$(date +%s%N).txt"
-    wrk -t2 -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
+    local threads=2; [ "$conns" -lt 2 ] && threads=1
+    wrk -t"$threads" -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
     local line; line=$(grep '^RESULT' "$raw" || echo "RESULT requests=0 rps=0 p50_us=0 p99_us=0 errors=-1 non2xx=-1")
     printf '%s\t%s\t%s\t%s\n' "$label" "$store" "$conns" "$line" >>"$OUT/results.tsv"
     echo "  $label [$store] c=$conns: $line" >&2
@@ -109,6 +110,7 @@ json.dump(scene, open(sys.argv[2], 'w'))
 PY
 GROUP_BODY='{"constraints":[{"id":"badge-square","equation":"badge.height == badge.width"}],"metrics":{"unused":1}}'
 
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "layoutd: $BIN" >&2
 echo "PostgreSQL: $PG_URL" >&2
 
@@ -183,7 +185,8 @@ run_wrk "3 replicas behind nginx, no groups, uncached" postgres 64 "http://127.0
 run_wrk "3 replicas behind nginx, one unversioned group, cached" postgres 64 "http://127.0.0.1:$NPORT/solve" "$BENCH/post_file.lua" "$GROUP_SCENE"
 
 # ---------------------------------------------------------------- the table
-python3 - "$OUT/results.tsv" "$(nproc)" <<'PY'
+# The load averages before and after say how much else ran on the machine meanwhile.
+python3 - "$OUT/results.tsv" "$(nproc)" "$LOAD_BEFORE" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
 import sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -198,7 +201,8 @@ def fmt(f):
     return '%9.0f  %7.2f  %7.2f  %6s  %6s' % (float(f['rps']), int(f['p50_us']) / 1000,
                                               int(f['p99_us']) / 1000, f['errors'], f['non2xx'])
 
-print('\nlayoutd replicas benchmark (%s cores; wrk -t2 on loopback; best of the rounds)' % sys.argv[2])
+print('\nlayoutd replicas benchmark (%s cores; wrk -t2 on loopback; best of the rounds; '
+      'load average %s before, %s after)' % (sys.argv[2], sys.argv[3], sys.argv[4]))
 print('%-58s %-8s %5s  %9s  %7s  %7s  %6s  %6s' % ('what', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'))
 for (label, store, conns), f in sorted(rows.items(), key=lambda kv: (kv[0][0].startswith('3 '), kv[0][0], kv[0][2], kv[0][1] != 'sqlite')):
     print('%-58s %-8s %5d  %s' % (label, store, conns, fmt(f)))
