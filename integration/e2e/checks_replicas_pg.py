@@ -678,6 +678,46 @@ def pg_database_down(ctx):
         cluster.ensure_running()
 
 
+@check('replicas-pg/history-pruned', needs='binary')
+def pg_history_pruned(ctx):
+    """--max-group-versions 3 on three replicas, five versions written through all of them
+    in turn: every replica lists versions 3..5, answers a pruned version 404 saying so (and
+    a version never written 404), serves a kept one, and a replica that never held `@1`
+    answers a scene pinning it 422 unknown_group saying it was pruned."""
+    group, servers, _ = _pg_trio(ctx, 'pruned', ['--max-group-versions', '3'])
+    name = 'history'
+    path = '/groups/' + name
+    try:
+        for i in range(5):
+            r = ctx.request('PUT', path, _pad_group(30 + i), server=servers[i % 3])
+            ctx.expect_status(r, 201 if i == 0 else 200, 'PUT v%d through %s' % (i + 1, servers[i % 3].name))
+        for s in servers:
+            r = ctx.request('GET', path + '/versions', server=s)
+            ctx.expect_equal([v['version'] for v in r.json()['versions']], [3, 4, 5], 'versions through %s' % s.name)
+            r = ctx.request('GET', path + '/versions/2', server=s)
+            ctx.expect_status(r, 404, 'a pruned version through %s' % s.name)
+            ctx.expect_equal(r.json()['detail'],
+                             "Group '%s' version 2 was pruned: only the last 3 versions of a group are kept "
+                             "(--max-group-versions); the oldest kept is 3" % name, 'detail through %s' % s.name)
+            r = ctx.request('GET', path + '/versions/9', server=s)
+            ctx.expect_equal((r.status, r.json()['detail']), (404, "Group '%s' has no version 9" % name),
+                             'a version never written through %s' % s.name)
+            r = ctx.request('GET', path + '/versions/3', server=s)
+            ctx.expect_equal((r.status, r.json()['metrics']), (200, {'pad': 32}), 'version 3 through %s' % s.name)
+            _expect_x(ctx, ctx.solve(dict(_pad_scene(name), groups=[name + '@4']), server=s), 33,
+                      '%s@4 through %s' % (name, s.name))
+            _expect_x(ctx, ctx.solve(_pad_scene(name), server=s), 34, '%s through %s' % (name, s.name))
+            r = ctx.solve(dict(_pad_scene(name), groups=[name + '@1']), server=s)
+            ctx.expect_status(r, 422, '%s@1 through %s' % (name, s.name))
+            d = ctx.expect_diagnostic(r.json(), 'unknown_group')
+            ctx.expect_equal(d.get('message'),
+                             "Group '%s' version 1 was pruned: only the last 3 versions of a group are kept "
+                             "(--max-group-versions); the oldest kept is 3 (included as '%s@1')" % (name, name),
+                             'the pruned diagnostic through %s' % s.name)
+    finally:
+        group.stop_all()
+
+
 @check('replicas-pg/configured-by-environment', needs='binary')
 def pg_configured_by_environment(ctx):
     """`LAYOUTD_DB=postgres://user:password@…` (no --db) selects PostgreSQL and the
