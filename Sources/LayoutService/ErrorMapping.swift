@@ -304,16 +304,21 @@ extension EngineFailure {
     /// The group store could not look up a scene's groups: 503 with an `unknown_group`
     /// diagnostic saying why, and the `Retry-After` of the store's answer to a group route
     /// (``ServiceFailure/databaseUnavailable``'s 5 s for an unreachable PostgreSQL,
-    /// ``ServiceFailure/databaseBusy``'s 1 s for a lock; 1 s for anything else).
+    /// ``ServiceFailure/databaseBusy``'s 1 s for a lock; 1 s for anything else). The
+    /// reason never quotes the database's own message (for PostgreSQL it names the
+    /// server's host and port, which clients need not learn).
     static func groupLookupFailed(_ error: StoreError) -> EngineFailure {
         let headers: [(String, String)]
+        var reason = LayoutService.describe(error)
         switch error {
-        case .unavailable: headers = ServiceFailure.databaseUnavailable.headers
+        case .unavailable:
+            headers = ServiceFailure.databaseUnavailable.headers
+            reason = "the database is unavailable"
         case .readOnly: headers = ServiceFailure.databaseReadOnly.headers
         case .busy: headers = ServiceFailure.databaseBusy.headers
         case .preconditionFailed, .full, .corrupt, .cannotOpen, .limitExceeded, .sqlite, .postgreSQL: headers = [("Retry-After", "1")]
         }
-        var failure = storeUnavailable(LayoutService.describe(error))
+        var failure = storeUnavailable(reason)
         failure.headers = headers
         return failure
     }

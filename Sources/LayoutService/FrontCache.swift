@@ -36,14 +36,15 @@ typealias FrontCache = TwoGenerationCache<FrontCacheKey, FrontAnswer>
 struct FrontAnswer: Sendable, Equatable {
     let body: [UInt8]
     let currentVersions: [GroupVersion]
+    /// The names of ``currentVersions``, in order: what to ask the store on a hit (made
+    /// once here, not on every hit).
+    let currentNames: [String]
 
     init(body: [UInt8], currentVersions: [GroupVersion] = []) {
         self.body = body
         self.currentVersions = currentVersions
+        self.currentNames = currentVersions.map(\.name)
     }
-
-    /// The names of ``currentVersions``, in order: what to ask the store on a hit.
-    var currentNames: [String] { currentVersions.map(\.name) }
 
     /// Whether `versions` (the store's answer for ``currentNames``) are the versions this
     /// answer was computed from.
@@ -79,9 +80,9 @@ struct FrontCacheKey: Hashable, Sendable {
 
 extension TwoGenerationCache where Key == FrontCacheKey, Value == FrontAnswer {
     /// What an entry costs against ``maxBytes``: its request body plus its response body,
-    /// plus each recorded version's name and 8 bytes for its number.
+    /// plus each recorded version's name (held twice) and 8 bytes for its number.
     static func cost(_ key: Key, _ value: FrontAnswer) -> Int {
-        key.bytes.count + value.body.count + value.currentVersions.reduce(0) { $0 + $1.name.utf8.count + 8 }
+        key.bytes.count + value.body.count + value.currentVersions.reduce(0) { $0 + 2 * $1.name.utf8.count + 8 }
     }
 
     /// Keeps `value` for `key` (see ``insert(_:for:cost:generation:)``), at ``cost(_:_:)``.

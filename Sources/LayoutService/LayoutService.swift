@@ -209,7 +209,7 @@ public final class LayoutService: Sendable {
     /// `POST /solve`. Read-your-writes across processes: every cache is looked up only by
     /// keys carrying the versions the request's scene resolves to, the unversioned
     /// references resolved against the group store once per request
-    /// (``currentVersions(_:)``); see ``FrontCache`` and ``CacheKey``.
+    /// (``currentVersions(_:known:)``); see ``FrontCache`` and ``CacheKey``.
     func solve(_ request: HTTPRequest) -> HTTPResponse {
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
             return problem(.unknownFormat(format))

@@ -1,4 +1,5 @@
 @testable import LayoutService
+import LayoutStore
 import Testing
 
 /// The in-memory front cache's bounds: entries and bytes (request body plus response body).
@@ -79,5 +80,25 @@ struct FrontCacheTests {
         cache.insert(FrontAnswer(body: [1]), for: Self.key(1), generation: cache.generation)
         #expect(cache.lookup(Self.key(1)) == nil)
         #expect(cache.usage.entries == 0)
+    }
+}
+
+/// A front cache entry's recorded versions: what a hit is checked against, and its cost.
+struct FrontAnswerTests {
+    @Test func aHitIsCurrentOnlyForExactlyItsVersions() {
+        let answer = FrontAnswer(body: [1, 2, 3], currentVersions: [GroupVersion(name: "card", version: 3),
+                                                                    GroupVersion(name: "row", version: 7)])
+        #expect(answer.currentNames == ["card", "row"])
+        #expect(answer.isCurrent(["card": 3, "row": 7]))
+        #expect(!answer.isCurrent(["card": 3, "row": 8]))
+        #expect(!answer.isCurrent(["card": 3]))           // row deleted
+        #expect(FrontAnswer(body: [1]).isCurrent([:]))
+    }
+
+    @Test func anEntryCostsItsBodiesAndItsVersions() {
+        let key = CacheKey.front(.solve, body: [UInt8](repeating: 0x20, count: 10))
+        let answer = FrontAnswer(body: [UInt8](repeating: 1, count: 100), currentVersions: [GroupVersion(name: "row", version: 1)])
+        #expect(FrontCache.cost(key, answer) == 10 + 100 + 2 * 3 + 8)
+        #expect(FrontCache.cost(key, FrontAnswer(body: [1])) == 11)
     }
 }

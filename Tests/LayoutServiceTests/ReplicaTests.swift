@@ -248,6 +248,22 @@ struct ReplicaRoundTripTests {
 struct ReplicaFaultTests {
     typealias R = ReplicaRequests
 
+    @Test func aFailedGroupLookupIs503WithTheStoresRetryAfter() {
+        let cases: [(StoreError, String, String)] = [
+            (.unavailable("connection to server at \"db\", port 5432 failed"), "5", "the database is unavailable"),
+            (.busy, "1", "the database is busy"),
+            (.readOnly, "60", "the database is read-only"),
+            (.corrupt("page 3"), "1", "the database is damaged"),
+        ]
+        for (error, retryAfter, reason) in cases {
+            let failure = EngineFailure.groupLookupFailed(error)
+            #expect(failure.status == 503)
+            #expect(failure.headers.map { "\($0.0): \($0.1)" } == ["Retry-After: \(retryAfter)"])
+            #expect(failure.diagnostics.map(\.code) == [.unknownGroup])
+            #expect(failure.diagnostics.first?.message == "The group store cannot be read right now: \(reason)")
+        }
+    }
+
     @Test func whatAnswersWhileTheStoreIsDown() throws {
         let groups = ObservedGroupStore(try LayoutStore(path: ":memory:"))
         let router = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups).makeRouter()
@@ -271,6 +287,8 @@ struct ReplicaFaultTests {
             #expect(response.status == 503, "\(path) \(body)")
             #expect(response.headers["Retry-After"] == "5", "\(path) \(body)")
             #expect(try R.firstCode(response) == .string("unknown_group"))
+            let detail = try JSONParser().parse(response.body)["detail"]
+            #expect(detail == .string("The group store cannot be read right now: the database is unavailable"))
         }
         #expect(try R.redWidth(R.post(router, "/solve", R.plainScene)) == .number(186))
         #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))

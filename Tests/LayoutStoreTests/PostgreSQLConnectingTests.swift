@@ -40,6 +40,23 @@ struct PostgreSQLConnectingTests {
         #expect(!lines.withLock { $0.joined() }.contains("pw"))
     }
 
+    @Test func aStoreNobodyHoldsStopsTrying() throws {
+        let port = try closedLoopbackPort()
+        let lines = Mutex<[String]>([])
+        weak var released: PostgreSQLGroupStore?
+        do {
+            let store = PostgreSQLGroupStore.connecting(url: "postgresql://layoutd@127.0.0.1:\(port)/layoutd", poolSize: 1,
+                                                        acquireTimeout: 1, retryDelays: [0.01]) { line in
+                lines.withLock { $0.append(line) }
+            }
+            released = store
+            #expect(Self.waitUntil { lines.withLock { $0.count } >= 2 })
+        }
+        // Between attempts only the scheduled retry's weak reference remains, and a retry
+        // that finds the store gone ends the attempts.
+        #expect(Self.waitUntil { released == nil })
+    }
+
     @Test(.enabled(if: PostgreSQLTestServer.isAvailable, PostgreSQLTestServer.skipReason))
     func aStoreStartedBeforeItsServerBecomesUsableWhenTheServerStarts() throws {
         let cluster = try PostgreSQLTestCluster()

@@ -181,48 +181,33 @@ public enum LayoutdCommand {
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
-        // The result cache's file: --cache-db, else the SQLite --db itself, else memory.
-        let path: String
-        switch location {
-        case .sqlite(let dbPath): path = options.string("cache-db") ?? dbPath
-        case .postgreSQL: path = options.string("cache-db") ?? ":memory:"
-        }
+        var settings = StoreSettings()
+        settings.cacheCapacity = cacheCapacity
+        settings.busyTimeout = busyTimeout
+        settings.maxGroups = maxGroups
+        settings.maxCachedResultBytes = maxCachedResultBytes
+        settings.maxCacheBytes = maxCacheBytes
+        settings.maxGroupVersions = maxGroupVersions
+        settings.diskReserveBytes = diskReserveBytes
+        settings.maxGroupBytes = maxGroupBytes
+        // One connection per thread that may use the store (the workers, and the two
+        // threads of the other routes), so no request waits for another's.
+        settings.poolSize = workers + 2
         let store: LayoutStore
         let groupStore: any GroupStoring
-        do throws(StoreError) {
-            store = try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                                maxResultBytes: maxCachedResultBytes, maxCacheBytes: maxCacheBytes,
-                                maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes,
-                                maxGroupBytes: maxGroupBytes)
-            switch location {
-            case .sqlite(let dbPath) where dbPath == path:
-                groupStore = store
-            case .sqlite(let dbPath):
-                do {
-                    groupStore = try LayoutStore(path: dbPath, cacheCapacity: 0, busyTimeout: busyTimeout, maxGroups: maxGroups,
-                                                 maxGroupVersions: maxGroupVersions, diskReserveBytes: diskReserveBytes,
-                                                 maxGroupBytes: maxGroupBytes)
-                } catch {
-                    store.close()
-                    throw error
-                }
-            case .postgreSQL(let url):
-                // One connection per thread that may use the store (the workers, and the
-                // two threads of the other routes), so no request waits for another's.
-                groupStore = PostgreSQLGroupStore.connecting(
-                    url: url, poolSize: workers + 2, acquireTimeout: busyTimeout, maxGroups: maxGroups,
-                    maxGroupVersions: maxGroupVersions, maxGroupBytes: maxGroupBytes
-                ) { line in
-                    FileHandle.standardError.write(Data("layoutd: \(line)\n".utf8))
-                }
+        let path: String
+        do {
+            (store, groupStore, path) = try openStores(location, cacheDB: options.string("cache-db"), settings: settings) { line in
+                FileHandle.standardError.write(Data("layoutd: \(line)\n".utf8))
             }
         } catch {
+            let failed = error.path
             let reason: String
-            switch error {
-            case .corrupt(let message): reason = "the database file '\(path)' is damaged (\(message)); it was left untouched. Restore it from a backup or start with another --db"
-            case .cannotOpen(let message): reason = "cannot open the database '\(path)': \(message)"
-            case .busy: reason = "the database '\(path)' is locked by another process"
-            default: reason = "cannot open the database '\(path)': \(LayoutService.describe(error))"
+            switch error.error {
+            case .corrupt(let message): reason = "the database file '\(failed)' is damaged (\(message)); it was left untouched. Restore it from a backup or start with another --db"
+            case .cannotOpen(let message): reason = "cannot open the database '\(failed)': \(message)"
+            case .busy: reason = "the database '\(failed)' is locked by another process"
+            default: reason = "cannot open the database '\(failed)': \(LayoutService.describe(error.error))"
             }
             FileHandle.standardError.write(Data("layoutd: \(reason)\n".utf8))
             return 1
@@ -290,6 +275,73 @@ public enum LayoutdCommand {
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// The bounds and timeouts `serve` opens its stores with (its flags of the same names).
+    struct StoreSettings {
+        var cacheCapacity = 10_000
+        var busyTimeout = 5.0
+        var maxGroups = 10_000
+        var maxCachedResultBytes = 16 << 20
+        var maxCacheBytes = 256 << 20
+        var maxGroupVersions = 100
+        var diskReserveBytes = DiskReserve.defaultBytes
+        var maxGroupBytes = 64 << 20
+        /// PostgreSQL connections kept.
+        var poolSize = 4
+    }
+
+    /// A store that could not be opened: its path and why.
+    struct StoreOpenFailure: Error {
+        var path: String
+        var error: StoreError
+    }
+
+    /// Opens `serve`'s stores: the result cache in `cacheDB` (default: the SQLite `--db`
+    /// file itself, or `:memory:` with PostgreSQL), and the group store `location` names:
+    /// that same ``LayoutStore`` when the cache is in the `--db` file, another SQLite file's
+    /// store, or a ``PostgreSQLGroupStore`` that connects and migrates in the background
+    /// (``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
+    /// its lines told to `report`). Held by `ServeStoresTests`.
+    /// - Returns: the cache store, the group store, and the cache's path.
+    /// - Throws: ``StoreOpenFailure`` naming the SQLite file that could not be opened
+    ///   (nothing stays open). PostgreSQL never fails here: it is retried.
+    static func openStores(
+        _ location: StoreLocation, cacheDB: String?, settings: StoreSettings, report: @escaping @Sendable (String) -> Void
+    ) throws(StoreOpenFailure) -> (cache: LayoutStore, groups: any GroupStoring, cachePath: String) {
+        let path: String
+        switch location {
+        case .sqlite(let dbPath): path = cacheDB ?? dbPath
+        case .postgreSQL: path = cacheDB ?? ":memory:"
+        }
+        let store: LayoutStore
+        do {
+            store = try LayoutStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
+                                    maxGroups: settings.maxGroups, maxResultBytes: settings.maxCachedResultBytes,
+                                    maxCacheBytes: settings.maxCacheBytes, maxGroupVersions: settings.maxGroupVersions,
+                                    diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes)
+        } catch {
+            throw StoreOpenFailure(path: path, error: error)
+        }
+        switch location {
+        case .sqlite(let dbPath) where dbPath == path:
+            return (store, store, path)
+        case .sqlite(let dbPath):
+            do {
+                let groups = try LayoutStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
+                                             maxGroupVersions: settings.maxGroupVersions, diskReserveBytes: settings.diskReserveBytes,
+                                             maxGroupBytes: settings.maxGroupBytes)
+                return (store, groups, path)
+            } catch {
+                store.close()
+                throw StoreOpenFailure(path: dbPath, error: error)
+            }
+        case .postgreSQL(let url):
+            let groups = PostgreSQLGroupStore.connecting(
+                url: url, poolSize: settings.poolSize, acquireTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
+                maxGroupVersions: settings.maxGroupVersions, maxGroupBytes: settings.maxGroupBytes, report: report)
+            return (store, groups, path)
+        }
     }
 
     /// The start-up line's account of the stores: `database PATH` when one SQLite file

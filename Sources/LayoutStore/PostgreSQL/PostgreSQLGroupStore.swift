@@ -144,19 +144,29 @@ public final class PostgreSQLGroupStore: GroupStoring {
                                          maxGroupBytes: maxGroupBytes, schemaReady: false)
         let delays = retryDelays.isEmpty ? defaultRetryDelays : retryDelays.map { $0.isFinite ? max(0, $0) : 8 }
         let queue = DispatchQueue(label: "layoutd.postgresql.connect")
-        @Sendable func attempt(_ failures: Int) {
-            do {
-                let ran = try store.migrate()
-                report("connected to PostgreSQL" + (failures > 0 ? " after \(failures) failed attempt\(failures == 1 ? "" : "s")" : "")
-                       + (ran > 0 ? "; ran \(ran) schema migration\(ran == 1 ? "" : "s")" : "; the schema is up to date"))
-            } catch {
-                let delay = delays[min(failures, delays.count - 1)]
-                report("cannot use PostgreSQL yet (\(describe(error))); trying again in \(delay) s")
-                queue.asyncAfter(deadline: .now() + delay) { attempt(failures + 1) }
+        queue.async { keepMigrating(store, failures: 0, delays: delays, queue: queue, report: report) }
+        return store
+    }
+
+    /// One attempt of ``connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``;
+    /// after a failure the next is scheduled on `queue`, holding the store weakly between
+    /// attempts, so a store nobody uses any more stops trying.
+    private static func keepMigrating(
+        _ store: PostgreSQLGroupStore, failures: Int, delays: [Double], queue: DispatchQueue,
+        report: @escaping @Sendable (String) -> Void
+    ) {
+        do {
+            let ran = try store.migrate()
+            report("connected to PostgreSQL" + (failures > 0 ? " after \(failures) failed attempt\(failures == 1 ? "" : "s")" : "")
+                   + (ran > 0 ? "; ran \(ran) schema migration\(ran == 1 ? "" : "s")" : "; the schema is up to date"))
+        } catch {
+            let delay = delays[min(failures, delays.count - 1)]
+            report("cannot use PostgreSQL yet (\(describe(error))); trying again in \(delay) s")
+            queue.asyncAfter(deadline: .now() + delay) { [weak store] in
+                guard let store else { return }
+                keepMigrating(store, failures: failures + 1, delays: delays, queue: queue, report: report)
             }
         }
-        queue.async { attempt(0) }
-        return store
     }
 
     /// A store error in words for ``connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``'s reports.
