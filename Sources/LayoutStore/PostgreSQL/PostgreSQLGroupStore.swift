@@ -387,7 +387,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
         try requireSchema()
         return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.query(
+                guard let row = try connection.queryPrepared(
                     """
                     SELECT \(Self.selectGroupColumns) FROM group_names n
                     JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
@@ -404,7 +404,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
         try requireSchema()
         return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.query(
+                guard let row = try connection.queryPrepared(
                     "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
                     [name, version]
                 ).first else { return nil }
@@ -512,7 +512,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
         return try Self.mapping { () throws(PostgreSQLError) -> [String: Int] in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
                 var versions: [String: Int] = [:]
-                for row in try connection.query(
+                // Prepared: this runs on every request of a scene with unversioned groups.
+                for row in try connection.queryPrepared(
                     "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
                     [Self.arrayLiteral(names)]
                 ).rows {
