@@ -4,8 +4,10 @@
 #
 #   scripts/bench-replicas.sh        # builds release, runs everything (~3 minutes), prints a table
 #
-# What it measures (each row a wrk run of DURATION; "best of ROUNDS" runs, SQLite and
-# PostgreSQL alternating, so a burst of load from elsewhere hits both alike):
+# What it measures (ROUNDS rounds; in each, every store runs every row once for DURATION,
+# the stores in a rotating order; a ratio is taken within each round, between runs a few
+# seconds apart, and the table shows the median of the rounds' ratios and of their figures,
+# so a burst of load from elsewhere moves one round, not the verdict):
 #   no groups, cached and uncached, 64 connections    PostgreSQL / SQLite (target >= 0.95); also
 #                                                     PostgreSQL with its result cache in a SQLite
 #                                                     file (--cache-db) as the SQLite server has it
@@ -17,8 +19,8 @@
 # Environment (all optional):
 #   LAYOUTD_BIN=path     use this layoutd binary instead of building one
 #   SCRATCH=dir          swift build --scratch-path (default: .build)
-#   DURATION=10s         each wrk run
-#   ROUNDS=2             runs of each SQLite/PostgreSQL pair (the best of them is kept)
+#   DURATION=5s          each wrk run
+#   ROUNDS=3             rounds (an odd number: the median is one of them)
 #   LAYOUTD_TEST_PG_URL  a PostgreSQL superuser URL to use; otherwise a throwaway cluster
 #                        is started by scripts/pg-test-cluster.sh (fsync off, loopback) and
 #                        removed at the end. The benchmark makes a database of its own.
@@ -35,8 +37,8 @@ fi
 
 OUT=$ROOT/bench-out/replicas
 BENCH=$ROOT/bench/http
-DURATION=${DURATION:-10s}
-ROUNDS=${ROUNDS:-2}
+DURATION=${DURATION:-5s}
+ROUNDS=${ROUNDS:-3}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 : >"$OUT/results.tsv"
@@ -89,14 +91,16 @@ start_layoutd() {
     exit 1
 }
 
-# run_wrk LABEL STORE CONNS URL SCRIPT [ARGS...]: one wrk run; appends a row to results.tsv.
+# run_wrk LABEL STORE CONNS URL SCRIPT [ARGS...]: one wrk run; appends a row to results.tsv
+# (with the round, $ROUND).
+ROUND=0
 run_wrk() {
     local label=$1 store=$2 conns=$3 url=$4 script=$5; shift 5
     local raw="$OUT/wrk-$(echo "$label-$store" | tr -c 'a-zA-Z0-9' '_')-$(date +%s%N).txt"
     local threads=2; [ "$conns" -lt 2 ] && threads=1
     wrk -t"$threads" -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
     local line; line=$(grep '^RESULT' "$raw" || echo "RESULT requests=0 rps=0 p50_us=0 p99_us=0 errors=-1 non2xx=-1")
-    printf '%s\t%s\t%s\t%s\n' "$label" "$store" "$conns" "$line" >>"$OUT/results.tsv"
+    printf '%s\t%s\t%s\t%s\t%s\n' "$ROUND" "$label" "$store" "$conns" "$line" >>"$OUT/results.tsv"
     echo "  $label [$store] c=$conns: $line" >&2
 }
 
@@ -132,8 +136,12 @@ for url in "$SQLITE_URL" "$POSTGRES_URL"; do
 done
 
 seed=1
+STORES=(sqlite postgres postgres-cachefile)
 for round in $(seq "$ROUNDS"); do
-    for store in sqlite postgres postgres-cachefile; do
+    ROUND=$round
+    order=()
+    for k in 0 1 2; do order+=("${STORES[$(( (k + round - 1) % 3 ))]}"); done
+    for store in "${order[@]}"; do
         case "$store" in
             sqlite) url=$SQLITE_URL ;;
             postgres) url=$POSTGRES_URL ;;
@@ -151,6 +159,7 @@ for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; wait "$p" 2>/dev/null |
 PIDS=()
 
 # ---------------------------------------------------------------- three replicas behind nginx
+ROUND=1
 UPSTREAMS=""
 for i in 1 2 3; do
     start_layoutd "replica$i" "$PG_URL"
@@ -197,52 +206,59 @@ run_wrk "3 replicas behind nginx, one unversioned group, cached" postgres 64 "ht
 
 # ---------------------------------------------------------------- the table
 # The load averages before and after say how much else ran on the machine meanwhile.
-python3 - "$OUT/results.tsv" "$(nproc)" "$LOAD_BEFORE" "$(cut -d' ' -f1-3 /proc/loadavg)" <<'PY'
+python3 - "$OUT/results.tsv" "$(nproc)" "$LOAD_BEFORE" "$(cut -d' ' -f1-3 /proc/loadavg)" "$ROUNDS" <<'PY'
+import statistics
 import sys
-rows = {}
+
+runs = {}     # (label, store, conns) -> {round: fields}
 for line in open(sys.argv[1]):
-    label, store, conns, result = line.rstrip('\n').split('\t')
+    rnd, label, store, conns, result = line.rstrip('\n').split('\t')
     fields = dict(kv.split('=') for kv in result.split()[1:])
-    key = (label, store, int(conns))
-    best = rows.get(key)
-    if best is None or float(fields['rps']) > float(best['rps']):
-        rows[key] = fields
+    runs.setdefault((label, store, int(conns)), {})[int(rnd)] = fields
 
-def fmt(f):
-    return '%9.0f  %7.2f  %7.2f  %6s  %6s' % (float(f['rps']), int(f['p50_us']) / 1000,
-                                              int(f['p99_us']) / 1000, f['errors'], f['non2xx'])
+def median(key, field):
+    values = [float(f[field]) for f in runs.get(key, {}).values()]
+    return statistics.median(values) if values else None
 
-print('\nlayoutd replicas benchmark (%s cores; wrk -t2 on loopback; best of the rounds; '
-      'load average %s before, %s after)' % (sys.argv[2], sys.argv[3], sys.argv[4]))
+print('\nlayoutd replicas benchmark (%s cores; wrk on loopback; medians of %s rounds; '
+      'load average %s before, %s after)' % (sys.argv[2], sys.argv[5], sys.argv[3], sys.argv[4]))
 print('%-58s %-18s %5s  %9s  %7s  %7s  %6s  %6s' % ('what', 'store', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'non2xx'))
 order = {'sqlite': 0, 'postgres': 1, 'postgres-cachefile': 2}
-for (label, store, conns), f in sorted(rows.items(), key=lambda kv: (kv[0][0].startswith('3 '), kv[0][0], kv[0][2], order[kv[0][1]])):
-    print('%-58s %-18s %5d  %s' % (label, store, conns, fmt(f)))
+for key in sorted(runs, key=lambda k: (k[0].startswith('3 '), k[0], k[2], order[k[1]])):
+    label, store, conns = key
+    errors = sum(int(f['errors']) for f in runs[key].values())
+    non2xx = sum(int(f['non2xx']) for f in runs[key].values())
+    print('%-58s %-18s %5d  %9.0f  %7.2f  %7.2f  %6d  %6d' % (
+        label, store, conns, median(key, 'rps'), median(key, 'p50_us') / 1000,
+        median(key, 'p99_us') / 1000, errors, non2xx))
 
 verdicts = []
 def ratio(label, conns, target, store='postgres'):
-    s, p = rows.get((label, 'sqlite', conns)), rows.get((label, store, conns))
-    what = '%s, c=%d: %s/sqlite' % (label, conns, store)
-    if not s or not p or float(s['rps']) == 0:
+    base, other = runs.get((label, 'sqlite', conns), {}), runs.get((label, store, conns), {})
+    per_round = [float(other[r]['rps']) / float(base[r]['rps'])
+                 for r in sorted(set(base) & set(other)) if float(base[r]['rps']) > 0]
+    what = '%s, c=%d: %s/sqlite >= %.2f' % (label, conns, store, target)
+    if not per_round:
         verdicts.append((what, 'missing', 'FAIL'))
         return
-    r = float(p['rps']) / float(s['rps'])
-    verdicts.append(('%s >= %.2f' % (what, target), '%.2f' % r, 'ok' if r >= target else 'MISSED'))
+    r = statistics.median(per_round)
+    verdicts.append((what, '%.2f (%s)' % (r, ' '.join('%.2f' % x for x in per_round)),
+                     'ok' if r >= target else 'MISSED'))
 for store in ('postgres', 'postgres-cachefile'):
     ratio('no groups, cached', 64, 0.95, store)
     ratio('no groups, uncached', 64, 0.95, store)
 ratio('one unversioned group, cached', 64, 0.5)
-p = rows.get(('one unversioned group, cached', 'postgres', 64))
-if p:
-    ms = int(p['p99_us']) / 1000
-    verdicts.append(('one unversioned group, cached, c=64: PostgreSQL p99 < 5 ms', '%.2f ms' % ms,
-                     'ok' if ms < 5 else 'MISSED'))
+ms = median(('one unversioned group, cached', 'postgres', 64), 'p99_us')
+if ms is not None:
+    verdicts.append(('one unversioned group, cached, c=64: postgres p99 < 5 ms', '%.2f ms' % (ms / 1000),
+                     'ok' if ms < 5000 else 'MISSED'))
 for label in ('3 replicas behind nginx, no groups, uncached', '3 replicas behind nginx, one unversioned group, cached'):
-    f = rows.get((label, 'postgres', 64))
+    f = runs.get((label, 'postgres', 64), {}).get(1)
     clean = f is not None and f['errors'] == '0' and f['non2xx'] == '0' and int(f['requests']) > 0
-    verdicts.append(('%s: no errors' % label, '%s errors, %s non-2xx' % (f['errors'], f['non2xx']) if f else 'missing',
+    verdicts.append(('%s: no errors' % label,
+                     '%s errors, %s non-2xx' % (f['errors'], f['non2xx']) if f else 'missing',
                      'ok' if clean else 'FAIL'))
-print('\ntargets (issue 26)')
+print('\ntargets (issue 26; ratios: the median of the rounds, then each round)')
 for what, value, verdict in verdicts:
-    print('%-76s %-22s %s' % (what, value, verdict))
+    print('%-70s %-28s %s' % (what, value, verdict))
 PY
