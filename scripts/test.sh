@@ -48,8 +48,14 @@ openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
 # deploy/compose.yaml and deploy/kubernetes/ against their schemas, and what the issue asks of them.
 deploy() { python3 scripts/validate-deploy.py; }
+# The replicas checks (checks_replicas_pg.py) start their own PostgreSQL cluster with
+# scripts/pg-test-cluster.sh --control: they stop and start it.
 e2e() { python3 integration/e2e/run.py --binary .build/debug/layoutd; }
-schemathesis() { scripts/schemathesis-smoke.sh .build/debug/layoutd 15; }
+# schemathesis against a server on SQLite, then on PostgreSQL (a throwaway cluster of its own).
+schemathesis() {
+    scripts/schemathesis-smoke.sh .build/debug/layoutd 15 sqlite \
+        && scripts/schemathesis-smoke.sh .build/debug/layoutd 15 postgres
+}
 browser() { scripts/install-browser.sh && python3 integration/browser/run.py --binary .build/debug/layoutd; }
 differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
 # The scene targets (scene, svg) get a third of FUZZ_SECONDS each, at least 5 s: their

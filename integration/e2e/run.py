@@ -86,6 +86,7 @@ def main():
     import checks_process  # noqa: F401
     import checks_store  # noqa: F401
     import checks_replicas  # noqa: F401
+    import checks_replicas_pg  # noqa: F401
     import checks_fuzz  # noqa: F401
     import checks_semantics  # noqa: F401
     import checks_parser  # noqa: F401
