@@ -154,7 +154,8 @@ extension CompileState {
     ///    each view's center to the next one's, of equal length at 150; for both, the
     ///    stack's length `== 0` at 49 (canvas fit: as short as its content allows);
     /// 4. hiding: each hidden arranged view's length `== 0` (required), its leading edge
-    ///    halfway between its visible neighbours (the spacing halved on each side; in the
+    ///    halfway between its visible neighbours (the spacing halved on each side, from the
+    ///    previous view's last baseline on a vertical `baselineRelative` stack; in the
     ///    middle of the gap for the equal distributions), or at the canvas's edge when it
     ///    has a visible neighbour on one side only;
     /// 5. alignment across the axis, over every arranged view, hidden ones included:
@@ -319,7 +320,11 @@ extension CompileState {
                         [StackTerm(0.5, .view(arranged[previous]), .end, horizontal: h), StackTerm(0.5, .view(arranged[next]), .start, horizontal: h)],
                         role: .hiding)
                 } else {
-                    add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.view(arranged[previous]), .end, horizontal: h)],
+                    // Halved as the visible spacing is measured: from the previous view's
+                    // last baseline on a `baselineRelative` stack (test:
+                    // `StackViewTests.hiddenInABaselineRelativeStackSitsBetweenTheBaselines`).
+                    add([StackTerm(.view(view), .start, horizontal: h)], .equal,
+                        [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
                         constant: spacingAfter(previous) / 2, role: .hiding)
                 }
             case (nil, _?):

@@ -400,6 +400,25 @@ struct StackViewTests {
         #expect(result.diagnostics.isEmpty)
     }
 
+    @Test func hiddenInABaselineRelativeStackSitsBetweenTheBaselines() throws {
+        // Vertical, baselineRelative, spacing 20, 30 after a; a (20 x 30, last baseline 25)
+        // at 0; b's first baseline (12) is 30 below a's last: b.y = 25 + 30 - 12 = 43.
+        // Hidden h sits half the spacing below a's last baseline: 25 + 15 = 40, 0 tall
+        // (between a's bottom 30 and b's top 43). Alignment leading: the stack is
+        // max(20, 40) = 40 wide and 83 tall.
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":300},
+         "views":{"s":{"stack":{"axis":"vertical","baselineRelative":true,"spacing":20,"alignment":"leading","arranged":["a","h","b"],"customSpacing":{"a":30}}},
+                  "a":{"intrinsicSize":{"width":20,"height":30},"baseline":25,"firstBaseline":10},
+                  "h":{"hidden":true,"intrinsicSize":{"width":20,"height":30},"baseline":25,"firstBaseline":10},
+                  "b":{"intrinsicSize":{"width":40,"height":40},"baseline":35,"firstBaseline":12}},
+         "constraints":["s.top == superview.top","s.leading == superview.leading"]}
+        """#)
+        expectFrames(result, [("s", frame(0, 0, 40, 83)), ("a", frame(0, 0, 20, 30)), ("h", frame(0, 40, 20, 0)),
+                              ("b", frame(0, 43, 40, 40))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
     @Test func customSpacingFollowsItsView() throws {
         // spacing 8, 20 after a: a 30 at 0, b 30 at 50, c 30 at 88; the row is 118 wide.
         let (_, result) = try layout(#"""
