@@ -556,11 +556,25 @@ struct StackViewTests {
     }
 
     @Test func stacksArrangingEachOtherAreACycle() throws {
-        // s1 arranges s2 and s2 arranges s1: the implied parents form a cycle (422).
+        // s1 arranges s2 and s2 arranges s1: s1 (checked first, by name) becomes s2's
+        // parent, so s2 arranges its ancestor: one 422 at that arrangement, none at a
+        // `parent` member neither view has.
         let found = try #require(rejection(#"{"views":{"s1":{"stack":{"arranged":["s2"]}},"s2":{"stack":{"arranged":["s1"]}}}}"#))
         #expect(found.reason == .invalid)
-        #expect(found.diagnostics.contains { $0.code == .invalidScene && $0.message.contains("cycle") },
-                "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.map(\.code) == [.invalidScene], "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.first?.path == "$.views.s2.stack.arranged[0]")
+        #expect(found.diagnostics.first?.message == "Stack 's2' cannot arrange 's1', which is an ancestor of it")
+    }
+
+    @Test func aCycleOfArrangementsAndAGivenParentIsReportedAtTheArrangement() throws {
+        // s1 arranges s2, s2 arranges s3, and s1's given parent is s3: s3 is s2's ancestor
+        // through s1 (implied) and s3 (given).
+        let found = try #require(rejection(#"""
+        {"views":{"s1":{"parent":"s3","stack":{"arranged":["s2"]}},"s2":{"stack":{"arranged":["s3"]}},"s3":{}}}
+        """#))
+        #expect(found.reason == .invalid)
+        #expect(found.diagnostics.map(\.path) == ["$.views.s2.stack.arranged[0]"], "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.first?.message == "Stack 's2' cannot arrange 's3', which is an ancestor of it")
     }
 
     @Test func wrongStackTypesAre400() throws {
