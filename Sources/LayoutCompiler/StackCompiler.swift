@@ -397,7 +397,7 @@ extension CompileState {
     /// view's (vertical stacks). A horizontal stack forwards the same way: UIKit answers
     /// with its tallest arranged view, which depends on the solution and so cannot choose
     /// a linear constraint; with a baseline alignment the two agree. A stack with no visible arranged view
-    /// forwards nowhere (its own bottom then). Test: `StackViewTests.nestedStackForwardsBaselines…`.
+    /// forwards nowhere (its own bottom then). Tests: `StackViewTests.nestedStackForwardsItsFirstArrangedViewsFirstBaseline` and its neighbours.
     /// - Complexity: O(depth × arranged views); the decoder rejects arrangement cycles,
     ///   and the walk is bounded by the number of views besides.
     func stackBaselineView(_ view: Int, first: Bool) -> Int {
