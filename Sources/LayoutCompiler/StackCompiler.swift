@@ -154,7 +154,8 @@ extension CompileState {
     ///    each view's center to the next one's, of equal length at 150; for both, the
     ///    stack's length `== 0` at 49 (canvas fit: as short as its content allows);
     /// 4. hiding: each hidden arranged view's length `== 0` (required), its leading edge
-    ///    halfway between its visible neighbours (the spacing halved on each side; in the
+    ///    halfway between its visible neighbours (the spacing halved on each side, from the
+    ///    previous view's last baseline on a vertical `baselineRelative` stack; in the
     ///    middle of the gap for the equal distributions), or at the canvas's edge when it
     ///    has a visible neighbour on one side only;
     /// 5. alignment across the axis, over every arranged view, hidden ones included:
@@ -203,7 +204,10 @@ extension CompileState {
             var expressionConstant = -constant
             pendingMentions.removeAll(keepingCapacity: true)
             for (side, list) in [(1.0, lhs), (-1.0, rhs)] {
-                for term in list {
+                for var term in list {
+                    if case .view(let view) = term.item, term.edge == .firstBaseline || term.edge == .lastBaseline {
+                        term.item = .view(stackBaselineView(view, first: term.edge == .firstBaseline))
+                    }
                     let form = stackTermForm(term, stack: stackIndex, spec: spec, spanGuide: spanGuide)
                     for (variable, coefficient) in form.terms { terms.append(Term(variable, side * term.coefficient * coefficient)) }
                     expressionConstant += side * term.coefficient * form.constant
@@ -316,7 +320,11 @@ extension CompileState {
                         [StackTerm(0.5, .view(arranged[previous]), .end, horizontal: h), StackTerm(0.5, .view(arranged[next]), .start, horizontal: h)],
                         role: .hiding)
                 } else {
-                    add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.view(arranged[previous]), .end, horizontal: h)],
+                    // Halved as the visible spacing is measured: from the previous view's
+                    // last baseline on a `baselineRelative` stack (test:
+                    // `StackViewTests.hiddenInABaselineRelativeStackSitsBetweenTheBaselines`).
+                    add([StackTerm(.view(view), .start, horizontal: h)], .equal,
+                        [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
                         constant: spacingAfter(previous) / 2, role: .hiding)
                 }
             case (nil, _?):
@@ -378,6 +386,32 @@ extension CompileState {
                 add([StackTerm(.view(view), .length, horizontal: c)], .equal, [], priority: 25, role: .ambiguitySuppression)
             }
         }
+    }
+
+    /// The view whose baseline stands for `view`'s first (`first`) or last baseline in a
+    /// stack constraint (baseline alignment, `baselineRelative` spacing): `view` itself
+    /// unless it is a stack view without a baseline of its own (`firstBaseline`/`baseline`
+    /// for the first, `baseline` for the last); such a stack forwards to its first
+    /// (last) visible arranged view, recursively, as UIKit's `UIStackView` answers
+    /// `forFirstBaselineLayout` (`forLastBaselineLayout`) with its first (last) arranged
+    /// view's (vertical stacks). A horizontal stack forwards the same way: UIKit answers
+    /// with its tallest arranged view, which depends on the solution and so cannot choose
+    /// a linear constraint; with a baseline alignment the two agree. A stack with no visible arranged view
+    /// forwards nowhere (its own bottom then). Tests: `StackViewTests.nestedStackForwardsItsFirstArrangedViewsFirstBaseline` and its neighbours.
+    /// - Complexity: O(depth × arranged views); the decoder rejects arrangement cycles,
+    ///   and the walk is bounded by the number of views besides.
+    func stackBaselineView(_ view: Int, first: Bool) -> Int {
+        var current = view
+        for _ in 0..<scene.views.count {
+            let spec = scene.views[current - 1]
+            let own = first ? spec.firstBaseline ?? spec.baseline : spec.baseline
+            guard own == nil, let stack = spec.stack else { return current }
+            let candidates = first ? Array(stack.arranged) : stack.arranged.reversed()
+            guard let next = candidates.lazy.compactMap({ self.hierarchy.index(of: $0) })
+                .first(where: { $0 > 0 && !self.scene.views[$0 - 1].isHidden }) else { return current }
+            current = next
+        }
+        return current
     }
 
     /// `term`'s attribute as an equation writes it: `leading`, `topMargin`, `firstBaseline`.

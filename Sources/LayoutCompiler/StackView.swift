@@ -180,13 +180,20 @@ extension SceneDecoder {
                     fail("View '\(Diagnostic.echo(name))' is arranged \(placement): a view is arranged in one stack, once, as it becomes that stack's subview", path, view: name)
                     continue
                 }
-                // An ancestor of the stack (by the parents given) cannot be its subview.
-                var ancestor = scene.views[stackIndex].parent
+                // An ancestor of the stack cannot be its subview: by the parents given and by
+                // the arrangements accepted so far (a cycle of arrangements alone is reported
+                // here, at the arrangement that closes it; test:
+                // `StackViewTests.stacksArrangingEachOtherAreACycle`).
+                func parentOf(_ index: Int) -> Int? {
+                    if let parentName = scene.views[index].parent { return indexByName[parentName] }
+                    return arrangedBy[index]?.stack
+                }
+                var ancestor = parentOf(stackIndex)
                 var steps = 0
                 var isAncestor = false
-                while let parentName = ancestor, steps <= limits.maxHierarchyDepth, let parentIndex = indexByName[parentName] {
+                while let parentIndex = ancestor, steps <= limits.maxHierarchyDepth {
                     if parentIndex == viewIndex { isAncestor = true; break }
-                    ancestor = scene.views[parentIndex].parent
+                    ancestor = parentOf(parentIndex)
                     steps += 1
                 }
                 if isAncestor {

@@ -124,7 +124,10 @@ struct StackPropertyTests {
                 if equal {
                     hand.append("\(view.name).\(mStart) == 0.5 * \(previous.name).\(mEnd) + 0.5 * \(next.name).\(mStart)")
                 } else {
-                    hand.append("\(view.name).\(mStart) == \(previous.name).\(mEnd)\(plus(Double(spacingAfter(previous)) / 2))")
+                    // Halved as the visible spacing is measured (baseline to baseline on a
+                    // baselineRelative stack).
+                    let from = baselineRelative ? "lastBaseline" : mEnd
+                    hand.append("\(view.name).\(mStart) == \(previous.name).\(from)\(plus(Double(spacingAfter(previous)) / 2))")
                 }
             case (nil, _?):
                 hand.append("\(view.name).\(mStart) == \(canvas(mStart))")

@@ -323,6 +323,102 @@ struct StackViewTests {
         #expect(result.diagnostics.isEmpty)
     }
 
+    /// A baseline-aligned row of `title` (50 x 30, baselines 22) and a vertical stack
+    /// `col` of `name` (60 x 20, baselines 15) over `detail` (60 x 14, baselines 11), spacing
+    /// 8, the row pinned at (0, 0). `colExtra` and `nameExtra` are added to those views.
+    static func nestedBaselineScene(alignment: String, colExtra: String = "", nameExtra: String = "") -> String {
+        #"""
+        {"container":{"width":300,"height":300},
+         "views":{"row":{"stack":{"alignment":"\#(alignment)","spacing":8,"arranged":["title","col"]}},
+                  "title":{"intrinsicSize":{"width":50,"height":30},"baseline":22,"firstBaseline":22},
+                  "col":{"stack":{"axis":"vertical","arranged":["name","detail"]}\#(colExtra)},
+                  "name":{"intrinsicSize":{"width":60,"height":20},"baseline":15,"firstBaseline":15\#(nameExtra)},
+                  "detail":{"intrinsicSize":{"width":60,"height":14},"baseline":11,"firstBaseline":11}},
+         "constraints":["row.top == 0","row.leading == 0"]}
+        """#
+    }
+
+    @Test func nestedStackForwardsItsFirstArrangedViewsFirstBaseline() throws {
+        // col's first baseline is name's (UIKit's forFirstBaselineLayout): col.y + 15 ==
+        // title.y + 22. The span's top (== each top @999.5, <= each, required) is the
+        // higher top, title's: title.y 0, col.y 7; col is name 20 + detail 14 = 34 tall
+        // (its own content), detail at 20 in col; the row is 50 + 8 + 60 = 118 wide and
+        // max(30, 7 + 34) = 41 tall.
+        let (_, result) = try layout(Self.nestedBaselineScene(alignment: "firstBaseline"))
+        expectFrames(result, [("row", frame(0, 0, 118, 41)), ("title", frame(0, 0, 50, 30)), ("col", frame(58, 7, 60, 34)),
+                              ("name", frame(0, 0, 60, 20)), ("detail", frame(0, 20, 60, 14))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func nestedStackForwardsItsLastArrangedViewsLastBaseline() throws {
+        // col's last baseline is detail's: col.y + 20 + 11 == title.y + 22, so title sits
+        // 9 below col; col's top (0) is the higher one: title.y 9; the row is
+        // max(9 + 30, 34) = 39 tall. (name resists compression at 1000: the span's top
+        // `==` title's top at 999.5 would otherwise squeeze name, at 750, to 11.)
+        let (_, result) = try layout(Self.nestedBaselineScene(alignment: "lastBaseline",
+                                                              nameExtra: #","compressionResistance":{"vertical":1000}"#))
+        expectFrames(result, [("row", frame(0, 0, 118, 39)), ("title", frame(0, 9, 50, 30)), ("col", frame(58, 0, 60, 34)),
+                              ("name", frame(0, 0, 60, 20)), ("detail", frame(0, 20, 60, 14))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func nestedStackForwardsFromItsFirstVisibleArrangedView() throws {
+        // name hidden: col is detail alone (14 tall, name 0 tall at its top), and col's first
+        // baseline is detail's: col.y + 11 == title.y + 22: title.y 0, col.y 11; the row is
+        // max(30, 11 + 14) = 30 tall.
+        let (_, result) = try layout(Self.nestedBaselineScene(alignment: "firstBaseline", nameExtra: #","hidden":true"#))
+        expectFrames(result, [("row", frame(0, 0, 118, 30)), ("title", frame(0, 0, 50, 30)), ("col", frame(58, 11, 60, 14)),
+                              ("name", frame(0, 0, 60, 0)), ("detail", frame(0, 0, 60, 14))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func nestedStackWithItsOwnBaselineKeepsIt() throws {
+        // col's own firstBaseline 5 wins over forwarding: col.y + 5 == title.y + 22:
+        // title.y 0, col.y 17; the row is max(30, 17 + 34) = 51 tall.
+        let (_, result) = try layout(Self.nestedBaselineScene(alignment: "firstBaseline", colExtra: #","firstBaseline":5"#))
+        expectFrames(result, [("row", frame(0, 0, 118, 51)), ("title", frame(0, 0, 50, 30)), ("col", frame(58, 17, 60, 34)),
+                              ("name", frame(0, 0, 60, 20)), ("detail", frame(0, 20, 60, 14))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func baselineRelativeSpacingUsesANestedStacksForwardedBaselines() throws {
+        // Vertical, spacing 10, baselineRelative, arranged: a (30 tall, last baseline 20) and
+        // the horizontal stack `pair` of p (40 tall, first baseline 15) and q (40 tall,
+        // first baseline 25), top-aligned. pair's first baseline is p's: pair.y + 15 ==
+        // 20 + 10, pair.y 15; the column is 15 + 40 = 55 tall.
+        let (_, result) = try layout(#"""
+        {"container":{"width":200,"height":200},
+         "views":{"col":{"stack":{"axis":"vertical","spacing":10,"baselineRelative":true,"alignment":"leading","arranged":["a","pair"]}},
+                  "a":{"intrinsicSize":{"width":50,"height":30},"firstBaseline":12,"baseline":20},
+                  "pair":{"stack":{"alignment":"top","arranged":["p","q"]}},
+                  "p":{"intrinsicSize":{"width":30,"height":40},"firstBaseline":15,"baseline":30},
+                  "q":{"intrinsicSize":{"width":30,"height":40},"firstBaseline":25,"baseline":35}},
+         "constraints":["col.top == 0","col.leading == 0"]}
+        """#)
+        expectFrames(result, [("col", frame(0, 0, 60, 55)), ("a", frame(0, 0, 50, 30)), ("pair", frame(0, 15, 60, 40)),
+                              ("p", frame(0, 0, 30, 40)), ("q", frame(30, 0, 30, 40))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
+    @Test func hiddenInABaselineRelativeStackSitsBetweenTheBaselines() throws {
+        // Vertical, baselineRelative, spacing 20, 30 after a; a (20 x 30, last baseline 25)
+        // at 0; b's first baseline (12) is 30 below a's last: b.y = 25 + 30 - 12 = 43.
+        // Hidden h sits half the spacing below a's last baseline: 25 + 15 = 40, 0 tall
+        // (between a's bottom 30 and b's top 43). Alignment leading: the stack is
+        // max(20, 40) = 40 wide and 83 tall.
+        let (_, result) = try layout(#"""
+        {"container":{"width":300,"height":300},
+         "views":{"s":{"stack":{"axis":"vertical","baselineRelative":true,"spacing":20,"alignment":"leading","arranged":["a","h","b"],"customSpacing":{"a":30}}},
+                  "a":{"intrinsicSize":{"width":20,"height":30},"baseline":25,"firstBaseline":10},
+                  "h":{"hidden":true,"intrinsicSize":{"width":20,"height":30},"baseline":25,"firstBaseline":10},
+                  "b":{"intrinsicSize":{"width":40,"height":40},"baseline":35,"firstBaseline":12}},
+         "constraints":["s.top == superview.top","s.leading == superview.leading"]}
+        """#)
+        expectFrames(result, [("s", frame(0, 0, 40, 83)), ("a", frame(0, 0, 20, 30)), ("h", frame(0, 40, 20, 0)),
+                              ("b", frame(0, 43, 40, 40))])
+        #expect(result.diagnostics.isEmpty)
+    }
+
     @Test func customSpacingFollowsItsView() throws {
         // spacing 8, 20 after a: a 30 at 0, b 30 at 50, c 30 at 88; the row is 118 wide.
         let (_, result) = try layout(#"""
@@ -460,11 +556,25 @@ struct StackViewTests {
     }
 
     @Test func stacksArrangingEachOtherAreACycle() throws {
-        // s1 arranges s2 and s2 arranges s1: the implied parents form a cycle (422).
+        // s1 arranges s2 and s2 arranges s1: s1 (checked first, by name) becomes s2's
+        // parent, so s2 arranges its ancestor: one 422 at that arrangement, none at a
+        // `parent` member neither view has.
         let found = try #require(rejection(#"{"views":{"s1":{"stack":{"arranged":["s2"]}},"s2":{"stack":{"arranged":["s1"]}}}}"#))
         #expect(found.reason == .invalid)
-        #expect(found.diagnostics.contains { $0.code == .invalidScene && $0.message.contains("cycle") },
-                "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.map(\.code) == [.invalidScene], "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.first?.path == "$.views.s2.stack.arranged[0]")
+        #expect(found.diagnostics.first?.message == "Stack 's2' cannot arrange 's1', which is an ancestor of it")
+    }
+
+    @Test func aCycleOfArrangementsAndAGivenParentIsReportedAtTheArrangement() throws {
+        // s1 arranges s2, s2 arranges s3, and s1's given parent is s3: s3 is s2's ancestor
+        // through s1 (implied) and s3 (given).
+        let found = try #require(rejection(#"""
+        {"views":{"s1":{"parent":"s3","stack":{"arranged":["s2"]}},"s2":{"stack":{"arranged":["s3"]}},"s3":{}}}
+        """#))
+        #expect(found.reason == .invalid)
+        #expect(found.diagnostics.map(\.path) == ["$.views.s2.stack.arranged[0]"], "\(found.diagnostics.map(\.message))")
+        #expect(found.diagnostics.first?.message == "Stack 's2' cannot arrange 's3', which is an ancestor of it")
     }
 
     @Test func wrongStackTypesAre400() throws {
