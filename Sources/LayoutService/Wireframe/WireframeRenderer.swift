@@ -794,9 +794,13 @@ public struct WireframeRenderer: Sendable {
                                         short: "\(name) \(size)"))
             }
             for (offset, guide) in panel.guides.enumerated() {
-                let size = "\(number(guide.width))×\(number(guide.height))"
+                // A guide's fields are judged for ambiguity like a view's (the contract's
+                // "Layout guides and the safe area"): same `?` marks (GuideAnswerTests.aGuidesLabelMarksAmbiguousFieldsLikeAView).
+                let fields = hierarchy.index(of: guide.name).map { $0 < panel.marks.count ? panel.marks[$0].ambiguous : [] } ?? []
+                func field(_ value: Double, _ name: String) -> String { number(value) + (fields.contains(name) ? "?" : "") }
+                let size = "\(field(guide.width, "width"))×\(field(guide.height, "height"))"
                 subjects.append(Subject(view: hierarchy.count + offset, name: guide.name, rect: pixels(panel.guideBoxes[offset]),
-                                        full: "\(guide.name)  \(number(guide.x)),\(number(guide.y)) \(size)",
+                                        full: "\(guide.name)  \(field(guide.x, "x")),\(field(guide.y, "y")) \(size)",
                                         short: "\(guide.name) \(size)"))
             }
             let avoidEdges = panels.count * subjects.count <= maxViewsAvoided
