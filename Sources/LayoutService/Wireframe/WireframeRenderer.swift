@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 import LayoutSyntax
 
@@ -245,7 +246,10 @@ public struct WireframeRenderer: Sendable {
         guard out.charge(problems.reduce(0) { $0 + $1.utf8.count }) else { return }
 
         // Arrange and label; when the lists below the drawing push the default display
-        // past its height, arrange once more in the height that is left.
+        // past its height, arrange once more in the height that is left. Lists that need
+        // half the height or more keep the drawing's own fit: the drawing fits, the lists
+        // add height below it (WireframeReadabilityTests.theDefaultFitCountsTheListsBelowTheDrawing,
+        // aLegendTallerThanHalfTheFitKeepsTheDrawingsFit).
         var available = WireframeDisplay.fitHeight
         var arrangement = arrange(panels.map(\.bounds), captionSpace: hasCaptions ? captionHeight : 0, display: display, fitHeight: available)
         var labels = LabelSet()
@@ -278,8 +282,7 @@ public struct WireframeRenderer: Sendable {
         out.attribute("viewBox", "0 0 \(units(widthPx)) \(units(heightPx))")
         out.attribute("width", number(widthPx))
         out.attribute("height", number(heightPx))
-        // Below 10⁻³ the /solve spelling (6 places) would lose it: then Swift's shortest form.
-        out.attribute("data-scale", scale >= 1e-3 ? number(scale) : "\(scale)")
+        out.attribute("data-scale", scaleText(scale))
         out.raw(" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"")
         out.attribute("font-size", units(labelFont))
         out.raw(">\n<style>")
@@ -471,7 +474,14 @@ public struct WireframeRenderer: Sendable {
         if scale == .infinity { scale = 1 }
         let largest = max(widestPoints, tall.points)
         if !(scale > 0) { scale = largest > 0 ? 1 / largest : 1 }
-        if largest > 0 { scale = min(scale, WireframeDisplay.maxDimension / largest) }
+        // The cap counts the margins, gaps and captions too: the drawing is at most
+        // maxDimension pixels a side (WireframeReadabilityTests.theReducedScaleHonoursTheCapWithMargins).
+        let capped = fitting(arranged, width: WireframeDisplay.maxDimension, height: WireframeDisplay.maxDimension)
+        if capped > 0 {
+            scale = min(scale, capped)
+        } else if largest > 0 {
+            scale = min(scale, WireframeDisplay.maxDimension / largest)
+        }
         if !(scale > 0) || !scale.isFinite { scale = .leastNormalMagnitude }
 
         var origins: [(x: Double, y: Double)] = Array(repeating: (0, 0), count: bounds.count)
@@ -1328,6 +1338,13 @@ public struct WireframeRenderer: Sendable {
     static func finite(_ frame: Frame) -> Box {
         Box(x: finiteOrZero(frame.x), y: finiteOrZero(frame.y),
               width: finiteOrZero(frame.width), height: finiteOrZero(frame.height))
+    }
+
+    /// `data-scale`: pixels per point rounded to 6 significant digits (`%.6g`: `0.728223`,
+    /// `8.192`, `16`, `2.83809e-05` below 10⁻⁴), so a small scale keeps its precision
+    /// without printing 17 digits.
+    static func scaleText(_ scale: Double) -> String {
+        String(format: "%.6g", finiteOrZero(scale))
     }
 
     /// A number as `/solve` writes it (rounded to 6 places, integral without a fraction).
