@@ -148,6 +148,10 @@ struct WireframeReadabilityTests {
                                             display: WireframeDisplay(sizing: .scale(16))).first)
         let width = try #require(Self.attribute(two, "width"))
         #expect(width <= 16_384 && width > 16_383, "\(width) \(two.attributes)")
+        // `width` is capped by scale 16: a 322-point scene asked 16,384 px wide is 5,184.
+        let narrow = try #require(try Self.svg(#"{"container":{"width":322,"height":50},"views":[]}"#,
+                                               display: WireframeDisplay(sizing: .width(16_384))).first)
+        #expect(narrow.attributes["width"] == "5184" && narrow.attributes["data-scale"] == "16")
     }
 
     /// `views` 10 × 10 views in a row, at `count` container widths (200, 210, …) and
@@ -197,7 +201,9 @@ struct WireframeReadabilityTests {
         ("scale=2", nil), ("scale=0.5", nil), ("scale=16", nil), ("width=800", nil), ("width=16", nil), ("format=svg", nil),
         ("scale=0", "scale='0' is not a display scale"), ("scale=17", "scale='17' is not a display scale"),
         ("scale=abc", "scale='abc'"), ("scale=1e3", "scale='1e3'"), ("scale=-1", "scale='-1'"), ("scale=nan", "scale='nan'"),
-        ("scale=inf", "scale='inf'"), ("scale=", "scale=''"), ("scale=.5", "scale='.5'"),
+        ("scale=inf", "scale='inf'"), ("scale=NaN", "scale='NaN'"), ("scale=0.001", nil),
+        ("scale=0.0009", "scale='0.0009' is not a display scale: write a decimal number of pixels per point, from 0.001 to 16"),
+        ("scale=0.000000000000000000000000000010", "scale='0.000000000000000000000000000010'"), ("scale=", "scale=''"), ("scale=.5", "scale='.5'"),
         ("width=0", "width='0' is not a display width"), ("width=15", "width='15'"), ("width=99999", "width='99999'"),
         ("width=012", "width='012'"), ("width=1.5", "width='1.5'"),
         ("scale=1&width=400", "Give scale or width, not both"), ("scale=1&scale=2", "'scale' is given 2 times"),
