@@ -175,8 +175,17 @@ struct WireframeReadabilityTests {
     }
 
     @Test func theDefaultFitCountsTheListsBelowTheDrawing() throws {
-        // 20 panels and a legend: the whole document fits 1,200 × 900 px.
-        let elements = try Self.svg(Self.rowOfSmallViews(sizes: 20, views: 3, height: 300))
+        // 20 panels of a nested stack and a legend: the whole document fits 1,200 × 900 px
+        // (one re-arrangement drew 944 px high: the smaller drawing numbered more views).
+        let sizes = (0..<20).map { #"{"width":\#(200 + 10 * $0),"height":300}"# }.joined(separator: ",")
+        let elements = try Self.svg(#"""
+        {"container":{"width":375,"height":300},"views":{"col":{"stack":{"axis":"vertical","spacing":8,"arranged":["row1","row2","footer"]}},
+         "row1":{"stack":{"spacing":8,"arranged":["icon","title"]}},"row2":{"stack":{"spacing":8,"distribution":"fillEqually","arranged":["ok","cancel"]}},
+         "icon":{"intrinsicSize":{"width":24,"height":24}},"title":{"intrinsicSize":{"width":100,"height":21}},
+         "ok":{"intrinsicSize":{"width":60,"height":30}},"cancel":{"intrinsicSize":{"width":60,"height":30}},"footer":{"intrinsicSize":{"width":100,"height":14}}},
+         "constraints":["col.top == superview.top + 20","col.leading == superview.leading + 16","col.trailing == superview.trailing - 16"],
+         "sizes":[\#(sizes)]}
+        """#)
         let svg = try #require(elements.first)
         #expect(elements.contains { $0.name == "g" && $0.attributes["class"] == "legend" })
         let width = try #require(Self.attribute(svg, "width")), height = try #require(Self.attribute(svg, "height"))

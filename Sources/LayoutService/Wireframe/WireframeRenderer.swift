@@ -95,6 +95,10 @@ public struct WireframeRenderer: Sendable {
     static let panelGap = 32.0
     /// Height reserved above each panel for its caption (`sizes` only), pixels.
     static let captionHeight = 22.0
+    /// How many times the default display arranges and labels the drawing to fit the
+    /// lists below it in ``WireframeDisplay/fitHeight`` (each time places every label,
+    /// charged to the rendering's work).
+    static let fitAttempts = 4
     /// Font sizes, pixels: labels, number markers, captions, the problems and legend lists.
     static let labelFont = 11.0
     static let numberFont = 10.0
@@ -246,9 +250,10 @@ public struct WireframeRenderer: Sendable {
         guard out.charge(problems.reduce(0) { $0 + $1.utf8.count }) else { return }
 
         // Arrange and label; when the lists below the drawing push the default display
-        // past its height, arrange once more in the height that is left. Lists that need
-        // half the height or more keep the drawing's own fit: the drawing fits, the lists
-        // add height below it (WireframeReadabilityTests.theDefaultFitCountsTheListsBelowTheDrawing,
+        // past its height, arrange again in the height that is left (a smaller drawing can
+        // number more views, so up to `fitAttempts` times, the height only shrinking).
+        // Lists that need half the height or more keep the drawing's own fit: the drawing
+        // fits, the lists add height below it (WireframeReadabilityTests.theDefaultFitCountsTheListsBelowTheDrawing,
         // aLegendTallerThanHalfTheFitKeepsTheDrawingsFit).
         var available = WireframeDisplay.fitHeight
         var arrangement = arrange(panels.map(\.bounds), captionSpace: hasCaptions ? captionHeight : 0, display: display, fitHeight: available)
@@ -256,7 +261,7 @@ public struct WireframeRenderer: Sendable {
         var problemLines: [String] = []
         var legend: [String] = []
         var listWidth = 0.0
-        for attempt in 0..<2 {
+        for attempt in 0..<fitAttempts {
             guard let placed = placeLabels(panels: panels, arrangement: arrangement, captions: hasCaptions ? captions : nil,
                                            hierarchy: hierarchy, into: &out) else { return }
             labels = placed
@@ -266,9 +271,9 @@ public struct WireframeRenderer: Sendable {
             problemLines = wrapProblems(problems, width: listWidth)
             legend = legendLines(labels, width: listWidth)
             let extra = listsHeight(problemLines: problemLines.count, legendLines: legend.count)
-            guard attempt == 0, display.sizing == .fit, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
+            guard attempt < fitAttempts - 1, display.sizing == .fit, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
                   extra < WireframeDisplay.fitHeight / 2 else { break }
-            available = WireframeDisplay.fitHeight - extra
+            available = min(available, WireframeDisplay.fitHeight - extra)
             arrangement = arrange(panels.map(\.bounds), captionSpace: hasCaptions ? captionHeight : 0, display: display, fitHeight: available)
         }
         let scale = arrangement.scale
