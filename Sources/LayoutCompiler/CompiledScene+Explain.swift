@@ -24,14 +24,16 @@ extension CompiledScene {
     /// the answer's size whatever `explain` and `sizes` ask.
     public static let explanationRefCost = 1_000
 
-    /// The fields `explain` asks for, once each, in the order of `frames` (the container,
-    /// then the views sorted by name; `x y width height` within a view): `(view, field)`
-    /// with `field` an index into ``FieldReference/fieldNames``.
+    /// The fields `explain` asks for, once each, in the order of `frames` then `guides`
+    /// (the container, the views sorted by name, the layout guides sorted by name;
+    /// `x y width height` within each): `(view, field)` with `view` an index into
+    /// ``ViewHierarchy`` and `field` one into ``FieldReference/fieldNames``. `safeArea`
+    /// (refused by the decoder) is never listed.
     /// - Complexity: O(entries · log(entries)).
     public var explainedFields: [(view: Int, field: Int)] {
         var keys = Set<Int>()   // membership only; the list is sorted below
         for reference in scene.explain {
-            guard let view = hierarchy.index(of: reference.view) else { continue }
+            guard let view = hierarchy.index(of: reference.view), view != hierarchy.safeArea else { continue }
             if let name = reference.field, let field = FieldReference.fieldNames.firstIndex(of: name) {
                 keys.insert(4 * view + field)
             } else if reference.field == nil {
@@ -42,7 +44,10 @@ extension CompiledScene {
     }
 
     /// The reported value of a frame field as an expression over the view variables
-    /// (parent-relative unless `coordinates: root`): the container's `x` and `y` are 0.
+    /// (parent-relative unless `coordinates: root`; a guide's owner-relative): the
+    /// container's `x` and `y` are 0. `view` is a view or a layout guide, never `safeArea`:
+    /// ``ViewHierarchy/frameFields(relativeToRoot:)`` lists the guides right after the
+    /// views, in hierarchy order, so one index formula serves both.
     func fieldExpression(view: Int, field: Int) -> Expression {
         if view == 0 { return field < 2 ? Expression() : frameFieldExpressions[field - 2] }
         return frameFieldExpressions[2 + 4 * (view - 1) + field]

@@ -170,15 +170,25 @@ public struct SceneDecoder: Sendable {
         return references
     }
 
-    /// Every view `explain` names exists (`superview` is the container): else a 422
-    /// `unknown_view` naming the element's path.
+    /// Every view or layout guide `explain` names exists (`superview` is the container;
+    /// a guide is explained like a view, its fields after the views'): else a 422
+    /// `unknown_view` naming the element's path. `safeArea` is refused with a message
+    /// saying so: its frame is the container's insets, set by the scene, not solved.
     private func checkExplainedViews(_ scene: Scene, _ context: inout DecodingContext) {
         guard !scene.explain.isEmpty else { return }
-        let names = Set(scene.views.map(\.name))   // membership only
+        let candidates = scene.views.map(\.name) + scene.guides.map(\.name)
+        let names = Set(candidates)   // membership only
         for (index, reference) in scene.explain.enumerated() where reference.view != "superview" && !names.contains(reference.view) {
-            let suggestion = closestName(to: reference.view, among: scene.views.map(\.name)).map { "; did you mean '\($0)'?" } ?? ""
+            if reference.view == GuideSpec.safeAreaName {
+                context.sceneErrors.append(LayoutDiagnostic(
+                    code: .unknownView,
+                    message: "'safeArea' is the container's safe-area layout guide, set by container.safeArea; explain takes views and the scene's layout guides",
+                    path: "$.explain[\(index)]"))
+                continue
+            }
+            let suggestion = closestName(to: reference.view, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
             context.sceneErrors.append(LayoutDiagnostic(
-                code: .unknownView, message: "Unknown view '\(Diagnostic.echo(reference.view))' in explain\(suggestion)",
+                code: .unknownView, message: "Unknown view or layout guide '\(Diagnostic.echo(reference.view))' in explain\(suggestion)",
                 path: "$.explain[\(index)]"))
         }
     }

@@ -211,7 +211,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
             return "Unknown format '\(format)': use format=json (the default) or format=svg"
         case .invalidDisplaySize(let parameter, let value):
             if parameter == "scale" {
-                return "scale='\(value)' is not a display scale: write a decimal number of pixels per point, greater than 0 and at most \(JSONWriter.format(WireframeDisplay.maxScale))"
+                return "scale='\(value)' is not a display scale: write a decimal number of pixels per point, from \(JSONWriter.format(WireframeDisplay.minScale)) to \(JSONWriter.format(WireframeDisplay.maxScale))"
             }
             return "width='\(value)' is not a display width: write an integer number of pixels from \(WireframeDisplay.widthRange.lowerBound) to \(WireframeDisplay.widthRange.upperBound)"
         case .conflictingDisplaySizes:

@@ -59,6 +59,52 @@ struct ExplainServiceTests {
         #expect(failure.diagnostics.map(\.path) == ["$.explain[0]"])
     }
 
+    @Test func explainNamesALayoutGuideLikeAView() throws {
+        // g, owned by a (10, 20, 200, 100): x = 5 from its owner, width 30, y 0, height
+        // half a's; explained after the views (the order of frames, then guides).
+        let body = #"""
+        {"container":{"width":300,"height":200},"views":["a"],"guides":{"g":{"owner":"a"}},
+         "constraints":["H:|-10-[a(200)]","V:|-20-[a(100)]","g.leading == a.leading + 5","g.width == 30",
+                        "g.top == a.top","g.height == a.height * 0.5"],
+         "explain":["g","a.width"]}
+        """#
+        let answer = SceneEngine().solve(try prepared(body))
+        #expect(answer.status == 200)
+        let json = try JSONParser().parse(answer.body)
+        #expect(json["guides"]?["g"]?["x"] == .number(5) && json["guides"]?["g"]?["height"] == .number(50))
+        guard case .object(let fields)? = json["explanations"] else { Issue.record("no explanations"); return }
+        #expect(fields.map(\.0) == ["a.width", "g.x", "g.y", "g.width", "g.height"])
+        func texts(_ field: String) -> [String] {
+            guard case .array(let entries)? = json["explanations"]?[field] else { return [] }
+            return entries.compactMap { $0["ref"]?["text"]?.stringValue }
+        }
+        func rates(_ field: String) -> [JSONValue?] {
+            guard case .array(let entries)? = json["explanations"]?[field] else { return [] }
+            return entries.map { $0["by"] }
+        }
+        // Relative to its owner: only its own offset moves g.x, not a's 10.
+        #expect(texts("g.x") == ["g.leading == a.leading + 5"] && rates("g.x") == [.number(1)])
+        #expect(texts("g.width") == ["g.width == 30"])
+        // Half of a's height: a's 100 moves it by 0.5.
+        #expect(texts("g.height") == ["a.height == 100", "g.height == 0.5 * a.height"])
+        #expect(rates("g.height").first == .number(0.5))
+    }
+
+    @Test func explainRefusesSafeAreaAndNamesAMisspeltGuide() throws {
+        let body = #"""
+        {"views":["a"],"guides":{"gap":{}},"constraints":["H:|[a]|","V:|[a]|","gap.edges == a.edges"],"explain":["safeArea","gpa.x"]}
+        """#
+        guard case .failure(let failure) = SceneEngine().prepare(body: Array(body.utf8), resolveGroup: { _ in nil }) else {
+            Issue.record("accepted"); return
+        }
+        #expect(failure.status == 422)
+        #expect(failure.diagnostics.map(\.code) == [.unknownView, .unknownView])
+        #expect(failure.diagnostics.map(\.path) == ["$.explain[0]", "$.explain[1]"])
+        #expect(failure.diagnostics.map(\.message) == [
+            "'safeArea' is the container's safe-area layout guide, set by container.safeArea; explain takes views and the scene's layout guides",
+            "Unknown view or layout guide 'gpa' in explain; did you mean 'gap'?"])
+    }
+
     @Test func theResultKeyIncludesExplainAndDisplayScale() throws {
         let plain = try prepared(Self.scene.replacingOccurrences(of: #","explain":["title.width"]"#, with: ""))
         let explained = try prepared(Self.scene)

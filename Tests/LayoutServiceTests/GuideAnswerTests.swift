@@ -173,6 +173,25 @@ struct GuideAnswerTests {
         #expect(!elements.contains { $0.attributes["data-view"] == "gap" || $0.attributes["data-guide"] == "safeArea" })
     }
 
+    /// The label texts of `name` in the wireframe of `scene`.
+    static func labels(_ scene: String, for name: String) throws -> [String] {
+        let (compiled, layouts) = SceneEngine().compileAndSolve(try WireframeTests.prepare(scene))
+        let elements = try WireframeTests.parse(WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: nil))
+        return elements.filter { $0.name == "text" && $0.attributes["data-for"] == name }.map(\.text)
+    }
+
+    @Test func aGuidesLabelMarksAmbiguousFieldsLikeAView() throws {
+        // u.width ≥ 50 and no height: both ambiguous (solved 50 and 0), like a view's.
+        let constraints = #""constraints":["H:|-[a]-|","V:|-[a]-|","u.left == 100","u.top == 100","u.width >= 50"]"#
+        let guide = #"{"container":{"width":300,"height":200},"views":["a"],"guides":{"u":{}},\#(constraints)}"#
+        let view = #"{"container":{"width":300,"height":200},"views":["a","u"],\#(constraints)}"#
+        #expect(try Self.labels(guide, for: "u") == ["u  100,100 50?×0?"])
+        #expect(try Self.labels(view, for: "u") == ["u  100,100 50?×0?"])
+        // Unconstrained: every field ambiguous, none drawn as a determined 0 × 0.
+        let free = #"{"container":{"width":300,"height":200},"views":["a"],"guides":{"u":{}},"constraints":["H:|-[a]-|","V:|-[a]-|"]}"#
+        #expect(try Self.labels(free, for: "u") == ["u  0?,0? 0?×0?"])
+    }
+
     @Test func anAmbiguousGuideIsDrawnAsAWarning() throws {
         let prepared = try WireframeTests.prepare(#"""
         {"container":{"width":100,"height":100},"guides":{"g":{}},"constraints":["g.width == 10","g.height == 10","g.top == 0"]}

@@ -123,14 +123,96 @@ struct WireframeReadabilityTests {
         // A scale that would draw more than 16,384 px is reduced to it.
         let huge = try #require(try Self.svg(#"{"container": {"width": 100000, "height": 10}, "views": []}"#,
                                              display: WireframeDisplay(sizing: .scale(16))).first)
-        #expect(huge.attributes["data-scale"] == "0.16384")
+        // (16,384 − 32 px of margins) / 100,000 points: exactly 16,384 px wide.
+        #expect(huge.attributes["data-scale"] == "0.16352" && huge.attributes["width"] == "16384")
+    }
+
+    @Test func dataScaleHasSixSignificantDigits() throws {
+        #expect(WireframeRenderer.scaleText(2.8380871292748687e-05) == "2.83809e-05")
+        #expect(WireframeRenderer.scaleText(0.0012345678) == "0.00123457")
+        #expect(WireframeRenderer.scaleText(868.0 / 3000.0) == "0.289333")
+        #expect(WireframeRenderer.scaleText(8.192) == "8.192")
+        #expect(WireframeRenderer.scaleText(16) == "16")
+        // A 1e9-point container: (1,200 − 32) / 1e9 px per point, 6 digits.
+        let svg = try #require(try Self.svg(#"{"container": {"width": 1e9, "height": 10}, "views": []}"#).first)
+        #expect(svg.attributes["data-scale"] == "1.168e-06")
+    }
+
+    @Test func theReducedScaleHonoursTheCapWithMargins() throws {
+        // scale=16 on 2,000 points: (16,384 − 32) / 2,000 = 8.176, exactly 16,384 px wide.
+        let one = try #require(try Self.svg(#"{"container":{"width":2000,"height":50},"views":["a"],"constraints":["H:|-[a]-|","V:|-[a]-|"]}"#,
+                                            display: WireframeDisplay(sizing: .scale(16))).first)
+        #expect(one.attributes["width"] == "16384" && one.attributes["data-scale"] == "8.176")
+        // Two panels in a row add a gap and captions: still at most 16,384 px.
+        let two = try #require(try Self.svg(#"{"container":{"width":2000,"height":50},"views":[],"sizes":[{"width":1000,"height":1000},{"width":1000,"height":1000}]}"#,
+                                            display: WireframeDisplay(sizing: .scale(16))).first)
+        let width = try #require(Self.attribute(two, "width"))
+        #expect(width <= 16_384 && width > 16_383, "\(width) \(two.attributes)")
+        // `width` is capped by scale 16: a 322-point scene asked 16,384 px wide is 5,184.
+        let narrow = try #require(try Self.svg(#"{"container":{"width":322,"height":50},"views":[]}"#,
+                                               display: WireframeDisplay(sizing: .width(16_384))).first)
+        #expect(narrow.attributes["width"] == "5184" && narrow.attributes["data-scale"] == "16")
+    }
+
+    /// `views` 10 × 10 views in a row, at `count` container widths (200, 210, …) and
+    /// height `height`: small panels whose labels do not all fit, so the legend numbers some views.
+    static func rowOfSmallViews(sizes count: Int, views: Int = 10, height: Int = 100) -> String {
+        let names = (0..<views).map { "v\($0)" }
+        let row = "H:|-" + names.map { "[\($0)(10)]" }.joined(separator: "-") + "-|"
+        let columns = names.map { "\"V:|-[\($0)(10)]\"" }.joined(separator: ",")
+        let sizes = (0..<count).map { "{\"width\":\(200 + 10 * $0)}" }.joined(separator: ",")
+        return #"{"container":{"width":200,"height":\#(height)},"views":["# + names.map { "\"\($0)\"" }.joined(separator: ",")
+            + #"],"constraints":[""# + row + #"","# + columns + #"],"sizes":["# + sizes + "]}"
+    }
+
+    /// The bottom of the lowest panel, display pixels.
+    static func drawingBottom(_ elements: [Element], scale: Double) -> Double {
+        elements.filter { $0.name == "g" && $0.attributes["class"] == "panel" }.map { panel in
+            let translate = (panel.attributes["transform"] ?? "").dropFirst("translate(".count).dropLast()
+                .split(separator: " ").compactMap { Double($0) }
+            return ((translate.last ?? 0) + (attribute(panel, "data-container-height") ?? 0)) * scale
+        }.max() ?? 0
+    }
+
+    @Test func theDefaultFitCountsTheListsBelowTheDrawing() throws {
+        // 20 panels of a nested stack and a legend: the whole document fits 1,200 × 900 px
+        // (one re-arrangement drew 944 px high: the smaller drawing numbered more views).
+        let sizes = (0..<20).map { #"{"width":\#(200 + 10 * $0),"height":300}"# }.joined(separator: ",")
+        let elements = try Self.svg(#"""
+        {"container":{"width":375,"height":300},"views":{"col":{"stack":{"axis":"vertical","spacing":8,"arranged":["row1","row2","footer"]}},
+         "row1":{"stack":{"spacing":8,"arranged":["icon","title"]}},"row2":{"stack":{"spacing":8,"distribution":"fillEqually","arranged":["ok","cancel"]}},
+         "icon":{"intrinsicSize":{"width":24,"height":24}},"title":{"intrinsicSize":{"width":100,"height":21}},
+         "ok":{"intrinsicSize":{"width":60,"height":30}},"cancel":{"intrinsicSize":{"width":60,"height":30}},"footer":{"intrinsicSize":{"width":100,"height":14}}},
+         "constraints":["col.top == superview.top + 20","col.leading == superview.leading + 16","col.trailing == superview.trailing - 16"],
+         "sizes":[\#(sizes)]}
+        """#)
+        let svg = try #require(elements.first)
+        #expect(elements.contains { $0.name == "g" && $0.attributes["class"] == "legend" })
+        let width = try #require(Self.attribute(svg, "width")), height = try #require(Self.attribute(svg, "height"))
+        #expect(width <= 1_200 && height <= 900, "\(width) × \(height) \(svg.attributes)")
+        try Self.expectReadable(elements)
+    }
+
+    @Test func aLegendTallerThanHalfTheFitKeepsTheDrawingsFit() throws {
+        // 80 panels: the legend needs more than 450 px; the drawing alone fits 1,200 × 900
+        // px and the legend adds height below it.
+        let elements = try Self.svg(Self.rowOfSmallViews(sizes: 80))
+        let svg = try #require(elements.first)
+        let scale = try #require(Self.attribute(svg, "data-scale"))
+        let height = try #require(Self.attribute(svg, "height"))
+        let bottom = Self.drawingBottom(elements, scale: scale)
+        #expect(bottom <= 900 - 16 + 1e-6 && bottom > 450, "\(bottom)")
+        #expect(height > 900, "\(height)")
+        #expect(try #require(Self.attribute(svg, "width")) <= 1_200)
     }
 
     @Test("scale and width are validated", arguments: [
         ("scale=2", nil), ("scale=0.5", nil), ("scale=16", nil), ("width=800", nil), ("width=16", nil), ("format=svg", nil),
         ("scale=0", "scale='0' is not a display scale"), ("scale=17", "scale='17' is not a display scale"),
         ("scale=abc", "scale='abc'"), ("scale=1e3", "scale='1e3'"), ("scale=-1", "scale='-1'"), ("scale=nan", "scale='nan'"),
-        ("scale=inf", "scale='inf'"), ("scale=", "scale=''"), ("scale=.5", "scale='.5'"),
+        ("scale=inf", "scale='inf'"), ("scale=NaN", "scale='NaN'"), ("scale=0.001", nil),
+        ("scale=0.0009", "scale='0.0009' is not a display scale: write a decimal number of pixels per point, from 0.001 to 16"),
+        ("scale=0.000000000000000000000000000010", "scale='0.000000000000000000000000000010'"), ("scale=", "scale=''"), ("scale=.5", "scale='.5'"),
         ("width=0", "width='0' is not a display width"), ("width=15", "width='15'"), ("width=99999", "width='99999'"),
         ("width=012", "width='012'"), ("width=1.5", "width='1.5'"),
         ("scale=1&width=400", "Give scale or width, not both"), ("scale=1&scale=2", "'scale' is given 2 times"),

@@ -94,6 +94,7 @@ def main():
     import checks_explain  # noqa: F401
     import checks_guides  # noqa: F401
     import checks_svg_display  # noqa: F401
+    import checks_svgfix  # noqa: F401
     import checks_stacks  # noqa: F401
     import checks_stackfix  # noqa: F401
     import importlib

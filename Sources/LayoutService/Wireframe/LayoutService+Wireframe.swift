@@ -89,15 +89,27 @@ extension LayoutService {
         return response
     }
 
+    /// The value of the first `name=value` pair of `query`, as sent ("" for a bare `name`).
+    static func sentQueryValue(_ name: String, in query: String?) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts[0] == name { return parts.count == 2 ? String(parts[1]) : "" }
+        }
+        return nil
+    }
+
     /// The wireframe's display size from the query: `scale` (pixels per point, a decimal
-    /// number in (0, 16]) or `width` (pixels, an integer from 16 to 16384), at most one of
+    /// number in [0.001, 16]) or `width` (pixels, an integer from 16 to 16384), at most one of
     /// them, each at most once (``WireframeDisplay/parse(scale:width:)``).
     static func wireframeDisplay(query: String?) -> Result<WireframeDisplay, ServiceFailure> {
         for name in ["scale", "width"] {
             let count = queryCount(name, in: query)
             if count > 1 { return .failure(.repeatedQueryParameter(name, count: count)) }
         }
-        switch WireframeDisplay.parse(scale: queryValue("scale", in: query), width: queryValue("width", in: query)) {
+        // Parsed as sent (``queryValue(_:in:)`` lowers the case for `format`), so a refusal
+        // echoes what the client wrote (`scale='NaN'`).
+        switch WireframeDisplay.parse(scale: sentQueryValue("scale", in: query), width: sentQueryValue("width", in: query)) {
         case .success(let display): return .success(display)
         case .failure(.scale(let text)): return .failure(.invalidDisplaySize(parameter: "scale", value: Diagnostic.echo(text)))
         case .failure(.width(let text)): return .failure(.invalidDisplaySize(parameter: "width", value: Diagnostic.echo(text)))

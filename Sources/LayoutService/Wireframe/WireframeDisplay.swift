@@ -11,10 +11,11 @@ public struct WireframeDisplay: Sendable, Equatable {
         /// The default: the largest `s` ≤ 1 that fits the drawing in ``fitWidth`` × ``fitHeight``
         /// pixels (a phone screen is drawn at 1 px per point, a 1e12-point container shrunk).
         case fit
-        /// `?scale=S`: `s` = S pixels per point, 0 < S ≤ ``maxScale``.
+        /// `?scale=S`: `s` = S pixels per point, ``minScale`` ≤ S ≤ ``maxScale``.
         case scale(Double)
         /// `?width=W`: `s` chosen so that the drawing is W pixels wide,
-        /// ``widthRange`` (an integer).
+        /// ``widthRange`` (an integer), but at most ``maxScale``: a scene too narrow for W
+        /// at 16 px per point is drawn narrower (`data-scale` says 16).
         case width(Int)
     }
 
@@ -27,6 +28,10 @@ public struct WireframeDisplay: Sendable, Equatable {
     /// The box the default sizing fits the drawing in, pixels.
     public static let fitWidth = 1200.0
     public static let fitHeight = 900.0
+    /// The smallest `?scale=`, pixels per point: a 1,000-point container drawn 1 px wide.
+    /// Smaller scales draw a picture that is all margins and labels (the default fit
+    /// reaches any smaller scale a huge scene needs).
+    public static let minScale = 0.001
     /// The largest `?scale=`, pixels per point.
     public static let maxScale = 16.0
     /// The values `?width=` may take, pixels.
@@ -40,7 +45,7 @@ public struct WireframeDisplay: Sendable, Equatable {
     /// Parses the `scale` and `width` query parameters of `POST /solve?format=svg`.
     ///
     /// - `scale`: a decimal number (digits, an optional `.` and digits; no sign, exponent,
-    ///   `inf` or `nan`) greater than 0 and at most ``maxScale``;
+    ///   `inf` or `nan`) from ``minScale`` to ``maxScale``;
     /// - `width`: an integer in ``widthRange`` without leading zeros;
     /// - at most one of them.
     ///
@@ -52,7 +57,7 @@ public struct WireframeDisplay: Sendable, Equatable {
         case (.some, .some):
             return .failure(.bothGiven)
         case (let text?, nil):
-            guard isDecimal(text), let value = Double(text), value > 0, value <= maxScale else {
+            guard isDecimal(text), let value = Double(text), value >= minScale, value <= maxScale else {
                 return .failure(.scale(text))
             }
             return .success(WireframeDisplay(sizing: .scale(value)))

@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 import LayoutSyntax
 
@@ -94,6 +95,10 @@ public struct WireframeRenderer: Sendable {
     static let panelGap = 32.0
     /// Height reserved above each panel for its caption (`sizes` only), pixels.
     static let captionHeight = 22.0
+    /// How many times the default display arranges and labels the drawing to fit the
+    /// lists below it in ``WireframeDisplay/fitHeight`` (each time places every label,
+    /// charged to the rendering's work).
+    static let fitAttempts = 4
     /// Font sizes, pixels: labels, number markers, captions, the problems and legend lists.
     static let labelFont = 11.0
     static let numberFont = 10.0
@@ -245,14 +250,18 @@ public struct WireframeRenderer: Sendable {
         guard out.charge(problems.reduce(0) { $0 + $1.utf8.count }) else { return }
 
         // Arrange and label; when the lists below the drawing push the default display
-        // past its height, arrange once more in the height that is left.
+        // past its height, arrange again in the height that is left (a smaller drawing can
+        // number more views, so up to `fitAttempts` times, the height only shrinking).
+        // Lists that need half the height or more keep the drawing's own fit: the drawing
+        // fits, the lists add height below it (WireframeReadabilityTests.theDefaultFitCountsTheListsBelowTheDrawing,
+        // aLegendTallerThanHalfTheFitKeepsTheDrawingsFit).
         var available = WireframeDisplay.fitHeight
         var arrangement = arrange(panels.map(\.bounds), captionSpace: hasCaptions ? captionHeight : 0, display: display, fitHeight: available)
         var labels = LabelSet()
         var problemLines: [String] = []
         var legend: [String] = []
         var listWidth = 0.0
-        for attempt in 0..<2 {
+        for attempt in 0..<fitAttempts {
             guard let placed = placeLabels(panels: panels, arrangement: arrangement, captions: hasCaptions ? captions : nil,
                                            hierarchy: hierarchy, into: &out) else { return }
             labels = placed
@@ -262,9 +271,9 @@ public struct WireframeRenderer: Sendable {
             problemLines = wrapProblems(problems, width: listWidth)
             legend = legendLines(labels, width: listWidth)
             let extra = listsHeight(problemLines: problemLines.count, legendLines: legend.count)
-            guard attempt == 0, display.sizing == .fit, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
+            guard attempt < fitAttempts - 1, display.sizing == .fit, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
                   extra < WireframeDisplay.fitHeight / 2 else { break }
-            available = WireframeDisplay.fitHeight - extra
+            available = min(available, WireframeDisplay.fitHeight - extra)
             arrangement = arrange(panels.map(\.bounds), captionSpace: hasCaptions ? captionHeight : 0, display: display, fitHeight: available)
         }
         let scale = arrangement.scale
@@ -278,8 +287,7 @@ public struct WireframeRenderer: Sendable {
         out.attribute("viewBox", "0 0 \(units(widthPx)) \(units(heightPx))")
         out.attribute("width", number(widthPx))
         out.attribute("height", number(heightPx))
-        // Below 10⁻³ the /solve spelling (6 places) would lose it: then Swift's shortest form.
-        out.attribute("data-scale", scale >= 1e-3 ? number(scale) : "\(scale)")
+        out.attribute("data-scale", scaleText(scale))
         out.raw(" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"")
         out.attribute("font-size", units(labelFont))
         out.raw(">\n<style>")
@@ -471,7 +479,14 @@ public struct WireframeRenderer: Sendable {
         if scale == .infinity { scale = 1 }
         let largest = max(widestPoints, tall.points)
         if !(scale > 0) { scale = largest > 0 ? 1 / largest : 1 }
-        if largest > 0 { scale = min(scale, WireframeDisplay.maxDimension / largest) }
+        // The cap counts the margins, gaps and captions too: the drawing is at most
+        // maxDimension pixels a side (WireframeReadabilityTests.theReducedScaleHonoursTheCapWithMargins).
+        let capped = fitting(arranged, width: WireframeDisplay.maxDimension, height: WireframeDisplay.maxDimension)
+        if capped > 0 {
+            scale = min(scale, capped)
+        } else if largest > 0 {
+            scale = min(scale, WireframeDisplay.maxDimension / largest)
+        }
         if !(scale > 0) || !scale.isFinite { scale = .leastNormalMagnitude }
 
         var origins: [(x: Double, y: Double)] = Array(repeating: (0, 0), count: bounds.count)
@@ -794,9 +809,13 @@ public struct WireframeRenderer: Sendable {
                                         short: "\(name) \(size)"))
             }
             for (offset, guide) in panel.guides.enumerated() {
-                let size = "\(number(guide.width))×\(number(guide.height))"
+                // A guide's fields are judged for ambiguity like a view's (the contract's
+                // "Layout guides and the safe area"): same `?` marks (GuideAnswerTests.aGuidesLabelMarksAmbiguousFieldsLikeAView).
+                let fields = hierarchy.index(of: guide.name).map { $0 < panel.marks.count ? panel.marks[$0].ambiguous : [] } ?? []
+                func field(_ value: Double, _ name: String) -> String { number(value) + (fields.contains(name) ? "?" : "") }
+                let size = "\(field(guide.width, "width"))×\(field(guide.height, "height"))"
                 subjects.append(Subject(view: hierarchy.count + offset, name: guide.name, rect: pixels(panel.guideBoxes[offset]),
-                                        full: "\(guide.name)  \(number(guide.x)),\(number(guide.y)) \(size)",
+                                        full: "\(guide.name)  \(field(guide.x, "x")),\(field(guide.y, "y")) \(size)",
                                         short: "\(guide.name) \(size)"))
             }
             let avoidEdges = panels.count * subjects.count <= maxViewsAvoided
@@ -1324,6 +1343,13 @@ public struct WireframeRenderer: Sendable {
     static func finite(_ frame: Frame) -> Box {
         Box(x: finiteOrZero(frame.x), y: finiteOrZero(frame.y),
               width: finiteOrZero(frame.width), height: finiteOrZero(frame.height))
+    }
+
+    /// `data-scale`: pixels per point rounded to 6 significant digits (`%.6g`: `0.728223`,
+    /// `8.192`, `16`, `2.83809e-05` below 10⁻⁴), so a small scale keeps its precision
+    /// without printing 17 digits.
+    static func scaleText(_ scale: Double) -> String {
+        String(format: "%.6g", finiteOrZero(scale))
     }
 
     /// A number as `/solve` writes it (rounded to 6 places, integral without a fraction).
