@@ -41,8 +41,9 @@ public final class LayoutService: Sendable {
     /// (``VersionResolver``) when the groups are not in a SQLite ``LayoutStore`` (that is,
     /// in PostgreSQL); `nil` with SQLite, where each request asks the store itself.
     let versionResolver: VersionResolver?
-    /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` requests past the front
-    /// cache at once; `nil` without that limit.
+    /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
+    /// requests to run at once (all but a front cache hit's version lookup); `nil` without
+    /// that limit.
     let solveTurns: DispatchSemaphore?
 
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
@@ -64,7 +65,8 @@ public final class LayoutService: Sendable {
         self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
     }
 
-    /// Runs `body` once a solving turn is free (``solveTurns``), and frees it after.
+    /// Runs `body` once a solving turn is free (``solveTurns``), and frees it after. Not
+    /// reentrant: `body` must not take another turn.
     func takingSolveTurn<T>(_ body: () -> T) -> T {
         guard let solveTurns else { return body() }
         solveTurns.wait()
@@ -235,7 +237,14 @@ public final class LayoutService: Sendable {
     /// keys carrying the versions the request's scene resolves to, the unversioned
     /// references resolved against the group store once per request
     /// (``currentVersions(_:known:)``); see ``FrontCache`` and ``CacheKey``.
+    ///
+    /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
+    /// versions are looked up (``checkFront(_:)``).
     func solve(_ request: HTTPRequest) -> HTTPResponse {
+        takingSolveTurn { solveInTurn(request) }
+    }
+
+    private func solveInTurn(_ request: HTTPRequest) -> HTTPResponse {
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
             return problem(.unknownFormat(format))
         }
@@ -258,7 +267,7 @@ public final class LayoutService: Sendable {
                 return response
             }
         }
-        return takingSolveTurn { solveMissed(request, frontKey: frontKey, directives: directives, asked: asked) }
+        return solveMissed(request, frontKey: frontKey, directives: directives, asked: asked)
     }
 
     /// `POST /solve` past the front cache: prepare, the result cache, solve.
@@ -301,7 +310,12 @@ public final class LayoutService: Sendable {
         return answer(result, cacheStatus: cacheStatus)
     }
 
+    /// `POST /validate`, in a solving turn as ``solve(_:)``.
     func validate(_ request: HTTPRequest) -> HTTPResponse {
+        takingSolveTurn { validateInTurn(request) }
+    }
+
+    private func validateInTurn(_ request: HTTPRequest) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // serves repeats without solving again, while its groups' versions are current.
@@ -317,7 +331,7 @@ public final class LayoutService: Sendable {
                 return answer(failure)
             }
         }
-        return takingSolveTurn { validateMissed(request, frontKey: frontKey, asked: asked) }
+        return validateMissed(request, frontKey: frontKey, asked: asked)
     }
 
     /// `POST /validate` past the front cache: prepare and validate.
@@ -358,6 +372,10 @@ public final class LayoutService: Sendable {
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
+        // Called in a solving turn (solve, validate): the wait on the store holds none, so
+        // other requests use the cores meanwhile; nothing decoded is held during it.
+        solveTurns?.signal()
+        defer { solveTurns?.wait() }
         do {
             let versions = try lookUpCurrentVersions(names)
             return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))

@@ -191,9 +191,9 @@ public enum LayoutdCommand {
         settings.maxGroupVersions = maxGroupVersions
         settings.diskReserveBytes = diskReserveBytes
         settings.maxGroupBytes = maxGroupBytes
-        // With PostgreSQL, POST requests get more threads than --workers solve at once:
-        // a request waiting on the store (its version lookup, batched with others' by
-        // VersionResolver) holds a thread but no solving turn. With SQLite, --workers
+        // With PostgreSQL, POST requests get more threads than --workers run at once: a
+        // front cache hit waiting on the store (its version lookup, batched with others'
+        // by VersionResolver) holds a thread but no solving turn. With SQLite, --workers
         // threads and no turns: lookups are in-process.
         let isPostgreSQL: Bool
         if case .postgreSQL = location { isPostgreSQL = true } else { isPostgreSQL = false }
@@ -286,9 +286,9 @@ public enum LayoutdCommand {
         dispatchMain()
     }
 
-    /// Threads for POST requests per `--workers` with a PostgreSQL group store: up to this
-    /// many requests per solving turn wait on the store (their version lookups batched)
-    /// while `--workers` of them decode, compile and solve
+    /// Threads for POST requests per `--workers` with a PostgreSQL group store: the
+    /// requests beyond `--workers` wait on the store (front cache hits' version lookups,
+    /// batched) or for a turn, while at most `--workers` of them run
     /// (``ServiceConfiguration/maxConcurrentSolves``). The pool keeps a connection for each
     /// of these threads and the two of the other routes.
     static let postThreadsPerWorker = 4

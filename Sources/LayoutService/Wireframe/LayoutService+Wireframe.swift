@@ -74,19 +74,16 @@ extension LayoutService {
             return response
         }
         if let unsupported = checkMediaType(request) { return unsupported }
-        // Not cached: every wireframe decodes and solves, so all of it takes a solving turn.
-        var response = takingSolveTurn { () -> HTTPResponse in
-            switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: nil) },
-                                  resolveGroup: resolveGroup) {
-            case .success(let prepared):
-                var response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
-                if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
-                    response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
-                }
-                return response
-            case .failure(let failure):
-                return answer(failure)
+        var response: HTTPResponse
+        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: nil) },
+                              resolveGroup: resolveGroup) {
+        case .success(let prepared):
+            response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
+            if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
+                response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
+        case .failure(let failure):
+            response = answer(failure)
         }
         response.headers.append("Vary", "Accept")
         return response
