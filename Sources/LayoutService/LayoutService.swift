@@ -37,6 +37,14 @@ public final class LayoutService: Sendable {
     let groupCache = GroupCache()
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
+    /// Coalesces concurrent requests' version lookups into one statement
+    /// (``VersionResolver``) when the groups are not in a SQLite ``LayoutStore`` (that is,
+    /// in PostgreSQL); `nil` with SQLite, where each request asks the store itself.
+    let versionResolver: VersionResolver?
+    /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
+    /// requests to run at once (all but a front cache hit's version lookup); `nil` without
+    /// that limit.
+    let solveTurns: DispatchSemaphore?
 
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
     /// `store`); `openConnections` feeds the `/metrics` gauge. Answers draw on
@@ -53,6 +61,25 @@ public final class LayoutService: Sendable {
                                   maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
+        self.versionResolver = self.groupStore is LayoutStore ? nil : VersionResolver(store: self.groupStore)
+        self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
+    }
+
+    /// Runs `body` once a solving turn is free (``solveTurns``), and frees it after. Not
+    /// reentrant: `body` must not take another turn.
+    func takingSolveTurn<T>(_ body: () -> T) -> T {
+        guard let solveTurns else { return body() }
+        solveTurns.wait()
+        defer { solveTurns.signal() }
+        return body()
+    }
+
+    /// The store's current versions of `names`: through ``versionResolver`` when there is
+    /// one (a lookup sent after this call began, possibly shared), else one call to
+    /// ``groupStore``.
+    func lookUpCurrentVersions(_ names: [String]) throws(StoreError) -> [String: Int] {
+        if let versionResolver { return try versionResolver.currentVersions(of: names) }
+        return try groupStore.currentVersions(of: names)
     }
 
     /// The router with every route of the API (see `openapi.yaml`).
@@ -210,7 +237,14 @@ public final class LayoutService: Sendable {
     /// keys carrying the versions the request's scene resolves to, the unversioned
     /// references resolved against the group store once per request
     /// (``currentVersions(_:known:)``); see ``FrontCache`` and ``CacheKey``.
+    ///
+    /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
+    /// versions are looked up (``checkFront(_:)``).
     func solve(_ request: HTTPRequest) -> HTTPResponse {
+        takingSolveTurn { solveInTurn(request) }
+    }
+
+    private func solveInTurn(_ request: HTTPRequest) -> HTTPResponse {
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
             return problem(.unknownFormat(format))
         }
@@ -233,6 +267,11 @@ public final class LayoutService: Sendable {
                 return response
             }
         }
+        return solveMissed(request, frontKey: frontKey, directives: directives, asked: asked)
+    }
+
+    /// `POST /solve` past the front cache: prepare, the result cache, solve.
+    private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
         switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
@@ -271,7 +310,12 @@ public final class LayoutService: Sendable {
         return answer(result, cacheStatus: cacheStatus)
     }
 
+    /// `POST /validate`, in a solving turn as ``solve(_:)``.
     func validate(_ request: HTTPRequest) -> HTTPResponse {
+        takingSolveTurn { validateInTurn(request) }
+    }
+
+    private func validateInTurn(_ request: HTTPRequest) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // serves repeats without solving again, while its groups' versions are current.
@@ -287,6 +331,11 @@ public final class LayoutService: Sendable {
                 return answer(failure)
             }
         }
+        return validateMissed(request, frontKey: frontKey, asked: asked)
+    }
+
+    /// `POST /validate` past the front cache: prepare and validate.
+    private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
                               resolveGroup: resolveGroup) {
@@ -323,8 +372,12 @@ public final class LayoutService: Sendable {
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
+        // Called in a solving turn (solve, validate): the wait on the store holds none, so
+        // other requests use the cores meanwhile; nothing decoded is held during it.
+        solveTurns?.signal()
+        defer { solveTurns?.wait() }
         do {
-            let versions = try groupStore.currentVersions(of: names)
+            let versions = try lookUpCurrentVersions(names)
             return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))
         } catch {
             return .failure(.groupLookupFailed(error))
@@ -338,7 +391,7 @@ public final class LayoutService: Sendable {
     func currentVersions(_ names: [String], known: FrontCheck?) throws -> [String: Int] {
         if let known, known.names == names { return known.versions }
         do {
-            return try groupStore.currentVersions(of: names)
+            return try lookUpCurrentVersions(names)
         } catch {
             throw EngineFailure.groupLookupFailed(error)
         }

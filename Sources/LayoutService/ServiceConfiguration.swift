@@ -37,6 +37,14 @@ public struct ServiceConfiguration: Sendable {
     /// Bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
     /// 67,108,864); a longer one is 422 `limit_exceeded` (``SceneEngine/maxResponseBytes``).
     public var maxResponseBytes = SceneEngine.defaultMaxResponseBytes
+    /// How many `/solve` and `/validate` requests may run at once (decode, compile, solve:
+    /// everything but a front cache hit's wait on the group store); the others wait for a
+    /// turn. `nil`
+    /// (default): no limit beyond the server's threads. `serve` sets it to `--workers`
+    /// with a PostgreSQL group store, where it runs more threads than that so requests can
+    /// wait on the store while at most `--workers` solve: memory held by solving stays
+    /// bounded per `--workers`, as with SQLite.
+    public var maxConcurrentSolves: Int?
 
     /// The defaults above.
     public init() {}

@@ -36,7 +36,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-pending-request-bytes", valueName: "BYTES", help: "Bytes of unfinished requests (bodies being received) all clients together may hold, bytes; a read beyond it gets 503 with Retry-After and the connection closes.", defaultDescription: "268435456"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest answer body (JSON, layouts of sizes, diagnostics, SVG), bytes; a longer one stops being written and is answered 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
-        OptionSpec(name: "workers", valueName: "N", help: "Threads that solve scenes (at least 1); other routes have two threads of their own.", defaultDescription: "the number of cores"),
+        OptionSpec(name: "workers", valueName: "N", help: "Scenes solved at once (at least 1): with SQLite, the threads of /solve and /validate; with a PostgreSQL --db, 2 x N threads take them, so requests can wait on the store, and N of them solve at once. Other routes have two threads of their own.", defaultDescription: "the number of cores"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),
@@ -191,9 +191,17 @@ public enum LayoutdCommand {
         settings.maxGroupVersions = maxGroupVersions
         settings.diskReserveBytes = diskReserveBytes
         settings.maxGroupBytes = maxGroupBytes
-        // One connection per thread that may use the store (the workers, and the two
+        // With PostgreSQL, POST requests get more threads than --workers run at once: a
+        // front cache hit waiting on the store (its version lookup, batched with others'
+        // by VersionResolver) holds a thread but no solving turn. With SQLite, --workers
+        // threads and no turns: lookups are in-process.
+        let isPostgreSQL: Bool
+        if case .postgreSQL = location { isPostgreSQL = true } else { isPostgreSQL = false }
+        let postThreads = isPostgreSQL ? Self.postThreadsPerWorker * workers : workers
+        if isPostgreSQL { configuration.maxConcurrentSolves = workers }
+        // One connection per thread that may use the store (the POST threads, and the two
         // threads of the other routes), so no request waits for another's.
-        settings.poolSize = workers + 2
+        settings.poolSize = postThreads + 2
         let store: LayoutStore
         let groupStore: any GroupStoring
         let path: String
@@ -246,7 +254,7 @@ public enum LayoutdCommand {
             line.endObject()
             log(String(decoding: line.bytes, as: UTF8.self))
         }
-        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, workers),
+        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, postThreads),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
                                 isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
@@ -277,6 +285,16 @@ public enum LayoutdCommand {
         }
         dispatchMain()
     }
+
+    /// Threads for POST requests per `--workers` with a PostgreSQL group store: the
+    /// requests beyond `--workers` wait on the store (front cache hits' version lookups,
+    /// batched) or for a turn, while at most `--workers` of them run
+    /// (``ServiceConfiguration/maxConcurrentSolves``). The pool keeps a connection for each
+    /// of these threads and the two of the other routes. Each thread beyond `--workers`
+    /// costs cached scenes without groups a wait for a turn (scripts/bench-replicas.sh on
+    /// 2 cores: 4 per worker put them at 0.7x of SQLite, 2 at 1.0x with a cached group scene
+    /// at 0.56x).
+    static let postThreadsPerWorker = 2
 
     /// The bounds and timeouts `serve` opens its stores with (its flags of the same names).
     struct StoreSettings {

@@ -1,0 +1,139 @@
+import Dispatch
+import Synchronization
+
+/// Coalesces the ``GroupStoring/currentVersions(of:)`` lookups of concurrent requests into
+/// one statement ("group commit", as databases batch the log flushes of concurrent commits).
+///
+/// A caller registers its names. If no lookup is in flight it leads: it takes every
+/// registered caller (itself included), asks the store once for the union of their names
+/// (deduplicated, sorted in byte order of UTF-8, so the statement is the same whatever the
+/// arrival order), and hands each caller the versions of exactly its own names, or the
+/// store's error. A caller that registers while a lookup is in flight waits for the *next*
+/// lookup, never the one in flight: that one may have been sent before the caller was
+/// received, and a group write acknowledged in between would be missed. So every lookup is
+/// sent after every request of its batch arrived, and read-your-writes across replicas
+/// (issue 26) holds as with one lookup per request. When the leader finishes and callers
+/// are waiting, the first of them leads the next lookup.
+///
+/// At most one lookup is in flight per resolver; each caller blocks its thread (a
+/// `DispatchSemaphore` of its own) until its batch is answered.
+///
+/// Bounds: the waiting list holds one entry per blocked thread, so it is bounded by the
+/// threads that call ``currentVersions(of:)``; a lookup asks for at most the sum of their
+/// names. Tested by `VersionResolverTests`.
+public final class VersionResolver: Sendable {
+    /// One registered caller.
+    struct Waiter: Sendable {
+        var ticket: Int
+        var names: [String]
+        let wake: DispatchSemaphore
+    }
+
+    /// Guarded by ``state``.
+    struct State: Sendable {
+        var nextTicket = 0
+        /// Registered callers no lookup has taken yet, in arrival order.
+        var waiting: [Waiter] = []
+        /// Whether a caller leads (between taking a batch and handing it its answers, or
+        /// between being promoted and taking its batch).
+        var isLeading = false
+        /// Answers for callers of a finished batch, by ticket, until each collects its own.
+        var answers: [Int: Result<[String: Int], StoreError>] = [:]
+        /// The ticket promoted to lead the next lookup, until it wakes.
+        var promoted: Int?
+    }
+
+    /// The store asked.
+    public let store: any GroupStoring
+    private let state = Mutex(State())
+    /// The number of lookups sent to ``store`` (for tests and metrics).
+    private let lookups = Atomic<Int>(0)
+
+    /// A resolver in front of `store`.
+    public init(store: any GroupStoring) {
+        self.store = store
+    }
+
+    /// The number of ``GroupStoring/currentVersions(of:)`` calls made so far.
+    public var lookupCount: Int { lookups.load(ordering: .relaxed) }
+
+    /// Callers registered and not yet taken into a lookup (tests wait on it).
+    var waitingCount: Int { state.withLock { $0.waiting.count } }
+
+    /// The current version of each of `names` that exists, as
+    /// ``GroupStoring/currentVersions(of:)`` answers, from a lookup sent after this call
+    /// began (possibly shared with concurrent callers). Names without a current version are
+    /// absent; the answer holds no other names.
+    /// - Throws: the store's error for the lookup this call was part of (every caller of
+    ///   that batch gets it).
+    /// - Complexity: one store round trip per batch; O(b log b) to build the batch's sorted
+    ///   union, b its total names.
+    public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
+        let wake = DispatchSemaphore(value: 0)
+        let (ticket, leads) = state.withLock { state -> (Int, Bool) in
+            let ticket = state.nextTicket
+            state.nextTicket &+= 1
+            state.waiting.append(Waiter(ticket: ticket, names: names, wake: wake))
+            if state.isLeading { return (ticket, false) }
+            state.isLeading = true
+            return (ticket, true)
+        }
+        if !leads {
+            wake.wait()
+            let answer = state.withLock { state -> Result<[String: Int], StoreError>? in
+                if let answer = state.answers.removeValue(forKey: ticket) { return answer }
+                // Woken without an answer: promoted to lead the next lookup.
+                precondition(state.promoted == ticket, "a version lookup waiter woke with neither an answer nor the lead")
+                state.promoted = nil
+                return nil
+            }
+            if let answer { return try answer.get() }
+        }
+        return try lead(ticket: ticket)
+    }
+
+    /// Takes every registered caller, asks the store once, answers them, and hands the lead
+    /// to the first caller that registered meanwhile (or gives it up). Returns the leader's
+    /// own part.
+    private func lead(ticket: Int) throws(StoreError) -> [String: Int] {
+        let batch = state.withLock { state -> [Waiter] in
+            let batch = state.waiting
+            state.waiting.removeAll()
+            return batch
+        }
+        let union = Array(Set(batch.flatMap(\.names))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        let result: Result<[String: Int], StoreError>
+        if union.isEmpty {
+            result = .success([:])
+        } else {
+            lookups.add(1, ordering: .relaxed)
+            do throws(StoreError) {
+                result = .success(try store.currentVersions(of: union))
+            } catch {
+                result = .failure(error)
+            }
+        }
+        let next = state.withLock { state -> Waiter? in
+            for waiter in batch where waiter.ticket != ticket {
+                state.answers[waiter.ticket] = result.map { Self.part($0, for: waiter.names) }
+            }
+            guard let next = state.waiting.first else {
+                state.isLeading = false
+                return nil
+            }
+            state.promoted = next.ticket
+            return next
+        }
+        for waiter in batch where waiter.ticket != ticket { waiter.wake.signal() }
+        next?.wake.signal()
+        let own = batch.first { $0.ticket == ticket }?.names ?? []
+        return try result.map { Self.part($0, for: own) }.get()
+    }
+
+    /// The entries of `versions` named in `names`.
+    static func part(_ versions: [String: Int], for names: [String]) -> [String: Int] {
+        var part: [String: Int] = [:]
+        for name in names { if let version = versions[name] { part[name] = version } }
+        return part
+    }
+}
