@@ -171,6 +171,23 @@ extension Solver {
                 try optimizeObjective()
                 throw .unsatisfiableConstraint
             }
+        } else if kinds[subject.id] == .external && constraint.strength.isRequired && !columns[subject.id].isEmpty
+                    && isOutsideObjective(subject) && columns[subject.id].allSatisfy({ isDefinition($0) }) {
+            // A required row whose external subject only definitions hold: it becomes a
+            // definition too, ranked just below the lowest of them. The row is in non-basic
+            // symbols (expanded), so any rank keeps "a definition names lower ranks only",
+            // and no ordinary row or objective level names the subject. Kept ordinary, it
+            // would unroll a chain of positions into every later row
+            // (`DefinitionRowTests.requiredRowOfASymbolOnlyDefinitionsHoldIsADefinition`).
+            row.solve(for: subject)
+            var position = Int.max
+            for holder in columns[subject.id] { position = min(position, definitions.rank[holder.id]) }
+            installDefinition(subject, row)
+            definitions.order.removeLast()
+            definitions.order.insert(subject, at: position)
+            for rank in position..<definitions.order.count { definitions.rank[definitions.order[rank].id] = rank }
+            cellOperations &+= definitions.order.count &- position   // the ranks renumbered
+            if cellOperations > workLimit { throw .workLimitExceeded }
         } else {
             row.solve(for: subject)
             substitute(subject, with: row)

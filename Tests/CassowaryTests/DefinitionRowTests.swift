@@ -24,6 +24,29 @@ struct DefinitionRowTests {
         #expect(solver.rows[symbol.id].cells.count == 1)
     }
 
+    /// `u == w` makes `u` a definition naming `w`; `w == 3` then has one external symbol,
+    /// held only by that definition: `w` becomes a definition ranked below `u`, and later
+    /// rows naming both expand `u` before `w`.
+    @Test func requiredRowOfASymbolOnlyDefinitionsHoldIsADefinition() throws {
+        var solver = Solver()
+        let w = Variable(id: 100), u = Variable(id: 101), x = Variable(id: 102)
+        try solver.addConstraint(Constraint(e(w) - e(u), .equal))
+        let uSymbol = solver.variableSymbols[u]!, wSymbol = solver.variableSymbols[w]!
+        #expect(solver.isDefinition(uSymbol))
+        try solver.addConstraint(eq(e(w), 3))
+        #expect(solver.isDefinition(wSymbol))
+        #expect(solver.definitions.rank[wSymbol.id] < solver.definitions.rank[uSymbol.id])
+        try solver.addConstraint(Constraint(e(x) - e(u) - 1, .equal))
+        try solver.addConstraint(le(e(u) + e(w), 6))
+        #expect(throws: SolverError.unsatisfiableConstraint) {
+            try solver.addConstraint(ge(e(u) + e(w), 7))
+        }
+        try solver.solve()
+        #expect(solver.value(of: w) == 3)
+        #expect(solver.value(of: u) == 3)
+        #expect(solver.value(of: x) == 4)
+    }
+
     @Test func laterConstraintExpandsDefinitionsAndCancelsChains() throws {
         var (solver, v) = try chain(50)
         // v[50] - v[49] is 10 whatever v[0] is: its expansion cancels the chain.
