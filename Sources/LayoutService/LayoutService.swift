@@ -250,6 +250,13 @@ public final class LayoutService: Sendable {
         }
         // Before the front cache: a cached JSON body must not answer an SVG request.
         if Self.prefersWireframe(request) { return solveWireframe(request) }
+        // `scale` and `width` choose the picture's size and do not change a JSON answer, but a
+        // malformed one is refused whatever the answer's type (openapi.yaml's patterns).
+        if request.query != nil, case .failure(let failure) = Self.wireframeDisplay(query: request.query) {
+            var response = problem(failure)
+            response.headers.append("Vary", "Accept")
+            return response
+        }
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
         let frontKey = CacheKey.front(.solve, body: request.body)

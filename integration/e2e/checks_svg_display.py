@@ -57,9 +57,13 @@ def display_size(ctx):
         ctx.expect_status(r, 400, query)
         ctx.expect_equal(r.headers.get('content-type'), 'application/problem+json', query)
         ctx.expect(r.json()['detail'].startswith(start), '%s: detail %r' % (query, r.json()['detail']))
-    # JSON answers ignore them.
+    # A JSON answer ignores a valid one and refuses a malformed one, as openapi.yaml's patterns say.
+    r = ctx.request('POST', '/solve?scale=2', PHONE)
+    ctx.expect_status(r, 200, 'a valid scale is ignored for JSON')
     r = ctx.request('POST', '/solve?scale=abc', PHONE)
-    ctx.expect_status(r, 200, 'scale is ignored for JSON')
+    ctx.expect_status(r, 400, 'a malformed scale with a JSON answer')
+    r = ctx.request('POST', '/solve?width=', PHONE)
+    ctx.expect_status(r, 400, 'an empty width with a JSON answer')
 
 
 @check('svg/labels-readable')
