@@ -329,32 +329,18 @@ public struct WireframeRenderer: Sendable {
         }
         out.raw("</g>\n")
 
+        // The problems, then the legend, below the drawing: one <g> each, a heading line first.
         var y = arrangement.heightPx
-        if !problemLines.isEmpty {
-            out.raw("<g class=\"problems\"")
+        for (group, lines, entry) in [("problems", problemLines, "<text class=\"problem\""),
+                                      ("legend", legend, "<text class=\"entry\" xml:space=\"preserve\"")] where !lines.isEmpty {
+            if group == "legend" && !problemLines.isEmpty { y += listLineHeight / 2 }
+            out.raw("<g class=\"\(group)\"")
             out.attribute("font-size", units(listFont))
             out.raw(">\n")
-            for (line, text) in problemLines.enumerated() {
+            for (line, text) in lines.enumerated() {
                 guard out.isWriting else { return }
                 y += listLineHeight
-                out.raw(line == 0 ? "<text class=\"heading\"" : "<text class=\"problem\"")
-                out.attribute("x", units(margin))
-                out.attribute("y", units(y))
-                out.raw(">")
-                out.text(text)
-                out.raw("</text>\n")
-            }
-            out.raw("</g>\n")
-            y += listLineHeight / 2
-        }
-        if !legend.isEmpty {
-            out.raw("<g class=\"legend\"")
-            out.attribute("font-size", units(listFont))
-            out.raw(">\n")
-            for (line, text) in legend.enumerated() {
-                guard out.isWriting else { return }
-                y += listLineHeight
-                out.raw(line == 0 ? "<text class=\"heading\"" : "<text class=\"entry\" xml:space=\"preserve\"")
+                out.raw(line == 0 ? "<text class=\"heading\"" : entry)
                 out.attribute("x", units(margin))
                 out.attribute("y", units(y))
                 out.raw(">")
