@@ -1,4 +1,4 @@
-"""Layout guides and the safe area over HTTP (`guides/*`, issue 27): the corpus cases of
+"""Layout guides and the safe area over HTTP (`guides/*`): the corpus cases of
 contract v1.1 for them (shared/corpus/v1.1/309-311, compared by shared/tools/run_cases.py,
 `expect.guides` included), the `guides` member of /solve and of `sizes` layouts, each 422 of
 the `guides` rules, VFL naming a guide, a guide's margin or baseline, and the SVG's dashed
