@@ -21,14 +21,14 @@ struct ServeStoresTests {
         settings.diskReserveBytes = 0
         let one = try LayoutdCommand.openStores(.sqlite(path: db), cacheDB: nil, settings: settings) { _ in }
         #expect(one.cachePath == db)
-        #expect((one.groups as? LayoutStore) === one.cache)
+        #expect((one.groups as? SQLiteStore) === one.cache)
         one.cache.close()
 
         let cache = Self.temporaryPath("cache")
         defer { Self.remove(cache) }
         let two = try LayoutdCommand.openStores(.sqlite(path: db), cacheDB: cache, settings: settings) { _ in }
         #expect(two.cachePath == cache)
-        let groups = try #require(two.groups as? LayoutStore)
+        let groups = try #require(two.groups as? SQLiteStore)
         #expect(groups !== two.cache)
         // The groups are written to --db; results go to the cache file, not tied to groups there.
         _ = try groups.putGroup(name: "row", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
