@@ -114,6 +114,13 @@ public final class PostgreSQLGroupStore: GroupStoring {
         return ran
     }
 
+    /// Runs `body` with a pooled connection once the schema is ready (``requireSchema()``),
+    /// mapping its error to ``StoreError``.
+    private func withConnection<T: Sendable>(_ body: (PostgreSQLConnection) throws(PostgreSQLError) -> T) throws(StoreError) -> T {
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> T in try pool.withConnection(body) }
+    }
+
     /// Throws ``StoreError/unavailable(_:)`` until the schema is known to be up to date.
     private func requireSchema() throws(StoreError) {
         guard isSchemaReady else {
@@ -407,58 +414,49 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func group(named name: String) throws(StoreError) -> StoredGroup? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.queryPrepared(
-                    """
-                    SELECT \(Self.selectGroupColumns) FROM group_names n
-                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                    WHERE n.name = $1
-                    """,
-                    [name]
-                ).first else { return nil }
-                return try Self.readGroup(row)
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+            guard let row = try connection.queryPrepared(
+                """
+                SELECT \(Self.selectGroupColumns) FROM group_names n
+                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                WHERE n.name = $1
+                """,
+                [name]
+            ).first else { return nil }
+            return try Self.readGroup(row)
         }
     }
 
     public func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.queryPrepared(
-                    "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
-                    [name, version]
-                ).first else { return nil }
-                return try Self.readGroup(row)
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+            guard let row = try connection.queryPrepared(
+                "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
+                [name, version]
+            ).first else { return nil }
+            return try Self.readGroup(row)
         }
     }
 
     /// - Complexity: O(log n + limit), one statement for existence and one for the page.
     public func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
-        try requireSchema()
         let limit = max(0, limit)
-        return try Self.mapping { () throws(PostgreSQLError) -> GroupVersionPage? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
-                guard try !connection.query(
-                    "SELECT 1 FROM group_names WHERE name = $1 AND current_version IS NOT NULL", [name]).rows.isEmpty
-                else { return nil }
-                var versions: [GroupVersionInfo] = []
-                for row in try connection.query(
-                    """
-                    SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions
-                    WHERE name = $1 AND version > $2 ORDER BY version LIMIT $3
-                    """,
-                    [name, after, limit + 1]
-                ).rows {
-                    versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
-                }
-                let hasMore = versions.count > limit
-                if hasMore { versions.removeLast() }
-                return GroupVersionPage(versions: versions, hasMore: hasMore)
+        return try withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
+            guard try !connection.query(
+                "SELECT 1 FROM group_names WHERE name = $1 AND current_version IS NOT NULL", [name]).rows.isEmpty
+            else { return nil }
+            var versions: [GroupVersionInfo] = []
+            for row in try connection.query(
+                """
+                SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions
+                WHERE name = $1 AND version > $2 ORDER BY version LIMIT $3
+                """,
+                [name, after, limit + 1]
+            ).rows {
+                versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
             }
+            let hasMore = versions.count > limit
+            if hasMore { versions.removeLast() }
+            return GroupVersionPage(versions: versions, hasMore: hasMore)
         }
     }
 
@@ -469,37 +467,31 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func prunedVersion(ofGroup name: String, version: Int) throws(StoreError) -> Int? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int? in
-                guard let row = try connection.query(
-                    """
-                    SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
-                    FROM group_names n WHERE n.name = $1 AND n.current_version IS NOT NULL
-                    """,
-                    [name]
-                ).first, let first = try row.optionalInt(0), let oldestKept = try row.optionalInt(1) else { return nil }
-                return first <= version && version < oldestKept ? oldestKept : nil
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int? in
+            guard let row = try connection.query(
+                """
+                SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
+                FROM group_names n WHERE n.name = $1 AND n.current_version IS NOT NULL
+                """,
+                [name]
+            ).first, let first = try row.optionalInt(0), let oldestKept = try row.optionalInt(1) else { return nil }
+            return first <= version && version < oldestKept ? oldestKept : nil
         }
     }
 
     public func groups() throws(StoreError) -> [GroupSummary] {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> [GroupSummary] in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
-                var groups: [GroupSummary] = []
-                for row in try connection.query(
-                    """
-                    SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
-                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                    ORDER BY n.name
-                    """
-                ).rows {
-                    groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
-                }
-                return groups
+        return try withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
+            var groups: [GroupSummary] = []
+            for row in try connection.query(
+                """
+                SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
+                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                ORDER BY n.name
+                """
+            ).rows {
+                groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
             }
+            return groups
         }
     }
 
@@ -507,20 +499,14 @@ public final class PostgreSQLGroupStore: GroupStoring {
     func all() throws(StoreError) -> [GroupSummary] { try groups() }
 
     public func groupBytes() throws(StoreError) -> Int {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
-                try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int in
+            try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
         }
     }
 
     public func groupCount() throws(StoreError) -> Int {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
-                try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int in
+            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
         }
     }
 
@@ -532,18 +518,16 @@ public final class PostgreSQLGroupStore: GroupStoring {
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
         try requireSchema()
         guard !names.isEmpty else { return [:] }
-        return try Self.mapping { () throws(PostgreSQLError) -> [String: Int] in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
-                var versions: [String: Int] = [:]
-                // Prepared: this runs on every request of a scene with unversioned groups.
-                for row in try connection.queryPrepared(
-                    "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
-                    [ListLiteral.postgreSQLArray(names)]
-                ).rows {
-                    versions[try row.string(0)] = try row.int(1)
-                }
-                return versions
+        return try withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
+            var versions: [String: Int] = [:]
+            // Prepared: this runs on every request of a scene with unversioned groups.
+            for row in try connection.queryPrepared(
+                "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
+                [ListLiteral.postgreSQLArray(names)]
+            ).rows {
+                versions[try row.string(0)] = try row.int(1)
             }
+            return versions
         }
     }
 
