@@ -27,6 +27,10 @@ public protocol GroupStoring: Sendable {
     /// statement in this process (SQLite). When it is, the service coalesces concurrent
     /// requests' ``currentVersions(of:)`` into one call (``VersionResolver``).
     var lookupsAreRoundTrips: Bool { get }
+    /// Whether the store was opened read-only (a SQLite file this process cannot write):
+    /// reads work, writes throw ``StoreError/readOnly``. A PostgreSQL standby is not known
+    /// at start-up: its writes throw ``StoreError/unavailable(_:)`` one by one.
+    var isReadOnly: Bool { get }
 
     /// Writes a new version of `name`; see ``SQLiteStore/putGroup(name:constraintsJSON:metricsJSON:ifMatch:ifNoneMatchAny:)``.
     /// - Returns: the stored version, and whether the group was created (201) or replaced (200).

@@ -23,6 +23,7 @@ final class ObservedGroupStore: GroupStoring {
     /// `true` whatever `base` is: it stands for a server's store, whose lookups the
     /// service coalesces (``VersionResolver``).
     var lookupsAreRoundTrips: Bool { true }
+    var isReadOnly: Bool { base.isReadOnly }
 
     private func check() throws(StoreError) {
         if isDown.load(ordering: .relaxed) { throw .unavailable("taken down by the test") }

@@ -36,6 +36,8 @@ struct ServeStoresTests {
         #expect(try groups.groupCount() == 1)
         let service = LayoutService(store: two.cache, groupStore: two.groups)
         #expect(!service.groupsShareCacheStore)
+        // A SQLite lookup is a statement in this process: no coalescing, in either file.
+        #expect(!groups.lookupsAreRoundTrips && service.versionResolver == nil)
         #expect(LayoutService(store: groups).groupsShareCacheStore)
         groups.close()
         two.cache.close()
@@ -64,6 +66,9 @@ struct ServeStoresTests {
         let groups = try #require(stores.groups as? PostgreSQLGroupStore)
         #expect(!groups.isSchemaReady)
         #expect(!groups.isReachable())
+        // Each lookup is a round trip: the service coalesces them; not read-only.
+        #expect(groups.lookupsAreRoundTrips && !groups.isReadOnly)
+        #expect(LayoutService(store: stores.cache, groupStore: stores.groups).versionResolver != nil)
         stores.cache.close()
     }
 }

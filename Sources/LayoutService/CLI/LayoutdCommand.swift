@@ -269,7 +269,7 @@ public enum LayoutdCommand {
             if let groups = groupStore as? SQLiteStore, groups !== store { groups.close() }
             return 1
         }
-        if let groups = groupStore as? SQLiteStore, groups.isReadOnly {
+        if groupStore.isReadOnly {
             FileHandle.standardError.write(Data("layoutd: the database '\(location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))

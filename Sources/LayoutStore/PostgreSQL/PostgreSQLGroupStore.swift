@@ -53,6 +53,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
     public var maxGroupBytes: Int { policy.maxBytes }
     /// `true`: every call is a round trip to the server.
     public var lookupsAreRoundTrips: Bool { true }
+    /// `false`: a read-only server (a standby) is found write by write (503).
+    public var isReadOnly: Bool { false }
 
     /// Whether the schema is known to be up to date: true from a successful ``migrate()``
     /// on; a store made on a migrated pool (``init(pool:maxGroups:maxGroupVersions:maxDeletedNames:maxGroupBytes:schemaReady:)``)
