@@ -14,7 +14,7 @@
 # /opt/swift); FUZZ_JOBS (default 1: in-process; N > 1 runs N jobs in N workers).
 # Exits non-zero when a target finds a crash, an invariant failure, a hang (> 120 s for
 # one input) or runs out of memory (> 2048 MB). Copy every failing input into
-# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneFuzzRegressionTests replays both
+# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneInvariantTests replays both
 # directories with the same settings on every `swift test`.
 set -euo pipefail
 

@@ -5,7 +5,7 @@ the `guides` rules, VFL naming a guide, a guide's margin or baseline, and the SV
 guides. Every response is validated against openapi.yaml by the harness's client.
 
 Expected frames are derived in comments from the contract
-(shared/design/scene-format.md, "Layout guides and the safe area").
+(docs/scene-format.md, "Stack views, guides, the safe area", and docs/scenes.md).
 """
 import importlib.util
 import json

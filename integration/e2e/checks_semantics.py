@@ -4,7 +4,7 @@ the `conflicts` / `ambiguity` policies, `negative_size`, `/validate` against `/s
 baselines, margins, right to left and `sizes`.
 
 Every expected frame is derived in a comment from the contract
-(shared/design/scene-format.md): standard spacing 20 to a parent's edge and 8 between
+(docs/scene-format.md): standard spacing 20 to a parent's edge and 8 between
 siblings, hugging 250 / compression resistance 750 by default, an omitted container
 dimension `== 0 @50`, priorities strict. Every response is validated against openapi.yaml
 by the harness's client.
