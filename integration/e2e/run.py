@@ -55,8 +55,9 @@ def selected(name, patterns):
 # imports each module named here, which registers its checks with `@check`; a module whose
 # checks are made from data (the corpus) also defines `register(args)`, called after the
 # import. A `checks_*.py` file missing from this list stops the run (exit 2), so no file's
-# checks are silently left out. The order matters only for speed and for the shared
-# server's state (the schemathesis run comes after the group checks).
+# checks are silently left out. Checks run in list order (within a module, in the order
+# they are defined); the checks on the shared server share its database and caches, so
+# each uses names and scenes of its own.
 CHECK_MODULES = [
     'checks_offline',
     'checks_corpus',
