@@ -47,7 +47,7 @@ public struct Constraint: Hashable, Sendable {
 /// per-constraint tables (``index``), and ``invalid`` stands for "no constraint" (the
 /// owner of a symbol no constraint owns). A wrapper of one `Int`: the same size and
 /// layout as the index, so tables of handles cost what tables of integers cost.
-public struct ConstraintHandle: Hashable, Comparable, Sendable {
+@frozen public struct ConstraintHandle: Hashable, Comparable, Sendable {
     /// The sequence number of the addition; -1 for ``invalid``.
     public let rawValue: Int
 
