@@ -540,7 +540,8 @@ struct CompileState {
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
-        let known = Array(hierarchy.names.dropFirst())
+        // Among at most ``maxSuggestionCandidates`` names (else none), as every suggestion.
+        let known = hierarchy.names.count - 1 <= maxSuggestionCandidates ? Array(hierarchy.names.dropFirst()) : []
         let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",

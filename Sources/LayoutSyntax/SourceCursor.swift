@@ -212,6 +212,10 @@ struct DiagnosticCollector {
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 
+/// The most candidates ``closestName(to:among:)`` compares a name with (1,000): with
+/// more it suggests nothing, as the parsers' metric suggestions always did.
+public let maxSuggestionCandidates = 1_000
+
 /// Suggests the closest of `candidates` to `name` (optimal-string-alignment distance ≤ 2,
 /// case-insensitive: a swap of two neighbours counts 1; ties go to the earliest candidate),
 /// for "did you mean" hints. A candidate that differs in every character of `name` is no
@@ -225,9 +229,15 @@ struct DiagnosticCollector {
 /// `SuggestionTests.theBandedDistanceSuggestsWhatTheFullOneDoes` holds it to the full
 /// table's answers.
 ///
-/// - Complexity: O(candidates + Σ over the candidates within 2 in length of |name|);
-///   names longer than 64 bytes get no suggestion.
+/// Bounded: more than ``maxSuggestionCandidates`` candidates, or a name longer than 64
+/// bytes, get no suggestion, so one search costs at most about 1,000 × 64 × 5 cells
+/// (the band), whatever the request. Callers that may ask for many suggestions ask only
+/// for the diagnostics they list (``LayoutDiagnostic``'s bound).
+///
+/// - Complexity: O(candidates + Σ over the candidates within 2 in length of |name|),
+///   candidates ≤ ``maxSuggestionCandidates``.
 public func closestName(to name: String, among candidates: [String]) -> String? {
+    guard candidates.count <= maxSuggestionCandidates else { return nil }
     let source = Array(name.lowercased().utf8)
     let n = source.count
     guard n <= 64, n > 0 else { return nil }
