@@ -248,10 +248,17 @@ public struct SceneDecoder: Sendable {
     /// The members of the `container` object.
     static let containerMembers = ["width", "height", "margins", "safeArea"]
 
-    /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
+    /// Decodes a group's body, `{"constraints": [...], "metrics": {...}}` (same rules as a
+    /// scene's: a metric given twice is a 400, an invalid metric name a 422).
+    ///
+    /// `stored`: the body of a group already stored, read back to be included, which may
+    /// have been accepted by an earlier build that read metrics into a dictionary: its
+    /// metrics are read as that build read them (a repeat's last value, under the first
+    /// spelling of canonically equivalent names), so a stored version keeps its meaning.
+    /// Its constraints are checked as ever.
     ///
     /// - Throws: ``SceneRejection`` (`malformed`) for wrong types, (`invalid`) for invalid ones.
-    public func decodeGroupBody(_ json: JSONValue) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
+    public func decodeGroupBody(_ json: JSONValue, stored: Bool = false) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
         var context = DecodingContext()
         guard case .object(let members) = json else {
             throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
@@ -261,11 +268,23 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }
         let constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
-        let entries = decodeMetrics(json["metrics"], path: "$.metrics", &context)
-        if !context.typeErrors.isEmpty {
-            throw SceneRejection(.malformed, diagnostics: context.typeErrors)
+        let metrics: [String: Double]
+        if stored, case .object(let members)? = json["metrics"] {
+            // As stored: a dictionary, as the earlier build that accepted it built one
+            // (its names were checked then).
+            var dictionary: [String: Double] = [:]
+            for case (let name, .number(let points)) in members { dictionary[name] = points }
+            metrics = dictionary
+            if !context.typeErrors.isEmpty {
+                throw SceneRejection(.malformed, diagnostics: context.typeErrors)
+            }
+        } else {
+            let entries = decodeMetrics(json["metrics"], path: "$.metrics", &context)
+            if !context.typeErrors.isEmpty {
+                throw SceneRejection(.malformed, diagnostics: context.typeErrors)
+            }
+            metrics = checkMetrics(entries, path: { isValidName($0) ? "$.metrics" + pathComponent($0) : "$.metrics" }, &context)
         }
-        let metrics = checkMetrics(entries, path: { isValidName($0) ? "$.metrics" + pathComponent($0) : "$.metrics" }, &context)
         if constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
         }

@@ -210,6 +210,13 @@ public struct ParseOptions: Sendable {
 
     /// Whether `value` is beyond ±``maximumMagnitude`` (or not a number).
     func isBeyondLimit(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+
+    /// The value of the metric named `name`, by bytes: a name with a character outside
+    /// ASCII (`x` + U+212A, which Swift's `String` hashing equates with `xK`) names no
+    /// metric, as metric names are ASCII.
+    func metric(named name: String) -> Double? {
+        name.utf8.allSatisfy { $0 < 0x80 } ? metrics[name] : nil
+    }
 }
 
 /// The names of a scene's views, as the VFL parser looks them up (see

@@ -167,4 +167,28 @@ struct NameBytesTests {
         #expect(closestName(to: "veiw7", among: names) == "view7")
         #expect(closestName(to: "veiw7", among: names + ["other"]) == nil)
     }
+
+    /// A stored group's body is read back as the build that stored it read it: repeated
+    /// metrics (accepted then) keep their last value, so a stored version keeps its
+    /// meaning; a new body with them is a 400.
+    @Test func storedGroupMetricsAreReadAsStored() throws {
+        let repeated = try JSONParser().parse(Array(#"{"constraints":["a.width == m"],"metrics":{"m":1,"m":2}}"#.utf8))
+        let decoded = try SceneDecoder().decodeGroupBody(repeated, stored: true)
+        #expect(decoded.metrics == ["m": 2])
+        #expect(decoded.constraints.map(\.source) == ["a.width == m"])
+        #expect(throws: SceneRejection.self) { try SceneDecoder().decodeGroupBody(repeated) }
+    }
+
+    /// The parsers look metrics up by bytes: `x` + U+212A is not the metric `xK`.
+    @Test func parsersLookMetricsUpByBytes() {
+        let options = ParseOptions(metrics: ["xK": 5])
+        let predicate = VisualFormatParser(options: options).parse("H:[a(==x\u{212A})]", formatOptions: [])
+        #expect(predicate.diagnostics.map(\.code) == [.unknownView])
+        let space = VisualFormatParser(options: options).parse("H:[a]-x\u{212A}-[b]", formatOptions: [])
+        #expect(space.diagnostics.map(\.code) == [.unknownMetric])
+        let plain = VisualFormatParser(options: options).parse("H:[a]-xK-[b]", formatOptions: [])
+        #expect(plain.diagnostics.isEmpty)
+        let equation = EquationParser(options: options).parse("a.width == x\u{212A}")
+        #expect(equation.diagnostics.map(\.code) == [.unknownMetric])
+    }
 }

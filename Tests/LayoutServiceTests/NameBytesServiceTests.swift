@@ -27,11 +27,10 @@ struct NameBytesServiceTests {
         return Answer(status: answer.status, body: String(decoding: answer.body, as: UTF8.self))
     }
 
-    /// The pair of the finding: 62 metrics and `K` with its KELVIN SIGN twin, `a.width`
-    /// laid out as `K`. A Swift dictionary took them as one metric and the canonical sort
-    /// as one name, so both bodies had one key and the first one solved was served for
-    /// the other. Now the twin is an invalid name: each body is a 422 from a cold and a
-    /// warm engine alike, and the ASCII scenes that lay out 34 and 32 have two keys.
+    /// 62 metrics and `K` with its KELVIN SIGN twin, `a.width` laid out as `K` (a Swift
+    /// dictionary or `String ==` takes the two as one name): the twin is an invalid name,
+    /// so each body is a 422 from a cold and a warm engine alike, and the ASCII scenes
+    /// that lay out 34 and 32 have two keys.
     @Test func kelvinMetricPairNeverSharesAnAnswer() throws {
         let others = (0..<62).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
         func body(_ metrics: String) -> String {

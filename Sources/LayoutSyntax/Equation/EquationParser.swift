@@ -212,9 +212,10 @@ struct EquationRun {
             if !number.isFinite { literal = cursor.text(span) }
         } else if cursor.isAtIdentifier {
             let (name, span) = cursor.readWord()
-            if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
+            // By bytes, case-insensitively in ASCII (a name outside ASCII names none).
+            if cursor.lastWordIsASCII, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
                 value = named.1
-            } else if let metric = options.metrics[name] {
+            } else if let metric = options.metric(named: name) {
                 value = metric
             } else {
                 collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
@@ -371,7 +372,7 @@ struct EquationRun {
                 collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))': metric names are ASCII letters, digits and '_'", span: nameSpan)
                 return LinearExpression(constant: 1, start: start)
             }
-            if let value = options.metrics[name] {
+            if let value = options.metric(named: name) {
                 checkMagnitude(value, span: nameSpan, metric: name)
                 return LinearExpression(constant: value, start: start)
             }

@@ -416,7 +416,7 @@ struct VisualFormatRun {
         let object: VisualFormatPredicate.Object
         if cursor.isAtIdentifier {
             let (name, span) = cursor.readWord()
-            if let value = options.metrics[name] {
+            if let value = options.metric(named: name) {
                 checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
@@ -448,7 +448,7 @@ struct VisualFormatRun {
             var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
                 let (name, span) = cursor.readWord()
-                if let value = options.metrics[name] {
+                if let value = options.metric(named: name) {
                     priority = value
                 } else {
                     _ = unknownMetric(name, span: span, isPriority: true)
@@ -497,7 +497,7 @@ struct VisualFormatRun {
     /// (``layoutGuideInVisualFormat(_:span:)``); any other name is an unknown metric.
     /// Held by `VisualFormatParserTests.viewAsASpace`.
     mutating func space(_ name: String, span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
-        if let value = options.metrics[name] {
+        if let value = options.metric(named: name) {
             checkMagnitude(value, span: span, metric: name)
             return .constant(value)
         }
