@@ -184,12 +184,12 @@ public struct SceneDecoder: Sendable {
     /// The names are valid (ASCII) here, so the set's `String` hashing is by bytes. A
     /// did-you-mean suggestion is searched only while the scene is not already refused
     /// and for the diagnostics that are listed (``LayoutDiagnostic/maxCount``), among at
-    /// most ``maxSuggestionCandidates`` names (``closestName(to:among:)``).
-    /// - Complexity: O(views + guides + explain), plus at most 100 bounded suggestions.
+    /// most ``maxSuggestionCandidates`` names, within ``maxSuggestionComparisons``.
+    /// - Complexity: O(views + guides + explain), plus at most 20,000 names compared.
     private func checkExplainedViews(_ scene: Scene, _ context: inout DecodingContext) {
         guard !scene.explain.isEmpty else { return }
         let names = Set(scene.views.lazy.map(\.name) + scene.guides.lazy.map(\.name))   // membership only
-        let suggests = context.sceneErrors.isEmpty && names.count <= maxSuggestionCandidates
+        let suggests = context.sceneErrors.isEmpty
         var candidates: [String] = []   // built once, when a suggestion is searched
         for (index, reference) in scene.explain.enumerated() where reference.view != "superview" && !names.contains(reference.view) {
             if reference.view == GuideSpec.safeAreaName {
@@ -200,7 +200,7 @@ public struct SceneDecoder: Sendable {
                 continue
             }
             var suggestion = ""
-            if suggests && context.sceneErrors.count < LayoutDiagnostic.maxCount {
+            if suggests && context.sceneErrors.count < LayoutDiagnostic.maxCount && context.admitsSuggestion(among: names.count) {
                 if candidates.isEmpty { candidates = scene.views.map(\.name) + scene.guides.map(\.name) }
                 suggestion = closestName(to: reference.view, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
             }
@@ -835,6 +835,17 @@ func pathComponent(_ name: String) -> String {
 struct DecodingContext {
     var typeErrors: [LayoutDiagnostic] = []
     var sceneErrors: [LayoutDiagnostic] = []
+    /// Candidate names the decoder's did-you-mean searches may still compare
+    /// (``maxSuggestionComparisons`` in all).
+    private var suggestionComparisonsLeft = maxSuggestionComparisons
+
+    /// Whether a did-you-mean search among `count` candidates may be made (at most
+    /// ``maxSuggestionCandidates`` of them, within what is left); counts them when it may.
+    mutating func admitsSuggestion(among count: Int) -> Bool {
+        guard count <= min(maxSuggestionCandidates, suggestionComparisonsLeft) else { return false }
+        suggestionComparisonsLeft -= count
+        return true
+    }
 
     func typeError(_ path: String, expected: String, found: JSONValue) -> LayoutDiagnostic {
         LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
@@ -855,7 +866,7 @@ struct DecodingContext {
         for (name, _) in members {
             guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
                 var suggestion = ""
-                if typeErrors.count < LayoutDiagnostic.maxCount {
+                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
                     suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
                 }
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))

@@ -181,9 +181,10 @@ extension SceneDecoder {
                 guard let viewIndex = lookUp(name) else {
                     // The suggestion compares the name with every view's: only for diagnostics
                     // that are listed (a stack can arrange thousands of unknown names), among
-                    // at most ``maxSuggestionCandidates`` views.
+                    // at most ``maxSuggestionCandidates`` views, within the decoder's
+                    // ``maxSuggestionComparisons``.
                     var suggestion = ""
-                    if context.sceneErrors.count < LayoutDiagnostic.maxCount && indexByName.count <= maxSuggestionCandidates {
+                    if context.sceneErrors.count < LayoutDiagnostic.maxCount && context.admitsSuggestion(among: indexByName.count) {
                         if sortedNames.isEmpty { sortedNames = indexByName.keys.sorted(by: utf8Precedes) }
                         suggestion = closestName(to: name, among: sortedNames).map { "; did you mean '\($0)'?" } ?? ""
                     }

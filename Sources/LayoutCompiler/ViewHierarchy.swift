@@ -104,6 +104,9 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
     /// `superview`, then the views sorted by name (no guides: VFL names views only).
     public var viewNames: [String] { Array(names[..<count]) }
 
+    /// ``viewNames``' count: the views and `superview`.
+    public var viewNameCount: Int { count }
+
     /// The deepest view that is an ancestor of both `a` and `b`, or one of them.
     ///
     /// - Complexity: O(depth).

@@ -191,4 +191,21 @@ struct NameBytesTests {
         let equation = EquationParser(options: options).parse("a.width == x\u{212A}")
         #expect(equation.diagnostics.map(\.code) == [.unknownMetric])
     }
+
+    /// The compiler's did-you-mean searches compare at most `maxSuggestionComparisons`
+    /// names in all, and none past the listed diagnostics: with 10 metrics every listed
+    /// unknown metric gets its note; with 998 metrics and the 2 view names (`superview`,
+    /// `a`) the first 20 do (20 × 1,000 names), the rest none.
+    @Test(arguments: [(10, 100), (998, 20)])
+    func compilerSuggestionsAreBounded(_ metricCount: Int, _ noted: Int) throws {
+        let metrics = (0..<metricCount).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
+        let constraints = (0..<150).map { "\"H:[a(==n\($0 % 10))]\"" }.joined(separator: ",")
+        let scene = try SceneDecoder().decode(body: Array(#"{"views":["a"],"metrics":{\#(metrics)},"constraints":[\#(constraints)]}"#.utf8))
+        let compiled = SceneCompiler(scene: scene).compile()
+        // 100 listed, and the count of the other 50.
+        #expect(compiled.diagnostics.map(\.code) == Array(repeating: .unknownMetric, count: 100) + [.limitExceeded])
+        let withNotes = compiled.diagnostics.filter { $0.notes.contains { $0.hasPrefix("did you mean") } }.count
+        #expect(withNotes == noted)
+        #expect(compiled.diagnostics[0].notes == ["did you mean 'm0'?"])
+    }
 }

@@ -132,6 +132,7 @@ struct VisualFormatRun {
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
         self.options = options
+        collector.suggestionBudget = options.suggestionComparisons
     }
 
     mutating func parse(formatOptions: [String]) -> ParseResult {
@@ -151,8 +152,8 @@ struct VisualFormatRun {
         } catch {
             collector.append(error.diagnostic)
         }
-        if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
-        var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        if collector.hasErrors { return collector.result([]) }
+        var result = collector.result(constraints)
         result.numberBeyondLimit = numberBeyondLimit
         if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         // Two elements or more always make a connection, and a valid predicate names its
@@ -565,9 +566,10 @@ struct VisualFormatRun {
     /// A "did you mean" note: the closest metric name, and view name when
     /// `includingViews`; none when there are more than 1,000 candidates (a bound on the
     /// work a diagnostic may cost).
-    func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+    mutating func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+        let viewCount = includingViews ? options.views?.viewNameCount ?? 0 : 0
+        guard collector.admitsSuggestion(among: options.metrics.count + viewCount) else { return [] }
         let views = includingViews ? options.views?.viewNames ?? [] : []
-        guard options.metrics.count + views.count <= 1000 else { return [] }
         // Sorted, so the suggestion never depends on dictionary order.
         let names = options.metrics.keys.sorted() + views
         return closestName(to: name, among: names).map { ["did you mean '\($0)'?"] } ?? []
