@@ -45,9 +45,9 @@ def timed(ctx, server, target, body, what, bound):
     start = time.monotonic()
     r = ctx.request('POST', target, body, JSON, server=server)
     elapsed = time.monotonic() - start
-    print('  %s: %d bytes answered %d in %.2f s (bound %.0f s)' % (what, len(body), r.status, elapsed, bound),
+    print('  %s: %d bytes answered %d in %.2f s (bound %.1f s)' % (what, len(body), r.status, elapsed, bound),
           flush=True)
-    ctx.expect(elapsed < bound, '%s took %.2f s, bound %.0f s' % (what, elapsed, bound))
+    ctx.expect(elapsed < bound, '%s took %.2f s, bound %.1f s' % (what, elapsed, bound))
     return r
 
 
