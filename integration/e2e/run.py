@@ -81,6 +81,7 @@ CHECK_MODULES = [
     'checks_hostile_exposure',
     'checks_hostile_fuzz',
     'checks_hostile_http',
+    'checks_hostile_names',
     'checks_hostile_store',
 ]
 
