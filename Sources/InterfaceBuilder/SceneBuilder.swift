@@ -359,10 +359,12 @@ struct SceneBuilder {
         if let margins = explicitMargins(rootView.element) {
             container.append(("margins", margins))
         } else if root.isControllerView || root.kind == "cell" {
-            // UIKit's system minimum margins: 16 points on compact-width screens, 20 on wider
-            // ones; a controller's root view adds the safe area (insetsLayoutMarginsFromSafeArea).
-            let side = rootView.frame.width > 400 ? 20.0 : 16.0
-            let vertical = root.kind == "cell" ? 8.0 : 0.0
+            // UIKit's system minimum margins follow the screen, not the view: 16 points on
+            // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
+            // above and below; a controller's root view adds the safe area
+            // (insetsLayoutMarginsFromSafeArea).
+            let side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            let vertical = root.kind == "cell" ? 11.0 : 0.0
             container.append(("margins", Self.insets(safeArea.top + vertical, safeArea.left + side,
                                                      safeArea.bottom + vertical, safeArea.right + side)))
         }
