@@ -31,6 +31,8 @@ struct SceneBuilder {
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
     var rootSafeAreaID: String?
+    /// Scroll view name → the content guide made for it (when the document declares none).
+    var madeContentGuides: [String: String] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?) {
         self.root = root
@@ -156,7 +158,7 @@ struct SceneBuilder {
         guard let firstAttribute = element["firstAttribute"] else {
             throw IBImportError(message: "A constraint without firstAttribute", line: element.line)
         }
-        let first: String
+        var first: String
         if let id = element["firstItem"] {
             guard let name = itemNames[id] else {
                 notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), which is not in this hierarchy; left out")
@@ -165,6 +167,15 @@ struct SceneBuilder {
             first = name
         } else {
             first = owner
+        }
+        var second = element["secondItem"].flatMap { itemNames[$0] }
+        let secondAttribute = element["secondAttribute"] ?? firstAttribute
+        // A subview's edge or centre tied to its scroll view's is tied to the content.
+        if let scroll = second, let guide = contentGuide(of: scroll, child: first, attribute: secondAttribute) {
+            second = guide
+        }
+        if let scroll = second, let guide = contentGuide(of: first, child: scroll, attribute: firstAttribute) {
+            first = guide
         }
         let relation: String
         switch element["relation"] {
@@ -176,11 +187,10 @@ struct SceneBuilder {
         let constant = try Self.number(element["constant"], default: 0, what: "constant", line: element.line)
         var equation = "\(first).\(Self.attribute(firstAttribute)) \(relation) "
         if let secondID = element["secondItem"] {
-            guard let second = itemNames[secondID] else {
+            guard let second else {
                 notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(secondID), which is not in this hierarchy; left out")
                 return
             }
-            let secondAttribute = element["secondAttribute"] ?? firstAttribute
             let multiplier = try Self.multiplier(element["multiplier"], line: element.line)
             equation += "\(second).\(Self.attribute(secondAttribute))"
             if multiplier != 1 { equation += " * " + JSONWriter.format(multiplier) }
@@ -190,9 +200,9 @@ struct SceneBuilder {
             equation += JSONWriter.format(constant)
         }
         var members: [(String, JSONValue)] = [("equation", .string(equation))]
-        if relation == "==", element["priority"] == nil, let secondID = element["secondItem"], let second = itemNames[secondID],
+        if relation == "==", element["priority"] == nil, let second,
            (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
-            requiredEqualities.append((first, firstAttribute, second, element["secondAttribute"] ?? firstAttribute, constant))
+            requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
         }
         if let priority = element["priority"] {
             let value = try Self.number(priority, default: 1000, what: "priority", line: element.line)
@@ -203,6 +213,29 @@ struct SceneBuilder {
         }
         if let id = element["id"] { members.append(("id", .string(id))) }
         constraints.append(.object(members))
+    }
+
+    /// The content layout guide standing for scroll view `scroll` in a constraint between
+    /// it and its direct subview `child` on an edge or centre `attribute` (UIScrollView's
+    /// rule: such constraints size the content, not the frame): the scroll view's declared
+    /// `contentLayoutGuide`, else one made for it, pinned at its top-left (content offset 0).
+    mutating func contentGuide(of scroll: String, child: String, attribute: String) -> String? {
+        guard ["top", "bottom", "leading", "trailing", "left", "right", "centerX", "centerY"].contains(attribute),
+              let scrollView = views.first(where: { $0.name == scroll }), scrollView.element.name == "scrollView"
+                || scrollView.element.name == "tableView" || scrollView.element.name == "collectionView",
+              views.contains(where: { $0.name == child && $0.parent == scroll }) else { return nil }
+        if let declared = scrollView.element.children.first(where: { $0.name == "viewLayoutGuide" && $0["key"] == "contentLayoutGuide" }),
+           let id = declared["id"], let name = itemNames[id] {
+            return name
+        }
+        if let made = madeContentGuides[scroll] { return made }
+        let name = names.make(from: scroll + " content", fallback: "guide")
+        madeContentGuides[scroll] = name
+        guides.append((name, scroll))
+        guideConstraints.append(.string("\(name).top == \(scroll).top"))
+        guideConstraints.append(.string("\(name).leading == \(scroll).leading"))
+        notes.append("The constraints between \(scroll) and its subviews' edges act on its content, the guide \(name)")
+        return name
     }
 
     /// IB's attribute names are NSLayoutAttribute's; `baseline` is the last baseline.
@@ -348,7 +381,7 @@ struct SceneBuilder {
     /// vertical one only.
     static let contentSized: Set<String> = ["label", "button", "textField", "segmentedControl", "switch", "stepper",
                                              "activityIndicatorView", "pageControl"]
-    static let contentSizedVertically: Set<String> = ["slider", "progressView"]
+    static let contentSizedVertically: Set<String> = ["slider", "progressView", "navigationBar", "toolbar", "tabBar", "searchBar"]
 
     func sceneJSON(safeArea: (top: Double, left: Double, bottom: Double, right: Double)) -> JSONValue {
         let rootView = views[0]

@@ -321,6 +321,42 @@ struct IBMappingTests {
         #expect(cell.frames["labelName"] == Frame(x: 16, y: 11.5, width: 42, height: 21))
     }
 
+    @Test func scrollViewSubviewsPinnedToItsEdgesSizeItsContent() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 480))
+                <subviews>
+                    <scrollView translatesAutoresizingMaskIntoConstraints="NO" id="sc">\(Self.rect(0, 0, 320, 480))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(0, 0, 320, 1000))</view>
+                        </subviews>
+                        <constraints>
+                            <constraint firstItem="c" firstAttribute="top" secondItem="sc" secondAttribute="top" id="s1"/>
+                            <constraint firstAttribute="bottom" secondItem="c" secondAttribute="bottom" id="s2"/>
+                            <constraint firstItem="c" firstAttribute="leading" secondItem="sc" secondAttribute="leading" id="s3"/>
+                            <constraint firstItem="c" firstAttribute="trailing" secondItem="sc" secondAttribute="trailing" id="s4"/>
+                            <constraint firstItem="c" firstAttribute="width" secondItem="sc" secondAttribute="width" id="s5"/>
+                            <constraint firstItem="c" firstAttribute="height" constant="1000" id="s6"/>
+                        </constraints>
+                    </scrollView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="sc" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="sc" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="sc" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="sc" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["guides"] == .object([("scrollViewContent", .object([("owner", .string("scrollView"))]))]))
+        let scene = try SceneDecoder().decode(hierarchy.scene)
+        let layout = SceneCompiler(scene: scene).compile().solve(size: scene.container.size)
+        #expect(layout.diagnostics.isEmpty, "\(layout.diagnostics.map(\.message))")
+        let frames = Dictionary(uniqueKeysWithValues: layout.frames.map { ($0.name, $0.frame) })
+        #expect(frames["scrollView"] == Frame(x: 0, y: 0, width: 320, height: 480))
+        #expect(frames["view"] == Frame(x: 0, y: 0, width: 320, height: 1000))
+        #expect(layout.guides.first?.frame == Frame(x: 0, y: 0, width: 320, height: 1000))
+    }
+
     @Test func otherPlatformsAndNonDocumentsAreRefused() throws {
         let mac = Array("<?xml version=\"1.0\"?>\n<document type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\" targetRuntime=\"MacOSX.Cocoa\"/>".utf8)
         #expect(throws: IBImportError(message: "A macOS Interface Builder document (targetRuntime \"MacOSX.Cocoa\"): only iOS documents (iOS.CocoaTouch) are laid out", line: 2)) {
