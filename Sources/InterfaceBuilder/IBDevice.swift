@@ -19,6 +19,32 @@ public struct IBDevice: Sendable, Hashable {
         self.scale = scale
     }
 
+    /// UIKit's size classes on this device: iPads are regular on both axes; iPhones are
+    /// compact in width, and regular in height in portrait, compact in landscape, where the
+    /// Plus and Max sizes (736 points wide and more) are regular in width.
+    public var traits: (widthClass: String, heightClass: String) {
+        if id.hasPrefix("ipad") { return ("regular", "regular") }
+        if orientation == "landscape" { return (width >= 736 ? "regular" : "compact", "compact") }
+        return ("compact", "regular")
+    }
+
+    /// Whether a `<variation key="…">` applies here: every `trait=value` of the key (joined
+    /// with `-`) holds; `default` is the variation of every device (any width, any height).
+    public func matches(variation key: String) -> Bool {
+        if key == "default" { return true }
+        let traits = self.traits
+        for part in key.split(separator: "-") {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2 else { return false }
+            switch pair[0] {
+            case "widthClass": if pair[1] != traits.widthClass { return false }
+            case "heightClass": if pair[1] != traits.heightClass { return false }
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// id → (portrait width, portrait height, scale). Ordered by id for reading; looked up by id.
     static let table: [(id: String, width: Double, height: Double, scale: Int)] = [
         ("ipad10_2", 810, 1080, 2),

@@ -124,15 +124,47 @@ public enum InterfaceBuilderImporter {
                                        isControllerView: false, cellID: cell["id"]))
         }
 
+        let excluded = excludedByVariations(root, device: device)
         var hierarchyNames = NameMaker()
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
-            var builder = SceneBuilder(root: hierarchyRoot, device: device)
+            var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             hierarchies.append(hierarchy)
         }
         return IBImport(document: info, hierarchies: hierarchies)
+    }
+
+    /// The ids of the constraints and views that the document's size-class variations leave
+    /// out on `device`: those a `default` variation excludes (installed in no size class
+    /// by default), unless a variation matching the device's traits includes them, plus
+    /// those a matching non-default variation excludes. Without a device, only the `default`
+    /// exclusions count.
+    static func excludedByVariations(_ root: XMLElement, device: IBDevice?) -> Set<String> {
+        var defaultExcluded: Set<String> = [], included: Set<String> = [], matchingExcluded: Set<String> = []
+        func visit(_ element: XMLElement) {
+            for child in element.children {
+                if child.name == "variation", let key = child["key"] {
+                    let matches = key != "default" && (device?.matches(variation: key) ?? false)
+                    for mask in child.children where mask.name == "mask" {
+                        for entry in mask.children {
+                            guard let reference = entry["reference"] else { continue }
+                            switch (entry.name, key == "default", matches) {
+                            case ("exclude", true, _): defaultExcluded.insert(reference)
+                            case ("exclude", false, true): matchingExcluded.insert(reference)
+                            case ("include", false, true): included.insert(reference)
+                            default: break
+                            }
+                        }
+                    }
+                } else {
+                    visit(child)
+                }
+            }
+        }
+        visit(root)
+        return defaultExcluded.subtracting(included).union(matchingExcluded)
     }
 
     /// The platform of a non-iOS document, from `targetRuntime` (`MacOSX.Cocoa`,

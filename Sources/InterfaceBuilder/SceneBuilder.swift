@@ -34,9 +34,13 @@ struct SceneBuilder {
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
 
-    init(root: HierarchyRoot, device: IBDevice?) {
+    /// Ids of constraints and views the size-class variations leave out on the device.
+    let excluded: Set<String>
+
+    init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
         self.device = device
+        self.excluded = excluded
     }
 
     var scale: Double { Double(device?.scale ?? 1) }
@@ -78,7 +82,7 @@ struct SceneBuilder {
     mutating func collectSubviews(of element: XMLElement, name: String, absolute: Frame) {
         let isStack = element.name == "stackView"
         for list in element.children where list.name == "subviews" {
-            for child in list.children where InterfaceBuilderImporter.isView(child) {
+            for child in list.children where InterfaceBuilderImporter.isView(child) && !excluded.contains(child["id"] ?? "") {
                 let frame = Self.recordedFrame(child)
                 let childAbsolute = Frame(x: absolute.x + frame.x, y: absolute.y + frame.y, width: frame.width, height: frame.height)
                 let childName = names.make(from: Self.readableName(child), fallback: child.name)
@@ -154,7 +158,7 @@ struct SceneBuilder {
     /// `secondItem` makes it a constant constraint; `placeholder="YES"` ones are left out
     /// (IB removes them at build time).
     mutating func addConstraint(_ element: XMLElement, owner: String) throws(IBImportError) {
-        if element["placeholder"] == "YES" { return }
+        if element["placeholder"] == "YES" || excluded.contains(element["id"] ?? "") { return }
         guard let firstAttribute = element["firstAttribute"] else {
             throw IBImportError(message: "A constraint without firstAttribute", line: element.line)
         }

@@ -357,6 +357,39 @@ struct IBMappingTests {
         #expect(layout.guides.first?.frame == Frame(x: 0, y: 0, width: 320, height: 1000))
     }
 
+    @Test func sizeClassVariationsMatchingTheDeviceAreApplied() throws {
+        // k1 (top 10) is installed only in compact width, k2 (top 99) only in regular width:
+        // an iPhone in portrait is compact in width.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 667))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 10, 375, 20))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="k1"/>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="99" id="k2"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k4"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="20" id="k5"/>
+                </constraints>
+                <variation key="default">
+                    <mask key="constraints"><exclude reference="k1"/><exclude reference="k2"/></mask>
+                </variation>
+                <variation key="heightClass=regular-widthClass=compact">
+                    <mask key="constraints"><include reference="k1"/></mask>
+                </variation>
+                <variation key="widthClass=regular">
+                    <mask key="constraints"><include reference="k2"/></mask>
+                </variation>
+            </view>
+        """))
+        let ids = try #require(hierarchy.scene["constraints"]?.arrayValue).compactMap { $0["id"]?.stringValue }
+        #expect(ids == ["k1", "k3", "k4", "k5"])
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 0, y: 10, width: 375, height: 20))
+    }
+
     @Test func otherPlatformsAndNonDocumentsAreRefused() throws {
         let mac = Array("<?xml version=\"1.0\"?>\n<document type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\" targetRuntime=\"MacOSX.Cocoa\"/>".utf8)
         #expect(throws: IBImportError(message: "A macOS Interface Builder document (targetRuntime \"MacOSX.Cocoa\"): only iOS documents (iOS.CocoaTouch) are laid out", line: 2)) {
