@@ -33,6 +33,9 @@ struct SceneBuilder {
     var rootSafeAreaID: String?
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
+    /// A controller's top and bottom layout guides: their bottom and top are the safe area's
+    /// top and bottom.
+    var topGuide: String?, bottomGuide: String?
 
     /// Ids of constraints and views the size-class variations leave out on the device.
     let excluded: Set<String>
@@ -141,6 +144,7 @@ struct SceneBuilder {
             guard let id = guide["id"], let type = guide["type"] else { continue }
             let name = names.make(from: type + "LayoutGuide", fallback: "guide")
             register(id: id, name: name)
+            if type == "top" { topGuide = name } else { bottomGuide = name }
             guides.append((name, "superview"))
             let equations = type == "top"
                 ? ["\(name).top == superview.top", "\(name).bottom == safeArea.top"]
@@ -316,7 +320,8 @@ struct SceneBuilder {
     // MARK: Safe area
 
     /// The safe-area insets of the root: back-solved from the recorded frames where required
-    /// `==` constraints with multiplier 1 tie an edge of the safe area to an edge of a view
+    /// `==` constraints with multiplier 1 tie an edge of the safe area (or the facing edge of
+    /// a controller's top or bottom layout guide) to an edge of a view
     /// (the most frequent value per edge; ties to the smaller), else from the device (a
     /// controller's root view: 20 points of status bar on screens without a sensor housing,
     /// 44 top and 34 bottom with one, in portrait), else 0.
@@ -324,7 +329,13 @@ struct SceneBuilder {
         let width = views[0].frame.width, height = views[0].frame.height
         var votes: [String: [Double: Int]] = [:]
         let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
-        for equality in requiredEqualities {
+        for var equality in requiredEqualities {
+            // The top layout guide's bottom is the safe area's top; the bottom guide's top its bottom.
+            for (guide, attribute, safeAttribute) in [(topGuide, "bottom", "top"), (bottomGuide, "top", "bottom")] {
+                guard let guide else { continue }
+                if equality.first == guide && equality.firstAttribute == attribute { (equality.first, equality.firstAttribute) = ("safeArea", safeAttribute) }
+                if equality.second == guide && equality.secondAttribute == attribute { (equality.second, equality.secondAttribute) = ("safeArea", safeAttribute) }
+            }
             let (safe, other, otherAttribute, safeIsFirst): (String, String, String, Bool)
             if equality.first == "safeArea" {
                 (safe, other, otherAttribute, safeIsFirst) = (equality.firstAttribute, equality.second, equality.secondAttribute, true)

@@ -314,7 +314,11 @@ struct IBMappingTests {
         let (frames, diagnostics) = try Self.solve(login)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
         #expect(frames["view"] == Frame(x: 0, y: 28, width: 375, height: 619))
-        #expect(login.notes.contains("Safe area top inset 20 taken from the device table"))
+        // The guides' constraints back-solve the safe area; the table view scene, without
+        // any, takes it from the device table.
+        #expect(login.notes == ["Safe area top inset 20 back-solved from the recorded frames",
+                                "Safe area bottom inset 0 back-solved from the recorded frames"])
+        #expect(result.hierarchies[1].notes == ["Safe area top inset 20 taken from the device table"])
         let cell = try Self.solve(result.hierarchies[2])
         // The cell's content view (375 wide) has UIKit's 16-point side margins; centred at
         // y 11.25, rounded to the @2x pixel grid.
