@@ -256,3 +256,28 @@ struct NameMaker {
         return name
     }
 }
+
+extension IBImport {
+    /// The contract's `POST /import` answer (without `?solve=true`): `document` (`kind`,
+    /// `toolsVersion`, `device` when known), `hierarchies` (each `name`, `ibId`, `kind`,
+    /// `scene`, `ids`, `notes`) and `diagnostics` (empty: a document that imports has none
+    /// at this level).
+    public var answer: JSONValue {
+        var document: [(String, JSONValue)] = [("kind", .string(self.document.kind)), ("toolsVersion", .string(self.document.toolsVersion))]
+        if let device = self.document.device {
+            document.append(("device", .object([
+                ("id", .string(device.id)), ("orientation", .string(device.orientation)),
+                ("width", .number(device.width)), ("height", .number(device.height)), ("scale", .number(Double(device.scale))),
+            ])))
+        }
+        let hierarchies = self.hierarchies.map { hierarchy -> JSONValue in
+            .object([
+                ("name", .string(hierarchy.name)), ("ibId", .string(hierarchy.ibId)), ("kind", .string(hierarchy.kind)),
+                ("scene", hierarchy.scene),
+                ("ids", .object(hierarchy.ids.map { ($0.name, .string($0.ibId)) })),
+                ("notes", .array(hierarchy.notes.map { .string($0) })),
+            ])
+        }
+        return .object([("document", .object(document)), ("hierarchies", .array(hierarchies)), ("diagnostics", .array([]))])
+    }
+}

@@ -394,6 +394,19 @@ struct IBMappingTests {
         #expect(frames["view"] == Frame(x: 0, y: 10, width: 375, height: 20))
     }
 
+    @Test func theAnswerHasTheContractsShape() throws {
+        let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
+            <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
+        """))
+        var writer = JSONWriter()
+        writer.value(result.answer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == """
+            {"document":{"kind":"xib","toolsVersion":"22505","device":{"id":"retina4_7","orientation":"portrait","width":375,"height":667,"scale":2}},\
+            "hierarchies":[{"name":"card","ibId":"c-1","kind":"view","scene":{"container":{"width":320,"height":44},"views":{},\
+            "constraints":[],"options":{"displayScale":2}},"ids":{"superview":"c-1"},"notes":[]}],"diagnostics":[]}
+            """)
+    }
+
     @Test func otherPlatformsAndNonDocumentsAreRefused() throws {
         let mac = Array("<?xml version=\"1.0\"?>\n<document type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\" targetRuntime=\"MacOSX.Cocoa\"/>".utf8)
         #expect(throws: IBImportError(message: "A macOS Interface Builder document (targetRuntime \"MacOSX.Cocoa\"): only iOS documents (iOS.CocoaTouch) are laid out", line: 2)) {
