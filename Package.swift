@@ -27,8 +27,11 @@ let package = Package(
         // libpq (Debian: libpq-dev). pkg-config, when installed, adds the header folder;
         // shim.h finds Debian's /usr/include/postgresql without it.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libxml2 (Debian: libxml2-dev): the XML reader of Interface Builder documents.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
+        .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "LayoutCompiler"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
@@ -51,6 +54,7 @@ let package = Package(
         .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutSyntaxTests", dependencies: ["LayoutSyntax"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary"], swiftSettings: swiftSettings),
+        .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutCompiler"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore"], swiftSettings: swiftSettings),
