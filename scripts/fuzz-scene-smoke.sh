@@ -14,7 +14,7 @@
 # /opt/swift); FUZZ_JOBS (default 1: in-process; N > 1 runs N jobs in N workers).
 # Exits non-zero when a target finds a crash, an invariant failure, a hang (> 120 s for
 # one input) or runs out of memory (> 2048 MB). Copy every failing input into
-# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneFuzzRegressionTests replays both
+# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneInvariantTests replays both
 # directories with the same settings on every `swift test`.
 set -euo pipefail
 
@@ -88,9 +88,9 @@ run_target() { # name
     local status=0
     # -timeout: one input's solves are bounded by the work limit (10^6 each), but not the
     # diagnostics it answers: fuzz/regressions/svg/slow-unit-510-unknown-views-* (48 KB)
-    # answers 6 MB, 510 diagnostics each quoting a 15 KB constraint (issue 24, finding 1),
+    # answers 6 MB, 510 diagnostics each quoting a 15 KB constraint,
     # about 10 s of CPU under ASan and up to 55 s of wall time on a busy machine.
-    # -max_len: the scene bodies of issue 24 (64 KiB).
+    # -max_len: 64 KiB, the scene bodies of the hostile checks.
     (cd "$build" && nice "$build/fuzz-$1" "$corpus" -dict="$root/fuzz/scene/scene.dict" \
         -max_total_time="$seconds" -timeout=120 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$build/crash-$1-" -print_final_stats=1 "${jobs[@]}" > "$build/fuzz-$1.log" 2>&1) || status=$?

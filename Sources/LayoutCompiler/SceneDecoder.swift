@@ -44,7 +44,7 @@ public struct SceneLimits: Sendable, Hashable {
     public var maxExplainEntries = 1_000
     /// Characters in a view or metric name (a scene's or a group's), fixed: 256. A name
     /// is quoted in frames, diagnostics and SVG titles, so 100 views with 3 KB names
-    /// answered 1.35 GB (issue 24); a longer one is a 422 `invalid_scene` naming the
+    /// answered 1.35 GB; a longer one is a 422 `invalid_scene` naming the
     /// JSON path and the limit. Tested by `SceneDecoderTests.namesOf256CharactersAndNoMore`.
     public static let maxNameLength = 256
 

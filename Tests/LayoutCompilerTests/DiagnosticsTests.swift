@@ -3,7 +3,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 7: minimal conflicting sets, the broken constraint, ambiguity, negative sizes.
+/// Minimal conflicting sets, the broken constraint, ambiguity, negative sizes.
 struct DiagnosticsTests {
     func conflicts(_ layout: Layout) -> [LayoutDiagnostic] {
         layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }
