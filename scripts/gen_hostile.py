@@ -9,6 +9,8 @@ Usage: gen_hostile.py KIND [--bytes N] > scene.json      (gen_hostile.py --list)
 Kinds:
   conflicts-sizes  120 views, each with a required width that conflicts, at 1,000 sizes
                    (every size explains 100 conflicts; a 20 KB body)
+  conflicts-filter 100 conflicts a size whose explanations run the deletion filter, at
+                   1,000 sizes
   stack            one stack of as many arranged views as fit (`--views` to choose)
   stacks           as many two-view stacks as fit, each in its own parent
   nested-stacks    stacks nested 63 deep, repeated side by side
@@ -178,7 +180,22 @@ def wireframe_overlap(budget, views=2000, sizes=None):
     return scene
 
 
-KINDS = {'wireframe-overlap': wireframe_overlap,
+def conflicts_filter(budget, groups=100, length=30, sizes=1000):
+    """Conflicts whose explanations run the deletion filter: chains of inequalities,
+    each closed by a bound they cannot meet (about 60 candidates a conflict)."""
+    views, constraints = [], []
+    for g in range(groups):
+        names = ['g%d_%d' % (g, i) for i in range(length)]
+        views += names
+        constraints.append('H:|-(>=0)-' + '-(>=0)-'.join('[%s(>=1)]' % v for v in names))
+        constraints.append('V:|' + ''.join('[%s(1)]' % v for v in names))
+        constraints.append('%s.trailing <= %d' % (names[-1], length - 1))
+    return {'container': {'width': 375, 'height': 667}, 'views': views, 'constraints': constraints,
+            'options': {'ambiguity': 'ignore'},
+            'sizes': [{'width': 300 + i} for i in range(min(sizes, 1_000_000 // (len(views) + 1)))]}
+
+
+KINDS = {'conflicts-filter': conflicts_filter, 'wireframe-overlap': wireframe_overlap,
          'wireframe-overlap-sizes': lambda budget: wireframe_overlap(budget, views=148, sizes=1000), 'long-equations': long_equations, 'vfl-parents': vfl_parents, 'conflicts-sizes': conflicts_sizes, 'stack': stack, 'stacks': stacks,
          'nested-stacks': nested_stacks, 'guides': guides, 'equations': equations,
          'vfl-chains': vfl_chains, 'deep': deep, 'explain-sizes': explain_sizes,
