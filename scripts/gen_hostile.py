@@ -22,6 +22,9 @@ Kinds:
   wireframe-sizes  150 views at 1,000 sizes (the SVG's most frames)
   wireframe-overlap        2,000 views with long names on one spot (labels collide)
   wireframe-overlap-sizes  148 such views at 1,000 sizes
+  unknown-metrics  equations naming unknown metrics close to 1,000 long ones (did you mean)
+  unknown-arranged a stack arranging 1,000 unknown names among 12,000 long view names
+  unknown-views    equations naming unknown views among 12,000 long view names
   long-equations   equations of 64 KB, each naming 6,000 views
   vfl-parents      VFL strings of 64 KB joining views of 6,000 different parents
 """
@@ -195,7 +198,33 @@ def conflicts_filter(budget, groups=100, length=30, sizes=1000):
             'sizes': [{'width': 300 + i} for i in range(min(sizes, 1_000_000 // (len(views) + 1)))]}
 
 
-KINDS = {'conflicts-filter': conflicts_filter, 'wireframe-overlap': wireframe_overlap,
+def unknown_metrics(budget):
+    """Equations each naming an unknown metric close to 1,000 long metric names."""
+    metrics = {('metric_%04d_' % i) + 'm' * 50: 1 for i in range(1000)}
+    def make(n):
+        return {'container': {'width': 375, 'height': 667}, 'views': ['a'], 'metrics': metrics,
+                'constraints': [('a.width == metric_%04d_' % (i % 1000)) + 'm' * 49 + 'x' for i in range(n)]}
+    return fill(make, budget, high=20_000)
+
+
+def unknown_arranged(budget):
+    """A stack arranging 1,000 unknown names close to 12,000 long view names."""
+    views = {('view_%05d_' % i) + 'x' * 48: {} for i in range(12000)}
+    views['s'] = {'stack': {'arranged': [('unkn_%05d_' % i) + 'y' * 48 for i in range(1000)]}}
+    return {'container': {'width': 375, 'height': 667}, 'views': views, 'constraints': []}
+
+
+def unknown_views(budget):
+    """Equations each naming an unknown view close to 12,000 long view names."""
+    views = [('view_%05d_' % i) + 'x' * 48 for i in range(12000)]
+    def make(n):
+        return {'container': {'width': 375, 'height': 667}, 'views': views,
+                'constraints': [('view_%05d_' % i) + 'x' * 47 + 'y.width == 1' for i in range(n)]}
+    return fill(make, budget, high=12_000)
+
+
+KINDS = {'unknown-metrics': unknown_metrics, 'unknown-arranged': unknown_arranged,
+         'unknown-views': unknown_views, 'conflicts-filter': conflicts_filter, 'wireframe-overlap': wireframe_overlap,
          'wireframe-overlap-sizes': lambda budget: wireframe_overlap(budget, views=148, sizes=1000), 'long-equations': long_equations, 'vfl-parents': vfl_parents, 'conflicts-sizes': conflicts_sizes, 'stack': stack, 'stacks': stacks,
          'nested-stacks': nested_stacks, 'guides': guides, 'equations': equations,
          'vfl-chains': vfl_chains, 'deep': deep, 'explain-sizes': explain_sizes,

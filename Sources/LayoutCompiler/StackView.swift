@@ -140,6 +140,7 @@ extension SceneDecoder {
         var arrangedBy: [Int: (stack: Int, path: String)] = [:]   // lookups only
         var implied: [(view: Int, stack: Int)] = []
         var sortedNames: [String] = []   // the view names, sorted once when a suggestion needs them
+        var suggestionCandidates = 0     // names compared so far (``SceneCompiler/maxSuggestionCandidates``)
         for stackIndex in stacks {
             let stackView = scene.views[stackIndex]
             guard let stack = stackView.stack else { continue }
@@ -163,8 +164,10 @@ extension SceneDecoder {
                     // The suggestion compares the name with every view's: only for diagnostics
                     // that are listed (a stack can arrange thousands of unknown names).
                     var suggestion = ""
-                    if context.sceneErrors.count < LayoutDiagnostic.maxCount {
+                    if context.sceneErrors.count < LayoutDiagnostic.maxCount
+                        && suggestionCandidates < SceneCompiler.maxSuggestionCandidates {
                         if sortedNames.isEmpty { sortedNames = indexByName.keys.sorted() }
+                        suggestionCandidates += sortedNames.count
                         suggestion = closestName(to: name, among: sortedNames).map { "; did you mean '\($0)'?" } ?? ""
                     }
                     fail("Stack '\(Diagnostic.echo(stackView.name))' arranges an unknown view '\(Diagnostic.echo(name))'\(suggestion)", path, view: stackView.name)

@@ -218,7 +218,7 @@ struct EquationRun {
                 value = metric
             } else {
                 collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
-                        span: span, notes: metricSuggestion(for: name, in: options.metrics, extra: namedPriorities.map(\.0)))
+                        span: span, notes: options.suggests ? metricSuggestion(for: name, in: options.metrics, extra: namedPriorities.map(\.0)) : [])
                 return nil
             }
         } else {
@@ -311,7 +311,7 @@ struct EquationRun {
 
     mutating func reportUnknownMetric(_ term: ExpressionTerm) {
         let name = term.item.displayName
-        var notes = metricSuggestion(for: name, in: options.metrics)
+        var notes = options.suggests ? metricSuggestion(for: name, in: options.metrics) : []
         if notes.isEmpty { notes = ["if '\(Diagnostic.echo(name))' is a view, name one of its attributes, e.g. '\(Diagnostic.echo(name)).width'"] }
         collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))'", span: term.itemSpan, notes: notes)
     }

@@ -564,8 +564,9 @@ struct VisualFormatRun {
 
     /// A "did you mean" note: the closest metric name, and view name when
     /// `includingViews`; none when there are more than 1,000 candidates (a bound on the
-    /// work a diagnostic may cost).
+    /// work a diagnostic may cost) or without ``ParseOptions/suggests``.
     func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+        guard options.suggests else { return [] }
         let views = includingViews ? options.views?.viewNames ?? [] : []
         guard options.metrics.count + views.count <= 1000 else { return [] }
         // Sorted, so the suggestion never depends on dictionary order.
