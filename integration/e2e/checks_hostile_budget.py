@@ -8,6 +8,7 @@ and its memory, against the figures docs/operations.md gives for `--max-solver-w
   200) within the documented time, as JSON and as an SVG wireframe.
 - One stack of 5,000 arranged views (288 KB): the solve runs to the budget; the server's
   peak resident memory (VmHWM) stays within the documented figure per request.
+- "Did you mean" searches for unknown metrics and arranged views, capped per request.
 
 Time is the server's CPU time (user + system, from /proc/PID/stat) over the request, the
 "time of one core" of the docs, so a loaded machine does not make the check flaky; the
@@ -47,8 +48,10 @@ def cpu_bound(ctx, release_seconds):
 def timed(ctx, server, target, scene, headers=None):
     """The answer, the server's CPU seconds and the wall seconds it took."""
     conn = hostile_connection(ctx, server)
+    body = gen_hostile.compact(scene).encode()   # compact, as the generator sizes it
+    headers = dict(headers or {}, **{'Content-Type': 'application/json'})
     cpu, wall = cpu_seconds(server), time.monotonic()
-    r = ctx.request('POST', target, scene, headers, conn=conn)
+    r = ctx.request('POST', target, body, headers, conn=conn)
     cpu, wall = cpu_seconds(server) - cpu, time.monotonic() - wall
     conn.close()
     return r, cpu, wall
@@ -56,7 +59,8 @@ def timed(ctx, server, target, scene, headers=None):
 
 def hostile_connection(ctx, server):
     import http.client
-    return http.client.HTTPConnection('127.0.0.1', server.port, timeout=max(ctx.timeout, 300))
+    # The debug build may take ten times the CPU, and a loaded machine more wall time.
+    return http.client.HTTPConnection('127.0.0.1', server.port, timeout=max(ctx.timeout, cpu_bound(ctx, 90)))
 
 
 @check('hostile/budget-conflicts-sizes', needs='binary')
@@ -115,5 +119,36 @@ def stack_memory(ctx):
         ctx.expect(after - before < REQUEST_MEMORY, 'the request raised the peak by %d MiB, bound %d MiB'
                    % ((after - before) >> 20, REQUEST_MEMORY >> 20))
         hostile.expect_bounded(ctx, server, max_hwm=before + REQUEST_MEMORY)
+    finally:
+        server.stop()
+
+
+@check('hostile/budget-suggestions', needs='binary')
+def suggestions(ctx):
+    """"Did you mean" searches run before the solver's budget: 1 MB of equations each
+    naming an unknown metric close to 1,000 long ones (24 s of one core when every one
+    was searched), and a stack arranging 1,000 unknown names among 12,000 long view
+    names. Each is a 422 listing 100 diagnostics, within the documented time."""
+    server = hostile.start(ctx, 'budget-suggestions')
+    try:
+        scene = gen_hostile.unknown_metrics(gen_hostile.LIMIT)
+        r, cpu, wall = timed(ctx, server, '/solve', scene)
+        print('    unknown metrics: %d, %.2f s CPU, %.2f s wall' % (r.status, cpu, wall))
+        ctx.expect_status(r, 422, '%d equations naming unknown metrics' % len(scene['constraints']))
+        diags = r.json()['diagnostics']
+        ctx.expect_equal([d['code'] for d in diags[:100]], ['unknown_metric'] * 100, 'the 100 listed')
+        ctx.expect_equal(diags[0]['notes'], ["did you mean '%s'?" % ('metric_0000_' + 'm' * 50)],
+                         'the first one keeps its suggestion')
+        ctx.expect(cpu < cpu_bound(ctx, CPU_SECONDS), '%.2f s of CPU, bound %.1f s' % (cpu, cpu_bound(ctx, CPU_SECONDS)))
+
+        scene = gen_hostile.unknown_arranged(gen_hostile.LIMIT)
+        r, cpu, wall = timed(ctx, server, '/solve', scene)
+        print('    unknown arranged views: %d, %.2f s CPU, %.2f s wall' % (r.status, cpu, wall))
+        ctx.expect_status(r, 422, 'a stack arranging 1,000 unknown names')
+        diags = r.json()['diagnostics']
+        ctx.expect_equal(len(diags), 101, 'the 100 listed and the count of the rest')
+        ctx.expect_equal((diags[-1]['severity'], diags[-1]['code']), ('warning', 'limit_exceeded'), 'the count')
+        ctx.expect(cpu < cpu_bound(ctx, CPU_SECONDS), '%.2f s of CPU, bound %.1f s' % (cpu, cpu_bound(ctx, CPU_SECONDS)))
+        hostile.expect_bounded(ctx, server)
     finally:
         server.stop()
