@@ -186,13 +186,6 @@ public struct SceneCompiler: Sendable {
     public let groups: [ResolvedGroup]
     public let limits: SceneLimits
 
-    /// The most names one compile compares for "did you mean" suggestions; past it an
-    /// unknown name gets none. A comparison of two names of up to 64 characters costs
-    /// about a microsecond, so suggestions cost at most about 0.2 s, where 100 unknown
-    /// views among 12,000 long names took 1.8 s and 12,000 unknown metrics among 1,000
-    /// long ones 24 s, before the solver's budget (`DiagnosticsTests.suggestionsStopAtTheirAllowance`).
-    public static let maxSuggestionCandidates = 200_000
-
     public init(scene: Scene, groups: [ResolvedGroup] = [], limits: SceneLimits = SceneLimits()) {
         self.scene = scene
         self.groups = groups
@@ -252,6 +245,9 @@ struct CompileState {
     /// At most ``LayoutDiagnostic/maxCount``; the rest are counted in ``omitted``.
     var diagnostics: [LayoutDiagnostic] = []
     var omitted = 0
+    /// Candidate names the did-you-mean searches of this compile may still compare
+    /// (``maxSuggestionComparisons`` in all: the parsers' and unknown views').
+    var suggestionComparisonsLeft = maxSuggestionComparisons
     /// Whether an error was reported, listed or counted.
     var hasErrors = false
 
@@ -261,8 +257,6 @@ struct CompileState {
         if isError { hasErrors = true }
         if diagnostics.count < LayoutDiagnostic.maxCount { diagnostics.append(make()) } else { omitted += 1 }
     }
-    /// Names compared so far by "did you mean" searches (unknown views and metrics).
-    var suggestionCandidates = 0
     /// View/axis keys (the ``FrameField/key`` of the axis's origin field) → indices of the
     /// constraints that mention it.
     var mentions: [(key: Int, constraint: Int)] = []
@@ -353,11 +347,11 @@ struct CompileState {
     // MARK: Entries
 
     mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: ParseOptions) {
+        var parseOptions = parseOptions
+        // Past the listed diagnostics no note is answered: no did-you-mean search either.
+        parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
         let isVisualFormat: Bool
-        var parseOptions = parseOptions
-        parseOptions.suggests = diagnostics.count < LayoutDiagnostic.maxCount
-            && suggestionCandidates < SceneCompiler.maxSuggestionCandidates
         switch entry.kind {
         case .visualFormat(let options):
             result = VisualFormatParser(options: parseOptions).parse(entry.source, formatOptions: options)
@@ -366,11 +360,7 @@ struct CompileState {
             result = EquationParser(options: parseOptions).parse(entry.source)
             isVisualFormat = false
         }
-        if parseOptions.suggests && !result.diagnostics.isEmpty {
-            // What its suggestions may have compared: each diagnostic at most the
-            // metrics and the views, of which a parser searches at most 1,000.
-            suggestionCandidates += result.diagnostics.count * min(1000, parseOptions.metrics.count + hierarchy.names.count)
-        }
+        suggestionComparisonsLeft -= result.suggestionComparisons
         for diagnostic in result.diagnostics {
             report(LayoutDiagnostic(
                 severity: diagnostic.severity, code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message,
@@ -550,25 +540,26 @@ struct CompileState {
             omitted += 1
             return
         }
-        let suggesting = suggestionCandidates < SceneCompiler.maxSuggestionCandidates
-        if suggesting { suggestionCandidates += hierarchy.names.count }
-        let diagnostic = unknownView(name, span: span, entry: entry, key: key, suggesting: suggesting)
+        let candidates = hierarchy.names.count - 1
+        let suggests = candidates <= min(maxSuggestionCandidates, suggestionComparisonsLeft)
+        if suggests { suggestionComparisonsLeft -= candidates }
+        let diagnostic = unknownView(name, span: span, entry: entry, key: key, suggesting: suggests)
         report(diagnostic)
     }
 
-    /// The diagnostic for a name that is not a view, with a "did you mean" when
-    /// `suggesting`. (A VFL predicate's name that is neither a metric nor a view never
-    /// gets here: the parser, given the views, reports it as `unknown_metric`, as
-    /// Apple's parser does.)
-    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey,
-                     suggesting: Bool) -> LayoutDiagnostic {
+    /// The diagnostic for a name that is not a view. (A VFL predicate's name that is
+    /// neither a metric nor a view never gets here: the parser, given the views, reports
+    /// it as `unknown_metric`, as Apple's parser does.)
+    /// `suggesting`: whether to search the closest view name for a did-you-mean.
+    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey, suggesting: Bool = true) -> LayoutDiagnostic {
         if name == "superview" {
             return LayoutDiagnostic(
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
-        let suggestion = suggesting
-            ? closestName(to: name, among: Array(hierarchy.names.dropFirst())).map { "; did you mean '\($0)'?" } ?? "" : ""
+        // Among at most ``maxSuggestionCandidates`` names (else none), as every suggestion.
+        let known = suggesting && hierarchy.names.count - 1 <= maxSuggestionCandidates ? Array(hierarchy.names.dropFirst()) : []
+        let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",
             constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)

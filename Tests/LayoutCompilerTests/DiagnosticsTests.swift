@@ -508,41 +508,6 @@ struct SolverLimitTests {
         #expect(layouts.dropFirst(served.count).allSatisfy { $0.isRejected && $0.diagnostics.last?.code == .limitExceeded })
     }
 
-    /// "Did you mean" searches run before the solver's budget, so one compile compares at
-    /// most ``SceneCompiler/maxSuggestionCandidates`` names: with 5,000 views each unknown
-    /// view's search compares 5,001 names, so the first 40 get a suggestion and the rest
-    /// of the 100 listed do not.
-    @Test func suggestionsStopAtTheirAllowance() throws {
-        let views = (0..<5000).map { "\"view\($0)\"" }.joined(separator: ",")
-        let constraints = (0..<300).map { "\"view\($0)x.width == 10\"" }.joined(separator: ",")
-        let json = #"{"container":{"width":100,"height":100},"views":[\#(views)],"constraints":[\#(constraints)]}"#
-        let compiled = SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8))).compile()
-        let unknown = compiled.diagnostics.filter { $0.code == .unknownView }
-        #expect(unknown.count == 100)
-        #expect(unknown[0].message == "Unknown view 'view0x'; did you mean 'view0'?")
-        #expect(unknown.prefix(40).allSatisfy { $0.message.contains("; did you mean 'view") })
-        #expect(unknown[40].message == "Unknown view 'view40x'")
-        #expect(unknown.dropFirst(40).allSatisfy { !$0.message.contains("did you mean") })
-    }
-
-    /// Unknown metrics: the listed diagnostics keep their suggestions; once the list is
-    /// full the parsers are asked for none (``ParseOptions/suggests``), and a parser so
-    /// asked gives its other note.
-    @Test func metricSuggestionsOnlyWhileListed() throws {
-        let metrics = (0..<1000).map { "\"metric\($0)\":1" }.joined(separator: ",")
-        let constraints = (0..<300).map { "\"a.width == metric\($0)x\"" }.joined(separator: ",")
-        let json = #"{"container":{"width":100,"height":100},"views":["a"],"metrics":{\#(metrics)},"constraints":[\#(constraints)]}"#
-        let compiled = SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8))).compile()
-        let unknown = compiled.diagnostics.filter { $0.code == .unknownMetric }
-        #expect(unknown.count == 100)
-        #expect(unknown[0].notes == ["did you mean 'metric0'?"])
-        #expect(unknown.allSatisfy { $0.notes.first?.hasPrefix("did you mean 'metric") == true })
-        var options = ParseOptions(metrics: ["metric0": 1])
-        options.suggests = false
-        let quiet = EquationParser(options: options).parse("a.width == metric0x")
-        #expect(quiet.diagnostics.map(\.notes) == [["if 'metric0x' is a view, name one of its attributes, e.g. 'metric0x.width'"]])
-    }
-
     @Test func hugeConstantsAreLimitExceeded() throws {
         let scene = try SceneDecoder().decode(body: Array(#"{"container":{"width":100,"height":10},"views":["a"],"constraints":["a.width == 1e308","H:|[a]","V:|[a]|"]}"#.utf8))
         let compiled = SceneCompiler(scene: scene).compile()
