@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the scene libFuzzer targets (fuzz/scene/: `scene`, the decoder + compiler +
-# solver end to end; `svg`, the wireframe renderer) and runs each for a while.
+# solver end to end; `svg`, the wireframe renderer) and runs each for a while. Both have a
+# structured mode (fuzz/scene/SceneMutator.swift, libFuzzer's custom mutator): half of the
+# mutations rewrite names (combining marks, compatibility characters, repeated members,
+# copied names), within the same seconds.
 #
 #   scripts/fuzz-scene-smoke.sh [SECONDS] [TARGET...]   default 20 s per target, both targets
 #
@@ -67,7 +70,8 @@ build_target() { # name
     echo "== building target $1"
     rm -f "$build/fuzz-$1"
     "$swiftc" "${flags[@]}" "${includes[@]}" -module-name "SceneFuzz_$1" \
-        "$root/Tests/LayoutServiceTests/SceneFuzzInvariants.swift" "$entry" "${link[@]}" -o "$build/fuzz-$1" 2>&1 \
+        "$root/Tests/LayoutServiceTests/SceneFuzzInvariants.swift" "$root/Tests/LayoutServiceTests/SceneNameMutator.swift" \
+        "$root/fuzz/scene/SceneMutator.swift" "$entry" "${link[@]}" -o "$build/fuzz-$1" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; }
     [ -x "$build/fuzz-$1" ] || { echo "build of $1 failed"; exit 1; }
 }

@@ -77,6 +77,7 @@ CHECK_MODULES = [
     'checks_svg',
     'checks_stacks',
     'checks_hostile_answers',
+    'checks_hostile_budget',
     'checks_hostile_diagnostics',
     'checks_hostile_exposure',
     'checks_hostile_fuzz',
