@@ -19,6 +19,9 @@ struct ConnectionStateMachine {
         /// The server answered by itself with this status (framing error or
         /// timeout); for the access log. Always followed by `.close`.
         case rejected(status: Int)
+        /// The `continueCheck` answered `request` (given without its body) before
+        /// `100 Continue`; for the access log. Always followed by `.close`.
+        case answeredBeforeContinue(HTTPRequest, status: Int, bodyBytes: Int)
         /// Close once the writes before it are flushed. Nothing follows.
         case close
     }
@@ -34,6 +37,9 @@ struct ConnectionStateMachine {
     static let coalescingLimit = 64 * 1024
 
     let limits: ServerLimits
+    /// Answers a request that asks for `100 Continue` from its head, instead of the
+    /// continue (``HTTPServer``'s `continueCheck`); nil: always continue.
+    let continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)?
     private(set) var parser: RequestParser
     private var phase = Phase.waiting
     private var output: [UInt8] = []
@@ -45,8 +51,9 @@ struct ConnectionStateMachine {
     /// Requests answered so far by the handler.
     private(set) var requestCount = 0
 
-    init(limits: ServerLimits, now: Double) {
+    init(limits: ServerLimits, now: Double, continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
         self.limits = limits
+        self.continueCheck = continueCheck
         self.parser = RequestParser(limits: limits)
         self.idleSince = now
         self.headStart = now
@@ -209,6 +216,19 @@ struct ConnectionStateMachine {
                 }
                 return
             case .expectContinue:
+                let head = continueCheck == nil ? nil : parser.head
+                if let head, let response = continueCheck?(head) {
+                    // A final answer instead of the continue; the body is never read, so the
+                    // connection closes (RFC 9110 §10.1.1, RFC 9112 §9.6).
+                    ResponseEncoder.encode(response, keepAlive: false, requestVersion: head.version,
+                                           isHeadRequest: head.method == .HEAD, date: date,
+                                           defaultFields: limits.responseFields, into: &output)
+                    flush(into: &actions)
+                    actions.append(.answeredBeforeContinue(head, status: response.status, bodyBytes: response.body.count))
+                    actions.append(.close)
+                    phase = .closed
+                    return
+                }
                 bodyStart = now
                 output.append(contentsOf: ResponseEncoder.continueResponse)
             case .request(let request):

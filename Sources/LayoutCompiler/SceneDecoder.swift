@@ -474,8 +474,9 @@ public struct SceneDecoder: Sendable {
             if let at = text.lastIndex(of: "@") {
                 let name = String(text[..<at])
                 let versionText = text[text.index(after: at)...]
-                guard let version = Int(versionText), version >= 1, isValidGroupName(name) else {
-                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
+                // VERSION as `GET /groups/NAME/versions/VERSION` reads it: digits, no sign, no leading zero.
+                guard versionText.first != "0", versionText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let version = Int(versionText), version >= 1, isValidGroupName(name) else {
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION, VERSION a positive integer without leading zeros", path: "$.groups[\(index)]"))
                     continue
                 }
                 groups.append(GroupReference(name: name, version: version))

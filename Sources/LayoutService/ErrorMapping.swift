@@ -205,7 +205,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
             return HTTPServer.overCommittedDetail
         case .misdirected(let host):
             return "This server does not answer for the host '\(Diagnostic.echo(host))': against DNS rebinding it answers only "
-                + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
+                + "loopback hosts (\(HostPolicy.loopbackHostsDescription)) and those given with --allowed-hosts. "
                 + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
         case .unknownFormat(let format):
             return "Unknown format '\(format)': use format=json (the default) or format=svg"

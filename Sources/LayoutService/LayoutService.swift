@@ -153,6 +153,21 @@ public final class LayoutService: Sendable {
         }, log: log)
     }
 
+    /// The server's `continueCheck`: a request that asks for `100 Continue` from a `Host`
+    /// the ``HostPolicy`` refuses gets its `421` at once, before any `100 Continue`, with
+    /// the fields, access-log line and count of ``makeHandler(router:log:)``'s answers;
+    /// any other request gets its continue (nil). Held by hostile/http-continue-foreign-host
+    /// and `HostPolicyTests`.
+    public func makeContinueCheck(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse? {
+        let hostPolicy = configuration.hostPolicy
+        let refuse = makeHandler(router: router, respond: { [self] request in
+            (router.route(for: request.path), misdirected(request))
+        }, log: log)
+        return { request in
+            hostPolicy.allows(host: Self.requestAuthority(request)) ? nil : refuse(request)
+        }
+    }
+
     private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
         let corsOrigins = configuration.corsOrigins

@@ -157,7 +157,16 @@ public enum LayoutdCommand {
         configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let isLoopback = HostPolicy.isLoopbackBindAddress(host)
+        // The bind is classified by the address getaddrinfo gives (127.1, 2130706433 and
+        // localhost are loopback), and the server binds exactly that address.
+        let bindAddress: BindAddress
+        do {
+            bindAddress = try BindAddress.resolve(host, port: port)
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
+            return 1
+        }
+        let isLoopback = bindAddress.isLoopback
         configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
         let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -166,7 +175,7 @@ public enum LayoutdCommand {
                 throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
             }
         }
-        configuration.hostPolicy = HostPolicy.forBind(host, allowedHosts: allowedHosts)
+        configuration.hostPolicy = HostPolicy.forBind(bindAddress, allowedHosts: allowedHosts)
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
@@ -254,11 +263,12 @@ public enum LayoutdCommand {
             line.endObject()
             log(String(decoding: line.bytes, as: UTF8.self))
         }
-        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, postThreads),
+        let server = HTTPServer(host: host, port: port, address: bindAddress, limits: limits, workerCount: max(1, postThreads),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
                                 isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
-                                pendingResponseBytes: pending, handler: handler)
+                                pendingResponseBytes: pending,
+                                continueCheck: service.makeContinueCheck(router: router, log: log), handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
@@ -274,7 +284,7 @@ public enum LayoutdCommand {
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
         FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
-        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(Self.listeningHost(bindAddress)):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
         installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
@@ -390,7 +400,16 @@ public enum LayoutdCommand {
         if !policy.isEnforced { return "any Host is answered (a non-loopback address without --allowed-hosts)" }
         if policy.allowedHosts.contains("*") { return "any Host is answered (--allowed-hosts *)" }
         let extra = policy.allowedHosts.isEmpty ? "" : " and \(policy.allowedHosts.joined(separator: ", "))"
-        return "only Host localhost, 127.0.0.1, [::1]\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
+        return "only Host \(HostPolicy.loopbackHostsDescription)\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
+    }
+
+    /// The host of the start-up line's URL: `--host` as given (an IPv6 address in
+    /// brackets), followed by the address bound when that is written otherwise
+    /// (`127.1 = 127.0.0.1`, `localhost = ::1`).
+    static func listeningHost(_ address: BindAddress) -> String {
+        var text = address.text
+        if text.contains(":") && !text.hasPrefix("[") { text = "[\(text)]" }
+        return text == address.urlHost ? text : "\(text) = \(address.urlHost)"
     }
 
     // MARK: - solve / validate
