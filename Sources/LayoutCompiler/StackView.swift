@@ -140,6 +140,7 @@ extension SceneDecoder {
         var arrangedBy: [Int: (stack: Int, path: String)] = [:]   // lookups only
         var implied: [(view: Int, stack: Int)] = []
         var sortedNames: [String] = []   // the view names, sorted once when a suggestion needs them
+        var guideNames: Set<String>?   // membership only; built at the first unknown name
         for stackIndex in stacks {
             let stackView = scene.views[stackIndex]
             guard let stack = stackView.stack else { continue }
@@ -160,6 +161,11 @@ extension SceneDecoder {
             for (position, name) in stack.arranged.enumerated() {
                 let path = "\(base).arranged[\(position)]"
                 guard let viewIndex = indexByName[name] else {
+                    if guideNames == nil { guideNames = Set(scene.guides.map(\.name)) }
+                    if guideNames?.contains(name) == true {
+                        fail("Stack '\(Diagnostic.echo(stackView.name))' arranges '\(Diagnostic.echo(name))', which is a layout guide: a stack arranges views, not layout guides", path, view: stackView.name)
+                        continue
+                    }
                     // The suggestion compares the name with every view's: only for diagnostics
                     // that are listed (a stack can arrange thousands of unknown names).
                     var suggestion = ""
