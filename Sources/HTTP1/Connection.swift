@@ -233,8 +233,8 @@ final class Connection: Sendable {
     /// `Retry-After: 1`.
     static func overCommittedResponse(limits: ServerLimits) -> HTTPResponse {
         var response = HTTPResponse.problem(
-            status: 503, title: "Service Unavailable", detail: HTTPServer.overCommittedDetail,
-            type: limits.problemType(for: 503), extra: limits.problemMembers)
+            status: .serviceUnavailable, title: "Service Unavailable", detail: HTTPServer.overCommittedDetail,
+            type: limits.problemType(for: .serviceUnavailable), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         return response
     }

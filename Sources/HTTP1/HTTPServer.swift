@@ -206,7 +206,7 @@ public final class HTTPServer: Sendable {
                 context.countedConnections.add(1, ordering: .relaxed)
                 connection.start()
             } else {
-                context.accessLog?(AccessLogRecord(method: nil, target: nil, status: 503, bodyBytes: 0,
+                context.accessLog?(AccessLogRecord(method: nil, target: nil, status: .serviceUnavailable, bodyBytes: 0,
                                                    duration: 0, remoteAddress: remote))
                 connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now(), limits: context.limits))
             }

@@ -256,7 +256,7 @@ public enum LayoutdCommand {
             var line = JSONWriter(reservingCapacity: 160)
             line.beginObject()
             line.key("time"); line.string(LayoutService.timestamp())
-            line.key("status"); line.integer(record.status)
+            line.key("status"); line.integer(record.status.code)
             line.key("remote"); line.string(record.remoteAddress)
             line.key("durationMs"); line.number((record.duration * 1e6).rounded() / 1e3)
             line.key("answeredBy"); line.string("server")
@@ -478,10 +478,10 @@ public enum LayoutdCommand {
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
             if !validating, let svgPath = options.string("svg") {
                 let svg = engine.solveSVG(prepared)
-                if svg.status == 200, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
+                if svg.status == .ok, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
                     throw UsageError("cannot write '\(svgPath)'")
                 }
-                if svg.status != 200 && answer.status == 200 {
+                if svg.status != .ok && answer.status == .ok {
                     // The JSON was laid out but its drawing was refused (a limit): say so.
                     let detail = (try? JSONParser().parse(svg.body)).flatMap { json -> String? in
                         if case .string(let text)? = json["detail"] { return text }
@@ -492,7 +492,7 @@ public enum LayoutdCommand {
                 }
             }
         case .failure(let failure):
-            answer = validating && failure.status == 422 ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+            answer = validating && failure.status == .unprocessableContent ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
         let humanReadable = (validating || explain != nil) && !options.flag("json") && isatty(STDOUT_FILENO) == 1
         if humanReadable {
@@ -500,7 +500,7 @@ public enum LayoutdCommand {
         } else {
             FileHandle.standardOutput.write(Data(answer.body + [0x0A]))
         }
-        if answer.status != 200 || svgRefused { return 1 }
+        if answer.status != .ok || svgRefused { return 1 }
         let json = try? JSONParser().parse(answer.body)
         if validating {
             return json?["valid"] == .bool(true) ? 0 : 1
