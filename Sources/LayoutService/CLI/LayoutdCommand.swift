@@ -11,7 +11,7 @@ import LayoutSyntax
 /// 2 bad usage or unreadable input.
 public enum LayoutdCommand {
     static let serveOptions: [OptionSpec] = [
-        OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on; 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
+        OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on, resolved by getaddrinfo (127.1, localhost, [::1] are loopback); 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
         OptionSpec(name: "port", valueName: "PORT", help: "TCP port; 0 picks a free one.", defaultDescription: "8080"),
         OptionSpec(name: "db", valueName: "PATH|URL", help: "Where the groups live: a SQLite database file (which also holds the result cache unless --cache-db says otherwise; :memory: keeps nothing), or a PostgreSQL database shared by every replica, postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone). A replica started before PostgreSQL is up keeps trying, answering /readyz 503 meanwhile.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-db", valueName: "PATH", help: "SQLite database file for this process's result cache; :memory: keeps it in memory.", defaultDescription: "the --db file for a SQLite --db; :memory: for a PostgreSQL one"),
