@@ -38,7 +38,7 @@ public struct HostPolicy: Sendable, Equatable {
     /// The loopback `Host` values an enforced policy answers, in words, for the start-up
     /// line and the 421's detail; it says what ``allows(host:)`` accepts besides
     /// ``allowedHosts``.
-    public static let loopbackHostsDescription = "localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], any port"
+    public static let loopbackHostsDescription = "localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port"
 
     /// Whether a request with this `Host` field value (nil: none) is answered.
     ///

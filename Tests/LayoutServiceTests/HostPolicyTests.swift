@@ -73,9 +73,9 @@ struct HostPolicyTests {
     @Test func theStartUpLineNamesWhatIsAnswered() throws {
         let policy = HostPolicy(isEnforced: true, allowedHosts: ["a.example"])
         #expect(LayoutdCommand.hostCheckLine(policy)
-            == "only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], any port and a.example is answered, "
+            == "only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port and a.example is answered, "
             + "others get 421 (against DNS rebinding; --allowed-hosts widens it)")
-        for host in ["localhost", "app.localhost", "127.0.0.1", "127.200.3.4:9", "[::1]:80", "a.example"] {
+        for host in ["localhost", "app.localhost", "127.0.0.1", "127.200.3.4:9", "[::1]:80", "[::ffff:127.9.0.1]:80", "a.example"] {
             #expect(policy.allows(host: host), "\(host)")
         }
         #expect(LayoutdCommand.listeningHost(try BindAddress.resolve("127.1", port: 0)) == "127.1 = 127.0.0.1")

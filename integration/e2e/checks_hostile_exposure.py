@@ -128,7 +128,7 @@ def dns_rebinding(ctx):
         ctx.expect_status(ctx.curl(['localhost:%d/healthz' % s.port], method='GET', target='/healthz'), 200,
                           'curl localhost:PORT')
         ctx.expect_status(ctx.request('GET', '/healthz', server=s), 200, 'http.client 127.0.0.1:PORT')
-        ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], any port is answered'
+        ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port is answered'
                    in _log(s), 'log: %s' % s.log_tail())
         hostile.expect_bounded(ctx, s)
     finally:
@@ -217,7 +217,7 @@ def loopback_spellings(ctx):
             status, _, body, _ = _get_groups(socket.AF_INET, ('127.0.0.1', port), 'localhost:%d' % port)
             ctx.expect_equal(status, 200, '--host %s, GET /groups with Host: localhost' % spelling)
             log = _log(s)
-            ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], any port '
+            ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port '
                        'is answered, others get 421' in log, 'log: %s' % s.log_tail())
             ctx.expect('group writes are open to anyone on this machine' in log, 'log: %s' % s.log_tail())
             if spelling != 'localhost':
