@@ -83,7 +83,7 @@ struct ErrorMappingTests {
     }
 
     @Test func everyFailureKindMapsToItsStatusTypeAndFields() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         for (failure, status, slug, headers) in Self.expected {
             let name = Self.covered(failure)
             #expect(failure.status == status, "\(name)")
@@ -120,7 +120,7 @@ struct ErrorMappingTests {
     @Test func groupProblemsAreTitledForAGroup() throws {
         var configuration = ServiceConfiguration()
         configuration.maxGroupConstraints = 2
-        let router = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration).makeRouter()
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration).makeRouter()
         func put(_ body: String) -> HTTPResponse {
             router.respond(to: HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "localhost"], body: Array(body.utf8)))
         }
@@ -142,7 +142,7 @@ struct ErrorMappingTests {
             #expect(problem["status"] == .number(Double(status.code)))
         }
         // The store's limit on groups is about the group too.
-        let limited = LayoutService(store: try LayoutStore(path: ":memory:", maxGroups: 1)).makeRouter()
+        let limited = LayoutService(store: try SQLiteStore(path: ":memory:", maxGroups: 1)).makeRouter()
         for (name, status) in [("a", HTTPStatus.created), ("b", .unprocessableContent)] {
             let response = limited.respond(to: HTTPRequest(method: .PUT, target: "/groups/\(name)", headers: ["Host": "localhost"],
                                                            body: Array(#"{"constraints":[]}"#.utf8)))

@@ -12,7 +12,7 @@ struct GroupVersionSpellingTests {
     }
 
     @Test func leadingZerosAreRefusedInAPinAsInAPath() throws {
-        let router = LayoutService(store: try LayoutStore(path: ":memory:")).makeRouter()
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:")).makeRouter()
         #expect(request(router, .PUT, "/groups/g", #"{"constraints":["H:|[a]|"]}"#).status == 201)
         let scene = #"{"views":["a"],"constraints":["V:|[a]|"],"groups":["g@VERSION"],"container":{"width":10,"height":10}}"#
 

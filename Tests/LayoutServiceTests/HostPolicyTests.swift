@@ -89,7 +89,7 @@ struct HostPolicyTests {
     @Test func theContinueCheckRefusesAForeignHost() throws {
         var configuration = ServiceConfiguration()
         configuration.hostPolicy = HostPolicy(isEnforced: true)
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
         let check = service.makeContinueCheck(router: service.makeRouter())
         let refused = try #require(check(HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "evil.example", "Expect": "100-continue"])))
         #expect(refused.status == 421)
@@ -103,7 +103,7 @@ struct HostPolicyTests {
     func service(_ change: (inout ServiceConfiguration) -> Void) throws -> @Sendable (HTTPRequest) -> HTTPResponse {
         var configuration = ServiceConfiguration()
         change(&configuration)
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
         return service.makeHandler(router: service.makeRouter())
     }
 

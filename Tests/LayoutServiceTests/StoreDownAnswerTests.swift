@@ -19,8 +19,8 @@ struct StoreDownAnswerTests {
             (.corrupt("page 3"), "1", "the database is damaged"),
         ]
         for (error, retryAfter, reason) in cases {
-            let groups = ObservedGroupStore(try LayoutStore(path: ":memory:"))
-            let router = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups).makeRouter()
+            let groups = ObservedGroupStore(try SQLiteStore(path: ":memory:"))
+            let router = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups).makeRouter()
             #expect(R.put(router, pad: 12).status == 201)
             #expect(R.put(router, pad: 20).status == 200)   // row@2: row@1 is never read, so never kept
             // Answered once while the store is up: the repeats are front cache hits.
