@@ -2,7 +2,7 @@ import Foundation
 import LayoutCompiler
 import LayoutSyntax
 
-/// Draws solved layouts as an SVG wireframe (issues 10 and 28): every view a rectangle at
+/// Draws solved layouts as an SVG wireframe: every view a rectangle at
 /// its frame, nested inside its parent, the container outlined, each view labelled so
 /// that no two labels overprint, and the layout's problems drawn and written out.
 ///
@@ -67,7 +67,7 @@ public struct WireframeRenderer: Sendable {
     /// allows it by its SHA-256 (``PlaygroundPage/contentSecurityPolicy`` and the SVG
     /// answer's own policy), so any change here changes the hash with it. Strokes do not
     /// scale (`vector-effect`): an outline is 1–2 px at any scale.
-    static let stylesheet = """
+    public static let stylesheet = """
 
     .layoutd-wireframe rect, .layoutd-wireframe path { vector-effect: non-scaling-stroke; }
     .layoutd-wireframe .view > rect { fill: rgba(70, 130, 220, 0.10); stroke: #3a6fc4; stroke-width: 1; }
