@@ -31,9 +31,9 @@ let package = Package(
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
-        // The SVG wireframe of solved layouts: it reads compiled scenes and layouts, and
-        // knows nothing of HTTP or the stores.
-        .target(name: "Wireframe", dependencies: ["LayoutCompiler", "LayoutSyntax"], swiftSettings: swiftSettings),
+        // The SVG wireframe of solved layouts: it reads compiled scenes and layouts (may
+        // import LayoutCompiler, LayoutSyntax, Foundation) and knows nothing of HTTP or the stores.
+        .target(name: "Wireframe", dependencies: ["LayoutCompiler"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
