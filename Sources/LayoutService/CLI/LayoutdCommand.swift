@@ -133,7 +133,7 @@ public enum LayoutdCommand {
             stores.close()
             return 1
         }
-        if let groups = stores.groups as? LayoutStore, groups.isReadOnly {
+        if stores.groups.isReadOnly {
             FileHandle.standardError.write(Data("layoutd: the database '\(options.location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(options.configuration, host: options.host, isLoopback: options.isLoopback))\n".utf8))
@@ -151,14 +151,14 @@ public enum LayoutdCommand {
 
     /// The stores `serve` runs on (``openStores(_:cacheDB:settings:report:)``).
     struct ServeStores {
-        var cache: LayoutStore
+        var cache: SQLiteStore
         var groups: any GroupStoring
         var cachePath: String
 
         /// Closes the cache store, and the group store when it is another SQLite file.
         func close() {
             cache.close()
-            if let groups = groups as? LayoutStore, groups !== cache { groups.close() }
+            if let groups = groups as? SQLiteStore, groups !== cache { groups.close() }
         }
     }
 
@@ -259,7 +259,7 @@ public enum LayoutdCommand {
 
     /// Opens `serve`'s stores: the result cache in `cacheDB` (default: the SQLite `--db`
     /// file itself, or `:memory:` with PostgreSQL), and the group store `location` names:
-    /// that same ``LayoutStore`` when the cache is in the `--db` file, another SQLite file's
+    /// that same ``SQLiteStore`` when the cache is in the `--db` file, another SQLite file's
     /// store, or a ``PostgreSQLGroupStore`` that connects and migrates in the background
     /// (``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
     /// its lines told to `report`). Held by `ServeStoresTests`.
@@ -268,15 +268,15 @@ public enum LayoutdCommand {
     ///   (nothing stays open). PostgreSQL never fails here: it is retried.
     static func openStores(
         _ location: StoreLocation, cacheDB: String?, settings: StoreSettings, report: @escaping @Sendable (String) -> Void
-    ) throws(StoreOpenFailure) -> (cache: LayoutStore, groups: any GroupStoring, cachePath: String) {
+    ) throws(StoreOpenFailure) -> (cache: SQLiteStore, groups: any GroupStoring, cachePath: String) {
         let path: String
         switch location {
         case .sqlite(let dbPath): path = cacheDB ?? dbPath
         case .postgreSQL: path = cacheDB ?? ":memory:"
         }
-        let store: LayoutStore
+        let store: SQLiteStore
         do {
-            store = try LayoutStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
+            store = try SQLiteStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
                                     maxGroups: settings.maxGroups, maxResultBytes: settings.maxCachedResultBytes,
                                     maxCacheBytes: settings.maxCacheBytes, maxGroupVersions: settings.maxGroupVersions,
                                     diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes)
@@ -288,7 +288,7 @@ public enum LayoutdCommand {
             return (store, store, path)
         case .sqlite(let dbPath):
             do {
-                let groups = try LayoutStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
+                let groups = try SQLiteStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
                                              maxGroupVersions: settings.maxGroupVersions, diskReserveBytes: settings.diskReserveBytes,
                                              maxGroupBytes: settings.maxGroupBytes)
                 return (store, groups, path)
@@ -368,7 +368,7 @@ public enum LayoutdCommand {
                 throw UsageError("the database '\(path)' does not exist: --db reads the groups of an existing database (one that `layoutd serve --db \(path)` made)")
             }
             do {
-                store = try LayoutStore(path: path, readOnly: path != ":memory:")
+                store = try SQLiteStore(path: path, readOnly: path != ":memory:")
             } catch {
                 throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
             }
@@ -381,7 +381,7 @@ public enum LayoutdCommand {
         case nil:
             break
         }
-        defer { (store as? LayoutStore)?.close() }
+        defer { (store as? SQLiteStore)?.close() }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
         let engine = SceneEngine(limits: limits, maxResponseBytes: try options.int("max-response-bytes", default: SceneEngine.defaultMaxResponseBytes))
