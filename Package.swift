@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // layoutd — Auto Layout as a service: a Cassowary solver, VFL and equation
-// parsers, a scene compiler, an SQLite store and an HTTP/1.1 server.
+// parsers, a scene compiler, an SVG wireframe, SQLite and PostgreSQL stores and an
+// HTTP/1.1 server.
 import PackageDescription
 
 /// One settings list, applied to every target (docs/style.md, "Package shape").
@@ -33,10 +34,13 @@ let package = Package(
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
         .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "LayoutCompiler"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
+        // The SVG wireframe of solved layouts: it reads compiled scenes and layouts (may
+        // import LayoutCompiler, LayoutSyntax, Foundation) and knows nothing of HTTP or the stores.
+        .target(name: "Wireframe", dependencies: ["LayoutCompiler"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
-            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "HTTP1", "CCrypto"],
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "Wireframe", "HTTP1", "CCrypto"],
             // A symlink to the top-level openapi.yaml, the one source of the API's
             // description: compiled in as `PackageResources.openapi_yaml`, served by
             // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile); and the
@@ -57,6 +61,6 @@ let package = Package(
         .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutCompiler"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "Wireframe"], swiftSettings: swiftSettings),
     ]
 )

@@ -8,7 +8,7 @@
 #   scripts/fuzz-scene-smoke.sh [SECONDS] [TARGET...]   default 20 s per target, both targets
 #
 # The modules are compiled as the package has them (Cassowary, LayoutSyntax, HTTP1,
-# LayoutCompiler, LayoutStore, LayoutService: static libraries instrumented with
+# LayoutCompiler, LayoutStore, Wireframe, LayoutService: static libraries instrumented with
 # -sanitize=fuzzer,address, -O, -enable-testing), then each entry file links them.
 #
 # Environment: FUZZ_BUILD (default /tmp/layoutd-fuzz-scene) holds the modules, binaries,
@@ -38,7 +38,7 @@ for map in "$root"/Sources/*/module.modulemap; do includes+=(-I "$(dirname "$map
 
 # In dependency order (Package.swift); a module is rebuilt when any of its sources is
 # newer than its library.
-modules=(Cassowary LayoutSyntax HTTP1 LayoutCompiler LayoutStore LayoutService)
+modules=(Cassowary LayoutSyntax HTTP1 LayoutCompiler LayoutStore Wireframe LayoutService)
 for module in "${modules[@]}"; do
     library="$build/modules/lib$module.a"
     if [ -f "$library" ] && [ -z "$(find "$root/Sources/$module" -name '*.swift' -newer "$library" | head -n 1)" ]; then

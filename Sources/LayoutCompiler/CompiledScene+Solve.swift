@@ -451,18 +451,53 @@ extension CompiledScene {
     /// signature of this one: a kept analysis that found every field determined is
     /// reused (charged at its work, when that is within `workLimit`), and a new one that
     /// does is kept.
+    ///
+    /// The steps: the solved frames (``solvedFrames(_:)``) and their answered form
+    /// (``answeredFrames(_:)``), ambiguity (``reportAmbiguity(_:into:workLimit:work:refs:constraintRef:memo:)``),
+    /// negative sizes (``reportNegativeSizes(_:ambiguousSizes:size:into:)``), then the
+    /// range check and whether the layout is rejected (``finishedLayout(_:findings:frames:guides:)``).
     func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], size: ContainerSize, workLimit: Int, work: inout Int,
                     refs: ConstraintRefCache = ConstraintRefCache(),
                     constraintRef: ((ConstraintHandle) -> ConstraintRef?)? = nil,
                     memo: (AmbiguityMemo, AmbiguityMemo.Signature)? = nil) -> Layout {
-        var diagnostics = diagnostics
-        // Past ``LayoutDiagnostic/maxCount`` in this layout, findings are counted, not built.
-        var room = LayoutDiagnostic.maxCount - diagnostics.reduce(0) { $0 + ($1.omitted == nil ? 1 : 0) }
+        var findings = LayoutFindings(diagnostics)
+        let absolute = solvedFrames(solver)
+        let (frames, guideFrames) = answeredFrames(absolute)
+        var ambiguousSizes: [UInt8] = []
+        if scene.options.ambiguity != .ignore {
+            guard let sizes = reportAmbiguity(solver, into: &findings, workLimit: workLimit, work: &work, refs: refs,
+                                              constraintRef: constraintRef, memo: memo) else {
+                return workLimitLayout(findings.diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
+                                       reason: Self.ambiguityReason)
+            }
+            ambiguousSizes = sizes
+        }
+        reportNegativeSizes(absolute, ambiguousSizes: ambiguousSizes, size: size, into: &findings)
+        return finishedLayout(absolute, findings: findings, frames: frames, guides: guideFrames)
+    }
+
+    /// The diagnostics of one layout as they are found: past ``LayoutDiagnostic/maxCount``
+    /// in the layout, findings are counted, not built.
+    struct LayoutFindings {
+        var diagnostics: [LayoutDiagnostic]
+        /// Diagnostics that may still be listed.
+        var room: Int
+        /// Findings counted past the bound (one ``LayoutDiagnostic/omission(_:)`` at the end).
         var omitted = 0
-        func report(_ make: @autoclosure () -> LayoutDiagnostic) {
+
+        init(_ diagnostics: [LayoutDiagnostic]) {
+            self.diagnostics = diagnostics
+            room = LayoutDiagnostic.maxCount - diagnostics.reduce(0) { $0 + ($1.omitted == nil ? 1 : 0) }
+        }
+
+        mutating func report(_ make: @autoclosure () -> LayoutDiagnostic) {
             if room > 0 { diagnostics.append(make()); room -= 1 } else { omitted += 1 }
         }
-        let count = hierarchy.count
+    }
+
+    /// Every view's and guide's frame relative to the container, exact, in hierarchy order
+    /// (the container at 0, 0).
+    func solvedFrames(_ solver: Solver) -> [Frame] {
         var absolute: [Frame] = []
         absolute.reserveCapacity(hierarchy.itemCount)
         for view in 0..<hierarchy.itemCount {
@@ -472,9 +507,14 @@ extension CompiledScene {
                 width: solver.value(of: hierarchy.widthVariable(view)),
                 height: solver.value(of: hierarchy.heightVariable(view))))
         }
+        return absolute
+    }
+
+    /// The views' and guides' frames as answered: pixel-aligned with `displayScale`,
+    /// relative to the parent (or the container under `coordinates: root`), rounded for
+    /// the response. Every diagnostic is still judged on the exact frames (contract).
+    func answeredFrames(_ absolute: [Frame]) -> (views: [(name: String, frame: Frame)], guides: [(name: String, frame: Frame)]) {
         let relativeToRoot = scene.options.coordinates == .root
-        // With `displayScale`, frames come from pixel-aligned edges; every diagnostic
-        // below is still judged on the exact `absolute` values (contract).
         let shown = scene.options.displayScale.map { Self.pixelAligned(absolute, scale: $0) } ?? absolute
         func answered(_ view: Int) -> (name: String, frame: Frame) {
             let parent = hierarchy.parents[view]
@@ -488,58 +528,68 @@ extension CompiledScene {
                 width: roundedForResponse(frame.width), height: roundedForResponse(frame.height)))
         }
         var frames: [(name: String, frame: Frame)] = []
-        frames.reserveCapacity(count)
-        for view in 0..<count { frames.append(answered(view)) }
-        let guideFrames = hierarchy.guides.map(answered)
+        frames.reserveCapacity(hierarchy.count)
+        for view in 0..<hierarchy.count { frames.append(answered(view)) }
+        return (frames, hierarchy.guides.map(answered))
+    }
 
-        // By view: bit 1 its width, bit 2 its height is reported ambiguous.
-        var ambiguousSizes = [UInt8](repeating: 0, count: scene.options.ambiguity != .ignore ? hierarchy.itemCount : 0)
-        if scene.options.ambiguity != .ignore {
-            let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
-            // Every reported field as an expression (built once at compile time), checked in
-            // one batch (one index of the tableau's degenerate rows shared by all queries).
-            let determined: [Bool]
-            if let (kept, signature) = memo, let knownWork = kept.work(for: signature), knownWork <= workLimit {
-                // The same tableau as an analysis that completed within this limit.
-                determined = Array(repeating: true, count: frameFieldExpressions.count)
-                work &+= knownWork
-            } else {
-                let before = work
-                guard let answers = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else {
-                    return workLimitLayout(diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
-                                           reason: Self.ambiguityReason)
-                }
-                determined = answers
-                if let (kept, signature) = memo, !answers.contains(false) { kept.record(signature, work: work - before) }
-            }
-            let ambiguous = determined.indices.filter { !determined[$0] }
-            // The tied constraints of each ambiguous field, in one batch (the first
-            // `maxExplainedAmbiguities` fields; a scene with thousands of ambiguous
-            // fields gets the axis notes for the rest, which bounds the work).
-            var causes: [[ConstraintHandle]] = []
-            if constraintRef != nil {
-                let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, max(0, room)))
-                // Naming the ties is a courtesy: within what is left of the budget.
-                causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] },
-                                                workLimit: max(0, workLimit - work)).map(\.ties)
-            }
-            for (order, index) in ambiguous.enumerated() {
-                let field = frameFields[index]
-                if field.field == .width { ambiguousSizes[field.view] |= 1 } else if field.field == .height { ambiguousSizes[field.view] |= 2 }
-                let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
-                report(ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
-            }
-            // Writing each diagnostic is work too, and with `sizes` there is one per
-            // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
-            // diagnostics, 6 s and 200 MB): charged in cell operations of like time.
-            work &+= Self.ambiguityDiagnosticCost &* ambiguous.count
+    /// Reports each frame field the constraints leave ambiguous, with the constraints that
+    /// tie when `constraintRef` can name them.
+    /// - Returns: by view, bit 1 its width and bit 2 its height reported ambiguous; `nil`
+    ///   when the analysis passed `workLimit`.
+    func reportAmbiguity(_ solver: Solver, into findings: inout LayoutFindings, workLimit: Int, work: inout Int,
+                         refs: ConstraintRefCache, constraintRef: ((ConstraintHandle) -> ConstraintRef?)?,
+                         memo: (AmbiguityMemo, AmbiguityMemo.Signature)?) -> [UInt8]? {
+        var ambiguousSizes = [UInt8](repeating: 0, count: hierarchy.itemCount)
+        let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
+        // Every reported field as an expression (built once at compile time), checked in
+        // one batch (one index of the tableau's degenerate rows shared by all queries).
+        let determined: [Bool]
+        if let (kept, signature) = memo, let knownWork = kept.work(for: signature), knownWork <= workLimit {
+            // The same tableau as an analysis that completed within this limit.
+            determined = Array(repeating: true, count: frameFieldExpressions.count)
+            work &+= knownWork
+        } else {
+            let before = work
+            guard let answers = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else { return nil }
+            determined = answers
+            if let (kept, signature) = memo, !answers.contains(false) { kept.record(signature, work: work - before) }
         }
-        // A negative size that is ambiguous is one arbitrary solution of many, not what the
-        // constraints make it: its `ambiguous_layout` diagnostic says what to fix.
+        let ambiguous = determined.indices.filter { !determined[$0] }
+        // The tied constraints of each ambiguous field, in one batch (the first
+        // `maxExplainedAmbiguities` fields; a scene with thousands of ambiguous
+        // fields gets the axis notes for the rest, which bounds the work).
+        var causes: [[ConstraintHandle]] = []
+        if constraintRef != nil {
+            let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, max(0, findings.room)))
+            // Naming the ties is a courtesy: within what is left of the budget.
+            causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] },
+                                            workLimit: max(0, workLimit - work)).map(\.ties)
+        }
+        for (order, index) in ambiguous.enumerated() {
+            let field = frameFields[index]
+            if field.field == .width { ambiguousSizes[field.view] |= 1 } else if field.field == .height { ambiguousSizes[field.view] |= 2 }
+            let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
+            findings.report(ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
+        }
+        // Writing each diagnostic is work too, and with `sizes` there is one per
+        // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
+        // diagnostics, 6 s and 200 MB): charged in cell operations of like time.
+        work &+= Self.ambiguityDiagnosticCost &* ambiguous.count
+        return ambiguousSizes
+    }
+
+    /// Reports each view's negative width or height, and a guide's when a constraint names
+    /// it (contract: a guide placed between two edges that cross is otherwise no one's
+    /// mistake to flag). A negative size that is ambiguous (`ambiguousSizes`, from
+    /// ``reportAmbiguity(_:into:workLimit:work:refs:constraintRef:memo:)``) is one arbitrary
+    /// solution of many, not what the constraints make it: its `ambiguous_layout`
+    /// diagnostic says what to fix.
+    func reportNegativeSizes(_ absolute: [Frame], ambiguousSizes: [UInt8], size: ContainerSize, into findings: inout LayoutFindings) {
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
             if view < ambiguousSizes.count && ambiguousSizes[view] & (field == "width" ? 1 : 2) != 0 { return }
-            guard room > 0 else { omitted += 1; return }
+            guard findings.room > 0 else { findings.omitted += 1; return }
             // A fitted container (no size on this axis) is as small as the constraints
             // allow, which is often what drives a view below 0: the note says so.
             var notes: [String] = []
@@ -548,26 +598,32 @@ extension CompiledScene {
                 let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
                 notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field)\(hierarchy.isGuide(view) ? "" : " or an intrinsic size")")
             }
-            report(LayoutDiagnostic(
+            findings.report(LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
                 message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
                 view: hierarchy.names[view], attribute: field, notes: notes))
         }
+        let count = hierarchy.count
         for view in 0..<count {
             checkSize("width", absolute[view].width, of: view)
             checkSize("height", absolute[view].height, of: view)
         }
-        // A guide's size is reported only when a constraint names it (contract): a guide
-        // placed between two edges that cross is otherwise no one's mistake to flag.
         for guide in hierarchy.guides {
             let named = guideSizesNamed[guide - count]
             if named & 1 != 0 { checkSize("width", absolute[guide].width, of: guide) }
             if named & 2 != 0 { checkSize("height", absolute[guide].height, of: guide) }
         }
+    }
+
+    /// The layout with its diagnostics closed: the omission count, a `limit_exceeded` when a
+    /// solved length passes ±``maximumMagnitude`` (it rejects the layout, kept within the
+    /// bound whatever came before it), and whether the layout is rejected.
+    func finishedLayout(_ absolute: [Frame], findings: LayoutFindings, frames: [(name: String, frame: Frame)],
+                        guides guideFrames: [(name: String, frame: Frame)]) -> Layout {
+        var diagnostics = findings.diagnostics
         func isOutOfRange(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
-        if omitted > 0 { diagnostics.append(.omission(omitted)) }
+        if findings.omitted > 0 { diagnostics.append(.omission(findings.omitted)) }
         if absolute.contains(where: { isOutOfRange($0.x) || isOutOfRange($0.y) || isOutOfRange($0.width) || isOutOfRange($0.height) }) {
-            // It rejects the layout: kept within the bound whatever came before it.
             diagnostics = LayoutDiagnostic.appending(LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The solution has lengths beyond ±\(JSONWriter.format(maximumMagnitude)) points; the constraints push views far out (limit maxMagnitude)"),

@@ -346,6 +346,11 @@ struct CompileState {
 
     // MARK: Entries
 
+    /// Parses one entry and adds its parts, or reports why it cannot be added: the
+    /// parser's diagnostics, unknown views (``resolveNames(_:entry:key:isVisualFormat:names:)``),
+    /// VFL views in different parents (``visualFormatSuperview(_:resolved:entry:key:names:)``),
+    /// a number beyond ±``maximumMagnitude`` (``reportNumberBeyondLimit(_:entry:key:)``);
+    /// then each part (``addParts(_:resolved:superview:entry:key:)``).
     mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: ParseOptions) {
         var parseOptions = parseOptions
         // Past the listed diagnostics no note is answered: no did-you-mean search either.
@@ -368,41 +373,60 @@ struct CompileState {
                 notes: diagnostic.notes), isError: diagnostic.severity == .error)
         }
         if result.diagnostics.contains(where: { $0.severity == .error }) { return }
-        let sourceIsASCII = entry.source.utf8.allSatisfy { $0 < 0x80 }
-        func column(of offset: Int, in source: String) -> Int {
-            sourceIsASCII ? offset : LayoutCompiler.column(of: offset, in: source)
+        var names = RecentNames()
+        guard var resolved = resolveNames(result, entry: entry, key: key, isVisualFormat: isVisualFormat, names: &names) else { return }
+        var vflSuperview = 0
+        if isVisualFormat {
+            guard let superview = visualFormatSuperview(result, resolved: resolved, entry: entry, key: key, names: &names) else { return }
+            vflSuperview = superview
         }
+        if reportNumberBeyondLimit(result, entry: entry, key: key) { return }
+        addParts(result, resolved: &resolved, superview: vflSuperview, entry: entry, key: key)
+    }
 
-        // Resolve the names of every part first: one unknown view is one diagnostic.
-        // One flat array of view indices: part `p`'s are `resolved[starts[p]..<starts[p + 1]]`.
-        var resolved: [Int] = []
-        var starts: [Int] = []
-        var failed = false
-        var reportedUnknown: Set<String> = []
-        starts.reserveCapacity(result.constraints.count + 1)
-        resolved.reserveCapacity(2 * result.constraints.count)
-        // A string names each of its views in several parts: the last two names found
-        // are remembered, so most terms resolve without hashing the name again.
+    /// The last two names looked up and their indices: a string names each of its views
+    /// in several parts, so most terms resolve without hashing the name again.
+    struct RecentNames {
         var recent: (String, Int, String, Int) = ("", -1, "", -1)
-        func lookUp(_ name: String) -> Int? {
+
+        mutating func index(of name: String, in hierarchy: ViewHierarchy) -> Int? {
             if recent.1 >= 0 && recent.0 == name { return recent.1 }
             if recent.3 >= 0 && recent.2 == name { return recent.3 }
             guard let index = hierarchy.index(of: name) else { return nil }
             recent = (name, index, recent.0, recent.1)
             return index
         }
+    }
+
+    /// The view indices of every part's terms, in one flat array: part `p`'s are
+    /// `views[starts[p]..<starts[p + 1]]`; `-1` stands for VFL's `|` until the string's
+    /// views are known.
+    struct ResolvedTerms {
+        var views: [Int] = []
+        var starts: [Int] = []
+    }
+
+    /// Resolves the names of every part first, so one unknown view is one diagnostic;
+    /// `nil` when a name is unknown or a guide is used where it may not be (reported).
+    mutating func resolveNames(_ result: ParseResult, entry: ConstraintEntry, key: ConstraintKey, isVisualFormat: Bool,
+                               names: inout RecentNames) -> ResolvedTerms? {
+        var resolved = ResolvedTerms()
+        var failed = false
+        var reportedUnknown: Set<String> = []
+        resolved.starts.reserveCapacity(result.constraints.count + 1)
+        resolved.views.reserveCapacity(2 * result.constraints.count)
         for parsed in result.constraints {
-            starts.append(resolved.count)
+            resolved.starts.append(resolved.views.count)
             for side in 0..<2 {
                 for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
                     switch term.item {
                     case .view(let name):
-                        if let index = lookUp(name), index != 0 {
+                        if let index = names.index(of: name, in: hierarchy), index != 0 {
                             if hierarchy.isGuide(index) && !acceptGuide(index, term: term, isVisualFormat: isVisualFormat, entry: entry,
                                                                         key: key, reported: &reportedUnknown) {
                                 failed = true
                             } else {
-                                resolved.append(index)
+                                resolved.views.append(index)
                             }
                         } else {
                             failed = true
@@ -411,108 +435,118 @@ struct CompileState {
                             }
                         }
                     case .container:
-                        resolved.append(0)
+                        resolved.views.append(0)
                     case .superview:
-                        resolved.append(-1)  // resolved below, once the string's views are known
+                        resolved.views.append(-1)  // resolved in addParts, once the string's views are known
                     }
                 }
             }
         }
-        starts.append(resolved.count)
+        resolved.starts.append(resolved.views.count)
         // A VFL view alone (`H:[b]`) makes no constraint, but its name must be known too.
-        for (name, span) in result.unconstrainedViews where lookUp(name).map({ $0 == 0 || hierarchy.isGuide($0) }) ?? true {
+        for (name, span) in result.unconstrainedViews
+        where names.index(of: name, in: hierarchy).map({ $0 == 0 || hierarchy.isGuide($0) }) ?? true {
             failed = true
             if reportedUnknown.insert(name).inserted {
-                if let index = lookUp(name), hierarchy.isGuide(index) {
+                if let index = names.index(of: name, in: hierarchy), hierarchy.isGuide(index) {
                     reportGuideInVisualFormat(name, span: span, entry: entry, key: key)
                 } else {
                     reportUnknownView(name, span: span, entry: entry, key: key)
                 }
             }
         }
-        if failed { return }
+        return failed ? nil : resolved
+    }
 
-        // VFL: `|` is the parent of the views in the string, which must share it.
-        var vflSuperview = 0
-        if isVisualFormat {
-            // The first view's parent, and whether another view has a different one: one
-            // pass over the string's views (a string may join thousands).
-            let firstParentOfAll = resolved.first { $0 > 0 }.map { hierarchy.parents[$0] }
-            let sharesParent = resolved.allSatisfy { $0 <= 0 || hierarchy.parents[$0] == firstParentOfAll }
-            if !sharesParent {
-                // Each view with its parent, in the order the string names them, and the
-                // column of the first view whose parent differs from the first one's.
-                var described: [String] = []
-                var seen: [Int] = []
-                var firstParent = -1
-                var offset: Int?
-                for parsed in result.constraints {
-                    for term in parsed.lhs.terms + parsed.rhs.terms {
-                        guard case .view(let name) = term.item, let index = lookUp(name), index > 0 else { continue }
-                        let parent = hierarchy.parents[index]
-                        if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
-                            offset = term.span.lowerBound
-                        }
-                        // The first four views are named, and the first in another parent
-                        // (a string can join thousands).
-                        if described.count < 4 || (offset == term.span.lowerBound && described.count < 5), !seen.contains(index) {
-                            seen.append(index)
-                            described.append("'\(Diagnostic.echo(name))' is in " + (parent == 0 ? "the container" : "'\(hierarchy.names[parent])'"))
-                        }
-                    }
+    /// VFL's `|`: the parent of the views in the string, which must share it (0, the
+    /// container, when the string names none); `nil` when they do not (reported, naming
+    /// the first views and the column of the first one in another parent).
+    mutating func visualFormatSuperview(_ result: ParseResult, resolved: ResolvedTerms, entry: ConstraintEntry, key: ConstraintKey,
+                                        names: inout RecentNames) -> Int? {
+        // The first view's parent, and whether another view has a different one: one
+        // pass over the string's views (a string may join thousands).
+        let firstParentOfAll = resolved.views.first { $0 > 0 }.map { hierarchy.parents[$0] }
+        let sharesParent = resolved.views.allSatisfy { $0 <= 0 || hierarchy.parents[$0] == firstParentOfAll }
+        guard !sharesParent else { return firstParentOfAll ?? 0 }
+        // Each view with its parent, in the order the string names them, and the
+        // column of the first view whose parent differs from the first one's.
+        var described: [String] = []
+        var seen: [Int] = []
+        var firstParent = -1
+        var offset: Int?
+        for parsed in result.constraints {
+            for term in parsed.lhs.terms + parsed.rhs.terms {
+                guard case .view(let name) = term.item, let index = names.index(of: name, in: hierarchy), index > 0 else { continue }
+                let parent = hierarchy.parents[index]
+                if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
+                    offset = term.span.lowerBound
                 }
-                let others = Set(resolved.filter { $0 > 0 }).count - described.count   // counted only
-                if others > 0 { described.append("and \(others) more") }
-                report(LayoutDiagnostic(
-                    code: .invalidScene,
-                    message: "Views joined in one VFL string must share a parent: \(described.joined(separator: ", ")); relate views in different parents with an equation",
-                    constraint: key, id: entry.id, column: offset.map { column(of: $0, in: entry.source) },
-                    source: entry.source))
-                return
+                // The first four views are named, and the first in another parent
+                // (a string can join thousands).
+                if described.count < 4 || (offset == term.span.lowerBound && described.count < 5), !seen.contains(index) {
+                    seen.append(index)
+                    described.append("'\(Diagnostic.echo(name))' is in " + (parent == 0 ? "the container" : "'\(hierarchy.names[parent])'"))
+                }
             }
-            vflSuperview = firstParentOfAll ?? 0
         }
+        let others = Set(resolved.views.filter { $0 > 0 }).count - described.count   // counted only
+        if others > 0 { described.append("and \(others) more") }
+        report(LayoutDiagnostic(
+            code: .invalidScene,
+            message: "Views joined in one VFL string must share a parent: \(described.joined(separator: ", ")); relate views in different parents with an equation",
+            constraint: key, id: entry.id, column: offset.map { Self.entryColumn(of: $0, in: entry) },
+            source: entry.source))
+        return nil
+    }
 
-        // Every literal and every metric used is limited, whatever the arithmetic gives
-        // (`1e13 - 1e13 + 5` too): the first one beyond is the error, at its column.
-        if let beyond = result.numberBeyondLimit {
-            let what: String
-            if let metric = beyond.metric {
-                what = "Metric '\(Diagnostic.echo(metric))' is \(JSONWriter.format(beyond.value)), which is"
-            } else {
-                let bytes = Array(entry.source.utf8)
-                let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
-                what = "The number \(String(decoding: bytes[span], as: UTF8.self)) is"
-            }
-            report(LayoutDiagnostic(
-                code: .limitExceeded,
-                message: "\(what) beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                constraint: key, id: entry.id, column: column(of: beyond.span.lowerBound, in: entry.source),
-                source: entry.source))
-            return
+    /// Every literal and every metric used is limited, whatever the arithmetic gives
+    /// (`1e13 - 1e13 + 5` too): reports the first one beyond, at its column; true when
+    /// there is one.
+    mutating func reportNumberBeyondLimit(_ result: ParseResult, entry: ConstraintEntry, key: ConstraintKey) -> Bool {
+        guard let beyond = result.numberBeyondLimit else { return false }
+        let what: String
+        if let metric = beyond.metric {
+            what = "Metric '\(Diagnostic.echo(metric))' is \(JSONWriter.format(beyond.value)), which is"
+        } else {
+            let bytes = Array(entry.source.utf8)
+            let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
+            what = "The number \(String(decoding: bytes[span], as: UTF8.self)) is"
         }
+        report(LayoutDiagnostic(
+            code: .limitExceeded,
+            message: "\(what) beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
+            constraint: key, id: entry.id, column: Self.entryColumn(of: beyond.span.lowerBound, in: entry),
+            source: entry.source))
+        return true
+    }
 
+    /// Translates and adds each part of a resolved entry (`superview` standing for VFL's
+    /// `|`), reporting a part that gives its priority twice or whose translated numbers
+    /// pass ±``maximumMagnitude`` instead.
+    mutating func addParts(_ result: ParseResult, resolved: inout ResolvedTerms, superview vflSuperview: Int,
+                           entry: ConstraintEntry, key: ConstraintKey) {
+        let sourceIsASCII = entry.source.utf8.allSatisfy { $0 < 0x80 }
         for (part, parsed) in result.constraints.enumerated() {
             if parsed.priority != nil && entry.priority != nil {
                 report(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
                     constraint: key, part: part, id: entry.id,
-                    column: column(of: parsed.priorityOffset ?? parsed.span.lowerBound, in: entry.source),
+                    column: Self.entryColumn(of: parsed.priorityOffset ?? parsed.span.lowerBound, in: entry),
                     source: entry.source))
                 continue
             }
             let priority = parsed.priority ?? entry.priority ?? 1000
-            let items = starts[part]..<starts[part + 1]
-            for index in items where resolved[index] < 0 { resolved[index] = vflSuperview }
+            let items = resolved.starts[part]..<resolved.starts[part + 1]
+            for index in items where resolved.views[index] < 0 { resolved.views[index] = vflSuperview }
             pendingMentions.removeAll(keepingCapacity: true)
-            let expression = translate(parsed, items: resolved[items])
+            let expression = translate(parsed, items: resolved.views[items])
             // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
                 report(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                    constraint: key, part: part, id: entry.id, column: column(of: parsed.span.lowerBound, in: entry.source),
+                    constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: parsed.span.lowerBound, in: entry),
                     source: entry.source))
                 continue
             }
@@ -530,6 +564,12 @@ struct CompileState {
                 words: .parsed(parsed, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
         }
+    }
+
+    /// The caret column of UTF-8 `offset` in `entry`'s source (the offset itself for an
+    /// ASCII source, the common case).
+    static func entryColumn(of offset: Int, in entry: ConstraintEntry) -> Int {
+        entry.source.utf8.allSatisfy { $0 < 0x80 } ? offset : LayoutCompiler.column(of: offset, in: entry.source)
     }
 
     /// Reports ``unknownView(_:span:entry:key:)``, built only when it is listed

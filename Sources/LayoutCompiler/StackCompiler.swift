@@ -177,121 +177,176 @@ extension CompileState {
         }
     }
 
+    /// One stack view's constraints as they are added: what every step reads, and the
+    /// number of the next part (a stack's constraints are numbered in the order added).
+    private struct StackBuild {
+        /// The stack view's index in the hierarchy, its spec and name.
+        let index: Int
+        let spec: StackSpec
+        let name: String
+        /// The arranged views that are views of the scene (hierarchy indices), in order.
+        let arranged: [Int]
+        /// By position in `arranged`: whether the view is hidden.
+        let hidden: [Bool]
+        /// Positions in `arranged` of the visible views.
+        let visible: [Int]
+        let alignment: StackSpec.Alignment
+        let horizontal: Bool
+        /// `equalSpacing` or `equalCentering`: the spacing is a minimum, gaps are guides.
+        let equalDistribution: Bool
+        /// Spacing measured from baseline to baseline (a vertical `baselineRelative` stack).
+        let baselineSpacing: Bool
+        /// The spanning guide's number, or -1 (`fill` alignment has none).
+        let spanGuide: Int
+        var part = 0
+    }
+
     /// - Complexity: O(arranged views) constraints and time.
     private mutating func addStack(view stackIndex: Int, guides nextGuide: inout Int) {
         let stackSpec = scene.spec(ofView: stackIndex)
         guard let spec = stackSpec.stack else { return }
-        let name = stackSpec.name
         let arranged = spec.arranged.compactMap { hierarchy.index(of: $0) }.filter { $0 > 0 }
         guard !arranged.isEmpty else { return }
-        let horizontal = spec.axis == .horizontal
         let hidden = arranged.map { scene.spec(ofView: $0).isHidden }
-        let visible = arranged.indices.filter { !hidden[$0] }
         let alignment = spec.alignment.normalized
-        let equalDistribution = spec.distribution == .equalSpacing || spec.distribution == .equalCentering
-        var part = 0
         let spanGuide = alignment == .fill ? -1 : nextGuide
         if spanGuide >= 0 { nextGuide += 1 }
+        var stack = StackBuild(
+            index: stackIndex, spec: spec, name: stackSpec.name, arranged: arranged, hidden: hidden,
+            visible: arranged.indices.filter { !hidden[$0] }, alignment: alignment, horizontal: spec.axis == .horizontal,
+            equalDistribution: spec.distribution == .equalSpacing || spec.distribution == .equalCentering,
+            baselineSpacing: spec.axis != .horizontal && spec.baselineRelative, spanGuide: spanGuide)
+        addStackAxis(&stack)
+        addStackDistribution(&stack, guides: &nextGuide)
+        addStackHiding(&stack)
+        addStackAlignment(&stack)
+    }
 
-        func add(_ lhs: [StackTerm], _ relation: RelationalOperator, _ rhs: [StackTerm], constant: Double = 0,
-                 priority: Double = 1000, role: StackWords.Role) {
-            var terms: [Term] = []
-            var words = StackWords(stack: name, lhs: [], relation: relation, rhs: [], constant: constant, priority: priority, role: role)
-            var expressionConstant = -constant
-            pendingMentions.removeAll(keepingCapacity: true)
-            for (side, list) in [(1.0, lhs), (-1.0, rhs)] {
-                for var term in list {
-                    if case .view(let view) = term.item, term.edge == .firstBaseline || term.edge == .lastBaseline {
-                        term.item = .view(stackBaselineView(view, first: term.edge == .firstBaseline))
-                    }
-                    let form = stackTermForm(term, stack: stackIndex, spec: spec, spanGuide: spanGuide)
-                    for (variable, coefficient) in form.terms { terms.append(Term(variable, side * term.coefficient * coefficient)) }
-                    expressionConstant += side * term.coefficient * form.constant
-                    let item: StackWords.Item
-                    switch term.item {
-                    case .view(let view): item = .view(hierarchy.names[view])
-                    case .canvas, .stack: item = .view(name)
-                    case .span: item = .span
-                    case .gap(_, let after, let before): item = .gap(after: hierarchy.names[after], before: hierarchy.names[before])
-                    }
-                    let wordsTerm = StackWords.Term(coefficient: term.coefficient, item: item,
-                                                    attribute: stackAttributeName(term, marginsRelative: spec.layoutMarginsRelative))
-                    if side > 0 { words.lhs.append(wordsTerm) } else { words.rhs.append(wordsTerm) }
-                    switch term.item {
-                    case .view(let view): noteMention(FrameField.origin(of: view, horizontal: term.horizontal))
-                    case .canvas, .stack: noteMention(FrameField.origin(of: stackIndex, horizontal: term.horizontal))
-                    case .span, .gap: break
-                    }
+    /// Adds `lhs relation rhs + constant` at `priority` for `stack`, with its words and
+    /// the view/axis keys it mentions.
+    private mutating func addStackConstraint(_ stack: inout StackBuild, _ lhs: [StackTerm], _ relation: RelationalOperator,
+                                             _ rhs: [StackTerm], constant: Double = 0, priority: Double = 1000,
+                                             role: StackWords.Role) {
+        var terms: [Term] = []
+        var words = StackWords(stack: stack.name, lhs: [], relation: relation, rhs: [], constant: constant, priority: priority, role: role)
+        var expressionConstant = -constant
+        pendingMentions.removeAll(keepingCapacity: true)
+        for (side, list) in [(1.0, lhs), (-1.0, rhs)] {
+            for var term in list {
+                if case .view(let view) = term.item, term.edge == .firstBaseline || term.edge == .lastBaseline {
+                    term.item = .view(stackBaselineView(view, first: term.edge == .firstBaseline))
+                }
+                let form = stackTermForm(term, stack: stack.index, spec: stack.spec, spanGuide: stack.spanGuide)
+                for (variable, coefficient) in form.terms { terms.append(Term(variable, side * term.coefficient * coefficient)) }
+                expressionConstant += side * term.coefficient * form.constant
+                let item: StackWords.Item
+                switch term.item {
+                case .view(let view): item = .view(hierarchy.names[view])
+                case .canvas, .stack: item = .view(stack.name)
+                case .span: item = .span
+                case .gap(_, let after, let before): item = .gap(after: hierarchy.names[after], before: hierarchy.names[before])
+                }
+                let wordsTerm = StackWords.Term(coefficient: term.coefficient, item: item,
+                                                attribute: stackAttributeName(term, marginsRelative: stack.spec.layoutMarginsRelative))
+                if side > 0 { words.lhs.append(wordsTerm) } else { words.rhs.append(wordsTerm) }
+                switch term.item {
+                case .view(let view): noteMention(FrameField.origin(of: view, horizontal: term.horizontal))
+                case .canvas, .stack: noteMention(FrameField.origin(of: stack.index, horizontal: term.horizontal))
+                case .span, .gap: break
                 }
             }
-            for mention in pendingMentions { mentions.append((mention, constraints.count)) }
-            constraints.append(CompiledConstraint(
-                constraint: Constraint(Expression(terms: terms, constant: expressionConstant), relation, strength: strength(forPriority: priority)),
-                part: part, words: .stack(words)))
-            part += 1
         }
-        func spacingAfter(_ position: Int) -> Double { spec.spacing(after: hierarchy.names[arranged[position]]) }
-        let h = horizontal
+        for mention in pendingMentions { mentions.append((mention, constraints.count)) }
+        constraints.append(CompiledConstraint(
+            constraint: Constraint(Expression(terms: terms, constant: expressionConstant), relation, strength: strength(forPriority: priority)),
+            part: stack.part, words: .stack(words)))
+        stack.part += 1
+    }
 
-        // 1. Canvas connections along the axis.
+    /// The spacing after the arranged view at `position` of `stack`.
+    private func stackSpacing(_ stack: StackBuild, after position: Int) -> Double {
+        stack.spec.spacing(after: hierarchy.names[stack.arranged[position]])
+    }
+
+    /// Steps 1 and 2: the first and last visible views to the canvas along the axis, and
+    /// the spacing between adjacent visible views.
+    private mutating func addStackAxis(_ stack: inout StackBuild) {
+        let h = stack.horizontal
+        let arranged = stack.arranged
+        let visible = stack.visible
         if let first = visible.first, let last = visible.last {
-            add([StackTerm(.view(arranged[first]), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .canvas)
-            add([StackTerm(.view(arranged[last]), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .canvas)
+            addStackConstraint(&stack, [StackTerm(.view(arranged[first]), .start, horizontal: h)], .equal,
+                               [StackTerm(.canvas, .start, horizontal: h)], role: .canvas)
+            addStackConstraint(&stack, [StackTerm(.view(arranged[last]), .end, horizontal: h)], .equal,
+                               [StackTerm(.canvas, .end, horizontal: h)], role: .canvas)
         }
-        // 2. Spacing between adjacent visible views.
-        let baselineSpacing = !horizontal && spec.baselineRelative
+        let baselineSpacing = stack.baselineSpacing
         for (order, position) in visible.enumerated().dropFirst() {
             let previous = visible[order - 1]
-            add([StackTerm(.view(arranged[position]), baselineSpacing ? .firstBaseline : .start, horizontal: h)],
-                equalDistribution ? .greaterThanOrEqual : .equal,
-                [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
-                constant: spacingAfter(previous), role: .spacing)
+            addStackConstraint(&stack, [StackTerm(.view(arranged[position]), baselineSpacing ? .firstBaseline : .start, horizontal: h)],
+                               stack.equalDistribution ? .greaterThanOrEqual : .equal,
+                               [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
+                               constant: stackSpacing(stack, after: previous), role: .spacing)
         }
-        // 3. The distribution.
-        switch spec.distribution {
+    }
+
+    /// Step 3: the distribution along the axis (`nextGuide` numbers the distributing guides).
+    private mutating func addStackDistribution(_ stack: inout StackBuild, guides nextGuide: inout Int) {
+        let h = stack.horizontal
+        let arranged = stack.arranged
+        let visible = stack.visible
+        switch stack.spec.distribution {
         case .fill:
             break
         case .fillEqually:
             if let first = visible.first {
                 for position in visible.dropFirst() {
-                    add([StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
-                        [StackTerm(.view(arranged[first]), .length, horizontal: h)], role: .fillEqually)
+                    addStackConstraint(&stack, [StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
+                                       [StackTerm(.view(arranged[first]), .length, horizontal: h)], role: .fillEqually)
                 }
             }
         case .fillProportionally:
             let intrinsic = visible.map { position -> Double in
                 let view = scene.spec(ofView: arranged[position])
-                return (horizontal ? view.intrinsicWidth : view.intrinsicHeight) ?? 0
+                return (h ? view.intrinsicWidth : view.intrinsicHeight) ?? 0
             }
             var total = intrinsic.reduce(0, +)
-            for order in visible.indices.dropFirst() { total += spacingAfter(visible[order - 1]) }
+            for order in visible.indices.dropFirst() { total += stackSpacing(stack, after: visible[order - 1]) }
             if total > 0 {
                 for (order, position) in visible.enumerated() {
-                    add([StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
-                        [StackTerm(intrinsic[order] / total, .stack, .length, horizontal: h)],
-                        priority: max(1, 999 - Double(order)), role: .fillProportionally)
+                    addStackConstraint(&stack, [StackTerm(.view(arranged[position]), .length, horizontal: h)], .equal,
+                                       [StackTerm(intrinsic[order] / total, .stack, .length, horizontal: h)],
+                                       priority: max(1, 999 - Double(order)), role: .fillProportionally)
                 }
             }
         case .equalSpacing, .equalCentering:
-            let centering = spec.distribution == .equalCentering
+            let centering = stack.spec.distribution == .equalCentering
             let firstGap = nextGuide
             for (order, position) in visible.enumerated().dropFirst() {
                 let previous = visible[order - 1]
                 let gap = StackTerm.Item.gap(index: nextGuide, after: arranged[previous], before: arranged[position])
                 nextGuide += 1
-                add([StackTerm(gap, .start, horizontal: h)], .equal,
-                    [StackTerm(.view(arranged[previous]), centering ? .middle : .end, horizontal: h)], role: .distributing)
-                add([StackTerm(gap, .end, horizontal: h)], .equal,
-                    [StackTerm(.view(arranged[position]), centering ? .middle : .start, horizontal: h)], role: .distributing)
+                addStackConstraint(&stack, [StackTerm(gap, .start, horizontal: h)], .equal,
+                                   [StackTerm(.view(arranged[previous]), centering ? .middle : .end, horizontal: h)], role: .distributing)
+                addStackConstraint(&stack, [StackTerm(gap, .end, horizontal: h)], .equal,
+                                   [StackTerm(.view(arranged[position]), centering ? .middle : .start, horizontal: h)], role: .distributing)
                 if order >= 2 {
                     let firstGapItem = StackTerm.Item.gap(index: firstGap, after: arranged[visible[0]], before: arranged[visible[1]])
-                    add([StackTerm(gap, .length, horizontal: h)], .equal, [StackTerm(firstGapItem, .length, horizontal: h)],
-                        priority: centering ? 150 : 1000, role: .fillEqually)
+                    addStackConstraint(&stack, [StackTerm(gap, .length, horizontal: h)], .equal,
+                                       [StackTerm(firstGapItem, .length, horizontal: h)],
+                                       priority: centering ? 150 : 1000, role: .fillEqually)
                 }
             }
-            add([StackTerm(.stack, .length, horizontal: h)], .equal, [], priority: 49, role: .canvasFit)
+            addStackConstraint(&stack, [StackTerm(.stack, .length, horizontal: h)], .equal, [], priority: 49, role: .canvasFit)
         }
-        // 4. Hidden arranged views, with their visible neighbours found in one pass each way.
+    }
+
+    /// Step 4: each hidden arranged view collapsed between its visible neighbours, found
+    /// in one pass each way.
+    private mutating func addStackHiding(_ stack: inout StackBuild) {
+        let h = stack.horizontal
+        let arranged = stack.arranged
+        let hidden = stack.hidden
         var previousVisible = [Int?](repeating: nil, count: arranged.count)
         var nextVisible = [Int?](repeating: nil, count: arranged.count)
         var lastSeen: Int?
@@ -306,42 +361,55 @@ extension CompileState {
         }
         for position in arranged.indices where hidden[position] {
             let view = arranged[position]
-            add([StackTerm(.view(view), .length, horizontal: h)], .equal, [], role: .hiding)
-            let previous = previousVisible[position]
-            let next = nextVisible[position]
-            switch (previous, next) {
+            addStackConstraint(&stack, [StackTerm(.view(view), .length, horizontal: h)], .equal, [], role: .hiding)
+            switch (previousVisible[position], nextVisible[position]) {
             case let (previous?, next?):
-                if equalDistribution {
-                    add([StackTerm(.view(view), .start, horizontal: h)], .equal,
-                        [StackTerm(0.5, .view(arranged[previous]), .end, horizontal: h), StackTerm(0.5, .view(arranged[next]), .start, horizontal: h)],
-                        role: .hiding)
+                if stack.equalDistribution {
+                    addStackConstraint(&stack, [StackTerm(.view(view), .start, horizontal: h)], .equal,
+                                       [StackTerm(0.5, .view(arranged[previous]), .end, horizontal: h),
+                                        StackTerm(0.5, .view(arranged[next]), .start, horizontal: h)],
+                                       role: .hiding)
                 } else {
                     // Halved as the visible spacing is measured: from the previous view's
                     // last baseline on a `baselineRelative` stack (test:
                     // `StackViewTests.hiddenInABaselineRelativeStackSitsBetweenTheBaselines`).
-                    add([StackTerm(.view(view), .start, horizontal: h)], .equal,
-                        [StackTerm(.view(arranged[previous]), baselineSpacing ? .lastBaseline : .end, horizontal: h)],
-                        constant: spacingAfter(previous) / 2, role: .hiding)
+                    addStackConstraint(&stack, [StackTerm(.view(view), .start, horizontal: h)], .equal,
+                                       [StackTerm(.view(arranged[previous]), stack.baselineSpacing ? .lastBaseline : .end, horizontal: h)],
+                                       constant: stackSpacing(stack, after: previous) / 2, role: .hiding)
                 }
             case (nil, _?):
-                add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
+                addStackConstraint(&stack, [StackTerm(.view(view), .start, horizontal: h)], .equal,
+                                   [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
             case (_?, nil):
-                add([StackTerm(.view(view), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
+                addStackConstraint(&stack, [StackTerm(.view(view), .end, horizontal: h)], .equal,
+                                   [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
             case (nil, nil):
-                add([StackTerm(.view(view), .start, horizontal: h)], .equal, [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
-                add([StackTerm(.view(view), .end, horizontal: h)], .equal, [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
+                addStackConstraint(&stack, [StackTerm(.view(view), .start, horizontal: h)], .equal,
+                                   [StackTerm(.canvas, .start, horizontal: h)], role: .hiding)
+                addStackConstraint(&stack, [StackTerm(.view(view), .end, horizontal: h)], .equal,
+                                   [StackTerm(.canvas, .end, horizontal: h)], role: .hiding)
             }
         }
-        // 5. Alignment across the axis.
-        let c = !horizontal   // the cross axis is horizontal for a vertical stack
+    }
+
+    /// Step 5: alignment across the axis, over every arranged view; all but `fill` with
+    /// the spanning guide around the visible views.
+    private mutating func addStackAlignment(_ stack: inout StackBuild) {
+        let c = !stack.horizontal   // the cross axis is horizontal for a vertical stack
+        let arranged = stack.arranged
+        let alignment = stack.alignment
         let first = arranged[0]
         switch alignment {
         case .fill:
-            add([StackTerm(.view(first), .start, horizontal: c)], .equal, [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
-            add([StackTerm(.view(first), .end, horizontal: c)], .equal, [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
+            addStackConstraint(&stack, [StackTerm(.view(first), .start, horizontal: c)], .equal,
+                               [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
+            addStackConstraint(&stack, [StackTerm(.view(first), .end, horizontal: c)], .equal,
+                               [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
             for view in arranged.dropFirst() {
-                add([StackTerm(.view(view), .start, horizontal: c)], .equal, [StackTerm(.view(first), .start, horizontal: c)], role: .alignment)
-                add([StackTerm(.view(view), .end, horizontal: c)], .equal, [StackTerm(.view(first), .end, horizontal: c)], role: .alignment)
+                addStackConstraint(&stack, [StackTerm(.view(view), .start, horizontal: c)], .equal,
+                                   [StackTerm(.view(first), .start, horizontal: c)], role: .alignment)
+                addStackConstraint(&stack, [StackTerm(.view(view), .end, horizontal: c)], .equal,
+                                   [StackTerm(.view(first), .end, horizontal: c)], role: .alignment)
             }
         case .leading, .trailing, .center, .firstBaseline, .lastBaseline, .top, .bottom:
             let edge: StackTerm.Edge
@@ -353,34 +421,48 @@ extension CompileState {
             default: edge = .lastBaseline
             }
             if !alignment.isBaseline {
-                add([StackTerm(.view(first), edge, horizontal: c)], .equal, [StackTerm(.canvas, edge, horizontal: c)], role: .canvas)
+                addStackConstraint(&stack, [StackTerm(.view(first), edge, horizontal: c)], .equal,
+                                   [StackTerm(.canvas, edge, horizontal: c)], role: .canvas)
             }
             for view in arranged.dropFirst() {
-                add([StackTerm(.view(view), edge, horizontal: c)], .equal, [StackTerm(.view(first), edge, horizontal: c)], role: .alignment)
+                addStackConstraint(&stack, [StackTerm(.view(view), edge, horizontal: c)], .equal,
+                                   [StackTerm(.view(first), edge, horizontal: c)], role: .alignment)
             }
-            // The spanning guide around the visible views.
-            let packsStart = alignment == .leading || alignment.isBaseline
-            let packsEnd = alignment == .trailing
-            for position in visible {
-                let view = arranged[position]
-                add([StackTerm(.span, .start, horizontal: c)], packsStart ? .equal : .lessThanOrEqual, [StackTerm(.view(view), .start, horizontal: c)],
-                    priority: packsStart ? 999.5 : 1000, role: .span)
-                if packsStart && alignment.isBaseline {
-                    add([StackTerm(.span, .start, horizontal: c)], .lessThanOrEqual, [StackTerm(.view(view), .start, horizontal: c)], role: .span)
-                }
-                add([StackTerm(.span, .end, horizontal: c)], packsEnd ? .equal : .greaterThanOrEqual, [StackTerm(.view(view), .end, horizontal: c)],
-                    priority: packsEnd ? 999.5 : 1000, role: .span)
+            addStackSpan(&stack)
+        }
+    }
+
+    /// The spanning guide of a stack aligned other than `fill`: around the visible views
+    /// (`==` at 999.5 on the aligned edge), pinned to the canvas's free edges, as short
+    /// as it can be (51), and each arranged view as short as it can be across the axis (25).
+    private mutating func addStackSpan(_ stack: inout StackBuild) {
+        let c = !stack.horizontal
+        let alignment = stack.alignment
+        let packsStart = alignment == .leading || alignment.isBaseline
+        let packsEnd = alignment == .trailing
+        for position in stack.visible {
+            let view = stack.arranged[position]
+            addStackConstraint(&stack, [StackTerm(.span, .start, horizontal: c)], packsStart ? .equal : .lessThanOrEqual,
+                               [StackTerm(.view(view), .start, horizontal: c)], priority: packsStart ? 999.5 : 1000, role: .span)
+            if packsStart && alignment.isBaseline {
+                addStackConstraint(&stack, [StackTerm(.span, .start, horizontal: c)], .lessThanOrEqual,
+                                   [StackTerm(.view(view), .start, horizontal: c)], role: .span)
             }
-            if alignment != .leading {
-                add([StackTerm(.span, .start, horizontal: c)], .equal, [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
-            }
-            if alignment != .trailing {
-                add([StackTerm(.span, .end, horizontal: c)], .equal, [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
-            }
-            add([StackTerm(.span, .length, horizontal: c)], .equal, [], priority: 51, role: .spanFit)
-            for view in arranged {
-                add([StackTerm(.view(view), .length, horizontal: c)], .equal, [], priority: 25, role: .ambiguitySuppression)
-            }
+            addStackConstraint(&stack, [StackTerm(.span, .end, horizontal: c)], packsEnd ? .equal : .greaterThanOrEqual,
+                               [StackTerm(.view(view), .end, horizontal: c)], priority: packsEnd ? 999.5 : 1000, role: .span)
+        }
+        if alignment != .leading {
+            addStackConstraint(&stack, [StackTerm(.span, .start, horizontal: c)], .equal,
+                               [StackTerm(.canvas, .start, horizontal: c)], role: .canvas)
+        }
+        if alignment != .trailing {
+            addStackConstraint(&stack, [StackTerm(.span, .end, horizontal: c)], .equal,
+                               [StackTerm(.canvas, .end, horizontal: c)], role: .canvas)
+        }
+        addStackConstraint(&stack, [StackTerm(.span, .length, horizontal: c)], .equal, [], priority: 51, role: .spanFit)
+        for view in stack.arranged {
+            addStackConstraint(&stack, [StackTerm(.view(view), .length, horizontal: c)], .equal, [], priority: 25,
+                               role: .ambiguitySuppression)
         }
     }
 

@@ -2,6 +2,7 @@ import HTTP1
 import LayoutCompiler
 import LayoutStore
 import LayoutSyntax
+import Wireframe
 
 // Errors become HTTP answers here, and only here (docs/style.md, "Errors and diagnostics"): every error status of the
 // service is chosen in this file. Route handlers name what went wrong as a

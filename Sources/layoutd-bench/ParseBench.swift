@@ -22,8 +22,8 @@ private func threadCPUSeconds() -> Double {
 /// 256 KB, 512 KB and 1 MB for each, to show time grows linearly with length (the
 /// MB/s column stays flat). MB here is 10^6 bytes of UTF-8 source. Each figure is the
 /// best of three runs; "cpu" figures use the thread's CPU time, "wall" the elapsed time
-/// (the two differ when other processes share the cores). The target is
-/// ≥ 20 MB/s for each workload in a release build.
+/// (the two differ when other processes share the cores). The target is ≥ 20 MB/s for
+/// each workload in a release build (docs/performance.md).
 ///
 /// - Returns: the exit status (0, or 2 on a bad argument or an unexpected parse error).
 func runParseBenchmark(arguments: [String]) -> Int32 {
@@ -42,11 +42,56 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
     let visual = VisualFormatParser(options: options)
     let equations = EquationParser(options: options)
     let targetBytes = Int(megabytes * 1_000_000)
+    let visualStrings = typicalVisualFormatStrings(totalling: targetBytes)
+    let equationStrings = typicalEquationStrings(totalling: targetBytes)
 
-    var visualStrings: [String] = []
-    var visualBytes = 0
+    print("workload                          bytes  constraints  cpu s  cpu MB/s  wall MB/s")
+    var failed = false
+    failed = !measureParsing("vfl: many strings", bytes: visualStrings.bytes) {
+        var constraints = 0, errors = 0
+        for string in visualStrings.strings {
+            let result = visual.parse(string)
+            constraints += result.constraints.count
+            errors += result.diagnostics.count
+        }
+        return (constraints, errors)
+    } || failed
+    failed = !measureParsing("equations: many strings", bytes: equationStrings.bytes) {
+        var constraints = 0, errors = 0
+        for string in equationStrings.strings {
+            let result = equations.parse(string)
+            constraints += result.constraints.count
+            errors += result.diagnostics.count
+        }
+        return (constraints, errors)
+    } || failed
+    for kilobytes in [128, 256, 512, 1024] {
+        let long = longVisualFormatString(kilobytes: kilobytes)
+        failed = !measureParsing("vfl: one string \(kilobytes) KB", bytes: long.utf8.count) {
+            let result = visual.parse(long)
+            return (result.constraints.count, result.diagnostics.count)
+        } || failed
+    }
+    for kilobytes in [128, 256, 512, 1024] {
+        let long = longEquationString(kilobytes: kilobytes)
+        failed = !measureParsing("equation: one string \(kilobytes) KB", bytes: long.utf8.count) {
+            let result = equations.parse(long)
+            return (result.constraints.count, result.diagnostics.count)
+        } || failed
+    }
+    if failed {
+        print("error: a benchmark input produced diagnostics")
+        return 2
+    }
+    return 0
+}
+
+/// Four kinds of typical VFL strings in turn, until they total `targetBytes` of UTF-8.
+private func typicalVisualFormatStrings(totalling targetBytes: Int) -> (strings: [String], bytes: Int) {
+    var strings: [String] = []
+    var bytes = 0
     var counter = 0
-    while visualBytes < targetBytes {
+    while bytes < targetBytes {
         let a = "view\(counter)", b = "label\(counter)", c = "icon\(counter)"
         let string: String
         switch counter % 4 {
@@ -55,14 +100,19 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
         case 2: string = "|[\(a)][\(b)]-[\(c)(100@20)]-(>=0)-|"
         default: string = "H:|-50-[\(a)]-50-|"
         }
-        visualStrings.append(string)
-        visualBytes += string.utf8.count
+        strings.append(string)
+        bytes += string.utf8.count
         counter += 1
     }
-    var equationStrings: [String] = []
-    var equationBytes = 0
-    counter = 0
-    while equationBytes < targetBytes {
+    return (strings, bytes)
+}
+
+/// Four kinds of typical equations in turn, until they total `targetBytes` of UTF-8.
+private func typicalEquationStrings(totalling targetBytes: Int) -> (strings: [String], bytes: Int) {
+    var strings: [String] = []
+    var bytes = 0
+    var counter = 0
+    while bytes < targetBytes {
         let a = "view\(counter)", b = "label\(counter)"
         let string: String
         switch counter % 4 {
@@ -71,83 +121,57 @@ func runParseBenchmark(arguments: [String]) -> Int32 {
         case 2: string = "\(a).width >= \(b).width * 2 / 3 - gap ~ 250"
         default: string = "align(centerY: \(a), \(b), superview)"
         }
-        equationStrings.append(string)
-        equationBytes += string.utf8.count
+        strings.append(string)
+        bytes += string.utf8.count
         counter += 1
     }
+    return (strings, bytes)
+}
 
-    print("workload                          bytes  constraints  cpu s  cpu MB/s  wall MB/s")
-    var failed = false
-    func report(_ name: String, bytes: Int, _ body: () -> (constraints: Int, errors: Int)) {
-        // Best of three runs, to keep one slow run from another process out of the figure.
-        var bestCPU = Double.infinity
-        var bestWall = Double.infinity
-        var outcome = (constraints: 0, errors: 0)
-        for _ in 0..<3 {
-            let clock = ContinuousClock()
-            let start = clock.now
-            let cpuStart = threadCPUSeconds()
-            outcome = body()
-            let cpu = threadCPUSeconds() - cpuStart
-            let elapsed = start.duration(to: clock.now)
-            let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            bestCPU = min(bestCPU, cpu)
-            bestWall = min(bestWall, wall)
-        }
-        if outcome.errors > 0 { failed = true }
-        let megabytes = Double(bytes) / 1e6
-        let padded = name.padding(toLength: 28, withPad: " ", startingAt: 0)
-        print("\(padded) \(String(bytes).parseBenchLeftPadded(11)) \(String(outcome.constraints).parseBenchLeftPadded(12)) \(parseBenchDecimal(bestCPU, 3).parseBenchLeftPadded(6)) \(parseBenchDecimal(megabytes / bestCPU, 1).parseBenchLeftPadded(9)) \(parseBenchDecimal(megabytes / bestWall, 1).parseBenchLeftPadded(10))")
+/// `H:|-[v0]-[v1]-…-|` of about `kilobytes` KB.
+private func longVisualFormatString(kilobytes: Int) -> String {
+    var long = "H:|"
+    var view = 0
+    while long.utf8.count < kilobytes * 1024 - 2 {
+        long += "-[v\(view)]"
+        view += 1
     }
-    report("vfl: many strings", bytes: visualBytes) {
-        var constraints = 0, errors = 0
-        for string in visualStrings {
-            let result = visual.parse(string)
-            constraints += result.constraints.count
-            errors += result.diagnostics.count
-        }
-        return (constraints, errors)
+    return long + "-|"
+}
+
+/// `v0.width + v1.width + … == superview.width * 0.5` of about `kilobytes` KB.
+private func longEquationString(kilobytes: Int) -> String {
+    var long = "v0.width"
+    var term = 1
+    while long.utf8.count < kilobytes * 1024 - 40 {
+        long += " + v\(term).width"
+        term += 1
     }
-    report("equations: many strings", bytes: equationBytes) {
-        var constraints = 0, errors = 0
-        for string in equationStrings {
-            let result = equations.parse(string)
-            constraints += result.constraints.count
-            errors += result.diagnostics.count
-        }
-        return (constraints, errors)
+    return long + " == superview.width * 0.5"
+}
+
+/// Runs `body` three times and prints one row: the best CPU and wall times' MB/s.
+/// - Returns: false when the parse produced diagnostics (the inputs are all valid).
+private func measureParsing(_ name: String, bytes: Int, _ body: () -> (constraints: Int, errors: Int)) -> Bool {
+    // Best of three runs, to keep one slow run from another process out of the figure.
+    var bestCPU = Double.infinity
+    var bestWall = Double.infinity
+    var outcome = (constraints: 0, errors: 0)
+    for _ in 0..<3 {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let cpuStart = threadCPUSeconds()
+        outcome = body()
+        let cpu = threadCPUSeconds() - cpuStart
+        let elapsed = start.duration(to: clock.now)
+        let wall = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        bestCPU = min(bestCPU, cpu)
+        bestWall = min(bestWall, wall)
     }
-    for kilobytes in [128, 256, 512, 1024] {
-        var long = "H:|"
-        var view = 0
-        while long.utf8.count < kilobytes * 1024 - 2 {
-            long += "-[v\(view)]"
-            view += 1
-        }
-        long += "-|"
-        report("vfl: one string \(kilobytes) KB", bytes: long.utf8.count) {
-            let result = visual.parse(long)
-            return (result.constraints.count, result.diagnostics.count)
-        }
-    }
-    for kilobytes in [128, 256, 512, 1024] {
-        var long = "v0.width"
-        var term = 1
-        while long.utf8.count < kilobytes * 1024 - 40 {
-            long += " + v\(term).width"
-            term += 1
-        }
-        long += " == superview.width * 0.5"
-        report("equation: one string \(kilobytes) KB", bytes: long.utf8.count) {
-            let result = equations.parse(long)
-            return (result.constraints.count, result.diagnostics.count)
-        }
-    }
-    if failed {
-        print("error: a benchmark input produced diagnostics")
-        return 2
-    }
-    return 0
+    let megabytes = Double(bytes) / 1e6
+    let padded = name.padding(toLength: 28, withPad: " ", startingAt: 0)
+    print("\(padded) \(String(bytes).parseBenchLeftPadded(11)) \(String(outcome.constraints).parseBenchLeftPadded(12)) \(parseBenchDecimal(bestCPU, 3).parseBenchLeftPadded(6)) \(parseBenchDecimal(megabytes / bestCPU, 1).parseBenchLeftPadded(9)) \(parseBenchDecimal(megabytes / bestWall, 1).parseBenchLeftPadded(10))")
+    return outcome.errors == 0
 }
 
 private func parseBenchDecimal(_ value: Double, _ decimals: Int) -> String {

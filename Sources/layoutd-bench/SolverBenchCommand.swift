@@ -7,36 +7,39 @@ import Foundation
 /// and `ambiguous_variables`. `--no-deferral` turns off ``Solver/defersImpliedFree``, for
 /// comparing its effect.
 enum SolverBenchCommand {
-    static func run(_ arguments: [String]) -> Int32 {
+    /// The command line: FILE, `--repeats N` (7), `--min-repeats N` (3), `--budget-s S`
+    /// (20: no new round after S seconds once `--min-repeats` are done),
+    /// `--dump-solution PATH`, `--no-deferral`; `--solver NAME` is accepted and ignored.
+    struct Options {
         var path: String?
         var repeats = 7
         var minRepeats = 3
         var budget = 20.0
         var dumpPath: String?
         var defers = true
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let value = index + 1 < arguments.count ? arguments[index + 1] : nil
-            switch argument {
-            case "--repeats": repeats = Int(value ?? "") ?? repeats; index += 1
-            case "--min-repeats": minRepeats = Int(value ?? "") ?? minRepeats; index += 1
-            case "--budget-s": budget = Double(value ?? "") ?? budget; index += 1
-            case "--dump-solution": dumpPath = value; index += 1
-            case "--no-deferral": defers = false   // install every required constraint at once (for comparison)
-            case "--solver": index += 1   // accepted for run_all.py compatibility
-            default: path = argument
-            }
-            index += 1
-        }
-        guard let path else { return fail("solver: missing FILE") }
-        let system: LayoutLPSystem
-        do { system = try LayoutLPSystem(contentsOf: path) } catch { return fail("\(error)") }
 
-        let clock = ContinuousClock()
-        func ns(_ duration: Duration) -> Double {
-            Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+        init(_ arguments: [String]) {
+            var index = 0
+            while index < arguments.count {
+                let argument = arguments[index]
+                let value = index + 1 < arguments.count ? arguments[index + 1] : nil
+                switch argument {
+                case "--repeats": repeats = Int(value ?? "") ?? repeats; index += 1
+                case "--min-repeats": minRepeats = Int(value ?? "") ?? minRepeats; index += 1
+                case "--budget-s": budget = Double(value ?? "") ?? budget; index += 1
+                case "--dump-solution": dumpPath = value; index += 1
+                case "--no-deferral": defers = false   // install every required constraint at once (for comparison)
+                case "--solver": index += 1   // accepted for run_all.py compatibility
+                default: path = argument
+                }
+                index += 1
+            }
         }
+    }
+
+    /// What the rounds measured: each phase's times (ns, one per round), the first
+    /// round's values and counts.
+    struct Measurements {
         var times: [String: [Double]] = [:]
         var buildValues: [Double] = []
         var editValues: [Double]?
@@ -45,86 +48,136 @@ enum SolverBenchCommand {
         var pivots = 0
         var editAddPivots = 0
         var cells = 0
+        var rounds = 0
+
+        func median(_ key: String) -> Double { SolverBenchCommand.median(times[key] ?? []) }
+    }
+
+    /// A failed solver call, with its message.
+    struct Failure: Error {
+        var message: String
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let options = Options(arguments)
+        guard let path = options.path else { return fail("solver: missing FILE") }
+        let system: LayoutLPSystem
+        do { system = try LayoutLPSystem(contentsOf: path) } catch { return fail("\(error)") }
+        let measured: Measurements
+        do { measured = try measure(system, options: options) } catch { return fail(error.message) }
+        writeLine(resultLine(system, measured))
+        if let dumpPath = options.dumpPath {
+            func object(_ values: [Double]) -> String {
+                "{" + zip(system.variables, values).map { "\(json($0.0)): \(json($0.1))" }.joined(separator: ", ") + "}"
+            }
+            let text = "{\"build\": \(object(measured.buildValues)), \"edit\": \(measured.editValues.map(object) ?? "null")}\n"
+            do { try Data(text.utf8).write(to: URL(fileURLWithPath: dumpPath)) } catch { return fail("\(error)") }
+        }
+        return 0
+    }
+
+    static func ns(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+
+    /// The kiwi_bench.py rounds: build the constraint objects, add them, update; the
+    /// first round also checks ambiguity; then the edits when the system has any. At
+    /// least `minRepeats` rounds, at most `repeats`, none started after `budget` seconds.
+    static func measure(_ system: LayoutLPSystem, options: Options) throws(Failure) -> Measurements {
+        let clock = ContinuousClock()
+        var measured = Measurements()
         let start = clock.now
-        var round = 0
         let variables = system.variables.indices.map { Variable(id: $0) }
-        let steps = system.steps
-        while round < repeats {
-            round += 1
+        while measured.rounds < options.repeats {
+            measured.rounds += 1
+            let round = measured.rounds
             let t0 = clock.now
             let constraints = system.makeConstraints()
             let t1 = clock.now
             var solver = Solver()
             solver.autoSolve = false   // optimise once, in updateVariables (update_ms)
-            solver.defersImpliedFree = defers
+            solver.defersImpliedFree = options.defers
             let t2 = clock.now
             // Counted in add_ms; the format gives the counts up front, as a scene does.
             solver.reserveCapacity(variables: system.variables.count, constraints: system.rows.count)
             do {
                 for constraint in constraints { try solver.addConstraint(constraint) }
             } catch {
-                return fail("\(system.name): addConstraint failed: \(error)")
+                throw Failure(message: "\(system.name): addConstraint failed: \(error)")
             }
             let t3 = clock.now
             solver.updateVariables()
             let t4 = clock.now
-            if round == 1 { pivots = solver.pivotCount; cells = solver.cellOperations }
-            times["build_objects", default: []].append(ns(t1 - t0))
-            times["add", default: []].append(ns(t3 - t2))
-            times["update", default: []].append(ns(t4 - t3))
+            if round == 1 { measured.pivots = solver.pivotCount; measured.cells = solver.cellOperations }
+            measured.times["build_objects", default: []].append(ns(t1 - t0))
+            measured.times["add", default: []].append(ns(t3 - t2))
+            measured.times["update", default: []].append(ns(t4 - t3))
             if round == 1 {
-                buildValues = variables.map { solver.value(of: $0) }
+                measured.buildValues = variables.map { solver.value(of: $0) }
                 let expressions = variables.map { Expression($0) }
                 let a0 = clock.now
                 let determined = solver.areDetermined(expressions)
-                ambiguityNs = ns(clock.now - a0)
-                ambiguous = determined.filter { !$0 }.count
+                measured.ambiguityNs = ns(clock.now - a0)
+                measured.ambiguous = determined.filter { !$0 }.count
             }
             if !system.edits.isEmpty {
-                let t5 = clock.now
-                do {
-                    for edit in system.edits {
-                        try solver.addEditVariable(Variable(id: edit.variable),
-                                                   strength: LayoutLPSystem.strength(edit.kiwiStrength))
-                    }
-                } catch {
-                    return fail("\(system.name): addEditVariable failed: \(error)")
-                }
-                let t6 = clock.now
-                if round == 1 { editAddPivots = solver.pivotCount - pivots }
-                var stepTimes: [Double] = []
-                stepTimes.reserveCapacity(steps)
-                do {
-                    for step in 0..<steps {
-                        let s0 = clock.now
-                        for edit in system.edits {
-                            try solver.suggestValue(edit.values[step], for: Variable(id: edit.variable))
-                        }
-                        solver.updateVariables()
-                        stepTimes.append(ns(clock.now - s0))
-                    }
-                } catch {
-                    return fail("\(system.name): suggestValue failed: \(error)")
-                }
-                let t7 = clock.now
-                times["edit_add", default: []].append(ns(t6 - t5))
-                times["edit_loop", default: []].append(ns(t7 - t6))
-                times["step_median", default: []].append(median(stepTimes))
-                times["step_max", default: []].append(stepTimes.max() ?? 0)
-                if round == 1 { editValues = variables.map { solver.value(of: $0) } }
+                try measureEdits(system, solver: &solver, round: round, into: &measured)
+                if round == 1 { measured.editValues = variables.map { solver.value(of: $0) } }
             }
-            if round >= minRepeats && ns(clock.now - start) / 1e9 > budget { break }
+            if round >= options.minRepeats && ns(clock.now - start) / 1e9 > options.budget { break }
         }
-        func med(_ key: String) -> Double { median(times[key] ?? []) }
+        return measured
+    }
+
+    /// One round's edits: add the edit variables, then suggest each step's values and update.
+    static func measureEdits(_ system: LayoutLPSystem, solver: inout Solver, round: Int,
+                             into measured: inout Measurements) throws(Failure) {
+        let clock = ContinuousClock()
+        let t5 = clock.now
+        do {
+            for edit in system.edits {
+                try solver.addEditVariable(Variable(id: edit.variable),
+                                           strength: LayoutLPSystem.strength(edit.kiwiStrength))
+            }
+        } catch {
+            throw Failure(message: "\(system.name): addEditVariable failed: \(error)")
+        }
+        let t6 = clock.now
+        if round == 1 { measured.editAddPivots = solver.pivotCount - measured.pivots }
+        var stepTimes: [Double] = []
+        stepTimes.reserveCapacity(system.steps)
+        do {
+            for step in 0..<system.steps {
+                let s0 = clock.now
+                for edit in system.edits {
+                    try solver.suggestValue(edit.values[step], for: Variable(id: edit.variable))
+                }
+                solver.updateVariables()
+                stepTimes.append(ns(clock.now - s0))
+            }
+        } catch {
+            throw Failure(message: "\(system.name): suggestValue failed: \(error)")
+        }
+        let t7 = clock.now
+        measured.times["edit_add", default: []].append(ns(t6 - t5))
+        measured.times["edit_loop", default: []].append(ns(t7 - t6))
+        measured.times["step_median", default: []].append(median(stepTimes))
+        measured.times["step_max", default: []].append(stepTimes.max() ?? 0)
+    }
+
+    /// The JSON line of kiwi_bench.py's FORMAT.md, with layoutd's own fields after it.
+    static func resultLine(_ system: LayoutLPSystem, _ measured: Measurements) -> String {
+        let steps = system.steps
+        func med(_ key: String) -> Double { measured.median(key) }
         func ms(_ value: Double) -> Double { (value / 1e6 * 10000).rounded() / 10000 }
-        let (objective, maxRequired) = system.evaluate(buildValues)
+        let (objective, maxRequired) = system.evaluate(measured.buildValues)
         let fields: [(String, String)] = [
             ("system", json(system.name)),
             ("solver", json("layoutd")),
             ("variables", "\(system.variables.count)"),
             ("constraints", "\(system.rows.count)"),
             ("edit_steps", "\(steps)"),
-            ("repeats", "\(round)"),
+            ("repeats", "\(measured.rounds)"),
             ("build_objects_ms", json(ms(med("build_objects")))),
             ("add_ms", json(ms(med("add")))),
             ("update_ms", json(ms(med("update")))),
@@ -134,27 +187,19 @@ enum SolverBenchCommand {
             ("edit_step_us", json(steps > 0 ? (med("edit_loop") / Double(steps) / 1e3 * 1000).rounded() / 1000 : 0)),
             ("edit_step_median_us", json((med("step_median") / 1e3 * 1000).rounded() / 1000)),
             ("edit_step_max_us", json((med("step_max") / 1e3 * 1000).rounded() / 1000)),
-            ("add_ms_min", json(ms(times["add"]?.min() ?? 0))),
-            ("edit_loop_ms_min", json(ms(times["edit_loop"]?.min() ?? 0))),
-            ("checksum", json(checksum(buildValues))),
-            ("checksum_edit", json(editValues.map(checksum))),
+            ("add_ms_min", json(ms(measured.times["add"]?.min() ?? 0))),
+            ("edit_loop_ms_min", json(ms(measured.times["edit_loop"]?.min() ?? 0))),
+            ("checksum", json(checksum(measured.buildValues))),
+            ("checksum_edit", json(measured.editValues.map(checksum))),
             ("objective", json((objective * 1000).rounded() / 1000)),
             ("max_required_violation", json(maxRequired)),
-            ("ambiguity_ms", json(ms(ambiguityNs))),
-            ("ambiguous_variables", "\(ambiguous)"),
-            ("pivots", "\(pivots)"),
-            ("edit_add_pivots", "\(editAddPivots)"),
-            ("cell_operations", "\(cells)"),
+            ("ambiguity_ms", json(ms(measured.ambiguityNs))),
+            ("ambiguous_variables", "\(measured.ambiguous)"),
+            ("pivots", "\(measured.pivots)"),
+            ("edit_add_pivots", "\(measured.editAddPivots)"),
+            ("cell_operations", "\(measured.cells)"),
         ]
-        writeLine("{" + fields.map { "\(json($0.0)): \($0.1)" }.joined(separator: ", ") + "}")
-        if let dumpPath {
-            func object(_ values: [Double]) -> String {
-                "{" + zip(system.variables, values).map { "\(json($0.0)): \(json($0.1))" }.joined(separator: ", ") + "}"
-            }
-            let text = "{\"build\": \(object(buildValues)), \"edit\": \(editValues.map(object) ?? "null")}\n"
-            do { try Data(text.utf8).write(to: URL(fileURLWithPath: dumpPath)) } catch { return fail("\(error)") }
-        }
-        return 0
+        return "{" + fields.map { "\(json($0.0)): \($0.1)" }.joined(separator: ", ") + "}"
     }
 
     static func median(_ values: [Double]) -> Double {

@@ -41,136 +41,202 @@ struct StackPropertyTests {
     /// A random stack scene: the `stack` form and the hand-written form.
     static func scenes(seed: UInt64) -> (stack: String, hand: String) {
         var random = SplitMix64(state: seed)
-        let horizontal = random.chance(50)
-        let distributions: [StackSpec.Distribution] = [.fill, .fillEqually, .fillProportionally, .equalSpacing, .equalCentering]
-        let distribution = distributions[random.int(0...4)]
-        let alignments: [StackSpec.Alignment] = horizontal ? [.fill, .leading, .center, .trailing, .firstBaseline, .lastBaseline]
-                                                           : [.fill, .leading, .center, .trailing]
-        let alignment = alignments[random.int(0...(alignments.count - 1))]
-        let equal = distribution == .equalSpacing || distribution == .equalCentering
-        let spacing = equal ? random.int(0...12) : random.int(-4...12)
-        let count = random.int(1...4)
-        var views: [ArrangedView] = []
-        for index in 0..<count {
-            let cross = random.int(10...50)
-            views.append(ArrangedView(name: "v\(index)", main: random.chance(85) ? random.int(10...80) : nil, cross: cross,
-                                      hidden: random.chance(25), firstBaseline: random.int(0...cross), baseline: random.int(0...cross)))
-        }
-        var custom: [String: Int] = [:]
-        if random.chance(30) { custom[views[random.int(0...(count - 1))].name] = random.int(0...20) }
-        let marginsRelative = random.chance(30)
-        let margins = (top: random.int(0...10), left: random.int(0...10), bottom: random.int(0...10), right: random.int(0...10))
-        let baselineRelative = !horizontal && random.chance(30)
-        let mainPinned = random.chance(60) ? random.int(150...400) : nil
-        let crossPinned = random.chance(50) ? random.int(40...120) : nil
+        let stack = RandomStack(&random)
+        return (stack.sceneJSON(stackMember: true, constraints: stack.position),
+                stack.sceneJSON(stackMember: false, constraints: stack.handWritten() + stack.position))
+    }
 
-        // Attribute names along (main) and across (cross) the axis.
-        let (mStart, mEnd, mMiddle, mLength) = horizontal ? ("leading", "trailing", "centerX", "width") : ("top", "bottom", "centerY", "height")
-        let (cStart, cEnd, cMiddle, cLength) = horizontal ? ("top", "bottom", "centerY", "height") : ("leading", "trailing", "centerX", "width")
+    /// One random stack: every choice drawn from the generator in a fixed order, so a
+    /// seed always gives the same stack.
+    struct RandomStack {
+        let horizontal: Bool
+        let distribution: StackSpec.Distribution
+        let alignment: StackSpec.Alignment
+        /// `equalSpacing` or `equalCentering`.
+        let equal: Bool
+        let spacing: Int
+        let views: [ArrangedView]
+        /// Custom spacing after a view, by name.
+        let custom: [String: Int]
+        let marginsRelative: Bool
+        let margins: (top: Int, left: Int, bottom: Int, right: Int)
+        let baselineRelative: Bool
+        /// The stack's length along (main) and across (cross) the axis when pinned.
+        let mainPinned: Int?
+        let crossPinned: Int?
+        /// Attribute names along (main) and across (cross) the axis.
+        let main: (start: String, end: String, middle: String, length: String)
+        let cross: (start: String, end: String, middle: String, length: String)
+
+        init(_ random: inout SplitMix64) {
+            horizontal = random.chance(50)
+            let distributions: [StackSpec.Distribution] = [.fill, .fillEqually, .fillProportionally, .equalSpacing, .equalCentering]
+            distribution = distributions[random.int(0...4)]
+            let alignments: [StackSpec.Alignment] = horizontal ? [.fill, .leading, .center, .trailing, .firstBaseline, .lastBaseline]
+                                                               : [.fill, .leading, .center, .trailing]
+            alignment = alignments[random.int(0...(alignments.count - 1))]
+            equal = distribution == .equalSpacing || distribution == .equalCentering
+            spacing = equal ? random.int(0...12) : random.int(-4...12)
+            let count = random.int(1...4)
+            var views: [ArrangedView] = []
+            for index in 0..<count {
+                let cross = random.int(10...50)
+                views.append(ArrangedView(name: "v\(index)", main: random.chance(85) ? random.int(10...80) : nil, cross: cross,
+                                          hidden: random.chance(25), firstBaseline: random.int(0...cross), baseline: random.int(0...cross)))
+            }
+            self.views = views
+            var custom: [String: Int] = [:]
+            if random.chance(30) { custom[views[random.int(0...(count - 1))].name] = random.int(0...20) }
+            self.custom = custom
+            marginsRelative = random.chance(30)
+            margins = (top: random.int(0...10), left: random.int(0...10), bottom: random.int(0...10), right: random.int(0...10))
+            baselineRelative = !horizontal && random.chance(30)
+            mainPinned = random.chance(60) ? random.int(150...400) : nil
+            crossPinned = random.chance(50) ? random.int(40...120) : nil
+            main = horizontal ? ("leading", "trailing", "centerX", "width") : ("top", "bottom", "centerY", "height")
+            cross = horizontal ? ("top", "bottom", "centerY", "height") : ("leading", "trailing", "centerX", "width")
+        }
+
+        var visible: [ArrangedView] { views.filter { !$0.hidden } }
+
+        /// The stack's edge (or margin, when `layoutMarginsRelative`) as an equation term.
         func canvas(_ attribute: String) -> String {
             guard marginsRelative else { return "s." + attribute }
             return attribute.hasPrefix("center") ? "s.\(attribute)WithinMargins" : "s.\(attribute)Margin"
         }
+
         func spacingAfter(_ view: ArrangedView) -> Int { custom[view.name] ?? spacing }
+
         /// ` + 4`, ` - 2.5`: a constant added on the right side.
         func plus(_ value: Double) -> String { value < 0 ? " - \(-value)" : " + \(value)" }
 
-        var hand: [String] = []
-        let visible = views.filter { !$0.hidden }
-        if let first = visible.first, let last = visible.last {
-            hand.append("\(first.name).\(mStart) == \(canvas(mStart))")
-            hand.append("\(last.name).\(mEnd) == \(canvas(mEnd))")
-        }
-        let relation = equal ? ">=" : "=="
-        for (previous, next) in zip(visible, visible.dropFirst()) {
-            if baselineRelative {
-                hand.append("\(next.name).firstBaseline \(relation) \(previous.name).lastBaseline\(plus(Double(spacingAfter(previous))))")
-            } else {
-                hand.append("\(next.name).\(mStart) \(relation) \(previous.name).\(mEnd)\(plus(Double(spacingAfter(previous))))")
-            }
-        }
-        switch distribution {
-        case .fill:
-            break
-        case .fillEqually:
-            for view in visible.dropFirst() { hand.append("\(view.name).\(mLength) == \(visible[0].name).\(mLength)") }
-        case .fillProportionally:
-            var total = Double(visible.reduce(0) { $0 + ($1.main ?? 0) })
-            for previous in visible.dropLast() { total += Double(spacingAfter(previous)) }
-            if total > 0 {
-                for (order, view) in visible.enumerated() {
-                    let share = Double(view.main ?? 0) / total
-                    let right = share == 0 ? "0" : "\(share) * s.\(mLength)"
-                    hand.append("\(view.name).\(mLength) == \(right) @\(999 - order)")
-                }
-            }
-        case .equalSpacing, .equalCentering:
-            let pairs = Array(zip(visible, visible.dropFirst()))
-            func gap(_ pair: (ArrangedView, ArrangedView)) -> String {
-                distribution == .equalSpacing ? "\(pair.1.name).\(mStart) - \(pair.0.name).\(mEnd)"
-                    : "\(pair.1.name).\(mMiddle) - \(pair.0.name).\(mMiddle)"
-            }
-            for pair in pairs.dropFirst() {
-                hand.append("\(gap(pair)) == \(gap(pairs[0]))" + (distribution == .equalCentering ? " @150" : ""))
-            }
-            hand.append("s.\(mLength) == 0 @49")
-        }
-        for (index, view) in views.enumerated() where view.hidden {
-            hand.append("\(view.name).\(mLength) == 0")
-            let previous = views[..<index].last { !$0.hidden }
-            let next = views[(index + 1)...].first { !$0.hidden }
-            switch (previous, next) {
-            case let (previous?, next?):
-                if equal {
-                    hand.append("\(view.name).\(mStart) == 0.5 * \(previous.name).\(mEnd) + 0.5 * \(next.name).\(mStart)")
-                } else {
-                    // Halved as the visible spacing is measured (baseline to baseline on a
-                    // baselineRelative stack).
-                    let from = baselineRelative ? "lastBaseline" : mEnd
-                    hand.append("\(view.name).\(mStart) == \(previous.name).\(from)\(plus(Double(spacingAfter(previous)) / 2))")
-                }
-            case (nil, _?):
-                hand.append("\(view.name).\(mStart) == \(canvas(mStart))")
-            case (_?, nil):
-                hand.append("\(view.name).\(mEnd) == \(canvas(mEnd))")
-            case (nil, nil):
-                hand.append("\(view.name).\(mStart) == \(canvas(mStart))")
-                hand.append("\(view.name).\(mEnd) == \(canvas(mEnd))")
-            }
-        }
-        let first = views[0].name
-        let fit = "\(canvas(cEnd)) - \(canvas(cStart)) == 0 @51"
-        switch alignment {
-        case .fill:
-            hand.append("\(first).\(cStart) == \(canvas(cStart))")
-            hand.append("\(first).\(cEnd) == \(canvas(cEnd))")
-            for view in views.dropFirst() {
-                hand.append("\(view.name).\(cStart) == \(first).\(cStart)")
-                hand.append("\(view.name).\(cEnd) == \(first).\(cEnd)")
-            }
-        default:
-            let edge: String
-            switch alignment {
-            case .leading: edge = cStart
-            case .trailing: edge = cEnd
-            case .center: edge = cMiddle
-            default: edge = alignment.rawValue
-            }
-            if !alignment.isBaseline { hand.append("\(first).\(edge) == \(canvas(edge))") }
-            for view in views.dropFirst() { hand.append("\(view.name).\(edge) == \(first).\(edge)") }
-            for view in visible {
-                if alignment.isBaseline { hand.append("\(canvas(cStart)) == \(view.name).\(cStart) @999.5") }
-                if alignment != .leading { hand.append("\(canvas(cStart)) <= \(view.name).\(cStart)") }
-                if alignment != .trailing { hand.append("\(canvas(cEnd)) >= \(view.name).\(cEnd)") }
-            }
-            if !visible.isEmpty || alignment == .center || alignment.isBaseline { hand.append(fit) }
-            for view in views { hand.append("\(view.name).\(cLength) == 0 @25") }
+        /// The stack's constraints written by hand, in the compiler's order: along the
+        /// axis, the distribution, hidden views, alignment.
+        func handWritten() -> [String] {
+            axis() + distributionConstraints() + hiding() + alignmentConstraints()
         }
 
-        // The two scenes.
-        var position = ["s.left == 10", "s.top == 10"]
-        if let mainPinned { position.append("s.\(mLength) == \(mainPinned)") }
-        if let crossPinned { position.append("s.\(cLength) == \(crossPinned)") }
+        /// The canvas connections and the spacing between visible views.
+        func axis() -> [String] {
+            var hand: [String] = []
+            let visible = visible
+            if let first = visible.first, let last = visible.last {
+                hand.append("\(first.name).\(main.start) == \(canvas(main.start))")
+                hand.append("\(last.name).\(main.end) == \(canvas(main.end))")
+            }
+            let relation = equal ? ">=" : "=="
+            for (previous, next) in zip(visible, visible.dropFirst()) {
+                if baselineRelative {
+                    hand.append("\(next.name).firstBaseline \(relation) \(previous.name).lastBaseline\(plus(Double(spacingAfter(previous))))")
+                } else {
+                    hand.append("\(next.name).\(main.start) \(relation) \(previous.name).\(main.end)\(plus(Double(spacingAfter(previous))))")
+                }
+            }
+            return hand
+        }
+
+        func distributionConstraints() -> [String] {
+            var hand: [String] = []
+            let visible = visible
+            switch distribution {
+            case .fill:
+                break
+            case .fillEqually:
+                for view in visible.dropFirst() { hand.append("\(view.name).\(main.length) == \(visible[0].name).\(main.length)") }
+            case .fillProportionally:
+                var total = Double(visible.reduce(0) { $0 + ($1.main ?? 0) })
+                for previous in visible.dropLast() { total += Double(spacingAfter(previous)) }
+                if total > 0 {
+                    for (order, view) in visible.enumerated() {
+                        let share = Double(view.main ?? 0) / total
+                        let right = share == 0 ? "0" : "\(share) * s.\(main.length)"
+                        hand.append("\(view.name).\(main.length) == \(right) @\(999 - order)")
+                    }
+                }
+            case .equalSpacing, .equalCentering:
+                let pairs = Array(zip(visible, visible.dropFirst()))
+                func gap(_ pair: (ArrangedView, ArrangedView)) -> String {
+                    distribution == .equalSpacing ? "\(pair.1.name).\(main.start) - \(pair.0.name).\(main.end)"
+                        : "\(pair.1.name).\(main.middle) - \(pair.0.name).\(main.middle)"
+                }
+                for pair in pairs.dropFirst() {
+                    hand.append("\(gap(pair)) == \(gap(pairs[0]))" + (distribution == .equalCentering ? " @150" : ""))
+                }
+                hand.append("s.\(main.length) == 0 @49")
+            }
+            return hand
+        }
+
+        func hiding() -> [String] {
+            var hand: [String] = []
+            for (index, view) in views.enumerated() where view.hidden {
+                hand.append("\(view.name).\(main.length) == 0")
+                let previous = views[..<index].last { !$0.hidden }
+                let next = views[(index + 1)...].first { !$0.hidden }
+                switch (previous, next) {
+                case let (previous?, next?):
+                    if equal {
+                        hand.append("\(view.name).\(main.start) == 0.5 * \(previous.name).\(main.end) + 0.5 * \(next.name).\(main.start)")
+                    } else {
+                        // Halved as the visible spacing is measured (baseline to baseline on a
+                        // baselineRelative stack).
+                        let from = baselineRelative ? "lastBaseline" : main.end
+                        hand.append("\(view.name).\(main.start) == \(previous.name).\(from)\(plus(Double(spacingAfter(previous)) / 2))")
+                    }
+                case (nil, _?):
+                    hand.append("\(view.name).\(main.start) == \(canvas(main.start))")
+                case (_?, nil):
+                    hand.append("\(view.name).\(main.end) == \(canvas(main.end))")
+                case (nil, nil):
+                    hand.append("\(view.name).\(main.start) == \(canvas(main.start))")
+                    hand.append("\(view.name).\(main.end) == \(canvas(main.end))")
+                }
+            }
+            return hand
+        }
+
+        func alignmentConstraints() -> [String] {
+            var hand: [String] = []
+            let first = views[0].name
+            let fit = "\(canvas(cross.end)) - \(canvas(cross.start)) == 0 @51"
+            switch alignment {
+            case .fill:
+                hand.append("\(first).\(cross.start) == \(canvas(cross.start))")
+                hand.append("\(first).\(cross.end) == \(canvas(cross.end))")
+                for view in views.dropFirst() {
+                    hand.append("\(view.name).\(cross.start) == \(first).\(cross.start)")
+                    hand.append("\(view.name).\(cross.end) == \(first).\(cross.end)")
+                }
+            default:
+                let edge: String
+                switch alignment {
+                case .leading: edge = cross.start
+                case .trailing: edge = cross.end
+                case .center: edge = cross.middle
+                default: edge = alignment.rawValue
+                }
+                if !alignment.isBaseline { hand.append("\(first).\(edge) == \(canvas(edge))") }
+                for view in views.dropFirst() { hand.append("\(view.name).\(edge) == \(first).\(edge)") }
+                let visible = visible
+                for view in visible {
+                    if alignment.isBaseline { hand.append("\(canvas(cross.start)) == \(view.name).\(cross.start) @999.5") }
+                    if alignment != .leading { hand.append("\(canvas(cross.start)) <= \(view.name).\(cross.start)") }
+                    if alignment != .trailing { hand.append("\(canvas(cross.end)) >= \(view.name).\(cross.end)") }
+                }
+                if !visible.isEmpty || alignment == .center || alignment.isBaseline { hand.append(fit) }
+                for view in views { hand.append("\(view.name).\(cross.length) == 0 @25") }
+            }
+            return hand
+        }
+
+        /// The stack placed in the container, with its pinned lengths.
+        var position: [String] {
+            var position = ["s.left == 10", "s.top == 10"]
+            if let mainPinned { position.append("s.\(main.length) == \(mainPinned)") }
+            if let crossPinned { position.append("s.\(cross.length) == \(crossPinned)") }
+            return position
+        }
+
         func viewJSON(_ view: ArrangedView, index: Int, parent: Bool) -> String {
             let (mainName, crossName) = horizontal ? ("width", "height") : ("height", "width")
             var size = "\"\(crossName)\":\(view.cross)"
@@ -183,19 +249,21 @@ struct StackPropertyTests {
                 + ",\"firstBaseline\":\(view.firstBaseline),\"baseline\":\(view.baseline)"
                 + (parent ? ",\"parent\":\"s\"" : "") + "}"
         }
-        let marginsJSON = "\"margins\":{\"top\":\(margins.top),\"left\":\(margins.left),\"bottom\":\(margins.bottom),\"right\":\(margins.right)}"
-        let customJSON = custom.keys.sorted().map { "\"\($0)\":\(custom[$0]!)" }.joined(separator: ",")
-        let stackJSON = "\"stack\":{\"axis\":\"\(horizontal ? "horizontal" : "vertical")\",\"distribution\":\"\(distribution.rawValue)\","
-            + "\"alignment\":\"\(alignment.rawValue)\",\"spacing\":\(spacing),\"customSpacing\":{\(customJSON)},"
-            + "\"layoutMarginsRelative\":\(marginsRelative),\"baselineRelative\":\(baselineRelative),"
-            + "\"arranged\":[\(views.map { "\"\($0.name)\"" }.joined(separator: ","))]}"
-        func scene(stackMember: Bool, constraints: [String]) -> String {
+
+        /// The scene: the stack view `s` (with its `stack` member when `stackMember`, else
+        /// as the arranged views' parent) and `constraints`.
+        func sceneJSON(stackMember: Bool, constraints: [String]) -> String {
+            let marginsJSON = "\"margins\":{\"top\":\(margins.top),\"left\":\(margins.left),\"bottom\":\(margins.bottom),\"right\":\(margins.right)}"
+            let customJSON = custom.keys.sorted().map { "\"\($0)\":\(custom[$0]!)" }.joined(separator: ",")
+            let stackJSON = "\"stack\":{\"axis\":\"\(horizontal ? "horizontal" : "vertical")\",\"distribution\":\"\(distribution.rawValue)\","
+                + "\"alignment\":\"\(alignment.rawValue)\",\"spacing\":\(spacing),\"customSpacing\":{\(customJSON)},"
+                + "\"layoutMarginsRelative\":\(marginsRelative),\"baselineRelative\":\(baselineRelative),"
+                + "\"arranged\":[\(views.map { "\"\($0.name)\"" }.joined(separator: ","))]}"
             let arranged = views.enumerated().map { viewJSON($1, index: $0, parent: !stackMember) }.joined(separator: ",")
             let quoted = constraints.map { "\"\($0)\"" }.joined(separator: ",")
             return "{\"container\":{\"width\":500,\"height\":500},\"views\":{\"s\":{\(marginsJSON)\(stackMember ? "," + stackJSON : "")},\(arranged)},"
                 + "\"constraints\":[\(quoted)]}"
         }
-        return (scene(stackMember: true, constraints: position), scene(stackMember: false, constraints: hand + position))
     }
 
     static let seeds: [UInt64] = Array(1...120)

@@ -2,6 +2,7 @@ import Foundation
 import LayoutCompiler
 @testable import LayoutService
 import Testing
+@testable import Wireframe
 
 /// Layout guides in answers: the `guides` member of `/solve` and of each
 /// `layouts` entry, byte for byte; the corpus cases of contract v1.1 for guides and the

@@ -3,6 +3,7 @@ import LayoutCompiler
 @testable import LayoutService
 import LayoutStore
 import Testing
+import Wireframe
 
 /// `--max-response-bytes` (``SceneEngine/maxResponseBytes``): every answer (frames,
 /// `layouts` of `sizes`, verdicts, problems, SVG) is at most that long; an answer of

@@ -177,30 +177,52 @@ enum SceneFuzz {
         guard let text = String(validating: bytes[declaration.count...], as: UTF8.self) else {
             return .failure(SVGFailure(reason: "not UTF-8"))
         }
-        let scalars = Array(text.unicodeScalars)
+        var scanner = SVGScanner(scalars: Array(text.unicodeScalars))
+        do {
+            return .success(try scanner.readDocument())
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// A cursor over a wireframe's characters (after the XML declaration), for
+    /// ``parseSVG(_:)``; a failure names the scalar index where it was found.
+    struct SVGScanner {
+        let scalars: [Unicode.Scalar]
         var index = 0
+        /// The elements open, innermost last.
         var stack: [String] = []
         var roots = 0
         var document = SVGDocument()
-        func fail(_ reason: String) -> Result<SVGDocument, SVGFailure> {
-            .failure(SVGFailure(reason: "\(reason) at scalar \(index)"))
+
+        init(scalars: [Unicode.Scalar]) {
+            self.scalars = scalars
         }
-        func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
+
+        func failure(_ reason: String) -> SVGFailure {
+            SVGFailure(reason: "\(reason) at scalar \(index)")
+        }
+
+        static func isNameScalar(_ scalar: Unicode.Scalar) -> Bool {
             ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar) || scalar == "-" || scalar == ":"
         }
-        func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
+
+        /// XML 1.0's `Char` production.
+        static func isAllowed(_ scalar: Unicode.Scalar) -> Bool {
             scalar == "\t" || scalar == "\n" || scalar == "\r" || (scalar.value >= 0x20 && scalar.value != 0xFFFE && scalar.value != 0xFFFF)
         }
-        func readName() -> String {
+
+        mutating func readName() -> String {
             var name = ""
-            while index < scalars.count && isNameScalar(scalars[index]) {
+            while index < scalars.count && Self.isNameScalar(scalars[index]) {
                 name.unicodeScalars.append(scalars[index])
                 index += 1
             }
             return name
         }
+
         /// Reads a reference after `&` (index on the `&`), returning what it stands for.
-        func readReference() -> String? {
+        mutating func readReference() -> String? {
             var end = index + 1
             while end < scalars.count && end - index <= 10 && scalars[end] != ";" { end += 1 }
             guard end < scalars.count, scalars[end] == ";" else { return nil }
@@ -216,82 +238,101 @@ enum SceneFuzz {
             default:
                 let value: UInt32?
                 if body.hasPrefix("#x") { value = UInt32(body.dropFirst(2), radix: 16) } else if body.hasPrefix("#") { value = UInt32(body.dropFirst(), radix: 10) } else { value = nil }
-                guard let value, let scalar = Unicode.Scalar(value), isAllowed(scalar) else { return nil }
+                guard let value, let scalar = Unicode.Scalar(value), Self.isAllowed(scalar) else { return nil }
                 return String(Character(scalar))
             }
         }
-        func skipSpace() {
+
+        mutating func skipSpace() {
             while index < scalars.count && (scalars[index] == " " || scalars[index] == "\n" || scalars[index] == "\t" || scalars[index] == "\r") { index += 1 }
         }
 
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if scalar == "&" {
-                guard readReference() != nil else { return fail("a bare '&'") }
-                continue
-            }
-            if !isAllowed(scalar) { return fail("a character XML forbids (U+\(String(scalar.value, radix: 16)))") }
-            if scalar != "<" {
-                if stack.isEmpty && !(scalar == "\n" || scalar == " ") { return fail("text outside the root") }
+        /// The whole document: character data and references between tags, end tags
+        /// matched with the open elements, start tags (``readStartTag()``).
+        mutating func readDocument() throws(SVGFailure) -> SVGDocument {
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if scalar == "&" {
+                    guard readReference() != nil else { throw failure("a bare '&'") }
+                    continue
+                }
+                if !Self.isAllowed(scalar) { throw failure("a character XML forbids (U+\(String(scalar.value, radix: 16)))") }
+                if scalar != "<" {
+                    if stack.isEmpty && !(scalar == "\n" || scalar == " ") { throw failure("text outside the root") }
+                    index += 1
+                    continue
+                }
                 index += 1
-                continue
+                if index < scalars.count && scalars[index] == "/" {
+                    index += 1
+                    let name = readName()
+                    guard index < scalars.count, scalars[index] == ">" else { throw failure("an unterminated end tag") }
+                    index += 1
+                    guard let open = stack.popLast(), open == name else { throw failure("</\(name)> closes nothing open") }
+                    continue
+                }
+                try readStartTag()
             }
-            index += 1
-            if index < scalars.count && scalars[index] == "/" {
-                index += 1
-                let name = readName()
-                guard index < scalars.count, scalars[index] == ">" else { return fail("an unterminated end tag") }
-                index += 1
-                guard let open = stack.popLast(), open == name else { return fail("</\(name)> closes nothing open") }
-                continue
-            }
+            if !stack.isEmpty { throw failure("unclosed <\(stack.last ?? "")>") }
+            if roots != 1 { throw failure("no root element") }
+            return document
+        }
+
+        /// A start tag after its `<`: its name (one of ``svgElements``; `svg` alone at the
+        /// root), its attributes (``readAttribute(of:into:)``), through `>` or `/>`.
+        mutating func readStartTag() throws(SVGFailure) {
             let name = readName()
-            guard svgElements.contains(name) else { return fail("element '\(name)'") }
+            guard svgElements.contains(name) else { throw failure("element '\(name)'") }
             if stack.isEmpty {
                 roots += 1
-                if roots > 1 || name != "svg" { return fail("a second root or a root other than svg") }
+                if roots > 1 || name != "svg" { throw failure("a second root or a root other than svg") }
             }
             var attributes = Set<String>()
-            var isEmptyElement = false
             while true {
                 skipSpace()
-                guard index < scalars.count else { return fail("an unterminated tag") }
-                if scalars[index] == ">" { index += 1; break }
+                guard index < scalars.count else { throw failure("an unterminated tag") }
+                if scalars[index] == ">" {
+                    index += 1
+                    stack.append(name)
+                    return
+                }
                 if scalars[index] == "/" {
-                    guard index + 1 < scalars.count, scalars[index + 1] == ">" else { return fail("a stray '/' in a tag") }
+                    guard index + 1 < scalars.count, scalars[index + 1] == ">" else { throw failure("a stray '/' in a tag") }
                     index += 2
-                    isEmptyElement = true
-                    break
+                    return
                 }
-                let attribute = readName()
-                if attribute.isEmpty { return fail("a tag with a character that starts no attribute") }
-                if attribute.lowercased().hasPrefix("on") { return fail("event handler attribute '\(attribute)'") }
-                if !attributes.insert(attribute).inserted { return fail("attribute '\(attribute)' twice") }
-                guard index + 1 < scalars.count, scalars[index] == "=", scalars[index + 1] == "\"" else {
-                    return fail("attribute '\(attribute)' without a double-quoted value")
-                }
-                index += 2
-                var value = ""
-                while index < scalars.count && scalars[index] != "\"" {
-                    let character = scalars[index]
-                    if character == "<" { return fail("'<' in the value of '\(attribute)'") }
-                    if !isAllowed(character) { return fail("a character XML forbids in '\(attribute)'") }
-                    if character == "&" {
-                        guard let replacement = readReference() else { return fail("a bare '&' in '\(attribute)'") }
-                        value += replacement
-                    } else {
-                        value.unicodeScalars.append(character)
-                        index += 1
-                    }
-                }
-                guard index < scalars.count else { return fail("an unterminated value of '\(attribute)'") }
-                index += 1
-                if attribute == "data-view" && name == "g" { document.viewNames.append(value) }
+                try readAttribute(of: name, into: &attributes)
             }
-            if !isEmptyElement { stack.append(name) }
         }
-        if !stack.isEmpty { return fail("unclosed <\(stack.last ?? "")>") }
-        if roots != 1 { return fail("no root element") }
-        return .success(document)
+
+        /// One `name="value"` of element `element`: a new name, not an event handler, its
+        /// value without `<`, forbidden characters or a bare `&`. A `g`'s `data-view` is
+        /// kept, unescaped.
+        mutating func readAttribute(of element: String, into attributes: inout Set<String>) throws(SVGFailure) {
+            let attribute = readName()
+            if attribute.isEmpty { throw failure("a tag with a character that starts no attribute") }
+            if attribute.lowercased().hasPrefix("on") { throw failure("event handler attribute '\(attribute)'") }
+            if !attributes.insert(attribute).inserted { throw failure("attribute '\(attribute)' twice") }
+            guard index + 1 < scalars.count, scalars[index] == "=", scalars[index + 1] == "\"" else {
+                throw failure("attribute '\(attribute)' without a double-quoted value")
+            }
+            index += 2
+            var value = ""
+            while index < scalars.count && scalars[index] != "\"" {
+                let character = scalars[index]
+                if character == "<" { throw failure("'<' in the value of '\(attribute)'") }
+                if !Self.isAllowed(character) { throw failure("a character XML forbids in '\(attribute)'") }
+                if character == "&" {
+                    guard let replacement = readReference() else { throw failure("a bare '&' in '\(attribute)'") }
+                    value += replacement
+                } else {
+                    value.unicodeScalars.append(character)
+                    index += 1
+                }
+            }
+            guard index < scalars.count else { throw failure("an unterminated value of '\(attribute)'") }
+            index += 1
+            if attribute == "data-view" && element == "g" { document.viewNames.append(value) }
+        }
     }
 }

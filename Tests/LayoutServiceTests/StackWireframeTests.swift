@@ -1,6 +1,7 @@
 import LayoutCompiler
 @testable import LayoutService
 import Testing
+@testable import Wireframe
 
 /// Stack views in the SVG wireframe: a stack's group has the class `stack`,
 /// drawn dashed by the stylesheet; its arranged views are inside it at their frames.

@@ -4,6 +4,7 @@ import LayoutCompiler
 @testable import LayoutService
 import LayoutStore
 import Testing
+@testable import Wireframe
 
 /// An SVG a person can read: the display size, labels that never overprint,
 /// problems drawn and written, small multiples, guides. Every check parses the document

@@ -7,6 +7,7 @@ import LayoutCompiler
 import HTTP1
 import LayoutStore
 import Testing
+@testable import Wireframe
 
 /// The SVG wireframe, parsed back with Foundation's `XMLParser` and compared
 /// with the frames `/solve` answers for the same scene.

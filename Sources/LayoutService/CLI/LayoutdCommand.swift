@@ -111,113 +111,71 @@ public enum LayoutdCommand {
 
     // MARK: - serve
 
+    /// `layoutd serve`: parses the options (``ServeOptions``), opens the stores, starts
+    /// the server, says how it is reachable and who may write, and serves until SIGTERM
+    /// or SIGINT (then drains, closes the stores and exits 0).
+    /// - Returns: 0 after `--help`; 1 when a store cannot be opened or the address cannot
+    ///   be bound (it never returns once serving).
+    /// - Throws: ``UsageError`` for bad options (exit 2).
     static func serve(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print(OptionParser.help(usage: "layoutd serve [options]", summary: "Runs the layoutd HTTP/1.1 service.", specs: serveOptions))
             return 0
         }
-        let options = try OptionParser.parse(arguments, specs: serveOptions, environment: environment)
-        guard options.positionals.isEmpty else { throw UsageError("serve takes no arguments, got '\(options.positionals[0])'") }
-        let host = options.string("host") ?? "127.0.0.1"
-        let port = try options.int("port", default: 8080)
-        guard port <= 65535 else { throw UsageError("--port must be 0…65535") }
-        let location = StoreLocation(options.string("db") ?? "layoutd.db")
-
-        var limits = ServerLimits()
-        limits.problemTypeBase = LayoutService.problemTypeBase
-        limits.problemMembers = LayoutService.problemMembers
-        // Every answer, the server's own 400/408/413/431/503 included, tells browsers not
-        // to guess another type than Content-Type's (Fetch standard §3.5); held by
-        // hostile/exposure-headers.
-        limits.responseFields = ["X-Content-Type-Options": "nosniff"]
-        limits.maxBodyBytes = try options.int("max-body-bytes", default: limits.maxBodyBytes)
-        limits.maxHeaderBytes = try options.int("max-header-bytes", default: limits.maxHeaderBytes)
-        limits.maxHeaderLineBytes = try options.int("max-header-line-bytes", default: limits.maxHeaderLineBytes)
-        limits.maxTargetBytes = try options.int("max-target-bytes", default: limits.maxTargetBytes)
-        limits.headTimeout = try options.seconds("head-timeout", default: limits.headTimeout)
-        limits.bodyTimeout = try options.seconds("body-timeout", default: limits.bodyTimeout)
-        limits.idleTimeout = try options.seconds("idle-timeout", default: limits.idleTimeout)
-        limits.maxRequestsPerConnection = try options.int("max-requests-per-connection", default: limits.maxRequestsPerConnection)
-        limits.maxConnections = try options.int("max-connections", default: limits.maxConnections)
-        limits.maxPendingResponseBytes = try options.int("max-pending-response-bytes", default: limits.maxPendingResponseBytes)
-        limits.maxPendingRequestBytes = try options.int("max-pending-request-bytes", default: limits.maxPendingRequestBytes)
-        limits.drainTimeout = try options.seconds("drain-timeout", default: limits.drainTimeout)
-
-        var configuration = ServiceConfiguration()
-        configuration.sceneLimits.maxViews = try options.int("max-views", default: configuration.sceneLimits.maxViews)
-        configuration.sceneLimits.maxConstraints = try options.int("max-constraints", default: configuration.sceneLimits.maxConstraints)
-        configuration.sceneLimits.maxSizes = try options.int("max-sizes", default: configuration.sceneLimits.maxSizes)
-        configuration.sceneLimits.maxConstraintBytes = try options.int("max-constraint-bytes", default: configuration.sceneLimits.maxConstraintBytes)
-        configuration.sceneLimits.maxHierarchyDepth = try options.int("max-hierarchy-depth", default: configuration.sceneLimits.maxHierarchyDepth)
-        configuration.sceneLimits.maxJSONDepth = try options.int("max-json-depth", default: configuration.sceneLimits.maxJSONDepth)
-        configuration.sceneLimits.maxSolverWork = try options.int("max-solver-work", default: configuration.sceneLimits.maxSolverWork)
-        configuration.frontCacheEntries = try options.int("front-cache-entries", default: configuration.frontCacheEntries)
-        configuration.frontCacheBytes = try options.int("front-cache-bytes", default: configuration.frontCacheBytes)
-        configuration.structureCacheEntries = try options.int("structure-cache-entries", default: configuration.structureCacheEntries)
-        configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
-        configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
-        configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        // The bind is classified by the address getaddrinfo gives (127.1, 2130706433 and
-        // localhost are loopback), and the server binds exactly that address.
+        let options = try ServeOptions(parsing: arguments, environment: environment)
         let bindAddress: BindAddress
-        do {
-            bindAddress = try BindAddress.resolve(host, port: port)
-        } catch {
-            FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
+        switch options.bindAddress {
+        case .success(let address): bindAddress = address
+        case .failure(let error):
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
             return 1
         }
-        let isLoopback = bindAddress.isLoopback
-        configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
-        let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
-            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        for entry in allowedHosts where entry != "*" {
-            guard !entry.contains(where: \.isWhitespace), HostPolicy.splitAuthority(entry) != nil else {
-                throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
-            }
-        }
-        configuration.hostPolicy = HostPolicy.forBind(bindAddress, allowedHosts: allowedHosts)
-        let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
-        guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
-        let cacheCapacity = try options.int("cache-capacity", default: 10_000)
-        let maxCachedResultBytes = try options.int("max-cached-result-bytes", default: 16 << 20)
-        let maxGroups = try options.int("max-groups", default: 10_000)
-        let maxCacheBytes = try options.int("max-cache-bytes", default: 256 << 20)
-        let maxGroupVersions = try options.int("max-group-versions", default: 100)
-        let diskReserveBytes = try options.int("disk-reserve-bytes", default: DiskReserve.defaultBytes)
-        guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
-        let maxGroupBytes = try options.int("max-group-bytes", default: 64 << 20)
-        guard maxGroupBytes >= 0 else { throw UsageError("--max-group-bytes must be at least 0") }
-        configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
-        configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
-        let busyTimeout = try options.seconds("busy-timeout", default: 5)
-
-        var settings = StoreSettings()
-        settings.cacheCapacity = cacheCapacity
-        settings.busyTimeout = busyTimeout
-        settings.maxGroups = maxGroups
-        settings.maxCachedResultBytes = maxCachedResultBytes
-        settings.maxCacheBytes = maxCacheBytes
-        settings.maxGroupVersions = maxGroupVersions
-        settings.diskReserveBytes = diskReserveBytes
-        settings.maxGroupBytes = maxGroupBytes
-        // With PostgreSQL, POST requests get more threads than --workers run at once: a
-        // front cache hit waiting on the store (its version lookup, batched with others'
-        // by VersionResolver) holds a thread but no solving turn. With SQLite, --workers
-        // threads and no turns: lookups are in-process.
-        let isPostgreSQL: Bool
-        if case .postgreSQL = location { isPostgreSQL = true } else { isPostgreSQL = false }
-        let postThreads = isPostgreSQL ? Self.postThreadsPerWorker * workers : workers
-        if isPostgreSQL { configuration.maxConcurrentSolves = workers }
-        // One connection per thread that may use the store (the POST threads, and the two
-        // threads of the other routes), so no request waits for another's.
-        settings.poolSize = postThreads + 2
-        let store: SQLiteStore
-        let groupStore: any GroupStoring
-        let path: String
+        guard let stores = openServeStores(options) else { return 1 }
+        let server = makeServer(options, address: bindAddress, stores: stores)
+        let boundPort: Int
         do {
-            (store, groupStore, path) = try openStores(location, cacheDB: options.string("cache-db"), settings: settings) { line in
+            boundPort = try server.start()
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
+            stores.close()
+            return 1
+        }
+        if stores.groups.isReadOnly {
+            FileHandle.standardError.write(Data("layoutd: the database '\(options.location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
+        }
+        FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(options.configuration, host: options.host, isLoopback: options.isLoopback))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(options.configuration.hostPolicy))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(Self.listeningHost(bindAddress)):\(boundPort) (\(Self.databaseDescription(options.location, cachePath: stores.cachePath)))\n".utf8))
+        installSignalHandlers {
+            FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
+            server.shutdown()
+            stores.close()
+            FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
+            exit(0)
+        }
+        dispatchMain()
+    }
+
+    /// The stores `serve` runs on (``openStores(_:cacheDB:settings:report:)``).
+    struct ServeStores {
+        var cache: SQLiteStore
+        var groups: any GroupStoring
+        var cachePath: String
+
+        /// Closes the cache store, and the group store when it is another SQLite file.
+        func close() {
+            cache.close()
+            if let groups = groups as? SQLiteStore, groups !== cache { groups.close() }
+        }
+    }
+
+    /// Opens `serve`'s stores, or writes why it cannot on stderr and answers `nil` (exit 1).
+    static func openServeStores(_ options: ServeOptions) -> ServeStores? {
+        do {
+            let (cache, groups, path) = try openStores(options.location, cacheDB: options.cacheDB, settings: options.settings) { line in
                 FileHandle.standardError.write(Data("layoutd: \(line)\n".utf8))
             }
+            return ServeStores(cache: cache, groups: groups, cachePath: path)
         } catch {
             let failed = error.path
             let reason: String
@@ -228,28 +186,41 @@ public enum LayoutdCommand {
             default: reason = "cannot open the database '\(failed)': \(LayoutService.describe(error.error))"
             }
             FileHandle.standardError.write(Data("layoutd: \(reason)\n".utf8))
-            return 1
+            return nil
         }
-        let logLevel = options.string("log-level") ?? "info"
-        guard ["info", "warn", "error"].contains(logLevel) else { throw UsageError("--log-level must be info, warn or error, got '\(logLevel)'") }
-        let log: (@Sendable (String) -> Void)? = options.flag("quiet") || logLevel != "info" ? nil : { @Sendable line in
+    }
+
+    /// The service on `stores` and the HTTP server in front of it, bound to `address` (resolved
+    /// from `--host`), not yet started.
+    static func makeServer(_ options: ServeOptions, address: BindAddress, stores: ServeStores) -> HTTPServer {
+        let log: (@Sendable (String) -> Void)? = options.logsRequests ? { @Sendable line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
-        }
+        } : nil
         let connections = ConnectionCounter()
         // One count of pending response bytes: the server's unsent output and the answers
         // the service is still writing.
-        let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
-        let service = LayoutService(store: store, groupStore: groupStore, configuration: configuration, pendingResponseBytes: pending,
-                                    openConnections: { connections.value() })
+        let pending = PendingResponseBytes(limit: options.limits.maxPendingResponseBytes)
+        let service = LayoutService(store: stores.cache, groupStore: stores.groups, configuration: options.configuration,
+                                    pendingResponseBytes: pending, openConnections: { connections.value() })
         let router = service.makeRouter()
         let handler = service.makeHandler(router: router, log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
-        // The server's own answers (framing errors, timeouts, 503 over the connection
-        // limit) never reach the handler: count and log them here. Requests that reached
-        // the handler are counted and logged by the service.
-        let metrics = service.metrics
-        let serverLog: @Sendable (AccessLogRecord) -> Void = { record in
+        let server = HTTPServer(host: options.host, port: options.port, address: address, limits: options.limits, workerCount: max(1, options.postThreads),
+                                accessLog: serverAccessLog(metrics: service.metrics, log: log), isExpensive: { $0.method == .POST },
+                                isSmallAnswer: LayoutService.hasSmallAnswer,
+                                overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
+                                pendingResponseBytes: pending,
+                                continueCheck: service.makeContinueCheck(router: router, log: log), handler: handler)
+        connections.source = { server.openConnectionCount }
+        return server
+    }
+
+    /// The server's own answers (framing errors, timeouts, 503 over the connection
+    /// limit) never reach the handler: counted and logged here. Requests that reached
+    /// the handler are counted and logged by the service.
+    static func serverAccessLog(metrics: Metrics, log: (@Sendable (String) -> Void)?) -> @Sendable (AccessLogRecord) -> Void {
+        { record in
             guard record.method == nil else { return }
             metrics.recordRequest(route: "(server)", status: record.status, seconds: record.duration)
             guard let log else { return }
@@ -263,37 +234,6 @@ public enum LayoutdCommand {
             line.endObject()
             log(String(decoding: line.bytes, as: UTF8.self))
         }
-        let server = HTTPServer(host: host, port: port, address: bindAddress, limits: limits, workerCount: max(1, postThreads),
-                                accessLog: serverLog, isExpensive: { $0.method == .POST },
-                                isSmallAnswer: LayoutService.hasSmallAnswer,
-                                overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
-                                pendingResponseBytes: pending,
-                                continueCheck: service.makeContinueCheck(router: router, log: log), handler: handler)
-        connections.source = { server.openConnectionCount }
-        let boundPort: Int
-        do {
-            boundPort = try server.start()
-        } catch {
-            FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
-            store.close()
-            if let groups = groupStore as? SQLiteStore, groups !== store { groups.close() }
-            return 1
-        }
-        if groupStore.isReadOnly {
-            FileHandle.standardError.write(Data("layoutd: the database '\(location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
-        }
-        FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
-        FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
-        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(Self.listeningHost(bindAddress)):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
-        installSignalHandlers {
-            FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
-            server.shutdown()
-            store.close()
-            if let groups = groupStore as? SQLiteStore, groups !== store { groups.close() }
-            FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
-            exit(0)
-        }
-        dispatchMain()
     }
 
     /// Threads for POST requests per `--workers` with a PostgreSQL group store: the

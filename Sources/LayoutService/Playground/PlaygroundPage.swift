@@ -1,4 +1,5 @@
 import Foundation
+import Wireframe
 
 /// The playground served at `GET /` (`browser/*` of integration/browser/run.py): one self-contained HTML page, inline CSS
 /// and JavaScript, no external URL of any kind, so it works offline and behind any proxy.

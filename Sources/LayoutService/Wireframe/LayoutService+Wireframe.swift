@@ -2,6 +2,7 @@ import Foundation
 import HTTP1
 import LayoutCompiler
 import LayoutSyntax
+import Wireframe
 
 extension LayoutService {
     /// Whether a `POST /solve` asks for the SVG wireframe instead of JSON: `?format=svg`

@@ -1,4 +1,5 @@
 import LayoutCompiler
+import Wireframe
 
 extension SceneEngine {
     /// The media type of a wireframe answer.
@@ -9,7 +10,7 @@ extension SceneEngine {
     /// Beyond it the answer is `422` `limit_exceeded`.
     public static let maxWireframeFrames = 150_000
 
-    /// Solves a prepared scene like ``solve(_:)`` and answers an SVG wireframe of it
+    /// Solves a prepared scene like ``solve(_:)`` and answers an SVG wireframe of it:
     /// `POST /solve` with `Accept: image/svg+xml` or `?format=svg`, and
     /// `layoutd solve --svg FILE`.
     ///

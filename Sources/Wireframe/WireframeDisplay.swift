@@ -50,7 +50,7 @@ public struct WireframeDisplay: Sendable, Equatable {
     /// - at most one of them.
     ///
     /// - Returns: the display, or the reason the parameters are refused (a 400).
-    static func parse(scale: String?, width: String?) -> Result<WireframeDisplay, InvalidParameter> {
+    public static func parse(scale: String?, width: String?) -> Result<WireframeDisplay, InvalidParameter> {
         switch (scale, width) {
         case (nil, nil):
             return .success(WireframeDisplay())
@@ -71,9 +71,12 @@ public struct WireframeDisplay: Sendable, Equatable {
     }
 
     /// Why ``parse(scale:width:)`` refused the query.
-    enum InvalidParameter: Error, Equatable {
+    public enum InvalidParameter: Error, Equatable {
+        /// `scale` is not a decimal number in ``minScale``...``maxScale`` (the text as sent).
         case scale(String)
+        /// `width` is not an integer in ``widthRange`` (the text as sent).
         case width(String)
+        /// Both `scale` and `width` were given.
         case bothGiven
     }
 
