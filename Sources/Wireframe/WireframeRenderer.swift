@@ -187,7 +187,7 @@ public struct WireframeRenderer: Sendable {
     /// label box it is compared with. Writing and examining cost a few nanoseconds per
     /// byte (no intermediate strings for escaping), so the default budget
     /// (`--max-solver-work`, 10⁸) stops a hostile scene's drawing within the solver's
-    /// promise of about 2 s (e2e `hostile/answers-svg-names-sizes`; the unit:
+    /// promise of about 3.5 s of one core (e2e `hostile/answers-svg-names-sizes`; the unit:
     /// `ResponseBoundTests.renderingStopsAtItsWorkBudget`).
     public static let workUnitDescription = "bytes written or examined"
 
