@@ -170,7 +170,6 @@ public final class PreparedText: Sendable {
             paragraphs.append(Paragraph(range: range, runs: runs, opportunities: opportunities,
                                         graphemes: starts + [range.upperBound], prefix: prefix))
         }
-        // Glyphs missing from every face: checked by shaping, which is what measuring sees.
         self.faces = faces
         self.paragraphs = paragraphs
         self.missingGlyphs = missing
@@ -259,7 +258,7 @@ public final class PreparedText: Sendable {
         if utf16.isEmpty {
             return TextMeasurement(lines: [], lineHeight: lineHeight, ascender: ascender, truncated: false, missingGlyphs: false)
         }
-        paragraphLoop: for (index, paragraph) in paragraphs.enumerated() {
+        paragraphLoop: for paragraph in paragraphs {
             if lines.count == limit { truncated = true; break }
             let range = paragraph.range
             func estimate(_ a: Int, _ b: Int) -> Double {
@@ -327,7 +326,6 @@ public final class PreparedText: Sendable {
                 lines.append(line!)
                 start = line!.range.upperBound
             }
-            _ = index
         }
         return TextMeasurement(lines: lines, lineHeight: lineHeight, ascender: ascender, truncated: truncated,
                                missingGlyphs: missingGlyphs)
