@@ -50,7 +50,7 @@ let package = Package(
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
-            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],
+            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService", "TextLayout"],
             swiftSettings: swiftSettings
         ),
 
