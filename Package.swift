@@ -60,6 +60,6 @@ let package = Package(
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "CHarfBuzz"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "TextLayout"], swiftSettings: swiftSettings),
     ]
 )

@@ -200,7 +200,8 @@ public struct SceneEngine: Sendable {
         var sizeWriter = JSONWriter(reservingCapacity: 64)
         sizeWriter.value(size, sortingKeys: true)
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
-                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups),
+                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups,
+                                                                   fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint),
                                  currentVersions: resolvedCurrent, text: sceneText))
     }
 

@@ -95,6 +95,10 @@ public struct FontCatalog: Sendable {
     public let familyNames: [String]
     /// Built-in families with no installed file (for a readiness check).
     public let missingFamilies: [String]
+    /// One line per installed face: its path, size in bytes and modification time (seconds),
+    /// in table order. Measurements depend on the files, so result cache keys of scenes
+    /// with labels include it: an upgraded font package never serves an old answer.
+    public let fingerprint: String
 
     /// The built-in families found under `root`; a face whose file is absent is left out.
     /// - Parameter fileExists: decides whether a path is installed (tests pass their own).
@@ -108,6 +112,14 @@ public struct FontCatalog: Sendable {
         }
         self.faces = faces
         self.familyNames = Self.builtInFamilies
+        var fingerprint = ""
+        for row in Self.builtInTable {
+            let path = root + "/" + row.file
+            var info = stat()
+            guard faces[row.family.lowercased()]?.contains(where: { $0.path == path }) == true, stat(path, &info) == 0 else { continue }
+            fingerprint += "\(path) \(info.st_size) \(info.st_mtim.tv_sec)\n"
+        }
+        self.fingerprint = fingerprint
         self.missingFamilies = Self.builtInFamilies.filter { faces[$0.lowercased()] == nil }
     }
 

@@ -45,6 +45,13 @@ public final class LoadedFace: @unchecked Sendable {
 
     deinit { hb_font_destroy(font) }
 
+    /// The hmtx advance of `scalar`'s nominal glyph, font units (nil without a glyph).
+    public func advance(of scalar: Unicode.Scalar) -> Int32? {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
+        return hb_font_get_glyph_h_advance(font, glyph)
+    }
+
     /// Whether the face maps `scalar` to a glyph of its own (cmap), not `.notdef`.
     public func hasGlyph(_ scalar: Unicode.Scalar) -> Bool {
         var glyph: hb_codepoint_t = 0

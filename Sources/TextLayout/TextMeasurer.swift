@@ -238,7 +238,8 @@ public final class PreparedText: Sendable {
     /// that is > 0 (1 never wraps).
     ///
     /// Each paragraph is filled greedily: a line runs to the furthest UAX #14 opportunity
-    /// whose line, trailing spaces left out and shaped on its own, is at most `width` wide;
+    /// whose line, trailing spaces left out and shaped on its own, is at most `width` wide
+    /// (+10⁻⁶);
     /// a piece with no opportunity that fits alone is broken between grapheme clusters (at
     /// least one per line). Candidates are found from the paragraph's own shaping (its
     /// advances summed) and confirmed by shaping the line on its own: every opportunity
@@ -250,7 +251,9 @@ public final class PreparedText: Sendable {
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let wrapWidth: Double? = numberOfLines == 1 ? nil : width.map { max($0, 0) }
         let slack = 0.5 * font.size
-        let fitTolerance = 1e-9
+        // Widths within 10⁻⁶ point count as equal (the contract's tolerance; answered
+        // frames are written to 6 decimals, and a pass wraps at the answered width).
+        let fitTolerance = 1e-6
         let buffer = hb_buffer_create()
         defer { hb_buffer_destroy(buffer) }
         var lines: [TextLine] = []

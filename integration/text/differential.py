@@ -170,7 +170,7 @@ def reference_lines(icu, string, path, size, width, number_of_lines):
                     continue
                 e = trim(units, s, o)
                 w = width_of(units[s:e], path, size)
-                if w <= wrap + 1e-9:
+                if w <= wrap + 1e-6:
                     best = (o, e, w)
                 elif w > wrap + size:   # no kerning brings a line back by an em
                     break
@@ -183,7 +183,7 @@ def reference_lines(icu, string, path, size, width, number_of_lines):
                 if g <= s or g > piece_end:
                     continue
                 w = width_of(units[s:g], path, size)
-                if w <= wrap + 1e-9:
+                if w <= wrap + 1e-6:
                     chosen = (g, w)
                 elif w > wrap + size:
                     break
@@ -227,7 +227,7 @@ def fast_lines(icu, string, path, size, width):
         for c in range(k - 1, j - 1, -1):
             e = trim(units, s, ops[c])
             w = width_of(units[s:e], path, size)
-            if w <= width + 1e-9:
+            if w <= width + 1e-6:
                 chosen = (ops[c], e, w); break
         if chosen is None:   # (a long word: one line for it, enough for timing)
             e = trim(units, s, ops[j])
