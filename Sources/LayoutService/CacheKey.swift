@@ -57,7 +57,7 @@ public enum CacheKey {
 
     /// SHA-256 of `"layoutd VERSION structure\n"` and the structure's canonical JSON
     /// (sorted keys, no whitespace). `capacity` is the writer's first reservation (bytes).
-    static func structureDigest(_ structure: JSONValue, reservingCapacity capacity: Int) -> [UInt8] {
+    static func structureDigest(_ structure: JSONValue, reservingCapacity capacity: Int) -> SHA256Digest {
         var writer = JSONWriter(reservingCapacity: capacity)
         writer.value(structure, sortingKeys: true)
         var hasher = SHA256()
@@ -70,7 +70,7 @@ public enum CacheKey {
     /// in inclusion order.
     /// With `fonts` (a scene with labels: `FontCatalog.fingerprint`),
     /// `"\nfonts\n"` and the fingerprint follow.
-    static func structureKey(digest: [UInt8], groups: [ResolvedGroup], fonts: String? = nil) -> [UInt8] {
+    static func structureKey(digest: SHA256Digest, groups: [ResolvedGroup], fonts: String? = nil) -> SHA256Digest {
         var hasher = SHA256()
         hasher.update(digest)
         for group in groups {
@@ -80,7 +80,7 @@ public enum CacheKey {
         return hasher.finalize()
     }
 
-    /// The result cache's key of a prepared scene: SHA-256 (hex) of
+    /// The result cache's key of a prepared scene: SHA-256 (``SHA256Digest/hex``) of
     /// `"layoutd VERSION\nROUTE\n"`, the 32-byte structure key (with its groups'
     /// versions) and the canonical sizes. Two bodies that differ only in member order or
     /// whitespace share a key; anything else that can change the result (the scene, the
@@ -90,7 +90,29 @@ public enum CacheKey {
         hasher.update("layoutd \(layoutdVersion)\n\(route.name)\n")
         hasher.update(prepared.structureKey)
         hasher.update(prepared.sizeJSON)
-        return hasher.finalizeHex()
+        return hasher.finalize().hex
+    }
+
+    /// Which container dimensions a scene leaves to be fitted (no `width`, no `height`):
+    /// part of the structure cache's key (``StructureCache``), since a fitted dimension
+    /// compiles to other constraints than a given one.
+    struct FittedDimensions: OptionSet, Hashable, Sendable {
+        let rawValue: UInt8
+        /// The width is fitted (bit 0).
+        static let width = FittedDimensions(rawValue: 1)
+        /// The height is fitted (bit 1).
+        static let height = FittedDimensions(rawValue: 2)
+        /// Every combination, in the order of their raw values: none, width, height, both.
+        static let all: [FittedDimensions] = (0..<4).map { FittedDimensions(rawValue: $0) }
+
+        /// The dimensions that `fitsWidth` and `fitsHeight` say are fitted.
+        init(fitsWidth: Bool, fitsHeight: Bool) {
+            self = []
+            if fitsWidth { insert(.width) }
+            if fitsHeight { insert(.height) }
+        }
+
+        init(rawValue: UInt8) { self.rawValue = rawValue }
     }
 
     /// A scene object split into its structure (the object without `sizes` and without

@@ -19,7 +19,7 @@ public final class LayoutService: Sendable {
 
     /// The SQLite result cache of this process; the group store too when it is
     /// ``groupStore``.
-    public let store: LayoutStore
+    public let store: SQLiteStore
     /// Where the groups live: ``store`` itself (one SQLite file, the default), another
     /// SQLite file, or PostgreSQL shared by every replica (``PostgreSQLGroupStore``).
     public let groupStore: any GroupStoring
@@ -38,8 +38,9 @@ public final class LayoutService: Sendable {
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
     /// Coalesces concurrent requests' version lookups into one statement
-    /// (``VersionResolver``) when the groups are not in a SQLite ``LayoutStore`` (that is,
-    /// in PostgreSQL); `nil` with SQLite, where each request asks the store itself.
+    /// (``VersionResolver``) when each lookup is a round trip to a database server
+    /// (``GroupStoring/lookupsAreRoundTrips``: PostgreSQL); `nil` with SQLite, where each
+    /// request asks the store itself.
     let versionResolver: VersionResolver?
     /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
     /// requests to run at once (all but a front cache hit's version lookup); `nil` without
@@ -49,19 +50,19 @@ public final class LayoutService: Sendable {
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
     /// `store`); `openConnections` feeds the `/metrics` gauge. Answers draw on
     /// `pendingResponseBytes` (the HTTP server's, shared) while they are written.
-    public init(store: LayoutStore, groupStore: (any GroupStoring)? = nil, configuration: ServiceConfiguration = ServiceConfiguration(),
+    public init(store: SQLiteStore, groupStore: (any GroupStoring)? = nil, configuration: ServiceConfiguration = ServiceConfiguration(),
                 pendingResponseBytes: PendingResponseBytes? = nil,
                 openConnections: @escaping @Sendable () -> Int = { 0 }) {
         self.store = store
         self.groupStore = groupStore ?? store
-        self.groupsShareCacheStore = groupStore.map { ($0 as? LayoutStore) === store } ?? true
+        self.groupsShareCacheStore = groupStore.map { ($0 as? SQLiteStore) === store } ?? true
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
                                   structureCacheBytes: configuration.structureCacheBytes,
                                   maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
-        self.versionResolver = self.groupStore is LayoutStore ? nil : VersionResolver(store: self.groupStore)
+        self.versionResolver = self.groupStore.lookupsAreRoundTrips ? VersionResolver(store: self.groupStore) : nil
         self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
         // Fonts are found at start-up (a table of Debian paths), not at the first label.
         _ = SceneText.measurer.catalog.missingFamilies

@@ -37,34 +37,29 @@ struct SHA256 {
         text.withUTF8 { update(UnsafeRawBufferPointer($0)) }
     }
 
-    /// Pads the message (FIPS 180-4 §5.1.1) and returns the 32-byte digest. The hasher
-    /// is spent afterwards: make a new one for the next message.
-    mutating func finalize() -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
-            SHA256_Final(buffer.baseAddress, &context)
-            count = 32
-        }
+    /// Appends the 32 bytes of `digest` to the message.
+    mutating func update(_ digest: SHA256Digest) {
+        digest.withUnsafeBytes { update($0) }
     }
 
-    /// Pads and returns the digest as 64 lowercase hexadecimal characters.
+    /// Pads the message (FIPS 180-4 §5.1.1) and returns the 32-byte digest. The hasher
+    /// is spent afterwards: make a new one for the next message.
+    mutating func finalize() -> SHA256Digest {
+        var digest = SHA256Digest()
+        _ = digest.withUnsafeMutableBytes { SHA256_Final($0.baseAddress?.assumingMemoryBound(to: UInt8.self), &context) }
+        return digest
+    }
+
+    /// Pads and returns the digest as 64 lowercase hexadecimal characters (``SHA256Digest/hex``).
     mutating func finalizeHex() -> String {
-        let digest = finalize()
-        return String(unsafeUninitializedCapacity: 64) { buffer in
-            let hex: StaticString = "0123456789abcdef"
-            let digits = hex.utf8Start
-            for (index, byte) in digest.enumerated() {
-                buffer[2 * index] = digits[Int(byte >> 4)]
-                buffer[2 * index + 1] = digits[Int(byte & 0x0F)]
-            }
-            return 64
-        }
+        finalize().hex
     }
 
     /// The 32-byte digest of `message`.
     static func hash(_ message: [UInt8]) -> [UInt8] {
         var hasher = SHA256()
         hasher.update(message)
-        return hasher.finalize()
+        return hasher.finalize().bytes
     }
 
     /// The digest of `message` as 64 lowercase hexadecimal characters.
@@ -72,5 +67,69 @@ struct SHA256 {
         var hasher = SHA256()
         hasher.update(message)
         return hasher.finalizeHex()
+    }
+}
+
+/// A SHA-256 digest: 32 bytes, held inline (no allocation), compared and hashed as four
+/// words. What names a structure in the caches (``CacheKey/structureDigest(_:reservingCapacity:)``,
+/// ``CacheKey/structureKey(digest:groups:)``); ``hex`` is the form the result cache's
+/// keys take. `SHA256Tests` and `SceneEngineTests.keyIsSHA256OfTheDocumentedMessage`
+/// hold its bytes and its hex.
+struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
+    /// The number of bytes: 32.
+    static let byteCount = 32
+
+    /// The bytes in order (a homogeneous tuple is laid out as a C array).
+    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+
+    /// 32 zero bytes, to be filled.
+    init() {}
+
+    /// The digest of these 32 `bytes`. - Precondition: `bytes.count == 32`.
+    init(bytes: [UInt8]) {
+        precondition(bytes.count == Self.byteCount, "a SHA-256 digest is 32 bytes")
+        withUnsafeMutableBytes { $0.copyBytes(from: bytes) }
+    }
+
+    /// Runs `body` with the 32 bytes.
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeBytes(of: words, body)
+    }
+
+    /// Runs `body` with the 32 bytes, writable.
+    mutating func withUnsafeMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) rethrows -> R {
+        try Swift.withUnsafeMutableBytes(of: &words, body)
+    }
+
+    /// The 32 bytes.
+    var bytes: [UInt8] { withUnsafeBytes { Array($0) } }
+
+    /// The 64 lowercase hexadecimal digits of the bytes, in order.
+    var hex: String {
+        withUnsafeBytes { digest in
+            String(unsafeUninitializedCapacity: 2 * Self.byteCount) { buffer in
+                let digits: StaticString = "0123456789abcdef"
+                let digit = digits.utf8Start
+                for (index, byte) in digest.enumerated() {
+                    buffer[2 * index] = digit[Int(byte >> 4)]
+                    buffer[2 * index + 1] = digit[Int(byte & 0x0F)]
+                }
+                return 2 * Self.byteCount
+            }
+        }
+    }
+
+    /// ``hex``.
+    var description: String { hex }
+
+    static func == (a: SHA256Digest, b: SHA256Digest) -> Bool {
+        a.words.0 == b.words.0 && a.words.1 == b.words.1 && a.words.2 == b.words.2 && a.words.3 == b.words.3
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(words.0)
+        hasher.combine(words.1)
+        hasher.combine(words.2)
+        hasher.combine(words.3)
     }
 }

@@ -73,11 +73,11 @@ public struct SceneEngine: Sendable {
         public var sizeJSON: [UInt8]
         /// ``CacheKey/structureDigest(_:reservingCapacity:)``: SHA-256 of `"layoutd VERSION
         /// structure\n"` and the structure's canonical JSON.
-        public var structureDigest: [UInt8]
+        var structureDigest: SHA256Digest
         /// ``CacheKey/structureKey(digest:groups:)``: SHA-256 of ``structureDigest`` and
         /// `"\nNAME@VERSION"` per included group: what the scene compiles to and its base
         /// solve depend on (``StructureCache``).
-        public var structureKey: [UInt8]
+        var structureKey: SHA256Digest
         /// The version each reference without a version was resolved to, one per name,
         /// sorted by name (byte order); empty when the scene has none. An answer computed
         /// from this scene holds exactly while these are the current versions (the front
@@ -107,7 +107,7 @@ public struct SceneEngine: Sendable {
     ) -> Result<Prepared, EngineFailure> {
         let decoder = SceneDecoder(limits: limits)
         let template = structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth)
-        let scene: Scene, digest: [UInt8], size: JSONValue
+        let scene: Scene, digest: SHA256Digest, size: JSONValue
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
             (scene, digest, size) = (resized, known.digest, CacheKey.split(template.sizeMembers).size)

@@ -27,9 +27,9 @@ import LayoutCompiler
 final class StructureCache: Sendable {
     struct Key: Hashable, Sendable {
         /// ``SceneEngine/Prepared/structureKey``.
-        let digest: [UInt8]
-        /// Bit 0: the width is fitted (omitted); bit 1: the height is.
-        let fitted: UInt8
+        let digest: SHA256Digest
+        /// The container dimensions fitted (omitted).
+        let fitted: CacheKey.FittedDimensions
     }
 
     struct Entry: Sendable {
@@ -40,7 +40,7 @@ final class StructureCache: Sendable {
     /// A scene decoded from a body of a known template, and its structure's digest.
     struct KnownScene: Sendable {
         let scene: Scene
-        let digest: [UInt8]
+        let digest: SHA256Digest
     }
 
     private let table: TwoGenerationCache<Key, Entry>
@@ -61,30 +61,26 @@ final class StructureCache: Sendable {
     func scene(template: SceneTemplate) -> KnownScene? { templates.lookup(template.key) }
 
     /// Keeps `scene`, decoded from a body of `template` whose structure has `digest`.
-    func insert(_ scene: Scene, digest: [UInt8], template: SceneTemplate) {
+    func insert(_ scene: Scene, digest: SHA256Digest, template: SceneTemplate) {
         templates.insert(KnownScene(scene: scene, digest: digest), for: template.key,
                          cost: template.key.bytes.count + scene.approximateByteCount, generation: templates.generation)
     }
 
-    func lookup(digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) -> Entry? {
-        table.lookup(Key(digest: digest, fitted: Self.fitted(fitsWidth, fitsHeight)))
+    func lookup(digest: SHA256Digest, fitsWidth: Bool, fitsHeight: Bool) -> Entry? {
+        table.lookup(Key(digest: digest, fitted: .init(fitsWidth: fitsWidth, fitsHeight: fitsHeight)))
     }
 
     /// The compiled scene of any kept entry of `digest` (its fitted dimensions aside).
-    func compiledScene(digest: [UInt8]) -> CompiledScene? {
-        for fitted: UInt8 in 0..<4 {
+    func compiledScene(digest: SHA256Digest) -> CompiledScene? {
+        for fitted in CacheKey.FittedDimensions.all {
             if let entry = table.lookup(Key(digest: digest, fitted: fitted)) { return entry.compiled }
         }
         return nil
     }
 
-    func insert(_ entry: Entry, digest: [UInt8], fitsWidth: Bool, fitsHeight: Bool) {
+    func insert(_ entry: Entry, digest: SHA256Digest, fitsWidth: Bool, fitsHeight: Bool) {
         let cost = entry.compiled.approximateByteCount + entry.base.approximateByteCount
-        table.insert(entry, for: Key(digest: digest, fitted: Self.fitted(fitsWidth, fitsHeight)), cost: cost,
+        table.insert(entry, for: Key(digest: digest, fitted: .init(fitsWidth: fitsWidth, fitsHeight: fitsHeight)), cost: cost,
                      generation: table.generation)
-    }
-
-    private static func fitted(_ fitsWidth: Bool, _ fitsHeight: Bool) -> UInt8 {
-        (fitsWidth ? 1 : 0) | (fitsHeight ? 2 : 0)
     }
 }

@@ -13,7 +13,7 @@ import Darwin
 /// (the disk has not that much room) is undone: no partial reserve is kept. The store
 /// deletes the file when it closes, so it exists only while the database is open.
 ///
-/// Not thread-safe: owned by ``LayoutStore``'s state and used only on its queue.
+/// Not thread-safe: owned by ``SQLiteStore``'s state and used only on its queue.
 public final class DiskReserve {
     /// The reserve file's path.
     let path: String

@@ -74,3 +74,17 @@ public struct GroupVersionPage: Sendable, Equatable {
         self.hasMore = hasMore
     }
 }
+
+extension StoredGroup: StoredVersion {
+    /// The UTF-8 bytes of its name, constraints JSON and metrics JSON.
+    public var contentBytes: Int { name.utf8.count + constraintsJSON.utf8.count + metricsJSON.utf8.count }
+
+    /// A query of the sum of ``StoredBytes/count(payload:)`` over the `group_versions`
+    /// rows matching `condition` (0 for none), in `dialect`: each row's payload is its
+    /// name, constraints JSON, metrics JSON and `updated_at`, as ``payloadBytes`` counts
+    /// a ``StoredGroup``.
+    static func storedBytesSQL(_ dialect: StoredBytes.Dialect, where condition: String) -> String {
+        StoredBytes.sumSQL(dialect, table: "group_versions", textColumns: ["name", "constraints_json", "metrics_json"],
+                           timestampColumn: "updated_at", where: condition)
+    }
+}

@@ -1,8 +1,9 @@
 /// Versioned named constraint groups, as the contract (`design/scene-format.md`, "Named
-/// groups") defines them, whatever database holds them: ``LayoutStore`` (SQLite, one
+/// groups") defines them, whatever database holds them: ``SQLiteStore`` (SQLite, one
 /// file, the default) and ``PostgreSQLGroupStore`` (shared by every process using the
 /// database). Both implement every requirement with the same semantics, held by the
-/// conformance suite `GroupStoringConformanceTests`, run against each backend.
+/// conformance suite `GroupStoringConformanceTests`, run against each backend; both
+/// write under one ``VersionedWritePolicy``.
 ///
 /// - Versions are 1, 2, 3… per name, allocated in the write's transaction, global to every
 ///   process using the database and never reused (a name keeps its high-water mark after a
@@ -10,7 +11,7 @@
 /// - `If-Match` / `If-None-Match: *` are checked in the same transaction as the write.
 /// - At most ``maxGroups`` groups exist at once, exactly; each keeps its last
 ///   ``maxGroupVersions`` versions; the kept versions count at most ``maxGroupBytes``
-///   together, each as ``GroupStore/storedBytes(payload:)``.
+///   together, each as ``StoredBytes/count(payload:)``.
 /// - `updatedAt` is RFC 3339 UTC to the second, from PostgreSQL's clock (`now()`) or, with
 ///   SQLite, the writing process's clock.
 ///
@@ -22,8 +23,16 @@ public protocol GroupStoring: Sendable {
     var maxGroupVersions: Int { get }
     /// The most bytes the kept versions of all groups count together.
     var maxGroupBytes: Int { get }
+    /// Whether each call is a round trip to a database server (PostgreSQL), rather than a
+    /// statement in this process (SQLite). When it is, the service coalesces concurrent
+    /// requests' ``currentVersions(of:)`` into one call (``VersionResolver``).
+    var lookupsAreRoundTrips: Bool { get }
+    /// Whether the store was opened read-only (a SQLite file this process cannot write):
+    /// reads work, writes throw ``StoreError/readOnly``. A PostgreSQL standby is not known
+    /// at start-up: its writes throw ``StoreError/unavailable(_:)`` one by one.
+    var isReadOnly: Bool { get }
 
-    /// Writes a new version of `name`; see ``LayoutStore/putGroup(name:constraintsJSON:metricsJSON:ifMatch:ifNoneMatchAny:)``.
+    /// Writes a new version of `name`; see ``SQLiteStore/putGroup(name:constraintsJSON:metricsJSON:ifMatch:ifNoneMatchAny:)``.
     /// - Returns: the stored version, and whether the group was created (201) or replaced (200).
     /// - Throws: ``StoreError/preconditionFailed(current:)``, ``StoreError/limitExceeded(_:)``
     ///   (nothing changed), ``StoreError/unavailable(_:)``, ``StoreError/readOnly``, ….
@@ -53,7 +62,7 @@ public protocol GroupStoring: Sendable {
     /// Every group's current version, sorted by name in byte order of UTF-8.
     func groups() throws(StoreError) -> [GroupSummary]
 
-    /// The sum of ``GroupStore/storedBytes(payload:)`` over every kept version.
+    /// The sum of ``StoredBytes/count(payload:)`` over every kept version.
     func groupBytes() throws(StoreError) -> Int
 
     /// The number of existing groups.

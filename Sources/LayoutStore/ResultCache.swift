@@ -39,9 +39,9 @@ private let writeToFile = Darwin.write
 ///   transaction; a body over `maxBytes` is not stored. The buffer adds at most
 ///   `writeBehindBytes` in memory, not on disk. Pages the deletes free are returned to the
 ///   file system after the commit (``SQLiteConnection/incrementalVacuum()``, by
-///   ``LayoutStore``), so the file stays near the groups plus `maxBytes`.
+///   ``SQLiteStore``), so the file stays near the groups plus `maxBytes`.
 ///
-/// Not thread-safe: owned by ``LayoutStore`` and used only on its queue.
+/// Not thread-safe: owned by ``SQLiteStore`` and used only on its queue.
 final class ResultCache {
     /// The most entries kept in the table.
     let capacity: Int

@@ -61,18 +61,12 @@ enum Schema {
             "INSERT INTO version_floor (id, value) VALUES (1, 0)",
         ],
         // 3: the groups' byte bound (issue 24). `group_bytes` holds the sum of
-        // ``GroupStore/storedBytes(payload:)`` over every kept version, maintained by each
+        // ``StoredBytes/count(payload:)`` over every kept version, maintained by each
         // write in its transaction; computed here once for an existing file, with the same
-        // formula written in SQL.
+        // rule in SQL (``StoredBytes/sumSQL(_:table:textColumns:timestampColumn:where:)``).
         [
             "CREATE TABLE group_bytes (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
-            """
-            INSERT INTO group_bytes (id, value)
-            SELECT 1, coalesce(sum(CASE WHEN p <= 900 THEN p + 128 ELSE ((p + 4095) / 4096) * 4096 + 4096 END), 0)
-            FROM (SELECT length(CAST(name AS BLOB)) + length(CAST(constraints_json AS BLOB))
-                         + length(CAST(metrics_json AS BLOB)) + length(CAST(updated_at AS BLOB)) AS p
-                  FROM group_versions)
-            """,
+            "INSERT INTO group_bytes (id, value) SELECT 1, (\(StoredGroup.storedBytesSQL(.sqlite, where: "1")))",
         ],
     ]
 

@@ -1,6 +1,6 @@
 import CSQLite
 
-/// Everything a ``LayoutStore`` call can fail with.
+/// Everything a ``SQLiteStore`` call can fail with.
 ///
 /// Each case corresponds to one HTTP answer (mapped by the service, not here): see the
 /// case comments. SQLite result codes are mapped by ``init(_:)``.

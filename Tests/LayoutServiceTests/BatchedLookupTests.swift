@@ -16,11 +16,11 @@ struct BatchedLookupTests {
     typealias R = ReplicaRequests
 
     @Test func concurrentSolvesThroughAReplicaNeverAnswerAVersionOlderThanAnAcknowledgedWrite() throws {
-        let groups = ObservedGroupStore(try LayoutStore(path: ":memory:"))
+        let groups = ObservedGroupStore(try SQLiteStore(path: ":memory:"))
         var configuration = ServiceConfiguration()
         configuration.maxConcurrentSolves = 2
-        let writer = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups).makeRouter()
-        let readerService = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups, configuration: configuration)
+        let writer = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups).makeRouter()
+        let readerService = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups, configuration: configuration)
         #expect(readerService.versionResolver != nil)
         let reader = readerService.makeRouter()
         #expect(R.put(writer, pad: 1).status == 201)
@@ -64,7 +64,7 @@ struct BatchedLookupTests {
     }
 
     @Test func withSQLiteGroupsEachRequestAsksTheStoreItself() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         #expect(service.versionResolver == nil)
         #expect(service.solveTurns == nil)
     }

@@ -85,7 +85,7 @@ struct ErrorMappingTests {
     }
 
     @Test func everyFailureKindMapsToItsStatusTypeAndFields() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         for (failure, status, slug, headers) in Self.expected {
             let name = Self.covered(failure)
             #expect(failure.status == status, "\(name)")

@@ -15,7 +15,7 @@ struct GroupCacheTests {
     }
 
     @Test func aGroupIsDecodedOnceAndAWriteEmptiesTheCache() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         let router = service.makeRouter()
         let put = HTTPRequest(method: .PUT, target: "/groups/row", headers: ["Host": "t"],
                               body: Array(#"{"constraints":["H:|-pad-[red]-pad-|"],"metrics":{"pad":12}}"#.utf8))

@@ -27,7 +27,7 @@ final class TransferStore {
         switch backend {
         case .sqlite:
             let path = NSTemporaryDirectory() + "layoutd-transfer-" + UUID().uuidString + ".db"
-            store = try LayoutStore(path: path, cacheCapacity: 1, maxGroupVersions: maxGroupVersions, diskReserveBytes: 0)
+            store = try SQLiteStore(path: path, cacheCapacity: 1, maxGroupVersions: maxGroupVersions, diskReserveBytes: 0)
             cleanup = { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         case .postgreSQL:
             let url = try #require(TransferBackend.url)
@@ -61,8 +61,8 @@ struct GroupsTransferTests {
     }
 
     /// A source with history, pruning, a deleted and re-created group, non-ASCII text.
-    private static func filledSource(_ path: String) throws -> LayoutStore {
-        let source = try LayoutStore(path: path, cacheCapacity: 1, maxGroupVersions: 3, diskReserveBytes: 0)
+    private static func filledSource(_ path: String) throws -> SQLiteStore {
+        let source = try SQLiteStore(path: path, cacheCapacity: 1, maxGroupVersions: 3, diskReserveBytes: 0)
         for pad in 1...5 {
             _ = try source.putGroup(name: "row", constraintsJSON: #"["H:|-\#(pad)-[a]|"]"#, metricsJSON: #"{"pad":\#(pad)}"#,
                                     ifMatch: nil, ifNoneMatchAny: false)
@@ -100,7 +100,7 @@ struct GroupsTransferTests {
         let middle = try TransferStore(backend, maxGroupVersions: 3)
         #expect(try GroupsTransfer.importLines(first.map { String($0.dropLast()) }, into: middle.store, replace: false) == (3, 5))
         let second = try Self.export(middle.store)
-        let back = try LayoutStore(path: backPath, cacheCapacity: 1, maxGroupVersions: 3, diskReserveBytes: 0)
+        let back = try SQLiteStore(path: backPath, cacheCapacity: 1, maxGroupVersions: 3, diskReserveBytes: 0)
         #expect(try GroupsTransfer.importLines(second.map { String($0.dropLast()) }, into: back, replace: false) == (3, 5))
         let third = try Self.export(back)
         #expect(second == first)
@@ -133,7 +133,7 @@ struct GroupsTransferTests {
     func badLinesAreNamedAndNothingIsWritten(_ line: String, _ message: String) throws {
         let path = Self.temporaryPath()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try LayoutStore(path: path, cacheCapacity: 1, diskReserveBytes: 0)
+        let store = try SQLiteStore(path: path, cacheCapacity: 1, diskReserveBytes: 0)
         #expect(throws: GroupsTransfer.ImportFailure(line: 2, message: message)) {
             try GroupsTransfer.importLines(["", line], into: store, replace: false)
         }
@@ -143,7 +143,7 @@ struct GroupsTransferTests {
     @Test func outOfOrderLinesAreRefused() throws {
         let path = Self.temporaryPath()
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
-        let store = try LayoutStore(path: path, cacheCapacity: 1, diskReserveBytes: 0)
+        let store = try SQLiteStore(path: path, cacheCapacity: 1, diskReserveBytes: 0)
         func line(_ name: String, _ version: Int) -> String {
             #"{"name":"\#(name)","version":\#(version),"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"{}"}"#
         }

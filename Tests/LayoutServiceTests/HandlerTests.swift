@@ -12,7 +12,7 @@ struct HandlerTests {
     let router: Router
 
     init() throws {
-        service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         router = service.makeRouter()
     }
 
@@ -43,7 +43,7 @@ struct HandlerTests {
     }
 
     @Test func aResultOverTheStoresCapIsAnsweredButNotStored() throws {
-        let store = try LayoutStore(path: ":memory:", maxResultBytes: 150)
+        let store = try SQLiteStore(path: ":memory:", maxResultBytes: 150)
         let router = LayoutService(store: store).makeRouter()
         func solve(_ body: String) -> HTTPResponse {
             router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "test"], body: Array(body.utf8)))
@@ -228,7 +228,7 @@ struct HandlerTests {
 
         var configuration = ServiceConfiguration()
         configuration.corsOrigins = ["https://app.example"]
-        let cors = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration)
+        let cors = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
         let handler = cors.makeHandler(router: cors.makeRouter())
         let answer = handler(preflight)
         #expect(answer.status == 204)

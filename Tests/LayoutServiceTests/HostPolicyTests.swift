@@ -66,7 +66,7 @@ struct HostPolicyTests {
     func service(_ change: (inout ServiceConfiguration) -> Void) throws -> @Sendable (HTTPRequest) -> HTTPResponse {
         var configuration = ServiceConfiguration()
         change(&configuration)
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"), configuration: configuration)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
         return service.makeHandler(router: service.makeRouter())
     }
 

@@ -20,6 +20,10 @@ final class ObservedGroupStore: GroupStoring {
     var maxGroups: Int { base.maxGroups }
     var maxGroupVersions: Int { base.maxGroupVersions }
     var maxGroupBytes: Int { base.maxGroupBytes }
+    /// `true` whatever `base` is: it stands for a server's store, whose lookups the
+    /// service coalesces (``VersionResolver``).
+    var lookupsAreRoundTrips: Bool { true }
+    var isReadOnly: Bool { base.isReadOnly }
 
     private func check() throws(StoreError) {
         if isDown.load(ordering: .relaxed) { throw .unavailable("taken down by the test") }
@@ -75,7 +79,7 @@ final class Replicas {
         case .sqlite:
             let path = NSTemporaryDirectory() + "layoutd-replicas-" + UUID().uuidString + ".db"
             let services = try (0..<2).map { _ in
-                LayoutService(store: try LayoutStore(path: path, diskReserveBytes: 0))
+                LayoutService(store: try SQLiteStore(path: path, diskReserveBytes: 0))
             }
             first = services[0].makeRouter()
             second = services[1].makeRouter()
@@ -93,7 +97,7 @@ final class Replicas {
                     pool: PostgreSQLConnectionPool(configuration: .init(url: url, database: name), size: 2, acquireTimeout: 30),
                     maxGroups: 100, schemaReady: false)
                 try groups.migrate()
-                return LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups)
+                return LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups)
             }
             first = services[0].makeRouter()
             second = services[1].makeRouter()
@@ -201,8 +205,8 @@ struct ReplicaRoundTripTests {
     typealias R = ReplicaRequests
 
     @Test func roundTripsPerScene() throws {
-        let groups = ObservedGroupStore(try LayoutStore(path: ":memory:"))
-        let router = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups).makeRouter()
+        let groups = ObservedGroupStore(try SQLiteStore(path: ":memory:"))
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups).makeRouter()
         #expect(R.put(router, pad: 12).status == 201)
         let other = HTTPRequest(method: .PUT, target: "/groups/col", headers: ["Host": "t"],
                                 body: Array(#"{"constraints":["red.height >= 1"]}"#.utf8))
@@ -265,8 +269,8 @@ struct ReplicaFaultTests {
     }
 
     @Test func whatAnswersWhileTheStoreIsDown() throws {
-        let groups = ObservedGroupStore(try LayoutStore(path: ":memory:"))
-        let router = LayoutService(store: try LayoutStore(path: ":memory:"), groupStore: groups).makeRouter()
+        let groups = ObservedGroupStore(try SQLiteStore(path: ":memory:"))
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups).makeRouter()
         #expect(R.put(router, pad: 12).status == 201)
         #expect(R.post(router, "/solve", R.scene).status == 200)      // cached by name
         #expect(R.post(router, "/validate", R.scene).status == 200)

@@ -119,7 +119,7 @@ struct ResponseBoundTests {
     /// Through the service: the 422 over `maxResponseBytes` is answered every time
     /// (never stored, so a later request with room is solved) and names the flag.
     @Test func theServiceNeverCachesTheBoundsAnswer() throws {
-        let store = try LayoutStore(path: ":memory:")
+        let store = try SQLiteStore(path: ":memory:")
         var configuration = ServiceConfiguration()
         configuration.maxResponseBytes = 100
         let router = LayoutService(store: store, configuration: configuration).makeRouter()

@@ -55,13 +55,28 @@ struct SceneEngineTests {
     /// A new `layoutdVersion` changes every key on purpose: update the digests with it.
     @Test func keyIsSHA256OfTheDocumentedMessage() throws {
         let plain = try prepared()
-        #expect(Self.hex(plain.structureDigest) == "744c4a4aec214f3eca577ad492fe91b8acce2f0d08e4adce373d46243e05e442")
-        #expect(Self.hex(plain.structureKey) == "40d9d2f22142f7acfb7b761cfcc75441de130744503e78a74c4739c26c7cf353")
+        #expect(Self.hex(plain.structureDigest.bytes) == "744c4a4aec214f3eca577ad492fe91b8acce2f0d08e4adce373d46243e05e442")
+        #expect(Self.hex(plain.structureKey.bytes) == "40d9d2f22142f7acfb7b761cfcc75441de130744503e78a74c4739c26c7cf353")
         #expect(CacheKey.result(plain, route: .solve) == "cfea96ac00eb89558e989e09eb6071c5d86383456abe089e966caa71fb192e4e")
         // The structure (with "groups":["g1","other@7"]), then "\ng1@2\nother@7".
         let grouped = try prepared(groups: true)
-        #expect(Self.hex(grouped.structureDigest) == "1503fcaa64162fbc2215193579dbb2df08ca5889cc32371f180b82131e0a576b")
-        #expect(Self.hex(grouped.structureKey) == "5e5d62b0e9c16b653c6519201382c116498f5088e3249b19d57d741e9e937b62")
+        #expect(Self.hex(grouped.structureDigest.bytes) == "1503fcaa64162fbc2215193579dbb2df08ca5889cc32371f180b82131e0a576b")
+        #expect(Self.hex(grouped.structureKey.bytes) == "5e5d62b0e9c16b653c6519201382c116498f5088e3249b19d57d741e9e937b62")
         #expect(CacheKey.result(grouped, route: .solve) == "bf13195e81dd648ed50252b3d5b31f657660f0fed3aa6cb6e7a817b321549e6b")
+        // The digest type renders the same hex as its bytes, and keeps them.
+        #expect(grouped.structureKey.hex == Self.hex(grouped.structureKey.bytes))
+        #expect(SHA256Digest(bytes: grouped.structureKey.bytes) == grouped.structureKey)
+        #expect(SHA256Digest(bytes: grouped.structureKey.bytes) != plain.structureKey)
+    }
+
+    /// The structure cache's fitted dimensions keep the bits they had as a `UInt8`:
+    /// bit 0 the width, bit 1 the height.
+    @Test func fittedDimensionsAreTheTwoBits() {
+        typealias Fitted = CacheKey.FittedDimensions
+        #expect(Fitted(fitsWidth: false, fitsHeight: false).rawValue == 0)
+        #expect(Fitted(fitsWidth: true, fitsHeight: false).rawValue == 1)
+        #expect(Fitted(fitsWidth: false, fitsHeight: true).rawValue == 2)
+        #expect(Fitted(fitsWidth: true, fitsHeight: true) == [.width, .height])
+        #expect(Fitted.all.map(\.rawValue) == [0, 1, 2, 3])
     }
 }

@@ -21,14 +21,14 @@ struct ServeStoresTests {
         settings.diskReserveBytes = 0
         let one = try LayoutdCommand.openStores(.sqlite(path: db), cacheDB: nil, settings: settings) { _ in }
         #expect(one.cachePath == db)
-        #expect((one.groups as? LayoutStore) === one.cache)
+        #expect((one.groups as? SQLiteStore) === one.cache)
         one.cache.close()
 
         let cache = Self.temporaryPath("cache")
         defer { Self.remove(cache) }
         let two = try LayoutdCommand.openStores(.sqlite(path: db), cacheDB: cache, settings: settings) { _ in }
         #expect(two.cachePath == cache)
-        let groups = try #require(two.groups as? LayoutStore)
+        let groups = try #require(two.groups as? SQLiteStore)
         #expect(groups !== two.cache)
         // The groups are written to --db; results go to the cache file, not tied to groups there.
         _ = try groups.putGroup(name: "row", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
@@ -36,6 +36,8 @@ struct ServeStoresTests {
         #expect(try groups.groupCount() == 1)
         let service = LayoutService(store: two.cache, groupStore: two.groups)
         #expect(!service.groupsShareCacheStore)
+        // A SQLite lookup is a statement in this process: no coalescing, in either file.
+        #expect(!groups.lookupsAreRoundTrips && service.versionResolver == nil)
         #expect(LayoutService(store: groups).groupsShareCacheStore)
         groups.close()
         two.cache.close()
@@ -64,6 +66,9 @@ struct ServeStoresTests {
         let groups = try #require(stores.groups as? PostgreSQLGroupStore)
         #expect(!groups.isSchemaReady)
         #expect(!groups.isReachable())
+        // Each lookup is a round trip: the service coalesces them; not read-only.
+        #expect(groups.lookupsAreRoundTrips && !groups.isReadOnly)
+        #expect(LayoutService(store: stores.cache, groupStore: stores.groups).versionResolver != nil)
         stores.cache.close()
     }
 }

@@ -8,7 +8,7 @@ import Testing
 @Suite("Store error mapping")
 struct StoreErrorMappingTests {
     @Test func unavailableIs503WithRetryAfter() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         let response = service.storeFailure(.unavailable("PostgreSQL client error: connection refused"), groupName: "g")
         #expect(response.status == 503)
         #expect(response.headers["Retry-After"] == "5")
@@ -16,7 +16,7 @@ struct StoreErrorMappingTests {
     }
 
     @Test func otherPostgreSQLErrorsAre500() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         let error = StoreError(PostgreSQLError(sqlState: "42P01", message: "relation \"secret_table\" does not exist"))
         #expect(error == .postgreSQL(PostgreSQLError(sqlState: "42P01", message: "relation \"secret_table\" does not exist")))
         let response = service.storeFailure(error, groupName: "g")

@@ -218,7 +218,7 @@ struct WireframeReadabilityTests {
         ("scale=1&width=400", "Give scale or width, not both"), ("scale=1&scale=2", "'scale' is given 2 times"),
     ] as [(String, String?)])
     func displayParameters(_ query: String, _ refusal: String?) throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         defer { service.store.close() }
         let request = HTTPRequest(method: .POST, target: "/solve?format=svg&\(query)",
                                   headers: ["Content-Type": "application/json"], body: Array(WireframeTests.contractScene.utf8))

@@ -396,7 +396,7 @@ struct WireframeTests {
     }
 
     @Test func serviceAnswersTheWireframeWithVaryAccept() throws {
-        let service = LayoutService(store: try LayoutStore(path: ":memory:"))
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
         defer { service.store.close() }
         let request = HTTPRequest(method: .POST, target: "/solve?format=svg",
                                   headers: ["Content-Type": "application/json"], body: Array(Self.contractScene.utf8))

@@ -99,7 +99,7 @@ import Testing
         try store.withConnection { (connection) throws(StoreError) in
             try mapped { () throws(SQLiteError) in
                 #expect(try connection.autoVacuumMode == 2)
-                #expect(try connection.scalarInt("PRAGMA user_version") == LayoutStore.schemaVersion)
+                #expect(try connection.scalarInt("PRAGMA user_version") == SQLiteStore.schemaVersion)
             }
         }
         // The first kept version (2) became the incarnation's first: nothing is pruned yet.

@@ -228,7 +228,7 @@ import Testing
     }
 
     /// Caps the database at its current page count (`PRAGMA max_page_count`).
-    private func capPages(_ store: LayoutStore) throws {
+    private func capPages(_ store: SQLiteStore) throws {
         try store.withConnection { (connection) throws(StoreError) in
             try mapped { () throws(SQLiteError) in
                 let pages = try connection.scalarInt("PRAGMA page_count")

@@ -1,7 +1,7 @@
 import Testing
 @testable import LayoutStore
 
-/// The groups' byte bound (issue 24): `maxGroupBytes` over ``GroupStore/storedBytes(payload:)``.
+/// The groups' byte bound (issue 24): `maxGroupBytes` over ``StoredBytes/count(payload:)``.
 ///
 /// Sizes used below, with ``fixedClock``'s `updatedAt` "2026-12-01T14:05:09Z" (20 bytes):
 /// a version of "card" (4) with constraints "[1]" (3) and metrics "{}" (2) has a payload
@@ -9,7 +9,7 @@ import Testing
 @Suite struct GroupBytesTests {
     private static let small = 157
 
-    private func put(_ store: LayoutStore, _ name: String, _ constraints: String = "[1]") throws(StoreError) -> Int {
+    private func put(_ store: SQLiteStore, _ name: String, _ constraints: String = "[1]") throws(StoreError) -> Int {
         try store.putGroup(name: name, constraintsJSON: constraints, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
             .group.version
     }
@@ -19,12 +19,12 @@ import Testing
     }
 
     @Test func storedBytesCountsRowsInAPageAndWholeOverflowPages() {
-        #expect(GroupStore.storedBytes(payload: 0) == 128)
-        #expect(GroupStore.storedBytes(payload: 900) == 1_028)
-        #expect(GroupStore.storedBytes(payload: 901) == 8_192)
-        #expect(GroupStore.storedBytes(payload: 4_096) == 8_192)
-        #expect(GroupStore.storedBytes(payload: 4_097) == 12_288)
-        #expect(GroupStore.storedBytes(payload: 1 << 20) == (1 << 20) + 4_096)
+        #expect(StoredBytes.count(payload: 0) == 128)
+        #expect(StoredBytes.count(payload: 900) == 1_028)
+        #expect(StoredBytes.count(payload: 901) == 8_192)
+        #expect(StoredBytes.count(payload: 4_096) == 8_192)
+        #expect(StoredBytes.count(payload: 4_097) == 12_288)
+        #expect(StoredBytes.count(payload: 1 << 20) == (1 << 20) + 4_096)
     }
 
     @Test func aVersionThatReachesTheBoundExactlyIsStored() throws {
@@ -128,7 +128,7 @@ import Testing
             #expect(try store.groupBytes() == expected)
             let recomputed = try store.withConnection { (connection) throws(StoreError) -> Int in
                 try mapped { () throws(SQLiteError) -> Int in
-                    try connection.scalarInt(GroupStore.storedBytesSQL(where: "1"))
+                    try connection.scalarInt(StoredGroup.storedBytesSQL(.sqlite, where: "1"))
                 }
             }
             #expect(recomputed == expected)

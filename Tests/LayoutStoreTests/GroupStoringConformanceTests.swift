@@ -25,7 +25,7 @@ final class OpenedGroupStore {
         case .sqlite:
             let directory = TemporaryDirectory()
             keep = directory
-            store = try LayoutStore(path: directory.file("groups.db"), cacheCapacity: 100, busyTimeout: 5, maxGroups: maxGroups,
+            store = try SQLiteStore(path: directory.file("groups.db"), cacheCapacity: 100, busyTimeout: 5, maxGroups: maxGroups,
                                     readOnly: false, cacheWriteBehind: 0, maxGroupVersions: maxGroupVersions,
                                     maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes, now: Timestamp.now)
         case .postgreSQL:
@@ -201,7 +201,7 @@ struct GroupStoringConformanceTests {
                 == versions(4...5).map { GroupVersionInfo(version: $0.version, updatedAt: $0.updatedAt) })
         #expect(try store.group(named: "g") == versions(5...5)[0])
         #expect(try store.prunedVersion(ofGroup: "g", version: 3) == 4)
-        #expect(try store.groupBytes() == versions(4...5).reduce(0) { $0 + GroupStore.storedBytes(payload: GroupStore.payload(of: $1)) })
+        #expect(try store.groupBytes() == versions(4...5).reduce(0) { $0 + StoredBytes.count(payload: $1.payloadBytes) })
         #expect(storeError { try store.importGroup(name: "g", versions: versions(6...6), replace: false) } == .preconditionFailed(current: 5))
         #expect(storeError { try store.importGroup(name: "g", versions: versions(5...6), replace: true) }
                 == .limitExceeded("version numbers are never reused: 'g' has had versions up to 5 in this store, so its imported version 5 cannot be written"))

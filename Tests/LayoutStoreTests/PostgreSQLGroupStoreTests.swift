@@ -15,13 +15,26 @@ struct PostgreSQLGroupStoreTests {
         return PostgreSQLGroupStore(pool: pool, maxGroups: maxGroups, maxGroupBytes: maxGroupBytes)
     }
 
-    private static func put(
-        _ store: PostgreSQLGroupStore, _ name: String, _ body: String = "[]", ifMatch: Int? = nil, ifNoneMatchAny: Bool = false
-    ) throws(PostgreSQLError) -> PostgreSQLGroupStore.PutOutcome {
-        try store.put(name: name, constraintsJSON: body, metricsJSON: "{}", ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+    /// What a put did, comparable: the store's ``PostgreSQLGroupStore/PutOutcome`` spelled out.
+    enum PutOutcome: Equatable {
+        case written(StoredGroup, created: Bool)
+        case preconditionFailed(current: Int?)
+        case limitExceeded(String)
+        case other(StoreError)
     }
 
-    private static func writtenVersion(_ outcome: PostgreSQLGroupStore.PutOutcome) -> Int? {
+    private static func put(
+        _ store: PostgreSQLGroupStore, _ name: String, _ body: String = "[]", ifMatch: Int? = nil, ifNoneMatchAny: Bool = false
+    ) throws(PostgreSQLError) -> PutOutcome {
+        switch try store.put(name: name, constraintsJSON: body, metricsJSON: "{}", ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny) {
+        case .success(let written): .written(written.record, created: written.created)
+        case .failure(.preconditionFailed(let current)): .preconditionFailed(current: current)
+        case .failure(.limitExceeded(let message)): .limitExceeded(message)
+        case .failure(let error): .other(error)
+        }
+    }
+
+    private static func writtenVersion(_ outcome: PutOutcome) -> Int? {
         guard case .written(let group, _) = outcome else { return nil }
         return group.version
     }
@@ -181,6 +194,6 @@ struct PostgreSQLGroupStoreTests {
         ([#"q"uote"#, #"back\slash"#], #"{"q\"uote","back\\slash"}"#), (["NULL"], #"{"NULL"}"#),
     ])
     func arrayLiterals(_ values: [String], _ expected: String) {
-        #expect(PostgreSQLGroupStore.arrayLiteral(values) == expected)
+        #expect(ListLiteral.postgreSQLArray(values) == expected)
     }
 }

@@ -37,7 +37,7 @@ struct PostgreSQLSchemaTests {
         let rows = try connection.query("SELECT name, first_version FROM group_names ORDER BY name").rows
         #expect(try rows.map { "\(try $0.string(0))=\(try $0.optionalInt(1).map(String.init) ?? "nil")" } == ["a=2", "gone=nil"])
         // 'a'@2: p = 1 + 2 + 2 + 20 = 25 → 153; 'a'@3: p = 1 + 1,000 + 8 + 20 = 1,029 → 8,192.
-        #expect(try connection.query("SELECT value FROM group_bytes").first?.int(0) == GroupStore.storedBytes(payload: 25) + GroupStore.storedBytes(payload: 1_029))
+        #expect(try connection.query("SELECT value FROM group_bytes").first?.int(0) == StoredBytes.count(payload: 25) + StoredBytes.count(payload: 1_029))
         #expect(try connection.query("SELECT value FROM group_bytes").first?.int(0) == 153 + 8_192)
         #expect(try connection.query("SELECT value FROM version_floor").first?.int(0) == 0)
     }

@@ -4,7 +4,7 @@ import Testing
 /// Sizes in the result cache: the per-result cap, the byte bound of the write-behind
 /// buffer, and a batch in which one entry cannot be written.
 @Suite struct ResultSizeTests {
-    private func tableCount(_ store: LayoutStore) throws -> Int {
+    private func tableCount(_ store: SQLiteStore) throws -> Int {
         try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("SELECT count(*) FROM cached_results") }
         }
@@ -13,7 +13,7 @@ import Testing
     /// Lowers SQLite's length limit on the store's connection, so that a body of more than
     /// `bytes` bytes fails to bind (`SQLITE_TOOBIG`) when its batch is written: the same
     /// failure as a body over SQLite's default limit of 1,000,000,000 bytes.
-    private func limitRowLength(_ store: LayoutStore, to bytes: Int) throws {
+    private func limitRowLength(_ store: SQLiteStore, to bytes: Int) throws {
         try store.withConnection { (connection) throws(StoreError) in connection.lengthLimit = bytes }
     }
 

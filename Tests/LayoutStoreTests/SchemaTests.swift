@@ -10,8 +10,8 @@ import Testing
         let userVersion = try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("PRAGMA user_version") }
         }
-        #expect(LayoutStore.schemaVersion == 3)
-        #expect(userVersion == LayoutStore.schemaVersion)
+        #expect(SQLiteStore.schemaVersion == 3)
+        #expect(userVersion == SQLiteStore.schemaVersion)
         let tables = try store.withConnection { (connection) throws(StoreError) -> String in
             try mapped { () throws(SQLiteError) -> String in
                 try connection.scalarString(
@@ -107,7 +107,7 @@ import Testing
             let directory = TemporaryDirectory()
             let path = directory.file("shared.db")
             let failures = Mutex<[String]>([])
-            let stores = Mutex<[LayoutStore]>([])
+            let stores = Mutex<[SQLiteStore]>([])
             runOnThreads(4) { _ in
                 do {
                     let store = try openStore(path, busyTimeout: 10)

@@ -28,11 +28,11 @@ func openStore(
     _ path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5, maxGroups: Int = 10_000,
     readOnly: Bool = false, cacheWriteBehind: Int = 0, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
     maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
-    maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil, diskReserveBytes: Int = 0,
-    maxGroupBytes: Int = GroupStore.defaultMaxBytes,
+    maxGroupVersions: Int = VersionedWritePolicy.defaultMaxVersions, maxDeletedNames: Int? = nil, diskReserveBytes: Int = 0,
+    maxGroupBytes: Int = VersionedWritePolicy.defaultMaxBytes,
     report: @escaping (String) -> Void = ResultCache.reportOnStandardError
-) throws(StoreError) -> LayoutStore {
-    try LayoutStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
+) throws(StoreError) -> SQLiteStore {
+    try SQLiteStore(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout, maxGroups: maxGroups,
                     readOnly: readOnly, cacheWriteBehind: cacheWriteBehind, cacheWriteBehindBytes: cacheWriteBehindBytes,
                     maxResultBytes: maxResultBytes, maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions,
                     maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes, diskReserveBytes: diskReserveBytes, now: fixedClock, report: report)

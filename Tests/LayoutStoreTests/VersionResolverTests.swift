@@ -22,6 +22,9 @@ final class VersionCountingStore: GroupStoring {
     var maxGroups: Int { 100 }
     var maxGroupVersions: Int { 100 }
     var maxGroupBytes: Int { 1 << 20 }
+    /// `true`: it stands for a server's store, whose lookups are coalesced.
+    var lookupsAreRoundTrips: Bool { true }
+    var isReadOnly: Bool { false }
 
     /// Writes a new version of `name` and returns it (an acknowledged write).
     func write(_ name: String) -> Int {

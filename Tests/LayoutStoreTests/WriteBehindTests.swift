@@ -4,7 +4,7 @@ import Testing
 /// The result cache's write-behind buffer: stores are batched, lookups see them at once,
 /// group writes invalidate them, close writes them.
 @Suite struct WriteBehindTests {
-    private func tableCount(_ store: LayoutStore) throws -> Int {
+    private func tableCount(_ store: SQLiteStore) throws -> Int {
         try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("SELECT count(*) FROM cached_results") }
         }

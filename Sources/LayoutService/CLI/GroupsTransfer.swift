@@ -27,7 +27,7 @@ enum GroupsTransfer {
             return try PostgreSQLGroupStore(url: url, poolSize: 1, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
                                             maxGroupBytes: maxGroupBytes)
         case .sqlite(let path):
-            return try LayoutStore(path: path, cacheCapacity: 1, maxGroups: maxGroups, readOnly: readOnly,
+            return try SQLiteStore(path: path, cacheCapacity: 1, maxGroups: maxGroups, readOnly: readOnly,
                                    maxGroupVersions: maxGroupVersions, diskReserveBytes: 0, maxGroupBytes: maxGroupBytes)
         }
     }

@@ -202,7 +202,7 @@ public enum LayoutdCommand {
         // One connection per thread that may use the store (the POST threads, and the two
         // threads of the other routes), so no request waits for another's.
         settings.poolSize = postThreads + 2
-        let store: LayoutStore
+        let store: SQLiteStore
         let groupStore: any GroupStoring
         let path: String
         do {
@@ -266,10 +266,10 @@ public enum LayoutdCommand {
         } catch {
             FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
             store.close()
-            if let groups = groupStore as? LayoutStore, groups !== store { groups.close() }
+            if let groups = groupStore as? SQLiteStore, groups !== store { groups.close() }
             return 1
         }
-        if let groups = groupStore as? LayoutStore, groups.isReadOnly {
+        if groupStore.isReadOnly {
             FileHandle.standardError.write(Data("layoutd: the database '\(location.displayName)' is read-only: groups can be read, writes answer 503\n".utf8))
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
@@ -279,7 +279,7 @@ public enum LayoutdCommand {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
             store.close()
-            if let groups = groupStore as? LayoutStore, groups !== store { groups.close() }
+            if let groups = groupStore as? SQLiteStore, groups !== store { groups.close() }
             FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
             exit(0)
         }
@@ -318,7 +318,7 @@ public enum LayoutdCommand {
 
     /// Opens `serve`'s stores: the result cache in `cacheDB` (default: the SQLite `--db`
     /// file itself, or `:memory:` with PostgreSQL), and the group store `location` names:
-    /// that same ``LayoutStore`` when the cache is in the `--db` file, another SQLite file's
+    /// that same ``SQLiteStore`` when the cache is in the `--db` file, another SQLite file's
     /// store, or a ``PostgreSQLGroupStore`` that connects and migrates in the background
     /// (``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
     /// its lines told to `report`). Held by `ServeStoresTests`.
@@ -327,15 +327,15 @@ public enum LayoutdCommand {
     ///   (nothing stays open). PostgreSQL never fails here: it is retried.
     static func openStores(
         _ location: StoreLocation, cacheDB: String?, settings: StoreSettings, report: @escaping @Sendable (String) -> Void
-    ) throws(StoreOpenFailure) -> (cache: LayoutStore, groups: any GroupStoring, cachePath: String) {
+    ) throws(StoreOpenFailure) -> (cache: SQLiteStore, groups: any GroupStoring, cachePath: String) {
         let path: String
         switch location {
         case .sqlite(let dbPath): path = cacheDB ?? dbPath
         case .postgreSQL: path = cacheDB ?? ":memory:"
         }
-        let store: LayoutStore
+        let store: SQLiteStore
         do {
-            store = try LayoutStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
+            store = try SQLiteStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
                                     maxGroups: settings.maxGroups, maxResultBytes: settings.maxCachedResultBytes,
                                     maxCacheBytes: settings.maxCacheBytes, maxGroupVersions: settings.maxGroupVersions,
                                     diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes)
@@ -347,7 +347,7 @@ public enum LayoutdCommand {
             return (store, store, path)
         case .sqlite(let dbPath):
             do {
-                let groups = try LayoutStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
+                let groups = try SQLiteStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
                                              maxGroupVersions: settings.maxGroupVersions, diskReserveBytes: settings.diskReserveBytes,
                                              maxGroupBytes: settings.maxGroupBytes)
                 return (store, groups, path)
@@ -427,7 +427,7 @@ public enum LayoutdCommand {
                 throw UsageError("the database '\(path)' does not exist: --db reads the groups of an existing database (one that `layoutd serve --db \(path)` made)")
             }
             do {
-                store = try LayoutStore(path: path, readOnly: path != ":memory:")
+                store = try SQLiteStore(path: path, readOnly: path != ":memory:")
             } catch {
                 throw UsageError("cannot open the database '\(path)': \(LayoutService.describe(error))")
             }
@@ -440,7 +440,7 @@ public enum LayoutdCommand {
         case nil:
             break
         }
-        defer { (store as? LayoutStore)?.close() }
+        defer { (store as? SQLiteStore)?.close() }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
         let engine = SceneEngine(limits: limits, maxResponseBytes: try options.int("max-response-bytes", default: SceneEngine.defaultMaxResponseBytes))

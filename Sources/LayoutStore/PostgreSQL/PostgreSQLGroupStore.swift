@@ -2,13 +2,14 @@ import Dispatch
 import Synchronization
 
 /// Versioned named constraint groups in PostgreSQL, shared by every process that uses the
-/// database: the semantics of SQLite's `GroupStore` (``GroupStoring``), made to hold across
-/// processes.
+/// database: the rules of ``VersionedWritePolicy``, as SQLite's ``SQLiteGroupStore``
+/// follows them, made to hold across processes by row and advisory locks (this type only
+/// reads and writes the rows, ``Rows``).
 ///
 /// - Versions are global and never reused: `group_names.last_version`, the high-water mark,
 ///   is read under a row lock (`SELECT … FOR UPDATE`) and raised in the same transaction
 ///   that writes the version, so concurrent writers of one name queue behind each other and
-///   each gets the next number. Deleted names' marks are bounded as in SQLite: beyond
+///   each gets the next number. Deleted names' marks are bounded by the policy: beyond
 ///   ``maxDeletedNames`` rows, a delete drops the lowest marks and raises `version_floor`.
 /// - `If-Match` and `If-None-Match: *` are checked inside that transaction, against the
 ///   locked row.
@@ -25,8 +26,8 @@ import Synchronization
 /// - Bytes: the running total is the one row of `group_bytes`, read `FOR UPDATE` by every
 ///   write, so the bound ``maxGroupBytes`` is exact across processes (at the price of
 ///   group writes committing one at a time, which they nearly do anyway on one name).
-///   Each version counts ``GroupStore/storedBytes(payload:)`` of its UTF-8 bytes, the same
-///   rule as SQLite's (``PostgreSQLSchema/storedBytesSQL(where:)``).
+///   Each version counts ``StoredBytes/count(payload:)`` of its UTF-8 bytes, the same
+///   rule as SQLite's (``StoredGroup/storedBytesSQL(_:where:)``).
 /// - `updatedAt` is the database's clock (`now()`, the transaction's start).
 ///
 /// Every call takes one connection from the pool for one transaction or one statement.
@@ -40,14 +41,20 @@ public final class PostgreSQLGroupStore: GroupStoring {
 
     /// Where the connections come from.
     let pool: PostgreSQLConnectionPool
+    /// The rules of every write: bounds, numbering, pruning, messages.
+    public let policy: VersionedWritePolicy
     /// The most groups that may exist at once.
-    public let maxGroups: Int
+    public var maxGroups: Int { policy.maxNames }
     /// The most versions kept per group (at least 1).
-    public let maxGroupVersions: Int
+    public var maxGroupVersions: Int { policy.maxVersions }
     /// The most deleted names whose high-water marks are kept in rows (default: ``maxGroups``).
-    public let maxDeletedNames: Int
+    public var maxDeletedNames: Int { policy.maxDeletedNames }
     /// The most bytes the kept versions count together.
-    public let maxGroupBytes: Int
+    public var maxGroupBytes: Int { policy.maxBytes }
+    /// `true`: every call is a round trip to the server.
+    public var lookupsAreRoundTrips: Bool { true }
+    /// `false`: a read-only server (a standby) is found write by write (503).
+    public var isReadOnly: Bool { false }
 
     /// Whether the schema is known to be up to date: true from a successful ``migrate()``
     /// on; a store made on a migrated pool (``init(pool:maxGroups:maxGroupVersions:maxDeletedNames:maxGroupBytes:schemaReady:)``)
@@ -63,15 +70,13 @@ public final class PostgreSQLGroupStore: GroupStoring {
     /// migrated already (``PostgreSQLSchema/migrate(_:)``); without it, calls are
     /// unavailable until ``migrate()`` succeeds.
     init(
-        pool: PostgreSQLConnectionPool, maxGroups: Int, maxGroupVersions: Int = GroupStore.defaultMaxVersions,
-        maxDeletedNames: Int? = nil, maxGroupBytes: Int = GroupStore.defaultMaxBytes, schemaReady: Bool = true
+        pool: PostgreSQLConnectionPool, maxGroups: Int, maxGroupVersions: Int = VersionedWritePolicy.defaultMaxVersions,
+        maxDeletedNames: Int? = nil, maxGroupBytes: Int = VersionedWritePolicy.defaultMaxBytes, schemaReady: Bool = true
     ) {
         self.schemaReady = Atomic(schemaReady)
         self.pool = pool
-        self.maxGroups = max(0, maxGroups)
-        self.maxGroupVersions = max(1, maxGroupVersions)
-        self.maxDeletedNames = max(0, maxDeletedNames ?? maxGroups)
-        self.maxGroupBytes = max(0, maxGroupBytes)
+        self.policy = .groups(maxGroups: maxGroups, maxVersions: maxGroupVersions, maxBytes: maxGroupBytes,
+                              maxDeletedNames: maxDeletedNames)
     }
 
     /// Connects to the database `url` and brings its schema up to date
@@ -85,7 +90,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
     ///   - acquireTimeout: seconds a call waits for a free connection before
     ///     ``StoreError/unavailable(_:)`` (default 5).
     ///   - maxGroups, maxGroupVersions, maxDeletedNames, maxGroupBytes: the bounds, as
-    ///     ``LayoutStore``'s.
+    ///     ``SQLiteStore``'s.
     /// - Throws: ``StoreError/unavailable(_:)`` when the server cannot be reached (or is a
     ///   standby that needs migrating); ``StoreError/postgreSQL(_:)`` when the URL is
     ///   malformed or the database's schema is newer than this build.
@@ -109,6 +114,13 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }
         schemaReady.store(true, ordering: .releasing)
         return ran
+    }
+
+    /// Runs `body` with a pooled connection once the schema is ready (``requireSchema()``),
+    /// mapping its error to ``StoreError``.
+    private func withConnection<T: Sendable>(_ body: (PostgreSQLConnection) throws(PostgreSQLError) -> T) throws(StoreError) -> T {
+        try requireSchema()
+        return try Self.mapping { () throws(PostgreSQLError) -> T in try pool.withConnection(body) }
     }
 
     /// Throws ``StoreError/unavailable(_:)`` until the schema is known to be up to date.
@@ -187,18 +199,6 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }
     }
 
-    /// What a ``put(name:constraintsJSON:metricsJSON:ifMatch:ifNoneMatchAny:)`` did.
-    enum PutOutcome: Sendable, Equatable {
-        /// The version was written; `created` when the name had no current version.
-        case written(StoredGroup, created: Bool)
-        /// A precondition failed; `current` is the group's current version, if any. → 412.
-        case preconditionFailed(current: Int?)
-        /// Creating the group would exceed ``maxGroups``, the version would pass
-        /// ``maxGroupBytes``, or the version counter would overflow; the text names the
-        /// limit as ``StoreError/limitExceeded(_:)``'s. → 422 `limit_exceeded`.
-        case limitExceeded(String)
-    }
-
     private static let selectGroupColumns =
         "v.name, v.version, v.constraints_json, v.metrics_json, \(PostgreSQLSchema.updatedAtText("v.updated_at"))"
 
@@ -209,8 +209,11 @@ public final class PostgreSQLGroupStore: GroupStoring {
 
     // MARK: - Writing
 
-    /// Writes a new version of `name`, as `GroupStore.put` does for SQLite: precondition,
-    /// count and bytes checks, the version, the pruning and the bytes total, in one transaction.
+    /// The outcome of a put: the version and whether the group was created, or the
+    /// policy's refusal (``StoreError/preconditionFailed(current:)``, ``StoreError/limitExceeded(_:)``).
+    typealias PutOutcome = Result<(record: StoredGroup, created: Bool), StoreError>
+
+    /// Writes a new version of `name` under ``policy``, in one transaction.
     ///
     /// - Parameters:
     ///   - ifMatch: the version the caller expects to be current (`If-Match`), or `nil`.
@@ -222,109 +225,23 @@ public final class PostgreSQLGroupStore: GroupStoring {
     ) throws(PostgreSQLError) -> PutOutcome {
         try pool.withConnection { (connection) throws(PostgreSQLError) -> PutOutcome in
             try connection.transaction { () throws(PostgreSQLError) -> PutOutcome in
-                var holdsCreationLock = false
-                // A plain read first: if this write may create the group, the creation lock
-                // must come before the row lock.
-                if try Self.names(connection, name, locking: false).current == nil {
-                    try Self.takeCreationLock(connection)
-                    holdsCreationLock = true
+                try policy.put(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: Rows(connection)) {
+                    version, updatedAt in
+                    StoredGroup(name: name, version: version, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
+                                updatedAt: updatedAt)
                 }
-                let (last, current, first) = try Self.names(connection, name, locking: true)
-                if let ifMatch, ifMatch != current {
-                    return .preconditionFailed(current: current)
-                }
-                if ifNoneMatchAny, current != nil {
-                    return .preconditionFailed(current: current)
-                }
-                if current == nil {
-                    if !holdsCreationLock { try Self.takeCreationLock(connection) }
-                    let count = try connection.query(
-                        "SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-                    if count >= maxGroups { return .limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups") }
-                }
-                let start: Int
-                if let last {
-                    start = last
-                } else {
-                    start = try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0
-                }
-                let (version, overflow) = start.addingReportingOverflow(1)
-                guard !overflow else { return .limitExceeded("group version (version numbers end at \(Int.max))") }
-                // `updatedAt` is 20 bytes of RFC 3339 text whatever the clock says.
-                let added = GroupStore.storedBytes(payload: name.utf8.count + constraintsJSON.utf8.count
-                                                   + metricsJSON.utf8.count + 20)
-                let total = try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
-                let prunedUpTo = version - maxGroupVersions
-                let freed = prunedUpTo > 0 ? try Self.storedBytes(connection, name, upTo: prunedUpTo) : 0
-                if total - freed + added > maxGroupBytes {
-                    return .limitExceeded(
-                        "maxGroupBytes (\(maxGroupBytes) bytes of stored group versions; \(total) are stored, this version needs \(added)"
-                        + (freed > 0 ? " and its write frees \(freed)" : "") + "): raise it with --max-group-bytes")
-                }
-                try connection.query(
-                    """
-                    INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $2, $3)
-                    ON CONFLICT (name) DO UPDATE SET
-                        last_version = excluded.last_version, current_version = excluded.current_version,
-                        first_version = excluded.first_version
-                    """,
-                    [name, version, current == nil ? version : (first ?? version)])
-                let updatedAt = try connection.query(
-                    """
-                    INSERT INTO group_versions (name, version, constraints_json, metrics_json) VALUES ($1, $2, $3, $4)
-                    RETURNING \(PostgreSQLSchema.updatedAtText("updated_at"))
-                    """,
-                    [name, version, constraintsJSON, metricsJSON]
-                ).first?.string(0) ?? ""
-                if prunedUpTo > 0 {
-                    try connection.query("DELETE FROM group_versions WHERE name = $1 AND version <= $2", [name, prunedUpTo])
-                }
-                if added != freed {
-                    try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [added - freed])
-                }
-                let group = StoredGroup(name: name, version: version, constraintsJSON: constraintsJSON,
-                                        metricsJSON: metricsJSON, updatedAt: updatedAt)
-                return .written(group, created: current == nil)
             }
         }
     }
 
-    /// Deletes `name` and all its versions; the high-water mark stays (bounded by
-    /// ``maxDeletedNames`` and the version floor, as in SQLite).
+    /// Deletes `name` and all its versions under ``policy``; the high-water mark stays.
     /// - Returns: `false` if there was no such group.
     func delete(name: String) throws(PostgreSQLError) -> Bool {
         try pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.transaction { () throws(PostgreSQLError) -> Bool in
-                guard let current = try Self.names(connection, name, locking: true).current else { return false }
-                let freed = try Self.storedBytes(connection, name, upTo: current)
-                try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
-                try connection.query("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = $1", [name])
-                try dropDeletedNamesBeyondBound(connection)
-                try connection.query("UPDATE group_bytes SET value = value - $1 WHERE id = 1", [freed])
-                return true
+                try policy.delete(name: name, in: Rows(connection))
             }
         }
-    }
-
-    /// Keeps at most ``maxDeletedNames`` rows of deleted names: drops those with the lowest
-    /// high-water marks (then by name) and raises `version_floor` to the largest mark
-    /// dropped. A row a concurrent write is re-creating is locked by it; once that commits
-    /// the row is no longer deleted and is skipped. Call inside the delete's transaction.
-    private func dropDeletedNamesBeyondBound(_ connection: PostgreSQLConnection) throws(PostgreSQLError) {
-        let deleted = try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NULL").first?.int(0) ?? 0
-        guard deleted > maxDeletedNames else { return }
-        let highest = try connection.query(
-            """
-            WITH dropped AS (
-                DELETE FROM group_names WHERE current_version IS NULL AND name IN (
-                    SELECT name FROM group_names WHERE current_version IS NULL
-                    ORDER BY last_version, name LIMIT $1 FOR UPDATE)
-                RETURNING last_version)
-            SELECT coalesce(max(last_version), 0) FROM dropped
-            """,
-            [deleted - maxDeletedNames]
-        ).first?.int(0) ?? 0
-        try connection.query("UPDATE version_floor SET value = greatest(value, $1) WHERE id = 1", [highest])
     }
 
     /// The start of every name without a row (for tests) and the rows of deleted names kept.
@@ -337,28 +254,146 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }
     }
 
-    /// The counted bytes of the versions of `name` numbered up to `version`.
-    private static func storedBytes(
-        _ connection: PostgreSQLConnection, _ name: String, upTo version: Int
-    ) throws(PostgreSQLError) -> Int {
-        try connection.query(PostgreSQLSchema.storedBytesSQL(where: "name = $1 AND version <= $2"), [name, version])
-            .first?.int(0) ?? 0
-    }
+    /// The group tables as one write transaction on `connection` sees them
+    /// (``VersionedRows``). Lock order, for every writer: the creation lock
+    /// (``creationLockKey``), name rows, the `group_bytes` row; a delete locks its name
+    /// row, the deleted names it drops, then `group_bytes`.
+    private final class Rows: VersionedRows {
+        typealias Failure = PostgreSQLError
 
-    private static func takeCreationLock(_ connection: PostgreSQLConnection) throws(PostgreSQLError) {
-        try connection.query("SELECT pg_advisory_xact_lock($1)", [creationLockKey])
-    }
+        let connection: PostgreSQLConnection
+        /// Whether this transaction holds the creation lock.
+        private var holdsCreationLock = false
 
-    /// The high-water mark, current version and first version of the current life of
-    /// `name` (all `nil` if it has no row); with `locking`, the row is locked until the
-    /// transaction ends.
-    private static func names(
-        _ connection: PostgreSQLConnection, _ name: String, locking: Bool
-    ) throws(PostgreSQLError) -> (last: Int?, current: Int?, first: Int?) {
-        let sql = "SELECT last_version, current_version, first_version FROM group_names WHERE name = $1"
-            + (locking ? " FOR UPDATE" : "")
-        guard let row = try connection.query(sql, [name]).first else { return (nil, nil, nil) }
-        return (try row.int(0), try row.optionalInt(1), try row.optionalInt(2))
+        init(_ connection: PostgreSQLConnection) { self.connection = connection }
+
+        func lockName(_ name: String, creation: CreationLock) throws(PostgreSQLError) -> NameRow? {
+            switch creation {
+            case .never: break
+            case .always: try lockCreations()
+            case .ifAbsent:
+                // A plain read first: if this write may create the name, the creation lock
+                // must come before the row lock.
+                if try read(name, locking: false)?.current == nil { try lockCreations() }
+            }
+            return try read(name, locking: true)
+        }
+
+        /// `name`'s row; with `locking`, locked until the transaction ends.
+        private func read(_ name: String, locking: Bool) throws(PostgreSQLError) -> NameRow? {
+            let sql = "SELECT last_version, current_version, first_version FROM group_names WHERE name = $1"
+                + (locking ? " FOR UPDATE" : "")
+            guard let row = try connection.query(sql, [name]).first else { return nil }
+            return NameRow(last: try row.int(0), current: try row.optionalInt(1), first: try row.optionalInt(2))
+        }
+
+        /// The transaction-level advisory lock ``creationLockKey``. Should a writer that
+        /// finds the row deleted only after locking it deadlock here, PostgreSQL aborts one
+        /// transaction with 40P01, which ``PostgreSQLConnection/transaction(isolation:maxAttempts:_:)``
+        /// runs again.
+        func lockCreations() throws(PostgreSQLError) {
+            guard !holdsCreationLock else { return }
+            try connection.query("SELECT pg_advisory_xact_lock($1)", [PostgreSQLGroupStore.creationLockKey])
+            holdsCreationLock = true
+        }
+
+        func liveNameCount() throws(PostgreSQLError) -> Int {
+            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
+        }
+
+        func versionFloor() throws(PostgreSQLError) -> Int {
+            try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0
+        }
+
+        /// `FOR UPDATE`: the bound is exact across processes.
+        func lockTotalBytes() throws(PostgreSQLError) -> Int {
+            try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
+        }
+
+        func storedBytes(of name: String, upTo version: Int) throws(PostgreSQLError) -> Int {
+            try connection.query(StoredGroup.storedBytesSQL(.postgreSQL, where: "name = $1 AND version <= $2"), [name, version])
+                .first?.int(0) ?? 0
+        }
+
+        /// `nil`: the column's default, the database's `now()` (the transaction's start).
+        func timestampForNewVersion() -> String? { nil }
+
+        func setName(_ name: String, last: Int, current: Int, first: Int) throws(PostgreSQLError) {
+            try connection.query(
+                """
+                INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $3, $4)
+                ON CONFLICT (name) DO UPDATE SET
+                    last_version = excluded.last_version, current_version = excluded.current_version,
+                    first_version = excluded.first_version
+                """,
+                [name, last, current, first])
+        }
+
+        /// A version with an empty `updatedAt` takes the database's clock (and gets it back).
+        func insert(_ group: StoredGroup) throws(PostgreSQLError) -> StoredGroup {
+            guard group.updatedAt.isEmpty else {
+                try connection.query(
+                    """
+                    INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
+                    VALUES ($1, $2, $3, $4, $5::timestamptz)
+                    """,
+                    [group.name, group.version, group.constraintsJSON, group.metricsJSON, group.updatedAt])
+                return group
+            }
+            var stored = group
+            stored.updatedAt = try connection.query(
+                """
+                INSERT INTO group_versions (name, version, constraints_json, metrics_json) VALUES ($1, $2, $3, $4)
+                RETURNING \(PostgreSQLSchema.updatedAtText("updated_at"))
+                """,
+                [group.name, group.version, group.constraintsJSON, group.metricsJSON]
+            ).first?.string(0) ?? ""
+            return stored
+        }
+
+        func deleteVersions(of name: String, upTo version: Int?) throws(PostgreSQLError) {
+            if let version {
+                try connection.query("DELETE FROM group_versions WHERE name = $1 AND version <= $2", [name, version])
+            } else {
+                try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
+            }
+        }
+
+        func markDeleted(_ name: String) throws(PostgreSQLError) {
+            try connection.query("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = $1", [name])
+        }
+
+        func addToTotalBytes(_ delta: Int) throws(PostgreSQLError) {
+            try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [delta])
+        }
+
+        func deletedNameCount() throws(PostgreSQLError) -> Int {
+            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NULL").first?.int(0) ?? 0
+        }
+
+        /// A row a concurrent write is re-creating is locked by it; once that commits the
+        /// row is no longer deleted and is skipped.
+        func dropDeletedNames(count: Int) throws(PostgreSQLError) -> Int {
+            try connection.query(
+                """
+                WITH dropped AS (
+                    DELETE FROM group_names WHERE current_version IS NULL AND name IN (
+                        SELECT name FROM group_names WHERE current_version IS NULL
+                        ORDER BY last_version, name LIMIT $1 FOR UPDATE)
+                    RETURNING last_version)
+                SELECT coalesce(max(last_version), 0) FROM dropped
+                """,
+                [count]
+            ).first?.int(0) ?? 0
+        }
+
+        func raiseVersionFloor(to mark: Int) throws(PostgreSQLError) {
+            try connection.query("UPDATE version_floor SET value = greatest(value, $1) WHERE id = 1", [mark])
+        }
+
+        /// Nothing else depends on a group in this database: the result caches of the
+        /// processes tie results to groups by their keys' `NAME@VERSION`s.
+        func didWrite(_ name: String) {}
     }
 
     // MARK: - GroupStoring
@@ -371,11 +406,8 @@ public final class PostgreSQLGroupStore: GroupStoring {
             try put(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
                     ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
         }
-        switch outcome {
-        case .written(let group, let created): return (group, created)
-        case .preconditionFailed(let current): throw .preconditionFailed(current: current)
-        case .limitExceeded(let message): throw .limitExceeded(message)
-        }
+        let (group, created) = try outcome.get()
+        return (group, created)
     }
 
     public func deleteGroup(named name: String) throws(StoreError) -> Bool {
@@ -384,58 +416,49 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func group(named name: String) throws(StoreError) -> StoredGroup? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.queryPrepared(
-                    """
-                    SELECT \(Self.selectGroupColumns) FROM group_names n
-                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                    WHERE n.name = $1
-                    """,
-                    [name]
-                ).first else { return nil }
-                return try Self.readGroup(row)
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+            guard let row = try connection.queryPrepared(
+                """
+                SELECT \(Self.selectGroupColumns) FROM group_names n
+                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                WHERE n.name = $1
+                """,
+                [name]
+            ).first else { return nil }
+            return try Self.readGroup(row)
         }
     }
 
     public func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> StoredGroup? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
-                guard let row = try connection.queryPrepared(
-                    "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
-                    [name, version]
-                ).first else { return nil }
-                return try Self.readGroup(row)
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> StoredGroup? in
+            guard let row = try connection.queryPrepared(
+                "SELECT \(Self.selectGroupColumns) FROM group_versions v WHERE v.name = $1 AND v.version = $2",
+                [name, version]
+            ).first else { return nil }
+            return try Self.readGroup(row)
         }
     }
 
     /// - Complexity: O(log n + limit), one statement for existence and one for the page.
     public func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
-        try requireSchema()
         let limit = max(0, limit)
-        return try Self.mapping { () throws(PostgreSQLError) -> GroupVersionPage? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
-                guard try !connection.query(
-                    "SELECT 1 FROM group_names WHERE name = $1 AND current_version IS NOT NULL", [name]).rows.isEmpty
-                else { return nil }
-                var versions: [GroupVersionInfo] = []
-                for row in try connection.query(
-                    """
-                    SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions
-                    WHERE name = $1 AND version > $2 ORDER BY version LIMIT $3
-                    """,
-                    [name, after, limit + 1]
-                ).rows {
-                    versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
-                }
-                let hasMore = versions.count > limit
-                if hasMore { versions.removeLast() }
-                return GroupVersionPage(versions: versions, hasMore: hasMore)
+        return try withConnection { (connection) throws(PostgreSQLError) -> GroupVersionPage? in
+            guard try !connection.query(
+                "SELECT 1 FROM group_names WHERE name = $1 AND current_version IS NOT NULL", [name]).rows.isEmpty
+            else { return nil }
+            var versions: [GroupVersionInfo] = []
+            for row in try connection.query(
+                """
+                SELECT version, \(PostgreSQLSchema.updatedAtText("updated_at")) FROM group_versions
+                WHERE name = $1 AND version > $2 ORDER BY version LIMIT $3
+                """,
+                [name, after, limit + 1]
+            ).rows {
+                versions.append(GroupVersionInfo(version: try row.int(0), updatedAt: try row.string(1)))
             }
+            let hasMore = versions.count > limit
+            if hasMore { versions.removeLast() }
+            return GroupVersionPage(versions: versions, hasMore: hasMore)
         }
     }
 
@@ -446,37 +469,31 @@ public final class PostgreSQLGroupStore: GroupStoring {
     }
 
     public func prunedVersion(ofGroup name: String, version: Int) throws(StoreError) -> Int? {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int? in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int? in
-                guard let row = try connection.query(
-                    """
-                    SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
-                    FROM group_names n WHERE n.name = $1 AND n.current_version IS NOT NULL
-                    """,
-                    [name]
-                ).first, let first = try row.optionalInt(0), let oldestKept = try row.optionalInt(1) else { return nil }
-                return first <= version && version < oldestKept ? oldestKept : nil
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int? in
+            guard let row = try connection.query(
+                """
+                SELECT n.first_version, (SELECT min(v.version) FROM group_versions v WHERE v.name = n.name)
+                FROM group_names n WHERE n.name = $1 AND n.current_version IS NOT NULL
+                """,
+                [name]
+            ).first, let first = try row.optionalInt(0), let oldestKept = try row.optionalInt(1) else { return nil }
+            return first <= version && version < oldestKept ? oldestKept : nil
         }
     }
 
     public func groups() throws(StoreError) -> [GroupSummary] {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> [GroupSummary] in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
-                var groups: [GroupSummary] = []
-                for row in try connection.query(
-                    """
-                    SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
-                    JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
-                    ORDER BY n.name
-                    """
-                ).rows {
-                    groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
-                }
-                return groups
+        return try withConnection { (connection) throws(PostgreSQLError) -> [GroupSummary] in
+            var groups: [GroupSummary] = []
+            for row in try connection.query(
+                """
+                SELECT n.name, n.current_version, \(PostgreSQLSchema.updatedAtText("v.updated_at")) FROM group_names n
+                JOIN group_versions v ON v.name = n.name AND v.version = n.current_version
+                ORDER BY n.name
+                """
+            ).rows {
+                groups.append(GroupSummary(name: try row.string(0), version: try row.int(1), updatedAt: try row.string(2)))
             }
+            return groups
         }
     }
 
@@ -484,20 +501,14 @@ public final class PostgreSQLGroupStore: GroupStoring {
     func all() throws(StoreError) -> [GroupSummary] { try groups() }
 
     public func groupBytes() throws(StoreError) -> Int {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
-                try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int in
+            try connection.query("SELECT value FROM group_bytes WHERE id = 1").first?.int(0) ?? 0
         }
     }
 
     public func groupCount() throws(StoreError) -> Int {
-        try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Int in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> Int in
-                try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-            }
+        return try withConnection { (connection) throws(PostgreSQLError) -> Int in
+            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
         }
     }
 
@@ -509,73 +520,30 @@ public final class PostgreSQLGroupStore: GroupStoring {
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
         try requireSchema()
         guard !names.isEmpty else { return [:] }
-        return try Self.mapping { () throws(PostgreSQLError) -> [String: Int] in
-            try pool.withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
-                var versions: [String: Int] = [:]
-                // Prepared: this runs on every request of a scene with unversioned groups.
-                for row in try connection.queryPrepared(
-                    "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
-                    [Self.arrayLiteral(names)]
-                ).rows {
-                    versions[try row.string(0)] = try row.int(1)
-                }
-                return versions
+        return try withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
+            var versions: [String: Int] = [:]
+            // Prepared: this runs on every request of a scene with unversioned groups.
+            for row in try connection.queryPrepared(
+                "SELECT name, current_version FROM group_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
+                [ListLiteral.postgreSQLArray(names)]
+            ).rows {
+                versions[try row.string(0)] = try row.int(1)
             }
+            return versions
         }
     }
 
     @discardableResult
     public func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
         try requireSchema()
-        guard let firstGiven = versions.first?.version else { return false }
-        let kept = Array(versions.suffix(maxGroupVersions))
-        let outcome = try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+        guard !versions.isEmpty else { return false }
+        return try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Result<Bool, StoreError> in
                 try connection.transaction { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
-                    try Self.takeCreationLock(connection)
-                    let (last, current, _) = try Self.names(connection, name, locking: true)
-                    if let current, !replace { return .failure(.preconditionFailed(current: current)) }
-                    var mark = 0
-                    if let last { mark = last } else { mark = try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0 }
-                    guard firstGiven > mark else {
-                        return .failure(.limitExceeded(GroupStore.reuseMessage(name: name, mark: mark, version: firstGiven)))
-                    }
-                    if current == nil {
-                        let count = try connection.query(
-                            "SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-                        if count >= maxGroups { return .failure(.limitExceeded("maxGroups (\(maxGroups) groups): raise it with --max-groups")) }
-                    }
-                    let added = kept.reduce(0) { $0 + GroupStore.storedBytes(payload: GroupStore.payload(of: $1)) }
-                    let total = try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
-                    var freed = 0
-                    if let current { freed = try Self.storedBytes(connection, name, upTo: current) }
-                    if total - freed + added > maxGroupBytes {
-                        return .failure(.limitExceeded(GroupStore.bytesMessage(maxBytes: maxGroupBytes, total: total, added: added, freed: freed)))
-                    }
-                    try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
-                    let newest = kept[kept.count - 1].version
-                    try connection.query(
-                        """
-                        INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $2, $3)
-                        ON CONFLICT (name) DO UPDATE SET
-                            last_version = excluded.last_version, current_version = excluded.current_version,
-                            first_version = excluded.first_version
-                        """,
-                        [name, newest, firstGiven])
-                    for group in kept {
-                        try connection.query(
-                            """
-                            INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
-                            VALUES ($1, $2, $3, $4, $5::timestamptz)
-                            """,
-                            [name, group.version, group.constraintsJSON, group.metricsJSON, group.updatedAt])
-                    }
-                    try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [added - freed])
-                    return .success(current != nil)
+                    try policy.importVersions(name: name, versions: versions, replace: replace, in: Rows(connection))
                 }
             }
-        }
-        return try outcome.get()
+        }.get()
     }
 
     public func isReachable() -> Bool {
@@ -583,22 +551,5 @@ public final class PostgreSQLGroupStore: GroupStoring {
         return (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.query("SELECT 1").first?.int(0) == 1
         }) ?? false
-    }
-
-    /// `values` as a PostgreSQL array literal of text (`{"a","b"}`): every element quoted,
-    /// `"` and `\` escaped with a backslash
-    /// (<https://www.postgresql.org/docs/15/arrays.html#ARRAYS-IO>).
-    static func arrayLiteral(_ values: [String]) -> String {
-        var text = "{"
-        for (index, value) in values.enumerated() {
-            if index > 0 { text += "," }
-            text += "\""
-            for character in value.unicodeScalars {
-                if character == "\"" || character == "\\" { text += "\\" }
-                text.unicodeScalars.append(character)
-            }
-            text += "\""
-        }
-        return text + "}"
     }
 }

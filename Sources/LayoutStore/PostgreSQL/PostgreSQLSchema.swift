@@ -55,23 +55,9 @@ enum PostgreSQLSchema {
             "CREATE TABLE version_floor (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL CHECK (value >= 0))",
             "INSERT INTO version_floor (id, value) VALUES (1, 0)",
             "CREATE TABLE group_bytes (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL)",
-            "INSERT INTO group_bytes (id, value) SELECT 1, (\(storedBytesSQL(where: "true")))",
+            "INSERT INTO group_bytes (id, value) SELECT 1, (\(StoredGroup.storedBytesSQL(.postgreSQL, where: "true")))",
         ],
     ]
-
-    /// A query of the sum of `GroupStore.storedBytes(payload:)` over the `group_versions`
-    /// rows matching `condition` (0 for none): SQLite's counting rule, with the payload's
-    /// text lengths taken in UTF-8 whatever the server's encoding (`convert_to`) and
-    /// `updatedAt` counted as its 20 bytes of RFC 3339 text, so a version counts the same
-    /// bytes in both stores (held by `GroupStoringConformanceTests.groupBytesCountTheSame`).
-    static func storedBytesSQL(where condition: String) -> String {
-        """
-        SELECT coalesce(sum(CASE WHEN p <= 900 THEN p + 128 ELSE ((p + 4095) / 4096) * 4096 + 4096 END), 0)::bigint
-        FROM (SELECT octet_length(convert_to(name, 'UTF8')) + octet_length(convert_to(constraints_json, 'UTF8'))
-                     + octet_length(convert_to(metrics_json, 'UTF8')) + 20 AS p
-              FROM group_versions WHERE \(condition)) AS counted
-        """
-    }
 
     /// The schema version this build writes and expects.
     static var currentVersion: Int { migrations.count }

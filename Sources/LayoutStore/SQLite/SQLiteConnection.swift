@@ -9,7 +9,7 @@ import Darwin
 ///
 /// A `final class` because it owns a C resource: ``close()`` (or `deinit`) closes it.
 /// Not thread-safe by itself: it is opened with `SQLITE_OPEN_NOMUTEX` and must be confined to
-/// one serial queue by its owner (``LayoutStore`` does that).
+/// one serial queue by its owner (``SQLiteStore`` does that).
 ///
 /// Settings applied by ``init(path:readOnly:busyTimeout:)``:
 /// - `journal_mode = WAL` (the answer is checked: `wal`, or `memory` for `":memory:"`);

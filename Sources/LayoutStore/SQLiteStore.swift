@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Thread safety: every call runs synchronously on one private serial `DispatchQueue`,
 /// which is the only place the SQLite connection and the in-memory bookkeeping
-/// (``ResultCache``'s clock, ``GroupStore``) are touched. That confinement is why the class
+/// (``ResultCache``'s clock, ``SQLiteGroupStore``) are touched. That confinement is why the class
 /// can be `@unchecked Sendable`: its mutable state is never reached from two threads at
 /// once, and the connection is opened `SQLITE_OPEN_NOMUTEX` because of it.
 ///
@@ -21,8 +21,8 @@ import Synchronization
 ///
 /// Size (issue 24): the cache's bodies total at most ``maxCacheBytes`` after each commit,
 /// each group keeps its last ``maxGroupVersions`` versions, the kept versions count at most
-/// ``maxGroupBytes`` together (``GroupStore/storedBytes(payload:)``), and deleted names' high-water
-/// marks are bounded (``GroupStore``). Pages freed by evictions, prunings and deletes are
+/// ``maxGroupBytes`` together (``StoredBytes/count(payload:)``), and deleted names' high-water
+/// marks are bounded (``VersionedWritePolicy``). Pages freed by evictions, prunings and deletes are
 /// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), so the file
 /// stays near the groups' bytes plus ``maxCacheBytes``.
 ///
@@ -37,7 +37,7 @@ import Synchronization
 ///
 /// Errors: every call throws ``StoreError``; after ``close()`` calls throw
 /// ``StoreError/cannotOpen(_:)``.
-public final class LayoutStore: @unchecked Sendable {
+public final class SQLiteStore: @unchecked Sendable {
     /// The schema version (`PRAGMA user_version`) this build writes.
     public static let schemaVersion = Schema.currentVersion
 
@@ -54,7 +54,7 @@ public final class LayoutStore: @unchecked Sendable {
     /// The most versions kept per group (default 100); older ones are pruned.
     public let maxGroupVersions: Int
     /// The most bytes the kept group versions count together (default 64 MiB, 67,108,864),
-    /// each counted as ``GroupStore/storedBytes(payload:)``: its name, constraints JSON,
+    /// each counted as ``StoredBytes/count(payload:)``: its name, constraints JSON,
     /// metrics JSON and `updatedAt` in UTF-8, plus an estimate of SQLite's storage of the
     /// row. A write beyond it throws ``StoreError/limitExceeded(_:)``.
     public let maxGroupBytes: Int
@@ -72,7 +72,7 @@ public final class LayoutStore: @unchecked Sendable {
     private final class State {
         let connection: SQLiteConnection
         let cache: ResultCache
-        let groups: GroupStore
+        let groups: SQLiteGroupStore
         let report: (String) -> Void
         /// The room kept for a full disk; `nil` for `:memory:` and read-only databases.
         let reserve: DiskReserve?
@@ -90,8 +90,11 @@ public final class LayoutStore: @unchecked Sendable {
             self.cache = try ResultCache(connection: connection, capacity: cacheCapacity, writeBehindLimit: cacheWriteBehind,
                                          writeBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                          maxBytes: maxCacheBytes, report: report)
-            self.groups = GroupStore(connection: connection, cache: cache, maxGroups: maxGroups, maxVersions: maxGroupVersions,
-                                     maxDeletedNames: maxDeletedNames, maxBytes: maxGroupBytes, now: now)
+            self.groups = SQLiteGroupStore(
+                connection: connection, cache: cache,
+                policy: .groups(maxGroups: maxGroups, maxVersions: maxGroupVersions, maxBytes: maxGroupBytes,
+                                maxDeletedNames: maxDeletedNames),
+                now: now)
         }
 
         /// Returns free pages to the file system after a commit that deleted rows. Best
@@ -180,8 +183,8 @@ public final class LayoutStore: @unchecked Sendable {
         path: String, cacheCapacity: Int, busyTimeout: Double, maxGroups: Int, readOnly: Bool,
         cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
         maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
-        maxGroupVersions: Int = GroupStore.defaultMaxVersions, maxDeletedNames: Int? = nil,
-        maxGroupBytes: Int = GroupStore.defaultMaxBytes, diskReserveBytes: Int = 0, now: @escaping () -> String,
+        maxGroupVersions: Int = VersionedWritePolicy.defaultMaxVersions, maxDeletedNames: Int? = nil,
+        maxGroupBytes: Int = VersionedWritePolicy.defaultMaxBytes, diskReserveBytes: Int = 0, now: @escaping () -> String,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
@@ -521,7 +524,7 @@ public final class LayoutStore: @unchecked Sendable {
         }
     }
 
-    /// The sum of ``GroupStore/storedBytes(payload:)`` over every kept group version: what
+    /// The sum of ``StoredBytes/count(payload:)`` over every kept group version: what
     /// counts against ``maxGroupBytes``. O(1) (one maintained row).
     public func groupBytes() throws(StoreError) -> Int {
         try perform { (state) throws(StoreError) -> Int in
@@ -574,4 +577,8 @@ public final class LayoutStore: @unchecked Sendable {
 }
 
 /// The SQLite backend of ``GroupStoring``: one file, for one process or several on one host.
-extension LayoutStore: GroupStoring {}
+extension SQLiteStore: GroupStoring {
+    /// `false`: a lookup is a statement on this process's queue, as cheap as the
+    /// coalescing would be.
+    public var lookupsAreRoundTrips: Bool { false }
+}
