@@ -3,7 +3,7 @@
 // parsers, a scene compiler, an SQLite store and an HTTP/1.1 server.
 import PackageDescription
 
-/// One settings list, applied to every target (STYLE.md §1).
+/// One settings list, applied to every target (docs/style.md, "Package shape").
 let swiftSettings: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
     .enableUpcomingFeature("ExistentialAny"),

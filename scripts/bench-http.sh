@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 9: HTTP benchmark of layoutd against nginx serving a static file, on
+# HTTP benchmark of layoutd against nginx serving a static file, on
 # loopback, with wrk; memory (RSS) figures; big scenes end to end. One command:
 #
 #   scripts/bench-http.sh            # builds release, runs everything (~4 minutes), prints tables

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 26's benchmark, in one run on one machine: layoutd on SQLite beside layoutd on
+# The replicas benchmark, in one run on one machine: layoutd on SQLite beside layoutd on
 # PostgreSQL, and three PostgreSQL-backed replicas behind nginx. wrk on loopback.
 #
 #   scripts/bench-replicas.sh        # builds release, runs everything (~3 minutes), prints a table
@@ -258,7 +258,7 @@ for label in ('3 replicas behind nginx, no groups, uncached', '3 replicas behind
     verdicts.append(('%s: no errors' % label,
                      '%s errors, %s non-2xx' % (f['errors'], f['non2xx']) if f else 'missing',
                      'ok' if clean else 'FAIL'))
-print('\ntargets (issue 26; ratios: the median of the rounds, then each round)')
+print('\ntargets (docs/performance.md; ratios: the median of the rounds, then each round)')
 for what, value, verdict in verdicts:
     print('%-70s %-28s %s' % (what, value, verdict))
 PY

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Solver benchmark: layoutd's Cassowary vs kiwisolver on the same generated systems,
-# in one run, with summarize.py's table of ratios (issue 3 targets).
+# in one run, with summarize.py's table of ratios and the solver's targets (bench/solver/targets.py).
 #
 #   scripts/bench-solver.sh                      # sizes 100,1000,10000
 #   SIZES=100,1000 scripts/bench-solver.sh       # quicker
@@ -127,5 +127,5 @@ fi
 
 python3 "$kit/summarize.py" "$kiwi_out" "$ours_out" --baseline kiwisolver
 echo
-echo "Issue 3's targets (same run; peak memory: /usr/bin/time -v layoutd-bench solver bench-out/systems/chain-10000.json):"
+echo "The solver's targets (same run; peak memory: /usr/bin/time -v layoutd-bench solver bench-out/systems/chain-10000.json):"
 python3 "$repo/bench/solver/targets.py" "$kiwi_out" "$ours_out"

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Builds the scene libFuzzer targets (fuzz/scene/: `scene`, the decoder + compiler +
-# solver end to end; `svg`, the wireframe renderer) and runs each for a while.
+# solver end to end; `svg`, the wireframe renderer) and runs each for a while. Both have a
+# structured mode (fuzz/scene/SceneMutator.swift, libFuzzer's custom mutator): half of the
+# mutations rewrite names (combining marks, compatibility characters, repeated members,
+# copied names), within the same seconds.
 #
 #   scripts/fuzz-scene-smoke.sh [SECONDS] [TARGET...]   default 20 s per target, both targets
 #
@@ -14,7 +17,7 @@
 # /opt/swift); FUZZ_JOBS (default 1: in-process; N > 1 runs N jobs in N workers).
 # Exits non-zero when a target finds a crash, an invariant failure, a hang (> 120 s for
 # one input) or runs out of memory (> 2048 MB). Copy every failing input into
-# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneFuzzRegressionTests replays both
+# fuzz/regressions/scene/ or fuzz/regressions/svg/: SceneInvariantTests replays both
 # directories with the same settings on every `swift test`.
 set -euo pipefail
 
@@ -67,7 +70,8 @@ build_target() { # name
     echo "== building target $1"
     rm -f "$build/fuzz-$1"
     "$swiftc" "${flags[@]}" "${includes[@]}" -module-name "SceneFuzz_$1" \
-        "$root/Tests/LayoutServiceTests/SceneFuzzInvariants.swift" "$entry" "${link[@]}" -o "$build/fuzz-$1" 2>&1 \
+        "$root/Tests/LayoutServiceTests/SceneFuzzInvariants.swift" "$root/Tests/LayoutServiceTests/SceneNameMutator.swift" \
+        "$root/fuzz/scene/SceneMutator.swift" "$entry" "${link[@]}" -o "$build/fuzz-$1" 2>&1 \
         | { grep -v "Cannot export local symbol" || true; }
     [ -x "$build/fuzz-$1" ] || { echo "build of $1 failed"; exit 1; }
 }
@@ -88,9 +92,9 @@ run_target() { # name
     local status=0
     # -timeout: one input's solves are bounded by the work limit (10^6 each), but not the
     # diagnostics it answers: fuzz/regressions/svg/slow-unit-510-unknown-views-* (48 KB)
-    # answers 6 MB, 510 diagnostics each quoting a 15 KB constraint (issue 24, finding 1),
+    # answers 6 MB, 510 diagnostics each quoting a 15 KB constraint,
     # about 10 s of CPU under ASan and up to 55 s of wall time on a busy machine.
-    # -max_len: the scene bodies of issue 24 (64 KiB).
+    # -max_len: 64 KiB, the scene bodies of the hostile checks.
     (cd "$build" && nice "$build/fuzz-$1" "$corpus" -dict="$root/fuzz/scene/scene.dict" \
         -max_total_time="$seconds" -timeout=120 -rss_limit_mb=2048 -max_len=65536 \
         -artifact_prefix="$build/crash-$1-" -print_final_stats=1 "${jobs[@]}" > "$build/fuzz-$1.log" 2>&1) || status=$?

@@ -8,7 +8,7 @@
 # (fuzz-NAME.log) and any crash artifacts (those of earlier runs move to old-artifacts/); SWIFTC (default swiftc on PATH or /opt/swift).
 # Exits non-zero when a target finds a crash, a hang (> 10 s per input) or runs out of
 # memory (> 2048 MB). Turn every crasher into a regression test in
-# Tests/LayoutSyntaxTests/FuzzRegressionTests.swift.
+# Tests/LayoutSyntaxTests/ParserInvariantTests.swift.
 set -euo pipefail
 
 seconds="${1:-20}"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A throwaway PostgreSQL cluster for layoutd's tests (issue 26): Debian's `postgresql`,
+# A throwaway PostgreSQL cluster for layoutd's tests: Debian's `postgresql`,
 # `initdb` into a temporary folder, listening on a free loopback port and on a unix socket
 # in that folder, started with `pg_ctl start -w`; stopped and removed when done.
 #

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# A short, capped schemathesis run (issue 8) against a live layoutd built from this tree:
+# A short, capped schemathesis run against a live layoutd built from this tree:
 # every operation of openapi.yaml, all checks, a fixed seed, a few examples per operation.
 #
 #   scripts/schemathesis-smoke.sh [BINARY] [MAX_EXAMPLES] [STORE]
 #
 # STORE: `sqlite` (the default: a new SQLite file in a temporary folder) or `postgres`
-# (issue 26: a new database on a PostgreSQL cluster; the one of LAYOUTD_TEST_PG_URL when it
+# (a new database on a PostgreSQL cluster; the one of LAYOUTD_TEST_PG_URL when it
 # is set, else a throwaway one started by scripts/pg-test-cluster.sh for this run).
 #
 # Excluded check: positive_data_acceptance — a schema-valid scene can still be one the

@@ -7,12 +7,13 @@
 # It installs what a fresh machine lacks (scripts/install-deps.sh), builds once in debug
 # (with the tests) and once in release, then runs every step below even when an earlier
 # one fails, and ends with a line "test.sh: N passed, M failed" (exit 1 on any failure).
-# Steps: build unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs
-# The corpus lives in ../shared/corpus (beside the clone) and is read at test time.
+# Steps: build corpus unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs
+# The public test corpus is not in this repository: the unit and e2e steps read it from
+# ../shared/corpus and ../shared/tools beside the clone; the corpus step says when it is missing.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-steps="${STEPS:-build unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs}"
+steps="${STEPS:-build corpus unit openapi dockerfile deploy e2e schemathesis browser differential fuzz dockerlibs}"
 fuzz_seconds="${FUZZ_SECONDS:-15}"
 passed=0
 failed=0
@@ -42,14 +43,28 @@ build() {
         && swift build -c release --product layoutd-bench
 }
 
+# The shared folder beside the clone, with the public corpus and its comparison tool.
+corpus() {
+    local shared
+    shared="$(cd "$repo/.." && pwd)/shared"
+    if [ -d "$shared/corpus" ] && [ -f "$shared/tools/run_cases.py" ]; then
+        echo "corpus: $shared/corpus"
+        return 0
+    fi
+    echo "test.sh: the public test corpus is missing: expected $shared/corpus and $shared/tools/run_cases.py."
+    echo "test.sh: it is not part of this repository; put the shared/ folder beside the clone."
+    echo "test.sh: without it the unit step (CorpusTests.corpusIsPresent) and the e2e step (corpus/present) fail."
+    return 1
+}
+
 # The PostgreSQL store's tests run against a throwaway cluster (LAYOUTD_TEST_PG_URL).
 unit() { scripts/pg-test-cluster.sh -- swift test --skip-build; }
 openapi() { python3 -m openapi_spec_validator openapi.yaml; }
 dockerfile() { hadolint Dockerfile; }
 # deploy/compose.yaml and deploy/kubernetes/ against their schemas, and what the issue asks of them.
 deploy() { python3 scripts/validate-deploy.py; }
-# The replicas checks (checks_replicas_pg.py) start their own PostgreSQL cluster with
-# scripts/pg-test-cluster.sh --control: they stop and start it.
+# The replicas checks (checks_replicas.py, pg_cluster.py) start their own PostgreSQL cluster
+# with scripts/pg-test-cluster.sh --control: they stop and start it.
 e2e() { python3 integration/e2e/run.py --binary .build/debug/layoutd; }
 # schemathesis against a server on SQLite, then on PostgreSQL (a throwaway cluster of its own).
 schemathesis() {
@@ -74,6 +89,7 @@ if [ "$failed" -gt 0 ]; then
     echo "test.sh: $passed passed, $failed failed"
     exit 1
 fi
+step corpus corpus
 step unit unit
 step openapi openapi
 step dockerfile dockerfile

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validates deploy/ (issue 26): scripts/test.sh's `deploy` step.
+"""Validates deploy/: scripts/test.sh's `deploy` step.
 
 1. deploy/compose.yaml against the Compose Specification's JSON schema (check-jsonschema's
    vendored copy, `--builtin-schema vendor.compose-spec`).

@@ -34,7 +34,8 @@ extension Solver {
     }
 
     /// ``explainConflict(_:)`` within a budget of `workLimit` cell operations: the
-    /// variable terms read to find the linked constraints plus the
+    /// records and variable terms read to find the linked constraints (each
+    /// ``linkIndexCost``) plus the
     /// ``cellOperations`` of every scratch solver (each runs with the rest of the
     /// budget as its ``workLimit``). `work` receives what was spent, either way.
     ///
@@ -135,17 +136,25 @@ extension Solver {
         return try deletionFilter(candidates, with: constraint, budget: &budget)
     }
 
+    /// What reading one record or one variable term costs while the linked constraints
+    /// are found, in cell operations: each is a hash-table insertion or lookup, often
+    /// with an allocation (measured on the release build: about 50 ns a term or record,
+    /// where a cell operation takes about 6 ns). Charged so that a request of many
+    /// conflicts, each indexing every required constraint again, spends its budget at
+    /// the pace of the simplex (`hostile/budget-conflicts-sizes`).
+    public static let linkIndexCost = 8
+
     /// Present required constraints connected to `constraint` by chains of shared
     /// variables, ascending.
-    /// Each variable term read (indexing, then the search) is charged to `budget` as
-    /// one cell operation, and each record looked at as one.
+    /// Each variable term read (indexing, then the search) and each record looked at is
+    /// charged to `budget` as ``linkIndexCost`` cell operations.
     func linkedRequiredHandles(_ constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [ConstraintHandle] {
-        try budget.charge(records.count)
+        try budget.charge(records.count &* Self.linkIndexCost)
         let required = requiredHandles()
         var byVariable: [Variable: [ConstraintHandle]] = [:]     // lookups only
         for handle in required {
             guard let record = records[handle.index] else { continue }
-            try budget.charge(record.constraint.expression.terms.count)
+            try budget.charge(record.constraint.expression.terms.count &* Self.linkIndexCost)
             for term in record.constraint.expression.terms where term.coefficient != 0 {
                 byVariable[term.variable, default: []].append(handle)
             }
@@ -162,7 +171,7 @@ extension Solver {
                 included.insert(handle)
                 result.append(handle)
                 guard let record = records[handle.index] else { continue }
-                try budget.charge(record.constraint.expression.terms.count)
+                try budget.charge(record.constraint.expression.terms.count &* Self.linkIndexCost)
                 for term in record.constraint.expression.terms where !visitedVariables.contains(term.variable) {
                     visitedVariables.insert(term.variable)
                     queue.append(term.variable)

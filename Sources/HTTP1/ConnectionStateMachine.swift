@@ -1,5 +1,5 @@
 /// The life of one connection, as a pure state machine: bytes, handler results
-/// and clock ticks in, ``Action``s out (STYLE.md §7).
+/// and clock ticks in, ``Action``s out (docs/style.md, "The HTTP server").
 ///
 /// It owns the ``RequestParser`` and decides keep-alive (RFC 9112 §9.3),
 /// pipelining (responses in request order, RFC 9112 §9.3.2), `100 Continue`,

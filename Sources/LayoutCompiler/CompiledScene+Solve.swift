@@ -188,6 +188,12 @@ extension CompiledScene {
                 else {
                     return workLimitLayout(found(), size: size, reason: "explaining its conflicts")
                 }
+                // The diagnostic itself (its refs, message and encoding) is charged as
+                // explanations and ambiguity diagnostics are.
+                explanationWork &+= Self.conflictDiagnosticCost &+ Self.explanationRefCost &* (handles.count + 1)
+                if solver.cellOperations &+ explanationWork > budget {
+                    return workLimitLayout(found(), size: size, reason: "explaining its conflicts")
+                }
                 // What the explanations spent is no longer the solver's to spend.
                 solver.workLimit = max(0, budget - explanationWork)
                 let conflicting = handles.compactMap { handle -> ConstraintRef? in
@@ -365,6 +371,14 @@ extension CompiledScene {
     /// (measured: about 15 µs a field with its notes and encoding, where a cell
     /// operation takes about 6 ns).
     static let ambiguityDiagnosticCost = 2_500
+
+    /// What one explained conflict's diagnostic costs against the work limit, in cell
+    /// operations, besides ``explanationRefCost`` for each constraint it names and the
+    /// explanation's own work (measured on the release build: about 25 µs a conflict
+    /// with its message and encoding, where a cell operation takes about 6 ns). So a
+    /// request of `sizes` whose every size explains conflicts stops at the budget's
+    /// pace (`hostile/budget-conflicts-sizes`).
+    public static let conflictDiagnosticCost = 2_500
 
     /// How many ambiguous fields of one layout get their tied constraints named.
     static let maxExplainedAmbiguities = 200

@@ -27,7 +27,7 @@ public struct ConstraintRef: Sendable, Hashable {
 
     /// The longest ``text`` kept, in Unicode scalars (``Diagnostic/maxEchoLength``, 256).
     /// Diagnostics quote constraints, and a scene can make thousands of them quote one
-    /// equation of thousands of terms (issue 24).
+    /// equation of thousands of terms (`DiagnosticsTests.longConstraintTextsAreCutInDiagnostics`).
     public static let maxTextLength = Diagnostic.maxEchoLength
 
     public init(key: ConstraintKey, part: Int? = nil, id: String? = nil, column: Int? = nil, text: String) {
@@ -148,8 +148,8 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     public var isError: Bool { severity == .error }
 
     /// The most diagnostics one `diagnostics` list holds (``bounded(_:)``), not counting
-    /// the one warning that says how many more there were (issue 24: one request made
-    /// 60,000 `unsatisfiable_constraints` diagnostics).
+    /// the one warning that says how many more there were, so a request's answer does not
+    /// grow with the number of conflicts it makes (`DiagnosticsTests.aHundredConflictsAndOneWarning`).
     public static let maxCount = 100
 
     /// The `limit_exceeded` warning that stands for `count` diagnostics left out.

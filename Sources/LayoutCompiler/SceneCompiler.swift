@@ -435,11 +435,11 @@ struct CompileState {
         // VFL: `|` is the parent of the views in the string, which must share it.
         var vflSuperview = 0
         if isVisualFormat {
-            var parents: [Int] = []
-            for index in resolved where index > 0 && !parents.contains(hierarchy.parents[index]) {
-                parents.append(hierarchy.parents[index])
-            }
-            if parents.count > 1 {
+            // The first view's parent, and whether another view has a different one: one
+            // pass over the string's views (a string may join thousands).
+            let firstParentOfAll = resolved.first { $0 > 0 }.map { hierarchy.parents[$0] }
+            let sharesParent = resolved.allSatisfy { $0 <= 0 || hierarchy.parents[$0] == firstParentOfAll }
+            if !sharesParent {
                 // Each view with its parent, in the order the string names them, and the
                 // column of the first view whose parent differs from the first one's.
                 var described: [String] = []
@@ -470,7 +470,7 @@ struct CompileState {
                     source: entry.source))
                 return
             }
-            vflSuperview = parents.first ?? 0
+            vflSuperview = firstParentOfAll ?? 0
         }
 
         // Every literal and every metric used is limited, whatever the arithmetic gives

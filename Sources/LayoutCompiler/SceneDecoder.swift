@@ -33,7 +33,7 @@ public struct SceneLimits: Sendable, Hashable {
     /// Solver work for one request, in cell operations of the simplex (the solver's
     /// machine-independent measure of pivot work, the ambiguity analysis included;
     /// default 10⁸: a 10,000-view scene takes about 10⁷, and a hostile scene whose
-    /// tableau fills in, the worst per operation, about 2 s of one core). Beyond it the
+    /// tableau fills in, the worst per operation, about 3.5 s of one core, measured under load). Beyond it the
     /// scene is a 422 `limit_exceeded`, so one hostile scene cannot hold a worker (and
     /// its memory) indefinitely.
     public var maxSolverWork = 100_000_000
@@ -44,7 +44,7 @@ public struct SceneLimits: Sendable, Hashable {
     public var maxExplainEntries = 1_000
     /// Characters in a view or metric name (a scene's or a group's), fixed: 256. A name
     /// is quoted in frames, diagnostics and SVG titles, so 100 views with 3 KB names
-    /// answered 1.35 GB (issue 24); a longer one is a 422 `invalid_scene` naming the
+    /// answered 1.35 GB; a longer one is a 422 `invalid_scene` naming the
     /// JSON path and the limit. Tested by `SceneDecoderTests.namesOf256CharactersAndNoMore`.
     public static let maxNameLength = 256
 

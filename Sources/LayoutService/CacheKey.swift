@@ -1,22 +1,11 @@
 import LayoutCompiler
 
-/// Derives every cache key from a request: the one map of layoutd's caches.
+/// Derives every cache key from a request. The caches, their keys, bounds and
+/// invalidation are tabled in docs/architecture.md, "The caches".
 ///
 /// No cache changes an answer: a hit's body is byte-identical to the miss that stored
-/// it, and the same scene with every cache off gives the same bytes. The layers, from
-/// the request inward:
-///
-/// | layer | key | bound | invalidation |
-/// | --- | --- | --- | --- |
-/// | front cache (``FrontCache``, memory) | ``front(_:body:)``: the route (``Space/solve`` or ``Space/validate``) and the exact request body; the entry (``FrontAnswer``) records the versions the scene's unversioned references resolved to | `--front-cache-entries`, `--front-cache-bytes` (an entry costs its request and answer bodies; one over 1/8 of the bytes is not kept); two-generation LRU (``TwoGenerationCache``) | a hit with unversioned references is used only when the group store, asked once per request, names exactly the recorded versions (read-your-writes across processes); also emptied on a group write through this process, and an answer computed while one was written here is not kept. For `/solve` it holds only answers the result cache stored |
-/// | template cache (``StructureCache``'s decoded half) | ``template(members:)`` of ``SceneTemplate``: the body's top-level members as sent, but for `sizes` and the container's `width` and `height` (its other members in canonical form) | `--structure-cache-entries`, half of `--structure-cache-bytes` | none needed: a decoded scene depends only on those bytes (groups are resolved per request) |
-/// | group cache (``GroupCache``, memory) | ``group(name:version:)``: `NAME@VERSION` of a stored group, pinned by the scene or resolved by the store for this request | ``GroupCache/capacity`` (1,024) entries and ``GroupCache/maxBytes`` (16 MiB) of stored group JSON, one entry at most 2 MiB; two-generation LRU | none needed (a stored version never changes; a kept one is used without a store round trip); emptied on a group write through this process, as the front cache |
-/// | structure cache (``StructureCache``'s compiled half) | ``structureKey(digest:groups:)``: SHA-256 of the structure's digest (``structureDigest(_:)``: the scene but its container's `width`, `height` and `sizes`) and `NAME@VERSION` per included group; and which container dimensions are fitted | `--structure-cache-entries`, half of `--structure-cache-bytes` (an entry over 1/16 of the bytes not kept); two-generation LRU | none needed: a group version's content never changes and versions are never reused |
-/// | ambiguity memo (`AmbiguityMemo`, one per kept base) | the pivots from the base and the degenerate rows of the tableau | 16 tableaux per base | lives and goes with its base; only analyses that found every field determined are kept, and a reuse is charged its full work |
-/// | result cache (`ResultCache`, SQLite, `--cache-db`) | ``result(_:route:)``: hex SHA-256 of the layoutd version, the route, the structure key and the canonical sizes | `--cache-capacity` entries (LRU, evicted in batches of 1%, at most 256), `--max-cache-bytes` of bodies, `--max-cached-result-bytes` per entry | none needed: looked up after the scene's groups are resolved, so the key names the versions in use; with the groups in the same SQLite file a group write also deletes, in its own transaction, every entry that used any version of that group. A new layoutd version never reads an old entry |
-///
-/// The split of a scene into its structure and its sizes, which the template, structure
-/// and result keys share, is ``split(_:)`` (and ``splitContainer(_:)`` for the
+/// it. The split of a scene into its structure and its sizes, which the template,
+/// structure and result keys share, is ``split(_:)`` (and ``splitContainer(_:)`` for the
 /// container object alone). Held by `SceneEngineTests` (key bytes), `FrontCacheTests`,
 /// `StructureCacheTests` and `GroupCacheTests`.
 public enum CacheKey {

@@ -3,7 +3,7 @@ import LayoutCompiler
 import LayoutStore
 import LayoutSyntax
 
-// Errors become HTTP answers here, and only here (STYLE.md §4): every error status of the
+// Errors become HTTP answers here, and only here (docs/style.md, "Errors and diagnostics"): every error status of the
 // service is chosen in this file. Route handlers name what went wrong as a
 // ``ServiceFailure`` (mapped by ``ServiceFailure/status``, ``ServiceFailure/detail`` and
 // ``ServiceFailure/headers``), the engine as an ``EngineFailure`` (diagnostics to

@@ -160,8 +160,8 @@ final class ResultCache {
     static let defaultWriteBehindLimit = 512
     /// The default of `maxResultBytes`: 16 MiB.
     static let defaultMaxResultBytes = 16 << 20
-    /// The default of `maxBytes`: 256 MiB (268,435,456), issue 24's bound on the cache's
-    /// share of the database.
+    /// The default of `maxBytes`: 256 MiB (268,435,456), the cache's share of the database
+    /// (`BoundsTests`).
     static let defaultMaxBytes = 256 << 20
 
     /// Writes `line` and a newline to stderr.

@@ -2,7 +2,7 @@ import CSQLite
 import Dispatch
 import Synchronization
 
-/// The layoutd database: the result cache (issue 2) and named constraint groups (issue 5),
+/// The layoutd database: the result cache and the named constraint groups,
 /// in one SQLite file.
 ///
 /// Thread safety: every call runs synchronously on one private serial `DispatchQueue`,
@@ -19,7 +19,7 @@ import Synchronization
 /// so a kill can lose up to one batch of cached results, never a group. ``close()`` writes
 /// the batch; an entry of it that cannot be written is skipped, not the whole batch.
 ///
-/// Size (issue 24): the cache's bodies total at most ``maxCacheBytes`` after each commit,
+/// Size (`BoundsTests`, `GroupBytesTests`): the cache's bodies total at most ``maxCacheBytes`` after each commit,
 /// each group keeps its last ``maxGroupVersions`` versions, the kept versions count at most
 /// ``maxGroupBytes`` together (``StoredBytes/count(payload:)``), and deleted names' high-water
 /// marks are bounded (``VersionedWritePolicy``). Pages freed by evictions, prunings and deletes are
@@ -300,7 +300,7 @@ public final class SQLiteStore: @unchecked Sendable {
         try perform { (state) throws(StoreError) -> T in try body(state.connection) }
     }
 
-    // MARK: - Result cache (issue 2)
+    // MARK: - Result cache
 
     /// The cached response body for `key`, or `nil`; a hit becomes the most recently used.
     ///
@@ -402,7 +402,7 @@ public final class SQLiteStore: @unchecked Sendable {
         }
     }
 
-    // MARK: - Groups (issue 5)
+    // MARK: - Groups
 
     /// Writes a new version of the group `name`, atomically (`BEGIN IMMEDIATE`), and deletes
     /// the cached results that used any version of it, in the same transaction.

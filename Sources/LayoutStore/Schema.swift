@@ -44,7 +44,7 @@ enum Schema {
             """,
             "CREATE INDEX cached_result_groups_by_group ON cached_result_groups(group_name)",
         ],
-        // 2: bounded history (issue 24). `first_version` is the first version of the
+        // 2: bounded history (`BoundsTests`). `first_version` is the first version of the
         // name's current incarnation, so a version below the oldest kept one is known to
         // have been pruned; `version_floor` holds the largest high-water mark of the deleted
         // names whose rows were dropped, the start of every name without a row. The file
@@ -60,7 +60,7 @@ enum Schema {
             "CREATE TABLE version_floor (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
             "INSERT INTO version_floor (id, value) VALUES (1, 0)",
         ],
-        // 3: the groups' byte bound (issue 24). `group_bytes` holds the sum of
+        // 3: the groups' byte bound (`GroupBytesTests`). `group_bytes` holds the sum of
         // ``StoredBytes/count(payload:)`` over every kept version, maintained by each
         // write in its transaction; computed here once for an existing file, with the same
         // rule in SQL (``StoredBytes/sumSQL(_:table:textColumns:timestampColumn:where:)``).

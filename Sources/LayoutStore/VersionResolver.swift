@@ -12,7 +12,7 @@ import Synchronization
 /// lookup, never the one in flight: that one may have been sent before the caller was
 /// received, and a group write acknowledged in between would be missed. So every lookup is
 /// sent after every request of its batch arrived, and read-your-writes across replicas
-/// (issue 26) holds as with one lookup per request. When the leader finishes and callers
+/// (`ReplicaReadYourWritesTests`) holds as with one lookup per request. When the leader finishes and callers
 /// are waiting, the first of them leads the next lookup.
 ///
 /// At most one lookup is in flight per resolver; each caller blocks its thread (a

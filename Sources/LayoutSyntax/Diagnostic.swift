@@ -41,8 +41,9 @@ public struct Diagnostic: Hashable, Sendable {
     }
 
     /// The most Unicode scalars of client input a diagnostic quotes in one piece: a
-    /// name or snippet in a message (``echo(_:)``), a `source` or a constraint's text
-    /// (issue 24: a 180 KB request quoted a 60 KB string in each of 60,000 diagnostics).
+    /// name or snippet in a message (``echo(_:)``), a `source` or a constraint's text,
+    /// so an answer grows with the number of diagnostics, not with their size times their
+    /// number (`DiagnosticEchoTests.echoCutsLongInputAt256Scalars`).
     public static let maxEchoLength = 256
 
     /// `text` as a message quotes it: unchanged up to ``maxEchoLength`` scalars, else its

@@ -1,4 +1,4 @@
-// Parse throughput benchmark for LayoutSyntax (issue 4): `layoutd-bench parse [--megabytes N]`.
+// Parse throughput benchmark for LayoutSyntax: `layoutd-bench parse [--megabytes N]`.
 import LayoutSyntax
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +22,7 @@ private func threadCPUSeconds() -> Double {
 /// 256 KB, 512 KB and 1 MB for each, to show time grows linearly with length (the
 /// MB/s column stays flat). MB here is 10^6 bytes of UTF-8 source. Each figure is the
 /// best of three runs; "cpu" figures use the thread's CPU time, "wall" the elapsed time
-/// (the two differ when other processes share the cores). The target of issue 4 is
+/// (the two differ when other processes share the cores). The target is
 /// ≥ 20 MB/s for each workload in a release build.
 ///
 /// - Returns: the exit status (0, or 2 on a bad argument or an unexpected parse error).

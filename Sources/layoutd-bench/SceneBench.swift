@@ -1,5 +1,5 @@
-// Scene-level benchmarks: `sizes` against separate solves (issue 6) and the cost of
-// explaining a conflict (issue 7). Times are wall-clock medians over repeats, release build.
+// Scene-level benchmarks: `sizes` against separate solves and the cost of
+// explaining a conflict. Times are wall-clock medians over repeats, release build.
 import Dispatch
 import Foundation
 import LayoutCompiler

@@ -1,4 +1,4 @@
-// Stack views (issue 27): a table of rows built from stacks against the same table
+// Stack views: a table of rows built from stacks against the same table
 // written with hand-made constraints. Times are wall-clock medians over repeats of one
 // in-process uncached /solve (JSON parse, decode, compile, solve, ambiguity, serialise).
 import Foundation

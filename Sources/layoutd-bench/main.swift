@@ -2,9 +2,9 @@
 //
 //   layoutd-bench solver FILE [--repeats N] [--min-repeats N] [--budget-s S] [--dump-solution F]
 //   layoutd-bench solver-batch DIR
-//   layoutd-bench parse | sizes | explain   (parser throughput; issue 6 and 7 benchmarks)
-//   layoutd-bench stacks [--rows N]   (issue 27: a table of stack views against hand-written constraints)
-//   layoutd-bench text | text-lines   (text measuring beside uharfbuzz; the differential test's driver)
+//   layoutd-bench parse | sizes | explain   (parser throughput; `sizes` against separate solves; explaining a conflict)
+//   layoutd-bench stacks [--rows N]   (a table of stack views against hand-written constraints)
+//   layoutd-bench text | text-table | text-lines   (text measuring beside uharfbuzz; a self-sizing table; the differential test's driver)
 //
 // Other modules' benchmarks are added as further subcommands in `commands`.
 import Foundation

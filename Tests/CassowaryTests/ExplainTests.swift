@@ -145,6 +145,18 @@ struct ExplainWorkLimitTests {
         #expect(total == work + 5)
     }
 
+    @Test func findingTheLinkedConstraintsIsChargedPerRecordAndTerm() throws {
+        // 50 records of 99 terms in all, every one linked to the bad constraint: each
+        // record is looked at once, each term indexed once and read once in the search,
+        // at `linkIndexCost` apiece, before any scratch solver runs.
+        let (solver, bad, chain) = try chainConflict()
+        var work = 0
+        #expect(solver.explainConflict(bad, workLimit: .max, work: &work) == chain)
+        #expect(work >= Solver.linkIndexCost * (50 + 99 + 99), "\(work)")
+        var short = 0
+        #expect(solver.explainConflict(bad, workLimit: Solver.linkIndexCost * (50 + 99 + 99) - 1, work: &short) == nil)
+    }
+
     @Test func deletionFilterWorkIsCounted() throws {
         // x + y >= 4, x <= 3, y <= 3: x - y >= 7 runs the deletion filter.
         var solver = Solver()

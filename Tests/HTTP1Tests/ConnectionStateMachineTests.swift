@@ -147,11 +147,11 @@ struct ConnectionStateMachineTests {
         #expect(request(body)?.body == Array("{}".utf8))
     }
 
-    @Test func expectContinueWithTooLargeBodyGets413AtOnce() {
+    @Test func expectContinueWithTooLargeBodyGets413AtOnce() throws {
         var machine = ConnectionStateMachine(limits: ServerLimits(maxBodyBytes: 4), now: 0)
         let actions = machine.received(bytes("PUT /g HTTP/1.1\nHost: h\nExpect: 100-continue\nContent-Length: 5\n\n"), now: 0, date: Self.date)
         #expect(actions.count == 3)
-        guard case .write(let written) = actions.first else { return }
+        let written = try #require(actions.first?.written, "expected a write first, got \(actions)")
         #expect(String(decoding: written, as: UTF8.self).hasPrefix("HTTP/1.1 413 Content Too Large\r\n"))
         #expect(Array(actions.dropFirst()) == [.rejected(status: 413), .close])
     }

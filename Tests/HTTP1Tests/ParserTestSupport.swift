@@ -6,6 +6,20 @@ import Foundation
 enum Outcome: Equatable {
     case request(HTTPRequest)
     case failure(HTTPParseError)
+
+    /// The request, when this outcome is one (for `#require`).
+    var request: HTTPRequest? {
+        if case .request(let request) = self { return request }
+        return nil
+    }
+}
+
+extension ConnectionStateMachine.Action {
+    /// The bytes of a `.write` action (for `#require`).
+    var written: [UInt8]? {
+        if case .write(let bytes) = self { return bytes }
+        return nil
+    }
 }
 
 /// Feeds `chunks` one after another and collects every request, stopping at the first failure.

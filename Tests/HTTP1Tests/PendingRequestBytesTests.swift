@@ -56,7 +56,7 @@ struct PendingRequestBytesTests {
 
     // MARK: - The state machine's answer
 
-    @Test func refusedInputWhileWaitingIs503WithRetryAfterThenClose() {
+    @Test func refusedInputWhileWaitingIs503WithRetryAfterThenClose() throws {
         var machine = ConnectionStateMachine(limits: ServerLimits(maxPendingRequestBytes: 4096), now: 0)
         let partial = Array(Self.head(1 << 20).utf8) + [UInt8](repeating: 7, count: 10_000)
         #expect(machine.received(partial, now: 0, date: "Thu, 01 Jan 2026 00:00:00 GMT") == [])
@@ -64,8 +64,8 @@ struct PendingRequestBytesTests {
         let actions = machine.refuseInput(date: "Thu, 01 Jan 2026 00:00:00 GMT")
         // The partial request's buffers are freed at once.
         #expect(machine.parser.heldByteCount == 0)
-        #expect(actions.count == 3)
-        guard actions.count == 3, case .write(let bytes) = actions[0] else { return }
+        try #require(actions.count == 3, "got \(actions)")
+        let bytes = try #require(actions[0].written, "expected a write first, got \(actions)")
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
         #expect(text.contains("\r\nRetry-After: 1\r\n"))
@@ -76,7 +76,7 @@ struct PendingRequestBytesTests {
         #expect(machine.isClosed)
     }
 
-    @Test func refusedInputWhileHandlingClosesAfterThatAnswer() {
+    @Test func refusedInputWhileHandlingClosesAfterThatAnswer() throws {
         var machine = ConnectionStateMachine(limits: ServerLimits(), now: 0)
         let date = "Thu, 01 Jan 2026 00:00:00 GMT"
         let first = machine.received(Array("GET /a HTTP/1.1\r\nHost: t\r\n\r\n".utf8), now: 0, date: date)
@@ -84,8 +84,8 @@ struct PendingRequestBytesTests {
         #expect(machine.refuseInput(date: date).isEmpty)
         #expect(!machine.wantsBytes)
         let done = machine.handlerFinished(HTTPResponse(status: 200, body: Array("a".utf8)), now: 1, date: date)
-        #expect(done.count == 2)
-        guard done.count == 2, case .write(let bytes) = done[0] else { return }
+        try #require(done.count == 2, "got \(done)")
+        let bytes = try #require(done[0].written, "expected a write first, got \(done)")
         let text = String(decoding: bytes, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
         #expect(text.contains("\r\nConnection: close\r\n"))

@@ -10,7 +10,7 @@ struct RequestParserTests {
         var expected = HTTPRequest(method: .GET, target: "/solve?x=1&y=2", headers: ["Host": "example.com", "Accept": "text/plain"])
         expected.version = .http1_1
         #expect(outcomes == [.request(expected)])
-        guard case .request(let request) = outcomes.first else { return }
+        let request = try #require(outcomes.first?.request)
         #expect(request.path == "/solve")
         #expect(request.query == "x=1&y=2")
         #expect(request.headers["accept"] == "text/plain")
@@ -24,12 +24,10 @@ struct RequestParserTests {
                                                   body: Array("hello world".utf8)))])
     }
 
-    @Test func identicalDuplicateContentLengthIsOneLength() {
-        let (outcomes, _) = parseEveryWay(crlf("POST / HTTP/1.1\nHost: a\nContent-Length: 3, 3\nContent-Length: 3\n\nabc"))
-        guard case .request(let request) = outcomes.first else {
-            Issue.record("expected a request, got \(outcomes)")
-            return
-        }
+    @Test func identicalDuplicateContentLengthIsOneLength() throws {
+        let (outcomes, invariant) = parseEveryWay(crlf("POST / HTTP/1.1\nHost: a\nContent-Length: 3, 3\nContent-Length: 3\n\nabc"))
+        #expect(invariant)
+        let request = try #require(outcomes.first?.request, "expected a request, got \(outcomes)")
         #expect(request.body == Array("abc".utf8))
     }
 
@@ -73,12 +71,10 @@ struct RequestParserTests {
         #expect(!parser.hasPartialRequest)
     }
 
-    @Test func absoluteFormIsReducedToItsPath() {
-        let (outcomes, _) = parseEveryWay(crlf("GET http://example.com:8080/groups/a?v=2 HTTP/1.1\nHost: example.com:8080\n\n"))
-        guard case .request(let request) = outcomes.first else {
-            Issue.record("expected a request, got \(outcomes)")
-            return
-        }
+    @Test func absoluteFormIsReducedToItsPath() throws {
+        let (outcomes, invariant) = parseEveryWay(crlf("GET http://example.com:8080/groups/a?v=2 HTTP/1.1\nHost: example.com:8080\n\n"))
+        #expect(invariant)
+        let request = try #require(outcomes.first?.request, "expected a request, got \(outcomes)")
         #expect(request.target == "http://example.com:8080/groups/a?v=2")
         #expect(request.path == "/groups/a")
         #expect(request.query == "v=2")
@@ -93,12 +89,10 @@ struct RequestParserTests {
         #expect(request.query == query)
     }
 
-    @Test func asteriskFormWithOptions() {
-        let (outcomes, _) = parseEveryWay(crlf("OPTIONS * HTTP/1.1\nHost: a\n\n"))
-        guard case .request(let request) = outcomes.first else {
-            Issue.record("expected a request, got \(outcomes)")
-            return
-        }
+    @Test func asteriskFormWithOptions() throws {
+        let (outcomes, invariant) = parseEveryWay(crlf("OPTIONS * HTTP/1.1\nHost: a\n\n"))
+        #expect(invariant)
+        let request = try #require(outcomes.first?.request, "expected a request, got \(outcomes)")
         #expect(request.path == "*")
     }
 
@@ -120,12 +114,10 @@ struct RequestParserTests {
         #expect(outcomes == [.request(HTTPRequest(method: .GET, target: "/x", headers: ["Host": "a"]))])
     }
 
-    @Test func minorVersionAboveOneIsServedAsHTTP11() {
-        let (outcomes, _) = parseEveryWay(crlf("GET / HTTP/1.7\nHost: a\n\n"))
-        guard case .request(let request) = outcomes.first else {
-            Issue.record("expected a request, got \(outcomes)")
-            return
-        }
+    @Test func minorVersionAboveOneIsServedAsHTTP11() throws {
+        let (outcomes, invariant) = parseEveryWay(crlf("GET / HTTP/1.7\nHost: a\n\n"))
+        #expect(invariant)
+        let request = try #require(outcomes.first?.request, "expected a request, got \(outcomes)")
         #expect(request.version == HTTPVersion(major: 1, minor: 7))
     }
 

@@ -3,7 +3,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 6: intrinsic size, hugging, compression resistance, fitting size, baselines,
+/// Intrinsic size, hugging, compression resistance, fitting size, baselines,
 /// margins, right-to-left, many sizes. Each expected frame is derived by hand in a comment.
 struct AutoLayoutSemanticsTests {
     // MARK: Intrinsic content size

@@ -2,7 +2,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 24: one diagnostics list holds at most 100 diagnostics and one warning for the
+/// One diagnostics list holds at most 100 diagnostics and one warning for the
 /// rest; `source` is a window of at most 256 scalars with the caret on its character.
 extension DiagnosticsTests {
     /// `H:|[a][a]…[a]|` with `parts` views: a's width is at least 10 (required), and

@@ -1,9 +1,10 @@
+import Cassowary
 import Foundation
 import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 7: minimal conflicting sets, the broken constraint, ambiguity, negative sizes.
+/// Minimal conflicting sets, the broken constraint, ambiguity, negative sizes.
 struct DiagnosticsTests {
     func conflicts(_ layout: Layout) -> [LayoutDiagnostic] {
         layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }
@@ -455,6 +456,56 @@ struct SolverLimitTests {
         // 10 ambiguous widths (and more) per size at 2,500 each: well under 100 sizes fit.
         #expect(served.count < 40, "\(served.count)")
         #expect(layouts.last?.diagnostics.last?.code == .limitExceeded)
+    }
+
+    /// Each explained conflict is charged: its explanation (every required constraint
+    /// indexed again, at ``Solver/linkIndexCost`` a record or term), its diagnostic and
+    /// its refs. So `sizes` of a scene that explains conflicts at every size stop at the
+    /// limit at the pace of the simplex instead of taking several seconds.
+    @Test func conflictsAcrossSizesCountTowardTheWorkLimit() throws {
+        let count = 20
+        let names = (0..<count).map { "v\($0)" }
+        let base = names.flatMap { ["\"H:|[\($0)(10)]\"", "\"V:|[\($0)(20)]\""] }
+        let conflicting = names.map { "\"\($0).width == 11\"" }
+        func compile(_ constraints: [String], limit: Int) throws -> CompiledScene {
+            let views = names.map { "\"\($0)\"" }.joined(separator: ",")
+            let json = #"{"container":{"width":400,"height":400},"views":[\#(views)],"constraints":[\#(constraints.joined(separator: ","))]}"#
+            var limits = SceneLimits()
+            limits.maxSolverWork = limit
+            return SceneCompiler(scene: try SceneDecoder().decode(body: Array(json.utf8)), limits: limits).compile()
+        }
+        func leastBudget(_ constraints: [String]) throws -> Int {
+            var low = 0, high = 1 << 24
+            #expect(try !compile(constraints, limit: high).solve(size: ContainerSize(width: 400, height: 400)).isRejected)
+            while high - low > 1 {
+                let middle = (low + high) / 2
+                if try compile(constraints, limit: middle).solve(size: ContainerSize(width: 400, height: 400)).isRejected {
+                    low = middle
+                } else {
+                    high = middle
+                }
+            }
+            return high
+        }
+        let alone = try leastBudget(base)
+        let withConflicts = try leastBudget(base + conflicting)
+        // Per conflict at least: its diagnostic, its two refs, and the records looked at
+        // while finding the linked constraints (the container's two and each view's four).
+        let perConflict = CompiledScene.conflictDiagnosticCost + 2 * CompiledScene.explanationRefCost
+            + Solver.linkIndexCost * (2 + 4 * count)
+        #expect(withConflicts - alone >= count * perConflict, "\(alone) \(withConflicts)")
+        let layout = try compile(base + conflicting, limit: withConflicts).solve(size: ContainerSize(width: 400, height: 400))
+        #expect(layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }.count == count)
+
+        // 100 sizes within the budget of 20: each size costs the same, the base solve
+        // (refused by the conflicts) costs less than one, so 19 or 20 are served and
+        // the rest are `limit_exceeded`.
+        let layouts = try compile(base + conflicting, limit: 20 * withConflicts)
+            .solve(sizes: (0..<100).map { ContainerSize(width: 400 + Double($0), height: 400) })
+        let served = layouts.prefix { !$0.isRejected }
+        #expect((19...20).contains(served.count), "\(served.count)")
+        #expect(served.allSatisfy { $0.diagnostics.filter { $0.code == .unsatisfiableConstraints }.count == count })
+        #expect(layouts.dropFirst(served.count).allSatisfy { $0.isRejected && $0.diagnostics.last?.code == .limitExceeded })
     }
 
     @Test func hugeConstantsAreLimitExceeded() throws {

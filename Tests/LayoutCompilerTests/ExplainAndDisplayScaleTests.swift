@@ -2,7 +2,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 28: `explain` (contract, "Explaining a frame") and `options.displayScale`.
+/// `explain` (docs/scene-format.md, "Explaining a frame") and `options.displayScale`.
 /// Each expected rate is derived by hand in a comment: a field's change per point of a
 /// constraint's constant (right side minus left side).
 struct ExplainAndDisplayScaleTests {

@@ -2,7 +2,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 27: layout guides (`guides`) and the container's `safeArea` (contract, "Layout
+/// Layout guides (`guides`) and the container's `safeArea` (contract, "Layout
 /// guides and the safe area"). Each expected frame is derived by hand in a comment.
 struct LayoutGuideTests {
     /// `card` at (20, 40, 360, 200) in a 400 × 300 container, for guides owned by it.

@@ -141,7 +141,7 @@ struct SceneDecoderTests {
     }
 }
 
-/// Issue 24: view and metric names (a scene's and a group's) and ids are at most 256
+/// View and metric names (a scene's and a group's) and ids are at most 256
 /// characters; beyond, a 422 `invalid_scene` naming the path and the limit, quoting the
 /// name cut.
 extension SceneDecoderTests {

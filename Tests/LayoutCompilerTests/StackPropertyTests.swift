@@ -2,7 +2,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 27's property: a stack compiled to constraints lays out as the same constraints
+/// A stack compiled to constraints lays out as the same constraints
 /// written out by hand as equations, for random small stacks (seeded, so every run
 /// draws the same ones).
 ///

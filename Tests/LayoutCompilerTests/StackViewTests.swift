@@ -2,7 +2,7 @@ import LayoutCompiler
 import LayoutSyntax
 import Testing
 
-/// Issue 27: stack views (contract, "Stack views"). Every expected frame is derived by
+/// Stack views (docs/scene-format.md, "Stack views"). Every expected frame is derived by
 /// hand in the test's comment.
 struct StackViewTests {
     /// Whether two frames agree within 1e-6 points.

@@ -35,7 +35,11 @@ struct CorpusExplainAndScaleTests {
         let corpus = CorpusTests()
         if let frames = expect["frames"] { corpus.compareFrames(frames, response["frames"], tolerance: 1e-6, file: file) }
         if let diagnostics = expect["diagnostics"] { corpus.compareDiagnostics(diagnostics, response["diagnostics"], file: file) }
-        guard case .object(let fields) = expect["explanations"] ?? .null else { return }
+        guard case .object(let fields) = expect["explanations"] ?? .null else {
+            // A case that expects no explanations gets none.
+            #expect(response["explanations"] == nil, "\(file): explanations not asked for: \(body)")
+            return
+        }
         guard case .object(let answered) = response["explanations"] ?? .null else {
             Issue.record("\(file): no explanations in \(body)")
             return
@@ -66,9 +70,18 @@ struct CorpusExplainAndScaleTests {
     func explainChangesNoFrame(_ file: String) throws {
         let data = try Data(contentsOf: CorpusTests.corpusDirectory.appendingPathComponent(file))
         let testCase = try JSONParser().parse([UInt8](data))
-        guard let sceneJSON = testCase["scene"], var scene = try? SceneDecoder().decode(sceneJSON) else { return }
+        let sceneJSON = try #require(testCase["scene"])
+        guard var scene = try? SceneDecoder().decode(sceneJSON) else {
+            // A scene the decoder refuses has no frame to explain: its case expects a 4xx.
+            #expect(testCase["expect"]?["status"] != .number(200), "\(file): a 200 case that does not decode")
+            return
+        }
         let plain = SceneCompiler(scene: scene).compile()
-        guard !plain.hasErrors else { return }
+        guard !plain.hasErrors else {
+            // Nor has a scene that does not compile: its case expects the 422.
+            #expect(testCase["expect"]?["status"] == .number(422), "\(file): a scene that does not compile")
+            return
+        }
         scene.explain = [FieldReference(view: "superview")] + scene.views.map { FieldReference(view: $0.name) }
         let explained = SceneCompiler(scene: scene).compile()
         for size in [scene.container.size, ContainerSize(width: 200)] {

@@ -17,7 +17,8 @@ struct CorpusTests {
     }
 
     @Test func corpusIsPresent() {
-        #expect(Self.caseFiles().count >= 30, "expected the corpus at \(Self.corpusDirectory.path)")
+        #expect(Self.caseFiles().count >= 30,
+                "the public corpus is missing: expected it at \(Self.corpusDirectory.path), in the shared/ folder beside the clone (it is not part of this repository)")
     }
 
     @Test("corpus case", arguments: caseFiles())
@@ -109,7 +110,10 @@ struct CorpusTests {
     }
 
     func compareFrames(_ expected: JSONValue, _ actual: JSONValue?, tolerance: Double, file: String) {
-        guard case .object(let views) = expected else { return }
+        guard case .object(let views) = expected else {
+            Issue.record("\(file): the expected frames are not an object: \(expected)")
+            return
+        }
         for (view, frame) in views {
             guard let actualFrame = actual?[view] else {
                 Issue.record("\(file): view \(view) missing from frames")

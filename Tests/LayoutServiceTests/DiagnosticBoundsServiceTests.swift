@@ -3,7 +3,7 @@ import LayoutCompiler
 @testable import LayoutService
 import Testing
 
-/// Issue 24 at the service: every `diagnostics` list written is bounded (100 and one
+/// Bounded answers at the service: every `diagnostics` list written is bounded (100 and one
 /// warning), the answer's bytes grow with the input, and /validate shares one work
 /// budget among its sizes as /solve does.
 struct DiagnosticBoundsServiceTests {

@@ -2,7 +2,7 @@ import LayoutCompiler
 @testable import LayoutService
 import Testing
 
-/// Issue 28 through the scene engine and the command line: `explanations` in the answer
+/// `explain` through the scene engine and the command line: `explanations` in the answer
 /// (single and `sizes`), its cache key, and `layoutd solve --explain`.
 struct ExplainServiceTests {
     static let scene = #"""

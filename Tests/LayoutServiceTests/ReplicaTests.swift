@@ -145,7 +145,7 @@ enum ReplicaRequests {
     }
 }
 
-/// Read-your-writes across processes (issue 26): once one process acknowledged a PUT or
+/// Read-your-writes across processes: once one process acknowledged a PUT or
 /// DELETE, the other's very next answer for a scene including that group without a
 /// version reflects it, though its caches are warm. Against one SQLite file always, and
 /// one PostgreSQL database when `LAYOUTD_TEST_PG_URL` names a server.

@@ -1,5 +1,5 @@
 // Shared by the scene libFuzzer targets (fuzz/scene/FuzzScene.swift, fuzz/scene/FuzzSvg.swift,
-// built by scripts/fuzz-scene-smoke.sh with this file) and SceneFuzzRegressionTests, which
+// built by scripts/fuzz-scene-smoke.sh with this file) and SceneInvariantTests, which
 // replays fuzz/regressions/{scene,svg}/ with the same settings on every `swift test`.
 // No Testing import: each check returns the first invariant an input breaks, or nil.
 @testable import LayoutCompiler

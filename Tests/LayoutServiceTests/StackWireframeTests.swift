@@ -2,7 +2,7 @@ import LayoutCompiler
 @testable import LayoutService
 import Testing
 
-/// Stack views in the SVG wireframe (issue 27): a stack's group has the class `stack`,
+/// Stack views in the SVG wireframe: a stack's group has the class `stack`,
 /// drawn dashed by the stylesheet; its arranged views are inside it at their frames.
 struct StackWireframeTests {
     @Test func stacksAreDrawnDashedAroundTheirArrangedViews() throws {

@@ -106,7 +106,10 @@ struct StructureCacheTests {
             limits.maxSolverWork = budget
             let engine = Self.cachingEngine(limits)
             _ = Self.answer(engine, Self.resized(Self.form, width: 500))
-            guard case .object(var members) = Self.form else { return }
+            guard case .object(var members) = Self.form else {
+                Issue.record("form is not a JSON object: \(Self.form)")
+                return
+            }
             members.append(("sizes", .array([.object([("width", .number(300))]), .object([("width", .number(200)), ("height", .number(90))])])))
             for scene in [Self.form, .object(members)] {
                 let cached = Self.answer(engine, scene), fresh = Self.answer(SceneEngine(limits: limits), scene)
@@ -154,7 +157,10 @@ struct StructureCacheTests {
         limits.maxFrames = 8
         let engine = Self.cachingEngine(limits)
         _ = Self.answer(engine, Self.form)
-        guard case .object(var members) = Self.form else { return }
+        guard case .object(var members) = Self.form else {
+            Issue.record("form is not a JSON object: \(Self.form)")
+            return
+        }
         members.append(("sizes", .array((0..<3).map { .object([("width", .number(Double(100 + $0)))]) })))
         let cached = Self.answer(engine, .object(members)), fresh = Self.answer(SceneEngine(limits: limits), .object(members))
         #expect(fresh.status == 422)

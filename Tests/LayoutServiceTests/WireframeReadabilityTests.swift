@@ -5,7 +5,7 @@ import LayoutCompiler
 import LayoutStore
 import Testing
 
-/// An SVG a person can read (issue 28): the display size, labels that never overprint,
+/// An SVG a person can read: the display size, labels that never overprint,
 /// problems drawn and written, small multiples, guides. Every check parses the document
 /// (``WireframeTests/parse(_:)``) and reads positions back from its attributes.
 struct WireframeReadabilityTests {

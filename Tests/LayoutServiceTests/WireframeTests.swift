@@ -8,7 +8,7 @@ import HTTP1
 import LayoutStore
 import Testing
 
-/// The SVG wireframe (issue 10): parsed back with Foundation's `XMLParser` and compared
+/// The SVG wireframe, parsed back with Foundation's `XMLParser` and compared
 /// with the frames `/solve` answers for the same scene.
 struct WireframeTests {
     // MARK: - Support

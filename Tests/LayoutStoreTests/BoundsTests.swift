@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LayoutStore
 
-/// The database's size bounds (issue 24, findings 3 and 4): the cache's bytes, space
+/// The database's size bounds: the cache's bytes, space
 /// returned to the disk, the groups' history and the deleted names' high-water marks.
 @Suite struct BoundsTests {
     // MARK: - Cache bytes

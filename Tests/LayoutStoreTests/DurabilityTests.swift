@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LayoutStore
 
-/// Issue 5: a group write that returned must survive `kill -9` of the process right after.
+/// A group write that returned must survive `kill -9` of the process right after.
 ///
 /// The parent test runs this same test binary again as a child process with
 /// `LAYOUTSTORE_KILL_CHILD_DB` set; the child's test writes, then sends itself SIGKILL

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import LayoutStore
 
-/// Storage faults (issue 5): corrupt files, read-only databases, locks held by others,
+/// Storage faults: corrupt files, read-only databases, locks held by others,
 /// a full disk.
 @Suite struct FaultTests {
     // MARK: - Corruption

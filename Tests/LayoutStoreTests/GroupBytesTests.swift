@@ -1,7 +1,7 @@
 import Testing
 @testable import LayoutStore
 
-/// The groups' byte bound (issue 24): `maxGroupBytes` over ``StoredBytes/count(payload:)``.
+/// The groups' byte bound: `maxGroupBytes` over ``StoredBytes/count(payload:)``.
 ///
 /// Sizes used below, with ``fixedClock``'s `updatedAt` "2026-12-01T14:05:09Z" (20 bytes):
 /// a version of "card" (4) with constraints "[1]" (3) and metrics "{}" (2) has a payload

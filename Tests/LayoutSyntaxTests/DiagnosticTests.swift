@@ -64,7 +64,7 @@ struct FoundCharacterTests {
     }
 }
 
-/// Issue 24: quoted client input is at most 256 Unicode scalars, and a window of a long
+/// Quoted client input is at most 256 Unicode scalars, and a window of a long
 /// source keeps the caret on its character.
 struct DiagnosticEchoTests {
     @Test func echoCutsLongInputAt256Scalars() {

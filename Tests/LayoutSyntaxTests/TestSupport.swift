@@ -22,6 +22,14 @@ func corpusDirectory() -> URL? {
     return nil
 }
 
+/// The public corpus is not beside the clone (`../shared/corpus`); it is not part of this
+/// repository.
+struct CorpusMissing: Error, CustomStringConvertible {
+    var description: String {
+        "the public corpus is missing: expected ../shared/corpus beside the clone (the shared/ folder)"
+    }
+}
+
 /// One constraint entry of a corpus scene.
 struct CorpusConstraint {
     var caseName: String
@@ -35,7 +43,7 @@ struct CorpusConstraint {
 
 /// Every constraint string of the corpus cases whose file name starts with one of `prefixes`.
 func corpusConstraints(prefixes: [String]) throws -> [CorpusConstraint] {
-    guard let directory = corpusDirectory() else { return [] }
+    guard let directory = corpusDirectory() else { throw CorpusMissing() }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         .filter { name in name.hasSuffix(".json") && prefixes.contains { name.hasPrefix($0) } }
         .sorted()

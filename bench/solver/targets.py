@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Issue 3's targets, checked against one run of scripts/bench-solver.sh.
+"""The solver's targets, checked against one run of scripts/bench-solver.sh.
 
 Reads the JSON lines kiwi_bench.py and `layoutd-bench solver` wrote (the same run) and
 prints one line per target with the figure, the limit and a verdict; where a target is

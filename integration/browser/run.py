@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Browser test of the playground and the SVG wireframe (issue 10).
+"""Browser test of the playground and the SVG wireframe, on the end-to-end harness
+(integration/e2e/harness.py: its check registry, server and runner, and its HTTP client,
+which validates every response against openapi.yaml).
 
 Starts `layoutd serve` (the binary given by --binary) on a free port with an in-memory
 database, then:
@@ -10,37 +12,37 @@ database, then:
   holds every rect, one panel per size of a `sizes` request;
 - checks `GET /` is one self-contained HTML page (no external URL);
 - drives headless Chromium (Debian's `chromium`; install it with
-  scripts/install-browser.sh) over the DevTools protocol (a minimal RFC 6455 websocket
-  client below, standard library only): loads the page, types a scene into `#scene`,
-  waits for the debounced re-solve, and compares the rects in the DOM with `/solve`'s
-  frames; types an edit key by key and checks the solves were coalesced (debounce); enters a scene with a VFL syntax error and checks the caret line sits under
-  the column `/validate` reports; picks the conflict example and checks the warning
-  style; saves screenshots to artifacts/playground.png (and playground-syntax.png,
-  playground-conflict.png).
+  scripts/install-browser.sh) over the DevTools protocol (cdp.py, standard library
+  only): loads the page, types a scene into `#scene`, waits for the debounced re-solve,
+  and compares the rects in the DOM with `/solve`'s frames; types an edit key by key and
+  checks the solves were coalesced (debounce); enters a scene with a VFL syntax error and
+  checks the caret line sits under the column `/validate` reports; picks each example,
+  clicks its views and reads the inspector; saves screenshots to artifacts/.
 
 Prints one PASS/FAIL line per check and "N passed, M failed"; exits 1 on any failure.
 Installs nothing. Usage: python3 integration/browser/run.py --binary .build/debug/layoutd
 """
 
 import argparse
-import base64
-import http.client
 import json
 import os
 import re
 import shutil
-import signal
-import socket
-import struct
-import subprocess
 import sys
-import tempfile
 import time
-import traceback
 import urllib.parse
 import xml.etree.ElementTree as ET
 
-REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "integration", "e2e"))
+sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True
+
+import cdp  # noqa: E402
+import harness  # noqa: E402
+from harness import REGISTRY, CheckFailed, Context, Server, check  # noqa: E402
+
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
 # ---------------------------------------------------------------------------
@@ -96,12 +98,6 @@ SIZES = {
     "sizes": [{"width": 200, "height": 100}, {"width": 320, "height": 60}, {"width": 120, "height": 80}],
 }
 
-# ---------------------------------------------------------------------------
-# Report
-
-
-class CheckFailed(Exception):
-    pass
 
 
 def expect(condition, message):
@@ -109,266 +105,49 @@ def expect(condition, message):
         raise CheckFailed(message)
 
 
-class Report:
-    def __init__(self):
-        self.passed = 0
-        self.failed = 0
-
-    def run(self, name, function, *arguments):
-        try:
-            function(*arguments)
-        except CheckFailed as failure:
-            self.failed += 1
-            print(f"FAIL {name}: {failure}", flush=True)
-            return False
-        except Exception as error:  # a crash of the check is a failure, with its trace
-            self.failed += 1
-            print(f"FAIL {name}: {type(error).__name__}: {error}", flush=True)
-            traceback.print_exc(file=sys.stdout)
-            return False
-        self.passed += 1
-        print(f"PASS {name}", flush=True)
-        return True
-
-
 # ---------------------------------------------------------------------------
-# The server
+# The browser: started by the first check that needs it, closed by the runner
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-class Server:
-    def __init__(self, binary, workdir):
-        self.port = free_port()
-        self.log_path = os.path.join(workdir, "server.log")
-        self.log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(
-            [binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--db", ":memory:"],
-            stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"layoutd exited with {self.process.returncode}; log: {self.log_path}")
-            try:
-                status, _, _ = self.request("GET", "/healthz")
-                if status == 200:
-                    return
-            except OSError:
-                pass
-            time.sleep(0.1)
-        raise RuntimeError("layoutd did not answer /healthz within 20 s")
-
-    def request(self, method, path, body=None, headers=None):
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+def page(ctx):
+    """The Chromium of this run, on the playground (started and navigated on first use;
+    `browser/initial-example` checks the load). Fails when Chromium is missing or does not
+    start, with the same reason for every browser check."""
+    state = ctx.__dict__.setdefault("browser_state", {})
+    if "error" in state:
+        raise CheckFailed(state["error"])
+    if "browser" not in state:
+        executable = ctx.args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+        if not executable:
+            state["error"] = "chromium is not installed (run scripts/install-browser.sh)"
+            raise CheckFailed(state["error"])
         try:
-            data = json.dumps(body).encode() if isinstance(body, (dict, list)) else body
-            connection.request(method, path, body=data, headers=headers or {})
-            response = connection.getresponse()
-            return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-        finally:
-            connection.close()
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+            browser = cdp.Browser(executable, ctx.workdir, init_script=CSP_RECORDER)
+        except Exception as error:
+            state["error"] = f"chromium did not start: {type(error).__name__}: {error}"
+            raise CheckFailed(state["error"])
+        ctx.closers.append(browser.close)
+        state["browser"] = browser
+        browser.navigate(f"http://127.0.0.1:{ctx.port}/")
+    return state["browser"]
 
 
-# ---------------------------------------------------------------------------
-# A minimal websocket client (RFC 6455) for the DevTools protocol
-
-
-class WebSocket:
-    def __init__(self, url):
-        parsed = urllib.parse.urlparse(url)
-        self.sock = socket.create_connection((parsed.hostname, parsed.port), timeout=30)
-        key = base64.b64encode(os.urandom(16)).decode()
-        path = parsed.path + (("?" + parsed.query) if parsed.query else "")
-        request = (f"GET {path} HTTP/1.1\r\nHost: {parsed.hostname}:{parsed.port}\r\n"
-                   "Upgrade: websocket\r\nConnection: Upgrade\r\n"
-                   f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
-        self.sock.sendall(request.encode())
-        self.buffer = b""
-        while b"\r\n\r\n" not in self.buffer:
-            chunk = self.sock.recv(4096)
-            if not chunk:
-                raise RuntimeError("websocket handshake: connection closed")
-            self.buffer += chunk
-        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
-        if not head.startswith(b"HTTP/1.1 101"):
-            raise RuntimeError(f"websocket handshake refused: {head[:80]!r}")
-
-    def _read(self, count):
-        while len(self.buffer) < count:
-            chunk = self.sock.recv(1 << 16)
-            if not chunk:
-                raise RuntimeError("websocket closed")
-            self.buffer += chunk
-        data, self.buffer = self.buffer[:count], self.buffer[count:]
-        return data
-
-    def send_text(self, text):
-        payload = text.encode()
-        header = bytes([0x81])  # FIN + text
-        length = len(payload)
-        if length < 126:
-            header += bytes([0x80 | length])
-        elif length < 1 << 16:
-            header += bytes([0x80 | 126]) + struct.pack("!H", length)
-        else:
-            header += bytes([0x80 | 127]) + struct.pack("!Q", length)
-        mask = os.urandom(4)  # clients must mask (RFC 6455 §5.3)
-        masked = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-        self.sock.sendall(header + mask + masked)
-
-    def receive_text(self):
-        message = b""
-        while True:
-            first, second = self._read(2)
-            opcode = first & 0x0F
-            length = second & 0x7F
-            if length == 126:
-                length = struct.unpack("!H", self._read(2))[0]
-            elif length == 127:
-                length = struct.unpack("!Q", self._read(8))[0]
-            mask = self._read(4) if second & 0x80 else None
-            payload = self._read(length)
-            if mask:
-                payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
-            if opcode == 0x8:
-                raise RuntimeError("websocket closed by the browser")
-            if opcode == 0x9:  # ping → pong
-                self.sock.sendall(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
-                continue
-            if opcode in (0x1, 0x2, 0x0):
-                message += payload
-                if first & 0x80:
-                    return message.decode()
-
-    def close(self):
-        try:
-            self.sock.close()
-        except OSError:
-            pass
-
-
-class Browser:
-    """Headless Chromium with one page, driven over the DevTools protocol."""
-
-    def __init__(self, executable, workdir):
-        self.profile = os.path.join(workdir, "chromium-profile")
-        os.makedirs(self.profile, exist_ok=True)
-        self.log = open(os.path.join(workdir, "chromium.log"), "wb")
-        self.process = subprocess.Popen(
-            [executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-             "--no-first-run", "--no-default-browser-check", "--hide-scrollbars", "--mute-audio",
-             "--remote-debugging-port=0", "--remote-allow-origins=*", f"--user-data-dir={self.profile}",
-             "--window-size=1280,860", "--force-device-scale-factor=1", "about:blank"],
-            stdout=self.log, stderr=subprocess.STDOUT, start_new_session=True)
-        port_file = os.path.join(self.profile, "DevToolsActivePort")
-        deadline = time.monotonic() + 30
-        port = None
-        while time.monotonic() < deadline and port is None:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"chromium exited with {self.process.returncode}")
-            try:
-                with open(port_file) as handle:
-                    first = handle.readline().strip()
-                    port = int(first) if first else None
-            except (OSError, ValueError):
-                time.sleep(0.1)
-        if port is None:
-            raise RuntimeError("chromium did not open its DevTools port within 30 s")
-        targets = []
-        while time.monotonic() < deadline:
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-            connection.request("GET", "/json/list")
-            targets = [t for t in json.loads(connection.getresponse().read()) if t.get("type") == "page"]
-            connection.close()
-            if targets:
-                break
-            time.sleep(0.1)
-        if not targets:
-            raise RuntimeError("chromium has no page target")
-        self.socket = WebSocket(targets[0]["webSocketDebuggerUrl"])
-        self.next_id = 0
-        self.events = []   # DevTools events (messages without an id), in arrival order
-        self.command("Page.enable")
-        self.command("Runtime.enable")
-        self.command("Log.enable")
-        # Runs before the page's own script in every document (DevTools-injected scripts are
-        # not subject to the page's CSP): records each CSP violation the page causes.
-        self.command("Page.addScriptToEvaluateOnNewDocument", source=CSP_RECORDER)
-
-    def command(self, method, **params):
-        self.next_id += 1
-        my_id = self.next_id
-        self.socket.send_text(json.dumps({"id": my_id, "method": method, "params": params}))
-        while True:
-            message = json.loads(self.socket.receive_text())
-            if "method" in message and "id" not in message:
-                self.events.append(message)
-            if message.get("id") == my_id:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return message.get("result", {})
-
-    def evaluate(self, expression):
-        result = self.command("Runtime.evaluate", expression=expression, returnByValue=True, awaitPromise=True)
-        if "exceptionDetails" in result:
-            raise RuntimeError(f"page script failed: {result['exceptionDetails']}")
-        return result["result"].get("value")
-
-    def navigate(self, url):
-        self.command("Page.navigate", url=url)
-        self.wait_for("document.readyState === 'complete' && !!document.getElementById('scene')", "page load")
-
-    def wait_for(self, expression, what, timeout=15):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.evaluate(f"Boolean({expression})"):
-                return
-            time.sleep(0.05)
-        raise CheckFailed(f"timed out waiting for {what}")
-
-    def screenshot(self, path):
-        data = self.command("Page.captureScreenshot", format="png")["data"]
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(base64.b64decode(data))
-
-    def close(self):
-        try:
-            self.socket.close()
-        except Exception:
-            pass
-        if self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)  # our own session: chromium and its helpers
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait()
-        self.log.close()
+def loaded_page(ctx):
+    """`page(ctx)` once `browser/initial-example` has seen the first wireframe."""
+    browser = page(ctx)
+    if not ctx.browser_state.get("loaded"):
+        raise CheckFailed("the playground did not show its first wireframe (browser/initial-example)")
+    return browser
 
 
 # ---------------------------------------------------------------------------
 # Helpers
 
 
-def solve_json(server, scene):
-    status, headers, body = server.request("POST", "/solve", scene, {"Content-Type": "application/json"})
-    expect(status == 200, f"/solve answered {status}: {body[:300]!r}")
-    return json.loads(body)
+def solve_json(ctx, scene):
+    r = ctx.request("POST", "/solve", scene)
+    expect(r.status == 200, f"/solve answered {r.status}: {r.body[:300]!r}")
+    return r.json()
 
 
 def absolute_frames(frames, scene):
@@ -429,16 +208,15 @@ def compare_rects(rects, frames, scene, where):
 # HTTP checks
 
 
-def check_svg_endpoint(server, scene, how):
+def check_svg_endpoint(ctx, scene, how):
     path, headers = ("/solve?format=svg", {}) if how == "query" else ("/solve", {"Accept": "image/svg+xml"})
-    headers["Content-Type"] = "application/json"
-    status, response_headers, body = server.request("POST", path, scene, headers)
-    expect(status == 200, f"status {status}: {body[:300]!r}")
-    expect(response_headers.get("content-type") == "image/svg+xml; charset=utf-8",
-           f"Content-Type {response_headers.get('content-type')!r}")
-    root = ET.fromstring(body)  # raises on XML that is not well-formed
+    r = ctx.request("POST", path, scene, headers)
+    expect(r.status == 200, f"status {r.status}: {r.body[:300]!r}")
+    expect(r.headers.get("content-type") == "image/svg+xml; charset=utf-8",
+           f"Content-Type {r.headers.get('content-type')!r}")
+    root = ET.fromstring(r.body)  # raises on XML that is not well-formed
     expect(root.tag == f"{SVG_NS}svg", f"root element {root.tag}")
-    frames = solve_json(server, scene)["frames"]
+    frames = solve_json(ctx, scene)["frames"]
     panels = svg_rects(root)
     expect(len(panels) == 1, f"{len(panels)} panels")
     compare_rects(panels[0], frames, scene, how)
@@ -453,11 +231,11 @@ def check_svg_endpoint(server, scene, how):
                f"{name} ({left},{top})–({right},{bottom}) outside viewBox {box}")
 
 
-def check_svg_sizes(server):
-    status, _, body = server.request("POST", "/solve", SIZES, {"Accept": "image/svg+xml"})
-    expect(status == 200, f"status {status}")
-    root = ET.fromstring(body)
-    layouts = solve_json(server, SIZES)["layouts"]
+def check_svg_sizes(ctx):
+    r = ctx.request("POST", "/solve", SIZES, {"Accept": "image/svg+xml"})
+    expect(r.status == 200, f"status {r.status}")
+    root = ET.fromstring(r.body)
+    layouts = solve_json(ctx, SIZES)["layouts"]
     panels = svg_rects(root)
     expect(len(panels) == len(SIZES["sizes"]) == len(layouts), f"{len(panels)} panels for {len(SIZES['sizes'])} sizes")
     for index, (rects, layout) in enumerate(zip(panels, layouts)):
@@ -466,26 +244,24 @@ def check_svg_sizes(server):
     expect(captions == ["200×100", "320×60", "120×80"], f"captions {captions}")
 
 
-def check_svg_syntax_error(server):
-    status, headers, body = server.request("POST", "/solve", SYNTAX_ERROR, {"Accept": "image/svg+xml"})
-    expect(status == 422, f"status {status}")
-    expect(headers.get("content-type") == "application/problem+json", f"Content-Type {headers.get('content-type')}")
-    expect(json.loads(body)["diagnostics"][0]["code"] == "vfl_syntax", body[:200])
+def check_svg_syntax_error(ctx):
+    r = ctx.request("POST", "/solve", SYNTAX_ERROR, {"Accept": "image/svg+xml"})
+    expect(r.status == 422, f"status {r.status}")
+    expect(r.headers.get("content-type") == "application/problem+json", f"Content-Type {r.headers.get('content-type')}")
+    expect(r.json()["diagnostics"][0]["code"] == "vfl_syntax", r.body[:200])
 
 
-def check_json_by_default(server):
+def check_json_by_default(ctx):
     for accept in (None, "*/*", "application/json, image/svg+xml", "image/svg+xml;q=0.5, application/json"):
-        headers = {"Content-Type": "application/json"}
-        if accept:
-            headers["Accept"] = accept
-        status, response_headers, body = server.request("POST", "/solve", CONTRACT, headers)
-        expect(status == 200 and response_headers.get("content-type") == "application/json",
-               f"Accept {accept!r}: {status} {response_headers.get('content-type')}")
+        r = ctx.request("POST", "/solve", CONTRACT, {"Accept": accept} if accept else {})
+        expect(r.status == 200 and r.headers.get("content-type") == "application/json",
+               f"Accept {accept!r}: {r.status} {r.headers.get('content-type')}")
 
 
-def check_page(server):
-    status, headers, body = server.request("GET", "/")
-    expect(status == 200, f"status {status}")
+def check_page(ctx):
+    r = ctx.request("GET", "/")
+    headers, body = r.headers, r.body
+    expect(r.status == 200, f"status {r.status}")
     policy = headers.get("content-security-policy", "")
     expect("frame-ancestors 'none'" in policy and "unsafe-inline" not in policy, f"Content-Security-Policy {policy!r}")
     expect(headers.get("x-content-type-options") == "nosniff", f"X-Content-Type-Options {headers.get('x-content-type-options')!r}")
@@ -524,11 +300,12 @@ document.addEventListener('securitypolicyviolation', function (event) {
 """
 
 
-def check_browser_csp(browser):
+def check_browser_csp(ctx):
     """The page ran every check above under its Content-Security-Policy without a single
     violation (neither the DOM's securitypolicyviolation events nor the console's security
     messages), and the wireframe's own <style>, inserted with the SVG, applied: a view's
     rectangle has the stroke its rule gives (#3a6fc4)."""
+    browser = loaded_page(ctx)
     violations = browser.evaluate("JSON.stringify(window.__cspViolations || null)")
     expect(violations == "[]", f"CSP violations in the page: {violations}")
     console = [e["params"]["entry"].get("text", "") for e in browser.events
@@ -554,9 +331,10 @@ def enter_scene(browser, scene):
     return int(browser.evaluate("document.getElementById('wireframe').dataset.revision")) - before
 
 
-def check_browser_typing_is_debounced(browser, server):
+def check_browser_typing_is_debounced(ctx):
     """Types a change key by key (each keystroke an input event): far fewer solves than
     keystrokes, and the wireframe ends on the final text."""
+    browser = loaded_page(ctx)
     enter_scene(browser, NESTED)
     before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
     # Caret right after the container's `"width": 400`; two Backspaces and "5000" typed
@@ -590,12 +368,13 @@ def dom_rects(browser):
     return {item["view"]: item for item in json.loads(browser.evaluate(READ_RECTS))}
 
 
-def check_browser_scene(browser, server, scene, name):
+def check_browser_scene(ctx, scene, name):
+    browser = loaded_page(ctx)
     solves = enter_scene(browser, scene)
     expect(solves == 1, f"{solves} solves for one edit")
     expect(browser.evaluate("document.getElementById('wireframe').dataset.state") == "ok", "wireframe state not ok")
     rects = dom_rects(browser)
-    frames = solve_json(server, scene)["frames"]
+    frames = solve_json(ctx, scene)["frames"]
     as_attributes = {view: {"data-x": r["dx"], "data-y": r["dy"], "data-width": r["dw"], "data-height": r["dh"],
                             "x": r["x"], "y": r["y"], "width": r["w"], "height": r["h"]} for view, r in rects.items()}
     compare_rects(as_attributes, frames, scene, name)
@@ -603,11 +382,13 @@ def check_browser_scene(browser, server, scene, name):
     expect(not hidden, f"rects not rendered: {hidden}")
 
 
-def check_browser_syntax_error(browser, server, artifacts):
+def check_browser_syntax_error(ctx):
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     enter_scene(browser, SYNTAX_ERROR)
-    status, _, body = server.request("POST", "/validate", SYNTAX_ERROR)
-    expect(status == 200, f"/validate {status}")
-    wanted = [d for d in json.loads(body)["diagnostics"] if d["code"] == "vfl_syntax"]
+    r = ctx.request("POST", "/validate", SYNTAX_ERROR)
+    expect(r.status == 200, f"/validate {r.status}")
+    wanted = [d for d in r.json()["diagnostics"] if d["code"] == "vfl_syntax"]
     expect(len(wanted) == 1, f"/validate diagnostics {wanted}")
     diagnostic = wanted[0]
     expect(diagnostic["column"] == 10 and diagnostic["source"] == "H:|-0-[red-0-|", f"unexpected {diagnostic}")
@@ -632,7 +413,9 @@ def check_browser_syntax_error(browser, server, artifacts):
     browser.screenshot(os.path.join(artifacts, "playground-syntax.png"))
 
 
-def check_browser_conflict_example(browser, artifacts):
+def check_browser_conflict_example(ctx):
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     before = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
     browser.evaluate("var e = document.getElementById('examples'); e.value = 'conflict'; e.dispatchEvent(new Event('change')); true")
     browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {before}"
@@ -648,17 +431,18 @@ def check_browser_conflict_example(browser, artifacts):
     browser.screenshot(os.path.join(artifacts, "playground-conflict.png"))
 
 
-def check_query_scene(browser, server):
-    browser.navigate(f"http://127.0.0.1:{server.port}/?scene=" + urllib.parse.quote(json.dumps(NESTED)))
+def check_query_scene(ctx):
+    browser = loaded_page(ctx)
+    browser.navigate(f"http://127.0.0.1:{ctx.port}/?scene=" + urllib.parse.quote(json.dumps(NESTED)))
     browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok'", "the ?scene= wireframe")
-    frames = solve_json(server, NESTED)["frames"]
+    frames = solve_json(ctx, NESTED)["frames"]
     rects = dom_rects(browser)
     expect({v: [float(r["dx"]), float(r["dy"]), float(r["dw"]), float(r["dh"])] for v, r in rects.items()}
            == {v: [f["x"], f["y"], f["width"], f["height"]] for v, f in frames.items()}, "frames differ")
 
 
 # ---------------------------------------------------------------------------
-# The playground that explains (issue 28)
+# The playground that explains: the examples, the inspector, the slider, zoom, hover, links
 
 
 def pick_example(browser, name):
@@ -720,10 +504,12 @@ JSON.stringify((function () {
 """
 
 
-def check_examples_inspect(browser, server, artifacts):
+def check_examples_inspect(ctx):
     """Each example: loaded from the menu, every pickable view clicked in the picture, and
     the inspector reads that view's frame as /solve gives it, the scene's constraints that
     name it, and why each field has its value (or says the server does not explain)."""
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     names = json.loads(browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('#examples option'))"
                                         ".map(function (o) { return o.value; }).filter(Boolean))"))
     expect({"contract", "conflict", "card", "overflow"} <= set(names), f"examples {names}")
@@ -733,7 +519,7 @@ def check_examples_inspect(browser, server, artifacts):
             expect(name == "syntax", f"{name}: no wireframe")
             continue
         scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
-        frames = solve_json(server, scene)["frames"]
+        frames = solve_json(ctx, scene)["frames"]
         # The labels as Chromium lays them out (its own font metrics, not the renderer's
         # estimate): no two overlap by more than half a point.
         overlaps = json.loads(browser.evaluate(LABEL_OVERLAPS))
@@ -795,9 +581,11 @@ FAKE_EXPLAIN = """
 """
 
 
-def check_explanations_rendered(browser, artifacts):
+def check_explanations_rendered(ctx):
     """With a server that answers `explain`, the inspector lists, per field, each
     constraint that moves it with its rate and its reference."""
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     pick_example(browser, "contract")
     browser.evaluate(FAKE_EXPLAIN)
     try:
@@ -816,10 +604,12 @@ def check_explanations_rendered(browser, artifacts):
         browser.evaluate("window.fetch = window.__realFetch || window.fetch; true")
 
 
-def check_slider_resolves(browser, server, artifacts):
+def check_slider_resolves(ctx):
     """Dragging the container-width slider with the mouse re-solves as it moves: the
     wireframe's container ends at the slider's value, its frames are /solve's at that
     width, and the time per solve is shown."""
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     pick_example(browser, "contract")
     before = browser.evaluate("document.querySelector('#wireframe g.view.container > rect').getAttribute('data-width')")
     box = json.loads(browser.evaluate("""JSON.stringify((function () { var s = document.getElementById('container-width');
@@ -845,7 +635,7 @@ def check_slider_resolves(browser, server, artifacts):
     scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
     expect(scene["container"]["width"] == float(value), f"scene width {scene['container']['width']} != slider {value}")
     rects = dom_rects(browser)
-    frames = solve_json(server, scene)["frames"]
+    frames = solve_json(ctx, scene)["frames"]
     expect({v: float(r["dw"]) for v, r in rects.items()} == {v: f["width"] for v, f in frames.items()},
            "widths differ from /solve at the new width")
     timing = browser.evaluate("document.getElementById('solve-time').textContent")
@@ -853,8 +643,9 @@ def check_slider_resolves(browser, server, artifacts):
     browser.screenshot(os.path.join(artifacts, "playground-slider.png"))
 
 
-def check_zoom_and_keyboard(browser):
+def check_zoom_and_keyboard(ctx):
     """Zoom to fit, zoom in and pan by keyboard: the viewBox changes and Fit restores it."""
+    browser = loaded_page(ctx)
     pick_example(browser, "contract")
     fitted = browser.evaluate("document.querySelector('#wireframe svg').getAttribute('viewBox')")
     browser.evaluate("document.getElementById('wireframe').focus(); true")
@@ -876,8 +667,10 @@ def check_zoom_and_keyboard(browser):
                      " && document.getElementById('inspector').dataset.state === 'ok'", "the keyboard's pick")
 
 
-def check_diagnostic_hover(browser, artifacts):
+def check_diagnostic_hover(ctx):
     """Hovering a conflict's diagnostic outlines the views its constraints name."""
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
     pick_example(browser, "conflict")
     point = json.loads(browser.evaluate("""JSON.stringify((function () {
         var d = Array.from(document.querySelectorAll('#diagnostics .diagnostic')).find(function (e) { return e.dataset.code === 'unsatisfiable_constraints'; });
@@ -893,18 +686,61 @@ def check_diagnostic_hover(browser, artifacts):
     expect(problem.startswith("• Conflict (views "), f"visible problem text {problem!r}")
 
 
-def check_permalink(browser, server):
+def check_permalink(ctx):
     """The link reproduces the scene: opening it loads the same scene and wireframe."""
+    browser = loaded_page(ctx)
     pick_example(browser, "card")
     scene = browser.evaluate("document.getElementById('scene').value")
     link = browser.evaluate("document.getElementById('permalink').getAttribute('href')")
     expect(link.startswith("#scene="), f"link {link[:40]!r}")
-    browser.navigate(f"http://127.0.0.1:{server.port}/" + link)
+    browser.navigate(f"http://127.0.0.1:{ctx.port}/" + link)
     browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok'", "the linked scene")
     expect(json.loads(browser.evaluate("document.getElementById('scene').value")) == json.loads(scene), "scene differs")
-    frames = solve_json(server, json.loads(scene))["frames"]
+    frames = solve_json(ctx, json.loads(scene))["frames"]
     rects = dom_rects(browser)
     expect({v: float(r["dw"]) for v, r in rects.items()} == {v: f["width"] for v, f in frames.items()}, "frames differ")
+
+
+def check_initial_example(ctx):
+    page(ctx).wait_for("document.getElementById('wireframe').dataset.state === 'ok'"
+                       " && document.querySelectorAll('#wireframe g.view').length === 4", "the first wireframe")
+    ctx.browser_state["loaded"] = True
+
+
+def check_screenshot(ctx):
+    path = os.path.join(ctx.args.artifacts, "playground.png")
+    loaded_page(ctx).screenshot(path)
+    expect(os.path.getsize(path) > 10_000, "screenshot too small")
+
+
+# The checks in run order: the page's state carries from one browser check to the next
+# (the scene typed, the example picked), and `browser/no-csp-violation` judges all of
+# them, so it comes last.
+CHECKS = [
+    ("svg/accept-header", lambda ctx: check_svg_endpoint(ctx, CONTRACT, "accept")),
+    ("svg/format-query", lambda ctx: check_svg_endpoint(ctx, NESTED, "query")),
+    ("svg/sizes-panels", check_svg_sizes),
+    ("svg/syntax-error-422", check_svg_syntax_error),
+    ("svg/json-stays-default", check_json_by_default),
+    ("page/self-contained", check_page),
+    ("browser/initial-example", check_initial_example),
+    ("browser/typed-nested-scene", lambda ctx: check_browser_scene(ctx, NESTED, "nested")),
+    ("browser/typing-is-debounced", check_browser_typing_is_debounced),
+    ("browser/typed-contract-scene", lambda ctx: check_browser_scene(ctx, CONTRACT, "contract")),
+    ("browser/screenshot", check_screenshot),
+    ("browser/syntax-error-caret", check_browser_syntax_error),
+    ("browser/conflict-example-warning", check_browser_conflict_example),
+    ("browser/scene-from-query", check_query_scene),
+    ("browser/examples-click-inspect", check_examples_inspect),
+    ("browser/explanations-rendered", check_explanations_rendered),
+    ("browser/slider-resolves", check_slider_resolves),
+    ("browser/zoom-and-keyboard", check_zoom_and_keyboard),
+    ("browser/diagnostic-hover", check_diagnostic_hover),
+    ("browser/permalink", check_permalink),
+    ("browser/no-csp-violation", check_browser_csp),
+]
+for _name, _fn in CHECKS:
+    check(_name)(_fn)
 
 
 def main():
@@ -912,64 +748,27 @@ def main():
     parser.add_argument("--binary", default=os.path.join(REPO, ".build/debug/layoutd"))
     parser.add_argument("--chromium", default=None, help="browser executable (default: chromium on PATH)")
     parser.add_argument("--artifacts", default=os.path.join(REPO, "artifacts"))
+    parser.add_argument("--spec", default=os.path.join(REPO, "openapi.yaml"))
+    parser.add_argument("--timeout", type=float, default=30.0, help="per request, seconds")
+    parser.add_argument("--startup-timeout", type=float, default=20.0,
+                        help="seconds to wait for /healthz after starting the server")
     arguments = parser.parse_args()
-
-    report = Report()
-    workdir = tempfile.mkdtemp(prefix="layoutd-browser-")
-    server = browser = None
+    arguments.binary = os.path.abspath(arguments.binary)
     try:
-        if not os.access(arguments.binary, os.X_OK):
-            report.run("setup/binary", expect, False, f"no executable at {arguments.binary} (swift build first)")
-            return finish(report, workdir)
-        server = Server(arguments.binary, workdir)
+        from openapi_check import Spec
+    except ImportError as error:
+        print(f"missing Python package ({error}): run scripts/install-deps.sh "
+              "or pip install -r integration/requirements.txt", file=sys.stderr)
+        return 2
 
-        report.run("svg/accept-header", check_svg_endpoint, server, CONTRACT, "accept")
-        report.run("svg/format-query", check_svg_endpoint, server, NESTED, "query")
-        report.run("svg/sizes-panels", check_svg_sizes, server)
-        report.run("svg/syntax-error-422", check_svg_syntax_error, server)
-        report.run("svg/json-stays-default", check_json_by_default, server)
-        report.run("page/self-contained", check_page, server)
-
-        executable = arguments.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-        if not executable:
-            report.run("browser/chromium", expect, False, "chromium is not installed (run scripts/install-browser.sh)")
-            return finish(report, workdir)
-        browser = Browser(executable, workdir)
-        browser.navigate(f"http://127.0.0.1:{server.port}/")
-        loaded = report.run("browser/initial-example", lambda: browser.wait_for(
-            "document.getElementById('wireframe').dataset.state === 'ok'"
-            " && document.querySelectorAll('#wireframe g.view').length === 4", "the first wireframe"))
-        if loaded:
-            report.run("browser/typed-nested-scene", check_browser_scene, browser, server, NESTED, "nested")
-            report.run("browser/typing-is-debounced", check_browser_typing_is_debounced, browser, server)
-            report.run("browser/typed-contract-scene", check_browser_scene, browser, server, CONTRACT, "contract")
-            report.run("browser/screenshot", lambda: (
-                browser.screenshot(os.path.join(arguments.artifacts, "playground.png")),
-                expect(os.path.getsize(os.path.join(arguments.artifacts, "playground.png")) > 10_000, "screenshot too small")))
-            report.run("browser/syntax-error-caret", check_browser_syntax_error, browser, server, arguments.artifacts)
-            report.run("browser/conflict-example-warning", check_browser_conflict_example, browser, arguments.artifacts)
-            report.run("browser/scene-from-query", check_query_scene, browser, server)
-            report.run("browser/examples-click-inspect", check_examples_inspect, browser, server, arguments.artifacts)
-            report.run("browser/explanations-rendered", check_explanations_rendered, browser, arguments.artifacts)
-            report.run("browser/slider-resolves", check_slider_resolves, browser, server, arguments.artifacts)
-            report.run("browser/zoom-and-keyboard", check_zoom_and_keyboard, browser)
-            report.run("browser/diagnostic-hover", check_diagnostic_hover, browser, arguments.artifacts)
-            report.run("browser/permalink", check_permalink, browser, server)
-            report.run("browser/no-csp-violation", check_browser_csp, browser)
-    except Exception as error:
-        report.failed += 1
-        print(f"FAIL setup: {type(error).__name__}: {error}", flush=True)
-    finally:
-        if browser:
-            browser.close()
-        if server:
-            server.stop()
-    return finish(report, workdir)
-
-
-def finish(report, workdir):
-    print(f"{report.passed} passed, {report.failed} failed")
-    if report.failed:
+    workdir = harness.make_workdir("layoutd-browser-")
+    ctx = Context(arguments, Spec(arguments.spec), REPO, os.path.join(os.path.dirname(REPO), "shared"), workdir)
+    passed, failed = harness.run_checks(
+        list(REGISTRY), ctx,
+        lambda: Server(arguments.binary, ":memory:", log_path=os.path.join(workdir, "server.log"),
+                       startup_seconds=arguments.startup_timeout).start())
+    print(f"{passed} passed, {failed} failed")
+    if failed:
         print(f"logs kept in {workdir}")
         return 1
     shutil.rmtree(workdir, ignore_errors=True)

@@ -290,7 +290,7 @@ def main():
 
     check_libraries(binary, '', static)
 
-    # Crash reports (issue 24.6): the static backtracer is copied and armed.
+    # Crash reports: the runtime stage copies the static backtracer and arms it in SWIFT_BACKTRACE.
     copies = [(src, dst) for src, dst in runtime_copies(runtime)
               if os.path.basename(src.rstrip('/')) == 'swift-backtrace-static']
     report(len(copies) == 1 and copies[0][0].startswith('/usr/libexec/swift/linux/'),

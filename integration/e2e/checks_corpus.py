@@ -19,7 +19,11 @@ def _load_run_cases(tools_dir):
     return module
 
 
-def register(corpus_dir, tools_dir):
+def register(args):
+    """One check per corpus case of `args.shared`/corpus (`corpus/NAME`, the v1.1 cases
+    `corpus/v1.1/NAME`), or one failing `corpus/present` when the corpus is missing."""
+    corpus_dir = os.path.join(args.shared, 'corpus')
+    tools_dir = os.path.join(args.shared, 'tools')
     # The v1.1 examples (stack views, guides and the safe area, displayScale, explain) and the
     # v1.2 ones of labels (text) are in the suite since their features landed:
     # `corpus/v1.1/NAME`, `corpus/v1.2/NAME`.

@@ -1,7 +1,7 @@
-"""Issue 28 end to end: `explain` and `options.displayScale` through the real server (the
+"""`explain` end to end (`explain/*`): `explain` and `options.displayScale` through the real server (the
 v1.1 corpus cases 312-315, compared with shared/tools/run_cases.py, every response
 validated against openapi.yaml), their error statuses, the result cache keyed by `explain`,
-and `layoutd solve --explain`."""
+`layoutd solve --explain`, and `explain` of a layout guide."""
 import importlib.util
 import json
 import os
@@ -120,3 +120,20 @@ def sizes(ctx):
         single = ctx.solve(json.dumps(alone).encode('utf-8')).json()
         ctx.expect_equal(layout['explanations'], single['explanations'], 'explanations at %r' % (size,))
         ctx.expect_equal(list(layout['explanations']), ['title.x', 'title.y', 'title.width', 'title.height'], 'fields')
+
+
+@check('explain/layout-guide')
+def explain_layout_guide(ctx):
+    scene = {'views': ['a'], 'guides': {'g': {}}, 'constraints': ['H:|[a]|', 'V:|[a]|', 'g.edges == a.edges'],
+             'explain': ['g.width']}
+    r = ctx.request('POST', '/solve', scene)
+    ctx.expect_status(r, 200, 'explain g.width')
+    refs = [entry['ref']['text'] for entry in r.json()['explanations']['g.width']]
+    ctx.expect_equal(refs, ['a.leading == superview.leading', 'superview.trailing == a.trailing',
+                            'g.leading == a.leading', 'g.trailing == a.trailing', 'superview.width == 0 @50'],
+                     'g.width explained like a view field')
+    scene['explain'] = ['safeArea']
+    r = ctx.request('POST', '/solve', scene)
+    ctx.expect_status(r, 422, 'explain safeArea')
+    ctx.expect_equal([(d['code'], d['path']) for d in r.json()['diagnostics']], [('unknown_view', '$.explain[0]')],
+                     'safeArea refused at its element')

@@ -1,11 +1,11 @@
-"""Layout guides and the safe area over HTTP (`guides/*`, issue 27): the corpus cases of
+"""Layout guides and the safe area over HTTP (`guides/*`): the corpus cases of
 contract v1.1 for them (shared/corpus/v1.1/309-311, compared by shared/tools/run_cases.py,
 `expect.guides` included), the `guides` member of /solve and of `sizes` layouts, each 422 of
 the `guides` rules, VFL naming a guide, a guide's margin or baseline, and the SVG's dashed
 guides. Every response is validated against openapi.yaml by the harness's client.
 
 Expected frames are derived in comments from the contract
-(shared/design/scene-format.md, "Layout guides and the safe area").
+(docs/scene-format.md, "Stack views, guides, the safe area", and docs/scenes.md).
 """
 import importlib.util
 import json

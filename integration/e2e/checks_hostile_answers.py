@@ -1,4 +1,4 @@
-"""Hostile checks of issue 24, finding 2: answers that grow with the input.
+"""Hostile checks, answers (`hostile/answers-*`): answers that grow with the input.
 
 Each attack runs against a server of its own under `prlimit --as` with two workers
 (hostile.py) and is judged on the status, the answer's byte count, the server's peak
@@ -6,7 +6,7 @@ resident memory, the wall time, and /healthz afterwards.
 
 - svg-names-sizes: 100 views with 250-character names at 1,000 sizes as SVG (the review's
   1.35 GB picture with 3 KB names; names stay within a 256-character name limit, so the
-  bound must come from bytes). Since issue 28 a wireframe labels at most 2,000 views and
+  bound must come from bytes). A wireframe labels at most 2,000 views and
   writes no clip path, so this picture is about 39 MB, under the default bound: it is
   answered whole, in time; under a 16 MiB --max-response-bytes it is a small 422 naming
   the flag.
@@ -28,7 +28,7 @@ import time
 import hostile
 from harness import check
 
-# Names of 250 characters: within issue 24's 256-character name limit.
+# Names of 250 characters: within the 256-character name limit (limit maxNameLength).
 NAME_LENGTH = 250
 
 

@@ -1,4 +1,4 @@
-"""Hostile input, diagnostics (`hostile/diagnostics-*`, issue 24 finding 1): answers that
+"""Hostile input, diagnostics (`hostile/diagnostics-*`): answers that
 grew with the square of the input. Three conflicting chains `"H:|" + "[a]" * 20000 + "|"`
 (a 180 KB body) made 60,000 `unsatisfiable_constraints` diagnostics, each quoting the
 whole 60 KB string: a 3.6 GB answer. Now a list holds at most 100 diagnostics and one
@@ -99,7 +99,7 @@ def group_chain(ctx):
 
 @check('hostile/diagnostics-long-names', needs='binary')
 def long_names(ctx):
-    """100 views with 3 KB names (issue 24 finding 2's scene): 422 naming the limit, one
+    """100 views with 3 KB names (a scene whose answer once grew with its names): 422 naming the limit, one
     diagnostic per name, each quoting it cut at 256 characters."""
     names = ['v%03d' % i + 'x' * 3000 for i in range(100)]
     scene = {'container': {'width': 375, 'height': 667}, 'views': names,

@@ -1,4 +1,4 @@
-"""Issue 24, "safe when exposed": group writes on a non-loopback address without a token,
+"""Hostile checks, exposure (`hostile/exposure-*`): safe when exposed: group writes on a non-loopback address without a token,
 the Host check against DNS rebinding, the security fields (nosniff, CSP with
 frame-ancestors, Vary: Origin) and `layoutd probe`, against the real binary."""
 import base64

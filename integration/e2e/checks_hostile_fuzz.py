@@ -1,5 +1,5 @@
-"""Hostile checks of the fuzz targets' area (issue 24): the scene fuzz seeds
-(fuzz/scene/seeds: issue 24's conflicting chains, a 1,500-view ambiguous chain, 1,200
+"""Hostile checks of the fuzz targets' area (`hostile/fuzz-*`): the scene fuzz seeds
+(fuzz/scene/seeds: the three conflicting chains of `hostile/diagnostics-chains`, a 1,500-view ambiguous chain, 1,200
 equations with markup in their ids, `sizes`, groups, stack views, malformed JSON) sent to
 a production-like server (at the targets' work limit) as `/solve`, `/solve?format=svg`
 and `/validate`. Each answer is judged on its status and shape; the server must stay up

@@ -1,4 +1,4 @@
-"""Hostile checks of issue 24, HTTP area: streams of requests that pin memory in the
+"""Hostile checks, HTTP area (`hostile/http-*`): streams of requests that pin memory in the
 server's connections rather than in one answer.
 
 - http-unread-gets: 200 connections each pipeline 10 `GET /groups/big1m` (a group of about

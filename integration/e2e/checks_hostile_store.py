@@ -1,4 +1,4 @@
-"""The hostile suite, store area (issue 24, findings 3 and 4): unique large answers cannot
+"""The hostile suite, store area (`hostile/store-*`): unique large answers cannot
 fill the disk through the result cache, and many versions of one group cannot fill it
 through the group's history or through many groups. Each attack writes several times the
 bound it checks."""

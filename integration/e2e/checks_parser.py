@@ -1,7 +1,7 @@
-"""Apple's parser errors, to the character (`parser/*`, issue 27): each row of the caret
-table in the contract's "The VFL" section (shared/design/scene-format.md) posted to
-/validate, with the code, the column (0-based, Unicode scalars: the corpus' convention,
-shared/corpus/README.md) and the message's beginning asserted; the direction options on
+"""Apple's parser errors, to the character (`parser/*`): each row of the caret
+table of docs/scene-format.md ("VFL errors, to the character") posted to
+/validate, with the code, the column (0-based, in Unicode scalars, as the contract
+counts them) and the message's beginning asserted; the direction options on
 `V:` strings and SwiftLayoutConstraints' `~==`, `~>=`, `~<=` relations over HTTP.
 
 Every column is derived by hand in a comment from the string. Every response is validated

@@ -1,10 +1,10 @@
 """Layout semantics over HTTP (`semantics/*`): conflicts and their minimal sets, ambiguity,
 the `conflicts` / `ambiguity` policies, `negative_size`, `/validate` against `/solve`
-(issue 7); hugging and compression resistance, strict priorities, fitting size,
-baselines, margins, right to left and `sizes` (issue 6).
+; hugging and compression resistance, strict priorities, fitting size,
+baselines, margins, right to left and `sizes`.
 
 Every expected frame is derived in a comment from the contract
-(shared/design/scene-format.md): standard spacing 20 to a parent's edge and 8 between
+(docs/scene-format.md): standard spacing 20 to a parent's edge and 8 between
 siblings, hugging 250 / compression resistance 750 by default, an omitted container
 dimension `== 0 @50`, priorities strict. Every response is validated against openapi.yaml
 by the harness's client.
@@ -90,7 +90,7 @@ def _eq_scene(views, constraints, width=400, height=300, **options):
     return scene
 
 
-# ---------------------------------------------------------------- conflicts (issue 7)
+# ---------------------------------------------------------------- conflicts
 
 # Each conflict scene: members are one-part equations; every other view field is fixed by
 # required constraints outside the conflict, so the frames are exact.
@@ -265,7 +265,7 @@ def conflicts_policy(ctx):
     ctx.expect_equal(brk['frames']['a']['width'], 100, 'break: a.width')
 
 
-# ---------------------------------------------------------------- ambiguity (issue 7)
+# ---------------------------------------------------------------- ambiguity
 
 def _ambiguities(doc):
     return sorted((d['view'], d['attribute']) for d in doc['diagnostics']
@@ -379,7 +379,7 @@ def validate_matches(ctx):
         ctx.expect_equal(v['diagnostics'], problem['diagnostics'], '%s: diagnostics' % what)
 
 
-# ---------------------------------------------------------------- content priorities (issue 6)
+# ---------------------------------------------------------------- content priorities
 
 def _label(width, height, **fields):
     return dict({'intrinsicSize': {'width': width, 'height': height}}, **fields)
@@ -448,7 +448,7 @@ def strict_priorities(ctx):
     ctx.expect_equal(_post(ctx, scene)['frames']['a']['width'], 50, 'resistance 749 gives way')
 
 
-# ---------------------------------------------------------------- fitting size (issue 6)
+# ---------------------------------------------------------------- fitting size
 
 def _cell_scene(container):
     """A cell filling the container; a title (200×21) over a subtitle (150×17), 4 apart,
@@ -560,7 +560,7 @@ def margins(ctx):
         'm': _f(70, 73, 40, 20), 'n': _f(130, 39, 40, 20), 'a': _f(8, 8, 384, 10)}, 'frames')
 
 
-# ---------------------------------------------------------------- right to left (issue 6)
+# ---------------------------------------------------------------- right to left
 
 def _rtl_scene(direction):
     """A card 16 from the leading edge and 40 from the trailing one; inside it an icon,
@@ -653,7 +653,7 @@ def rtl_margins(ctx):
     ctx.expect_equal(_post(ctx, scene('rightToLeft'))['frames']['l'], _f(150, 0, 20, 5), 'rtl l')
 
 
-# ---------------------------------------------------------------- sizes (issue 6)
+# ---------------------------------------------------------------- sizes
 
 @check('semantics/sizes-repeat-conflict-fitted')
 def sizes(ctx):

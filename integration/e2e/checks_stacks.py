@@ -1,9 +1,11 @@
-"""Stack views over HTTP (`stacks/*`, issue 27; the corpus v1.1 cases are `corpus/v1.1/*`): a stack's constraints named `stack:NAME` in a
-conflict, the hugging tie as `ambiguous_layout`, `hidden`, and the 422s and 400s of
-the `stack` member.
+"""Stack views over HTTP (`stacks/*`; the corpus v1.1 cases are `corpus/v1.1/*`): a stack's
+constraints named `stack:NAME` in a conflict, the hugging tie as `ambiguous_layout`,
+`hidden`, the 422s and 400s of the `stack` member, a nested stack forwarding its arranged
+views' baselines (UIKit's `forFirstBaselineLayout`), a hidden view in a `baselineRelative`
+stack between the baselines, and a cycle of arrangements reported at the arrangement.
 
 Every expected frame is derived in a comment from the contract
-(shared/design/scene-format.md, "Stack views"). Every response is validated against
+(docs/scene-format.md, "Stack views"). Every response is validated against
 openapi.yaml by the harness's client.
 """
 import json
@@ -111,3 +113,58 @@ def playground_examples(ctx):
         if name == 'stackToolbar':
             ctx.expect_equal([doc['frames'][b]['x'] for b in ('back', 'share', 'bookmark', 'tabs')],
                              [0, 106, 220, 330], 'toolbar x')
+
+
+@check('stacks/nested-stack-forwards-baselines')
+def nested_stack_forwards_baselines(ctx):
+    # title (50 x 30, baseline 22) beside col = name (60 x 20, baseline 15) over detail
+    # (60 x 14): col's first baseline is name's, col.y + 15 == title.y + 22, the higher
+    # top (title's) at 0: col at y 7, 34 tall; the row 50 + 8 + 60 = 118 wide,
+    # 7 + 34 = 41 tall; nothing squeezed, nothing ambiguous.
+    scene = {
+        'container': {'width': 300, 'height': 300},
+        'views': {
+            'row': {'stack': {'alignment': 'firstBaseline', 'spacing': 8, 'arranged': ['title', 'col']}},
+            'title': {'intrinsicSize': {'width': 50, 'height': 30}, 'baseline': 22, 'firstBaseline': 22},
+            'col': {'stack': {'axis': 'vertical', 'arranged': ['name', 'detail']}},
+            'name': {'intrinsicSize': {'width': 60, 'height': 20}, 'baseline': 15, 'firstBaseline': 15},
+            'detail': {'intrinsicSize': {'width': 60, 'height': 14}, 'baseline': 11, 'firstBaseline': 11},
+        },
+        'constraints': ['row.top == 0', 'row.leading == 0'],
+    }
+    doc = _post(ctx, scene, 200)
+    frames = doc['frames']
+    ctx.expect_equal(frames['row'], {'x': 0, 'y': 0, 'width': 118, 'height': 41}, 'row')
+    ctx.expect_equal(frames['col'], {'x': 58, 'y': 7, 'width': 60, 'height': 34}, 'col')
+    ctx.expect_equal(frames['name'], {'x': 0, 'y': 0, 'width': 60, 'height': 20}, 'name')
+    ctx.expect_equal(frames['detail'], {'x': 0, 'y': 20, 'width': 60, 'height': 14}, 'detail')
+    ctx.expect_equal(doc['diagnostics'], [], 'diagnostics')
+
+
+@check('stacks/hidden-between-baselines')
+def hidden_between_baselines(ctx):
+    # baselineRelative, 30 after a: b.y = 25 + 30 - 12 = 43; hidden h at a's last
+    # baseline + 15 = 40, 0 tall (between a's bottom 30 and b's top 43).
+    scene = {
+        'container': {'width': 300, 'height': 300},
+        'views': {
+            's': {'stack': {'axis': 'vertical', 'baselineRelative': True, 'spacing': 20, 'alignment': 'leading',
+                            'arranged': ['a', 'h', 'b'], 'customSpacing': {'a': 30}}},
+            'a': {'intrinsicSize': {'width': 20, 'height': 30}, 'baseline': 25, 'firstBaseline': 10},
+            'h': {'hidden': True, 'intrinsicSize': {'width': 20, 'height': 30}, 'baseline': 25, 'firstBaseline': 10},
+            'b': {'intrinsicSize': {'width': 40, 'height': 40}, 'baseline': 35, 'firstBaseline': 12},
+        },
+        'constraints': ['s.top == superview.top', 's.leading == superview.leading'],
+    }
+    doc = _post(ctx, scene, 200)
+    ctx.expect_equal(doc['frames']['h'], {'x': 0, 'y': 40, 'width': 20, 'height': 0}, 'h')
+    ctx.expect_equal(doc['frames']['b'], {'x': 0, 'y': 43, 'width': 40, 'height': 40}, 'b')
+
+
+@check('stacks/arrangement-cycle-path')
+def arrangement_cycle_path(ctx):
+    # s (checked first) arranges t, so t arranging s arranges its ancestor.
+    doc = _post(ctx, {'views': {'s': {'stack': {'arranged': ['t']}}, 't': {'stack': {'arranged': ['s']}}}}, 422)
+    ctx.expect_equal([(d['code'], d['path'], d['message']) for d in doc['diagnostics']],
+                     [('invalid_scene', '$.views.t.stack.arranged[0]',
+                       "Stack 't' cannot arrange 's', which is an ancestor of it")], 'diagnostics')

@@ -1,4 +1,4 @@
-"""The group store under stress and faults (issue 5): durability across kill -9, concurrent
+"""The group store under stress and faults (`store/*`): durability across kill -9, concurrent
 writers, no stale results across restarts, a damaged / read-only / locked / full database,
 and the configured limits. Every check starts servers of its own on databases of its own."""
 import hashlib

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import traceback
 
 REGISTRY = []   # [(name, fn, needs)]
 NEEDS = ('server', 'binary', 'nothing')
@@ -103,7 +104,7 @@ class Server:
         self.log = open(self.log_path, 'ab')
         self.proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=self.log,
                                      stderr=subprocess.STDOUT, env=env,
-                                     cwd=os.path.dirname(self.db_path))
+                                     cwd=os.path.dirname(self.db_path) or None)
         deadline = time.monotonic() + self.startup_seconds
         last = None
         while time.monotonic() < deadline:
@@ -164,6 +165,8 @@ class Context:
         self.workdir = workdir
         self.server = None
         self.timeout = args.timeout
+        # What a check started for the checks after it (a browser): closed by run_checks.
+        self.closers = []
 
     # ------------------------------------------------------------ assertions
     def expect(self, condition, message):
@@ -377,5 +380,50 @@ class _SocketReader:
             return False
 
 
-def make_workdir():
-    return tempfile.mkdtemp(prefix='layoutd-e2e-')
+def make_workdir(prefix='layoutd-e2e-'):
+    return tempfile.mkdtemp(prefix=prefix)
+
+
+def run_checks(checks, ctx, start_server):
+    """Runs `checks` ((name, fn, needs) in order) with `ctx` and prints one `PASS name` or
+    `FAIL name: why` line each. Before the first check that needs a server, `start_server()`
+    starts the shared one (a `Server`, started); when it cannot start, every such check
+    fails with the reason. The shared server is stopped at the end, and so is everything
+    the checks left in `ctx.closers` (called last first). Returns (passed, failed)."""
+    shared_server = None
+    server_error = None
+    passed = failed = 0
+    try:
+        for name, fn, needs in checks:
+            try:
+                if needs == 'server':
+                    if shared_server is None and server_error is None:
+                        try:
+                            shared_server = start_server()
+                        except CheckFailed as e:
+                            server_error = str(e)
+                    if server_error is not None:
+                        raise CheckFailed('server unavailable: ' + server_error)
+                    if shared_server.proc is None or shared_server.proc.poll() is not None:
+                        raise CheckFailed('the shared server has exited: ' + shared_server.log_tail())
+                    ctx.server = shared_server
+                fn(ctx)
+            except CheckFailed as e:
+                failed += 1
+                print('FAIL %s: %s' % (name, e), flush=True)
+                continue
+            except Exception as e:  # a bug in a check or an unexpected client error
+                failed += 1
+                tb = traceback.extract_tb(e.__traceback__)[-1]
+                print('FAIL %s: %s: %s (at %s:%d)' % (name, type(e).__name__, e,
+                                                     os.path.basename(tb.filename), tb.lineno),
+                      flush=True)
+                continue
+            passed += 1
+            print('PASS %s' % name, flush=True)
+    finally:
+        while ctx.closers:
+            ctx.closers.pop()()
+        if shared_server is not None:
+            shared_server.stop()
+    return passed, failed

@@ -1,4 +1,4 @@
-"""Helpers of the hostile suite (checks_hostile_*.py): each attack of issue 24 runs against
+"""Helpers of the hostile suite (checks_hostile_*.py): each attack runs against
 a server of its own, started as production would run it (default limits, `--workers 2`)
 under an address-space limit, and is judged on the answer's status and byte count, the
 server's peak resident memory (VmHWM), the database's size on disk, and whether /healthz
@@ -16,8 +16,8 @@ import os
 from harness import CheckFailed
 
 AS_LIMIT = 2 << 30                      # bytes of address space the server may map
-HWM_BOUND = 1536 << 20                  # issue 24's target: resident memory under 1.5 GiB
-DB_BOUND = 512 << 20                    # issue 24's target: the database under 512 MiB
+HWM_BOUND = 1536 << 20                  # the bound every attack is judged on: resident memory under 1.5 GiB
+DB_BOUND = 512 << 20                    # and the database under 512 MiB with every limit at its default
 RESPONSE_BOUND = 64 << 20               # --max-response-bytes' default
 
 

@@ -18,11 +18,11 @@ fails and says why.
 """
 import argparse
 import fnmatch
+import importlib
 import os
 import shutil
 import sys
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
@@ -30,7 +30,7 @@ sys.path.insert(0, HERE)
 sys.dont_write_bytecode = True   # never write __pycache__ into shared/ (read-only in CI)
 
 import harness  # noqa: E402
-from harness import REGISTRY, CheckFailed, Context, Server  # noqa: E402
+from harness import REGISTRY, Context, Server  # noqa: E402
 
 
 def default_binary():
@@ -48,6 +48,60 @@ def selected(name, patterns):
         if name == p or name.startswith(p.rstrip('/') + '/') or fnmatch.fnmatchcase(name, p):
             return True
     return False
+
+
+# Every check module, in run order: `checks_<area>.py`, one file per area of the service
+# (the hostile suite one file per attacked area). The one registration rule: run.py
+# imports each module named here, which registers its checks with `@check`; a module whose
+# checks are made from data (the corpus) also defines `register(args)`, called after the
+# import. A `checks_*.py` file missing from this list stops the run (exit 2), so no file's
+# checks are silently left out. Checks run in list order (within a module, in the order
+# they are defined); the checks on the shared server share its database and caches, so
+# each uses names and scenes of its own.
+CHECK_MODULES = [
+    'checks_offline',
+    'checks_corpus',
+    'checks_http',
+    'checks_cache',
+    'checks_groups',
+    'checks_process',
+    'checks_store',
+    'checks_groups_transfer',
+    'checks_replicas',
+    'checks_fuzz',
+    'checks_semantics',
+    'checks_parser',
+    'checks_docs',
+    'checks_explain',
+    'checks_guides',
+    'checks_svg',
+    'checks_stacks',
+    'checks_text',
+    'checks_hostile_answers',
+    'checks_hostile_budget',
+    'checks_hostile_diagnostics',
+    'checks_hostile_exposure',
+    'checks_hostile_fuzz',
+    'checks_hostile_http',
+    'checks_hostile_names',
+    'checks_hostile_store',
+]
+
+
+def load_check_modules(args):
+    """Imports every module of CHECK_MODULES (registering its checks) and calls its
+    `register(args)` when it has one. Raises ValueError when a `checks_*.py` of this
+    folder is not listed, or a listed one is missing."""
+    on_disk = sorted(f[:-3] for f in os.listdir(HERE) if f.startswith('checks_') and f.endswith('.py'))
+    unlisted = [m for m in on_disk if m not in CHECK_MODULES]
+    absent = [m for m in CHECK_MODULES if m not in on_disk]
+    if unlisted or absent:
+        raise ValueError('run.py: CHECK_MODULES and the checks_*.py files differ: not listed %r, '
+                         'no such file %r' % (unlisted, absent))
+    for name in CHECK_MODULES:
+        module = importlib.import_module(name)
+        if hasattr(module, 'register'):
+            module.register(args)
 
 
 def main():
@@ -76,32 +130,11 @@ def main():
               'or pip install -r integration/requirements.txt' % e, file=sys.stderr)
         return 2
 
-    import checks_offline  # noqa: F401  (registration order = run order)
-    import checks_corpus
-    checks_corpus.register(os.path.join(args.shared, 'corpus'),
-                           os.path.join(args.shared, 'tools'))
-    import checks_http  # noqa: F401
-    import checks_cache  # noqa: F401
-    import checks_groups  # noqa: F401
-    import checks_process  # noqa: F401
-    import checks_store  # noqa: F401
-    import checks_replicas  # noqa: F401
-    import checks_replicas_pg  # noqa: F401
-    import checks_fuzz  # noqa: F401
-    import checks_semantics  # noqa: F401
-    import checks_parser  # noqa: F401
-    import checks_docs  # noqa: F401
-    import checks_explain  # noqa: F401
-    import checks_guides  # noqa: F401
-    import checks_svg_display  # noqa: F401
-    import checks_svgfix  # noqa: F401
-    import checks_stacks  # noqa: F401
-    import checks_stackfix  # noqa: F401
-    import checks_text  # noqa: F401
-    import importlib
-    for mod in sorted(f[:-3] for f in os.listdir(HERE)           # the hostile suite, one file
-                      if f.startswith('checks_hostile') and f.endswith('.py')):  # per area
-        importlib.import_module(mod)
+    try:
+        load_check_modules(args)
+    except ValueError as e:
+        print(str(e), file=sys.stderr)
+        return 2
 
     chosen = [(n, fn, needs) for n, fn, needs in REGISTRY
               if selected(n, args.only) and not (args.offline and needs != 'nothing')]
@@ -117,46 +150,14 @@ def main():
     spec = Spec(args.spec)
     workdir = harness.make_workdir()
     ctx = Context(args, spec, REPO, args.shared, workdir)
-    shared_server = None
-    server_error = None
-    passed = failed = 0
     started = time.monotonic()
-    try:
-        for name, fn, needs in chosen:
-            try:
-                if needs == 'server':
-                    if shared_server is None and server_error is None:
-                        try:
-                            shared_server = Server(args.binary, os.path.join(workdir, 'shared.db'),
-                                                   startup_seconds=args.startup_timeout).start()
-                        except CheckFailed as e:
-                            server_error = str(e)
-                    if server_error is not None:
-                        raise CheckFailed('server unavailable: ' + server_error)
-                    if shared_server.proc is None or shared_server.proc.poll() is not None:
-                        raise CheckFailed('the shared server has exited: ' + shared_server.log_tail())
-                    ctx.server = shared_server
-                fn(ctx)
-            except CheckFailed as e:
-                failed += 1
-                print('FAIL %s: %s' % (name, e), flush=True)
-                continue
-            except Exception as e:  # a bug in a check or an unexpected client error
-                failed += 1
-                tb = traceback.extract_tb(e.__traceback__)[-1]
-                print('FAIL %s: %s: %s (at %s:%d)' % (name, type(e).__name__, e,
-                                                     os.path.basename(tb.filename), tb.lineno),
-                      flush=True)
-                continue
-            passed += 1
-            print('PASS %s' % name, flush=True)
-    finally:
-        if shared_server is not None:
-            shared_server.stop()
-        if failed or args.keep:
-            print('# logs and databases kept in %s (%.1f s)' % (workdir, time.monotonic() - started))
-        else:
-            shutil.rmtree(workdir, ignore_errors=True)
+    passed, failed = harness.run_checks(
+        chosen, ctx, lambda: Server(args.binary, os.path.join(workdir, 'shared.db'),
+                                    startup_seconds=args.startup_timeout).start())
+    if failed or args.keep:
+        print('# logs and databases kept in %s (%.1f s)' % (workdir, time.monotonic() - started))
+    else:
+        shutil.rmtree(workdir, ignore_errors=True)
     print('%d passed, %d failed' % (passed, failed))
     return 0 if failed == 0 and passed > 0 else 1
 

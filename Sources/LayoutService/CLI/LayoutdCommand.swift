@@ -572,7 +572,7 @@ public enum LayoutdCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// Diagnostics one after another, each with its source line and caret (issue 7).
+    /// Diagnostics one after another, each with its source line and caret.
     static func renderForTerminal(_ answer: EngineAnswer) -> String {
         guard let json = try? JSONParser().parse(answer.body) else { return String(decoding: answer.body, as: UTF8.self) }
         var lines: [String] = []

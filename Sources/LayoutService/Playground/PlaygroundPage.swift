@@ -1,6 +1,6 @@
 import Foundation
 
-/// The playground served at `GET /` (issue 10): one self-contained HTML page, inline CSS
+/// The playground served at `GET /` (`browser/*` of integration/browser/run.py): one self-contained HTML page, inline CSS
 /// and JavaScript, no external URL of any kind, so it works offline and behind any proxy.
 /// Served with ``contentSecurityPolicy``, which allows exactly this inline script and style.
 ///
@@ -14,7 +14,7 @@ import Foundation
 ///   contract says);
 /// - `GET /groups` → the stored groups, which a click adds to the scene's `groups`.
 ///
-/// Explaining the picture (issue 28):
+/// Explaining the picture:
 /// - the wireframe is zoomed to fit its area and can be zoomed (wheel, `+`/`−`, the
 ///   buttons) and panned (drag, arrow keys) through its `viewBox`; `0` or Fit fits again;
 /// - clicking a view (its rect or its label), or its button in `#views`, selects it:

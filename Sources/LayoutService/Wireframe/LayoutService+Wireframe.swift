@@ -57,7 +57,7 @@ extension LayoutService {
         return best.quality
     }
 
-    /// `POST /solve` answered as an SVG wireframe (issue 10): the same parsing, group
+    /// `POST /solve` answered as an SVG wireframe: the same parsing, group
     /// resolution and 400/415/422 problems as the JSON answer, then
     /// ``SceneEngine/solveSVG(_:)``. Not cached (the result cache holds JSON answers);
     /// `Vary: Accept` tells shared caches that `/solve` has two representations.

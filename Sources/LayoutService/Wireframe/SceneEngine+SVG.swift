@@ -10,7 +10,7 @@ extension SceneEngine {
     public static let maxWireframeFrames = 150_000
 
     /// Solves a prepared scene like ``solve(_:)`` and answers an SVG wireframe of it
-    /// (issue 10): `POST /solve` with `Accept: image/svg+xml` or `?format=svg`, and
+    /// `POST /solve` with `Accept: image/svg+xml` or `?format=svg`, and
     /// `layoutd solve --svg FILE`.
     ///
     /// - Returns: 200 `image/svg+xml; charset=utf-8` (cacheable) with one panel, or one

@@ -1,4 +1,4 @@
-/// How large an SVG wireframe is displayed (issue 28): its `width` and `height`
+/// How large an SVG wireframe is displayed: its `width` and `height`
 /// attributes, in CSS pixels, while its `viewBox` stays in points.
 ///
 /// The drawing (every panel, margins and gaps) is scaled by one factor `s` (pixels per

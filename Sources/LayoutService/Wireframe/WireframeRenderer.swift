@@ -2,7 +2,7 @@ import Foundation
 import LayoutCompiler
 import LayoutSyntax
 
-/// Draws solved layouts as an SVG wireframe (issues 10 and 28): every view a rectangle at
+/// Draws solved layouts as an SVG wireframe: every view a rectangle at
 /// its frame, nested inside its parent, the container outlined, each view labelled so
 /// that no two labels overprint, and the layout's problems drawn and written out.
 ///

@@ -41,7 +41,7 @@ enum PostgreSQLSchema {
             )
             """,
         ],
-        // 2: the bounds of SQLite's schema versions 2 and 3 (issue 24): the first version of
+        // 2: the bounds of SQLite's schema versions 2 and 3: the first version of
         // a group's current life (to tell a pruned version from one never written), the
         // version floor of dropped deleted names, and the running total of the kept
         // versions' counted bytes.

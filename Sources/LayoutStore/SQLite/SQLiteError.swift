@@ -33,7 +33,7 @@ public struct SQLiteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// The one funnel from C result codes to Swift errors (STYLE.md §4).
+/// The one funnel from C result codes to Swift errors (docs/style.md, "Errors and diagnostics").
 ///
 /// Passes `SQLITE_OK`, `SQLITE_ROW` and `SQLITE_DONE` through unchanged and throws
 /// ``SQLiteError`` for anything else, with the connection's error message.

@@ -19,7 +19,7 @@ final class Statement {
     init(db: OpaquePointer, sql: String, persistent: Bool) throws(SQLiteError) {
         var statement: OpaquePointer?
         let flags = persistent ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0
-        // Hand C the UTF-8 byte count (STYLE.md §4), not the Character count.
+        // Hand C the UTF-8 byte count (docs/style.md, "Errors and diagnostics"), not the Character count.
         let byteCount = Int32(clamping: sql.utf8.count)
         let resultCode = sql.withCString { text in
             sqlite3_prepare_v3(db, text, byteCount, flags, &statement, nil)

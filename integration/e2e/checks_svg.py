@@ -1,6 +1,7 @@
-"""The SVG wireframe a person can read (issue 28), through the real server: the display
+"""The SVG wireframe a person can read (`svg/*`), through the real server: the display
 size (`?scale=`, `?width=`, the default fit, a 1e12-point container), its 400s, labels
-that do not overprint and the conflict written as visible text. Responses are validated
+that do not overprint, the conflict written as visible text, a guide's label marking its
+ambiguous fields, and the 16,384 px cap of a scaled picture. Responses are validated
 against openapi.yaml by the harness."""
 import xml.etree.ElementTree as ET
 
@@ -80,3 +81,25 @@ def labels_readable(ctx):
     problems = [t.text for t in root.iter(SVG + 'text') if t.get('class') == 'problem']
     ctx.expect(problems and problems[0].startswith('• Conflict (views superview, red): Unable to simultaneously satisfy'),
                'the conflict is visible text: %r' % problems)
+
+
+@check('svg/guide-label-ambiguity')
+def guide_label_ambiguity(ctx):
+    scene = {'container': {'width': 300, 'height': 200}, 'views': ['a'], 'guides': {'u': {}},
+             'constraints': ['H:|-[a]-|', 'V:|-[a]-|', 'u.left == 100', 'u.top == 100', 'u.width >= 50']}
+    root = _svg(ctx, ctx.request('POST', '/solve?format=svg', scene), 'guide u')
+    labels = [t.text for t in root.iter(SVG + 'text') if t.get('data-for') == 'u']
+    ctx.expect_equal(labels, ['u  100,100 50?×0?'], "u's label marks width and height ambiguous")
+
+
+@check('svg/scale-cap-with-margins')
+def scale_cap_with_margins(ctx):
+    scene = {'container': {'width': 2000, 'height': 50}, 'views': ['a'], 'constraints': ['H:|-[a]-|', 'V:|-[a]-|']}
+    root = _svg(ctx, ctx.request('POST', '/solve?format=svg&scale=16', scene), 'scale=16')
+    ctx.expect_equal((root.get('width'), root.get('data-scale')), ('16384', '8.176'),
+                     'reduced to 16,384 px with the 32 px of margins')
+    for query, status in (('scale=0.001', 200), ('scale=0.0009', 400), ('scale=NaN', 400)):
+        r = ctx.request('POST', '/solve?format=svg&' + query, scene)
+        ctx.expect_status(r, status, query)
+    r = ctx.request('POST', '/solve?format=svg&scale=NaN', scene)
+    ctx.expect(r.json()['detail'].startswith("scale='NaN' is not a display scale"), 'echoed as sent: %r' % r.json()['detail'])

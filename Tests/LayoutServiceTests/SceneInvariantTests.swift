@@ -7,7 +7,7 @@ import Testing
 /// `fuzz/regressions/scene/` and `fuzz/regressions/svg/` with the targets' settings and
 /// invariants (``SceneFuzz``). Every input a run of scripts/fuzz-scene-smoke.sh fails on
 /// is copied into the regressions directory of its target unchanged, so it stays fixed.
-struct SceneFuzzRegressionTests {
+struct SceneInvariantTests {
     /// The files of `fuzz/scene/seeds/` and `fuzz/regressions/KIND/`, found from this
     /// file's path (symlinks resolved), in name order.
     static func inputs(_ kind: String) throws -> [(name: String, bytes: [UInt8])] {

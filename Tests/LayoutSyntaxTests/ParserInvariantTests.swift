@@ -6,7 +6,7 @@ import Testing
 /// the fuzz targets' settings and checks the same invariants. Every crasher a fuzz run
 /// finds is copied there (as libFuzzer wrote it), so it stays fixed; the directory also
 /// keeps a selection of the long runs' corpus that reaches the deepest code paths.
-struct FuzzRegressionTests {
+struct ParserInvariantTests {
     /// The VFL target's option sets, chosen by the first byte (as in fuzz/FuzzVisualFormat.swift).
     static let formatOptionSets: [[String]] = [
         [], ["alignAllTop"], ["alignAllLeading", "alignAllCenterX"], ["directionRightToLeft"],
