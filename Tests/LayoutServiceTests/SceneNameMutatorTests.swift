@@ -67,7 +67,7 @@ struct SceneNameMutatorTests {
     /// frames, `/validate`).
     @Test("structured mutations of the seeds keep the scene invariants")
     func mutatedSeeds() throws {
-        let seeds = try SceneFuzzRegressionTests.files(in: "fuzz/scene/seeds").filter { $0.bytes.count < 8192 }
+        let seeds = try SceneInvariantTests.files(in: "fuzz/scene/seeds").filter { $0.bytes.count < 8192 }
         #expect(seeds.count >= 10)
         var checked = 0
         for seed in seeds {
