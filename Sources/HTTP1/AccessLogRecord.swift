@@ -6,7 +6,7 @@ public struct AccessLogRecord: Sendable, Equatable {
     /// The request-target as sent; `nil` as for `method`.
     public var target: String?
     /// The status code sent.
-    public var status: Int
+    public var status: HTTPStatus
     /// The response body size in bytes (as in `Content-Length`, also for HEAD).
     public var bodyBytes: Int
     /// Seconds from handing the request to the handler until the response was
@@ -16,7 +16,7 @@ public struct AccessLogRecord: Sendable, Equatable {
     public var remoteAddress: String
 
     /// A record with the given values (see the properties for units).
-    public init(method: HTTPMethod?, target: String?, status: Int, bodyBytes: Int, duration: Double, remoteAddress: String) {
+    public init(method: HTTPMethod?, target: String?, status: HTTPStatus, bodyBytes: Int, duration: Double, remoteAddress: String) {
         self.method = method
         self.target = target
         self.status = status

@@ -37,18 +37,24 @@ final class ServerContext: Sendable {
     /// and count it; `nil`: the generic one.
     let overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)?
 
+    /// Answers a request that asks for `100 Continue` from its head, before the
+    /// continue is sent (``HTTPServer``'s `continueCheck`); `nil`: always continue.
+    let continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)?
+
     init(limits: ServerLimits, workerCount: Int,
          handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse,
          accessLog: (@Sendable (AccessLogRecord) -> Void)?,
          isExpensive: (@Sendable (HTTPRequest) -> Bool)? = nil,
          isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)? = nil,
          overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
-         pendingBytes: PendingResponseBytes? = nil) {
+         pendingBytes: PendingResponseBytes? = nil,
+         continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
         self.limits = limits
         self.pendingBytes = pendingBytes ?? PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         self.pendingRequestBytes = PendingResponseBytes(limit: limits.maxPendingRequestBytes)
         self.handler = handler
         self.overCommittedHandler = overCommittedHandler
+        self.continueCheck = continueCheck
         self.accessLog = accessLog
         self.workers = WorkerPool(threadCount: workerCount, name: "HTTP1.worker")
         self.isExpensive = isExpensive
@@ -134,7 +140,8 @@ final class Connection: Sendable {
         self.remoteAddress = remoteAddress
         self.isCounted = isCounted
         self.context = context
-        self.io = Mutex(IO(machine: ConnectionStateMachine(limits: context.limits, now: monotonicNow())))
+        self.io = Mutex(IO(machine: ConnectionStateMachine(limits: context.limits, now: monotonicNow(),
+                                                              continueCheck: context.continueCheck)))
     }
 
     /// Registers with the event loop and starts reading; `initialBytes`, if
@@ -153,7 +160,7 @@ final class Connection: Sendable {
     /// The socket is readable (or hung up): read what is there into `scratch`
     /// and act on it. Called on the event loop's thread, with its buffer.
     func readable(scratch: UnsafeMutableRawBufferPointer) {
-        let (request, rejected) = io.withLock { io -> (HTTPRequest?, [Int]) in
+        let (request, rejected) = io.withLock { io -> (HTTPRequest?, [AccessLogRecord]) in
             readAvailable(&io, scratch: scratch)
         }
         log(rejected)
@@ -172,7 +179,7 @@ final class Connection: Sendable {
                 : context.overCommittedHandler?(request) ?? Connection.overCommittedResponse(limits: context.limits)
             let end = monotonicNow()
             let date = HTTPDate.now()
-            let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [Int], [UInt8]?) in
+            let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [AccessLogRecord], [UInt8]?) in
                 guard case .open = io.closing else { return (nil, [], nil) }
                 let actions = io.machine.handlerFinished(response, now: end, date: date)
                 let wasSending = io.isSending
@@ -226,8 +233,8 @@ final class Connection: Sendable {
     /// `Retry-After: 1`.
     static func overCommittedResponse(limits: ServerLimits) -> HTTPResponse {
         var response = HTTPResponse.problem(
-            status: 503, title: "Service Unavailable", detail: HTTPServer.overCommittedDetail,
-            type: limits.problemType(for: 503), extra: limits.problemMembers)
+            status: .serviceUnavailable, title: "Service Unavailable", detail: HTTPServer.overCommittedDetail,
+            type: limits.problemType(for: .serviceUnavailable), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         return response
     }
@@ -257,7 +264,7 @@ final class Connection: Sendable {
     /// The periodic sweep: fires the machine's timeouts and ends lingering,
     /// stalled writes.
     func tick(now: Double, date: String) {
-        let rejected = io.withLock { io -> [Int] in
+        let rejected = io.withLock { io -> [AccessLogRecord] in
             switch io.closing {
             case .closed:
                 return []
@@ -302,9 +309,9 @@ final class Connection: Sendable {
 
     /// Reads until the socket is drained (or the machine wants no more bytes),
     /// using `scratch` as the receive buffer.
-    private func readAvailable(_ io: inout IO, scratch: UnsafeMutableRawBufferPointer) -> (request: HTTPRequest?, rejected: [Int]) {
+    private func readAvailable(_ io: inout IO, scratch: UnsafeMutableRawBufferPointer) -> (request: HTTPRequest?, rejected: [AccessLogRecord]) {
         var request: HTTPRequest?
-        var rejected: [Int] = []
+        var rejected: [AccessLogRecord] = []
         reading: while true {
             if case .closed = io.closing { break reading }
             if case .open = io.closing, !io.machine.wantsBytes {
@@ -384,11 +391,12 @@ final class Connection: Sendable {
     // MARK: - Actions
 
     /// Performs the machine's actions in order; returns the request to hand to
-    /// a worker, if any, and the statuses the server answered by itself.
+    /// a worker, if any, and the access-log records of the answers given without the
+    /// handler (the server's own, and those before `100 Continue`).
     private func perform(_ actions: [ConnectionStateMachine.Action], _ io: inout IO)
-        -> (request: HTTPRequest?, rejected: [Int]) {
+        -> (request: HTTPRequest?, rejected: [AccessLogRecord]) {
         var request: HTTPRequest?
-        var rejected: [Int] = []
+        var rejected: [AccessLogRecord] = []
         for action in actions {
             switch action {
             case .handle(let next):
@@ -396,7 +404,11 @@ final class Connection: Sendable {
             case .write(let bytes):
                 write(bytes, &io)
             case .rejected(let status):
-                rejected.append(status)
+                rejected.append(AccessLogRecord(method: nil, target: nil, status: status, bodyBytes: 0,
+                                                duration: 0, remoteAddress: remoteAddress))
+            case .answeredBeforeContinue(let head, let status, let bodyBytes):
+                rejected.append(AccessLogRecord(method: head.method, target: head.target, status: status, bodyBytes: bodyBytes,
+                                                duration: 0, remoteAddress: remoteAddress))
             case .close:
                 if io.pending.isEmpty {
                     beginLinger(&io)
@@ -552,11 +564,9 @@ final class Connection: Sendable {
         if isCounted { context.countedConnections.subtract(1, ordering: .relaxed) }
     }
 
-    private func log(_ statuses: [Int]) {
+    /// Sends the server's own answers (and those given before `100 Continue`) to the access log.
+    private func log(_ records: [AccessLogRecord]) {
         guard let accessLog = context.accessLog else { return }
-        for status in statuses {
-            accessLog(AccessLogRecord(method: nil, target: nil, status: status, bodyBytes: 0,
-                                      duration: 0, remoteAddress: remoteAddress))
-        }
+        for record in records { accessLog(record) }
     }
 }

@@ -18,7 +18,10 @@ struct ConnectionStateMachine {
         case write([UInt8])
         /// The server answered by itself with this status (framing error or
         /// timeout); for the access log. Always followed by `.close`.
-        case rejected(status: Int)
+        case rejected(status: HTTPStatus)
+        /// The `continueCheck` answered `request` (given without its body) before
+        /// `100 Continue`; for the access log. Always followed by `.close`.
+        case answeredBeforeContinue(HTTPRequest, status: HTTPStatus, bodyBytes: Int)
         /// Close once the writes before it are flushed. Nothing follows.
         case close
     }
@@ -34,6 +37,9 @@ struct ConnectionStateMachine {
     static let coalescingLimit = 64 * 1024
 
     let limits: ServerLimits
+    /// Answers a request that asks for `100 Continue` from its head, instead of the
+    /// continue (``HTTPServer``'s `continueCheck`); nil: always continue.
+    let continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)?
     private(set) var parser: RequestParser
     private var phase = Phase.waiting
     private var output: [UInt8] = []
@@ -45,8 +51,9 @@ struct ConnectionStateMachine {
     /// Requests answered so far by the handler.
     private(set) var requestCount = 0
 
-    init(limits: ServerLimits, now: Double) {
+    init(limits: ServerLimits, now: Double, continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
         self.limits = limits
+        self.continueCheck = continueCheck
         self.parser = RequestParser(limits: limits)
         self.idleSince = now
         self.headStart = now
@@ -152,8 +159,8 @@ struct ConnectionStateMachine {
             isDraining = true
         case .waiting, .closed:
             var response = HTTPResponse.problem(
-                status: 503, title: "Service Unavailable", detail: Self.pendingRequestDetail(limits),
-                type: limits.problemType(for: 503), extra: limits.problemMembers)
+                status: .serviceUnavailable, title: "Service Unavailable", detail: Self.pendingRequestDetail(limits),
+                type: limits.problemType(for: .serviceUnavailable), extra: limits.problemMembers)
             response.headers.append("Retry-After", "1")
             reject(response, date: date, into: &actions)
             // The partial request is never read on: free its buffers now rather than when
@@ -173,8 +180,8 @@ struct ConnectionStateMachine {
         guard let deadline, now >= deadline else { return [] }
         var actions: [Action] = []
         if parser.hasPartialRequest {
-            reject(.problem(status: 408, title: "Request Timeout",
-                            detail: "The request was not received in time.", type: limits.problemType(for: 408), extra: limits.problemMembers),
+            reject(.problem(status: .requestTimeout, title: "Request Timeout",
+                            detail: "The request was not received in time.", type: limits.problemType(for: .requestTimeout), extra: limits.problemMembers),
                    date: date, into: &actions)
         } else {
             closeAfterFlush(into: &actions)
@@ -209,6 +216,19 @@ struct ConnectionStateMachine {
                 }
                 return
             case .expectContinue:
+                let head = continueCheck == nil ? nil : parser.head
+                if let head, let response = continueCheck?(head) {
+                    // A final answer instead of the continue; the body is never read, so the
+                    // connection closes (RFC 9110 §10.1.1, RFC 9112 §9.6).
+                    ResponseEncoder.encode(response, keepAlive: false, requestVersion: head.version,
+                                           isHeadRequest: head.method == .HEAD, date: date,
+                                           defaultFields: limits.responseFields, into: &output)
+                    flush(into: &actions)
+                    actions.append(.answeredBeforeContinue(head, status: response.status, bodyBytes: response.body.count))
+                    actions.append(.close)
+                    phase = .closed
+                    return
+                }
                 bodyStart = now
                 output.append(contentsOf: ResponseEncoder.continueResponse)
             case .request(let request):
@@ -219,7 +239,7 @@ struct ConnectionStateMachine {
                 actions.append(.handle(request))
                 return
             case .failure(let error):
-                let title = HTTPResponse.reasonPhrase(error.status)
+                let title = error.status.reasonPhrase
                 reject(.problem(status: error.status, title: title, detail: error.detail(limits: limits), type: limits.problemType(for: error.status), extra: limits.problemMembers), date: date, into: &actions)
                 return
             }
@@ -250,9 +270,9 @@ struct ConnectionStateMachine {
     /// The answer to a connection accepted beyond ``ServerLimits/maxConnections``:
     /// `503` problem with `Retry-After: 1` and `Connection: close`.
     static func overloadResponse(date: String, limits: ServerLimits = ServerLimits()) -> [UInt8] {
-        var response = HTTPResponse.problem(status: 503, title: "Service Unavailable",
+        var response = HTTPResponse.problem(status: .serviceUnavailable, title: "Service Unavailable",
                                             detail: "The server has too many open connections; retry shortly.",
-                                            type: limits.problemType(for: 503), extra: limits.problemMembers)
+                                            type: limits.problemType(for: .serviceUnavailable), extra: limits.problemMembers)
         response.headers.append("Retry-After", "1")
         var bytes: [UInt8] = []
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,

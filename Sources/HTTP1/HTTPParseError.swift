@@ -58,19 +58,19 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case unsupportedExpectation
 
     /// The status code the server answers with.
-    public var status: Int {
+    public var status: HTTPStatus {
         switch self {
-        case .unknownMethod, .unsupportedTransferCoding: 501
-        case .unsupportedVersion: 505
-        case .targetTooLong: 414
-        case .headerLineTooLong, .headerSectionTooLarge: 431
-        case .contentTooLarge: 413
-        case .unsupportedExpectation: 417
+        case .unknownMethod, .unsupportedTransferCoding: .notImplemented
+        case .unsupportedVersion: .httpVersionNotSupported
+        case .targetTooLong: .uriTooLong
+        case .headerLineTooLong, .headerSectionTooLarge: .requestHeaderFieldsTooLarge
+        case .contentTooLarge: .contentTooLarge
+        case .unsupportedExpectation: .expectationFailed
         case .invalidRequestLine, .invalidTarget, .asteriskFormWithoutOptions, .obsoleteLineFolding, .whitespaceBeforeColon,
              .bareCarriageReturn, .invalidFieldName, .invalidFieldValue, .missingHost,
              .duplicateHost, .invalidContentLength, .contentLengthWithTransferEncoding,
              .invalidTransferEncoding, .invalidChunkSize, .invalidChunkFraming:
-            400
+            .badRequest
         }
     }
 

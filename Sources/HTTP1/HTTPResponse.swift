@@ -7,8 +7,8 @@
 /// or `Connection` field set by the handler is not copied, except that
 /// `Connection: close` makes the server close after this response.
 public struct HTTPResponse: Sendable, Equatable {
-    /// The status code, 100–999 (RFC 9110 §15).
-    public var status: Int
+    /// The status (RFC 9110 §15), a code from 100 to 999.
+    public var status: HTTPStatus
     /// Header fields to send, in order.
     public var headers: HTTPFields
     /// The message body (bytes). Not sent for `HEAD`, 204 or 304.
@@ -20,7 +20,7 @@ public struct HTTPResponse: Sendable, Equatable {
     public var attachment: (any AnyObject & Sendable)?
 
     /// A response with the given status code, fields and body bytes.
-    public init(status: Int, headers: HTTPFields = [], body: [UInt8] = []) {
+    public init(status: HTTPStatus, headers: HTTPFields = [], body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
@@ -45,13 +45,13 @@ public struct HTTPResponse: Sendable, Equatable {
     ///     inserted verbatim (for example `ProblemMember("diagnostics", "[]")`), so it
     ///     must be valid JSON.
     public static func problem(
-        status: Int,
+        status: HTTPStatus,
         title: String,
         detail: String,
         type: String = "about:blank",
         extra: [ProblemMember] = []
     ) -> HTTPResponse {
-        var json = "{\"type\":\(jsonQuoted(type)),\"title\":\(jsonQuoted(title)),\"status\":\(status),\"detail\":\(jsonQuoted(detail))"
+        var json = "{\"type\":\(jsonQuoted(type)),\"title\":\(jsonQuoted(title)),\"status\":\(status.code),\"detail\":\(jsonQuoted(detail))"
         for member in extra {
             json += ",\(jsonQuoted(member.name)):\(member.json)"
         }
@@ -61,74 +61,6 @@ public struct HTTPResponse: Sendable, Equatable {
             headers: ["Content-Type": "application/problem+json"],
             body: Array(json.utf8)
         )
-    }
-
-    /// A short lowercase slug for a status, for problem type URIs: `payload-too-large`.
-    public static func problemSlug(_ status: Int) -> String {
-        switch status {
-        case 413: return "payload-too-large"
-        case 414: return "uri-too-long"
-        case 431: return "header-fields-too-large"
-        case 505: return "http-version-not-supported"
-        default:
-            let phrase = reasonPhrase(status)
-            if phrase.isEmpty { return "status-\(status)" }
-            return phrase.lowercased().split(separator: " ").joined(separator: "-")
-        }
-    }
-
-    /// The standard reason phrase for `status` (RFC 9110 §15), or `""` for an
-    /// unregistered code (the reason phrase is optional, RFC 9112 §4).
-    public static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 100: "Continue"
-        case 101: "Switching Protocols"
-        case 200: "OK"
-        case 201: "Created"
-        case 202: "Accepted"
-        case 204: "No Content"
-        case 206: "Partial Content"
-        case 301: "Moved Permanently"
-        case 302: "Found"
-        case 303: "See Other"
-        case 304: "Not Modified"
-        case 307: "Temporary Redirect"
-        case 308: "Permanent Redirect"
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 405: "Method Not Allowed"
-        case 406: "Not Acceptable"
-        case 408: "Request Timeout"
-        case 409: "Conflict"
-        case 410: "Gone"
-        case 411: "Length Required"
-        case 412: "Precondition Failed"
-        case 413: "Content Too Large"
-        case 414: "URI Too Long"
-        case 415: "Unsupported Media Type"
-        case 417: "Expectation Failed"
-        case 421: "Misdirected Request"
-        case 422: "Unprocessable Content"
-        case 428: "Precondition Required"
-        case 429: "Too Many Requests"
-        case 431: "Request Header Fields Too Large"
-        case 500: "Internal Server Error"
-        case 501: "Not Implemented"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        case 505: "HTTP Version Not Supported"
-        case 507: "Insufficient Storage"
-        default: ""
-        }
-    }
-
-    /// Whether a response with this status has no content (RFC 9110 §6.4.1):
-    /// 1xx, 204 and 304.
-    static func isBodiless(_ status: Int) -> Bool {
-        (100..<200).contains(status) || status == 204 || status == 304
     }
 }
 

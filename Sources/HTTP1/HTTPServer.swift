@@ -38,6 +38,8 @@ public final class HTTPServer: Sendable {
     public let host: String
     /// The port given to `init` (0 for an ephemeral one; ``start()`` returns the real one).
     public let port: Int
+    /// The address given to `init`, already resolved; nil: ``start()`` resolves ``host``.
+    public let address: BindAddress?
     /// The limits in force.
     public let limits: ServerLimits
     private let context: ServerContext
@@ -50,8 +52,12 @@ public final class HTTPServer: Sendable {
     /// Creates a server; nothing is bound until ``start()``.
     ///
     /// - Parameters:
-    ///   - host: A numeric address or name to bind, e.g. `"127.0.0.1"`, `"0.0.0.0"`, `"::"`.
+    ///   - host: A numeric address or name to bind, e.g. `"127.0.0.1"`, `"0.0.0.0"`, `"::"`
+    ///     or `"[::1]"`, resolved by ``BindAddress/resolve(_:port:)`` in ``start()``.
     ///   - port: The TCP port; 0 picks a free one.
+    ///   - address: `host` and `port` already resolved, when the caller looked at the
+    ///     address (to classify it as loopback): exactly this address is bound, so what
+    ///     was classified is what listens. Nil: ``start()`` resolves `host`.
     ///   - limits: Sizes and timeouts; see ``ServerLimits``.
     ///   - workerCount: Handler threads; default one per core.
     ///   - accessLog: Called once per request answered (from a worker or I/O
@@ -71,11 +77,19 @@ public final class HTTPServer: Sendable {
     ///   - pendingResponseBytes: The count of pending response bytes, when the
     ///     application shares it to reserve bytes for answers it is still writing (its
     ///     limit should be ``ServerLimits/maxPendingResponseBytes``); `nil`: a new one.
+    ///   - continueCheck: Looks at the head of a request that asks for `100 Continue`
+    ///     (`Expect: 100-continue` with a body; the request is given without its body)
+    ///     before `100 Continue` is sent: a response answers the request at once, as
+    ///     final, and the connection closes without reading the body (RFC 9110 §10.1.1,
+    ///     RFC 9112 §9.6); nil sends `100 Continue`. Called on the I/O thread: it must be
+    ///     quick. The response is the application's to log and count (as the handler's
+    ///     are); the access log gets it with its method and target. `nil`: always `100 Continue`.
     ///   - handler: Turns a request into a response; called on a worker thread,
     ///     possibly concurrently for different connections.
     public init(
         host: String,
         port: Int,
+        address: BindAddress? = nil,
         limits: ServerLimits = ServerLimits(),
         workerCount: Int = ProcessInfo.processInfo.activeProcessorCount,
         accessLog: (@Sendable (AccessLogRecord) -> Void)? = nil,
@@ -83,14 +97,17 @@ public final class HTTPServer: Sendable {
         isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)? = nil,
         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
         pendingResponseBytes: PendingResponseBytes? = nil,
+        continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
         self.port = port
+        self.address = address
         self.limits = limits
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
                                      accessLog: accessLog, isExpensive: isExpensive, isSmallAnswer: isSmallAnswer,
-                                     overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes)
+                                     overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes,
+                                     continueCheck: continueCheck)
     }
 
     /// Bytes of answers held unsent, and reserved for answers being written.
@@ -116,7 +133,7 @@ public final class HTTPServer: Sendable {
     public func start() throws -> Int {
         try state.withLock { state in
             guard case .idle = state else { throw HTTPServerError.alreadyStarted }
-            let (fd, boundPort) = try Socket.listen(host: host, port: port, backlog: SOMAXCONN)
+            let (fd, boundPort) = try Socket.listen(address ?? BindAddress.resolve(host, port: port), backlog: SOMAXCONN)
             let listener = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
             listener.setEventHandler { [self] in acceptPending(fd) }
             listener.setCancelHandler { close(fd) }
@@ -189,7 +206,7 @@ public final class HTTPServer: Sendable {
                 context.countedConnections.add(1, ordering: .relaxed)
                 connection.start()
             } else {
-                context.accessLog?(AccessLogRecord(method: nil, target: nil, status: 503, bodyBytes: 0,
+                context.accessLog?(AccessLogRecord(method: nil, target: nil, status: .serviceUnavailable, bodyBytes: 0,
                                                    duration: 0, remoteAddress: remote))
                 connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now(), limits: context.limits))
             }

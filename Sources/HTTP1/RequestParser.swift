@@ -118,6 +118,13 @@ public struct RequestParser: Sendable {
         }
     }
 
+    /// The request whose body is being read, without its body: its method, target,
+    /// version and header fields, as they will be handed out. Meaningful once ``next()``
+    /// returned ``Step/expectContinue`` and until the request is complete.
+    public var head: HTTPRequest {
+        HTTPRequest(method: method, target: target, version: version, headers: headers)
+    }
+
     /// Adds received bytes. Cheap: parsing happens in ``next()``.
     public mutating func append(_ bytes: some Collection<UInt8>) {
         buffer.append(contentsOf: bytes)

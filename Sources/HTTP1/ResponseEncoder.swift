@@ -21,12 +21,12 @@ enum ResponseEncoder {
         defaultFields: HTTPFields = HTTPFields(),
         into buffer: inout [UInt8]
     ) {
-        let status = (100...999).contains(response.status) ? response.status : 500
+        let status = (100...999).contains(response.status.code) ? response.status : .internalServerError
         buffer.reserveCapacity(buffer.count + 128 + response.body.count)
         buffer.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(status, to: &buffer)
+        appendDecimal(status.code, to: &buffer)
         buffer.append(0x20)
-        buffer.append(contentsOf: HTTPResponse.reasonPhrase(status).utf8)
+        buffer.append(contentsOf: status.reasonPhrase.utf8)
         buffer.append(contentsOf: "\r\n".utf8)
         var hasDate = false
         for field in response.headers {
@@ -48,7 +48,7 @@ enum ResponseEncoder {
             buffer.append(contentsOf: date.utf8)
             buffer.append(contentsOf: "\r\n".utf8)
         }
-        let bodiless = HTTPResponse.isBodiless(status)
+        let bodiless = status.isBodiless
         if !bodiless {
             buffer.append(contentsOf: "Content-Length: ".utf8)
             appendDecimal(response.body.count, to: &buffer)

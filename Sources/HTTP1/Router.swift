@@ -83,8 +83,8 @@ public struct Router: Sendable {
         self.problemMembers = problemMembers
     }
 
-    private func problemType(_ status: Int) -> String {
-        problemTypeBase.map { $0 + HTTPResponse.problemSlug(status) } ?? "about:blank"
+    private func problemType(_ status: HTTPStatus) -> String {
+        problemTypeBase.map { $0 + status.problemSlug } ?? "about:blank"
     }
 
     /// Registers `handler` for `method` on `pattern`, such as `/solve` or
@@ -149,19 +149,19 @@ public struct Router: Sendable {
             let allowed = allowedMethods(resource)
             if request.method == .OPTIONS { return (resource.pattern, Router.options(allowing: allowed)) }
             var response = HTTPResponse.problem(
-                status: 405, title: "Method Not Allowed",
+                status: .methodNotAllowed, title: "Method Not Allowed",
                 detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allowed.joined(separator: ", ")).",
-                type: problemType(405), extra: problemMembers)
+                type: problemType(.methodNotAllowed), extra: problemMembers)
             response.headers.append("Allow", allowed.joined(separator: ", "))
             return (resource.pattern, response)
         }
-        return (nil, HTTPResponse.problem(status: 404, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(404),
+        return (nil, HTTPResponse.problem(status: .notFound, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(.notFound),
                                           extra: problemMembers))
     }
 
     /// The answer to `OPTIONS`: `204 No Content` with `Allow: <methods>`.
     private static func options(allowing methods: [String]) -> HTTPResponse {
-        var response = HTTPResponse(status: 204)
+        var response = HTTPResponse(status: .noContent)
         response.headers.append("Allow", methods.joined(separator: ", "))
         return response
     }

@@ -76,9 +76,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var responseFields = HTTPFields()
 
     /// The problem `type` for `status` under ``problemTypeBase``.
-    public func problemType(for status: Int) -> String {
+    public func problemType(for status: HTTPStatus) -> String {
         guard let problemTypeBase else { return "about:blank" }
-        return problemTypeBase + HTTPResponse.problemSlug(status)
+        return problemTypeBase + status.problemSlug
     }
 
     /// The defaults above.

@@ -14,28 +14,19 @@ public enum HTTPServerError: Error, Equatable, Sendable {
 
 /// Thin wrappers over the BSD socket calls the server needs.
 enum Socket {
-    /// Creates a non-blocking listening TCP socket on `host:port` with
-    /// `SO_REUSEADDR`, and returns it with the port actually bound (useful for
-    /// port 0, an ephemeral port).
+    /// Creates a non-blocking listening TCP socket on `address` with `SO_REUSEADDR`,
+    /// and returns it with the port actually bound (useful for port 0, an ephemeral port).
     ///
     /// - Throws: ``HTTPServerError``.
-    static func listen(host: String, port: Int, backlog: Int32) throws -> (fd: Int32, port: Int) {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV
-        var list: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &list)
-        guard status == 0, let first = list else {
-            throw HTTPServerError.addressResolution(host: host, message: String(cString: gai_strerror(status)))
-        }
-        defer { freeaddrinfo(list) }
-        let info = first.pointee
-        let fd = socket(info.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    static func listen(_ address: BindAddress, backlog: Int32) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+        let fd = socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw error("socket") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(fd, info.ai_addr, info.ai_addrlen) == 0 else {
+        let bound = address.socketAddress.withUnsafeBytes { bytes in
+            bind(fd, bytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(bytes.count))
+        }
+        guard bound == 0 else {
             let failure = error("bind")
             close(fd)
             throw failure

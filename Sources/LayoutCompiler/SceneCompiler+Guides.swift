@@ -18,9 +18,11 @@ extension CompileState {
             return false
         }
         guard term.attribute.isGuideAttribute else {
+            let written = "\(name).\(attributeName(after: term.span, in: entry.source) ?? term.attribute.rawValue)"
+            let missing = term.attribute == .firstBaseline || term.attribute == .lastBaseline ? "baseline" : "margins"
             report(LayoutDiagnostic(
                 code: .unknownAttribute,
-                message: "Layout guide '\(name)' has no attribute '\(term.attribute.rawValue)': a guide has no margins and no baselines",
+                message: "Layout guide '\(name)' has no \(missing) ('\(written)'): a guide is an empty rectangle, with no text and no margins; use its edges, centre or size",
                 constraint: key, id: entry.id, column: column(of: term.span.lowerBound, in: entry.source), source: entry.source,
                 notes: ["a guide's attributes: left right top bottom leading trailing width height centerX centerY (and edges, size, center)"]))
             return false
@@ -29,6 +31,16 @@ extension CompileState {
         if term.attribute == .height { guideSizesNamed[index - hierarchy.count] |= 2 }
         if index == hierarchy.safeArea { usesSafeArea = true }
         return true
+    }
+
+    /// The attribute as the constraint spells it (`baseline`, `margins`): the letters after
+    /// the `.` that follows the item name at `span` (UTF-8 offsets into `source`); nil when
+    /// there are none.
+    func attributeName(after span: Range<Int>, in source: String) -> String? {
+        let bytes = Array(source.utf8)
+        guard span.upperBound < bytes.count, bytes[span.upperBound] == UInt8(ascii: ".") else { return nil }
+        let letters = bytes[(span.upperBound + 1)...].prefix { ($0 | 0x20) >= UInt8(ascii: "a") && ($0 | 0x20) <= UInt8(ascii: "z") }
+        return letters.isEmpty ? nil : String(decoding: letters, as: UTF8.self)
     }
 
     /// ``layoutGuideInVisualFormat(_:span:)`` for this entry.

@@ -632,8 +632,10 @@ public struct SceneDecoder: Sendable {
             if let at = text.utf8.lastIndex(of: UInt8(ascii: "@")) {
                 let name = String(decoding: text.utf8[..<at], as: UTF8.self)
                 let versionText = String(decoding: text.utf8[text.utf8.index(after: at)...], as: UTF8.self)
-                guard isASCII(versionText), let version = Int(versionText), version >= 1, isValidGroupName(name) else {
-                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
+                // VERSION as `GET /groups/NAME/versions/VERSION` reads it: digits, no sign, no leading zero.
+                guard versionText.utf8.first != UInt8(ascii: "0"), versionText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+                      let version = Int(versionText), version >= 1, isValidGroupName(name) else {
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION, VERSION a positive integer without leading zeros", path: "$.groups[\(index)]"))
                     continue
                 }
                 reference = GroupReference(name: name, version: version)

@@ -155,6 +155,7 @@ extension SceneDecoder {
         var arrangedBy: [Int: (stack: Int, path: String)] = [:]   // lookups only
         var implied: [(view: Int, stack: Int)] = []
         var sortedNames: [String] = []   // the view names, sorted once when a suggestion needs them
+        var guideNames: Set<String>?   // membership only; built at the first unknown name
         for stackIndex in stacks {
             let stackView = scene.views[stackIndex]
             guard let stack = stackView.stack else { continue }
@@ -179,6 +180,12 @@ extension SceneDecoder {
                     continue
                 }
                 guard let viewIndex = lookUp(name) else {
+                    // Valid (ASCII) guide names only, so the set's hashing is byte-exact.
+                    if guideNames == nil { guideNames = Set(scene.guides.map(\.name).filter(isValidName)) }
+                    if guideNames?.contains(name) == true {
+                        fail("Stack '\(Diagnostic.echo(stackView.name))' arranges '\(Diagnostic.echo(name))', which is a layout guide: a stack arranges views, not layout guides", path, view: stackView.name)
+                        continue
+                    }
                     // The suggestion compares the name with every view's: only for diagnostics
                     // that are listed (a stack can arrange thousands of unknown names), among
                     // at most ``maxSuggestionCandidates`` views, within the decoder's

@@ -5,35 +5,61 @@ import LayoutSyntax
 
 // Errors become HTTP answers here, and only here (docs/style.md, "Errors and diagnostics"): every error status of the
 // service is chosen in this file. Route handlers name what went wrong as a
-// ``ServiceFailure`` (mapped by ``ServiceFailure/status``, ``ServiceFailure/detail`` and
-// ``ServiceFailure/headers``), the engine as an ``EngineFailure`` (diagnostics to
-// 400/422/500/503), store errors through ``LayoutService/storeFailure(_:groupName:)``.
-// Handlers keep only their success statuses (200, 201, 204). Held by `ErrorMappingTests`.
+// ``ServiceFailure``, the engine as an ``EngineFailure`` (diagnostics to 400/422/500/503),
+// store errors through ``LayoutService/storeFailure(_:groupName:)``; both render themselves
+// (``HTTPResponseError``) and ``LayoutService/response(for:cacheStatus:)`` makes the
+// answer. Handlers keep only their success statuses (200, 201, 204). Held by
+// `ErrorMappingTests`.
+
+/// An error that renders itself as an HTTP answer with an RFC 9457 problem details body,
+/// as hummingbird's `HTTPResponseError` does: its status, its header fields, its body.
+/// ``LayoutService/response(for:cacheStatus:)`` is the one place that turns any of them
+/// into the answer. Adopted by ``ServiceFailure`` and ``EngineFailure``.
+protocol HTTPResponseError: Error {
+    /// The status of the answer.
+    var status: HTTPStatus { get }
+    /// Fields the answer carries after `Content-Type` (and `Cache-Status`), in this order.
+    var headers: [(String, String)] { get }
+    /// The problem details body (`application/problem+json`), with ``status``; `engine`
+    /// writes a body that grows with the request (diagnostics) under its response bound,
+    /// which may answer `422` or `503` instead (``SceneEngine/problem(status:diagnostics:)``).
+    /// The returned answer carries no fields of its own: ``headers`` are added by the caller.
+    func problem(writtenBy engine: SceneEngine) -> EngineAnswer
+}
 
 /// Problem types and titles (RFC 9457 §3.1) for layoutd's answers; the single place
 /// where a status and diagnostics become a problem's `type`, `title` and `detail`.
 enum Problem {
-    static func describe(status: Int, diagnostics: [LayoutDiagnostic]) -> (type: String, title: String, detail: String) {
+    /// What an ``EngineFailure`` is about, which its `title` names.
+    enum Subject: Sendable {
+        /// A scene of `/solve` or `/validate`.
+        case scene
+        /// A group's body (`PUT /groups/NAME`) or the store's bounds on groups.
+        case group
+    }
+
+    static func describe(status: HTTPStatus, diagnostics: [LayoutDiagnostic], subject: Subject = .scene) -> (type: String, title: String, detail: String) {
         let first = diagnostics.first(where: \.isError) ?? diagnostics.first
         let count = LayoutDiagnostic.total(diagnostics)
         let more = count > 1 ? " (and \(count - 1) more diagnostic\(count == 2 ? "" : "s"))" : ""
-        let detail = first.map { $0.message + more } ?? HTTPResponse.reasonPhrase(status)
+        let detail = first.map { $0.message + more } ?? status.reasonPhrase
         switch status {
-        case 400:
+        case .badRequest:
             if first?.code == .invalidJSON {
                 return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
             }
-            return ("urn:layoutd:problem:invalid-scene", "Invalid scene", detail)
-        case 422:
-            return ("urn:layoutd:problem:unprocessable-scene", "The scene cannot be laid out", detail)
+            return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : "Invalid scene", detail)
+        case .unprocessableContent:
+            return ("urn:layoutd:problem:unprocessable-scene",
+                    subject == .group ? "The group cannot be stored" : "The scene cannot be laid out", detail)
         default:
-            return (type(for: status), HTTPResponse.reasonPhrase(status), detail)
+            return (type(for: status), status.reasonPhrase, detail)
         }
     }
 
     /// The RFC 9457 problem details body: `type`, `title`, `status`, `detail` and the
     /// diagnostics list every layoutd problem carries (contract, "Responses").
-    static func body(type: String, title: String, status: Int, detail: String, diagnostics: [LayoutDiagnostic]) -> [UInt8] {
+    static func body(type: String, title: String, status: HTTPStatus, detail: String, diagnostics: [LayoutDiagnostic]) -> [UInt8] {
         var writer = JSONWriter()
         write(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics, into: &writer)
         return writer.bytes
@@ -41,12 +67,12 @@ enum Problem {
 
     /// Writes ``body(type:title:status:detail:diagnostics:)`` into `writer` (a bounded
     /// one stops like any answer: ``SceneEngine/problem(status:diagnostics:)``).
-    static func write(type: String, title: String, status: Int, detail: String, diagnostics: [LayoutDiagnostic],
+    static func write(type: String, title: String, status: HTTPStatus, detail: String, diagnostics: [LayoutDiagnostic],
                       into writer: inout JSONWriter) {
         writer.beginObject()
         writer.key("type"); writer.string(type)
         writer.key("title"); writer.string(title)
-        writer.key("status"); writer.integer(status)
+        writer.key("status"); writer.integer(status.code)
         writer.key("detail"); writer.string(detail)
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
@@ -54,11 +80,11 @@ enum Problem {
 
     /// `urn:layoutd:problem:<slug>`: the slug of the status (as the HTTP server's own
     /// answers use), except for layoutd's own 422 and 500.
-    static func type(for status: Int) -> String {
+    static func type(for status: HTTPStatus) -> String {
         switch status {
-        case 422: return LayoutService.problemTypeBase + "unprocessable-scene"
-        case 500: return LayoutService.problemTypeBase + "internal-error"
-        default: return LayoutService.problemTypeBase + HTTPResponse.problemSlug(status)
+        case .unprocessableContent: return LayoutService.problemTypeBase + "unprocessable-scene"
+        case .internalServerError: return LayoutService.problemTypeBase + "internal-error"
+        default: return LayoutService.problemTypeBase + status.problemSlug
         }
     }
 }
@@ -77,7 +103,7 @@ extension LayoutService {
             return problem(.diskFull)
         case .limitExceeded(let message):
             // The message names the limit and its flag (``StoreError/limitExceeded(_:)``).
-            return answer(.storeLimitExceeded(message))
+            return response(for: EngineFailure.storeLimitExceeded(message))
         case .unavailable:
             return problem(.databaseUnavailable)
         case .corrupt, .cannotOpen, .sqlite, .postgreSQL:
@@ -85,26 +111,20 @@ extension LayoutService {
         }
     }
 
-    /// The problem details answer of `failure`: its ``ServiceFailure/status``, the problem
-    /// `type` of ``ServiceFailure/problemType``, the status's reason phrase as `title`, its
-    /// ``ServiceFailure/detail``, an empty `diagnostics` list, then its
-    /// ``ServiceFailure/headers``.
-    func problem(_ failure: ServiceFailure) -> HTTPResponse {
-        let status = failure.status
-        let body = Problem.body(type: failure.problemType, title: HTTPResponse.reasonPhrase(status), status: status,
-                                detail: failure.detail, diagnostics: [])
-        var response = HTTPResponse(status: status, body: body)
-        response.headers.append("Content-Type", "application/problem+json")
-        for (name, value) in failure.headers { response.headers.append(name, value) }
+    /// The answer of an error that renders itself: `Content-Type:
+    /// application/problem+json`, then `Cache-Status` (and `Vary: Accept`) when
+    /// `cacheStatus` is given, then the error's ``HTTPResponseError/headers``; the body's
+    /// reservation of pending bytes (if any) is kept until the server has queued it.
+    func response(for error: some HTTPResponseError, cacheStatus: String? = nil) -> HTTPResponse {
+        var response = answer(error.problem(writtenBy: engine), cacheStatus: cacheStatus)
+        for (name, value) in error.headers { response.headers.append(name, value) }
         return response
     }
 
-    /// The problem details answer of an engine failure (its status, diagnostics and
-    /// headers), written by the engine under its response bound; no `Cache-Status`.
-    func answer(_ failure: EngineFailure) -> HTTPResponse {
-        var response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: nil)
-        for (name, value) in failure.headers { response.headers.append(name, value) }
-        return response
+    /// ``response(for:cacheStatus:)`` of a ``ServiceFailure``, so that call sites can
+    /// name the case alone: `problem(.unknownGroup(name))`.
+    func problem(_ failure: ServiceFailure) -> HTTPResponse {
+        response(for: failure)
     }
 }
 
@@ -112,7 +132,7 @@ extension LayoutService {
 /// store: what went wrong, with what the answer quotes. ``status``, ``detail`` and
 /// ``headers`` are the one mapping to HTTP (``LayoutService/problem(_:)`` writes the
 /// answer); every case's status and problem type are held by `ErrorMappingTests`.
-enum ServiceFailure: Error, Sendable, Equatable {
+enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
     /// `GET /readyz` when built-in font families have no installed files: 503, naming them.
@@ -180,19 +200,28 @@ enum ServiceFailure: Error, Sendable, Equatable {
     case databaseFailed
 
     /// The HTTP status of the answer.
-    var status: Int {
+    var status: HTTPStatus {
         switch self {
-        case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
-        case .writesNeedAToken: 401
-        case .anonymousWritesRefused: 403
-        case .unknownGroup, .unknownVersion, .prunedVersion: 404
-        case .ifMatchAnyButAbsent, .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed: 412
-        case .contentCoded, .unsupportedMediaType: 415
-        case .misdirected: 421
-        case .databaseFailed: 500
-        case .databaseNotReachable, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: 503
-        case .diskFull: 507
+        case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: .badRequest
+        case .writesNeedAToken: .unauthorized
+        case .anonymousWritesRefused: .forbidden
+        case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
+        case .ifMatchAnyButAbsent, .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed: .preconditionFailed
+        case .contentCoded, .unsupportedMediaType: .unsupportedMediaType
+        case .misdirected: .misdirectedRequest
+        case .databaseFailed: .internalServerError
+        case .databaseNotReachable, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: .serviceUnavailable
+        case .diskFull: .insufficientStorage
         }
+    }
+
+    /// The problem details: ``problemType``, the status's reason phrase as `title`,
+    /// ``detail`` and an empty `diagnostics` list. Small and of a fixed shape, so written
+    /// without the engine's bound (the over-committed `503` is written while the pool of
+    /// pending bytes is full).
+    func problem(writtenBy engine: SceneEngine) -> EngineAnswer {
+        let body = Problem.body(type: problemType, title: status.reasonPhrase, status: status, detail: detail, diagnostics: [])
+        return EngineAnswer(status: status, contentType: "application/problem+json", body: body, isCacheable: false)
     }
 
     /// The problem `type`: ``Problem/type(for:)`` of ``status``.
@@ -209,7 +238,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
             return HTTPServer.overCommittedDetail
         case .misdirected(let host):
             return "This server does not answer for the host '\(Diagnostic.echo(host))': against DNS rebinding it answers only "
-                + "loopback hosts (localhost, 127.0.0.1, [::1], any port) and those given with --allowed-hosts. "
+                + "loopback hosts (\(HostPolicy.loopbackHostsDescription)) and those given with --allowed-hosts. "
                 + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
         case .unknownFormat(let format):
             return "Unknown format '\(format)': use format=json (the default) or format=svg"
@@ -285,18 +314,31 @@ enum ServiceFailure: Error, Sendable, Equatable {
 extension Problem {
     /// The status of a scene the decoder rejects (contract, "Responses"): 400 for a body
     /// that is not JSON or has wrong shapes or types, 422 for a well-formed invalid one.
-    static func status(of reason: SceneRejection.Reason) -> Int {
+    static func status(of reason: SceneRejection.Reason) -> HTTPStatus {
         switch reason {
-        case .malformed: 400
-        case .invalid: 422
+        case .malformed: .badRequest
+        case .invalid: .unprocessableContent
         }
     }
 }
 
-extension EngineFailure {
+extension EngineFailure: HTTPResponseError {
+    /// The problem details with ``diagnostics``, titled for the ``subject``, written by
+    /// `engine` under its response bound.
+    func problem(writtenBy engine: SceneEngine) -> EngineAnswer {
+        engine.problem(status: status, diagnostics: diagnostics, subject: subject)
+    }
+
+    /// The same failure about a group's body rather than a scene (its `title` says so).
+    func aboutAGroup() -> EngineFailure {
+        var failure = self
+        failure.subject = .group
+        return failure
+    }
+
     /// A body that does not parse as JSON: 400 `invalid_json`, quoting the parser's message.
     static func malformedJSON(_ message: String) -> EngineFailure {
-        EngineFailure(status: 400, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(message)")])
+        EngineFailure(status: .badRequest, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(message)")])
     }
 
     /// A body the decoder rejects, at ``Problem/status(of:)``.
@@ -307,13 +349,13 @@ extension EngineFailure {
     /// A well-formed scene that cannot be laid out as asked (unknown groups, a limit
     /// over the scene and its groups): 422 with `diagnostics`.
     static func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineFailure {
-        EngineFailure(status: 422, diagnostics: diagnostics)
+        EngineFailure(status: .unprocessableContent, diagnostics: diagnostics)
     }
 
     /// The group store cannot be read now: 503 with `Retry-After: 1` and an
     /// `unknown_group` diagnostic saying why.
     static func storeUnavailable(_ reason: String) -> EngineFailure {
-        EngineFailure(status: 503, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(reason)")],
+        EngineFailure(status: .serviceUnavailable, diagnostics: [LayoutDiagnostic(code: .unknownGroup, message: "The group store cannot be read right now: \(reason)")],
                       headers: [("Retry-After", "1")])
     }
 
@@ -340,12 +382,12 @@ extension EngineFailure {
     }
 
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
-    static var internalError: EngineFailure { EngineFailure(status: 500, diagnostics: []) }
+    static var internalError: EngineFailure { EngineFailure(status: .internalServerError, diagnostics: []) }
 
-    /// The store refused a write at one of its limits: 422 `limit_exceeded`; `message`
-    /// names the limit and its flag (``StoreError/limitExceeded(_:)``).
+    /// The store refused a group write at one of its limits: 422 `limit_exceeded` about
+    /// the group; `message` names the limit and its flag (``StoreError/limitExceeded(_:)``).
     static func storeLimitExceeded(_ message: String) -> EngineFailure {
-        .unprocessable([LayoutDiagnostic(code: .limitExceeded, message: "The store's limit is reached: \(message)")])
+        EngineFailure.unprocessable([LayoutDiagnostic(code: .limitExceeded, message: "The store's limit is reached: \(message)")]).aboutAGroup()
     }
 }
 
@@ -354,21 +396,21 @@ extension SceneEngine {
     /// its solve fails under `conflicts: error`, a limit is reached): 422 problem details
     /// with `diagnostics` (contract, "Responses").
     func unprocessable(_ diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
-        problem(status: 422, diagnostics: diagnostics)
+        problem(status: .unprocessableContent, diagnostics: diagnostics)
     }
 
     /// `422` `limit_exceeded` for an answer longer than `limit` bytes: small and of a
     /// fixed shape, written without a bound (its bytes do not depend on the request).
     public func responseTooLarge(limit: Int) -> EngineAnswer {
         let message = "The answer would be more than \(limit) bytes (limit maxResponseBytes, --max-response-bytes): ask for fewer sizes or views, or raise the limit"
-        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+        return fixedProblem(status: .unprocessableContent, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
     }
 
     /// `422` `limit_exceeded` for an SVG wireframe whose rendering would take more than
     /// `limit` units of work (``WireframeRenderer/workUnitDescription``).
     public func renderingTooLong(limit: Int) -> EngineAnswer {
         let message = "Drawing the wireframe would take more than \(limit) units of work, \(WireframeRenderer.workUnitDescription) (limit maxSolverWork, --max-solver-work): ask for JSON, or for fewer sizes or views"
-        return fixedProblem(status: 422, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
+        return fixedProblem(status: .unprocessableContent, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: message)])
     }
 
     /// `503` with `Retry-After: 1` for an answer the pending-response pool had no room
@@ -377,15 +419,13 @@ extension SceneEngine {
     /// ``ServiceFailure/overCommitted``'s status, body and headers.
     public func overCommitted() -> EngineAnswer {
         let failure = ServiceFailure.overCommitted
-        let body = Problem.body(type: failure.problemType, title: HTTPResponse.reasonPhrase(failure.status), status: failure.status,
-                                detail: failure.detail, diagnostics: [])
-        var answer = EngineAnswer(status: failure.status, contentType: "application/problem+json", body: body, isCacheable: false)
+        var answer = failure.problem(writtenBy: self)
         answer.headers = failure.headers
         return answer
     }
 
     /// A 422 problem with `diagnostics`, written without ``maxResponseBytes`` or the pool.
-    fileprivate func fixedProblem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+    fileprivate func fixedProblem(status: HTTPStatus, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
         let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
         let body = Problem.body(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics)
         return EngineAnswer(status: status, contentType: "application/problem+json", body: body, isCacheable: false)

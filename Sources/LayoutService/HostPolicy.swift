@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import HTTP1
 
 /// Which `Host` values layoutd answers, against DNS rebinding: a web page on
 /// `evil.example` whose name is re-pointed at 127.0.0.1 makes the browser send
@@ -28,10 +29,16 @@ public struct HostPolicy: Sendable, Equatable {
     }
 
     /// The policy `serve` uses for the address it binds: enforced on a loopback bind
-    /// (``isLoopbackBindAddress(_:)``) or whenever `allowedHosts` is given.
-    public static func forBind(_ address: String, allowedHosts: [String]) -> HostPolicy {
-        HostPolicy(isEnforced: isLoopbackBindAddress(address) || !allowedHosts.isEmpty, allowedHosts: allowedHosts)
+    /// (``BindAddress/isLoopback``: the address `getaddrinfo` resolved, whatever spelling
+    /// gave it) or whenever `allowedHosts` is given.
+    public static func forBind(_ address: BindAddress, allowedHosts: [String]) -> HostPolicy {
+        HostPolicy(isEnforced: address.isLoopback || !allowedHosts.isEmpty, allowedHosts: allowedHosts)
     }
+
+    /// The loopback `Host` values an enforced policy answers, in words, for the start-up
+    /// line and the 421's detail; it says what ``allows(host:)`` accepts besides
+    /// ``allowedHosts``.
+    public static let loopbackHostsDescription = "localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port"
 
     /// Whether a request with this `Host` field value (nil: none) is answered.
     ///
@@ -115,16 +122,5 @@ public struct HostPolicy: Sendable, Equatable {
             return bytes[0..<10].allSatisfy({ $0 == 0 }) && bytes[10] == 0xFF && bytes[11] == 0xFF && bytes[12] == 127
         }
         return false
-    }
-
-    /// Whether `serve --host` binds only loopback: `localhost`, an address in 127.0.0.0/8
-    /// or `::1` (with or without brackets). Any other value — `0.0.0.0`, `::`, another
-    /// address, a host name — counts as exposed. Tested by `HostPolicyTests`.
-    public static func isLoopbackBindAddress(_ address: String) -> Bool {
-        var text = address.trimmingCharacters(in: .whitespaces).lowercased()
-        if text.hasPrefix("[") && text.hasSuffix("]") { text = String(text.dropFirst().dropLast()) }
-        if text == "localhost" { return true }
-        if text.hasSuffix(".localhost") { return false }
-        return isLoopbackName(text)
     }
 }

@@ -15,19 +15,19 @@ extension LayoutService {
         do {
             json = try JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)
         } catch {
-            return answer(EngineFailure.malformedJSON(error.message))
+            return response(for: EngineFailure.malformedJSON(error.message).aboutAGroup())
         }
         let decoded: (constraints: [ConstraintEntry], metrics: [String: Double])
         do {
             decoded = try SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json)
         } catch {
-            return answer(EngineFailure(error))
+            return response(for: EngineFailure(error).aboutAGroup())
         }
         if decoded.constraints.count > configuration.maxGroupConstraints {
-            return answer(EngineFailure.unprocessable([LayoutDiagnostic(
+            return response(for: EngineFailure.unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "A group may hold at most \(configuration.maxGroupConstraints) constraints; this one has \(decoded.constraints.count) (limit maxGroupConstraints)",
-                path: "$.constraints")]))
+                path: "$.constraints")]).aboutAGroup())
         }
         // Parse every constraint now: a group that does not parse is not stored. Names of
         // views and of the scene's metrics are only known when a scene includes the group,
@@ -49,7 +49,7 @@ extension LayoutService {
             }
         }
         if !diagnostics.isEmpty {
-            return answer(EngineFailure.unprocessable(diagnostics))
+            return response(for: EngineFailure.unprocessable(diagnostics).aboutAGroup())
         }
         var constraintsWriter = JSONWriter()
         constraintsWriter.value(json["constraints"] ?? .array([]))
@@ -69,7 +69,7 @@ extension LayoutService {
                 ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             frontCache.invalidate()
             groupCache.invalidate()
-            var response = groupResponse(group, status: created ? 201 : 200)
+            var response = groupResponse(group, status: created ? .created : .ok)
             if created { response.headers.append("Location", "/groups/\(name)") }
             return response
         } catch {
@@ -101,7 +101,7 @@ extension LayoutService {
                 }
                 return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
             }
-            return groupResponse(group, status: 200)
+            return groupResponse(group, status: .ok)
         } catch {
             return storeFailure(error, groupName: name)
         }
@@ -158,7 +158,7 @@ extension LayoutService {
             writer.endArray()
             if let next { writer.key("next"); writer.string(next) }
             writer.endObject()
-            var response = Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            var response = Self.answer(status: .ok, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
             if let next { response.headers.append("Link", "<\(next)>; rel=\"next\"") }
             return response
         } catch {
@@ -186,7 +186,7 @@ extension LayoutService {
             }
             writer.endArray()
             writer.endObject()
-            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+            return Self.answer(status: .ok, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
         } catch {
             return storeFailure(error, groupName: nil)
         }
@@ -202,7 +202,7 @@ extension LayoutService {
             }
             frontCache.invalidate()
             groupCache.invalidate()
-            return HTTPResponse(status: 204)
+            return HTTPResponse(status: .noContent)
         } catch {
             return storeFailure(error, groupName: name)
         }
@@ -210,7 +210,7 @@ extension LayoutService {
 
     // MARK: - Helpers
 
-    func groupResponse(_ group: StoredGroup, status: Int) -> HTTPResponse {
+    func groupResponse(_ group: StoredGroup, status: HTTPStatus) -> HTTPResponse {
         var writer = JSONWriter()
         writer.beginObject()
         writer.key("name"); writer.string(group.name)

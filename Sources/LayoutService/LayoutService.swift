@@ -90,27 +90,27 @@ public final class LayoutService: Sendable {
         var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
         router.add(.POST, "/solve") { [self] request, _ in solve(request) }
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
-        router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
+        router.add(.GET, "/healthz") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
             let missingFonts = SceneText.measurer.catalog.missingFamilies
             if !missingFonts.isEmpty { return problem(.fontsMissing(missingFonts)) }
-            return groupStore.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
+            return groupStore.isReachable() ? Self.json(.ok, #"{"status":"ready"}"#)
                 : problem(.databaseNotReachable)
         }
         router.add(.GET, "/metrics") { [self] _, _ in
             let groups = try? groupStore.groupCount()
-            var response = HTTPResponse(status: 200, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
+            var response = HTTPResponse(status: .ok, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
                                                                                  diskFull: store.diskFullCount).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return response
         }
         router.add(.GET, "/openapi.yaml") { _, _ in
-            var response = HTTPResponse(status: 200, body: OpenAPIDocument.bytes)
+            var response = HTTPResponse(status: .ok, body: OpenAPIDocument.bytes)
             response.headers.append("Content-Type", "application/yaml")
             return response
         }
         router.add(.GET, "/") { _, _ in
-            var response = HTTPResponse(status: 200, body: PlaygroundPage.html)
+            var response = HTTPResponse(status: .ok, body: PlaygroundPage.html)
             response.headers.append("Content-Type", "text/html; charset=utf-8")
             response.headers.append("Content-Security-Policy", PlaygroundPage.contentSecurityPolicy)
             return response
@@ -158,6 +158,21 @@ public final class LayoutService: Sendable {
         }, log: log)
     }
 
+    /// The server's `continueCheck`: a request that asks for `100 Continue` from a `Host`
+    /// the ``HostPolicy`` refuses gets its `421` at once, before any `100 Continue`, with
+    /// the fields, access-log line and count of ``makeHandler(router:log:)``'s answers;
+    /// any other request gets its continue (nil). Held by hostile/http-continue-foreign-host
+    /// and `HostPolicyTests`.
+    public func makeContinueCheck(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse? {
+        let hostPolicy = configuration.hostPolicy
+        let refuse = makeHandler(router: router, respond: { [self] request in
+            (router.route(for: request.path), misdirected(request))
+        }, log: log)
+        return { request in
+            hostPolicy.allows(host: Self.requestAuthority(request)) ? nil : refuse(request)
+        }
+    }
+
     private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
         let corsOrigins = configuration.corsOrigins
@@ -170,7 +185,7 @@ public final class LayoutService: Sendable {
                 response = misdirected(request)
                 route = router.route(for: request.path)
             } else if request.method == .OPTIONS, !corsOrigins.isEmpty, request.headers["Origin"] != nil {
-                response = HTTPResponse(status: 204)
+                response = HTTPResponse(status: .noContent)
                 response.headers.append("Access-Control-Allow-Methods", "GET, HEAD, POST, PUT, DELETE, OPTIONS")
                 response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
                 response.headers.append("Access-Control-Max-Age", "600")
@@ -201,7 +216,7 @@ public final class LayoutService: Sendable {
                 line.key("requestId"); line.string(requestID)
                 line.key("method"); line.string(request.method.rawValue)
                 line.key("path"); line.string(request.path)
-                line.key("status"); line.integer(response.status)
+                line.key("status"); line.integer(response.status.code)
                 line.key("durationMs"); line.number((seconds * 1e6).rounded() / 1e3)
                 line.key("bytes"); line.integer(response.body.count)
                 if let cache = response.headers["Cache-Status"] { line.key("cache"); line.string(cache) }
@@ -270,11 +285,11 @@ public final class LayoutService: Sendable {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
                 metrics.recordCache(hit: true)
-                return Self.answer(status: 200, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
+                return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
             case .success(let check):
                 asked = check
             case .failure(let failure):
-                var response = answer(failure)
+                var response = response(for: failure)
                 response.headers.append("Cache-Status", "layoutd; fwd=miss")
                 return response
             }
@@ -290,16 +305,14 @@ public final class LayoutService: Sendable {
                               resolveGroup: resolveGroup) {
         case .success(let value): prepared = value
         case .failure(let failure):
-            var response = answer(engine.problem(status: failure.status, diagnostics: failure.diagnostics), cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
-            for (name, value) in failure.headers { response.headers.append(name, value) }
-            return response
+            return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
         }
         let key = CacheKey.result(prepared, route: .solve)
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
                 frontCache.insert(FrontAnswer(body: stored, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
-                return Self.answer(status: 200, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
+                return Self.answer(status: .ok, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
         metrics.recordCache(hit: false)
@@ -336,11 +349,11 @@ public final class LayoutService: Sendable {
         if let hit = frontCache.lookup(frontKey) {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
-                return Self.answer(status: 200, contentType: "application/json", body: hit.body, cacheStatus: nil)
+                return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
             case .success(let check):
                 asked = check
             case .failure(let failure):
-                return answer(failure)
+                return response(for: failure)
             }
         }
         return validateMissed(request, frontKey: frontKey, asked: asked)
@@ -354,7 +367,7 @@ public final class LayoutService: Sendable {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
-            if verdict.status == 200 {
+            if verdict.status == .ok {
                 frontCache.insert(FrontAnswer(body: verdict.body, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
             }
             return answer(verdict, cacheStatus: nil)
@@ -363,8 +376,8 @@ public final class LayoutService: Sendable {
             // gets a verdict, even with wrong types inside. A 5xx keeps its fields
             // (`Retry-After`), as /solve's does.
             let isJSONObject = (try? JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth).parse(request.body)).map { if case .object = $0 { return true }; return false } ?? false
-            if !isJSONObject || failure.status >= 500 {
-                return answer(failure)
+            if !isJSONObject || failure.status.isServerError {
+                return response(for: failure)
             }
             return answer(engine.validity(failure.diagnostics), cacheStatus: nil)
         }
@@ -509,7 +522,7 @@ public final class LayoutService: Sendable {
         return response
     }
 
-    static func answer(status: Int, contentType: String, body: [UInt8], cacheStatus: String?) -> HTTPResponse {
+    static func answer(status: HTTPStatus, contentType: String, body: [UInt8], cacheStatus: String?) -> HTTPResponse {
         var response = HTTPResponse(status: status, body: body)
         response.headers.append("Content-Type", contentType)
         if let cacheStatus {
@@ -520,7 +533,7 @@ public final class LayoutService: Sendable {
         return response
     }
 
-    static func json(_ status: Int, _ text: String) -> HTTPResponse {
+    static func json(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
         var response = HTTPResponse(status: status, body: Array(text.utf8))
         response.headers.append("Content-Type", "application/json")
         return response

@@ -1,3 +1,4 @@
+import HTTP1
 import Synchronization
 
 /// Counters and histograms for `GET /metrics`, in the Prometheus text exposition format
@@ -24,8 +25,8 @@ public final class Metrics: Sendable {
 
     struct RouteStatus: Hashable, Comparable {
         var route: String
-        var status: Int
-        static func < (a: RouteStatus, b: RouteStatus) -> Bool { (a.route, a.status) < (b.route, b.status) }
+        var status: HTTPStatus
+        static func < (a: RouteStatus, b: RouteStatus) -> Bool { (a.route, a.status.code) < (b.route, b.status.code) }
     }
 
     private struct State {
@@ -44,7 +45,7 @@ public final class Metrics: Sendable {
 
     /// Records one answered request: its route pattern (`/groups/{name}`, or `other`),
     /// status code and duration in seconds.
-    public func recordRequest(route: String, status: Int, seconds: Double) {
+    public func recordRequest(route: String, status: HTTPStatus, seconds: Double) {
         state.withLock { state in
             state.requests[RouteStatus(route: route, status: status), default: 0] += 1
             state.latency[route, default: Histogram()].observe(seconds)

@@ -5,8 +5,8 @@ import LayoutSyntax
 
 /// What `/solve` or `/validate` answers for a body, before caching and HTTP.
 public struct EngineAnswer: Sendable {
-    /// 200, 400 or 422.
-    public var status: Int
+    /// 200, 400, 422 or 503.
+    public var status: HTTPStatus
     /// `application/json` for 200, `application/problem+json` otherwise.
     public var contentType: String
     /// The response body: JSON, or problem details.
@@ -286,7 +286,7 @@ public struct SceneEngine: Sendable {
             writer.key("diagnostics")
             writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []))
             writer.endObject()
-            return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
+            return answer(&writer, status: .ok, contentType: "application/json", isCacheable: true)
         }
         let layout = layouts[0]
         if layout.isRejected {
@@ -305,7 +305,7 @@ public struct SceneEngine: Sendable {
         writer.key("diagnostics")
         writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []) + layout.diagnostics)
         writer.endObject()
-        return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
+        return answer(&writer, status: .ok, contentType: "application/json", isCacheable: true)
     }
 
     /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,
@@ -352,13 +352,18 @@ public struct SceneEngine: Sendable {
         writer.key("valid"); writer.bool(!hasErrors && !diagnostics.contains(where: \.isError))
         writer.key("diagnostics"); writer.diagnostics(diagnostics)
         writer.endObject()
-        return answer(&writer, status: 200, contentType: "application/json", isCacheable: false)
+        return answer(&writer, status: .ok, contentType: "application/json", isCacheable: false)
     }
 
     /// An RFC 9457 problem details answer carrying diagnostics (or, when those would
-    /// pass ``maxResponseBytes``, ``responseTooLarge(limit:)``).
-    public func problem(status: Int, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
-        let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics)
+    /// pass ``maxResponseBytes``, ``responseTooLarge(limit:)``), titled for a scene.
+    public func problem(status: HTTPStatus, diagnostics: [LayoutDiagnostic]) -> EngineAnswer {
+        problem(status: status, diagnostics: diagnostics, subject: .scene)
+    }
+
+    /// ``problem(status:diagnostics:)`` titled for `subject` (``Problem/describe(status:diagnostics:subject:)``).
+    func problem(status: HTTPStatus, diagnostics: [LayoutDiagnostic], subject: Problem.Subject) -> EngineAnswer {
+        let (type, title, detail) = Problem.describe(status: status, diagnostics: diagnostics, subject: subject)
         var writer = answerWriter()
         Problem.write(type: type, title: title, status: status, detail: detail, diagnostics: diagnostics, into: &writer)
         return answer(&writer, status: status, contentType: "application/problem+json", isCacheable: false)
@@ -370,7 +375,7 @@ public struct SceneEngine: Sendable {
     }
 
     /// The answer `writer` wrote, or the one to give instead when it stopped.
-    func answer(_ writer: inout JSONWriter, status: Int, contentType: String, isCacheable: Bool) -> EngineAnswer {
+    func answer(_ writer: inout JSONWriter, status: HTTPStatus, contentType: String, isCacheable: Bool) -> EngineAnswer {
         guard writer.finish() else { return stopped(writer.stop) }
         return EngineAnswer(status: status, contentType: contentType, body: writer.bytes, isCacheable: isCacheable,
                             reservation: writer.reservation)
@@ -453,14 +458,17 @@ public struct PrunedGroupVersion: Error, Sendable {
 /// A request that cannot be answered with a layout: its status and diagnostics.
 public struct EngineFailure: Error, Sendable {
     /// 400, 422, 500 or 503.
-    public var status: Int
+    public var status: HTTPStatus
     /// What is wrong, in the contract's diagnostic shape.
     public var diagnostics: [LayoutDiagnostic]
     /// Extra headers (e.g. `Retry-After` for a busy database).
     public var headers: [(String, String)] = []
+    /// What the failure is about, which the problem's `title` names: a scene unless set
+    /// (``aboutAGroup()``).
+    var subject = Problem.Subject.scene
 
     /// A failure with its status, diagnostics and extra headers.
-    public init(status: Int, diagnostics: [LayoutDiagnostic], headers: [(String, String)] = []) {
+    public init(status: HTTPStatus, diagnostics: [LayoutDiagnostic], headers: [(String, String)] = []) {
         self.status = status
         self.diagnostics = diagnostics
         self.headers = headers

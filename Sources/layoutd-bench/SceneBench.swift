@@ -144,7 +144,7 @@ enum SceneBench {
         let engine = SceneEngine()
         let first = solve(body, engine: engine)
         guard case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) else {
-            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d}", path, first.status))
+            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d}", path, first.status.code))
             return 0
         }
         /// Median in microseconds.
@@ -178,7 +178,7 @@ enum SceneBench {
         // keeps scene structures (as `layoutd serve` does): no compile, no base solve.
         let resizeMicroseconds = structureHitMicroseconds(json, repeats: repeats, limits: engine.limits)
         print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f,\"per_core_per_s\":%.0f,\"structure_hit_median_us\":%.1f,\"phases_us\":{\"prepare\":%.1f,\"parse\":%.1f,\"decode\":%.1f,\"canonical\":%.1f,\"key\":%.1f,\"compile\":%.1f,\"solve\":%.1f,\"answer\":%.1f}}",
-                     path, first.status, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2], resizeMicroseconds,
+                     path, first.status.code, samples[samples.count / 2], samples[samples.count * 9 / 10], 1e6 / samples[samples.count / 2], resizeMicroseconds,
                      prepareMicroseconds, parseMicroseconds, decodeMicroseconds, canonicalMicroseconds, keyMicroseconds, compileMicroseconds, solveMicroseconds,
                      max(0, engineSolveMicroseconds - compileMicroseconds - solveMicroseconds)))
         return 0

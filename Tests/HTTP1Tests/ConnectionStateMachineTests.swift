@@ -147,6 +147,30 @@ struct ConnectionStateMachineTests {
         #expect(request(body)?.body == Array("{}".utf8))
     }
 
+    /// The continue check sees the head (without its body) before `100 Continue`: its
+    /// answer goes out instead, final, and the connection closes with the body unread.
+    @Test func theContinueCheckAnswersBeforeAnyContinue() {
+        let refusal = HTTPResponse(status: 421, headers: ["Content-Type": "text/plain"], body: Array("no".utf8))
+        var machine = ConnectionStateMachine(limits: limits, now: 0) { head in
+            head.headers["Host"] == "evil.example" ? refusal : nil
+        }
+        let actions = machine.received(bytes("PUT /g HTTP/1.1\nHost: evil.example\nExpect: 100-continue\nContent-Length: 2\n\n"),
+                                       now: 0, date: Self.date)
+        let expected = bytes("HTTP/1.1 421 Misdirected Request\nContent-Type: text/plain\nDate: \(Self.date)\nContent-Length: 2\nConnection: close\n\n")
+            + Array("no".utf8)
+        let head = HTTPRequest(method: .PUT, target: "/g", headers: ["Host": "evil.example", "Expect": "100-continue", "Content-Length": "2"])
+        #expect(actions == [.write(expected), .answeredBeforeContinue(head, status: 421, bodyBytes: 2), .close])
+        #expect(machine.isClosed)
+        #expect(machine.received(Array("{}".utf8), now: 1, date: Self.date) == [])
+
+        var allowed = ConnectionStateMachine(limits: limits, now: 0) { head in
+            head.headers["Host"] == "evil.example" ? refusal : nil
+        }
+        let continued = allowed.received(bytes("PUT /g HTTP/1.1\nHost: h\nExpect: 100-continue\nContent-Length: 2\n\n"), now: 0, date: Self.date)
+        #expect(continued == [.write(Array("HTTP/1.1 100 Continue\r\n\r\n".utf8))])
+        #expect(request(allowed.received(Array("{}".utf8), now: 1, date: Self.date))?.body == Array("{}".utf8))
+    }
+
     @Test func expectContinueWithTooLargeBodyGets413AtOnce() throws {
         var machine = ConnectionStateMachine(limits: ServerLimits(maxBodyBytes: 4), now: 0)
         let actions = machine.received(bytes("PUT /g HTTP/1.1\nHost: h\nExpect: 100-continue\nContent-Length: 5\n\n"), now: 0, date: Self.date)

@@ -230,7 +230,7 @@ struct RequestParserTests {
         (.unsupportedExpectation, 417),
     ])
     func statusOfError(_ error: HTTPParseError, _ status: Int) {
-        #expect(error.status == status)
+        #expect(error.status.code == status)
     }
 
     // MARK: - Limits

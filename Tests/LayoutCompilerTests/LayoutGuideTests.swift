@@ -209,11 +209,16 @@ struct LayoutGuideTests {
         #expect(diagnostic.notes.first?.hasPrefix("'\(name)' is a layout guide, and VFL takes views only") == true)
     }
 
+    /// The message names the attribute as the constraint spells it (`gap.baseline`, not
+    /// the `lastBaseline` it parses as) and says what a guide lacks.
     @Test("margins and baselines of a guide are unknown_attribute", arguments: [
-        ("gap.leadingMargin == a.leading", 0), ("a.lastBaseline == gap.baseline", 18),
-        ("a.top == safeArea.topMargin", 9), ("gap.centerYWithinMargins == a.centerY", 0),
+        ("gap.leadingMargin == a.leading", 0, "Layout guide 'gap' has no margins ('gap.leadingMargin')"),
+        ("a.lastBaseline == gap.baseline", 18, "Layout guide 'gap' has no baseline ('gap.baseline')"),
+        ("a.top == safeArea.topMargin", 9, "Layout guide 'safeArea' has no margins ('safeArea.topMargin')"),
+        ("gap.centerYWithinMargins == a.centerY", 0, "Layout guide 'gap' has no margins ('gap.centerYWithinMargins')"),
+        ("gap.firstBaseline == a.top", 0, "Layout guide 'gap' has no baseline ('gap.firstBaseline')"),
     ])
-    func guideHasNoMarginsOrBaselines(_ source: String, _ column: Int) throws {
+    func guideHasNoMarginsOrBaselines(_ source: String, _ column: Int, _ lacks: String) throws {
         let scene = try SceneDecoder().decode(body: Array(#"""
         {"container":{"width":320,"height":568},"views":["a"],"guides":{"gap":{}},"constraints":[\#(jsonString(source))]}
         """#.utf8))
@@ -221,6 +226,8 @@ struct LayoutGuideTests {
         #expect(compiled.hasErrors)
         #expect(compiled.diagnostics.map(\.code) == [.unknownAttribute])
         #expect(compiled.diagnostics.first?.column == column)
+        #expect(compiled.diagnostics.first?.message
+            == lacks + ": a guide is an empty rectangle, with no text and no margins; use its edges, centre or size")
     }
 
     @Test func guideFieldsAreJudgedForAmbiguity() throws {

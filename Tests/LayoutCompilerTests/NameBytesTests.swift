@@ -105,7 +105,7 @@ struct NameBytesTests {
         let groups = try #require(rejection(#"{"views":["a"],"groups":["K","\u212a"]}"#))
         #expect(groups.diagnostics.map(\.message) == ["'\u{212A}' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"])
         let version = try #require(rejection(#"{"views":["a"],"groups":["g@\uff11"]}"#))
-        #expect(version.diagnostics.map(\.message) == ["'g@\u{FF11}' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)"])
+        #expect(version.diagnostics.map(\.message) == ["'g@\u{FF11}' is not a group reference: write NAME or NAME@VERSION, VERSION a positive integer without leading zeros"])
     }
 
     /// Fixed fields, option values and `explain` entries match by bytes only.

@@ -523,6 +523,17 @@ struct StackViewTests {
         }
     }
 
+    /// A stack arranging a layout guide is told that stacks arrange views (the guide is not
+    /// an unknown name), as a 422 at the arrangement.
+    @Test func aStackArrangingAGuideIsToldStacksArrangeViews() throws {
+        let found = try #require(rejection(#"{"views":{"a":{},"s":{"stack":{"arranged":["a","gap"]}}},"guides":{"gap":{}}}"#))
+        #expect(found.reason == .invalid)
+        #expect(found.diagnostics.map(\.code) == [.invalidScene])
+        #expect(found.diagnostics.map(\.path) == ["$.views.s.stack.arranged[1]"])
+        #expect(found.diagnostics.map(\.message) == ["Stack 's' arranges 'gap', which is a layout guide: a stack arranges views, not layout guides"])
+        #expect(found.diagnostics.map(\.view) == ["s"])
+    }
+
     @Test func invalidStacksAre422WithTheirPath() throws {
         let cases: [(String, String, String)] = [
             // (views, expected path, a word of the message)

@@ -37,7 +37,7 @@ struct CorpusTests {
         let expect = try #require(testCase["expect"])
         let body = String(decoding: answer.body, as: UTF8.self)
         guard case .number(let status) = expect["status"] ?? .null else { Issue.record("no status"); return }
-        #expect(answer.status == Int(status), "\(file): \(body)")
+        #expect(answer.status.code == Int(status), "\(file): \(body)")
         let response = try JSONParser().parse(answer.body)
         var tolerance = 1e-6
         if case .number(let value) = expect["tolerance"] ?? .null { tolerance = value }

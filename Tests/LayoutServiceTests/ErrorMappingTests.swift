@@ -12,7 +12,7 @@ struct ErrorMappingTests {
     /// One instance of each case with its expected status, `type` slug and extra fields.
     /// `covered(_:)` switches over the case without `default`, so a new case does not
     /// compile until it is listed here.
-    static let expected: [(failure: ServiceFailure, status: Int, slug: String, headers: [(String, String)])] = [
+    static let expected: [(failure: ServiceFailure, status: HTTPStatus, slug: String, headers: [(String, String)])] = [
         (.databaseNotReachable, 503, "service-unavailable", [("Retry-After", "5")]),
         (.fontsMissing(["Inter"]), 503, "service-unavailable", []),
         (.overCommitted, 503, "service-unavailable", [("Retry-After", "1")]),
@@ -97,8 +97,8 @@ struct ErrorMappingTests {
             #expect(response.headers.count == 1 + headers.count, "\(name)")
             let body = try JSONParser().parse(response.body)
             #expect(body["type"] == .string("urn:layoutd:problem:" + slug), "\(name)")
-            #expect(body["title"] == .string(HTTPResponse.reasonPhrase(status)), "\(name)")
-            #expect(body["status"] == .number(Double(status)), "\(name)")
+            #expect(body["title"] == .string(status.reasonPhrase), "\(name)")
+            #expect(body["status"] == .number(Double(status.code)), "\(name)")
             #expect(body["detail"] == .string(failure.detail), "\(name)")
             #expect(body["diagnostics"] == .array([]), "\(name)")
         }
@@ -114,6 +114,48 @@ struct ErrorMappingTests {
         #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
         #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")
         #expect(ServiceFailure.overCommitted.detail == HTTPServer.overCommittedDetail)
+    }
+
+    /// A group `PUT`'s problems are titled for a group: a body that does not parse as
+    /// constraints is "The group cannot be stored", one of wrong shapes "Invalid group",
+    /// while a scene's keep theirs.
+    @Test func groupProblemsAreTitledForAGroup() throws {
+        var configuration = ServiceConfiguration()
+        configuration.maxGroupConstraints = 2
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration).makeRouter()
+        func put(_ body: String) -> HTTPResponse {
+            router.respond(to: HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "localhost"], body: Array(body.utf8)))
+        }
+        let cases: [(String, HTTPStatus, String, String)] = [
+            (#"{"constraints":["H:|-[a"]}"#, 422, "The group cannot be stored",
+             "Expected ']' to close view 'a'"),
+            (#"{"constraints":["a.width == 1","a.width == 2","a.width == 3"]}"#, 422, "The group cannot be stored",
+             "A group may hold at most 2 constraints; this one has 3 (limit maxGroupConstraints)"),
+            (#"{"constraints":"H:|[a]|"}"#, 400, "Invalid group", "Expected an array of constraints at $.constraints, found a string"),
+            (#"{"constraints":["#, 400, "Malformed JSON", "Malformed JSON: Expected a JSON value but found the end of input at line 1, column 17"),
+        ]
+        for (body, status, title, detail) in cases {
+            let response = put(body)
+            #expect(response.status == status, "\(body)")
+            #expect(response.headers["Content-Type"] == "application/problem+json")
+            let problem = try JSONParser().parse(response.body)
+            #expect(problem["title"] == .string(title), "\(body)")
+            #expect(problem["detail"] == .string(detail), "\(body)")
+            #expect(problem["status"] == .number(Double(status.code)))
+        }
+        // The store's limit on groups is about the group too.
+        let limited = LayoutService(store: try SQLiteStore(path: ":memory:", maxGroups: 1)).makeRouter()
+        for (name, status) in [("a", HTTPStatus.created), ("b", .unprocessableContent)] {
+            let response = limited.respond(to: HTTPRequest(method: .PUT, target: "/groups/\(name)", headers: ["Host": "localhost"],
+                                                           body: Array(#"{"constraints":[]}"#.utf8)))
+            #expect(response.status == status)
+            if status == .unprocessableContent {
+                let problem = try JSONParser().parse(response.body)
+                #expect(problem["title"] == .string("The group cannot be stored"))
+                #expect(problem["type"] == .string("urn:layoutd:problem:unprocessable-scene"))
+                #expect(problem["detail"] == .string("The store's limit is reached: maxGroups (1 groups): raise it with --max-groups"))
+            }
+        }
     }
 
     @Test func engineFixedAnswers() throws {

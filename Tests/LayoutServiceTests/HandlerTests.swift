@@ -117,7 +117,7 @@ struct HandlerTests {
         // No media type before the parameters: not JSON (a blank value is as if absent).
         (";;;", 415), (";charset=utf-8", 415), ("+json", 415), ("", 200), ("  ", 200),
     ])
-    func mediaTypes(_ contentType: String, _ status: Int) {
+    func mediaTypes(_ contentType: String, _ status: HTTPStatus) {
         #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Type": contentType]).status == status)
     }
 

@@ -7,12 +7,18 @@ import Testing
 /// ``HostPolicy`` (DNS rebinding), the bind-address classification behind anonymous
 /// writes, and how the handler answers both (421, 403), with the security fields.
 struct HostPolicyTests {
-    @Test func loopbackBindAddresses() {
-        for address in ["127.0.0.1", "127.8.9.10", "localhost", "LOCALHOST", "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"] {
-            #expect(HostPolicy.isLoopbackBindAddress(address), "\(address)")
+    /// The bind is classified by the address `getaddrinfo` resolves, so every spelling of
+    /// a loopback address turns the Host check on, and `0.0.0.0`, `::` do not.
+    @Test func everyLoopbackSpellingEnforcesTheHostCheck() throws {
+        for text in ["127.0.0.1", "127.1", "2130706433", "0x7f.1", "017700000001", "127.8.9.10", "localhost", "LOCALHOST",
+                     "::1", "[::1]", "0:0:0:0:0:0:0:1", "::ffff:127.0.0.1"] {
+            let policy = HostPolicy.forBind(try BindAddress.resolve(text, port: 0), allowedHosts: [])
+            #expect(policy.isEnforced, "\(text)")
+            #expect(!policy.allows(host: "evil.example"), "\(text)")
+            #expect(policy.allows(host: "localhost:8080"), "\(text)")
         }
-        for address in ["0.0.0.0", "::", "[::]", "10.0.0.1", "128.0.0.1", "192.168.1.2", "example.com", "app.localhost", "127.0.0", "127.0.0.1.5", ""] {
-            #expect(!HostPolicy.isLoopbackBindAddress(address), "\(address)")
+        for text in ["0.0.0.0", "0", "::", "[::]", "10.0.0.1", "128.0.0.1", "0x80.1", "192.168.1.2"] {
+            #expect(!HostPolicy.forBind(try BindAddress.resolve(text, port: 0), allowedHosts: []).isEnforced, "\(text)")
         }
     }
 
@@ -57,10 +63,41 @@ struct HostPolicyTests {
         #expect(HostPolicy(isEnforced: false).allows(host: "evil.example"))
     }
 
-    @Test func forBindEnforcesOnLoopbackOrWhenHostsAreGiven() {
-        #expect(HostPolicy.forBind("127.0.0.1", allowedHosts: []).isEnforced)
-        #expect(!HostPolicy.forBind("0.0.0.0", allowedHosts: []).isEnforced)
-        #expect(HostPolicy.forBind("0.0.0.0", allowedHosts: ["a.example"]).isEnforced)
+    @Test func forBindEnforcesOnLoopbackOrWhenHostsAreGiven() throws {
+        #expect(HostPolicy.forBind(try BindAddress.resolve("127.0.0.1", port: 0), allowedHosts: []).isEnforced)
+        #expect(!HostPolicy.forBind(try BindAddress.resolve("0.0.0.0", port: 0), allowedHosts: []).isEnforced)
+        #expect(HostPolicy.forBind(try BindAddress.resolve("0.0.0.0", port: 0), allowedHosts: ["a.example"]).isEnforced)
+    }
+
+    /// The start-up line names every loopback host the policy answers.
+    @Test func theStartUpLineNamesWhatIsAnswered() throws {
+        let policy = HostPolicy(isEnforced: true, allowedHosts: ["a.example"])
+        #expect(LayoutdCommand.hostCheckLine(policy)
+            == "only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port and a.example is answered, "
+            + "others get 421 (against DNS rebinding; --allowed-hosts widens it)")
+        for host in ["localhost", "app.localhost", "127.0.0.1", "127.200.3.4:9", "[::1]:80", "[::ffff:127.9.0.1]:80", "a.example"] {
+            #expect(policy.allows(host: host), "\(host)")
+        }
+        #expect(LayoutdCommand.listeningHost(try BindAddress.resolve("127.1", port: 0)) == "127.1 = 127.0.0.1")
+        #expect(LayoutdCommand.listeningHost(try BindAddress.resolve("::1", port: 0)) == "[::1]")
+        #expect(LayoutdCommand.listeningHost(try BindAddress.resolve("[::1]", port: 0)) == "[::1]")
+        #expect(LayoutdCommand.listeningHost(try BindAddress.resolve("127.0.0.1", port: 0)) == "127.0.0.1")
+    }
+
+    /// A request that asks for `100 Continue` with a foreign Host gets its 421 from the
+    /// continue check (with the service's fields), a loopback one gets nil (continue).
+    @Test func theContinueCheckRefusesAForeignHost() throws {
+        var configuration = ServiceConfiguration()
+        configuration.hostPolicy = HostPolicy(isEnforced: true)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
+        let check = service.makeContinueCheck(router: service.makeRouter())
+        let refused = try #require(check(HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "evil.example", "Expect": "100-continue"])))
+        #expect(refused.status == 421)
+        #expect(refused.headers["X-Request-Id"] != nil)
+        let problem = try JSONParser().parse(refused.body)
+        #expect(problem["type"] == .string("urn:layoutd:problem:misdirected-request"))
+        #expect(check(HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "127.0.0.1:8080", "Expect": "100-continue"])) == nil)
+        #expect(check(HTTPRequest(method: .PUT, target: "/groups/g", headers: ["Host": "app.localhost"])) == nil)
     }
 
     func service(_ change: (inout ServiceConfiguration) -> Void) throws -> @Sendable (HTTPRequest) -> HTTPResponse {

@@ -24,7 +24,7 @@ struct NameBytesServiceTests {
 
     static func answer(_ engine: SceneEngine, _ body: String) -> Answer {
         let answer = Cache.answer(engine, body: Array(body.utf8))
-        return Answer(status: answer.status, body: String(decoding: answer.body, as: UTF8.self))
+        return Answer(status: answer.status.code, body: String(decoding: answer.body, as: UTF8.self))
     }
 
     /// 62 metrics and `K` with its KELVIN SIGN twin, `a.width` laid out as `K` (a Swift

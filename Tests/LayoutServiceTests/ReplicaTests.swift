@@ -14,6 +14,8 @@ final class ObservedGroupStore: GroupStoring {
     let currentVersionCalls = Atomic<Int>(0)
     let groupReads = Atomic<Int>(0)
     let isDown = Atomic<Bool>(false)
+    /// What every call throws while ``isDown``.
+    let downError = Mutex<StoreError>(.unavailable("taken down by the test"))
 
     init(_ base: any GroupStoring) { self.base = base }
 
@@ -26,7 +28,7 @@ final class ObservedGroupStore: GroupStoring {
     var isReadOnly: Bool { base.isReadOnly }
 
     private func check() throws(StoreError) {
-        if isDown.load(ordering: .relaxed) { throw .unavailable("taken down by the test") }
+        if isDown.load(ordering: .relaxed) { throw downError.withLock { $0 } }
     }
 
     func putGroup(name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool)

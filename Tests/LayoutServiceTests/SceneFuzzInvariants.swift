@@ -50,10 +50,10 @@ enum SceneFuzz {
         switch engine.prepare(body: body, resolveGroup: resolveGroup) {
         case .success(let prepared):
             let answer = svg ? engine.solveSVG(prepared) : engine.solve(prepared)
-            return (Answer(status: answer.status, contentType: answer.contentType, body: answer.body), prepared)
+            return (Answer(status: answer.status.code, contentType: answer.contentType, body: answer.body), prepared)
         case .failure(let failure):
             let answer = engine.problem(status: failure.status, diagnostics: failure.diagnostics)
-            return (Answer(status: answer.status, contentType: answer.contentType, body: answer.body), nil)
+            return (Answer(status: answer.status.code, contentType: answer.contentType, body: answer.body), nil)
         }
     }
 

@@ -115,7 +115,7 @@ struct StructureCacheTests {
                 let cached = Self.answer(engine, scene), fresh = Self.answer(SceneEngine(limits: limits), scene)
                 #expect(cached.status == fresh.status, "budget \(budget)")
                 #expect(cached.body == fresh.body, "budget \(budget)")
-                statuses.append(cached.status)
+                statuses.append(cached.status.code)
             }
         }
         // The budgets span the scene's needs: the smallest fail, the largest solve.

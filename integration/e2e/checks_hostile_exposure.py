@@ -3,11 +3,13 @@ the Host check against DNS rebinding, the security fields (nosniff, CSP with
 frame-ancestors, Vary: Origin) and `layoutd probe`, against the real binary."""
 import base64
 import hashlib
+import json
 import os
 import re
 import socket
 import subprocess
 import threading
+import time
 
 import hostile
 import scenes
@@ -126,7 +128,8 @@ def dns_rebinding(ctx):
         ctx.expect_status(ctx.curl(['localhost:%d/healthz' % s.port], method='GET', target='/healthz'), 200,
                           'curl localhost:PORT')
         ctx.expect_status(ctx.request('GET', '/healthz', server=s), 200, 'http.client 127.0.0.1:PORT')
-        ctx.expect('only Host localhost, 127.0.0.1, [::1] is answered' in _log(s), 'log: %s' % s.log_tail())
+        ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port is answered'
+                   in _log(s), 'log: %s' % s.log_tail())
         hostile.expect_bounded(ctx, s)
     finally:
         s.stop()
@@ -161,6 +164,103 @@ def dns_rebinding(ctx):
         ctx.expect_status(_get(ctx, s, 'evil.example'), 421, '0.0.0.0 with --allowed-hosts, not listed')
     finally:
         s.stop()
+
+
+def _raw_answer(family, address, request, timeout=10):
+    """Sends `request` on a new socket of `family` to `address` and reads until the server
+    closes; returns (status, lower-cased fields, body, every byte received)."""
+    s = socket.socket(family, socket.SOCK_STREAM)
+    s.settimeout(timeout)
+    data = b''
+    try:
+        s.connect(address)
+        s.sendall(request)
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    except (socket.timeout, ConnectionResetError):
+        pass
+    finally:
+        s.close()
+    head, _, body = data.partition(b'\r\n\r\n')
+    lines = head.decode('latin-1').split('\r\n')
+    if not lines[0].startswith('HTTP/1.1 '):
+        raise CheckFailed('no answer from %r: %r' % (address, data[:300]))
+    fields = {k.strip().lower(): v.strip() for k, v in (l.split(':', 1) for l in lines[1:] if ':' in l)}
+    return int(lines[0].split()[1]), fields, body, data
+
+
+def _get_groups(family, address, host):
+    return _raw_answer(family, address, b'GET /groups HTTP/1.1\r\nHost: ' + host.encode() + b'\r\nConnection: close\r\n\r\n')
+
+
+@check('hostile/exposure-loopback-spellings', needs='binary')
+def loopback_spellings(ctx):
+    """`--host 127.1`, `2130706433`, `0x7f.1` and `localhost` bind 127.0.0.1 (getaddrinfo's
+    inet_aton forms), so the Host check is on as for 127.0.0.1: `GET /groups` with
+    `Host: evil.example` is 421 and with `Host: localhost` 200; the start-up line names
+    every loopback host answered and the address bound."""
+    for spelling in ('127.1', '2130706433', '0x7f.1', 'localhost'):
+        db = os.path.join(ctx.workdir, 'hostile-spelling-%s.db' % spelling.replace('.', '-'))
+        port = free_port()
+        server = Server(ctx.binary, db, startup_seconds=ctx.args.startup_timeout,
+                        wrapper=['prlimit', '--as=%d' % hostile.AS_LIMIT, '--'])
+        s = server.start(args=['serve', '--host', spelling, '--port', str(port), '--db', db, '--workers', '2'], port=port)
+        try:
+            status, fields, body, _ = _get_groups(socket.AF_INET, ('127.0.0.1', port), 'evil.example')
+            ctx.expect_equal(status, 421, '--host %s, GET /groups with Host: evil.example' % spelling)
+            ctx.expect_equal(fields.get('content-type'), 'application/problem+json', '421 Content-Type')
+            problem = json.loads(body)
+            ctx.expect_equal((problem['type'], problem['status']), ('urn:layoutd:problem:misdirected-request', 421), '421 problem')
+            status, _, body, _ = _get_groups(socket.AF_INET, ('127.0.0.1', port), 'localhost:%d' % port)
+            ctx.expect_equal(status, 200, '--host %s, GET /groups with Host: localhost' % spelling)
+            log = _log(s)
+            ctx.expect('only Host localhost, *.localhost, 127.x.y.z (127.0.0.0/8 in dotted-decimal form), [::1], [::ffff:127.x.y.z], any port '
+                       'is answered, others get 421' in log, 'log: %s' % s.log_tail())
+            ctx.expect('group writes are open to anyone on this machine' in log, 'log: %s' % s.log_tail())
+            if spelling != 'localhost':
+                ctx.expect('listening on http://%s = 127.0.0.1:%d' % (spelling, port) in log, 'log: %s' % s.log_tail())
+        finally:
+            s.stop()
+
+
+@check('hostile/exposure-ipv6-loopback', needs='binary')
+def ipv6_loopback(ctx):
+    """`--host [::1]` (brackets, as in a URL) binds the IPv6 loopback address and answers
+    there, with the Host check on: `Host: [::1]:PORT` is 200, `Host: evil.example` 421."""
+    db = os.path.join(ctx.workdir, 'hostile-ipv6.db')
+    port = free_port()
+    log_path = db + '.log'
+    with open(log_path, 'ab') as log:
+        proc = subprocess.Popen(['prlimit', '--as=%d' % hostile.AS_LIMIT, '--', ctx.binary, 'serve', '--host', '[::1]',
+                                 '--port', str(port), '--db', db, '--workers', '2'],
+                                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                env={k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')})
+    try:
+        deadline = time.monotonic() + ctx.args.startup_timeout
+        status = None
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                status, _, _, _ = _get_groups(socket.AF_INET6, ('::1', port), '[::1]:%d' % port)
+                break
+            except (OSError, CheckFailed):
+                time.sleep(0.1)
+        with open(log_path, 'rb') as fh:
+            text = fh.read().decode('utf-8', 'replace')
+        ctx.expect_equal(status, 200, '--host [::1], GET /groups on ::1 with Host: [::1]:PORT (log: %s)' % text[-600:])
+        ctx.expect('listening on http://[::1]:%d' % port in text, 'log: %s' % text[-600:])
+        status, _, body, _ = _get_groups(socket.AF_INET6, ('::1', port), 'evil.example')
+        ctx.expect_equal(status, 421, '--host [::1], GET /groups with Host: evil.example')
+        ctx.expect_equal(json.loads(body)['type'], 'urn:layoutd:problem:misdirected-request', '421 type')
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 def _csp_hash(text):

@@ -204,3 +204,47 @@ def framing_details(ctx):
         ctx.expect_status(r, status, 'a request over a framing limit')
         ctx.expect_equal(r.json().get('detail'), detail, 'the detail of the %d' % status)
         ctx.expect(closed, 'the connection is closed after the %d' % status)
+
+
+@check('hostile/http-continue-foreign-host')
+def continue_foreign_host(ctx):
+    """A request that sends `Expect: 100-continue` with a foreign Host (a DNS-rebinding page)
+    gets its 421 before any `100 Continue`, and the connection closes with the body unread;
+    with a loopback Host the same head gets `100 Continue`, then its answer."""
+    head = (b'PUT /groups/continued HTTP/1.1\r\nHost: evil.example\r\nContent-Type: application/json\r\n'
+            b'Expect: 100-continue\r\nContent-Length: 40\r\n\r\n')
+    s = raw_connection(ctx.port)
+    try:
+        s.sendall(head)
+        s.settimeout(10)
+        data = b''
+        try:
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+        except (socket.timeout, ConnectionResetError):
+            pass
+    finally:
+        s.close()
+    ctx.expect(data.startswith(b'HTTP/1.1 421 Misdirected Request\r\n'), 'first bytes: %r' % data[:120])
+    ctx.expect(b'100 Continue' not in data, 'a 100 Continue was sent: %r' % data[:300])
+    fields, _, body = data.partition(b'\r\n\r\n')
+    ctx.expect(b'\r\nConnection: close' in fields, 'the 421 closes the connection: %r' % fields)
+    problem = json.loads(body)
+    ctx.expect_equal((problem['type'], problem['status'], problem['title']),
+                     ('urn:layoutd:problem:misdirected-request', 421, 'Misdirected Request'), '421 problem')
+    ctx.expect("'evil.example'" in problem['detail'], '421 detail: %r' % problem['detail'])
+    ctx.expect_status(ctx.request('GET', '/groups/continued', server=ctx.server), 404, 'nothing was stored')
+
+    s = raw_connection(ctx.port)
+    try:
+        s.sendall(head.replace(b'Host: evil.example', b'Host: 127.0.0.1'))
+        status, _, rest = read_head(s, 10)
+        ctx.expect_equal((status, rest), (100, b''), 'a loopback Host gets 100 Continue')
+        s.sendall(b'{"constraints":["a.width == 10"]}'.ljust(40))
+        status, _, _ = read_head(s, 10)
+        ctx.expect_equal(status, 201, 'the PUT after 100 Continue')
+    finally:
+        s.close()

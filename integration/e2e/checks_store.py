@@ -565,19 +565,19 @@ def limits(ctx):
         ctx.expect_status(put('four', four), 201, '4 constraints (the limit)')
         five = {'constraints': ['a.width == %d' % i for i in range(5)]}
         r = put('five', five)
-        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', '5 constraints')
+        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The group cannot be stored', '5 constraints')
         d = ctx.expect_diagnostic(doc, 'limit_exceeded', path='$.constraints', severity='error')
         ctx.expect('maxGroupConstraints' in d.get('message', ''), 'message %r names no limit' % d)
         ctx.expect_equal(len(doc['diagnostics']), 1, 'diagnostics of the 5-constraint group')
         ctx.expect_status(ctx.request('GET', '/groups/five', server=s), 404, 'GET five')
         r = put('four', five)
-        _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'replacing with 5')
+        _problem(ctx, r, 422, 'unprocessable-scene', 'The group cannot be stored', 'replacing with 5')
         _expect_group(ctx, ctx.request('GET', '/groups/four', server=s), 'four', 1, four, 'four after a 422')
 
         # constraints that do not parse: one diagnostic each, at its index
         bad = {'constraints': ['a.width == 1', 'H:|-[a', 'a.width == == 2']}
         r = put('bad', bad)
-        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'unparsable group')
+        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The group cannot be stored', 'unparsable group')
         ctx.expect_equal(sorted((d['code'], d.get('constraint')) for d in doc['diagnostics']),
                          [('equation_syntax', 'group:bad/2'), ('vfl_syntax', 'group:bad/1')],
                          'diagnostics of the unparsable group')
@@ -587,9 +587,9 @@ def limits(ctx):
         ctx.expect_status(put('third', {'constraints': []}), 201, 'the third group (the limit)')
         r = put('fourth', {'constraints': []})
         message = "The store's limit is reached: maxGroups (3 groups): raise it with --max-groups"
-        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', 'a fourth group')
+        doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The group cannot be stored', 'a fourth group')
         ctx.expect_equal(doc, {'type': 'urn:layoutd:problem:unprocessable-scene',
-                               'title': 'The scene cannot be laid out', 'status': 422,
+                               'title': 'The group cannot be stored', 'status': 422,
                                'detail': message,
                                'diagnostics': [{'code': 'limit_exceeded', 'severity': 'error',
                                                 'message': message}]},

@@ -11,7 +11,7 @@ import LayoutSyntax
 /// 2 bad usage or unreadable input.
 public enum LayoutdCommand {
     static let serveOptions: [OptionSpec] = [
-        OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on; 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
+        OptionSpec(name: "host", valueName: "ADDRESS", help: "Address to listen on, resolved by getaddrinfo (127.1, localhost, [::1] are loopback); 0.0.0.0 for every interface.", defaultDescription: "127.0.0.1"),
         OptionSpec(name: "port", valueName: "PORT", help: "TCP port; 0 picks a free one.", defaultDescription: "8080"),
         OptionSpec(name: "db", valueName: "PATH|URL", help: "Where the groups live: a SQLite database file (which also holds the result cache unless --cache-db says otherwise; :memory: keeps nothing), or a PostgreSQL database shared by every replica, postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone). A replica started before PostgreSQL is up keeps trying, answering /readyz 503 meanwhile.", defaultDescription: "layoutd.db in the working directory"),
         OptionSpec(name: "cache-db", valueName: "PATH", help: "SQLite database file for this process's result cache; :memory: keeps it in memory.", defaultDescription: "the --db file for a SQLite --db; :memory: for a PostgreSQL one"),
@@ -157,7 +157,16 @@ public enum LayoutdCommand {
         configuration.structureCacheBytes = try options.int("structure-cache-bytes", default: configuration.structureCacheBytes)
         configuration.apiToken = options.string("api-token").flatMap { $0.isEmpty ? nil : $0 }
         configuration.corsOrigins = (options.string("cors-origin") ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        let isLoopback = HostPolicy.isLoopbackBindAddress(host)
+        // The bind is classified by the address getaddrinfo gives (127.1, 2130706433 and
+        // localhost are loopback), and the server binds exactly that address.
+        let bindAddress: BindAddress
+        do {
+            bindAddress = try BindAddress.resolve(host, port: port)
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(host):\(port): \(error)\n".utf8))
+            return 1
+        }
+        let isLoopback = bindAddress.isLoopback
         configuration.allowsAnonymousWrites = isLoopback || options.flag("allow-anonymous-writes")
         let allowedHosts = (options.string("allowed-hosts") ?? "").split(separator: ",")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -166,7 +175,7 @@ public enum LayoutdCommand {
                 throw UsageError("--allowed-hosts: '\(entry)' is not a host name or address, with or without :port (or *)")
             }
         }
-        configuration.hostPolicy = HostPolicy.forBind(host, allowedHosts: allowedHosts)
+        configuration.hostPolicy = HostPolicy.forBind(bindAddress, allowedHosts: allowedHosts)
         let workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         let cacheCapacity = try options.int("cache-capacity", default: 10_000)
@@ -247,18 +256,19 @@ public enum LayoutdCommand {
             var line = JSONWriter(reservingCapacity: 160)
             line.beginObject()
             line.key("time"); line.string(LayoutService.timestamp())
-            line.key("status"); line.integer(record.status)
+            line.key("status"); line.integer(record.status.code)
             line.key("remote"); line.string(record.remoteAddress)
             line.key("durationMs"); line.number((record.duration * 1e6).rounded() / 1e3)
             line.key("answeredBy"); line.string("server")
             line.endObject()
             log(String(decoding: line.bytes, as: UTF8.self))
         }
-        let server = HTTPServer(host: host, port: port, limits: limits, workerCount: max(1, postThreads),
+        let server = HTTPServer(host: host, port: port, address: bindAddress, limits: limits, workerCount: max(1, postThreads),
                                 accessLog: serverLog, isExpensive: { $0.method == .POST },
                                 isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
-                                pendingResponseBytes: pending, handler: handler)
+                                pendingResponseBytes: pending,
+                                continueCheck: service.makeContinueCheck(router: router, log: log), handler: handler)
         connections.source = { server.openConnectionCount }
         let boundPort: Int
         do {
@@ -274,7 +284,7 @@ public enum LayoutdCommand {
         }
         FileHandle.standardError.write(Data("layoutd: \(Self.writeModeLine(configuration, host: host, isLoopback: isLoopback))\n".utf8))
         FileHandle.standardError.write(Data("layoutd: \(Self.hostCheckLine(configuration.hostPolicy))\n".utf8))
-        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(host):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
+        FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(Self.listeningHost(bindAddress)):\(boundPort) (\(Self.databaseDescription(location, cachePath: path)))\n".utf8))
         installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
             server.shutdown()
@@ -390,7 +400,16 @@ public enum LayoutdCommand {
         if !policy.isEnforced { return "any Host is answered (a non-loopback address without --allowed-hosts)" }
         if policy.allowedHosts.contains("*") { return "any Host is answered (--allowed-hosts *)" }
         let extra = policy.allowedHosts.isEmpty ? "" : " and \(policy.allowedHosts.joined(separator: ", "))"
-        return "only Host localhost, 127.0.0.1, [::1]\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
+        return "only Host \(HostPolicy.loopbackHostsDescription)\(extra) is answered, others get 421 (against DNS rebinding; --allowed-hosts widens it)"
+    }
+
+    /// The host of the start-up line's URL: `--host` as given (an IPv6 address in
+    /// brackets), followed by the address bound when that is written otherwise
+    /// (`127.1 = 127.0.0.1`, `localhost = ::1`).
+    static func listeningHost(_ address: BindAddress) -> String {
+        var text = address.text
+        if text.contains(":") && !text.hasPrefix("[") { text = "[\(text)]" }
+        return text == address.urlHost ? text : "\(text) = \(address.urlHost)"
     }
 
     // MARK: - solve / validate
@@ -459,10 +478,10 @@ public enum LayoutdCommand {
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
             if !validating, let svgPath = options.string("svg") {
                 let svg = engine.solveSVG(prepared)
-                if svg.status == 200, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
+                if svg.status == .ok, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
                     throw UsageError("cannot write '\(svgPath)'")
                 }
-                if svg.status != 200 && answer.status == 200 {
+                if svg.status != .ok && answer.status == .ok {
                     // The JSON was laid out but its drawing was refused (a limit): say so.
                     let detail = (try? JSONParser().parse(svg.body)).flatMap { json -> String? in
                         if case .string(let text)? = json["detail"] { return text }
@@ -473,7 +492,7 @@ public enum LayoutdCommand {
                 }
             }
         case .failure(let failure):
-            answer = validating && failure.status == 422 ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+            answer = validating && failure.status == .unprocessableContent ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
         let humanReadable = (validating || explain != nil) && !options.flag("json") && isatty(STDOUT_FILENO) == 1
         if humanReadable {
@@ -481,7 +500,7 @@ public enum LayoutdCommand {
         } else {
             FileHandle.standardOutput.write(Data(answer.body + [0x0A]))
         }
-        if answer.status != 200 || svgRefused { return 1 }
+        if answer.status != .ok || svgRefused { return 1 }
         let json = try? JSONParser().parse(answer.body)
         if validating {
             return json?["valid"] == .bool(true) ? 0 : 1

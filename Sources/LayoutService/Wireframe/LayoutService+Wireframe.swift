@@ -83,7 +83,7 @@ extension LayoutService {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
         case .failure(let failure):
-            response = answer(failure)
+            response = self.response(for: failure)
         }
         response.headers.append("Vary", "Accept")
         return response

@@ -48,7 +48,7 @@ extension SceneEngine {
                                            display: display,
                                            maxBytes: maxResponseBytes, pool: answerPool, maxWork: limits.maxSolverWork)
         if output.stop != nil { return stopped(output.stop) }
-        return EngineAnswer(status: 200, contentType: Self.svgContentType, body: output.bytes, isCacheable: true,
+        return EngineAnswer(status: .ok, contentType: Self.svgContentType, body: output.bytes, isCacheable: true,
                             reservation: output.reservation)
     }
 }
