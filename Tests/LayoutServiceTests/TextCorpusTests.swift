@@ -31,7 +31,7 @@ struct TextCorpusTests {
         }
         let expect = try #require(testCase["expect"])
         let body = String(decoding: answer.body, as: UTF8.self)
-        #expect(.number(Double(answer.status)) == expect["status"], "\(file): \(body)")
+        #expect(.number(Double(answer.status.code)) == expect["status"], "\(file): \(body)")
         let response = try JSONParser().parse(answer.body)
         let corpus = CorpusTests()
         if let frames = expect["frames"] { corpus.compareFrames(frames, response["frames"], tolerance: 1e-5, file: file) }

@@ -25,7 +25,7 @@ struct TextSceneTests {
         case .success(let prepared): answer = validate ? engine.validate(prepared) : engine.solve(prepared)
         case .failure(let failure): answer = engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
-        return (answer.status, try JSONParser().parse(answer.body), String(decoding: answer.body, as: UTF8.self))
+        return (answer.status.code, try JSONParser().parse(answer.body), String(decoding: answer.body, as: UTF8.self))
     }
 
     func first(_ value: JSONValue?) -> JSONValue? {
