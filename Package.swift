@@ -30,8 +30,14 @@ let package = Package(
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libxml2 (Debian: libxml2-dev): the XML reader of Interface Builder documents.
         .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // HarfBuzz (Debian: libharfbuzz-dev) shapes text; ICU's line break iterator (libicu-dev)
+        // gives UAX #14 line-break opportunities (docs/decisions.md, "Line breaking from ICU").
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CICUBreak", path: "Sources/CICUBreak", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // Text measuring: fonts, shaping, wrapping. Knows no other layoutd module.
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CICUBreak"], swiftSettings: swiftSettings),
         // Built on the leaves.
-        .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
+        .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax", "TextLayout"], swiftSettings: swiftSettings),
         .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "LayoutCompiler"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The SVG wireframe of solved layouts: it reads compiled scenes and layouts (may
@@ -51,16 +57,17 @@ let package = Package(
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
-            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],
+            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService", "TextLayout"],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutSyntaxTests", dependencies: ["LayoutSyntax"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary", "TextLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutCompiler"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "CHarfBuzz"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "Wireframe"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "Wireframe", "TextLayout"], swiftSettings: swiftSettings),
     ]
 )

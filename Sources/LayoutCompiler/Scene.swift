@@ -36,14 +36,17 @@ public struct Scene: Sendable {
         self.sizes = sizes
     }
 
-    /// About how many bytes it holds: its constraint texts, 300 per view or guide and 100 per
-    /// constraint, metric, size and stack entry (arranged view or custom spacing) for the
-    /// rest. An estimate for cache limits.
+    /// About how many bytes it holds: its constraint texts and labels' strings, 300 per view
+    /// or guide and 100 per constraint, metric, size and stack entry (arranged view or
+    /// custom spacing) for the rest. An estimate for cache limits.
     /// - Complexity: O(constraints + views).
     public var approximateByteCount: Int {
         var bytes = 300 * (views.count + guides.count) + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
-        for view in views { if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) } }
+        for view in views {
+            if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) }
+            if let text = view.text { bytes += text.string.utf8.count + text.family.utf8.count }
+        }
         return bytes
     }
 }
@@ -142,6 +145,9 @@ public struct ViewSpec: Sendable {
     /// `hidden` (UIKit's `isHidden`): only an arranged view of a stack is laid out
     /// differently when hidden (see ``StackSpec``).
     public var isHidden = false
+    /// `text`: the view is a label (UILabel) whose intrinsic size and baselines are its
+    /// text measured (contract, "Text"); `nil` otherwise.
+    public var text: TextSpec?
     /// Where the view was given in the request (`$.views[2]` for the array form), for
     /// diagnostics; `nil` for `$.views.NAME`.
     public var jsonPath: String?
@@ -149,6 +155,35 @@ public struct ViewSpec: Sendable {
     public init(name: String, parent: String? = nil) {
         self.name = name
         self.parent = parent
+    }
+}
+
+/// A label's `text` member (contract, "Text"): what is measured and how it wraps.
+public struct TextSpec: Sendable, Hashable {
+    /// At most ``TextSpec/maxStringLength`` characters.
+    public var string: String
+    /// `font.family`, as written (matched without regard to case; `system` is Inter).
+    public var family = "system"
+    /// `font.size`, points, in (0, ``TextSpec/maxFontSize``].
+    public var size = 17.0
+    /// `font.weight`, CSS 100–900.
+    public var weight = 400
+    public var italic = false
+    /// 0 = as many as needed; 1 (the default) never wraps.
+    public var numberOfLines = 1
+    /// Points; 0 = automatic (the width the layout gives the label, found in passes).
+    public var preferredMaxLayoutWidth = 0.0
+
+    /// The most characters (Swift `Character`s, i.e. grapheme clusters) of a string.
+    public static let maxStringLength = 10_000
+    /// The largest font size, points (a documented bound: lines of a larger font would
+    /// exceed every screen; operations.md).
+    public static let maxFontSize = 1_000.0
+    /// The most lines `numberOfLines` may ask for (0 is unlimited all the same).
+    public static let maxNumberOfLines = 100_000
+
+    public init(string: String) {
+        self.string = string
     }
 }
 

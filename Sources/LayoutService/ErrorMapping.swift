@@ -136,6 +136,8 @@ extension LayoutService {
 enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
+    /// `GET /readyz` when built-in font families have no installed files: 503, naming them.
+    case fontsMissing([String])
     /// A request refused while clients leave too many answers unread
     /// (`--max-pending-response-bytes`): 503 with ``HTTPServer/overCommittedDetail``, `Retry-After: 1`.
     case overCommitted
@@ -209,7 +211,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .contentCoded, .unsupportedMediaType: .unsupportedMediaType
         case .misdirected: .misdirectedRequest
         case .databaseFailed: .internalServerError
-        case .databaseNotReachable, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: .serviceUnavailable
+        case .databaseNotReachable, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: .serviceUnavailable
         case .diskFull: .insufficientStorage
         }
     }
@@ -231,6 +233,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         switch self {
         case .databaseNotReachable:
             return "The database is not reachable"
+        case .fontsMissing(let families):
+            return "The built-in font families \(families.joined(separator: ", ")) have no installed files: install fonts-inter, fonts-dejavu-core and fonts-liberation2"
         case .overCommitted:
             return HTTPServer.overCommittedDetail
         case .misdirected(let host):
@@ -303,7 +307,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
+             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing: []
         }
     }
 }

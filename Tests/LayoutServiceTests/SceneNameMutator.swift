@@ -1,6 +1,6 @@
 // The structured mode of the scene libFuzzer targets (fuzz/scene/SceneMutator.swift calls
 // it from LLVMFuzzerCustomMutator; scripts/fuzz-scene-smoke.sh builds it with them) and of
-// SceneFuzzRegressionTests, which replays it over the seeds. Byte-level mutation seldom
+// SceneInvariantTests, which replays it over the seeds. Byte-level mutation seldom
 // turns a name into another spelling of the same text; these mutations do it on purpose.
 
 /// Mutations of a JSON body aimed at names: a combining mark after a letter (`e` → `e` +

@@ -76,6 +76,7 @@ CHECK_MODULES = [
     'checks_guides',
     'checks_svg',
     'checks_stacks',
+    'checks_text',
     'checks_hostile_answers',
     'checks_hostile_budget',
     'checks_hostile_diagnostics',
