@@ -27,8 +27,14 @@ let package = Package(
         // libpq (Debian: libpq-dev). pkg-config, when installed, adds the header folder;
         // shim.h finds Debian's /usr/include/postgresql without it.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // HarfBuzz (Debian: libharfbuzz-dev) shapes text; ICU's line break iterator (libicu-dev)
+        // gives UAX #14 line-break opportunities (docs/decisions.md, "Line breaking from ICU").
+        .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
+        .systemLibrary(name: "CICUBreak", path: "Sources/CICUBreak", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        // Text measuring: fonts, shaping, wrapping. Knows no other layoutd module.
+        .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CICUBreak"], swiftSettings: swiftSettings),
         // Built on the leaves.
-        .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax"], swiftSettings: swiftSettings),
+        .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax", "TextLayout"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
@@ -44,15 +50,16 @@ let package = Package(
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
-            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService"],
+            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService", "TextLayout"],
             swiftSettings: swiftSettings
         ),
 
         .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutSyntaxTests", dependencies: ["LayoutSyntax"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary", "TextLayout"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "CHarfBuzz"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "TextLayout"], swiftSettings: swiftSettings),
     ]
 )

@@ -96,6 +96,9 @@ public struct Layout: Sendable {
     /// The solved container size, points (the fitting size for an omitted dimension).
     public var containerWidth: Double
     public var containerHeight: Double
+    /// Each label's `text` answer (contract, "Text": the lines shown and whether the text
+    /// is cut off), sorted by name; empty for a scene without labels.
+    public var text: [LabelText] = []
     /// The fields `explain` asks for, each with the constraints that move it
     /// (``CompiledScene/explainedFields`` order); empty without `explain` or when rejected.
     public var explanations: [FieldExplanation] = []
@@ -275,6 +278,13 @@ extension CompiledScene {
     public func solve(sizes: [ContainerSize],
                       base makeBase: ((_ fitsWidth: Bool, _ fitsHeight: Bool) -> ResizableBase)? = nil) -> [Layout] {
         var budget = limits.maxSolverWork
+        return solve(sizes: sizes, base: makeBase, budget: &budget)
+    }
+
+    /// ``solve(sizes:base:)`` spending at most `budget` cell operations and subtracting
+    /// what it spent (the text passes share one budget with it).
+    func solve(sizes: [ContainerSize], base makeBase: ((_ fitsWidth: Bool, _ fitsHeight: Bool) -> ResizableBase)?,
+               budget: inout Int) -> [Layout] {
         // With `explain`, each size is a separate solve whose solver tracks markers (the
         // resizable base does not): the explanation is read from the tableau that gave
         // the frames, and is exactly what a separate /solve answers.

@@ -68,6 +68,12 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         case ambiguousLayout = "ambiguous_layout"
         /// A solved width or height is negative.
         case negativeSize = "negative_size"
+        /// A label names a font family that is neither built in nor stored (a 422).
+        case unknownFont = "unknown_font"
+        /// A label's text has characters no face has: measured as `.notdef` (a warning).
+        case missingGlyphs = "missing_glyphs"
+        /// Labels' sizes still changed after the last text pass (a warning).
+        case textLayoutUnstable = "text_layout_unstable"
 
         /// The contract's code of a parser's code (the same spelling).
         public init(_ code: Diagnostic.Code) {

@@ -136,6 +136,9 @@ public struct ViewSpec: Sendable {
     /// `hidden` (UIKit's `isHidden`): only an arranged view of a stack is laid out
     /// differently when hidden (see ``StackSpec``).
     public var isHidden = false
+    /// `text`: the view is a label (UILabel) whose intrinsic size and baselines are its
+    /// text measured (contract, "Text"); `nil` otherwise.
+    public var text: TextSpec?
     /// Where the view was given in the request (`$.views[2]` for the array form), for
     /// diagnostics; `nil` for `$.views.NAME`.
     public var jsonPath: String?
@@ -143,6 +146,35 @@ public struct ViewSpec: Sendable {
     public init(name: String, parent: String? = nil) {
         self.name = name
         self.parent = parent
+    }
+}
+
+/// A label's `text` member (contract, "Text"): what is measured and how it wraps.
+public struct TextSpec: Sendable, Hashable {
+    /// At most ``TextSpec/maxStringLength`` characters.
+    public var string: String
+    /// `font.family`, as written (matched without regard to case; `system` is Inter).
+    public var family = "system"
+    /// `font.size`, points, in (0, ``TextSpec/maxFontSize``].
+    public var size = 17.0
+    /// `font.weight`, CSS 100–900.
+    public var weight = 400
+    public var italic = false
+    /// 0 = as many as needed; 1 (the default) never wraps.
+    public var numberOfLines = 1
+    /// Points; 0 = automatic (the width the layout gives the label, found in passes).
+    public var preferredMaxLayoutWidth = 0.0
+
+    /// The most characters (Swift `Character`s, i.e. grapheme clusters) of a string.
+    public static let maxStringLength = 10_000
+    /// The largest font size, points (a documented bound: lines of a larger font would
+    /// exceed every screen; operations.md).
+    public static let maxFontSize = 1_000.0
+    /// The most lines `numberOfLines` may ask for (0 is unlimited all the same).
+    public static let maxNumberOfLines = 100_000
+
+    public init(string: String) {
+        self.string = string
     }
 }
 

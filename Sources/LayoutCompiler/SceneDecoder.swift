@@ -321,7 +321,7 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "stack", "hidden"], path: path())
+                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "stack", "hidden", "text"], path: path())
                 var view = ViewSpec(name: name)
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
@@ -350,12 +350,104 @@ public struct SceneDecoder: Sendable {
                         context.typeErrors.append(context.typeError(path() + ".hidden", expected: "true or false", found: hidden))
                     }
                 }
+                if let text = body["text"] {
+                    view.text = decodeText(text, path: path() + ".text", &context)
+                    for member in ["intrinsicSize", "baseline", "firstBaseline"] where body[member] != nil {
+                        context.sceneErrors.append(LayoutDiagnostic(
+                            code: .invalidScene,
+                            message: "View '\(Diagnostic.echo(name))' has text and \(member): a label's intrinsic size and baselines are its text measured",
+                            path: path() + "." + member))
+                    }
+                }
                 views.append(view)
             }
         default:
             context.typeErrors.append(context.typeError("$.views", expected: "an array of names or an object of name → view", found: value))
         }
         return views
+    }
+
+    /// The `text` member of a view (contract, "Text"): wrong types are 400s, values out of
+    /// range (a size ≤ 0 or over ``TextSpec/maxFontSize``, a weight outside 100–900, a string
+    /// over ``TextSpec/maxStringLength`` characters, negative lines or width) 422s.
+    private func decodeText(_ value: JSONValue, path: String, _ context: inout DecodingContext) -> TextSpec? {
+        guard case .object(let fields) = value else {
+            context.typeErrors.append(context.typeError(path, expected: "an object {string, font, numberOfLines, preferredMaxLayoutWidth}", found: value))
+            return nil
+        }
+        context.checkMembers(fields, known: ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"], path: path)
+        guard case .string(let string)? = value["string"] else {
+            context.typeErrors.append(context.typeError(path + ".string", expected: "a string", found: value["string"] ?? .null))
+            return nil
+        }
+        func invalid(_ message: String, _ at: String) {
+            context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: message, path: at))
+        }
+        var text = TextSpec(string: string)
+        // Counting Characters is O(n): only a string that could be over the limit is counted.
+        if string.utf8.count > TextSpec.maxStringLength, string.count > TextSpec.maxStringLength {
+            invalid("\(path).string has \(string.count) characters; a label's string is at most \(TextSpec.maxStringLength) characters", path + ".string")
+        }
+        if let font = value["font"] {
+            if case .object(let fontFields) = font {
+                context.checkMembers(fontFields, known: ["family", "size", "weight", "italic"], path: path + ".font")
+                if let family = font["family"] {
+                    if case .string(let name) = family {
+                        if name.utf8.count > SceneLimits.maxNameLength {
+                            invalid("\(path).font.family is \(name.utf8.count) bytes long; family names are at most \(SceneLimits.maxNameLength) (limit maxNameLength)", path + ".font.family")
+                        } else {
+                            text.family = name
+                        }
+                    } else {
+                        context.typeErrors.append(context.typeError(path + ".font.family", expected: "a family name (a string)", found: family))
+                    }
+                }
+                if let size = font["size"] {
+                    if case .number(let points) = size {
+                        if !(points > 0) || points > TextSpec.maxFontSize {
+                            invalid("\(path).font.size is \(JSONWriter.format(points)); a font size is > 0 and at most \(JSONWriter.format(TextSpec.maxFontSize)) points", path + ".font.size")
+                        } else {
+                            text.size = points
+                        }
+                    } else {
+                        context.typeErrors.append(context.typeError(path + ".font.size", expected: "a number (points)", found: size))
+                    }
+                }
+                if let weight = font["weight"] {
+                    if case .number(let number) = weight {
+                        if number.rounded() != number || number < 100 || number > 900 {
+                            invalid("\(path).font.weight is \(JSONWriter.format(number)); a weight is a whole number from 100 to 900", path + ".font.weight")
+                        } else {
+                            text.weight = Int(number)
+                        }
+                    } else {
+                        context.typeErrors.append(context.typeError(path + ".font.weight", expected: "a number (100–900)", found: weight))
+                    }
+                }
+                if let italic = font["italic"] {
+                    if case .bool(let flag) = italic { text.italic = flag } else {
+                        context.typeErrors.append(context.typeError(path + ".font.italic", expected: "true or false", found: italic))
+                    }
+                }
+            } else {
+                context.typeErrors.append(context.typeError(path + ".font", expected: "an object {family, size, weight, italic}", found: font))
+            }
+        }
+        if let lines = value["numberOfLines"] {
+            if case .number(let number) = lines {
+                if number.rounded() != number || number < 0 || number > Double(TextSpec.maxNumberOfLines) {
+                    invalid("\(path).numberOfLines is \(JSONWriter.format(number)); it is a whole number from 0 (as many as needed) to \(TextSpec.maxNumberOfLines)", path + ".numberOfLines")
+                } else {
+                    text.numberOfLines = Int(number)
+                }
+            } else {
+                context.typeErrors.append(context.typeError(path + ".numberOfLines", expected: "a whole number", found: lines))
+            }
+        }
+        if let width = context.optionalNumber(value["preferredMaxLayoutWidth"], path: path + ".preferredMaxLayoutWidth", nonNegative: true) {
+            text.preferredMaxLayoutWidth = width
+        }
+        return text
     }
 
     private func decodeMetrics(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [String: Double] {

@@ -68,12 +68,15 @@ public enum CacheKey {
 
     /// The structure cache's key: SHA-256 of `digest` and `"\nNAME@VERSION"` per group,
     /// in inclusion order.
-    static func structureKey(digest: SHA256Digest, groups: [ResolvedGroup]) -> SHA256Digest {
+    /// With `fonts` (a scene with labels: `FontCatalog.fingerprint`),
+    /// `"\nfonts\n"` and the fingerprint follow.
+    static func structureKey(digest: SHA256Digest, groups: [ResolvedGroup], fonts: String? = nil) -> SHA256Digest {
         var hasher = SHA256()
         hasher.update(digest)
         for group in groups {
             hasher.update("\n\(group.name)@\(group.version)")
         }
+        if let fonts { hasher.update("\nfonts\n" + fonts) }
         return hasher.finalize()
     }
 

@@ -83,6 +83,8 @@ public struct SceneEngine: Sendable {
         /// from this scene holds exactly while these are the current versions (the front
         /// cache's check, ``FrontAnswer``).
         public var currentVersions: [GroupVersion] = []
+        /// The scene's labels, prepared (``SceneText``); `nil` without labels.
+        public var text: SceneText?
     }
 
     /// Parses `body` into a scene and resolves its groups.
@@ -125,6 +127,15 @@ public struct SceneEngine: Sendable {
                 return .failure(EngineFailure(error))
             }
             if let template { structures?.insert(scene, digest: digest, template: template) }
+        }
+        // Labels: fonts resolved and text shaped once per request (unknown_font is a 422).
+        var sceneText: SceneText?
+        if scene.views.contains(where: { $0.text != nil }) {
+            do {
+                sceneText = try SceneText(scene: scene, limits: limits)
+            } catch {
+                return .failure(EngineFailure(error))
+            }
         }
         var groups: [ResolvedGroup] = []
         var missing: [LayoutDiagnostic] = []
@@ -189,8 +200,9 @@ public struct SceneEngine: Sendable {
         var sizeWriter = JSONWriter(reservingCapacity: 64)
         sizeWriter.value(size, sortingKeys: true)
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
-                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups),
-                                 currentVersions: resolvedCurrent))
+                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups,
+                                                                   fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint),
+                                 currentVersions: resolvedCurrent, text: sceneText))
     }
 
     /// The prepared scene compiled, and solved at each of its sizes (its container's
@@ -203,13 +215,26 @@ public struct SceneEngine: Sendable {
         let digest = prepared.structureKey
         let compiled: CompiledScene
         if let kept = structures?.compiledScene(digest: digest) {
-            // Compiled from the same structure; the sizes are the request's.
+            // Compiled from the same structure; the sizes are the request's. (A label's
+            // first-pass measurement depends on the structure only.)
             compiled = kept
         } else {
-            compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: limits).compile()
+            let scene = prepared.text?.firstPassScene(prepared.scene) ?? prepared.scene
+            compiled = SceneCompiler(scene: scene, groups: prepared.groups, limits: limits).compile()
         }
         if compiled.hasErrors { return (compiled, []) }
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
+        let makeBase: (Bool, Bool) -> ResizableBase = { [structures] fitsWidth, fitsHeight in
+            if let entry = structures?.lookup(digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight) {
+                return entry.base
+            }
+            let built = compiled.makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+            structures?.insert(.init(compiled: compiled, base: built), digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+            return built
+        }
+        if let text = prepared.text {
+            return (compiled, text.solve(compiled, groups: prepared.groups, sizes: sizes, base: makeBase))
+        }
         let layouts = compiled.solve(sizes: sizes) { [structures] fitsWidth, fitsHeight in
             if let entry = structures?.lookup(digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight) {
                 return entry.base
@@ -246,6 +271,7 @@ public struct SceneEngine: Sendable {
                     writer.key("frames")
                     writeFrames(layout.frames, into: &writer)
                     writeGuides(layout, of: compiled, into: &writer)
+                    writeText(layout, of: prepared, into: &writer)
                     if !prepared.scene.explain.isEmpty {
                         writer.key("explanations")
                         writeExplanations(layout, into: &writer)
@@ -257,7 +283,7 @@ public struct SceneEngine: Sendable {
             }
             writer.endArray()
             writer.key("diagnostics")
-            writer.diagnostics(compiled.diagnostics)
+            writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []))
             writer.endObject()
             return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
         }
@@ -270,12 +296,13 @@ public struct SceneEngine: Sendable {
         writer.key("frames")
         writeFrames(layout.frames, into: &writer)
         writeGuides(layout, of: compiled, into: &writer)
+        writeText(layout, of: prepared, into: &writer)
         if !prepared.scene.explain.isEmpty {
             writer.key("explanations")
             writeExplanations(layout, into: &writer)
         }
         writer.key("diagnostics")
-        writer.diagnostics(compiled.diagnostics + layout.diagnostics)
+        writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []) + layout.diagnostics)
         writer.endObject()
         return answer(&writer, status: 200, contentType: "application/json", isCacheable: true)
     }
@@ -288,14 +315,21 @@ public struct SceneEngine: Sendable {
         // `explain` was checked when decoding; /validate answers no frames, so none are explained.
         var scene = prepared.scene
         scene.explain = []
-        let compiled = SceneCompiler(scene: scene, groups: prepared.groups, limits: limits).compile()
-        var diagnostics = compiled.diagnostics
+        let compiled = SceneCompiler(scene: prepared.text?.firstPassScene(scene) ?? scene, groups: prepared.groups, limits: limits).compile()
+        var diagnostics = compiled.diagnostics + (prepared.text?.diagnostics ?? [])
         // Membership only (never iterated): each diagnostic once, in linear time.
         var listed = Set(diagnostics)
         let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
         // One work budget for all sizes, as /solve has (a budget per size let 1,000 sizes
-        // take 1,000 times the work limit).
-        compiled.solveEach(sizes: sizes) { layout in
+        // take 1,000 times the work limit); labels take their passes at each size.
+        func each(_ body: (Layout) -> Void) {
+            if let text = prepared.text, !compiled.hasErrors {
+                for layout in text.solve(compiled, groups: prepared.groups, sizes: sizes, base: nil) { body(layout) }
+            } else {
+                compiled.solveEach(sizes: sizes, body)
+            }
+        }
+        each { layout in
             for diagnostic in layout.diagnostics {
                 // With constraints that did not compile, the layout misses them: its
                 // ambiguity would be noise, while conflicts among the rest still matter.
@@ -375,6 +409,22 @@ public struct SceneEngine: Sendable {
         guard !compiled.scene.guides.isEmpty else { return }
         writer.key("guides")
         writeFrames(layout.guides, into: &writer)
+    }
+
+    /// `"text": {"NAME": {"lines", "truncated"}}` after the guides, when the scene has
+    /// labels (a scene without labels is answered as before they existed, byte for byte).
+    private func writeText(_ layout: Layout, of prepared: Prepared, into writer: inout JSONWriter) {
+        guard prepared.text != nil else { return }
+        writer.key("text")
+        writer.beginObject()
+        for label in layout.text {
+            writer.key(label.name)
+            writer.beginObject()
+            writer.key(plain: "lines"); writer.number(Double(label.lines))
+            writer.key(plain: "truncated"); writer.bool(label.truncated)
+            writer.endObject()
+        }
+        writer.endObject()
     }
 
     private func writeFrames(_ frames: [(name: String, frame: Frame)], into writer: inout JSONWriter) {

@@ -4,6 +4,7 @@
 //   layoutd-bench solver-batch DIR
 //   layoutd-bench parse | sizes | explain   (parser throughput; issue 6 and 7 benchmarks)
 //   layoutd-bench stacks [--rows N]   (issue 27: a table of stack views against hand-written constraints)
+//   layoutd-bench text | text-lines   (text measuring beside uharfbuzz; the differential test's driver)
 //
 // Other modules' benchmarks are added as further subcommands in `commands`.
 import Foundation
@@ -36,6 +37,12 @@ let commands: [(name: String, command: Subcommand)] = [
     ("stacks", Subcommand(
         usage: "stacks [--rows 1000] [--repeats 5]   (a table of stack views vs the same table in hand-written constraints)",
         run: StackBench.run)),
+    ("text", Subcommand(
+        usage: "text [--labels 10000] [--python python3]   (measure and wrap labels, beside uharfbuzz doing the same)",
+        run: TextBench.run)),
+    ("text-lines", Subcommand(
+        usage: "text-lines   (JSON lines of labels on stdin → their lines; for integration/text/differential.py)",
+        run: TextBench.runLines)),
 ]
 
 @MainActor func printUsage() {

@@ -21,8 +21,8 @@ struct SceneDecoderTests {
     @Test func contractCodesAreSpelledAsTheContract() {
         #expect(LayoutDiagnostic.Code.allCases.map(\.rawValue).sorted() == [
             "ambiguous_layout", "equation_syntax", "incompatible_attributes", "invalid_json", "invalid_scene",
-            "limit_exceeded", "negative_size", "nonlinear", "unknown_attribute", "unknown_group", "unknown_metric",
-            "unknown_view", "unsatisfiable_constraints", "vfl_syntax",
+            "limit_exceeded", "missing_glyphs", "negative_size", "nonlinear", "text_layout_unstable", "unknown_attribute",
+            "unknown_font", "unknown_group", "unknown_metric", "unknown_view", "unsatisfiable_constraints", "vfl_syntax",
         ])
         for code in Diagnostic.Code.allCases {
             #expect(LayoutDiagnostic.Code(code).rawValue == code.rawValue)

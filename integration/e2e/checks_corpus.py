@@ -20,10 +20,12 @@ def _load_run_cases(tools_dir):
 
 
 def register(corpus_dir, tools_dir):
-    # The v1.1 examples (stack views, guides and the safe area, displayScale, explain) are in
-    # the suite since their features landed: `corpus/v1.1/NAME`.
+    # The v1.1 examples (stack views, guides and the safe area, displayScale, explain) and the
+    # v1.2 ones of labels (text) are in the suite since their features landed:
+    # `corpus/v1.1/NAME`, `corpus/v1.2/NAME`.
     files = sorted(glob.glob(os.path.join(corpus_dir, '*.json')))
     v11 = sorted(glob.glob(os.path.join(corpus_dir, 'v1.1', '*.json')))
+    v11 += sorted(glob.glob(os.path.join(corpus_dir, 'v1.2', '*.json')))
     run_cases = _load_run_cases(tools_dir)
     if not files or run_cases is None:
         @check('corpus/present', needs='nothing')

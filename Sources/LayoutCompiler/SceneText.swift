@@ -1,0 +1,252 @@
+import Cassowary
+import LayoutSyntax
+import TextLayout
+
+/// A label's `text` answer at one layout (contract, "Text").
+public struct LabelText: Sendable, Hashable {
+    public var name: String
+    /// The lines shown: the measured lines, fewer when the frame is lower than they need.
+    public var lines: Int
+    /// The text does not fit its solved frame: a line wider than the frame, more lines
+    /// needed than `numberOfLines` allows, or a frame lower than the lines need.
+    public var truncated: Bool
+}
+
+/// The labels of a scene (views with `text`), their text prepared once per request
+/// (paragraphs shaped, break opportunities found), and the two passes of UIKit's
+/// automatic `preferredMaxLayoutWidth` (contract, "Text", "Two passes, as UIKit").
+public struct SceneText: Sendable {
+    /// The one measurer of the process: fonts are found and faces loaded once.
+    public static let measurer = TextMeasurer()
+
+    /// The most passes (the first included).
+    public static let maxPasses = 8
+    /// Cell operations charged to the solver work budget per UTF-16 code unit shaped or
+    /// laid out (measured by `layoutd-bench text`: about the time of that many cell
+    /// operations), so that text work is bounded by ``SceneLimits/maxSolverWork`` too.
+    public static let workPerCodeUnit = 12
+
+    struct Label: Sendable {
+        /// Index into ``Scene/views``.
+        let view: Int
+        let name: String
+        let spec: TextSpec
+        let prepared: PreparedText
+        /// Wraps at the width the layout gives it (numberOfLines ≠ 1, no preferred width).
+        var isAutomatic: Bool { spec.numberOfLines != 1 && spec.preferredMaxLayoutWidth <= 0 }
+        /// The width it wraps at when that does not depend on the layout.
+        var fixedWidth: Double? { spec.preferredMaxLayoutWidth > 0 ? spec.preferredMaxLayoutWidth : nil }
+    }
+
+    let labels: [Label]
+    /// Size-independent warnings (`missing_glyphs`).
+    public let diagnostics: [LayoutDiagnostic]
+    /// Cell operations the preparation cost (charged to the first solve's budget).
+    public let preparationWork: Int
+
+    /// Whether the scene has labels.
+    public var isEmpty: Bool { labels.isEmpty }
+
+    /// Prepares every label of `scene` (views sorted by name).
+    /// - Throws: the `unknown_font` diagnostics (a 422), one per label naming an unknown
+    ///   family, with a did-you-mean note when a family is close; a `limit_exceeded` when
+    ///   the text alone takes more than `limits.maxSolverWork`.
+    public init(scene: Scene, limits: SceneLimits, measurer: TextMeasurer = SceneText.measurer) throws(SceneRejection) {
+        var labels: [Label] = []
+        var errors: [LayoutDiagnostic] = []
+        var warnings: [LayoutDiagnostic] = []
+        var work = 0
+        for (index, view) in scene.views.enumerated() {
+            guard let spec = view.text else { continue }
+            let path = (view.jsonPath ?? "$.views." + view.name) + ".text.font.family"
+            work += (spec.string.utf16.count + 1) * Self.workPerCodeUnit
+            if work > limits.maxSolverWork {
+                throw SceneRejection(.invalid, diagnostics: [LayoutDiagnostic(
+                    code: .limitExceeded,
+                    message: "The scene's labels take more work to measure than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request): shorten or split them, or raise --max-solver-work",
+                    path: path)])
+            }
+            let font = FontRequest(family: spec.family, size: spec.size, weight: spec.weight, italic: spec.italic)
+            do {
+                let prepared = try measurer.prepare(spec.string, font: font)
+                labels.append(Label(view: index, name: view.name, spec: spec, prepared: prepared))
+                if prepared.missingGlyphs {
+                    warnings.append(LayoutDiagnostic(
+                        severity: .warning, code: .missingGlyphs,
+                        message: "Label '\(view.name)' has characters that neither \(spec.family) nor any built-in family has: they are measured as the font's .notdef glyph",
+                        view: view.name))
+                }
+            } catch {
+                switch error {
+                case .unknownFamily(let name, let suggestion):
+                    errors.append(LayoutDiagnostic(
+                        code: .unknownFont,
+                        message: "Unknown font family '\(Diagnostic.echo(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
+                        path: path, view: view.name,
+                        notes: ["Families: " + measurer.catalog.familyNames.joined(separator: ", ") + " and system (Inter)"]))
+                case .familyNotInstalled(let name):
+                    errors.append(LayoutDiagnostic(
+                        code: .unknownFont,
+                        message: "Font family '\(name)' is built in but its files are not installed on this server",
+                        path: path, view: view.name))
+                }
+            }
+        }
+        if !errors.isEmpty { throw SceneRejection(.invalid, diagnostics: errors) }
+        self.labels = labels
+        self.diagnostics = warnings
+        self.preparationWork = work
+    }
+
+    /// The measurement of each label for the first pass: unwrapped when automatic.
+    func firstPass() -> [TextMeasurement] {
+        labels.map { $0.prepared.layout(width: $0.fixedWidth, numberOfLines: $0.spec.numberOfLines) }
+    }
+
+    /// `scene` with each label's intrinsic size and baselines set from `measurements`.
+    func applying(_ measurements: [TextMeasurement], to scene: Scene) -> Scene {
+        var scene = scene
+        let scale = scene.options.displayScale.map(Double.init)
+        for (label, measured) in zip(labels, measurements) {
+            let size = measured.intrinsicSize(displayScale: scale)
+            scene.views[label.view].intrinsicWidth = size.width
+            scene.views[label.view].intrinsicHeight = size.height
+            scene.views[label.view].baseline = measured.lastBaseline
+            scene.views[label.view].firstBaseline = measured.firstBaseline
+        }
+        return scene
+    }
+
+    /// The scene with its labels measured for the first pass (what is compiled).
+    public func firstPassScene(_ scene: Scene) -> Scene {
+        applying(firstPass(), to: scene)
+    }
+
+    /// Solves `compiled` (the first-pass scene) at each size, with further passes per size
+    /// for automatic labels, all within one ``SceneLimits/maxSolverWork`` budget (the text
+    /// measured charged at ``workPerCodeUnit`` a UTF-16 unit).
+    ///
+    /// Each later pass wraps each automatic label at the width the previous pass's frame
+    /// gave it; when no intrinsic size changes by more than 10⁻⁶, the previous pass is the
+    /// answer; after ``maxPasses`` the last pass is answered with `text_layout_unstable`.
+    /// A pass re-solves the compiled constraints with only the labels' intrinsic-size
+    /// constants changed; a scene whose constraints use baselines or stack views (whose
+    /// constraints are derived from intrinsic sizes and baselines) is compiled again.
+    public func solve(_ compiled: CompiledScene, groups: [ResolvedGroup], sizes: [ContainerSize],
+                      base makeBase: ((_ fitsWidth: Bool, _ fitsHeight: Bool) -> ResizableBase)?) -> [Layout] {
+        var budget = compiled.limits.maxSolverWork - min(compiled.limits.maxSolverWork, preparationWork)
+        let first = firstPass()
+        var layouts = compiled.solve(sizes: sizes, base: makeBase, budget: &budget)
+        let automatic = labels.indices.filter { labels[$0].isAutomatic }
+        let recompiles = compiled.scene.views.contains { $0.stack != nil }
+            || compiled.constraints.contains { $0.source?.contains("aseline") == true }
+        let intrinsicPositions = automatic.isEmpty || recompiles ? [:] : compiled.intrinsicConstraintPositions(of: Set(automatic.map { labels[$0].name }))
+        let scale = compiled.scene.options.displayScale.map(Double.init)
+        for (sizeIndex, size) in sizes.enumerated() {
+            var measurements = first
+            var layout = layouts[sizeIndex]
+            var current = compiled
+            var pass = 1
+            while !automatic.isEmpty && !layout.isRejected {
+                // The next pass's measurements, at the widths this pass solved.
+                var next = measurements
+                var changed = false
+                for index in automatic {
+                    let label = labels[index]
+                    budget -= min(budget, (label.prepared.utf16.count + 1) * Self.workPerCodeUnit)
+                    guard let width = layout.frame(of: label.name)?.width else { continue }
+                    next[index] = label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines)
+                    let old = measurements[index].intrinsicSize(displayScale: scale)
+                    let new = next[index].intrinsicSize(displayScale: scale)
+                    if abs(old.width - new.width) > 1e-6 || abs(old.height - new.height) > 1e-6 { changed = true }
+                }
+                if budget == 0 { layout = compiled.workLimitLayout([], size: size, reason: "measuring its labels"); break }
+                if !changed { break }
+                if pass == Self.maxPasses {
+                    layout.diagnostics.append(LayoutDiagnostic(
+                        severity: .warning, code: .textLayoutUnstable,
+                        message: "The sizes of labels \(automatic.map { "'\(labels[$0].name)'" }.joined(separator: ", ")) still changed after \(Self.maxPasses) passes: the last pass is answered",
+                        view: labels[automatic[0]].name))
+                    break
+                }
+                measurements = next
+                pass += 1
+                let scene = applying(measurements, to: compiled.scene)
+                if recompiles {
+                    current = SceneCompiler(scene: scene, groups: groups, limits: compiled.limits).compile()
+                } else {
+                    current = compiled.replacingIntrinsicSizes(of: scene, at: intrinsicPositions)
+                }
+                layout = current.solve(sizes: [size], base: nil, budget: &budget)[0]
+            }
+            layout.text = answers(layout, measurements: measurements, automatic: Set(automatic))
+            layouts[sizeIndex] = layout
+        }
+        return layouts
+    }
+
+    /// The `text` answer of each label in `layout`: an automatic label as it wraps at its
+    /// solved width, the others as measured.
+    func answers(_ layout: Layout, measurements: [TextMeasurement], automatic: Set<Int>) -> [LabelText] {
+        guard !layout.isRejected else { return [] }
+        return labels.indices.map { index in
+            let label = labels[index]
+            guard let frame = layout.frame(of: label.name) else { return LabelText(name: label.name, lines: 0, truncated: false) }
+            let shown = automatic.contains(index)
+                ? label.prepared.layout(width: frame.width, numberOfLines: label.spec.numberOfLines) : measurements[index]
+            let fitting = shown.lineHeight > 0 ? Int(((frame.height + 1e-6) / shown.lineHeight).rounded(.down)) : shown.lines.count
+            let lines = max(0, min(shown.lines.count, fitting))
+            let truncated = shown.truncated || lines < shown.lines.count
+                || shown.lines.contains { $0.width > frame.width + 1e-6 }
+            return LabelText(name: label.name, lines: lines, truncated: truncated)
+        }
+    }
+}
+
+extension Layout {
+    /// The answered frame of the view called `name` (frames are sorted by name after the
+    /// container). O(log n).
+    func frame(of name: String) -> Frame? {
+        var low = 1, high = frames.count
+        while low < high {
+            let middle = (low + high) / 2
+            if frames[middle].name < name { low = middle + 1 } else { high = middle }
+        }
+        return low < frames.count && frames[low].name == name ? frames[low].frame : nil
+    }
+}
+
+extension CompiledScene {
+    /// For each label name: the positions in ``constraints`` of its intrinsic-size
+    /// constraints (two per axis, width first). O(constraints).
+    func intrinsicConstraintPositions(of names: Set<String>) -> [String: [Int]] {
+        var positions: [String: [Int]] = [:]
+        for (position, compiled) in constraints.enumerated() {
+            if case .intrinsic(let view, _, _, _, _) = compiled.words, names.contains(view) {
+                positions[view, default: []].append(position)
+            }
+        }
+        return positions
+    }
+
+    /// This compiled scene with the intrinsic-size constraints at `positions` given the
+    /// intrinsic sizes of `scene`'s views (only constants change: nothing is parsed or
+    /// translated again).
+    func replacingIntrinsicSizes(of scene: Scene, at positions: [String: [Int]]) -> CompiledScene {
+        var constraints = self.constraints
+        for view in scene.views {
+            guard let list = positions[view.name] else { continue }
+            for position in list {
+                guard case .intrinsic(let name, let attribute, let relation, _, let priority) = constraints[position].words else { continue }
+                guard let size = attribute == "width" ? view.intrinsicWidth : view.intrinsicHeight else { continue }
+                let old = constraints[position].constraint
+                constraints[position].constraint = Constraint(
+                    Expression(terms: old.expression.terms, constant: -size), old.relation, strength: old.strength)
+                constraints[position].words = .intrinsic(view: name, attribute: attribute, relation: relation, size: size, priority: priority)
+            }
+        }
+        return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: constraints, diagnostics: diagnostics,
+                             mentioned: mentioned, frameFields: frameFields, frameFieldExpressions: frameFieldExpressions,
+                             hasErrors: hasErrors, guideSizesNamed: guideSizesNamed)
+    }
+}

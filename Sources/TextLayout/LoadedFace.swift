@@ -1,0 +1,110 @@
+import CHarfBuzz
+import Synchronization
+
+/// A font file loaded into HarfBuzz: its face, a font scaled to its units per em, and the
+/// numbers measuring needs. Immutable once made, so any thread may shape with it
+/// (HarfBuzz fonts are thread-safe once immutable).
+public final class LoadedFace: @unchecked Sendable {
+    /// The file's face.
+    public let face: FontFace
+    /// `hb_font_t *`, scale = unitsPerEm on both axes.
+    let font: OpaquePointer
+    /// `head.unitsPerEm`.
+    public let unitsPerEm: Int32
+    /// HarfBuzz's horizontal font extents, in font units (OS/2 typo metrics when the font
+    /// sets USE_TYPO_METRICS, else hhea).
+    public let ascender: Int32
+    public let descender: Int32
+    public let lineGap: Int32
+    /// The bytes of the file (mapped by HarfBuzz when it can), counted for the cache bound.
+    public let byteCount: Int
+
+    /// Loads `face.path`.
+    /// - Returns: nil when HarfBuzz reads no glyphs from the file (absent, not a font).
+    init?(_ face: FontFace) {
+        guard let blob = hb_blob_create_from_file_or_fail(face.path) else { return nil }
+        defer { hb_blob_destroy(blob) }
+        let length = Int(hb_blob_get_length(blob))
+        guard let hbFace = hb_face_create(blob, 0) else { return nil }
+        defer { hb_face_destroy(hbFace) }
+        guard hb_face_get_glyph_count(hbFace) > 0 else { return nil }
+        let upem = Int32(hb_face_get_upem(hbFace))
+        guard upem > 0, let font = hb_font_create(hbFace) else { return nil }
+        hb_font_set_scale(font, upem, upem)
+        hb_font_make_immutable(font)
+        var extents = hb_font_extents_t()
+        _ = hb_font_get_h_extents(font, &extents)
+        self.face = face
+        self.font = font
+        self.unitsPerEm = upem
+        self.ascender = extents.ascender
+        self.descender = extents.descender
+        self.lineGap = extents.line_gap
+        self.byteCount = length
+    }
+
+    deinit { hb_font_destroy(font) }
+
+    /// The hmtx advance of `scalar`'s nominal glyph, font units (nil without a glyph).
+    public func advance(of scalar: Unicode.Scalar) -> Int32? {
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 else { return nil }
+        return hb_font_get_glyph_h_advance(font, glyph)
+    }
+
+    /// Whether the face maps `scalar` to a glyph of its own (cmap), not `.notdef`.
+    public func hasGlyph(_ scalar: Unicode.Scalar) -> Bool {
+        var glyph: hb_codepoint_t = 0
+        return hb_font_get_nominal_glyph(font, scalar.value, &glyph) != 0 && glyph != 0
+    }
+}
+
+/// Faces loaded once and kept in a least-recently-used cache bounded by count: a face
+/// evicted while a measurement still holds it lives until that measurement ends
+/// (reference counting), so eviction never frees a font in use.
+/// Memory: at most `capacity` faces (the built-in files are 0.3–0.8 MB each, mapped).
+public final class FaceCache: Sendable {
+    private struct State {
+        var faces: [String: LoadedFace] = [:]
+        /// Paths, least recently used first.
+        var order: [String] = []
+        var loads = 0
+    }
+    private let state = Mutex(State())
+    /// The most faces kept.
+    public let capacity: Int
+
+    public init(capacity: Int = 48) {
+        precondition(capacity > 0)
+        self.capacity = capacity
+    }
+
+    /// The loaded face for `face`, loading it on first use. O(capacity) per call.
+    /// - Returns: nil when the file cannot be read as a font.
+    public func load(_ face: FontFace) -> LoadedFace? {
+        if let hit = state.withLock({ state -> LoadedFace? in
+            guard let hit = state.faces[face.path] else { return nil }
+            if let index = state.order.firstIndex(of: face.path) { state.order.remove(at: index) }
+            state.order.append(face.path)
+            return hit
+        }) { return hit }
+        guard let loaded = LoadedFace(face) else { return nil }
+        return state.withLock { state in
+            if let raced = state.faces[face.path] { return raced }
+            state.faces[face.path] = loaded
+            state.order.append(face.path)
+            state.loads += 1
+            while state.order.count > capacity {
+                let evicted = state.order.removeFirst()
+                state.faces[evicted] = nil
+            }
+            return loaded
+        }
+    }
+
+    /// How many faces are held now, and how many loads happened in all (a reload after an
+    /// eviction counts again). FaceCacheTests reads these.
+    public var counts: (held: Int, loads: Int) {
+        state.withLock { ($0.faces.count, $0.loads) }
+    }
+}

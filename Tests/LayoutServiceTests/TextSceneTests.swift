@@ -1,0 +1,173 @@
+import Foundation
+import LayoutCompiler
+@testable import LayoutService
+import Testing
+import TextLayout
+
+/// Labels in scenes through the scene engine (contract, "Text"): two passes, sizes, the
+/// text answer, /validate, bad input and the work budget. Lengths come from DejaVu Sans
+/// Mono's own numbers (every glyph one advance wide; HarfBuzz's extents and hmtx).
+struct TextSceneTests {
+    /// DejaVu Sans Mono at 13 points: one character's advance and the line height, points.
+    static let mono: (advance: Double, lineHeight: Double, ascender: Double) = {
+        let measurer = SceneText.measurer
+        let face = try! measurer.face(for: FontRequest(family: "DejaVu Sans Mono"))
+        let loaded = measurer.faces.load(face)!
+        let scale = 13 / Double(loaded.unitsPerEm)
+        return (Double(loaded.advance(of: "a")!) * scale, Double(loaded.ascender - loaded.descender + loaded.lineGap) * scale,
+                Double(loaded.ascender) * scale)
+    }()
+
+    func answer(_ json: String, validate: Bool = false) throws -> (status: Int, body: JSONValue, text: String) {
+        let engine = SceneEngine()
+        let answer: EngineAnswer
+        switch engine.prepare(body: Array(json.utf8), resolveGroup: { _ in nil }) {
+        case .success(let prepared): answer = validate ? engine.validate(prepared) : engine.solve(prepared)
+        case .failure(let failure): answer = engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+        }
+        return (answer.status, try JSONParser().parse(answer.body), String(decoding: answer.body, as: UTF8.self))
+    }
+
+    func first(_ value: JSONValue?) -> JSONValue? {
+        guard case .array(let elements)? = value else { return nil }
+        return elements.first
+    }
+
+    func label(_ string: String, lines: Int = 0, extra: String = "") -> String {
+        #"{"text":{"string":"\#(string)","font":{"family":"DejaVu Sans Mono","size":13},"numberOfLines":\#(lines)\#(extra)}}"#
+    }
+
+    @Test func secondPassWrapsAtTheSolvedWidth() throws {
+        let a = Self.mono.advance
+        // 20 from each side of a container 20 + 9.5 cells + 20 wide: "aaaa bbbb cc" (12
+        // cells) wraps into "aaaa bbbb" and "cc" at the solved 9.5 cells.
+        let width = 40 + 9.5 * a
+        let (status, body, text) = try answer(#"""
+        {"container":{"width":\#(width),"height":300},"views":{"l":\#(label("aaaa bbbb cc"))},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"]}
+        """#)
+        #expect(status == 200, "\(text)")
+        #expect(body["text"]?["l"]?["lines"] == .number(2), "\(text)")
+        #expect(body["text"]?["l"]?["truncated"] == .bool(false))
+        #expect(body["frames"]?["l"]?["height"] == .number((2 * Self.mono.lineHeight).rounded(.up)), "\(text)")
+        #expect(body["diagnostics"] == .array([]))
+    }
+
+    @Test func aLabelBaselineIsItsMeasuredAscenderAndLastLine() throws {
+        let a = Self.mono.advance
+        // b's top sits on l's last baseline: 10 + ascender + (3 − 1) × line height.
+        let (status, body, text) = try answer(#"""
+        {"container":{"width":\#(40 + 4 * a),"height":300},
+         "views":{"l":\#(label("aaaa bbbb cccc")),"b":{"intrinsicSize":{"width":10,"height":10}}},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]","H:|[b]","b.top == l.lastBaseline"]}
+        """#)
+        #expect(status == 200, "\(text)")
+        #expect(body["text"]?["l"]?["lines"] == .number(3))
+        guard case .number(let y)? = body["frames"]?["b"]?["y"] else { Issue.record("no frame for b: \(text)"); return }
+        #expect(abs(y - (10 + Self.mono.ascender + 2 * Self.mono.lineHeight)) < 1e-6, "\(text)")
+    }
+
+    @Test func aSceneThatOscillatesIsAnsweredUnstable() throws {
+        let a = Self.mono.advance
+        let one = Self.mono.lineHeight.rounded(.up), two = (2 * Self.mono.lineHeight).rounded(.up)
+        // l.width == l.height + K with K between 9 cells − two lines and 9 cells − one line:
+        // one line (pass 1) gives a width under "aaaa bbbb" (9 cells): two lines; two lines
+        // a width over it: one line; and so on. Pass 8 has two lines.
+        let k = 9 * a - (one + two) / 2
+        let (status, body, text) = try answer(#"""
+        {"container":{"width":400,"height":300},
+         "views":{"l":{"text":{"string":"aaaa bbbb","font":{"family":"DejaVu Sans Mono","size":13},"numberOfLines":0},
+                       "hugging":{"vertical":999},"compressionResistance":{"vertical":999}}},
+         "constraints":["H:|-20-[l]","V:|-10-[l]","l.width == l.height + \#(k)"]}
+        """#)
+        #expect(status == 200, "\(text)")
+        guard case .array(let diagnostics)? = body["diagnostics"] else { Issue.record("\(text)"); return }
+        #expect(diagnostics.map { $0["code"] } == [.string("text_layout_unstable")], "\(text)")
+        #expect(diagnostics.first?["view"] == .string("l"))
+        #expect(body["frames"]?["l"]?["height"] == .number(two), "\(text)")
+    }
+
+    @Test func eachSizeDoesItsOwnPasses() throws {
+        let a = Self.mono.advance
+        let scene = #"""
+        "views":{"l":\#(label("aaaa bbbb cccc dddd"))},"constraints":["H:|-20-[l]-20-|","V:|-10-[l]"]
+        """#
+        let widths = [40 + 9 * a, 40 + 4 * a, 40 + 19 * a]
+        let (_, many, text) = try answer(#"{"sizes":[\#(widths.map { #"{"width":\#($0),"height":200}"# }.joined(separator: ","))],\#(scene)}"#)
+        guard case .array(let layouts)? = many["layouts"] else { Issue.record("\(text)"); return }
+        #expect(layouts.map { $0["text"]?["l"]?["lines"] } == [.number(2), .number(4), .number(1)], "\(text)")
+        for (index, width) in widths.enumerated() {
+            let (_, single, _) = try answer(#"{"container":{"width":\#(width),"height":200},\#(scene)}"#)
+            #expect(layouts[index]["frames"] == single["frames"])
+            #expect(layouts[index]["text"] == single["text"])
+        }
+    }
+
+    @Test func preferredMaxLayoutWidthWrapsWithoutPasses() throws {
+        let a = Self.mono.advance
+        let (_, body, text) = try answer(#"""
+        {"container":{"width":400,"height":300},"views":{"l":\#(label("aaaa bbbb cccc", extra: #","preferredMaxLayoutWidth":\#(4 * a)"#))},
+         "constraints":["H:|-20-[l]","V:|-10-[l]"]}
+        """#)
+        #expect(body["text"]?["l"]?["lines"] == .number(3), "\(text)")
+        #expect(body["frames"]?["l"]?["width"] == .number((4 * a).rounded(.up)), "\(text)")
+    }
+
+    @Test func aFrameLowerThanTheLinesTruncates() throws {
+        let (_, body, text) = try answer(#"""
+        {"container":{"width":400,"height":300},"views":{"l":\#(label("aaaa\\nbbbb\\ncccc"))},
+         "constraints":["H:|-20-[l]","V:|-10-[l(==\#(Self.mono.lineHeight * 2 + 1))]"]}
+        """#)
+        #expect(body["text"]?["l"]?["lines"] == .number(2), "\(text)")
+        #expect(body["text"]?["l"]?["truncated"] == .bool(true))
+    }
+
+    @Test func validateJudgesLabels() throws {
+        let (status, body, text) = try answer(#"""
+        {"container":{"width":320,"height":300},"views":{"l":{"text":{"string":"Hi ☃ \u0fff","font":{"family":"Inter"}}}},
+         "constraints":["H:|-[l]","V:|-[l]"]}
+        """#, validate: true)
+        #expect(status == 200)
+        #expect(body["valid"] == .bool(true), "\(text)")
+        guard case .array(let diagnostics)? = body["diagnostics"] else { Issue.record("\(text)"); return }
+        #expect(diagnostics.map { $0["code"] } == [.string("missing_glyphs")], "\(text)")
+    }
+
+    @Test func badTextIsRejected() throws {
+        let cases: [(String, Int, String)] = [
+            (#"{"text":{"string":"x"},"intrinsicSize":{"width":1}}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x"},"baseline":3}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x","font":{"size":0}}}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x","font":{"size":1001}}}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x","font":{"weight":50}}}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x","font":{"weight":"bold"}}}"#, 400, "invalid_scene"),
+            (#"{"text":{"string":"\#(String(repeating: "é", count: 10_001))"}}"#, 422, "invalid_scene"),
+            (#"{"text":{"string":"x","font":{"family":"Comic Sands"}}}"#, 422, "unknown_font"),
+            (#"{"text":{"font":{"size":3}}}"#, 400, "invalid_scene"),
+        ]
+        for (view, status, code) in cases {
+            let (got, body, text) = try answer(#"{"container":{"width":100,"height":100},"views":{"l":\#(view)},"constraints":["H:|[l]"]}"#)
+            #expect(got == status, "\(view): \(text)")
+            #expect(first(body["diagnostics"])?["code"] == .string(code), "\(view): \(text)")
+        }
+        let (_, body, _) = try answer(#"{"views":{"l":{"text":{"string":"x","font":{"family":"LIBERATION sanz"}}}}}"#)
+        #expect(first(body["diagnostics"])?["message"] == .string("Unknown font family 'LIBERATION sanz'; did you mean 'Liberation Sans'?"))
+    }
+
+    @Test func aThousandLabelsAtAThousandSizesIsOverTheWorkLimit() throws {
+        let views = (0..<1000).map { #""l\#($0)":{"text":{"string":"Label number \#($0) wraps","numberOfLines":0}}"# }.joined(separator: ",")
+        let constraints = (0..<1000).map { #""H:|-[l\#($0)]-|""# }.joined(separator: ",")
+        let sizes = (0..<1000).map { #"{"width":\#(200 + $0 % 100),"height":900}"# }.joined(separator: ",")
+        let (status, body, text) = try answer(#"{"views":{\#(views)},"constraints":[\#(constraints)],"sizes":[\#(sizes)],"options":{"ambiguity":"ignore"}}"#)
+        // Solving is charged per size: the request stops at the budget (a 200 whose later
+        // layouts are limit_exceeded errors), never running all the passes.
+        #expect(status == 200 || status == 422, "\(text.prefix(300))")
+        let codes: [JSONValue?]
+        if case .array(let layouts)? = body["layouts"] {
+            codes = layouts.compactMap { first($0["diagnostics"])?["code"] }
+        } else {
+            codes = [first(body["diagnostics"])?["code"]]
+        }
+        #expect(codes.contains(.string("limit_exceeded")), "\(text.prefix(300))")
+    }
+}
