@@ -145,6 +145,12 @@ enum ServiceFailure: Error, Sendable, Equatable {
     case repeatedQueryParameter(String, count: Int)
     /// No group of that name: 404.
     case unknownGroup(String)
+    /// No stored face `family/face` (GET or DELETE of `/fonts/{family}/{face}`).
+    case unknownFontFace(String)
+    /// A font route's family or face is not a valid name.
+    case invalidFontName(family: String, face: String, reason: String)
+    /// A font file over `--max-font-file-bytes`.
+    case fontFileTooLarge(bytes: Int, limit: Int)
     /// The group has no such version (never had, or the number is beyond any): 404.
     case unknownVersion(group: String, version: String)
     /// The version was pruned from the group's history: 404 with the store's `message`
@@ -180,6 +186,9 @@ enum ServiceFailure: Error, Sendable, Equatable {
     /// The HTTP status of the answer.
     var status: Int {
         switch self {
+        case .invalidFontName: 400
+        case .unknownFontFace: 404
+        case .fontFileTooLarge: 413
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: 400
         case .writesNeedAToken: 401
         case .anonymousWritesRefused: 403
@@ -232,6 +241,12 @@ enum ServiceFailure: Error, Sendable, Equatable {
             return "'\(name)' is given \(count) times: give it at most once"
         case .unknownGroup(let name):
             return "No group named '\(name)'"
+        case .unknownFontFace(let name):
+            return "No stored font face '\(name)'"
+        case .invalidFontName(let family, let face, let reason):
+            return "'\(family)/\(face)' is not a valid font face name: \(reason)"
+        case .fontFileTooLarge(let bytes, let limit):
+            return "The font file is \(bytes) bytes; stored fonts may have at most \(limit) bytes each (limit maxFontFileBytes): raise it with --max-font-file-bytes"
         case .unknownVersion(let group, let version):
             return "Group '\(group)' has no version \(version)"
         case .prunedVersion(let message):
@@ -272,7 +287,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
-             .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
              .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
         }
     }

@@ -47,6 +47,9 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
         OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "Bytes all kept group versions may count together (name, constraints and metrics JSON, timestamp, plus SQLite's row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "67108864"),
+        OptionSpec(name: "max-fonts", valueName: "N", help: "Font faces stored at once (422 limit_exceeded beyond).", defaultDescription: "256"),
+        OptionSpec(name: "max-font-bytes", valueName: "BYTES", help: "Bytes all stored font faces may count together (files, names, SHA-256s, timestamps, plus row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-font-file-bytes", valueName: "BYTES", help: "Largest font file one PUT /fonts/… may store (413 beyond; --max-body-bytes bounds it too).", defaultDescription: "1048576"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
@@ -179,6 +182,12 @@ public enum LayoutdCommand {
         let maxGroupBytes = try options.int("max-group-bytes", default: 64 << 20)
         guard maxGroupBytes >= 0 else { throw UsageError("--max-group-bytes must be at least 0") }
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        let maxFonts = try options.int("max-fonts", default: VersionedWritePolicy.defaultMaxFonts)
+        guard maxFonts >= 0 else { throw UsageError("--max-fonts must be at least 0") }
+        let maxFontBytes = try options.int("max-font-bytes", default: VersionedWritePolicy.defaultMaxFontBytes)
+        guard maxFontBytes >= 0 else { throw UsageError("--max-font-bytes must be at least 0") }
+        configuration.maxFontFileBytes = try options.int("max-font-file-bytes", default: configuration.maxFontFileBytes)
+        guard configuration.maxFontFileBytes >= 0 else { throw UsageError("--max-font-file-bytes must be at least 0") }
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         let busyTimeout = try options.seconds("busy-timeout", default: 5)
 
@@ -191,6 +200,8 @@ public enum LayoutdCommand {
         settings.maxGroupVersions = maxGroupVersions
         settings.diskReserveBytes = diskReserveBytes
         settings.maxGroupBytes = maxGroupBytes
+        settings.maxFonts = maxFonts
+        settings.maxFontBytes = maxFontBytes
         // With PostgreSQL, POST requests get more threads than --workers run at once: a
         // front cache hit waiting on the store (its version lookup, batched with others'
         // by VersionResolver) holds a thread but no solving turn. With SQLite, --workers
@@ -230,7 +241,8 @@ public enum LayoutdCommand {
         // One count of pending response bytes: the server's unsent output and the answers
         // the service is still writing.
         let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
-        let service = LayoutService(store: store, groupStore: groupStore, configuration: configuration, pendingResponseBytes: pending,
+        let service = LayoutService(store: store, groupStore: groupStore,
+                                    fontStore: Self.fontStore(for: groupStore, cache: store, settings: settings), configuration: configuration, pendingResponseBytes: pending,
                                     openConnections: { connections.value() })
         let router = service.makeRouter()
         let handler = service.makeHandler(router: router, log: log)
@@ -306,6 +318,8 @@ public enum LayoutdCommand {
         var maxGroupVersions = 100
         var diskReserveBytes = DiskReserve.defaultBytes
         var maxGroupBytes = 64 << 20
+        var maxFonts = VersionedWritePolicy.defaultMaxFonts
+        var maxFontBytes = VersionedWritePolicy.defaultMaxFontBytes
         /// PostgreSQL connections kept.
         var poolSize = 4
     }
@@ -338,7 +352,8 @@ public enum LayoutdCommand {
             store = try SQLiteStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
                                     maxGroups: settings.maxGroups, maxResultBytes: settings.maxCachedResultBytes,
                                     maxCacheBytes: settings.maxCacheBytes, maxGroupVersions: settings.maxGroupVersions,
-                                    diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes)
+                                    diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes,
+                                    maxFonts: settings.maxFonts, maxFontBytes: settings.maxFontBytes)
         } catch {
             throw StoreOpenFailure(path: path, error: error)
         }
@@ -349,7 +364,8 @@ public enum LayoutdCommand {
             do {
                 let groups = try SQLiteStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
                                              maxGroupVersions: settings.maxGroupVersions, diskReserveBytes: settings.diskReserveBytes,
-                                             maxGroupBytes: settings.maxGroupBytes)
+                                             maxGroupBytes: settings.maxGroupBytes, maxFonts: settings.maxFonts,
+                                             maxFontBytes: settings.maxFontBytes)
                 return (store, groups, path)
             } catch {
                 store.close()
@@ -361,6 +377,15 @@ public enum LayoutdCommand {
                 maxGroupVersions: settings.maxGroupVersions, maxGroupBytes: settings.maxGroupBytes, report: report)
             return (store, groups, path)
         }
+    }
+
+    /// The font store beside `groups`: that same SQLite file, or PostgreSQL's font tables
+    /// on the group store's pool (with `settings`' font bounds).
+    static func fontStore(for groups: any GroupStoring, cache: SQLiteStore, settings: StoreSettings) -> any FontStoring {
+        if let postgreSQL = groups as? PostgreSQLGroupStore {
+            return PostgreSQLFontStore(groups: postgreSQL, maxFonts: settings.maxFonts, maxFontBytes: settings.maxFontBytes)
+        }
+        return (groups as? SQLiteStore) ?? cache
     }
 
     /// The start-up line's account of the stores: `database PATH` when one SQLite file
