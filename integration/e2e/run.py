@@ -83,6 +83,7 @@ def main():
     import checks_http  # noqa: F401
     import checks_cache  # noqa: F401
     import checks_groups  # noqa: F401
+    import checks_fonts  # noqa: F401
     import checks_process  # noqa: F401
     import checks_store  # noqa: F401
     import checks_replicas  # noqa: F401
