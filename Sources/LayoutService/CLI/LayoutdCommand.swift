@@ -78,6 +78,7 @@ public enum LayoutdCommand {
       validate FILE|-     Check a scene; print its diagnostics.
       probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
       groups export|import  Copy named groups out of (JSON lines on stdout) or into (from stdin) a store, keeping versions.
+      fonts export|import   Copy stored font faces out of (JSON lines, files in base64) or into a store, keeping versions.
 
     Run 'layoutd <command> --help' for a command's options.
 
@@ -97,6 +98,7 @@ public enum LayoutdCommand {
             case "validate": return try scene(rest, validating: true, environment: environment)
             case "probe": return try probe(rest, environment: environment)
             case "groups": return try groups(rest, environment: environment)
+            case "fonts": return try fonts(rest, environment: environment)
             case "--help", "-h", "help":
                 FileHandle.standardOutput.write(Data(usage.utf8))
                 return 0
