@@ -73,8 +73,8 @@ extension VersionedWritePolicy {
 
     /// The default of `maxFonts`: 256 faces.
     public static let defaultMaxFonts = 256
-    /// The default of `maxFontBytes` for all faces together: 256 MiB (268,435,456).
-    public static let defaultMaxFontBytes = 256 << 20
+    /// The default of `maxFontBytes` for all faces together: 48 MiB (50,331,648), so that the database stays under 512 MiB with every default (docs/operations.md, "On disk").
+    public static let defaultMaxFontBytes = 48 << 20
 }
 
 /// Stored font faces (contract, "Text", stored fonts), in the same database as the

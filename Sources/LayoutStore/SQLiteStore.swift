@@ -60,7 +60,7 @@ public final class SQLiteStore: @unchecked Sendable {
     public let maxGroupBytes: Int
     /// The most font faces stored at once (default 256).
     public let maxFonts: Int
-    /// The most bytes the stored font faces count together (default 256 MiB, 268,435,456),
+    /// The most bytes the stored font faces count together (default 48 MiB, 50,331,648),
     /// each as ``StoredBytes/count(payload:)`` of its name, SHA-256, file and `updatedAt`.
     public let maxFontBytes: Int
     /// The times a write met a full disk (`SQLITE_FULL`) since opening; read from any thread.

@@ -48,7 +48,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
         OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "Bytes all kept group versions may count together (name, constraints and metrics JSON, timestamp, plus SQLite's row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "max-fonts", valueName: "N", help: "Font faces stored at once (422 limit_exceeded beyond).", defaultDescription: "256"),
-        OptionSpec(name: "max-font-bytes", valueName: "BYTES", help: "Bytes all stored font faces may count together (files, names, SHA-256s, timestamps, plus row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "268435456"),
+        OptionSpec(name: "max-font-bytes", valueName: "BYTES", help: "Bytes all stored font faces may count together (files, names, SHA-256s, timestamps, plus row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "50331648"),
         OptionSpec(name: "max-font-file-bytes", valueName: "BYTES", help: "Largest font file one PUT /fonts/… may store (413 beyond; --max-body-bytes bounds it too).", defaultDescription: "1048576"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
