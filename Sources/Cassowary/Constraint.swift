@@ -42,14 +42,30 @@ public struct Constraint: Hashable, Sendable {
 /// Identifies a constraint added to one ``Solver``: handles are handed out
 /// sequentially (0, 1, 2, …) per solver and never reused, so they also record the
 /// order of addition. A copied solver keeps the handles of the original.
-public struct ConstraintHandle: Hashable, Comparable, Sendable {
-    /// The sequence number of the addition.
+///
+/// Inside the solver a handle is also the index of the constraint's entry in its
+/// per-constraint tables (``index``), and ``invalid`` stands for "no constraint" (the
+/// owner of a symbol no constraint owns). A wrapper of one `Int`: the same size and
+/// layout as the index, so tables of handles cost what tables of integers cost.
+@frozen public struct ConstraintHandle: Hashable, Comparable, Sendable {
+    /// The sequence number of the addition; -1 for ``invalid``.
     public let rawValue: Int
 
     /// Wraps a sequence number (for tests and tables; the solver creates handles).
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    @inline(__always) public init(rawValue: Int) { self.rawValue = rawValue }
 
-    public static func < (lhs: ConstraintHandle, rhs: ConstraintHandle) -> Bool {
+    /// "No constraint": never returned by a solver.
+    static let invalid = ConstraintHandle(rawValue: -1)
+
+    /// Whether this names a constraint (is not ``invalid``).
+    @inline(__always) var isValid: Bool { rawValue >= 0 }
+
+    /// The index of the constraint's entry in the solver's per-constraint tables
+    /// (`records`, `tags`).
+    @inline(__always) var index: Int { rawValue }
+
+    /// Addition order: the tie-break of every choice among constraints.
+    @inline(__always) public static func < (lhs: ConstraintHandle, rhs: ConstraintHandle) -> Bool {
         lhs.rawValue < rhs.rawValue
     }
 }

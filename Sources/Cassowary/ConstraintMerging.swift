@@ -12,7 +12,7 @@ extension Solver {
     /// width @weak" row of n labels is O(n²) without merging). Edit constraints
     /// (`isMergeable` false) and solvers that track markers (explanations) never merge.
     /// - Returns: the tag and whether the constraint was merged.
-    mutating func insertOrMerge(_ constraint: Constraint, handle: Int, isMergeable: Bool,
+    mutating func insertOrMerge(_ constraint: Constraint, handle: ConstraintHandle, isMergeable: Bool,
                                 certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
         guard isMergeable, !tracksMarkers else {
             return (try insertRow(constraint, certificate: &certificate), false)
@@ -20,12 +20,12 @@ extension Solver {
         guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = merging.index.handle(for: key), records[representative] != nil,
-           constraint.strength.isRequired || tags[representative].marker.isValid {
+        if let representative = merging.index.handle(for: key), records[representative.index] != nil,
+           constraint.strength.isRequired || tags[representative.index].marker.isValid {
             merging.mergedCount += 1
-            if constraint.strength.isRequired { return (tags[representative], true) }
-            addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
-            return (tags[representative], true)
+            if constraint.strength.isRequired { return (tags[representative.index], true) }
+            addWeight(to: tags[representative.index], level: objective.level(for: constraint.strength.value))
+            return (tags[representative.index], true)
         }
         guard !constraint.strength.isRequired else {
             let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
@@ -38,7 +38,7 @@ extension Solver {
     /// The rest of ``insertOrMerge(_:handle:isMergeable:certificate:)`` for an optional
     /// constraint whose `key` matched no present constraint: the second chance below,
     /// else the row goes in. `isKeyIndexed`: `key` is already filed under `handle`.
-    mutating func insertOptional(_ constraint: Constraint, handle: Int, key: MergeKey, isKeyIndexed: Bool,
+    mutating func insertOptional(_ constraint: Constraint, handle: ConstraintHandle, key: MergeKey, isKeyIndexed: Bool,
                                  certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
         // Second chance for an optional constraint: the same expression written in the
         // non-basic symbols of now. Both rows are identities that stay true whatever the
@@ -48,12 +48,12 @@ extension Solver {
         var expandedKey: MergeKey? = nil
         if !expression.definition.isValid && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
-            if let representative = merging.expandedIndex.handle(for: candidate), records[representative] != nil {
+            if let representative = merging.expandedIndex.handle(for: candidate), records[representative.index] != nil {
                 merging.mergedCount += 1
-                addWeight(to: tags[representative], level: objective.level(for: constraint.strength.value))
+                addWeight(to: tags[representative.index], level: objective.level(for: constraint.strength.value))
                 // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
                 if !isKeyIndexed { merging.index.insert(key, handle: representative) }
-                return (tags[representative], true)
+                return (tags[representative.index], true)
             }
             expandedKey = candidate
         }
@@ -72,9 +72,9 @@ extension Solver {
     /// Adds one more unit of weight to the errors of the optional constraint whose
     /// markers are `tag`, in objective level `level`.
     mutating func addWeight(to tag: Tag, level: Int) {
-        for error in [tag.marker, tag.other] where error.isValid && kinds[error.id] == .error {
-            if isBasic[error.id] {
-                objective.add(rows[error.id], times: 1, level: level)
+        for error in [tag.marker, tag.other] where error.isValid && table.kinds[error.id] == .error {
+            if table.isBasic[error.id] {
+                objective.add(table.rows[error.id], times: 1, level: level)
             } else {
                 objective.add(error, level: level, 1)
             }
@@ -100,9 +100,9 @@ extension Solver {
             }
             var coefficient = term.coefficient
             while isAlias(symbol) {
-                constant += coefficient * rows[symbol.id].constant
-                coefficient *= rows[symbol.id].cells[0].coefficient
-                symbol = rows[symbol.id].cells[0].symbol
+                constant += coefficient * table.rows[symbol.id].constant
+                coefficient *= table.rows[symbol.id].cells[0].coefficient
+                symbol = table.rows[symbol.id].cells[0].symbol
                 cellOperations &+= 1   // long alias chains count toward the work limit
             }
             cells.append(Cell(symbol: symbol, coefficient: coefficient))
@@ -118,7 +118,7 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Symbol) -> Bool {
-        definitions.isAlias[symbol.id]
+        table.isAlias[symbol.id]
     }
 }
 
@@ -152,7 +152,7 @@ struct MergeKey: Sendable {
     }
 }
 
-/// Lookups from ``MergeKey`` to a constraint handle (`rawValue`). Lookups only:
+/// Lookups from ``MergeKey`` to a constraint handle. Lookups only:
 /// nothing iterates it, so its layout never chooses anything observable.
 ///
 /// Built for tables of 10⁵ keys that mostly miss (a new constraint is rarely a
@@ -189,7 +189,7 @@ struct MergeIndex: Sendable {
         var hash: UInt64
         var strength: Double
         var constant: Double
-        var handle: Int
+        var handle: ConstraintHandle
         var start: Int32
         var count: Int32
         /// `entry + 1` of the next older key in the same list, 0 at its end;
@@ -207,14 +207,14 @@ struct MergeIndex: Sendable {
     }
 
     /// The handle stored for a key equal to `key`, if any.
-    func handle(for key: MergeKey) -> Int? {
+    func handle(for key: MergeKey) -> ConstraintHandle? {
         guard let entry = find(key).entry else { return nil }
         return entries[entry].handle
     }
 
     /// Stores `handle` for `key`, replacing the handle of an equal key.
     /// - Complexity: O(``listLimit`` + the key's cells), amortised.
-    mutating func insert(_ key: MergeKey, handle: Int) {
+    mutating func insert(_ key: MergeKey, handle: ConstraintHandle) {
         let found = find(key)
         if let entry = found.entry {
             entries[entry].handle = handle

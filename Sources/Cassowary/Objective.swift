@@ -195,7 +195,7 @@ struct Objective: Sendable {
     /// `old + delta`, or exactly 0 when it is rounding: within ``Tolerance`` of the
     /// operands, or of ``unitScale``. Errors weigh 1 each, so a reduced cost is a sum of
     /// products of tableau coefficients; one left from cancellation (−8.6e-18 in
-    /// `PivotToleranceTests`) entered a symbol whose only blocking row held rounding too
+    /// `ReducedCostRoundingTests`) entered a symbol whose only blocking row held rounding too
     /// (−6e-17), the pivot divided the tableau by it and broke required constraints,
     /// and a positive one in a strong level hid a negative entry below it. With the
     /// scale a thousandth of an error's weight, entries under 1e-12 are dropped; a

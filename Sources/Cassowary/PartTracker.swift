@@ -1,5 +1,5 @@
 /// The parts of a bulk load (`Solver.installPending`): each queued constraint's set in
-/// the solver's ``Solver/links`` once the queued constraints' own ties are added, ranked
+/// the solver's ``SymbolTable/links`` once the queued constraints' own ties are added, ranked
 /// by first appearance in the queue.
 ///
 /// Installing part by part, each part in level order, makes exactly the pivots of the
@@ -32,7 +32,7 @@ struct PartTracker {
             let node: Int
             if let symbol = solver.variableSymbols[term.variable] {
                 // A variable a required equality pins ties nothing.
-                if solver.isPinned[symbol.id] { continue }
+                if solver.table.isPinned[symbol.id] { continue }
                 node = symbol.id
             } else if let known = unnamed[term.variable] {
                 node = known
@@ -70,11 +70,11 @@ struct PartTracker {
     /// - Returns: the number of parts woven in.
     /// - Complexity: O(queue).
     static func weave(_ queue: inout [PendingInstall]) -> Int {
-        var ranges: [(start: Int, end: Int, highestHandle: Int, hasDeferred: Bool)] = []
+        var ranges: [(start: Int, end: Int, highestHandle: ConstraintHandle, hasDeferred: Bool)] = []
         var start = 0
         while start < queue.count {
             var end = start
-            var highest = -1
+            var highest = ConstraintHandle.invalid
             var hasDeferred = false
             while end < queue.count && queue[end].part == queue[start].part {
                 highest = max(highest, queue[end].handle)
@@ -169,7 +169,7 @@ struct PartTracker {
         func isUpper(_ entry: PendingInstall) -> Bool { !entry.isDeferred && entry.strength > split }
         var upper = PartTracker(links: links)
         for entry in queue {
-            if isUpper(entry), let record = solver.records[entry.handle] {
+            if isUpper(entry), let record = solver.records[entry.handle.index] {
                 upper.tie(record.constraint.expression, in: solver)
             } else {
                 upper.anchors.append(-1)

@@ -48,7 +48,7 @@ extension Solver {
         }
         var blocking = DegeneracyIndex(precomputed: true)
         blocking.build(from: self)
-        blocking.work = kinds.count
+        blocking.work = table.kinds.count
         defer { work += blocking.work + blocking.expander.work }
         var answers: [Bool] = []
         answers.reserveCapacity(expressions.count)
@@ -82,10 +82,10 @@ extension Solver {
         init(precomputed: Bool) { self.precomputed = precomputed }
 
         mutating func build(from solver: Solver) {
-            flags = Array(repeating: Flags(), count: solver.kinds.count)
-            for id in solver.kinds.indices where solver.isDegenerate(Symbol(id)) {
+            flags = Array(repeating: Flags(), count: solver.table.kinds.count)
+            for id in solver.table.kinds.indices where solver.isDegenerate(Symbol(id)) {
                 let basic = Symbol(id)
-                let cells = solver.rows[basic.id].cells
+                let cells = solver.table.rows[basic.id].cells
                 let movable = cells.filter { solver.freedom(of: $0.symbol) != .fixed }
                 for cell in movable {
                     Self.record(cell.coefficient, alone: movable.count == 1, into: &flags[cell.symbol.id])
@@ -104,11 +104,11 @@ extension Solver {
         func flags(for symbol: Symbol, in solver: Solver) -> Flags {
             if precomputed { return flags[symbol.id] }
             var result = Flags()
-            for basic in solver.columns[symbol.id] where solver.isDegenerate(basic) {
-                let cells = solver.rows[basic.id].cells
+            for basic in solver.table.columns[symbol.id] where solver.isDegenerate(basic) {
+                let cells = solver.table.rows[basic.id].cells
                 var movable = 0
                 for cell in cells where solver.freedom(of: cell.symbol) != .fixed { movable += 1 }
-                Self.record(solver.rows[basic.id].coefficient(for: symbol), alone: movable == 1, into: &result)
+                Self.record(solver.table.rows[basic.id].coefficient(for: symbol), alone: movable == 1, into: &result)
             }
             return result
         }
@@ -120,25 +120,25 @@ extension Solver {
     /// Symbols are given by their ids (`Symbol.id`), the numbers ``pivotTrail`` holds.
     /// - Complexity: O(symbols).
     public func degenerateRows() -> [Int] {
-        kinds.indices.filter { isDegenerate(Symbol($0)) }
+        table.kinds.indices.filter { isDegenerate(Symbol($0)) }
     }
 
     /// A restricted basic row whose value is 0 (up to ``Tolerance``).
     @inline(__always)
     func isDegenerate(_ basic: Symbol) -> Bool {
-        isBasic[basic.id] && kinds[basic.id].isRestricted && Tolerance.isNearZero(rows[basic.id].constant, scale: 1)
+        table.isBasic[basic.id] && table.kinds[basic.id].isRestricted && Tolerance.isNearZero(table.rows[basic.id].constant, scale: 1)
     }
 
     /// How a non-basic symbol may move on the optimal face.
     enum Freedom { case fixed, increase, both }
 
     func freedom(of symbol: Symbol) -> Freedom {
-        switch kinds[symbol.id] {
+        switch table.kinds[symbol.id] {
         case .dummy:
             return .fixed
         case .external, .slack, .error:
             if objective.hasCost(symbol) { return .fixed }
-            return kinds[symbol.id] == .external ? .both : .increase
+            return table.kinds[symbol.id] == .external ? .both : .increase
         }
     }
 
@@ -173,21 +173,21 @@ extension Solver {
     /// decided on its expansion; definitions are settled in rank order, so the
     /// recursion is a loop.
     func isSymbolDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
-        if blocking.determined.count < kinds.count {
-            blocking.determined = Array(repeating: 0, count: kinds.count)
+        if blocking.determined.count < table.kinds.count {
+            blocking.determined = Array(repeating: 0, count: table.kinds.count)
         }
         if blocking.determined[symbol.id] != 0 { return blocking.determined[symbol.id] == 1 }
-        if isBasic[symbol.id] && isDefinition(symbol) {
+        if table.isBasic[symbol.id] && isDefinition(symbol) {
             // Settle the definitions in rank order up to this one (each names only lower
             // ranks, which are then settled, and ordinary symbols, decided directly).
-            while blocking.settledRanks <= definitions.rank[symbol.id] {
+            while blocking.settledRanks <= table.definitionRank[symbol.id] {
                 settleDefinition(definitions.order[blocking.settledRanks], blocking: &blocking)
                 blocking.settledRanks += 1
             }
             return blocking.determined[symbol.id] == 1
         }
         var row = Row()
-        if isBasic[symbol.id] { row = rows[symbol.id] } else { row.insert(symbol, 1) }
+        if table.isBasic[symbol.id] { row = table.rows[symbol.id] } else { row.insert(symbol, 1) }
         let answer = isRowDetermined(row, blocking: &blocking)
         blocking.determined[symbol.id] = answer ? 1 : 2
         return answer
@@ -196,12 +196,12 @@ extension Solver {
     /// Decides the definition `symbol`, whose lower-ranked references are settled.
     private func settleDefinition(_ symbol: Symbol, blocking: inout DegeneracyIndex) {
         var answer = true
-        for cell in rows[symbol.id].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
+        for cell in table.rows[symbol.id].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
             answer = false
             break
         }
         if !answer {
-            answer = isRowDetermined(expanded(rows[symbol.id], blocking: &blocking), blocking: &blocking)
+            answer = isRowDetermined(expanded(table.rows[symbol.id], blocking: &blocking), blocking: &blocking)
         }
         blocking.determined[symbol.id] = answer ? 1 : 2
     }
@@ -247,16 +247,16 @@ extension Solver {
         while next < order.count {
             let symbol = order[next]
             next += 1
-            for basic in columns[symbol.id].sorted() where isDegenerate(basic) && !seenRows.contains(basic) {
+            for basic in table.columns[symbol.id].sorted() where isDegenerate(basic) && !seenRows.contains(basic) {
                 seenRows.insert(basic)
                 degenerateRows.append(basic)
-                for cell in rows[basic.id].cells { include(cell.symbol) }
+                for cell in table.rows[basic.id].cells { include(cell.symbol) }
             }
         }
         var scale = 0.0
         for cell in row.cells { scale = max(scale, abs(cell.coefficient)) }
         work &+= order.count
-        for basic in degenerateRows { work &+= rows[basic.id].cells.count }
+        for basic in degenerateRows { work &+= table.rows[basic.id].cells.count }
         for direction in [1.0, -1.0] {
             var program = Solver()
             defer { work &+= program.cellOperations }
@@ -270,7 +270,7 @@ extension Solver {
                 }
                 for basic in degenerateRows {
                     var terms: [Term] = []
-                    for cell in rows[basic.id].cells {
+                    for cell in table.rows[basic.id].cells {
                         if let position = index[cell.symbol] { terms.append(Term(Variable(id: position), cell.coefficient)) }
                     }
                     try program.addConstraint(Constraint(Expression(terms: terms), .greaterThanOrEqual))
@@ -322,7 +322,7 @@ extension Solver {
             return solved.ambiguityCauses(expressions, workLimit: workLimit)
         }
         var blocking = DegeneracyIndex(precomputed: false)
-        var editHandles: [Int] = edits.values.map(\.handle.rawValue)   // a handful; searched linearly
+        var editHandles: [ConstraintHandle] = edits.values.map(\.handle)   // a handful; searched linearly
         editHandles.sort()
         var work = 0
         var answers: [(ties: [ConstraintHandle], isUnderconstrained: Bool)] = []
@@ -334,7 +334,7 @@ extension Solver {
     }
 
     /// One answer of ``ambiguityCauses(_:workLimit:)``.
-    private func causes(of expression: Expression, blocking: inout DegeneracyIndex, editHandles: [Int],
+    private func causes(of expression: Expression, blocking: inout DegeneracyIndex, editHandles: [ConstraintHandle],
                         work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
         var direct = Row(constant: expression.constant)
         for term in expression.terms where term.coefficient != 0 {
@@ -342,24 +342,24 @@ extension Solver {
             direct.insert(symbol, term.coefficient)
         }
         let row = expanded(direct, blocking: &blocking)
-        var owners: [Int] = []
+        var owners: [ConstraintHandle] = []
         var isUnderconstrained = false
         for cell in row.cells where freedom(of: cell.symbol) != .fixed {
-            if kinds[cell.symbol.id] == .error {
-                owners.append(self.owners[cell.symbol.id])
+            if table.kinds[cell.symbol.id] == .error {
+                owners.append(table.owners[cell.symbol.id])
             } else {
                 isUnderconstrained = true
             }
-            work &+= columns[cell.symbol.id].count
-            for basic in columns[cell.symbol.id] where kinds[basic.id] == .error && !isDefinition(basic) {
-                owners.append(self.owners[basic.id])
+            work &+= table.columns[cell.symbol.id].count
+            for basic in table.columns[cell.symbol.id] where table.kinds[basic.id] == .error && !isDefinition(basic) {
+                owners.append(table.owners[basic.id])
             }
         }
         owners.sort()
         var ties: [ConstraintHandle] = []
-        for (index, owner) in owners.enumerated() where owner >= 0 && (index == 0 || owners[index - 1] != owner)
-            && !editHandles.contains(owner) && records[owner] != nil {
-            ties.append(ConstraintHandle(rawValue: owner))
+        for (index, owner) in owners.enumerated() where owner.isValid && (index == 0 || owners[index - 1] != owner)
+            && !editHandles.contains(owner) && records[owner.index] != nil {
+            ties.append(owner)
         }
         return (ties, isUnderconstrained)
     }

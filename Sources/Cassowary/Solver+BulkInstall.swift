@@ -31,7 +31,7 @@ extension Solver {
     ///
     /// Within a part the order is the level order and nothing else: any order ends
     /// optimal in exact arithmetic, not in floating point, and the level order is the one
-    /// the kiwi differential test and `PivotToleranceTests` hold.
+    /// the kiwi differential test and `ReducedCostRoundingTests` hold.
     ///
     /// What does not depend on the tableau of the moment — each constraint's merge
     /// key, whether it repeats an earlier one, and its part — is worked out first, in
@@ -39,98 +39,120 @@ extension Solver {
     /// variables (`PendingInstall`).
     /// - Complexity: O(queued terms) besides the installs, nearly.
     mutating func installPending() throws(SolverError) {
-        var queue: [PendingInstall] = []
-        queue.reserveCapacity(bulkLoad.pending.count)
-        var keys: [MergeKey] = []
         // A queue this long goes in by parts (unless ``BulkLoad/installsByPart`` is off, for tests).
         let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
-        var parts = PartTracker(links: bulkLoad.installsByPart && isBulk ? links : nil)
-        // The strongest queued level that names each hub (lookups only).
-        var hubLevels: [Symbol: Double] = [:]
-        // Merged duplicates tied to their representatives' parts (queue indices).
-        var duplicateTies: [(Int, Int)] = []
+        var plan = InstallPlan(parts: PartTracker(links: bulkLoad.installsByPart && isBulk ? table.links : nil))
+        plan.queue.reserveCapacity(bulkLoad.pending.count)
+        queuePending(into: &plan)
+        queueDeferred(into: &plan)
+        order(&plan)
+        // Parts are independent only from an optimal start (the required constraints
+        // added since the last solve may have left the objective improvable). The plain
+        // level order that tests compare parts with starts there too: from a start not
+        // known to be optimal, `insertRow` picks a degenerate row's subject by another
+        // rule (`PartOrderPivotTests.partOrderMakesTheLevelOrdersPivotsOnTiedSystems`).
+        if isBulk { try optimizeObjective() }
+        try installInOrder(&plan.queue, keys: plan.keys)
+        try optimizeObjective()
+    }
+
+    /// The first step of ``installPending()``: the queued optional constraints into
+    /// `plan.queue`, in handle order, each with its merge key or the earlier constraint
+    /// it repeats, tied into its part; the strongest queued level naming each hub.
+    private mutating func queuePending(into plan: inout InstallPlan) {
         for handle in bulkLoad.pending {
-            guard let record = records[handle] else { continue }
+            guard let record = records[handle.index] else { continue }
             let constraint = record.constraint
-            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: -1)
-            if parts.isActive { parts.tie(constraint.expression, in: self) }
+            var entry = PendingInstall(handle: handle, strength: constraint.strength.value, key: -1, representative: .invalid)
+            if plan.parts.isActive { plan.parts.tie(constraint.expression, in: self) }
             if deferrals.count > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], deferrals.direction[symbol.id] != 0 else { continue }
-                    hubLevels[symbol] = max(hubLevels[symbol] ?? -.infinity, entry.strength)
+                    guard let symbol = variableSymbols[term.variable], table.hubDirection[symbol.id] != 0 else { continue }
+                    plan.hubLevels[symbol] = max(plan.hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = merging.index.handle(for: key), records[representative] != nil {
+                if let representative = merging.index.handle(for: key), records[representative.index] != nil {
                     // An earlier constraint with this key: a present one, or a queued one with
                     // the same strength (the key holds it) and a lower handle, installed first.
                     // Aliases of a pinned variable can give two constraints one key in two
                     // parts: a queued representative's part takes the duplicate in, so
                     // that level-and-handle order installs the representative first.
                     entry.representative = representative
-                    if parts.isActive, let index = Self.queueIndex(of: representative, in: queue) {
-                        parts.tieEntry(queue.count, to: index)
-                        duplicateTies.append((queue.count, index))
+                    if plan.parts.isActive, let index = Self.queueIndex(of: representative, in: plan.queue) {
+                        plan.parts.tieEntry(plan.queue.count, to: index)
+                        plan.duplicateTies.append((plan.queue.count, index))
                     }
                 } else {
                     merging.index.insert(key, handle: handle)
-                    entry.key = Int32(truncatingIfNeeded: keys.count)
-                    keys.append(key)
+                    entry.key = Int32(truncatingIfNeeded: plan.keys.count)
+                    plan.keys.append(key)
                 }
             }
-            queue.append(entry)
+            plan.queue.append(entry)
         }
         bulkLoad.pending = []
-        // Deferred required constraints go in just before the strongest level that names
-        // their hub, or after everything (`Solver+Deferral.swift`).
-        for hub in deferrals.hubOrder where deferrals.direction[hub.id] != 0 {
-            let level = hubLevels[hub] ?? -.infinity
+    }
+
+    /// The second step of ``installPending()``: the deferred required constraints into
+    /// `plan.queue`, each at the strongest queued level that names its hub, or after
+    /// everything (`Solver+Deferral.swift`); no hub is left.
+    private mutating func queueDeferred(into plan: inout InstallPlan) {
+        for hub in deferrals.hubOrder where table.hubDirection[hub.id] != 0 {
+            let level = plan.hubLevels[hub] ?? -.infinity
             for handle in deferrals.byHub[hub] ?? [] {
-                guard let record = records[handle] else { continue }
-                queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: -1, isDeferred: true,
-                                            hub: Int32(truncatingIfNeeded: hub.id)))
-                if parts.isActive { parts.tie(record.constraint.expression, in: self) }
+                guard let record = records[handle.index] else { continue }
+                plan.queue.append(PendingInstall(handle: handle, strength: level, key: -1, representative: .invalid,
+                                                 isDeferred: true, hub: Int32(truncatingIfNeeded: hub.id)))
+                if plan.parts.isActive { plan.parts.tie(record.constraint.expression, in: self) }
             }
-            deferrals.direction[hub.id] = 0
+            table.hubDirection[hub.id] = 0
         }
         deferrals.byHub = [:]
         deferrals.hubOrder = []
-        bulkLoad.lastPartCount = parts.isActive ? parts.rank(&queue) : 0
+    }
+
+    /// The third step of ``installPending()``: ranks the parts, sorts `plan.queue` by
+    /// part, level (strongest first), deferred first and handle, and weaves a long
+    /// queue's parts into its largest part's sweep.
+    private mutating func order(_ plan: inout InstallPlan) {
+        bulkLoad.lastPartCount = plan.parts.isActive ? plan.parts.rank(&plan.queue) : 0
         // Above the strongest level at which deferred constraints go in, their hubs tie
         // nothing: those levels are parted again without them (`PartTracker.splitAbove`).
         var upperCount = 0
-        if parts.isActive, let split = queue.lazy.filter(\.isDeferred).map(\.strength).max() {
-            let counts = PartTracker.splitAbove(split, &queue, links: links, duplicateTies: duplicateTies, in: self)
+        if plan.parts.isActive, let split = plan.queue.lazy.filter(\.isDeferred).map(\.strength).max() {
+            let counts = PartTracker.splitAbove(split, &plan.queue, links: table.links,
+                                                duplicateTies: plan.duplicateTies, in: self)
             upperCount = Int(counts.upper)
             bulkLoad.lastPartCount = counts.all
         }
-        queue.sort {
+        plan.queue.sort {
             if $0.part != $1.part { return $0.part < $1.part }
             if $0.strength != $1.strength { return $0.strength > $1.strength }
             if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
             return $0.handle < $1.handle
         }
         bulkLoad.lastWovenPartCount = 0
-        if parts.isActive && upperCount > 0 {
+        if plan.parts.isActive && upperCount > 0 {
             // The two phases are woven each on its own: a part of one is not independent
             // of a part of the other.
-            let end = queue.firstIndex { $0.part >= upperCount } ?? queue.count
-            var upper = Array(queue[..<end])
-            var lower = Array(queue[end...])
+            let end = plan.queue.firstIndex { $0.part >= upperCount } ?? plan.queue.count
+            var upper = Array(plan.queue[..<end])
+            var lower = Array(plan.queue[end...])
             if upper.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&upper) }
             if lower.count >= bulkLoad.weaveMinimum { bulkLoad.lastWovenPartCount += PartTracker.weave(&lower) }
-            queue = upper + lower
-        } else if parts.isActive && queue.count >= bulkLoad.weaveMinimum {
-            bulkLoad.lastWovenPartCount = PartTracker.weave(&queue)
+            plan.queue = upper + lower
+        } else if plan.parts.isActive && plan.queue.count >= bulkLoad.weaveMinimum {
+            bulkLoad.lastWovenPartCount = PartTracker.weave(&plan.queue)
         }
-        // Parts are independent only from an optimal start (the required constraints
-        // added since the last solve may have left the objective improvable). The plain
-        // level order that tests compare parts with starts there too: from a start not
-        // known to be optimal, `insertRow` picks a degenerate row's subject by another
-        // rule (`TiedSystemTests.partOrderMakesTheLevelOrdersPivotsOnTiedSystems`).
-        if isBulk { try optimizeObjective() }
+    }
+
+    /// The last step of ``installPending()``: installs `queue` in its order, optimising
+    /// after each constraint; a run of deferred constraints goes in most demanding
+    /// first (``orderByDemand(_:)``).
+    private mutating func installInOrder(_ queue: inout [PendingInstall], keys: [MergeKey]) throws(SolverError) {
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
@@ -147,42 +169,42 @@ extension Solver {
             Self.prefetchKeys(queue, keys, at: position)
             let entry = queue[position]
             position += 1
-            let index = entry.handle
+            let handle = entry.handle
             if entry.isDeferred {
-                try installDeferred(handle: index)
+                try installDeferred(handle: handle)
                 try optimizeObjective()
                 continue
             }
             var certificate: [Symbol]? = nil
             let tag: Tag
             let isMerged: Bool
-            if entry.representative >= 0, records[entry.representative] != nil, tags[entry.representative].marker.isValid {
+            if entry.representative.isValid, records[entry.representative.index] != nil,
+               tags[entry.representative.index].marker.isValid {
                 merging.mergedCount += 1
-                addWeight(to: tags[entry.representative], level: objective.level(for: entry.strength))
-                (tag, isMerged) = (tags[entry.representative], true)
+                addWeight(to: tags[entry.representative.index], level: objective.level(for: entry.strength))
+                (tag, isMerged) = (tags[entry.representative.index], true)
             } else if entry.key >= 0 {
                 // The constraint is read from its key alone (strength, relation, row): its
                 // record is not touched until its tag is written.
                 let key = keys[Int(entry.key)]
                 let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
-                (tag, isMerged) = try insertOptional(shell, handle: index, key: key, isKeyIndexed: true,
+                (tag, isMerged) = try insertOptional(shell, handle: handle, key: key, isKeyIndexed: true,
                                                      certificate: &certificate)
             } else {
-                guard let record = records[index] else { continue }
-                (tag, isMerged) = try insertOrMerge(record.constraint, handle: index, isMergeable: record.isMergeable,
+                guard let record = records[handle.index] else { continue }
+                (tag, isMerged) = try insertOrMerge(record.constraint, handle: handle, isMergeable: record.isMergeable,
                                                     certificate: &certificate)
             }
-            tags[index] = tag
-            own(tag, isMerged: isMerged, by: index)
+            tags[handle.index] = tag
+            own(tag, isMerged: isMerged, by: handle)
             try optimizeObjective()
         }
-        try optimizeObjective()
     }
 
     /// The index of the entry for `handle` in `queue` (ascending handles, as the first
     /// pass of `installPending` builds it), if queued.
     /// - Complexity: O(log queue).
-    static func queueIndex(of handle: Int, in queue: [PendingInstall]) -> Int? {
+    static func queueIndex(of handle: ConstraintHandle, in queue: [PendingInstall]) -> Int? {
         var low = 0
         var high = queue.count
         while low < high {
@@ -196,16 +218,32 @@ extension Solver {
     static var partOrderMinimum: Int { 64 }
 }
 
+/// What ``Solver/installPending()`` works out before it installs anything.
+struct InstallPlan {
+    /// The constraints to install: queued optional ones, then deferred required ones;
+    /// sorted into install order by `Solver.order(_:)`.
+    var queue: [PendingInstall] = []
+    /// The merge keys of the queued constraints that have one (``PendingInstall/key``).
+    var keys: [MergeKey] = []
+    /// The parts of the queue (inactive for a short queue).
+    var parts: PartTracker
+    /// The strongest queued level that names each hub (lookups only).
+    var hubLevels: [Symbol: Double] = [:]
+    /// Merged duplicates tied to their representatives' parts (queue indices).
+    var duplicateTies: [(Int, Int)] = []
+}
+
 /// A queued optional constraint as `installPending` installs it: its handle and
 /// strength (the install order), and what was worked out in handle order before the
-/// install: the earlier constraint with the same merge key (or -1), else the index of
+/// install: the earlier constraint with the same merge key (or
+/// ``ConstraintHandle/invalid``), else the index of
 /// its key in the install's key list (or -1 for a constraint that names a variable
 /// without a symbol yet or is not mergeable). Plain values, cheap to sort.
 struct PendingInstall {
-    var handle: Int
+    var handle: ConstraintHandle
     var strength: Double
     var key: Int32
-    var representative: Int
+    var representative: ConstraintHandle
     /// Rank of the constraint's part of the bulk load (`PartTracker`), in order of
     /// first appearance; 0 when parts are not worked out.
     var part: Int32 = 0

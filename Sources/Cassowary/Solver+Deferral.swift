@@ -52,7 +52,7 @@ extension Solver {
     /// the next ones that push it that way are deferred.
     static var deferralPushMinimum: Int32 { 16 }
 
-    /// The mark in ``Deferrals/pushes`` of a variable pushed both ways (or named beside a hub).
+    /// The mark in ``SymbolTable/pushes`` of a variable pushed both ways (or named beside a hub).
     static var pushedBothWays: Int32 { .min }
 
     /// For a required `constraint` (handle `handle`): defers it if it pushes a hub (see
@@ -60,7 +60,7 @@ extension Solver {
     /// pushes its variables and returns false. Other hubs a deferred constraint names
     /// are installed first.
     /// - Complexity: O(terms²) for at most ``deferralTermLimit`` terms, else O(terms).
-    mutating func deferIfImpliedFree(_ constraint: Constraint, handle: Int, isMergeable: Bool) throws(SolverError) -> Bool {
+    mutating func deferIfImpliedFree(_ constraint: Constraint, handle: ConstraintHandle, isMergeable: Bool) throws(SolverError) -> Bool {
         guard constraint.strength.isRequired else { return false }
         let terms = constraint.expression.terms
         let relationSign: Double = constraint.relation == .greaterThanOrEqual ? 1 : -1
@@ -78,12 +78,12 @@ extension Solver {
             for index in terms.indices {
                 let sign = push(index)
                 guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
-                if deferrals.direction[symbol.id] == Int8(sign) {
+                if table.hubDirection[symbol.id] == Int8(sign) {
                     hub = symbol   // a hub already: join it
                     break
                 }
-                let count = deferrals.pushes[symbol.id]
-                if !hub.isValid && deferrals.direction[symbol.id] == 0 && count != Self.pushedBothWays
+                let count = table.pushes[symbol.id]
+                if !hub.isValid && table.hubDirection[symbol.id] == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
@@ -100,14 +100,14 @@ extension Solver {
         // No other hub may stay named by a deferred constraint.
         for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
+            if symbol != hub && table.hubDirection[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
         for index in terms.indices where terms[index].coefficient != 0 {
             let symbol = symbol(for: terms[index].variable)
             record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if deferrals.direction[hub.id] == 0 {
-            deferrals.direction[hub.id] = Int8(deferrals.pushes[hub.id].signum())
+        if table.hubDirection[hub.id] == 0 {
+            table.hubDirection[hub.id] = Int8(table.pushes[hub.id].signum())
             deferrals.hubOrder.append(hub)
         }
         deferrals.byHub[hub, default: []].append(handle)
@@ -119,15 +119,15 @@ extension Solver {
     }
 
     /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
-    /// to `symbol`'s count in ``Deferrals/pushes``.
+    /// to `symbol`'s count in ``SymbolTable/pushes``.
     @inline(__always)
     private mutating func record(_ sign: Int32, of symbol: Symbol) {
-        let count = deferrals.pushes[symbol.id]
+        let count = table.pushes[symbol.id]
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
-            deferrals.pushes[symbol.id] = Self.pushedBothWays
+            table.pushes[symbol.id] = Self.pushedBothWays
         } else if count.magnitude < Int32.max.magnitude - 1 {
-            deferrals.pushes[symbol.id] = count + sign
+            table.pushes[symbol.id] = count + sign
         }
     }
 
@@ -148,7 +148,7 @@ extension Solver {
         var keyed: [(key: Double, entry: PendingInstall)] = []
         keyed.reserveCapacity(run.count)
         for entry in run {
-            guard let constraint = records[entry.handle]?.constraint, entry.hub >= 0 else {
+            guard let constraint = records[entry.handle.index]?.constraint, entry.hub >= 0 else {
                 keyed.append((-.infinity, entry))
                 continue
             }
@@ -165,7 +165,7 @@ extension Solver {
             }
             // The hub value at which the constraint is tight, signed by the way the
             // constraint pushes the hub (the hub's direction), so larger is more demanding.
-            let hubValue = isBasic[hub.id] ? (isDefinition(hub) ? definitions.values[hub.id] : rows[hub.id].constant) : 0
+            let hubValue = table.isBasic[hub.id] ? (isDefinition(hub) ? table.definitionValues[hub.id] : table.rows[hub.id].constant) : 0
             let tight = hubValue - residual / coefficient
             let direction: Double = (coefficient > 0) == (constraint.relation == .greaterThanOrEqual) ? 1 : -1
             keyed.append((direction * tight, entry))
@@ -180,17 +180,17 @@ extension Solver {
         guard deferrals.count > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if deferrals.direction[symbol.id] != 0 { try installDeferred(hub: symbol) }
+            if table.hubDirection[symbol.id] != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
     mutating func installDeferred(hub: Symbol) throws(SolverError) {
-        deferrals.direction[hub.id] = 0
+        table.hubDirection[hub.id] = 0
         guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
-            PendingInstall(handle: $0, strength: 0, key: -1, representative: -1, isDeferred: true,
+            PendingInstall(handle: $0, strength: 0, key: -1, representative: .invalid, isDeferred: true,
                            hub: Int32(truncatingIfNeeded: hub.id))
         }
         orderByDemand(&run[...])
@@ -198,9 +198,9 @@ extension Solver {
     }
 
     /// Puts the deferred constraint `handle` into the tableau.
-    mutating func installDeferred(handle: Int) throws(SolverError) {
+    mutating func installDeferred(handle: ConstraintHandle) throws(SolverError) {
         deferrals.count -= 1
-        guard let record = records[handle] else { return }
+        guard let record = records[handle.index] else { return }
         var certificate: [Symbol]? = nil
         let tag: Tag
         let isMerged: Bool
@@ -211,7 +211,7 @@ extension Solver {
             // Cannot happen (see the top of this file): the hub can always move.
             throw .internalError("a deferred constraint was unsatisfiable")
         }
-        tags[handle] = tag
+        tags[handle.index] = tag
         own(tag, isMerged: isMerged, by: handle)
     }
 }

@@ -23,7 +23,7 @@
 extension Solver {
     /// Whether `symbol` is basic through a definition row.
     @inline(__always)
-    func isDefinition(_ symbol: Symbol) -> Bool { definitions.rank[symbol.id] >= 0 }
+    func isDefinition(_ symbol: Symbol) -> Bool { table.definitionRank[symbol.id] >= 0 }
 
     /// The external symbol of `row` that no row or objective level holds, if any: the
     /// one with the largest |coefficient|, then the highest id — exactly the symbol
@@ -32,8 +32,8 @@ extension Solver {
     func freshSubject(_ row: Row) -> Symbol {
         var best = Symbol.invalid
         var bestMagnitude = 0.0
-        for cell in row.cells where kinds[cell.symbol.id] == .external && !isBasic[cell.symbol.id]
-            && columns[cell.symbol.id].isEmpty {
+        for cell in row.cells where table.kinds[cell.symbol.id] == .external && !table.isBasic[cell.symbol.id]
+            && table.columns[cell.symbol.id].isEmpty {
             let magnitude = abs(cell.coefficient)
             if magnitude >= bestMagnitude && isOutsideObjective(cell.symbol) {
                 best = cell.symbol
@@ -54,12 +54,12 @@ extension Solver {
     /// Makes `symbol` basic with the definition row `row` (already solved for it).
     mutating func installDefinition(_ symbol: Symbol, _ row: Row) {
         link(symbol, row)
-        for cell in row.cells { columns[cell.symbol.id].insert(symbol) }
-        rows[symbol.id] = row
-        isBasic[symbol.id] = true
-        definitions.rank[symbol.id] = definitions.order.count
+        for cell in row.cells { table.columns[cell.symbol.id].insert(symbol) }
+        table.rows[symbol.id] = row
+        table.isBasic[symbol.id] = true
+        table.definitionRank[symbol.id] = definitions.order.count
         definitions.order.append(symbol)
-        definitions.isAlias[symbol.id] = row.cells.count == 1 && kinds[row.cells[0].symbol.id] == .external
+        table.isAlias[symbol.id] = row.cells.count == 1 && table.kinds[row.cells[0].symbol.id] == .external
         definitions.areValuesStale = true
     }
 
@@ -70,7 +70,7 @@ extension Solver {
     /// - Complexity: O(Σ length of the rows expanded).
     func expandedRow(constant: Double, cells: [Cell], using expander: inout Expander,
                      scale: inout Double, spare: Int = 0) -> Row {
-        expander.prepare(symbolCount: kinds.count, capacity: kinds.capacity)
+        expander.prepare(symbolCount: table.kinds.count, capacity: table.kinds.capacity)
         var total = constant
         scale = abs(constant)
         for cell in cells {
@@ -80,7 +80,7 @@ extension Solver {
             let symbol = definitions.order[rank]
             let factor = expander.take(symbol)
             if factor == 0 { continue }
-            let row = rows[symbol.id]
+            let row = table.rows[symbol.id]
             total += factor * row.constant
             scale += abs(factor * row.constant)
             for cell in row.cells {
@@ -97,14 +97,14 @@ extension Solver {
     @inline(__always)
     private func accumulate(_ symbol: Symbol, _ coefficient: Double, into expander: inout Expander,
                             constant: inout Double, scale: inout Double) {
-        if isBasic[symbol.id] && !isDefinition(symbol) {
-            let row = rows[symbol.id]
+        if table.isBasic[symbol.id] && !isDefinition(symbol) {
+            let row = table.rows[symbol.id]
             constant += coefficient * row.constant
             scale += abs(coefficient * row.constant)
             for cell in row.cells { expander.add(cell.symbol, coefficient * cell.coefficient) }
         } else {
             expander.add(symbol, coefficient)
-            if isBasic[symbol.id] { expander.queue(rank: definitions.rank[symbol.id]) }
+            if table.isBasic[symbol.id] { expander.queue(rank: table.definitionRank[symbol.id]) }
         }
     }
 
@@ -114,13 +114,13 @@ extension Solver {
         guard definitions.areValuesStale else { return }
         for symbol in definitions.order {
             // Read in place: a copy of the row would retain and release its buffer.
-            var value = rows[symbol.id].constant
-            rows[symbol.id].cells.withUnsafeBufferPointer { cells in
-                for cell in cells where isBasic[cell.symbol.id] {
-                    value += cell.coefficient * (isDefinition(cell.symbol) ? definitions.values[cell.symbol.id] : rows[cell.symbol.id].constant)
+            var value = table.rows[symbol.id].constant
+            table.rows[symbol.id].cells.withUnsafeBufferPointer { cells in
+                for cell in cells where table.isBasic[cell.symbol.id] {
+                    value += cell.coefficient * (isDefinition(cell.symbol) ? table.definitionValues[cell.symbol.id] : table.rows[cell.symbol.id].constant)
                 }
             }
-            definitions.values[symbol.id] = value
+            table.definitionValues[symbol.id] = value
         }
         definitions.areValuesStale = false
     }
@@ -137,14 +137,14 @@ extension Solver {
                 continue
             }
             var ready = true
-            for cell in rows[top.id].cells where isBasic[cell.symbol.id] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
+            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
                 stack.append(cell.symbol)
                 ready = false
             }
             guard ready else { continue }
-            var value = rows[top.id].constant
-            for cell in rows[top.id].cells where isBasic[cell.symbol.id] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : rows[cell.symbol.id].constant)
+            var value = table.rows[top.id].constant
+            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] {
+                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : table.rows[cell.symbol.id].constant)
             }
             memo[top] = value
             stack.removeLast()

@@ -93,25 +93,25 @@ extension Solver {
         var trial = Solver()
         trial.tracksMarkers = true
         trial.autoSolve = false   // feasibility only
-        var original: [Int] = []   // trial handle rawValue → our handle rawValue
+        var original: [ConstraintHandle] = []   // by trial handle index: our handle
         var certificate: [Symbol]? = nil
         let isConflict = try budget.run(&trial) { (trial: inout Solver) throws(SolverError) -> Bool in
             var ignored: [Symbol]? = nil
             for handle in component {
-                guard let record = records[handle] else { continue }
+                guard let record = records[handle.index] else { continue }
                 if try trial.refusal(adding: record.constraint, certificate: &ignored) == nil { original.append(handle) }
             }
             return try trial.refusal(adding: constraint, certificate: &certificate) == .unsatisfiableConstraint
         }
         guard isConflict else { return [] }
-        var candidates: [Int] = []
-        var seen = Set<Int>()
-        for symbol in certificate ?? [] where symbol.isValid && symbol.id < trial.owners.count {
-            let owner = trial.owners[symbol.id]
-            if owner >= 0, owner < original.count, trial.records[owner]?.constraint.strength.isRequired == true,
-               !seen.contains(owner) {
+        var candidates: [ConstraintHandle] = []
+        var seen = Set<ConstraintHandle>()
+        for symbol in certificate ?? [] where symbol.isValid && symbol.id < trial.table.owners.count {
+            let owner = trial.table.owners[symbol.id]
+            if owner.isValid, owner.index < original.count,
+               trial.records[owner.index]?.constraint.strength.isRequired == true, !seen.contains(owner) {
                 seen.insert(owner)
-                candidates.append(original[owner])
+                candidates.append(original[owner.index])
             }
         }
         candidates.sort()
@@ -124,27 +124,27 @@ extension Solver {
             // Equalities only, each independent of the ones before it: the proof's
             // multipliers are unique up to scale, so its support is the only
             // infeasible subset here and is already minimal.
-            return candidates.map { ConstraintHandle(rawValue: $0) }
+            return candidates
         } else if candidates.count > Self.deletionFilterLimit {
             // A basic Farkas certificate is a vertex of the alternative polyhedron, and
             // the supports of those vertices are exactly the irreducible infeasible
             // subsystems (Gleeson & Ryan 1990), so the set is minimal already; the
             // O(k²) re-check is only run for small sets.
-            return candidates.map { ConstraintHandle(rawValue: $0) }
+            return candidates
         }
-        return try deletionFilter(candidates, with: constraint, budget: &budget).map { ConstraintHandle(rawValue: $0) }
+        return try deletionFilter(candidates, with: constraint, budget: &budget)
     }
 
     /// Present required constraints connected to `constraint` by chains of shared
     /// variables, ascending.
     /// Each variable term read (indexing, then the search) is charged to `budget` as
     /// one cell operation, and each record looked at as one.
-    func linkedRequiredHandles(_ constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [Int] {
+    func linkedRequiredHandles(_ constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [ConstraintHandle] {
         try budget.charge(records.count)
         let required = requiredHandles()
-        var byVariable: [Variable: [Int]] = [:]     // lookups only
+        var byVariable: [Variable: [ConstraintHandle]] = [:]     // lookups only
         for handle in required {
-            guard let record = records[handle] else { continue }
+            guard let record = records[handle.index] else { continue }
             try budget.charge(record.constraint.expression.terms.count)
             for term in record.constraint.expression.terms where term.coefficient != 0 {
                 byVariable[term.variable, default: []].append(handle)
@@ -152,8 +152,8 @@ extension Solver {
         }
         var queue = constraint.expression.terms.filter { $0.coefficient != 0 }.map(\.variable)
         var visitedVariables = Set(queue)
-        var included = Set<Int>()
-        var result: [Int] = []
+        var included = Set<ConstraintHandle>()
+        var result: [ConstraintHandle] = []
         var next = 0
         while next < queue.count {
             let variable = queue[next]
@@ -161,7 +161,7 @@ extension Solver {
             for handle in byVariable[variable] ?? [] where !included.contains(handle) {
                 included.insert(handle)
                 result.append(handle)
-                guard let record = records[handle] else { continue }
+                guard let record = records[handle.index] else { continue }
                 try budget.charge(record.constraint.expression.terms.count)
                 for term in record.constraint.expression.terms where !visitedVariables.contains(term.variable) {
                     visitedVariables.insert(term.variable)
@@ -176,17 +176,19 @@ extension Solver {
     /// adds, each O(k) on chain-shaped conflicts).
     static let deletionFilterLimit = 64
 
-    /// Handles (`rawValue`) of the present required constraints, ascending.
-    func requiredHandles() -> [Int] {
-        records.indices.filter { records[$0]?.constraint.strength.isRequired == true }
+    /// Handles of the present required constraints, ascending.
+    func requiredHandles() -> [ConstraintHandle] {
+        records.indices.compactMap { index in
+            records[index]?.constraint.strength.isRequired == true ? ConstraintHandle(rawValue: index) : nil
+        }
     }
 
     /// Whether the constraints `handles` plus `constraint` are infeasible (the scratch
     /// solver's work charged to `budget`).
-    func isInfeasible(_ handles: [Int], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> Bool {
+    func isInfeasible(_ handles: [ConstraintHandle], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> Bool {
         var scratch = Solver()
         scratch.autoSolve = false   // feasibility only: never optimise
-        let constraints = handles.compactMap { records[$0]?.constraint }
+        let constraints = handles.compactMap { records[$0.index]?.constraint }
         return try budget.run(&scratch) { (scratch: inout Solver) throws(SolverError) -> Bool in
             try scratch.isInfeasible(adding: constraints, then: constraint)
         }
@@ -219,11 +221,11 @@ extension Solver {
     /// kept in a prefix solver, so each test only adds the undecided rest. Every
     /// scratch solver's work is charged to `budget`.
     /// - Complexity: O(k²) constraint adds for k candidates (no optimisation).
-    func deletionFilter(_ candidates: [Int], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [Int] {
+    func deletionFilter(_ candidates: [ConstraintHandle], with constraint: Constraint, budget: inout ExplainBudget) throws(SolverError) -> [ConstraintHandle] {
         var prefix = Solver()
         prefix.autoSolve = false
-        var kept: [Int] = []
-        let constraints = candidates.map { records[$0]?.constraint }
+        var kept: [ConstraintHandle] = []
+        let constraints = candidates.map { records[$0.index]?.constraint }
         for (position, handle) in candidates.enumerated() {
             guard let member = constraints[position] else { continue }
             var trial = prefix

@@ -59,9 +59,10 @@ extension Solver {
         let row = expandedRow(constant: expression.constant, cells: cells, using: &expander, scale: &scale)
         work &+= cells.count &+ row.cells.count
         var found: [Sensitivity] = []
-        for cell in row.cells where cell.symbol.id < owners.count {
-            let owner = owners[cell.symbol.id]
-            guard owner >= 0, owner < tags.count, let record = records[owner], tags[owner].marker == cell.symbol else { continue }
+        for cell in row.cells where cell.symbol.id < table.owners.count {
+            let owner = table.owners[cell.symbol.id]
+            guard owner.isValid, owner.index < tags.count, let record = records[owner.index],
+                  tags[owner.index].marker == cell.symbol else { continue }
             let markerCoefficient: Double
             switch record.constraint.relation {
             case .lessThanOrEqual: markerCoefficient = 1
@@ -70,11 +71,11 @@ extension Solver {
             }
             let rate = -cell.coefficient / markerCoefficient
             if Tolerance.isNearZero(rate, scale: 1) { continue }
-            found.append(Sensitivity(handle: ConstraintHandle(rawValue: owner), rate: rate))
+            found.append(Sensitivity(handle: owner, rate: rate))
         }
         found.sort { lhs, rhs in
-            let left = records[lhs.handle.rawValue]?.constraint.strength.value ?? 0
-            let right = records[rhs.handle.rawValue]?.constraint.strength.value ?? 0
+            let left = records[lhs.handle.index]?.constraint.strength.value ?? 0
+            let right = records[rhs.handle.index]?.constraint.strength.value ?? 0
             return left != right ? left > right : lhs.handle < rhs.handle
         }
         return found

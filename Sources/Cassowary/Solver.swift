@@ -46,19 +46,13 @@
 /// ``updateVariables()`` refresh, or evaluated on demand after other changes). With
 /// ``autoSolve`` on (the default) every call leaves the solver optimal.
 public struct Solver: Sendable {
-    // MARK: - Storage (indexed by `symbol.id` unless noted)
+    // MARK: - Storage
 
     // The tableau: rows, columns and the objective.
 
-    /// Kind of each symbol.
-    var kinds: [SymbolKind] = []
-    /// Row of each basic symbol (`symbol = row`); empty for non-basic symbols.
-    var rows: [Row] = []
-    /// Whether the symbol is basic.
-    var isBasic: [Bool] = []
-    /// Column index: the basic symbols whose rows contain this symbol. Only ever used
-    /// for independent per-row updates or for choices with an explicit tie-break.
-    var columns: [SymbolSet] = []
+    /// Every per-symbol attribute (kind, row, column, links, owner, definition and
+    /// deferral state), indexed by `symbol.id`.
+    var table = SymbolTable()
     /// The objective: one row per strength level, stored by column.
     var objective = Objective()
     /// Symbols whose reduced-cost vector is lexicographically negative (the primal
@@ -83,24 +77,13 @@ public struct Solver: Sendable {
     /// (``sensitivities(of:)``); it also turns off merging identical constraints and
     /// deferring implied-free inequalities, so every constraint keeps its own markers.
     public var tracksMarkers = false
-    /// Symbols tied by rows, by symbol id: two symbols in different sets never meet in
-    /// a row, so pivots among one set's symbols never touch another's (see
-    /// `PartTracker`). Sets only ever merge, so they may be coarser than the tableau of
-    /// the moment, never finer.
-    var links = DisjointSets(count: 0)
-    /// Whether the symbol is basic with a constant row (see `link`), by symbol id; read
-    /// instead of the row, whose first touch is a cache miss in a large tableau.
-    var isPinned: [Bool] = []
-
     // The constraints and variables behind the tableau.
 
-    /// Handle (`rawValue`) of the constraint owning this marker/error symbol, or -1.
-    var owners: [Int] = []
     /// Symbol of each variable the solver has seen (lookups only).
     var variableSymbols = VariableTable()
-    /// Constraint records by handle `rawValue`; `nil` once removed.
+    /// Constraint records by handle (``ConstraintHandle/index``); `nil` once removed.
     var records: [ConstraintRecord?] = []
-    /// The marker symbols of each constraint, by handle `rawValue` (meaningless once the
+    /// The marker symbols of each constraint, by handle index (meaningless once the
     /// record is `nil`). Apart from the records: a bulk load installs its queue part by
     /// part, not in handle order, and a plain store into this array does not wait for a
     /// record's cache line to write a tag.
@@ -178,10 +161,10 @@ public struct Solver: Sendable {
     /// - Complexity: O(symbols).
     public var approximateByteCount: Int {
         var cells = 0
-        for row in rows { cells += row.cells.count }
+        for row in table.rows { cells += row.cells.count }
         var columnEntries = 0
-        for column in columns { columnEntries += column.count }
-        return 16 * (cells + columnEntries) + 100 * (kinds.count + records.count)
+        for column in table.columns { columnEntries += column.count }
+        return 16 * (cells + columnEntries) + 100 * (table.kinds.count + records.count)
     }
 
     /// Reserves storage for about `variables` variables and `constraints` constraints,
@@ -190,18 +173,7 @@ public struct Solver: Sendable {
     /// - Complexity: O(variables + constraints).
     public mutating func reserveCapacity(variables: Int, constraints: Int) {
         let symbols = max(0, variables) + 2 * max(0, constraints)
-        kinds.reserveCapacity(symbols)
-        rows.reserveCapacity(symbols)
-        isBasic.reserveCapacity(symbols)
-        columns.reserveCapacity(symbols)
-        owners.reserveCapacity(symbols)
-        definitions.rank.reserveCapacity(symbols)
-        definitions.isAlias.reserveCapacity(symbols)
-        definitions.values.reserveCapacity(symbols)
-        links.reserveCapacity(symbols)
-        isPinned.reserveCapacity(symbols)
-        deferrals.direction.reserveCapacity(symbols)
-        deferrals.pushes.reserveCapacity(symbols)
+        table.reserveCapacity(symbols)
         objective.reserveCapacity(symbols: symbols)
         records.reserveCapacity(max(0, constraints))
         tags.reserveCapacity(max(0, constraints))
@@ -231,8 +203,7 @@ public struct Solver: Sendable {
     /// Removes the constraint `handle` and re-optimises (kiwi `removeConstraint`).
     /// - Throws: ``SolverError/unknownConstraint(_:)`` if `handle` is not present.
     public mutating func removeConstraint(_ handle: ConstraintHandle) throws(SolverError) {
-        guard handle.rawValue >= 0, handle.rawValue < records.count,
-              let record = records[handle.rawValue] else {
+        guard handle.isValid, handle.index < records.count, let record = records[handle.index] else {
             throw .unknownConstraint(handle)
         }
         if edits.values.contains(where: { $0.handle == handle }) {
@@ -241,26 +212,27 @@ public struct Solver: Sendable {
         }
         try solvePending()
         // Read again: a queued or deferred constraint got its tag in the install.
-        try removeRecord(handle.rawValue, records[handle.rawValue] ?? record)
+        try removeRecord(handle, records[handle.index] ?? record)
     }
 
     /// Whether `handle` names a constraint currently in this solver.
     public func hasConstraint(_ handle: ConstraintHandle) -> Bool {
-        handle.rawValue >= 0 && handle.rawValue < records.count && records[handle.rawValue] != nil
+        handle.isValid && handle.index < records.count && records[handle.index] != nil
             && !edits.values.contains(where: { $0.handle == handle })
     }
 
     /// The constraint behind `handle`, if present.
     public func constraint(for handle: ConstraintHandle) -> Constraint? {
-        guard handle.rawValue >= 0, handle.rawValue < records.count else { return nil }
-        return records[handle.rawValue]?.constraint
+        guard handle.isValid, handle.index < records.count else { return nil }
+        return records[handle.index]?.constraint
     }
 
     /// Handles of the constraints present, ascending (edit constraints excluded).
     public var constraintHandles: [ConstraintHandle] {
-        let editHandles = Set(edits.values.map(\.handle.rawValue))
+        let editHandles = Set(edits.values.map(\.handle))
         return records.indices.compactMap { index in
-            records[index] != nil && !editHandles.contains(index) ? ConstraintHandle(rawValue: index) : nil
+            let handle = ConstraintHandle(rawValue: index)
+            return records[index] != nil && !editHandles.contains(handle) ? handle : nil
         }
     }
 
@@ -286,19 +258,19 @@ public struct Solver: Sendable {
         let handle = try addConstraint(Constraint(Expression(variable) - current, .equal, strength: strength),
                                        certificate: &certificate, isMergeable: false)
         try solvePending()
-        guard records[handle.rawValue] != nil else { throw .internalError("edit constraint lost") }
-        edits[variable] = EditInfo(handle: handle, tag: tags[handle.rawValue], constant: current)
+        guard records[handle.index] != nil else { throw .internalError("edit constraint lost") }
+        edits[variable] = EditInfo(handle: handle, tag: tags[handle.index], constant: current)
     }
 
     /// Stops editing `variable` (removes its edit constraint).
     /// - Throws: ``SolverError/unknownEditVariable(_:)``.
     public mutating func removeEditVariable(_ variable: Variable) throws(SolverError) {
-        guard let info = edits[variable], let record = records[info.handle.rawValue] else {
+        guard let info = edits[variable], let record = records[info.handle.index] else {
             throw .unknownEditVariable(variable)
         }
         edits[variable] = nil
         try solvePending()
-        try removeRecord(info.handle.rawValue, record)
+        try removeRecord(info.handle, record)
     }
 
     /// Whether `variable` is an edit variable.
@@ -318,18 +290,18 @@ public struct Solver: Sendable {
         let marker = info.tag.marker
         let other = info.tag.other
         definitions.areValuesStale = true
-        if isBasic[marker.id] {
+        if table.isBasic[marker.id] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
-            rows[marker.id].constant -= delta
-            if rows[marker.id].constant < 0 { infeasible.push(marker) }
-        } else if other.isValid && isBasic[other.id] {
-            rows[other.id].constant += delta
-            if rows[other.id].constant < 0 { infeasible.push(other) }
+            table.rows[marker.id].constant -= delta
+            if table.rows[marker.id].constant < 0 { infeasible.push(marker) }
+        } else if other.isValid && table.isBasic[other.id] {
+            table.rows[other.id].constant += delta
+            if table.rows[other.id].constant < 0 { infeasible.push(other) }
         } else {
-            for basic in columns[marker.id] {
-                let coefficient = rows[basic.id].coefficient(for: marker)
-                rows[basic.id].constant += delta * coefficient
-                if kinds[basic.id] != .external && rows[basic.id].constant < 0 { infeasible.push(basic) }
+            for basic in table.columns[marker.id] {
+                let coefficient = table.rows[basic.id].coefficient(for: marker)
+                table.rows[basic.id].constant += delta * coefficient
+                if table.kinds[basic.id] != .external && table.rows[basic.id].constant < 0 { infeasible.push(basic) }
             }
         }
         try dualOptimize()
@@ -365,9 +337,9 @@ public struct Solver: Sendable {
     /// - Complexity: O(1) after ``solve()`` or ``updateVariables()``; after another
     ///   change, O(the definition rows `variable` depends on) for a definition.
     public func value(of variable: Variable) -> Double {
-        guard let symbol = variableSymbols[variable], isBasic[symbol.id] else { return 0 }
-        guard isDefinition(symbol) else { return rows[symbol.id].constant }
-        return definitions.areValuesStale ? evaluateDefinition(symbol) : definitions.values[symbol.id]
+        guard let symbol = variableSymbols[variable], table.isBasic[symbol.id] else { return 0 }
+        guard isDefinition(symbol) else { return table.rows[symbol.id].constant }
+        return definitions.areValuesStale ? evaluateDefinition(symbol) : table.definitionValues[symbol.id]
     }
 }
 
@@ -390,28 +362,19 @@ struct ConstraintRecord: Sendable {
 }
 
 
-/// The state of definition rows (`Solver+Definitions.swift`), by symbol id unless noted.
+/// The state of definition rows (`Solver+Definitions.swift`); the per-symbol part
+/// (ranks, alias flags, cached values) is in ``SymbolTable``.
 struct Definitions: Sendable {
-    /// Rank of each definition row (an external symbol's row kept as written) in
-    /// ``order``, or -1.
-    var rank: [Int] = []
-    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
-    /// external (see ``Solver/isAlias(_:)``): set when the definition is installed (its
-    /// row never changes afterwards), so a merge key resolving the symbols of a
-    /// constraint reads one byte each instead of their rows, whose first touch is a
-    /// cache miss in a large tableau.
-    var isAlias: [Bool] = []
     /// Definition symbols in the order their rows were installed.
     var order: [Symbol] = []
-    /// Cached values of the definitions; valid unless ``areValuesStale``.
-    var values: [Double] = []
-    /// Whether the tableau changed since ``values`` were last computed.
+    /// Whether the tableau changed since the cached values
+    /// (``SymbolTable/definitionValues``) were last computed.
     var areValuesStale = false
 }
 
 /// The indexes that merge identical constraints (`ConstraintMerging.swift`).
 struct Merging: Sendable {
-    /// The first constraint (handle `rawValue`) of each identity; lookups only, never
+    /// The first constraint of each identity; lookups only, never
     /// iterated.
     var index = MergeIndex()
     /// The first optional constraint of each expression as written in the non-basic
@@ -424,9 +387,8 @@ struct Merging: Sendable {
 /// The queue of a bulk load (``Solver/autoSolve`` off) and how `installPending`
 /// installs it (`Solver+BulkInstall.swift`).
 struct BulkLoad: Sendable {
-    /// Handles (`rawValue`) of optional constraints queued while ``Solver/autoSolve``
-    /// is off.
-    var pending: [Int] = []
+    /// Handles of optional constraints queued while ``Solver/autoSolve`` is off.
+    var pending: [ConstraintHandle] = []
     /// Whether constraints were added without re-optimising.
     var needsSolve = false
     /// Whether a bulk load is installed part by part; off, the whole queue goes in
@@ -445,17 +407,11 @@ struct BulkLoad: Sendable {
     var lastWovenPartCount = 0
 }
 
-/// Required inequalities deferred on implied-free variables (`Solver+Deferral.swift`).
+/// Required inequalities deferred on implied-free variables (`Solver+Deferral.swift`);
+/// the per-symbol part (hub directions, pushes) is in ``SymbolTable``.
 struct Deferrals: Sendable {
-    /// By symbol id: a hub's direction (+1: its deferred constraints let it rise, -1:
-    /// fall), else 0.
-    var direction: [Int8] = []
-    /// By symbol id: how many required constraints named the variable, all pushing it
-    /// up (> 0) or all down (< 0); `Int32.min` once one pushed it the other way, was an
-    /// equality, named it twice or named it beside a deferred constraint's hub.
-    var pushes: [Int32] = []
-    /// Each hub's deferred constraints (handle `rawValue`s, ascending); lookups only.
-    var byHub: [Symbol: [Int]] = [:]
+    /// Each hub's deferred constraints (ascending); lookups only.
+    var byHub: [Symbol: [ConstraintHandle]] = [:]
     /// Hubs in the order they were made (some may have been installed since).
     var hubOrder: [Symbol] = []
     /// Number of deferred constraints not yet installed.

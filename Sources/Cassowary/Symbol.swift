@@ -14,7 +14,7 @@ enum SymbolKind: UInt8, Sendable {
 }
 
 /// A tableau symbol (kiwi `Symbol`): the index of its entry in the solver's
-/// per-symbol tables (`kinds`, `rows`, `columns`, the objective's vectors, ...), or
+/// per-symbol tables (``SymbolTable``, the objective's vectors), or
 /// ``invalid`` for "no symbol".
 ///
 /// Symbols are numbered from 0 in the order the solver makes them, and every choice
@@ -22,7 +22,7 @@ enum SymbolKind: UInt8, Sendable {
 /// deterministic. A wrapper of one `Int`: the same size and layout as the id, so a
 /// row's cell stays 16 bytes and comparisons compile to integer compares
 /// (`SymbolTests.aSymbolIsItsId`). The per-symbol tables are plain arrays indexed by
-/// `id` (`rows[symbol.id]`), Array's own subscript, which a pivot's row edits go
+/// `id` (`table.rows[symbol.id]`), Array's own subscript, which a pivot's row edits go
 /// through in place.
 struct Symbol: Hashable, Comparable, Sendable {
     /// The index in the per-symbol tables; ≥ 0 for a symbol, -1 for ``invalid``.

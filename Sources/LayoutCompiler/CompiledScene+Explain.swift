@@ -26,31 +26,30 @@ extension CompiledScene {
 
     /// The fields `explain` asks for, once each, in the order of `frames` then `guides`
     /// (the container, the views sorted by name, the layout guides sorted by name;
-    /// `x y width height` within each): `(view, field)` with `view` an index into
-    /// ``ViewHierarchy`` and `field` one into ``FieldReference/fieldNames``. `safeArea`
-    /// (refused by the decoder) is never listed.
+    /// `x y width height` within each). `safeArea` (refused by the decoder) is never
+    /// listed.
     /// - Complexity: O(entries · log(entries)).
-    public var explainedFields: [(view: Int, field: Int)] {
-        var keys = Set<Int>()   // membership only; the list is sorted below
+    public var explainedFields: [FrameField] {
+        var keys = Set<Int>()   // ``FrameField/key``s; membership only, the list is sorted below
         for reference in scene.explain {
             guard let view = hierarchy.index(of: reference.view), view != hierarchy.safeArea else { continue }
-            if let name = reference.field, let field = FieldReference.fieldNames.firstIndex(of: name) {
-                keys.insert(4 * view + field)
+            if let name = reference.field, let field = FrameField.Field(name: name) {
+                keys.insert(FrameField(view: view, field).key)
             } else if reference.field == nil {
-                for field in 0..<4 { keys.insert(4 * view + field) }
+                for field in FrameField.Field.allCases { keys.insert(FrameField(view: view, field).key) }
             }
         }
-        return keys.sorted().map { (view: $0 / 4, field: $0 % 4) }
+        return keys.sorted().map { FrameField(key: $0) }
     }
 
     /// The reported value of a frame field as an expression over the view variables
     /// (parent-relative unless `coordinates: root`; a guide's owner-relative): the
     /// container's `x` and `y` are 0. `view` is a view or a layout guide, never `safeArea`:
     /// ``ViewHierarchy/frameFields(relativeToRoot:)`` lists the guides right after the
-    /// views, in hierarchy order, so one index formula serves both.
-    func fieldExpression(view: Int, field: Int) -> Expression {
-        if view == 0 { return field < 2 ? Expression() : frameFieldExpressions[field - 2] }
-        return frameFieldExpressions[2 + 4 * (view - 1) + field]
+    /// views, in hierarchy order, so one index (``FrameField/reportedIndex``) serves both.
+    func fieldExpression(_ field: FrameField) -> Expression {
+        if field.view == 0 && (field.field == .x || field.field == .y) { return Expression() }
+        return frameFieldExpressions[field.reportedIndex]
     }
 
     /// The explanation of every field `explain` asks for, read from `solver`'s optimal
@@ -61,14 +60,14 @@ extension CompiledScene {
     func explanations(from solver: Solver, workLimit: Int, work: inout Int,
                       ref: (ConstraintHandle) -> ConstraintRef?) -> [FieldExplanation]? {
         var result: [FieldExplanation] = []
-        for (view, field) in explainedFields {
-            guard let rates = solver.sensitivities(of: fieldExpression(view: view, field: field), work: &work) else { return nil }
+        for field in explainedFields {
+            guard let rates = solver.sensitivities(of: fieldExpression(field), work: &work) else { return nil }
             work &+= Self.explanationRefCost &* rates.count
             if work > workLimit { return nil }
             let entries = rates.compactMap { rate in
                 ref(rate.handle).map { ExplanationEntry(ref: $0, by: roundedForResponse(rate.rate)) }
             }.filter { $0.by != 0 }
-            result.append(FieldExplanation(field: hierarchy.names[view] + "." + FieldReference.fieldNames[field], entries: entries))
+            result.append(FieldExplanation(field: hierarchy.names[field.view] + "." + field.field.name, entries: entries))
         }
         return result
     }

@@ -136,7 +136,7 @@ extension CompiledScene {
     func solve(size: ContainerSize, budget: inout Int) -> Layout {
         guard budget > 0 else { return workLimitLayout([], size: size) }
         var solver = Solver()
-        solver.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
+        solver.reserveCapacity(variables: FrameField.keyCount(items: hierarchy.itemCount), constraints: constraints.count + 2)
         defer { budget -= min(budget, solver.cellOperations) }
         // Bulk load: required constraints are still checked one by one as they are
         // added (so conflicts are found in the contract's order); optional ones are
@@ -384,7 +384,7 @@ extension CompiledScene {
     /// - Complexity: one bulk load and solve of the scene.
     public func makeResizableBase(fitsWidth: Bool, fitsHeight: Bool) -> ResizableBase {
         var base = Solver()
-        base.reserveCapacity(variables: 4 * hierarchy.itemCount, constraints: constraints.count + 2)
+        base.reserveCapacity(variables: FrameField.keyCount(items: hierarchy.itemCount), constraints: constraints.count + 2)
         base.autoSolve = false
         base.workLimit = limits.maxSolverWork
         do {
@@ -521,10 +521,9 @@ extension CompiledScene {
             }
             for (order, index) in ambiguous.enumerated() {
                 let field = frameFields[index]
-                if field.name == "width" { ambiguousSizes[field.view] |= 1 } else if field.name == "height" { ambiguousSizes[field.view] |= 2 }
+                if field.field == .width { ambiguousSizes[field.view] |= 1 } else if field.field == .height { ambiguousSizes[field.view] |= 2 }
                 let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
-                report(ambiguityDiagnostic(view: field.view, field: field.name, axis: field.axis,
-                                           severity: severity, tied: tied, refs: refs))
+                report(ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
             }
             // Writing each diagnostic is work too, and with `sizes` there is one per
             // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
@@ -581,13 +580,16 @@ extension CompiledScene {
 
     /// `tied`: the optional constraints of one priority whose errors trade against each
     /// other as the field moves (``Cassowary/Solver/ambiguityCauses(_:)``), if known.
-    func ambiguityDiagnostic(view: Int, field: String, axis: Int, severity: Diagnostic.Severity,
+    func ambiguityDiagnostic(_ frameField: FrameField, severity: Diagnostic.Severity,
                              tied: [ConstraintRef], refs: ConstraintRefCache) -> LayoutDiagnostic {
+        let view = frameField.view
+        let field = frameField.field.name
         let name = hierarchy.names[view]
-        let axisName = axis == 0 ? "horizontal" : "vertical"
+        let isHorizontal = frameField.field.isHorizontal
+        let axisName = isHorizontal ? "horizontal" : "vertical"
         var message = "The \(field) of '\(name)' is ambiguous: other layouts satisfy the same constraints equally well"
         var notes: [String] = []
-        let involved = mentioned[4 * view + axis]
+        let involved = mentioned[FrameField.origin(of: view, horizontal: isHorizontal)]
         if tied.count >= 2 {
             // A tie: these wishes pull the field apart equally hard.
             let shown = tied.prefix(4).map(Self.describe)
@@ -617,14 +619,6 @@ extension CompiledScene {
     }
 }
 
-/// A reported frame field of one view: `x`, `y`, `width` or `height`.
-struct FrameField: Sendable {
-    var view: Int
-    var name: String
-    /// 0 horizontal, 1 vertical.
-    var axis: Int
-}
-
 extension ViewHierarchy {
     /// Every reported frame field and its expression over the view variables: the
     /// container's width and height, then each view's x, y (relative to its parent, or
@@ -636,24 +630,25 @@ extension ViewHierarchy {
         var expressions: [Expression] = []
         // The views, then the guides (not `safeArea`: it is the container's, never ambiguous).
         let reported = Array(0..<count) + Array(guides)
-        fields.reserveCapacity(4 * reported.count)
-        expressions.reserveCapacity(4 * reported.count)
+        let fieldCount = FrameField.Field.allCases.count
+        fields.reserveCapacity(fieldCount * reported.count)
+        expressions.reserveCapacity(fieldCount * reported.count)
         for view in reported {
             if view == 0 {
-                fields.append(FrameField(view: 0, name: "width", axis: 0))
+                fields.append(FrameField(view: 0, .width))
                 expressions.append(Expression(terms: [Term(widthVariable(0), 1)]))
-                fields.append(FrameField(view: 0, name: "height", axis: 1))
+                fields.append(FrameField(view: 0, .height))
                 expressions.append(Expression(terms: [Term(heightVariable(0), 1)]))
             } else {
                 let base = relativeToRoot ? 0 : parents[view]
                 // `absoluteX(view) - absoluteX(base)`, written out without intermediate expressions.
-                fields.append(FrameField(view: view, name: "x", axis: 0))
+                fields.append(FrameField(view: view, .x))
                 expressions.append(Expression(terms: base == 0 ? [Term(xVariable(view), 1)] : [Term(xVariable(view), 1), Term(xVariable(base), -1)]))
-                fields.append(FrameField(view: view, name: "y", axis: 1))
+                fields.append(FrameField(view: view, .y))
                 expressions.append(Expression(terms: base == 0 ? [Term(yVariable(view), 1)] : [Term(yVariable(view), 1), Term(yVariable(base), -1)]))
-                fields.append(FrameField(view: view, name: "width", axis: 0))
+                fields.append(FrameField(view: view, .width))
                 expressions.append(Expression(terms: [Term(widthVariable(view), 1)]))
-                fields.append(FrameField(view: view, name: "height", axis: 1))
+                fields.append(FrameField(view: view, .height))
                 expressions.append(Expression(terms: [Term(heightVariable(view), 1)]))
             }
         }

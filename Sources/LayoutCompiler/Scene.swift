@@ -49,6 +49,12 @@ public struct Scene: Sendable {
 }
 
 /// One entry of `explain`: `"VIEW"` (its four fields) or `"VIEW.FIELD"`.
+extension Scene {
+    /// The spec of the view at hierarchy index `view` (1 ..< 1 + `views.count`; see
+    /// ``ViewHierarchy/index(ofSceneView:)``: the container, 0, has none).
+    @inline(__always) func spec(ofView view: Int) -> ViewSpec { views[view - 1] }
+}
+
 public struct FieldReference: Sendable, Hashable {
     /// The fields a frame answers, in the order they are written.
     public static let fieldNames = ["x", "y", "width", "height"]

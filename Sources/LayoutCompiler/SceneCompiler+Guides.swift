@@ -67,8 +67,8 @@ extension CompileState {
         for (variable, container, constant, name, text) in definitions {
             var terms = [Term(variable, 1)]
             if let container { terms.append(Term(container, -1)) }
-            let axis = name == "top" || name == "height" ? 1 : 0
-            mentions.append((4 * guide + axis, constraints.count))
+            let isHorizontal = name == "left" || name == "width"
+            mentions.append((FrameField.origin(of: guide, horizontal: isHorizontal).key, constraints.count))
             constraints.append(CompiledConstraint(
                 constraint: Constraint(Expression(terms: terms, constant: -constant), .equal, strength: .required),
                 key: .implicit("container.safeArea." + name), words: .literal(text)))

@@ -139,8 +139,9 @@ public struct CompiledScene: Sendable {
     }
 }
 
-/// For each view and axis (`4 × view + axis`, axis 0 horizontal, 1 vertical), the indices
-/// of the constraints that mention it, in increasing order: one flat array and the
+/// For each view and axis (keyed by the axis's origin field,
+/// ``FrameField/origin(of:horizontal:)``), the indices of the constraints that mention
+/// it, in increasing order: one flat array and the
 /// start of each key's run in it (compressed sparse rows), built once from the
 /// (key, constraint) pairs the compiler records — two arrays instead of one per key.
 struct MentionIndex: Sendable {
@@ -163,8 +164,10 @@ struct MentionIndex: Sendable {
         self.constraints = constraints
     }
 
-    /// The constraints that mention `key`, in increasing order (empty for an unknown key).
-    subscript(key: Int) -> ArraySlice<Int> {
+    /// The constraints that mention the view and axis of `field` (an origin field), in
+    /// increasing order (empty for an unknown field).
+    subscript(field: FrameField) -> ArraySlice<Int> {
+        let key = field.key
         guard key >= 0 && key + 1 < starts.count else { return [] }
         return constraints[starts[key]..<starts[key + 1]]
     }
@@ -221,7 +224,7 @@ public struct SceneCompiler: Sendable {
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics,
-                             mentioned: MentionIndex(state.mentions, keyCount: 4 * hierarchy.itemCount),
+                             mentioned: MentionIndex(state.mentions, keyCount: FrameField.keyCount(items: hierarchy.itemCount)),
                              frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
                              hasErrors: state.hasErrors, guideSizesNamed: state.guideSizesNamed)
     }
@@ -251,7 +254,8 @@ struct CompileState {
         if isError { hasErrors = true }
         if diagnostics.count < LayoutDiagnostic.maxCount { diagnostics.append(make()) } else { omitted += 1 }
     }
-    /// `4 × view + axis` (0 horizontal, 1 vertical) → indices of the constraints that mention it.
+    /// View/axis keys (the ``FrameField/key`` of the axis's origin field) → indices of the
+    /// constraints that mention it.
     var mentions: [(key: Int, constraint: Int)] = []
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
@@ -304,17 +308,19 @@ struct CompileState {
     mutating func addIntrinsicSizeConstraints() {
         // Fields read in place (no copy of each view's spec).
         for offset in scene.views.indices {
-            let index = offset + 1
+            let index = ViewHierarchy.index(ofSceneView: offset)
             if let width = scene.views[offset].intrinsicWidth {
-                mentions.append((4 * index, constraints.count))
-                mentions.append((4 * index, constraints.count + 1))
+                let key = FrameField.origin(of: index, horizontal: true).key
+                mentions.append((key, constraints.count))
+                mentions.append((key, constraints.count + 1))
                 addIntrinsic(view: scene.views[offset].name, variable: hierarchy.widthVariable(index), attribute: "width", size: width,
                              compressionResistance: scene.views[offset].compressionResistance.horizontal,
                              hugging: scene.views[offset].hugging.horizontal, axisName: "horizontal")
             }
             if let height = scene.views[offset].intrinsicHeight {
-                mentions.append((4 * index + 1, constraints.count))
-                mentions.append((4 * index + 1, constraints.count + 1))
+                let key = FrameField.origin(of: index, horizontal: false).key
+                mentions.append((key, constraints.count))
+                mentions.append((key, constraints.count + 1))
                 addIntrinsic(view: scene.views[offset].name, variable: hierarchy.heightVariable(index), attribute: "height", size: height,
                              compressionResistance: scene.views[offset].compressionResistance.vertical,
                              hugging: scene.views[offset].hugging.vertical, axisName: "vertical")
@@ -584,7 +590,7 @@ struct CompileState {
                     terms.append(Term(hierarchy.widthVariable(space), form.spaceWidth * factor))
                 }
                 constant += form.constant * factor
-                let key = 4 * view + (term.attribute.axis == .horizontal ? 0 : 1)
+                let key = FrameField.origin(of: view, horizontal: term.attribute.axis == .horizontal).key
                 if !pendingMentions.contains(key) { pendingMentions.append(key) }
                 itemIndex += 1
             }
@@ -625,7 +631,7 @@ struct CompileState {
     /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
     func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
         // Read only by the margin attributes (not fetched for the others).
-        var margins: Insets { view == 0 ? scene.container.margins : scene.views[view - 1].margins }
+        var margins: Insets { view == 0 ? scene.container.margins : scene.spec(ofView: view).margins }
         let rtl = isRightToLeft
         func flipped(_ form: AttributeForm) -> AttributeForm {
             guard mirrored else { return form }
@@ -656,10 +662,10 @@ struct CompileState {
         case .centerYWithinMargins:
             return AttributeForm(origin: 1, size: 0.5, constant: (margins.top - margins.bottom) / 2, isVertical: true)
         case .lastBaseline:
-            if view != 0, let offset = scene.views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = scene.spec(ofView: view).baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         case .firstBaseline:
-            if view != 0, let offset = scene.views[view - 1].firstBaseline ?? scene.views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = scene.spec(ofView: view).firstBaseline ?? scene.spec(ofView: view).baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         }
     }

@@ -173,23 +173,19 @@ extension CompileState {
     mutating func addStackConstraints() {
         var nextGuide = 0
         for offset in scene.views.indices where scene.views[offset].stack != nil {
-            addStack(view: offset + 1, guides: &nextGuide)
+            addStack(view: ViewHierarchy.index(ofSceneView: offset), guides: &nextGuide)
         }
     }
 
-    /// The variable of field `field` (0 x, 1 y, 2 width, 3 height) of internal guide
-    /// `guide`: ids −1, −2, … (a view's are 4 × view + field, ≥ 0).
-    func stackGuideVariable(_ guide: Int, _ field: Int) -> Variable { Variable(id: -1 - (4 * guide + field)) }
-
     /// - Complexity: O(arranged views) constraints and time.
     private mutating func addStack(view stackIndex: Int, guides nextGuide: inout Int) {
-        let stackSpec = scene.views[stackIndex - 1]
+        let stackSpec = scene.spec(ofView: stackIndex)
         guard let spec = stackSpec.stack else { return }
         let name = stackSpec.name
         let arranged = spec.arranged.compactMap { hierarchy.index(of: $0) }.filter { $0 > 0 }
         guard !arranged.isEmpty else { return }
         let horizontal = spec.axis == .horizontal
-        let hidden = arranged.map { scene.views[$0 - 1].isHidden }
+        let hidden = arranged.map { scene.spec(ofView: $0).isHidden }
         let visible = arranged.indices.filter { !hidden[$0] }
         let alignment = spec.alignment.normalized
         let equalDistribution = spec.distribution == .equalSpacing || spec.distribution == .equalCentering
@@ -222,8 +218,8 @@ extension CompileState {
                                                     attribute: stackAttributeName(term, marginsRelative: spec.layoutMarginsRelative))
                     if side > 0 { words.lhs.append(wordsTerm) } else { words.rhs.append(wordsTerm) }
                     switch term.item {
-                    case .view(let view): noteMention(4 * view + (term.horizontal ? 0 : 1))
-                    case .canvas, .stack: noteMention(4 * stackIndex + (term.horizontal ? 0 : 1))
+                    case .view(let view): noteMention(FrameField.origin(of: view, horizontal: term.horizontal))
+                    case .canvas, .stack: noteMention(FrameField.origin(of: stackIndex, horizontal: term.horizontal))
                     case .span, .gap: break
                     }
                 }
@@ -264,7 +260,7 @@ extension CompileState {
             }
         case .fillProportionally:
             let intrinsic = visible.map { position -> Double in
-                let view = scene.views[arranged[position] - 1]
+                let view = scene.spec(ofView: arranged[position])
                 return (horizontal ? view.intrinsicWidth : view.intrinsicHeight) ?? 0
             }
             var total = intrinsic.reduce(0, +)
@@ -403,12 +399,12 @@ extension CompileState {
     func stackBaselineView(_ view: Int, first: Bool) -> Int {
         var current = view
         for _ in 0..<scene.views.count {
-            let spec = scene.views[current - 1]
+            let spec = scene.spec(ofView: current)
             let own = first ? spec.firstBaseline ?? spec.baseline : spec.baseline
             guard own == nil, let stack = spec.stack else { return current }
             let candidates = first ? Array(stack.arranged) : stack.arranged.reversed()
             guard let next = candidates.lazy.compactMap({ self.hierarchy.index(of: $0) })
-                .first(where: { $0 > 0 && !self.scene.views[$0 - 1].isHidden }) else { return current }
+                .first(where: { $0 > 0 && !self.scene.spec(ofView: $0).isHidden }) else { return current }
             current = next
         }
         return current
@@ -446,11 +442,11 @@ extension CompileState {
             origin = horizontal ? hierarchy.xVariable(stack) : hierarchy.yVariable(stack)
             size = horizontal ? hierarchy.widthVariable(stack) : hierarchy.heightVariable(stack)
         case .span:
-            origin = stackGuideVariable(spanGuide, horizontal ? 0 : 1)
-            size = stackGuideVariable(spanGuide, horizontal ? 2 : 3)
+            origin = FrameField.origin(of: spanGuide, horizontal: horizontal).stackGuideVariable
+            size = FrameField.size(of: spanGuide, horizontal: horizontal).stackGuideVariable
         case .gap(let index, _, _):
-            origin = stackGuideVariable(index, horizontal ? 0 : 1)
-            size = stackGuideVariable(index, horizontal ? 2 : 3)
+            origin = FrameField.origin(of: index, horizontal: horizontal).stackGuideVariable
+            size = FrameField.size(of: index, horizontal: horizontal).stackGuideVariable
         }
         let sign = horizontal && isRightToLeft ? -1.0 : 1.0
         var terms: [(Variable, Double)]
@@ -463,13 +459,13 @@ extension CompileState {
         case .firstBaseline, .lastBaseline:
             terms = [(origin, 1), (size, 1)]
             if case .view(let view) = term.item {
-                let spec = scene.views[view - 1]
+                let spec = scene.spec(ofView: view)
                 let offset = term.edge == .firstBaseline ? spec.firstBaseline ?? spec.baseline : spec.baseline
                 if let offset { terms = [(origin, 1)]; constant = offset }
             }
         }
         if case .canvas = term.item, spec.layoutMarginsRelative, term.edge != .length {
-            let margins = scene.views[stack - 1].margins
+            let margins = scene.spec(ofView: stack).margins
             let marginStart = horizontal ? (isRightToLeft ? margins.right : margins.left) : margins.top
             let marginEnd = horizontal ? (isRightToLeft ? margins.left : margins.right) : margins.bottom
             switch term.edge {
@@ -482,8 +478,10 @@ extension CompileState {
         return (terms, constant)
     }
 
-    /// Records that the constraint being added mentions view/axis `key` (once).
-    private mutating func noteMention(_ key: Int) {
+    /// Records that the constraint being added mentions the view and axis of `origin`
+    /// (once).
+    private mutating func noteMention(_ origin: FrameField) {
+        let key = origin.key
         if !pendingMentions.contains(key) { pendingMentions.append(key) }
     }
 }
@@ -511,17 +509,17 @@ extension CompiledScene {
         }
         guard views.count >= 2, let first = hierarchy.index(of: views[0]), first > 0 else { return nil }
         let stackIndex = hierarchy.parents[first]
-        guard stackIndex > 0, let stack = scene.views[stackIndex - 1].stack, stack.distribution == .fill else { return nil }
+        guard stackIndex > 0, let stack = scene.spec(ofView: stackIndex).stack, stack.distribution == .fill else { return nil }
         let arranged = Set(stack.arranged)   // membership only
         guard views.allSatisfy({ arranged.contains($0) && hierarchy.index(of: $0).map { hierarchy.parents[$0] == stackIndex } == true }) else { return nil }
         let axis = kind.hasSuffix("horizontal") ? "horizontal" : "vertical"
         let what = kind.hasPrefix("hugging") ? "hugging" : "compression resistance"
-        let spec = scene.views[first - 1]
+        let spec = scene.spec(ofView: first)
         let priority = kind.hasPrefix("hugging") ? (axis == "horizontal" ? spec.hugging.horizontal : spec.hugging.vertical)
             : (axis == "horizontal" ? spec.compressionResistance.horizontal : spec.compressionResistance.vertical)
         let named = views.prefix(4).map { "'\($0)'" }
         let list = named.count == 2 ? named.joined(separator: " and ")
             : named.dropLast().joined(separator: ", ") + " and " + named[named.count - 1] + (views.count > 4 ? " (and \(views.count - 4) more)" : "")
-        return "Content priority ambiguity in stack '\(scene.views[stackIndex - 1].name)': \(list) have the same \(axis) \(what) priority (\(JSONWriter.format(priority))); UIKit leaves the tie to their order"
+        return "Content priority ambiguity in stack '\(scene.spec(ofView: stackIndex).name)': \(list) have the same \(axis) \(what) priority (\(JSONWriter.format(priority))); UIKit leaves the tie to their order"
     }
 }

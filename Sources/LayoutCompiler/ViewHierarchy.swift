@@ -120,11 +120,17 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
     // MARK: Variables
 
     /// x of the view's origin relative to the container's origin, points.
-    public func xVariable(_ view: Int) -> Variable { Variable(id: 4 * view) }
+    public func xVariable(_ view: Int) -> Variable { FrameField(view: view, .x).variable }
     /// y of the view's origin relative to the container's origin, points.
-    public func yVariable(_ view: Int) -> Variable { Variable(id: 4 * view + 1) }
-    public func widthVariable(_ view: Int) -> Variable { Variable(id: 4 * view + 2) }
-    public func heightVariable(_ view: Int) -> Variable { Variable(id: 4 * view + 3) }
+    public func yVariable(_ view: Int) -> Variable { FrameField(view: view, .y).variable }
+    /// The view's width, points.
+    public func widthVariable(_ view: Int) -> Variable { FrameField(view: view, .width).variable }
+    /// The view's height, points.
+    public func heightVariable(_ view: Int) -> Variable { FrameField(view: view, .height).variable }
+
+    /// The hierarchy index of `scene.views[offset]`: the container is 0 and the views
+    /// follow in the scene's order (the decoder sorts them by name).
+    @inline(__always) public static func index(ofSceneView offset: Int) -> Int { offset + 1 }
 
     /// The view's x relative to the container, as an expression (the constant 0 for the container).
     public func absoluteX(_ view: Int) -> Expression {

@@ -21,7 +21,7 @@ struct DefinitionRowTests {
         // Each position is a definition naming the previous one: no row grew with i.
         let symbol = solver.variableSymbols[v[200]]!
         #expect(solver.isDefinition(symbol))
-        #expect(solver.rows[symbol.id].cells.count == 1)
+        #expect(solver.table.rows[symbol.id].cells.count == 1)
     }
 
     /// `u == w` makes `u` a definition naming `w`; `w == 3` then has one external symbol,
@@ -35,7 +35,7 @@ struct DefinitionRowTests {
         #expect(solver.isDefinition(uSymbol))
         try solver.addConstraint(eq(e(w), 3))
         #expect(solver.isDefinition(wSymbol))
-        #expect(solver.definitions.rank[wSymbol.id] < solver.definitions.rank[uSymbol.id])
+        #expect(solver.table.definitionRank[wSymbol.id] < solver.table.definitionRank[uSymbol.id])
         try solver.addConstraint(Constraint(e(x) - e(u) - 1, .equal))
         try solver.addConstraint(le(e(u) + e(w), 6))
         #expect(throws: SolverError.unsatisfiableConstraint) {
@@ -154,7 +154,7 @@ struct MergedConstraintTests {
     }
 
     @Test func aliasesAreStillResolvedAfterARebuild() throws {
-        // `definitions.isAlias` is set when a definition is installed; a removal rebuilds the
+        // `table.isAlias` is set when a definition is installed; a removal rebuilds the
         // tableau (definitions exist), and the rebuilt solver must flag the alias again.
         // `w1 - w0 == 0` names w1 first (symbol 0), then w0 (symbol 1); the definition
         // takes the highest id of equal coefficients, so it is `w0 = w1`.
@@ -306,9 +306,9 @@ struct MergeIndexTests {
 
     @Test func everyStoredKeyIsFoundAndNoOtherIs() {
         var index = MergeIndex()
-        for i in 0..<20_000 { index.insert(key(i), handle: i) }
+        for i in 0..<20_000 { index.insert(key(i), handle: ConstraintHandle(rawValue: i)) }
         for i in 0..<20_000 {
-            #expect(index.handle(for: key(i)) == i)
+            #expect(index.handle(for: key(i))?.rawValue == i)
             // Equal but for the constant, the strength, or the symbols: not found.
             #expect(index.handle(for: key(i, constant: 1)) == nil)
             #expect(index.handle(for: key(i, strength: 2)) == nil)
@@ -319,10 +319,10 @@ struct MergeIndexTests {
     @Test func insertingAnEqualKeyReplacesItsHandle() {
         var index = MergeIndex()
         index.reserveCapacity(4, symbols: 8)
-        for i in 0..<100 { index.insert(key(i), handle: i) }
-        index.insert(key(42), handle: 4_242)
-        #expect(index.handle(for: key(42)) == 4_242)
-        #expect(index.handle(for: key(41)) == 41)
+        for i in 0..<100 { index.insert(key(i), handle: ConstraintHandle(rawValue: i)) }
+        index.insert(key(42), handle: ConstraintHandle(rawValue: 4_242))
+        #expect(index.handle(for: key(42))?.rawValue == 4_242)
+        #expect(index.handle(for: key(41))?.rawValue == 41)
     }
 
     /// Keys filed under one symbol beyond the per-symbol list go to the hash table;
@@ -334,15 +334,15 @@ struct MergeIndexTests {
                               constant: constant))
         }
         var index = MergeIndex()
-        for i in 0..<1_000 { index.insert(shared(i), handle: i) }
+        for i in 0..<1_000 { index.insert(shared(i), handle: ConstraintHandle(rawValue: i)) }
         for i in 0..<1_000 {
-            #expect(index.handle(for: shared(i)) == i)
+            #expect(index.handle(for: shared(i))?.rawValue == i)
             #expect(index.handle(for: shared(i, constant: -1)) == nil)
         }
-        index.insert(shared(3), handle: 33)      // in the list
-        index.insert(shared(999), handle: 9_999) // in the table
-        #expect(index.handle(for: shared(3)) == 33)
-        #expect(index.handle(for: shared(999)) == 9_999)
+        index.insert(shared(3), handle: ConstraintHandle(rawValue: 33))      // in the list
+        index.insert(shared(999), handle: ConstraintHandle(rawValue: 9_999)) // in the table
+        #expect(index.handle(for: shared(3))?.rawValue == 33)
+        #expect(index.handle(for: shared(999))?.rawValue == 9_999)
         #expect(index.handle(for: shared(1_000)) == nil)
     }
 
@@ -351,9 +351,9 @@ struct MergeIndexTests {
             MergeKey(strength: 1_000, relation: .equal, row: Row(unsortedCells: [], constant: c))
         }
         var index = MergeIndex()
-        for i in 0..<50 { index.insert(constantOnly(Double(i)), handle: i) }
-        #expect(index.handle(for: constantOnly(7)) == 7)
-        #expect(index.handle(for: constantOnly(49)) == 49)
+        for i in 0..<50 { index.insert(constantOnly(Double(i)), handle: ConstraintHandle(rawValue: i)) }
+        #expect(index.handle(for: constantOnly(7))?.rawValue == 7)
+        #expect(index.handle(for: constantOnly(49))?.rawValue == 49)
         #expect(index.handle(for: constantOnly(50)) == nil)
         #expect(index.handle(for: MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [], constant: 7))) == nil)
     }

@@ -142,7 +142,7 @@ struct PartOrderTests {
     /// The same systems with the width wished for at 1,200, above the random levels
     /// around 1,000 and 10: most levels then fall below the split, whose one part holds
     /// symbols made system by system, and ties and degenerate pivots can go another way
-    /// (found in review: seed 2 makes 62 pivots against the level order's 73). The
+    /// (seed 2 makes 62 pivots against the level order's 73). The
     /// optimum is the same: every value within 1e-9 of the level order's.
     @Test(arguments: 0..<8)
     func aWidthWishedForStronglyKeepsTheOptimum(seed: Int) throws {
@@ -196,8 +196,8 @@ struct PartOrderTests {
     /// `pw = px + 5`), so `py <= 0 @1` and `pw <= 0 @1` have one merge key: the second is
     /// merged into the first. Pinned symbols tie nothing, so the two would be in different
     /// parts, and woven (or with `pw`'s part ranked first) the duplicate would go in
-    /// before its representative, adding its weight to errors not yet made (found in
-    /// review). The duplicate's part is joined to the representative's instead: it merges
+    /// before its representative, adding its weight to errors not yet made. The
+    /// duplicate's part is joined to the representative's instead: it merges
     /// in every order, and the objective and values are the level order's.
     @Test func aDuplicateThroughPinnedAliasesJoinsItsRepresentativesPart() throws {
         func build(wishEarly: Bool = false, _ configure: (inout Solver) -> Void) throws
@@ -229,14 +229,14 @@ struct PartOrderTests {
         let orders = [try build { _ in }, try build { $0.bulkLoad.weaveMinimum = 0 }, try build(wishEarly: true) { _ in }]
         let variables = (0..<80).map { Variable(id: $0) } + (1000...1003).map { Variable(id: $0) }
         #expect(byLevel.solver.tags[byLevel.second.rawValue].marker == byLevel.solver.tags[byLevel.first.rawValue].marker)
-        #expect(byLevel.solver.owners[byLevel.solver.tags[byLevel.first.rawValue].marker.id] == byLevel.first.rawValue)
+        #expect(byLevel.solver.table.owners[byLevel.solver.tags[byLevel.first.rawValue].marker.id] == byLevel.first)
         for order in orders.prefix(2) {
             let (solver, first, second) = order
             #expect(solver.bulkLoad.lastPartCount >= 2)
             #expect(solver.tags[second.rawValue].marker.isValid)
             #expect(solver.tags[second.rawValue].marker == solver.tags[first.rawValue].marker)
             // Merged the level order's way round: the first one's errors, weighing two.
-            #expect(solver.owners[solver.tags[first.rawValue].marker.id] == first.rawValue)
+            #expect(solver.table.owners[solver.tags[first.rawValue].marker.id] == first)
             #expect(solver.merging.mergedCount == byLevel.solver.merging.mergedCount)
             #expect(solver.objective.constants.sorted() == byLevel.solver.objective.constants.sorted())
             #expect(solver.pivotCount == byLevel.solver.pivotCount)

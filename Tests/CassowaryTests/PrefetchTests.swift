@@ -42,12 +42,12 @@ struct PrefetchTests {
         #expect(solver.value(of: x) == 20)
         #expect(solver.value(of: y) == 24)
         let key = MergeKey(strength: 1, relation: .equal, row: Row(unsortedCells: [Cell(symbol: Symbol(1), coefficient: 1)], constant: 0))
-        let entry = PendingInstall(handle: 0, strength: 1, key: 0, representative: -1)
+        let entry = PendingInstall(handle: ConstraintHandle(rawValue: 0), strength: 1, key: 0, representative: .invalid)
         Solver.prefetchKeys([], [], at: 0)
         Solver.prefetchKeys([entry], [key], at: -8)      // would reach entry 0 with a negative base
         Solver.prefetchKeys([entry], [key], at: -16)
         Solver.prefetchKeys([entry], [key], at: -9)
-        Solver.prefetchKeys([PendingInstall(handle: 0, strength: 1, key: 5, representative: -1)], [key], at: -8)
+        Solver.prefetchKeys([PendingInstall(handle: ConstraintHandle(rawValue: 0), strength: 1, key: 5, representative: .invalid)], [key], at: -8)
         Solver.prefetchKeys([entry], [key], at: 0)
     }
 }

@@ -579,9 +579,9 @@ struct FaultColumnTests {
         ("a.width == 5 + 2e13 - 2e13", 15, "The number 2e13 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("a.width == b.width * 3e12 / 3e12", 21, "The number 3e12 is beyond ±1000000000000 (limit maxMagnitude)"),
         // Arithmetic that overflows a double: still the first number beyond the limit
-        // (it was an `equation_syntax` "Number is out of range" at column 0).
+        // (not an `equation_syntax` "Number is out of range" at column 0).
         ("a.width == b.width * 1e300 * 1e300", 21, "The number 1e300 is beyond ±1000000000000 (limit maxMagnitude)"),
-        // A literal beyond a double is beyond the limit too (it was "Number is out of range").
+        // A literal beyond a double is beyond the limit too (not "Number is out of range").
         ("a.width == 1e309", 11, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("a.width == b.width - 1e309 + 1e309", 21, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
         ("distribute(by: 1e400, horizontally: a, b)", 15, "The number 1e400 is beyond ±1000000000000 (limit maxMagnitude)"),
@@ -645,7 +645,7 @@ struct FaultColumnTests {
 
 /// Views nothing constrains are all ambiguous, and each ambiguous field's diagnostic
 /// is charged against the work limit: when that uses the budget up, the 422 names the
-/// ambiguity check and `"ambiguity": "ignore"` (it used to blame "solving it").
+/// ambiguity check and `"ambiguity": "ignore"` (not "solving it").
 struct AmbiguityBudgetTests {
     @Test func unconstrainedViewsOverTheBudgetPointAtTheAmbiguityCheck() throws {
         func layout(ambiguity: String) throws -> Layout {
@@ -670,8 +670,8 @@ struct AmbiguityBudgetTests {
 
 /// A scene whose views widen one after another, each bound by the container's right
 /// edge: the resizable base (container width free) defers those bounds and installs
-/// them widest first, so its work grows linearly (it was O(n²): 4,000 such views
-/// exceeded the default work limit).
+/// them widest first, so its work grows linearly (in n² order, 4,000 such views would
+/// exceed the default work limit).
 struct WideningRowsTests {
     static func scene(views count: Int) throws -> Scene {
         var views: [String] = []

@@ -1,16 +1,16 @@
 import Testing
 @testable import Cassowary
 
-/// A random system (50 variables, 95 constraints: required equalities and inequalities
-/// satisfied by a hidden point; optional ones at kiwi's strong, medium and weak with
-/// generic weights) that a helper's differential run reduced from a failure: added one
-/// by one with `autoSolve` on (kiwi's order), a reduced cost of −8.6e-18 (rounding)
-/// entered a symbol whose only blocking row held −6e-17, the pivot divided the tableau
-/// by it and required constraints ended broken by up to 32. Reduced costs within 1e-12
-/// of zero are now zero. Kiwisolver and an exact lexicographic LP (scipy/HiGHS) agree
-/// with the bulk load's answer.
+/// A system whose rounding once broke required constraints: 50 variables, 95
+/// constraints (required equalities and inequalities satisfied by a hidden point;
+/// optional ones at kiwi's strong, medium and weak with generic weights). Added one by
+/// one with `autoSolve` on (kiwi's order), a reduced cost of −8.6e-18 (rounding) would
+/// enter a symbol whose only blocking row holds −6e-17, and a pivot on it divides the
+/// tableau by that and breaks required constraints by up to 32. The rule it holds:
+/// reduced costs within 1e-12 of zero are zero (`Objective`). Kiwisolver and an exact
+/// lexicographic LP (scipy/HiGHS) agree with the bulk load's answer.
 /// Terms are (coefficient, variable id); strength nil means required.
-let pivotToleranceSystem: [(terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)] = [
+let reducedCostRoundingSystem: [(terms: [(Double, Int)], constant: Double, relation: RelationalOperator, strength: Double?)] = [
     ([(3.0, 24), (3.0, 21)], 477.0835713623588, .equal, nil),
     ([(3.0, 37)], 267.02071737932357, .equal, nil),
     ([(-3.0, 46), (-2.0, 21), (3.0, 35)], -248.87839183913763, .greaterThanOrEqual, nil),
@@ -108,9 +108,11 @@ let pivotToleranceSystem: [(terms: [(Double, Int)], constant: Double, relation: 
     ([(5.971906492673815, 8)], -156.589377001382, .greaterThanOrEqual, 1000000.0),
 ]
 
-struct PivotToleranceTests {
+/// Rounded reduced costs never enter a symbol: required constraints hold after a bulk
+/// load and after one-by-one adds, and both reach the same optimum.
+struct ReducedCostRoundingTests {
     static func constraints() -> [Constraint] {
-        pivotToleranceSystem.map { entry in
+        reducedCostRoundingSystem.map { entry in
             let expression = Expression(terms: entry.terms.map { Term(Variable(id: $0.1), $0.0) },
                                         constant: entry.constant)
             return Constraint(expression, entry.relation, strength: entry.strength.map { Strength($0) } ?? .required)
