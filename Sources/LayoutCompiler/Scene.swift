@@ -36,14 +36,17 @@ public struct Scene: Sendable {
         self.sizes = sizes
     }
 
-    /// About how many bytes it holds: its constraint texts, 300 per view or guide and 100 per
-    /// constraint, metric, size and stack entry (arranged view or custom spacing) for the
-    /// rest. An estimate for cache limits.
+    /// About how many bytes it holds: its constraint texts and labels' strings, 300 per view
+    /// or guide and 100 per constraint, metric, size and stack entry (arranged view or
+    /// custom spacing) for the rest. An estimate for cache limits.
     /// - Complexity: O(constraints + views).
     public var approximateByteCount: Int {
         var bytes = 300 * (views.count + guides.count) + 100 * (constraints.count + metrics.count + (sizes?.count ?? 0))
         for entry in constraints { bytes += entry.source.utf8.count }
-        for view in views { if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) } }
+        for view in views {
+            if let stack = view.stack { bytes += 100 * (stack.arranged.count + stack.customSpacing.count) }
+            if let text = view.text { bytes += text.string.utf8.count + text.family.utf8.count }
+        }
         return bytes
     }
 }

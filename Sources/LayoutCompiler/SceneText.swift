@@ -22,9 +22,11 @@ public struct SceneText: Sendable {
     /// The most passes (the first included).
     public static let maxPasses = 8
     /// Cell operations charged to the solver work budget per UTF-16 code unit shaped or
-    /// laid out (measured by `layoutd-bench text`: about the time of that many cell
-    /// operations), so that text work is bounded by ``SceneLimits/maxSolverWork`` too.
-    public static let workPerCodeUnit = 12
+    /// laid out, so that text work is bounded by ``SceneLimits/maxSolverWork`` too:
+    /// `layoutd-bench text` measured a label of about 110 units in 166 µs with 6 processes
+    /// per core (about 0.25 µs a unit of one core's time), where a cell operation takes
+    /// about 6 ns: 20 keeps the budget's time bound within a small factor.
+    public static let workPerCodeUnit = 20
 
     struct Label: Sendable {
         /// Index into ``Scene/views``.

@@ -115,6 +115,8 @@ extension LayoutService {
 enum ServiceFailure: Error, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
+    /// `GET /readyz` when built-in font families have no installed files: 503, naming them.
+    case fontsMissing([String])
     /// A request refused while clients leave too many answers unread
     /// (`--max-pending-response-bytes`): 503 with ``HTTPServer/overCommittedDetail``, `Retry-After: 1`.
     case overCommitted
@@ -197,7 +199,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
         case .contentCoded, .unsupportedMediaType: 415
         case .misdirected: 421
         case .databaseFailed: 500
-        case .databaseNotReachable, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: 503
+        case .databaseNotReachable, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: 503
         case .diskFull: 507
         }
     }
@@ -210,6 +212,8 @@ enum ServiceFailure: Error, Sendable, Equatable {
         switch self {
         case .databaseNotReachable:
             return "The database is not reachable"
+        case .fontsMissing(let families):
+            return "The built-in font families \(families.joined(separator: ", ")) have no installed files: install fonts-inter, fonts-dejavu-core and fonts-liberation2"
         case .overCommitted:
             return HTTPServer.overCommittedDetail
         case .misdirected(let host):
@@ -288,7 +292,7 @@ enum ServiceFailure: Error, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed: []
+             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing: []
         }
     }
 }

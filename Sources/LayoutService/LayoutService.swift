@@ -69,6 +69,8 @@ public final class LayoutService: Sendable {
         self.openConnections = openConnections
         self.versionResolver = self.groupStore.lookupsAreRoundTrips ? VersionResolver(store: self.groupStore) : nil
         self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
+        // Fonts are found at start-up (a table of Debian paths), not at the first label.
+        _ = SceneText.measurer.catalog.missingFamilies
     }
 
     /// Runs `body` once a solving turn is free (``solveTurns``), and frees it after. Not
@@ -95,7 +97,9 @@ public final class LayoutService: Sendable {
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(200, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
-            groupStore.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
+            let missingFonts = SceneText.measurer.catalog.missingFamilies
+            if !missingFonts.isEmpty { return problem(.fontsMissing(missingFonts)) }
+            return groupStore.isReachable() ? Self.json(200, #"{"status":"ready"}"#)
                 : problem(.databaseNotReachable)
         }
         router.add(.GET, "/metrics") { [self] _, _ in

@@ -74,9 +74,10 @@ public struct SceneEngine: Sendable {
         /// ``CacheKey/structureDigest(_:reservingCapacity:)``: SHA-256 of `"layoutd VERSION
         /// structure\n"` and the structure's canonical JSON.
         var structureDigest: SHA256Digest
-        /// ``CacheKey/structureKey(digest:groups:)``: SHA-256 of ``structureDigest`` and
-        /// `"\nNAME@VERSION"` per included group: what the scene compiles to and its base
-        /// solve depend on (``StructureCache``).
+        /// ``CacheKey/structureKey(digest:groups:fonts:)``: SHA-256 of ``structureDigest``,
+        /// `"\nNAME@VERSION"` per included group and, with labels, the font files'
+        /// fingerprint: what the scene compiles to and its base solve depend on
+        /// (``StructureCache``).
         var structureKey: SHA256Digest
         /// The version each reference without a version was resolved to, one per name,
         /// sorted by name (byte order); empty when the scene has none. An answer computed

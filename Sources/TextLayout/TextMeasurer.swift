@@ -118,9 +118,11 @@ public final class PreparedText: Sendable {
         var missing = false
         func faceIndex(for character: Character) -> Int {
             func covers(_ face: LoadedFace) -> Bool {
+                // The cmap lookup first: Unicode property lookups cost more, and are needed
+                // only for a scalar the face lacks.
                 character.unicodeScalars.allSatisfy { scalar in
-                    scalar.properties.isDefaultIgnorableCodePoint || scalar.properties.generalCategory == .control
-                        || face.hasGlyph(scalar)
+                    face.hasGlyph(scalar) || scalar.properties.isDefaultIgnorableCodePoint
+                        || scalar.properties.generalCategory == .control
                 }
             }
             if covers(primary) { return 0 }

@@ -1,4 +1,5 @@
 import Foundation
+import LayoutService
 import TextLayout
 
 /// `layoutd-bench text`: measure and wrap 10,000 labels of 3–30 words at widths 120–400
@@ -108,6 +109,83 @@ enum TextBench {
             let answer: [String: Any] = ["lines": lines, "truncated": measured.truncated]
             print(String(decoding: try! JSONSerialization.data(withJSONObject: answer), as: UTF8.self))
         }
+        return 0
+    }
+}
+
+/// `layoutd-bench text-table`: a self-sizing table of N cells (title, a two-line body and a
+/// multi-line footnote, each a label) at widths 320 and 768 through `sizes` (heights
+/// fitted, labels in passes), beside the same table with the labels' intrinsic sizes and
+/// baselines given by hand (measured beforehand at each width), one request per width.
+enum TextTableBench {
+    static func scene(cells: Int, width: Double?, measurer: TextMeasurer) -> String {
+        var views: [String] = []
+        var constraints: [String] = []
+        let title = "Weather for the weekend"
+        let body = "Tomorrow will be sunny in the morning with clouds moving in after lunch and light rain by evening"
+        let foot = "Forecasts are updated every hour. Temperatures are given in degrees Celsius and wind speeds in kilometres per hour."
+        let fonts = [FontRequest(family: "Inter", size: 17, weight: 700), FontRequest(family: "Inter", size: 15), FontRequest(family: "Inter", size: 12)]
+        let lines = [1, 2, 0]
+        for cell in 0..<cells {
+            views.append(#""cell\#(cell)":{}"#)
+            for (kind, (name, string)) in [("title", title), ("body", body), ("foot", foot)].enumerated() {
+                let font = fonts[kind]
+                let member: String
+                if let width {
+                    let measured = try! measurer.measure(string, font: font, numberOfLines: lines[kind], width: width - 32)
+                    let size = measured.intrinsicSize(displayScale: 2)
+                    member = #""intrinsicSize":{"width":\#(size.width),"height":\#(size.height)},"baseline":\#(measured.lastBaseline),"firstBaseline":\#(measured.firstBaseline)"#
+                } else {
+                    member = #""text":{"string":"\#(string)","font":{"family":"Inter","size":\#(font.size),"weight":\#(font.weight)},"numberOfLines":\#(lines[kind])}"#
+                }
+                views.append(#""\#(name)\#(cell)":{"parent":"cell\#(cell)",\#(member)}"#)
+            }
+            constraints += [#""H:|[cell\#(cell)]|""#, #""H:|-16-[title\#(cell)]-16-|""#, #""H:|-16-[body\#(cell)]-16-|""#,
+                            #""H:|-16-[foot\#(cell)]-16-|""#, #""V:|-10-[title\#(cell)]-6-[body\#(cell)]-4-[foot\#(cell)]-10-|""#]
+            constraints.append(cell == 0 ? #""V:|[cell0]""# : #""V:[cell\#(cell - 1)][cell\#(cell)]""#)
+        }
+        constraints.append(#""V:[cell\#(cells - 1)]|""#)
+        let container = width.map { #""container":{"width":\#($0)}"# } ?? #""sizes":[{"width":320},{"width":768}]"#
+        return #"{\#(container),"views":{\#(views.joined(separator: ","))},"constraints":[\#(constraints.joined(separator: ","))],"options":{"displayScale":2,"ambiguity":"ignore"}}"#
+    }
+
+    static func run(_ arguments: [String]) -> Int32 {
+        let cells = arguments.count >= 2 && arguments[0] == "--cells" ? Int(arguments[1]) ?? 200 : 200
+        let repeats = 5
+        let measurer = TextMeasurer()
+        let engine = SceneEngine()
+        let labelled = Array(scene(cells: cells, width: nil, measurer: measurer).utf8)
+        let byHand = [320.0, 768.0].map { Array(scene(cells: cells, width: $0, measurer: measurer).utf8) }
+        func time(_ bodies: [[UInt8]]) -> (Double, [UInt8]) {
+            var best = Double.infinity
+            var last: [UInt8] = []
+            for _ in 0..<repeats {
+                let start = DispatchTime.now().uptimeNanoseconds
+                for body in bodies {
+                    guard case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) else { return (.nan, []) }
+                    last = engine.solve(prepared).body
+                }
+                best = min(best, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+            }
+            return (best, last)
+        }
+        let (textMs, answer) = time([labelled])
+        let (handMs, _) = time(byHand)
+        // The labels' frames at each width are those of the table sized by hand.
+        var same = true
+        if let layouts = (try? JSONSerialization.jsonObject(with: Data(answer)) as? [String: Any])?["layouts"] as? [[String: Any]] {
+            for (index, body) in byHand.enumerated() {
+                guard case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }),
+                      let hand = try? JSONSerialization.jsonObject(with: Data(engine.solve(prepared).body)) as? [String: Any] else { same = false; continue }
+                same = same && NSDictionary(dictionary: hand["frames"] as? [String: Any] ?? [:]).isEqual(to: layouts[index]["frames"] as? [String: Any] ?? [:])
+            }
+        } else { same = false }
+        let text = String(decoding: answer, as: UTF8.self)
+        print(String(format: "text-table: %d cells (3 labels each) at widths 320 and 768, best of %d", cells, repeats))
+        print(String(format: "  labels measured, in passes (one request with sizes): %.1f ms", textMs))
+        print(String(format: "  intrinsic sizes by hand (one request per width):      %.1f ms; labels/hand = %.2f×", handMs, textMs / handMs))
+        print("  frames equal to the table sized by hand at both widths: \(same)")
+        if text.contains("limit_exceeded") || !text.contains("\"layouts\"") { print("  (the labelled answer is not a layout: \(text.prefix(200)))") }
         return 0
     }
 }

@@ -40,6 +40,9 @@ let commands: [(name: String, command: Subcommand)] = [
     ("text", Subcommand(
         usage: "text [--labels 10000] [--python python3]   (measure and wrap labels, beside uharfbuzz doing the same)",
         run: TextBench.run)),
+    ("text-table", Subcommand(
+        usage: "text-table [--cells 200]   (a self-sizing table of labels in passes vs intrinsic sizes by hand)",
+        run: TextTableBench.run)),
     ("text-lines", Subcommand(
         usage: "text-lines   (JSON lines of labels on stdin → their lines; for integration/text/differential.py)",
         run: TextBench.runLines)),

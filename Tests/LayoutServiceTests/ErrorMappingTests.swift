@@ -14,6 +14,7 @@ struct ErrorMappingTests {
     /// compile until it is listed here.
     static let expected: [(failure: ServiceFailure, status: Int, slug: String, headers: [(String, String)])] = [
         (.databaseNotReachable, 503, "service-unavailable", [("Retry-After", "5")]),
+        (.fontsMissing(["Inter"]), 503, "service-unavailable", []),
         (.overCommitted, 503, "service-unavailable", [("Retry-After", "1")]),
         (.misdirected(host: "evil.example"), 421, "misdirected-request", []),
         (.unknownFormat("png"), 400, "bad-request", []),
@@ -50,6 +51,7 @@ struct ErrorMappingTests {
     static func covered(_ failure: ServiceFailure) -> String {
         switch failure {
         case .databaseNotReachable: "databaseNotReachable"
+        case .fontsMissing: "fontsMissing"
         case .overCommitted: "overCommitted"
         case .misdirected: "misdirected"
         case .unknownFormat: "unknownFormat"
@@ -84,7 +86,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 30)
+        #expect(names.count == 31)
         #expect(Set(names).count == names.count)
     }
 

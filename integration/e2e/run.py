@@ -98,6 +98,7 @@ def main():
     import checks_svgfix  # noqa: F401
     import checks_stacks  # noqa: F401
     import checks_stackfix  # noqa: F401
+    import checks_text  # noqa: F401
     import importlib
     for mod in sorted(f[:-3] for f in os.listdir(HERE)           # the hostile suite, one file
                       if f.startswith('checks_hostile') and f.endswith('.py')):  # per area

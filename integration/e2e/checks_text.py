@@ -1,0 +1,96 @@
+"""Labels over HTTP (`text/*`): the `text` member of /solve, of each `sizes` layout, of
+/validate and `?format=svg`, the 422s of bad text and unknown fonts, and the cache (a hit
+is byte-identical). Every response is validated against openapi.yaml by the harness's
+client. The corpus cases of contract v1.2 run in checks_corpus (`corpus/v1.2/*`).
+
+Expected numbers come from the font files through uharfbuzz (DejaVu Sans Mono: every glyph
+one advance wide), not from layoutd.
+"""
+import math
+
+from harness import CheckFailed, check
+
+MONO = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'
+
+
+def _mono(size=13):
+    """(advance, line height) of DejaVu Sans Mono at `size`, points, from its own tables."""
+    try:
+        import uharfbuzz as hb
+    except ImportError:
+        raise CheckFailed('uharfbuzz is missing: run scripts/install-deps.sh')
+    face = hb.Face(hb.Blob.from_file_path(MONO))
+    font = hb.Font(face)
+    font.scale = (face.upem, face.upem)
+    ext = font.get_font_extents('ltr')
+    advance = font.get_glyph_h_advance(font.get_nominal_glyph(ord('a')))
+    return advance * size / face.upem, (ext.ascender - ext.descender + ext.line_gap) * size / face.upem
+
+
+def _label(string, lines=0):
+    return {'text': {'string': string, 'font': {'family': 'DejaVu Sans Mono', 'size': 13}, 'numberOfLines': lines}}
+
+
+def _post(ctx, scene, status=200, target='/solve', headers=None):
+    r = ctx.request('POST', target, scene, {'Cache-Control': 'no-store'} if headers is None else headers)
+    ctx.expect_status(r, status, target)
+    return r
+
+
+@check('text/sizes-each-wrap-at-their-width')
+def sizes_each_wrap(ctx):
+    a, lh = _mono()
+    # "aaaa bbbb cccc dddd" in 9 cells: 2 lines; in 4: 4 lines; in 19: 1 line.
+    widths = [40 + 9 * a, 40 + 4 * a, 40 + 19 * a]
+    scene = {'views': {'l': _label('aaaa bbbb cccc dddd')},
+             'constraints': ['H:|-20-[l]-20-|', 'V:|-10-[l]'],
+             'sizes': [{'width': w, 'height': 200} for w in widths]}
+    doc = _post(ctx, scene).json()
+    got = [layout['text']['l']['lines'] for layout in doc['layouts']]
+    ctx.expect_equal(got, [2, 4, 1], 'lines per size')
+    heights = [layout['frames']['l']['height'] for layout in doc['layouts']]
+    ctx.expect_equal(heights, [math.ceil(n * lh) for n in (2, 4, 1)], 'label heights')
+
+
+@check('text/validate-and-unknown-font')
+def validate_and_unknown(ctx):
+    scene = {'container': {'width': 320, 'height': 100},
+             'views': {'l': {'text': {'string': 'Hi \u2603 \u0fff', 'font': {'family': 'inter'}}}},
+             'constraints': ['H:|-[l]', 'V:|-[l]']}
+    doc = _post(ctx, scene, target='/validate').json()
+    ctx.expect_equal((doc['valid'], [d['code'] for d in doc['diagnostics']]), (True, ['missing_glyphs']), '/validate')
+    scene['views']['l']['text']['font']['family'] = 'Intr'
+    doc = _post(ctx, scene, status=422).json()
+    ctx.expect_equal(doc['diagnostics'][0]['code'], 'unknown_font', 'code')
+    ctx.expect_equal(doc['diagnostics'][0]['message'], "Unknown font family 'Intr'; did you mean 'Inter'?", 'message')
+
+
+@check('text/bad-text-is-422')
+def bad_text(ctx):
+    for text, what in [({'string': 'x', 'font': {'size': 0}}, 'size 0'),
+                       ({'string': 'x', 'font': {'weight': 1000}}, 'weight 1000'),
+                       ({'string': 'y' * 10001}, '10,001 characters')]:
+        scene = {'views': {'l': {'text': text}}, 'constraints': ['H:|[l]']}
+        doc = _post(ctx, scene, status=422).json()
+        ctx.expect_equal(doc['diagnostics'][0]['code'], 'invalid_scene', what)
+    scene = {'views': {'l': {'text': {'string': 'x'}, 'intrinsicSize': {'width': 3}}}, 'constraints': ['H:|[l]']}
+    ctx.expect_equal(_post(ctx, scene, status=422).json()['diagnostics'][0]['path'], '$.views.l.intrinsicSize', 'path')
+
+
+@check('text/cache-hit-is-the-same-bytes')
+def cache_hit(ctx):
+    scene = {'container': {'width': 200}, 'views': {'l': _label('the same label, twice over')},
+             'constraints': ['H:|-[l]-|', 'V:|-[l]-|']}
+    first = _post(ctx, scene, headers={})
+    second = _post(ctx, scene, headers={})
+    ctx.expect_equal(second.headers.get('cache-status'), 'layoutd; hit', 'Cache-Status of the second')
+    ctx.expect_equal(second.body, first.body, 'bytes of the hit')
+
+
+@check('text/svg-of-a-scene-with-labels')
+def svg(ctx):
+    scene = {'container': {'width': 200}, 'views': {'l': _label('drawn as a box')},
+             'constraints': ['H:|-[l]-|', 'V:|-[l]-|']}
+    r = _post(ctx, scene, target='/solve?format=svg')
+    if b'<svg' not in r.body:
+        raise CheckFailed('no SVG: %r' % r.body[:200])
