@@ -245,6 +245,9 @@ struct CompileState {
     /// At most ``LayoutDiagnostic/maxCount``; the rest are counted in ``omitted``.
     var diagnostics: [LayoutDiagnostic] = []
     var omitted = 0
+    /// Candidate names the did-you-mean searches of this compile may still compare
+    /// (``maxSuggestionComparisons`` in all: the parsers' and unknown views').
+    var suggestionComparisonsLeft = maxSuggestionComparisons
     /// Whether an error was reported, listed or counted.
     var hasErrors = false
 
@@ -344,6 +347,9 @@ struct CompileState {
     // MARK: Entries
 
     mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: ParseOptions) {
+        var parseOptions = parseOptions
+        // Past the listed diagnostics no note is answered: no did-you-mean search either.
+        parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
         let isVisualFormat: Bool
         switch entry.kind {
@@ -354,6 +360,7 @@ struct CompileState {
             result = EquationParser(options: parseOptions).parse(entry.source)
             isVisualFormat = false
         }
+        suggestionComparisonsLeft -= result.suggestionComparisons
         for diagnostic in result.diagnostics {
             report(LayoutDiagnostic(
                 severity: diagnostic.severity, code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message,
@@ -533,20 +540,25 @@ struct CompileState {
             omitted += 1
             return
         }
-        let diagnostic = unknownView(name, span: span, entry: entry, key: key)
+        let candidates = hierarchy.names.count - 1
+        let suggests = candidates <= min(maxSuggestionCandidates, suggestionComparisonsLeft)
+        if suggests { suggestionComparisonsLeft -= candidates }
+        let diagnostic = unknownView(name, span: span, entry: entry, key: key, suggesting: suggests)
         report(diagnostic)
     }
 
     /// The diagnostic for a name that is not a view. (A VFL predicate's name that is
     /// neither a metric nor a view never gets here: the parser, given the views, reports
     /// it as `unknown_metric`, as Apple's parser does.)
-    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) -> LayoutDiagnostic {
+    /// `suggesting`: whether to search the closest view name for a did-you-mean.
+    func unknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey, suggesting: Bool = true) -> LayoutDiagnostic {
         if name == "superview" {
             return LayoutDiagnostic(
                 code: .unknownView, message: "'superview' is not a view name here: in VFL the superview is written '|' (and in equations 'superview.ATTRIBUTE')",
                 constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)
         }
-        let known = Array(hierarchy.names.dropFirst())
+        // Among at most ``maxSuggestionCandidates`` names (else none), as every suggestion.
+        let known = suggesting && hierarchy.names.count - 1 <= maxSuggestionCandidates ? Array(hierarchy.names.dropFirst()) : []
         let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",

@@ -38,6 +38,10 @@ extension SceneDecoder {
     /// or `safeArea` (reserved), names no view and no other guide; its owner is a view
     /// (or `superview`, the default). No view may be named `safeArea` either. Leaves the
     /// guides sorted by name with `owner` `nil` for the container.
+    ///
+    /// Every name and owner is validated by its bytes before it is compared with anything
+    /// (an owner that is not a valid name is unknown), so the lookups below are of ASCII
+    /// names, byte-exact; an unknown owner is looked up in a set, never by a scan.
     /// - Complexity: O(guides × log views).
     func checkGuides(_ scene: inout Scene, _ context: inout DecodingContext) {
         for view in scene.views where view.name == GuideSpec.safeAreaName {
@@ -59,17 +63,20 @@ extension SceneDecoder {
         var valid: [GuideSpec] = []
         valid.reserveCapacity(scene.guides.count)
         var seen = Set<String>(minimumCapacity: scene.guides.count)   // membership only
+        // The valid guide names, for the message of an owner that names one.
+        var guideNames = Set<String>(minimumCapacity: scene.guides.count)   // membership only
+        for guide in scene.guides where isValidName(guide.name) { guideNames.insert(guide.name) }
         for var guide in scene.guides {
             let path = "$.guides" + pathComponent(guide.name)
+            if !isValidName(guide.name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Layout guide name '\(Diagnostic.echo(guide.name))' is invalid: \(nameRule(guide.name))", path: path))
+                continue
+            }
             if guide.name == "superview" || guide.name == GuideSpec.safeAreaName {
                 context.sceneErrors.append(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "'\(guide.name)' is reserved (\(guide.name == "superview" ? "the container" : "the container's safe-area layout guide")) and cannot name a layout guide",
                     path: path))
-                continue
-            }
-            if !isValidName(guide.name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Layout guide name '\(Diagnostic.echo(guide.name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path))
                 continue
             }
             if guide.name.utf8.count > SceneLimits.maxNameLength {
@@ -88,10 +95,17 @@ extension SceneDecoder {
                 continue
             }
             if let owner = guide.owner {
+                if !isValidName(owner) {
+                    context.sceneErrors.append(LayoutDiagnostic(
+                        code: .invalidScene,
+                        message: "Layout guide '\(guide.name)' names an unknown owner '\(Diagnostic.echo(owner))': \(nameRule(owner))",
+                        path: path + ".owner"))
+                    continue
+                }
                 if owner == "superview" {
                     guide.owner = nil
                 } else if !isView(owner) {
-                    let isGuide = scene.guides.contains { $0.name == owner } || owner == GuideSpec.safeAreaName
+                    let isGuide = guideNames.contains(owner) || owner == GuideSpec.safeAreaName
                     context.sceneErrors.append(LayoutDiagnostic(
                         code: .invalidScene,
                         message: isGuide

@@ -110,11 +110,18 @@ public struct SceneDecoder: Sendable {
             ])
         }
         context.checkMembers(members, known: Self.sceneMembers, path: "$")
+        // The count limits first, from the JSON as sent: a scene over one is refused
+        // before any work per view, guide, constraint or entry.
+        let countErrors = countLimitErrors(json)
+        if !countErrors.isEmpty {
+            if !context.typeErrors.isEmpty { throw SceneRejection(.malformed, diagnostics: context.typeErrors) }
+            throw SceneRejection(.invalid, diagnostics: countErrors)
+        }
         var scene = Scene()
         scene.container = decodeContainer(json["container"], path: "$.container", &context)
         scene.views = decodeViews(json["views"], &context)
         scene.guides = decodeGuides(json["guides"], &context)
-        scene.metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
+        let metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
         scene.constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
         scene.groups = decodeGroups(json["groups"], &context)
         scene.options = decodeOptions(json["options"], &context)
@@ -126,6 +133,7 @@ public struct SceneDecoder: Sendable {
         }
         checkStacks(&scene, &context)
         checkNamesAndHierarchy(&scene, &context)
+        scene.metrics = checkMetrics(metrics, path: { "$.metrics" + pathComponent($0) }, &context)
         checkGuides(&scene, &context)
         checkLimits(scene, &context)
         checkExplainedViews(scene, &context)
@@ -136,17 +144,14 @@ public struct SceneDecoder: Sendable {
     }
 
     /// `explain`: an array (at most ``SceneLimits/maxExplainEntries``, else 422
-    /// `limit_exceeded`) of strings `VIEW` or `VIEW.FIELD` with `FIELD` one of
-    /// `x y width height` and `VIEW` a name (`[A-Za-z_][A-Za-z0-9_]*`); another type or
-    /// spelling is a 400 `invalid_scene` naming the element's path.
+    /// `limit_exceeded`, checked first by ``countLimitErrors(_:)``) of strings `VIEW` or
+    /// `VIEW.FIELD` with `FIELD` one of `x y width height` and `VIEW` a name
+    /// (`[A-Za-z_][A-Za-z0-9_]*`); another type or spelling is a 400 `invalid_scene`
+    /// naming the element's path. Split and checked by bytes.
     private func decodeExplain(_ value: JSONValue?, _ context: inout DecodingContext) -> [FieldReference] {
         guard let value else { return [] }
         guard case .array(let elements) = value else {
             context.typeErrors.append(context.typeError("$.explain", expected: "an array of \"VIEW\" or \"VIEW.FIELD\" strings", found: value))
-            return []
-        }
-        if elements.count > limits.maxExplainEntries {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks to explain \(elements.count) entries; at most \(limits.maxExplainEntries) are allowed (limit maxExplainEntries)", path: "$.explain"))
             return []
         }
         var references: [FieldReference] = []
@@ -155,10 +160,11 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(context.typeError("$.explain[\(index)]", expected: "a string \"VIEW\" or \"VIEW.FIELD\"", found: element))
                 continue
             }
-            let parts = text.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+            let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
             let field = parts.count == 2 ? parts[1] : nil
             guard parts.count <= 2, isValidName(parts[0]), parts[0].utf8.count <= SceneLimits.maxNameLength,
-                  field.map({ FieldReference.fieldNames.contains($0) }) ?? true else {
+                  field.map({ isASCII($0) && FieldReference.fieldNames.contains($0) }) ?? true else {
                 context.typeErrors.append(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "'\(Diagnostic.echo(text))' is not a field to explain: write \"VIEW\" or \"VIEW.FIELD\" with FIELD one of x, y, width, height",
@@ -174,10 +180,17 @@ public struct SceneDecoder: Sendable {
     /// a guide is explained like a view, its fields after the views'): else a 422
     /// `unknown_view` naming the element's path. `safeArea` is refused with a message
     /// saying so: its frame is the container's insets, set by the scene, not solved.
+    ///
+    /// The names are valid (ASCII) here, so the set's `String` hashing is by bytes. A
+    /// did-you-mean suggestion is searched only while the scene is not already refused
+    /// and for the diagnostics that are listed (``LayoutDiagnostic/maxCount``), among at
+    /// most ``maxSuggestionCandidates`` names, within ``maxSuggestionComparisons``.
+    /// - Complexity: O(views + guides + explain), plus at most 20,000 names compared.
     private func checkExplainedViews(_ scene: Scene, _ context: inout DecodingContext) {
         guard !scene.explain.isEmpty else { return }
-        let candidates = scene.views.map(\.name) + scene.guides.map(\.name)
-        let names = Set(candidates)   // membership only
+        let names = Set(scene.views.lazy.map(\.name) + scene.guides.lazy.map(\.name))   // membership only
+        let suggests = context.sceneErrors.isEmpty
+        var candidates: [String] = []   // built once, when a suggestion is searched
         for (index, reference) in scene.explain.enumerated() where reference.view != "superview" && !names.contains(reference.view) {
             if reference.view == GuideSpec.safeAreaName {
                 context.sceneErrors.append(LayoutDiagnostic(
@@ -186,7 +199,11 @@ public struct SceneDecoder: Sendable {
                     path: "$.explain[\(index)]"))
                 continue
             }
-            let suggestion = closestName(to: reference.view, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+            var suggestion = ""
+            if suggests && context.sceneErrors.count < LayoutDiagnostic.maxCount && context.admitsSuggestion(among: names.count) {
+                if candidates.isEmpty { candidates = scene.views.map(\.name) + scene.guides.map(\.name) }
+                suggestion = closestName(to: reference.view, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+            }
             context.sceneErrors.append(LayoutDiagnostic(
                 code: .unknownView, message: "Unknown view or layout guide '\(Diagnostic.echo(reference.view))' in explain\(suggestion)",
                 path: "$.explain[\(index)]"))
@@ -231,10 +248,17 @@ public struct SceneDecoder: Sendable {
     /// The members of the `container` object.
     static let containerMembers = ["width", "height", "margins", "safeArea"]
 
-    /// Decodes the `constraints` array of a stored group's body (same rules as a scene's).
+    /// Decodes a group's body, `{"constraints": [...], "metrics": {...}}` (same rules as a
+    /// scene's: a metric given twice is a 400, an invalid metric name a 422).
+    ///
+    /// `stored`: the body of a group already stored, read back to be included, which may
+    /// have been accepted by an earlier build that read metrics into a dictionary: its
+    /// metrics are read as that build read them (a repeat's last value, under the first
+    /// spelling of canonically equivalent names), so a stored version keeps its meaning.
+    /// Its constraints are checked as ever.
     ///
     /// - Throws: ``SceneRejection`` (`malformed`) for wrong types, (`invalid`) for invalid ones.
-    public func decodeGroupBody(_ json: JSONValue) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
+    public func decodeGroupBody(_ json: JSONValue, stored: Bool = false) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
         var context = DecodingContext()
         guard case .object(let members) = json else {
             throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
@@ -244,16 +268,22 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }
         let constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
-        let metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
-        if !context.typeErrors.isEmpty {
-            throw SceneRejection(.malformed, diagnostics: context.typeErrors)
-        }
-        for name in metrics.keys.sorted() {
-            if !isValidName(name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(Diagnostic.echo(name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics"))
-            } else if name.utf8.count > SceneLimits.maxNameLength {
-                context.sceneErrors.append(nameTooLong("Metric", name, path: "$.metrics" + pathComponent(name)))
+        let metrics: [String: Double]
+        if stored, case .object(let members)? = json["metrics"] {
+            // As stored: a dictionary, as the earlier build that accepted it built one
+            // (its names were checked then).
+            var dictionary: [String: Double] = [:]
+            for case (let name, .number(let points)) in members { dictionary[name] = points }
+            metrics = dictionary
+            if !context.typeErrors.isEmpty {
+                throw SceneRejection(.malformed, diagnostics: context.typeErrors)
             }
+        } else {
+            let entries = decodeMetrics(json["metrics"], path: "$.metrics", &context)
+            if !context.typeErrors.isEmpty {
+                throw SceneRejection(.malformed, diagnostics: context.typeErrors)
+            }
+            metrics = checkMetrics(entries, path: { isValidName($0) ? "$.metrics" + pathComponent($0) : "$.metrics" }, &context)
         }
         if constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
@@ -450,19 +480,58 @@ public struct SceneDecoder: Sendable {
         return text
     }
 
-    private func decodeMetrics(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [String: Double] {
-        guard let value else { return [:] }
+    /// `metrics`: an object of name → number, as given (names are checked by
+    /// ``checkMetrics(_:path:_:)``). A valid name given twice is a 400 `invalid_scene` at
+    /// the second, as a repeated field is: names are compared by their bytes, and only
+    /// valid (ASCII) names are put in a set (an invalid one is a 422 of its own).
+    /// - Complexity: O(metrics).
+    private func decodeMetrics(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [(name: String, points: Double)] {
+        guard let value else { return [] }
         guard case .object(let members) = value else {
             context.typeErrors.append(context.typeError(path(), expected: "an object of name → number", found: value))
-            return [:]
+            return []
         }
-        var metrics: [String: Double] = [:]
+        var metrics: [(name: String, points: Double)] = []
+        metrics.reserveCapacity(members.count)
+        var seen = Set<String>(minimumCapacity: members.count)   // valid (ASCII) names only; membership only
         for (name, number) in members {
+            if isValidName(name), !seen.insert(name).inserted {
+                context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
+                continue
+            }
             guard case .number(let points) = number else {
                 context.typeErrors.append(context.typeError(path() + pathComponent(name), expected: "a number (points)", found: number))
                 continue
             }
-            metrics[name] = points
+            metrics.append((name, points))
+        }
+        return metrics
+    }
+
+    /// The metrics whose names are valid, after a 422 `invalid_scene` for each name that
+    /// does not match `[A-Za-z_][A-Za-z0-9_]*` (validated by its bytes before any
+    /// comparison: U+212A KELVIN SIGN is not `K`) or is longer than
+    /// ``SceneLimits/maxNameLength``, in byte order of the names. The dictionary's keys are
+    /// ASCII and unique (``decodeMetrics(_:path:_:)``), so its `String` hashing is by bytes.
+    /// - Complexity: O(metrics log metrics).
+    private func checkMetrics(_ entries: [(name: String, points: Double)], path: (String) -> String,
+                              _ context: inout DecodingContext) -> [String: Double] {
+        var metrics: [String: Double] = [:]
+        metrics.reserveCapacity(entries.count)
+        var invalid: [String] = []
+        for (name, points) in entries {
+            if isValidName(name) && name.utf8.count <= SceneLimits.maxNameLength {
+                metrics[name] = points
+            } else {
+                invalid.append(name)
+            }
+        }
+        for name in invalid.sorted(by: utf8Precedes) {
+            if !isValidName(name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(Diagnostic.echo(name))' is invalid: \(nameRule(name))", path: path(name)))
+            } else {
+                context.sceneErrors.append(nameTooLong("Metric", name, path: path(name)))
+            }
         }
         return metrics
     }
@@ -557,27 +626,30 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(context.typeError("$.groups[\(index)]", expected: "a group name (a string)", found: element))
                 continue
             }
-            let named = text.lastIndex(of: "@").map { String(text[..<$0]) } ?? text
-            if let first = firstIndex[named] {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Group '\(Diagnostic.echo(named))' is included twice ($.groups[\(first)] and $.groups[\(index)]): include each group once, as its constraint refs (group:\(named)/N) would not tell the copies apart", path: "$.groups[\(index)]"))
-                continue
-            }
-            firstIndex[named] = index
-            if let at = text.lastIndex(of: "@") {
-                let name = String(text[..<at])
-                let versionText = text[text.index(after: at)...]
-                guard let version = Int(versionText), version >= 1, isValidGroupName(name) else {
+            // Split at the last `@` by bytes, and the name validated (ASCII) before it is
+            // compared with another.
+            let reference: GroupReference
+            if let at = text.utf8.lastIndex(of: UInt8(ascii: "@")) {
+                let name = String(decoding: text.utf8[..<at], as: UTF8.self)
+                let versionText = String(decoding: text.utf8[text.utf8.index(after: at)...], as: UTF8.self)
+                guard isASCII(versionText), let version = Int(versionText), version >= 1, isValidGroupName(name) else {
                     context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION (VERSION ≥ 1)", path: "$.groups[\(index)]"))
                     continue
                 }
-                groups.append(GroupReference(name: name, version: version))
+                reference = GroupReference(name: name, version: version)
             } else {
                 guard isValidGroupName(text) else {
                     context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}", path: "$.groups[\(index)]"))
                     continue
                 }
-                groups.append(GroupReference(name: text, version: nil))
+                reference = GroupReference(name: text, version: nil)
             }
+            if let first = firstIndex[reference.name] {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Group '\(Diagnostic.echo(reference.name))' is included twice ($.groups[\(first)] and $.groups[\(index)]): include each group once, as its constraint refs (group:\(reference.name)/N) would not tell the copies apart", path: "$.groups[\(index)]"))
+                continue
+            }
+            firstIndex[reference.name] = index
+            groups.append(reference)
         }
         return groups
     }
@@ -638,16 +710,24 @@ public struct SceneDecoder: Sendable {
 
     // MARK: - Names and hierarchy (422)
 
+    /// The view names (422 `invalid_scene`): each matches `[A-Za-z_][A-Za-z0-9_]*` —
+    /// checked by its bytes before it is compared with anything, so every comparison,
+    /// hash and sort below is of ASCII names, where Swift's `String` is byte-exact — within
+    /// ``SceneLimits/maxNameLength``, is not `superview`, and is given once. Each `parent`
+    /// is a valid name of another view (found by binary search, never by a scan), and the
+    /// parents form no cycle within ``SceneLimits/maxHierarchyDepth``. Leaves the valid
+    /// views sorted by name.
+    /// - Complexity: O(views × (log views + hierarchy depth)).
     private func checkNamesAndHierarchy(_ scene: inout Scene, _ context: inout DecodingContext) {
         var seen = Set<String>(minimumCapacity: scene.views.count)
         var valid: [ViewSpec] = []
         valid.reserveCapacity(scene.views.count)
         for view in scene.views {
             func path() -> String { view.jsonPath ?? "$.views" + pathComponent(view.name) }
-            if view.name == "superview" {
+            if !isValidName(view.name) {
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(Diagnostic.echo(view.name))' is invalid: \(nameRule(view.name))", path: path()))
+            } else if view.name == "superview" {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'superview' is reserved for the container and cannot name a view", path: path(), view: view.name))
-            } else if !isValidName(view.name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View name '\(Diagnostic.echo(view.name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: path()))
             } else if view.name.utf8.count > SceneLimits.maxNameLength {
                 context.sceneErrors.append(nameTooLong("View", view.name, path: path()))
             } else if !seen.insert(view.name).inserted {
@@ -670,8 +750,8 @@ public struct SceneDecoder: Sendable {
             var high = names.count
             while low < high {
                 let middle = (low + high) / 2
-                // `<` orders the (ASCII) names by their bytes, as they are sorted, and is
-                // consistent with `==` below for any `name`.
+                // `<` orders the (ASCII) names by their bytes, as they are sorted; `name`
+                // is a valid (ASCII) name too.
                 if names[middle] < name { low = middle + 1 } else { high = middle }
             }
             return low < names.count && names[low] == name ? low : nil
@@ -681,11 +761,13 @@ public struct SceneDecoder: Sendable {
             guard let parent = valid[index].parent else { continue }
             let name = valid[index].name
             func path() -> String { "$.views" + pathComponent(name) + ".parent" }
-            if parent == "superview" {
+            if !isValidName(parent) {
+                // Not a name: never compared (a spelling canonically equivalent to a view's
+                // name, `\u212a` for `K`, is not that view).
+                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(name))' names an unknown parent '\(Diagnostic.echo(parent))': \(nameRule(parent))", path: path(), view: name))
+            } else if parent == "superview" {
                 valid[index].parent = nil
-            } else if let parentPosition = position(of: parent) ?? names.firstIndex(of: parent), parentPosition != index {
-                // (`firstIndex(of:)`: a parent spelled in a canonically equivalent form, as
-                // String equality and the view hierarchy's lookup accept it.)
+            } else if let parentPosition = position(of: parent), parentPosition != index {
                 parentIndex[index] = parentPosition
             } else if parent == name {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(parent))' cannot be its own parent", path: path(), view: parent))
@@ -730,34 +812,55 @@ public struct SceneDecoder: Sendable {
                 }
             }
         }
-        for name in scene.metrics.keys.sorted() {
-            if !isValidName(name) {
-                context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric name '\(Diagnostic.echo(name))' is invalid: names match [A-Za-z_][A-Za-z0-9_]*", path: "$.metrics" + pathComponent(name)))
-            } else if name.utf8.count > SceneLimits.maxNameLength {
-                context.sceneErrors.append(nameTooLong("Metric", name, path: "$.metrics" + pathComponent(name)))
-            }
-        }
         scene.views = valid
     }
 
+    /// The count limits of a scene, from its JSON as sent (before any element is
+    /// decoded): views, views and guides together (a guide has a view's four variables
+    /// and frame: it counts as one), constraints, sizes and the frames they answer,
+    /// included groups and `explain` entries; a 422 `limit_exceeded` for each exceeded.
+    /// A member of the wrong type counts nothing here (it is a 400 of its own).
+    /// - Complexity: O(1).
+    private func countLimitErrors(_ json: JSONValue) -> [LayoutDiagnostic] {
+        func count(_ value: JSONValue?) -> Int {
+            switch value {
+            case .some(.array(let elements)): return elements.count
+            case .some(.object(let members)): return members.count
+            default: return 0
+            }
+        }
+        var errors: [LayoutDiagnostic] = []
+        let views = count(json["views"])
+        var guides = 0
+        if case .object(let members)? = json["guides"] { guides = members.count }
+        let constraints = json["constraints"]?.arrayValue?.count ?? 0
+        let sizes = json["sizes"]?.arrayValue?.count
+        let groups = json["groups"]?.arrayValue?.count ?? 0
+        let explain = json["explain"]?.arrayValue?.count ?? 0
+        if views > limits.maxViews {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(views) views; at most \(limits.maxViews) are allowed (limit maxViews)", path: "$.views"))
+        } else if views + guides > limits.maxViews {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(views) views and \(guides) layout guides; at most \(limits.maxViews) together are allowed (limit maxViews)", path: "$.guides"))
+        }
+        if constraints > limits.maxConstraints {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(constraints) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)", path: "$.constraints"))
+        }
+        if let sizes, sizes > limits.maxSizes {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes) sizes; at most \(limits.maxSizes) are allowed (limit maxSizes)", path: "$.sizes"))
+        } else if let sizes, (views + guides + 1) * sizes > limits.maxFrames {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes) sizes of \(views + guides + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
+        }
+        if groups > limits.maxIncludedGroups {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(groups) groups; at most \(limits.maxIncludedGroups) are allowed (limit maxIncludedGroups)", path: "$.groups"))
+        }
+        if explain > limits.maxExplainEntries {
+            errors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks to explain \(explain) entries; at most \(limits.maxExplainEntries) are allowed (limit maxExplainEntries)", path: "$.explain"))
+        }
+        return errors
+    }
+
+    /// The limits on each constraint (``SceneLimits/maxConstraintBytes``).
     private func checkLimits(_ scene: Scene, _ context: inout DecodingContext) {
-        if scene.views.count > limits.maxViews {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.views.count) views; at most \(limits.maxViews) are allowed (limit maxViews)", path: "$.views"))
-        } else if scene.views.count + scene.guides.count > limits.maxViews {
-            // A guide has a view's four variables and frame: it counts as one.
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.views.count) views and \(scene.guides.count) layout guides; at most \(limits.maxViews) together are allowed (limit maxViews)", path: "$.guides"))
-        }
-        if scene.constraints.count > limits.maxConstraints {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene has \(scene.constraints.count) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)", path: "$.constraints"))
-        }
-        if let sizes = scene.sizes, sizes.count > limits.maxSizes {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes; at most \(limits.maxSizes) are allowed (limit maxSizes)", path: "$.sizes"))
-        } else if let sizes = scene.sizes, (scene.views.count + scene.guides.count + 1) * sizes.count > limits.maxFrames {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene asks for \(sizes.count) sizes of \(scene.views.count + scene.guides.count + 1) frames each; at most \(limits.maxFrames) frames are answered at once (limit maxFrames): split the sizes over several requests", path: "$.sizes"))
-        }
-        if scene.groups.count > limits.maxIncludedGroups {
-            context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "The scene includes \(scene.groups.count) groups; at most \(limits.maxIncludedGroups) are allowed (limit maxIncludedGroups)", path: "$.groups"))
-        }
         for (index, entry) in scene.constraints.enumerated() where entry.source.utf8.count > limits.maxConstraintBytes {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "Constraint \(index) is \(entry.source.utf8.count) bytes long; at most \(limits.maxConstraintBytes) are allowed (limit maxConstraintBytes)", constraint: .scene(index)))
         }
@@ -773,6 +876,16 @@ public let maximumMagnitude = 1e12
 public func isValidName(_ name: String) -> Bool {
     guard let first = name.utf8.first, first == UInt8(ascii: "_") || isASCIILetter(first) else { return false }
     return name.utf8.allSatisfy { $0 == UInt8(ascii: "_") || isASCIILetter($0) || ($0 >= 0x30 && $0 <= 0x39) }
+}
+
+/// The name rule for a message about an invalid `name`: `names match
+/// [A-Za-z_][A-Za-z0-9_]*`, and the first character outside ASCII by its code point, as
+/// it may look like an ASCII letter (U+212A KELVIN SIGN is `K`'s twin).
+func nameRule(_ name: String) -> String {
+    let rule = "names match [A-Za-z_][A-Za-z0-9_]*"
+    guard let scalar = name.unicodeScalars.first(where: { !$0.isASCII }) else { return rule }
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return rule + " (U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + " is not ASCII)"
 }
 
 /// Whether `name` is a valid group name: `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`.
@@ -814,6 +927,17 @@ func pathComponent(_ name: String) -> String {
 struct DecodingContext {
     var typeErrors: [LayoutDiagnostic] = []
     var sceneErrors: [LayoutDiagnostic] = []
+    /// Candidate names the decoder's did-you-mean searches may still compare
+    /// (``maxSuggestionComparisons`` in all).
+    private var suggestionComparisonsLeft = maxSuggestionComparisons
+
+    /// Whether a did-you-mean search among `count` candidates may be made (at most
+    /// ``maxSuggestionCandidates`` of them, within what is left); counts them when it may.
+    mutating func admitsSuggestion(among count: Int) -> Bool {
+        guard count <= min(maxSuggestionCandidates, suggestionComparisonsLeft) else { return false }
+        suggestionComparisonsLeft -= count
+        return true
+    }
 
     func typeError(_ path: String, expected: String, found: JSONValue) -> LayoutDiagnostic {
         LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
@@ -824,16 +948,26 @@ struct DecodingContext {
     /// are errors: a misspelt field (`"contraints"`) would otherwise be silently ignored,
     /// and JSON leaves repeated names to the reader (RFC 8259 §4), so taking one of them
     /// would lay out something other than what was sent.
+    ///
+    /// A member is a known field only when its bytes are the field's (`known` is ASCII;
+    /// U+212A KELVIN SIGN never spells `K`). The suggestion is searched for the
+    /// diagnostics that are listed (``LayoutDiagnostic/maxCount``).
+    /// - Complexity: O(members × known).
     mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
-        for (index, (name, _)) in members.enumerated() {
-            guard known.contains(name) else {
-                let suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+        var given = [Bool](repeating: false, count: known.count)
+        for (name, _) in members {
+            guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
+                var suggestion = ""
+                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
+                    suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                }
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
                 continue
             }
-            if members[..<index].contains(where: { $0.0 == name }) {
+            if given[field] {
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
             }
+            given[field] = true
         }
     }
 
@@ -876,7 +1010,8 @@ struct DecodingContext {
             }
             return number
         case .string(let name):
-            switch name {
+            // By bytes: an ASCII spelling only (`switch` compares with `String ==`).
+            switch isASCII(name) ? name : "" {
             case "required": return 1000
             case "high", "defaultHigh": return 750
             case "low", "defaultLow": return 250
@@ -909,7 +1044,8 @@ struct DecodingContext {
             typeErrors.append(typeError(path(), expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
             return defaultValue
         }
-        guard let parsed = Value(rawValue: text) else {
+        // By bytes: an ASCII spelling only (`Value(rawValue:)` compares with `String ==`).
+        guard isASCII(text), let parsed = Value(rawValue: text) else {
             typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
             return defaultValue
         }

@@ -100,6 +100,13 @@ extension SceneDecoder {
             if case .object(let entries) = custom {
                 for (name, number) in entries {
                     let entryPath = path + ".customSpacing" + pathComponent(name)
+                    // A key is a view name: validated by its bytes before it is compared or
+                    // hashed (U+212A KELVIN SIGN is not `K`); then the dictionary's `String`
+                    // hashing is by bytes.
+                    guard isValidName(name) else {
+                        context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "customSpacing names '\(Diagnostic.echo(name))', which is not a view name: \(nameRule(name))", path: entryPath))
+                        continue
+                    }
                     if stack.customSpacing[name] != nil {
                         context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path).customSpacing; give it once", path: entryPath))
                     } else if case .number = number {
@@ -126,16 +133,24 @@ extension SceneDecoder {
     /// each arranged view's parent becomes the stack (it is implied).
     ///
     /// Runs before ``checkNamesAndHierarchy``, which then checks the hierarchy with the
-    /// implied parents (cycles, depth). Stacks are checked in the order of their names.
+    /// implied parents (cycles, depth) and reports invalid view names. Stacks are checked
+    /// in the byte order of their names. Every name is validated by its bytes before it is
+    /// looked up (an arranged name or `parent` that is not a valid name is no view), so
+    /// the lookups' `String` hashing is of ASCII names, byte-exact.
     /// - Complexity: O(views + arranged views × hierarchy depth).
     func checkStacks(_ scene: inout Scene, _ context: inout DecodingContext) {
         guard scene.views.contains(where: { $0.stack != nil }) else { return }
-        // The first view of each name (a repeated name is reported by the hierarchy check).
+        // The first view of each valid name (a repeated or invalid name is reported by the
+        // hierarchy check).
         var indexByName: [String: Int] = [:]   // lookups only
-        for (index, view) in scene.views.enumerated() where indexByName[view.name] == nil {
+        for (index, view) in scene.views.enumerated() where isValidName(view.name) && indexByName[view.name] == nil {
             indexByName[view.name] = index
         }
-        let stacks = scene.views.indices.filter { scene.views[$0].stack != nil }.sorted { scene.views[$0].name < scene.views[$1].name }
+        func lookUp(_ name: String) -> Int? { isValidName(name) ? indexByName[name] : nil }
+        let stacks = scene.views.indices.filter { scene.views[$0].stack != nil }.sorted {
+            let order = utf8Compare(scene.views[$0].name, scene.views[$1].name)
+            return order < 0 || (order == 0 && $0 < $1)
+        }
         // Arranged view index → the stack (index) that arranges it and where.
         var arrangedBy: [Int: (stack: Int, path: String)] = [:]   // lookups only
         var implied: [(view: Int, stack: Int)] = []
@@ -153,18 +168,24 @@ extension SceneDecoder {
             if stack.spacing < 0 && (stack.distribution == .equalSpacing || stack.distribution == .equalCentering) {
                 fail("Stack '\(Diagnostic.echo(stackView.name))' has spacing \(JSONWriter.format(stack.spacing)): with \(stack.distribution.rawValue) the spacing is the least gap and must be ≥ 0", base + ".spacing", view: stackView.name)
             }
-            let arrangedNames = Set(stack.arranged)   // membership only
-            for name in stack.customSpacing.keys.sorted() where !arrangedNames.contains(name) {
+            let arrangedNames = Set(stack.arranged.filter(isValidName))   // membership only; ASCII names
+            for name in stack.customSpacing.keys.sorted(by: utf8Precedes) where !arrangedNames.contains(name) {
                 fail("customSpacing of stack '\(Diagnostic.echo(stackView.name))' names '\(Diagnostic.echo(name))', which it does not arrange", base + ".customSpacing" + pathComponent(name), view: stackView.name)
             }
             for (position, name) in stack.arranged.enumerated() {
                 let path = "\(base).arranged[\(position)]"
-                guard let viewIndex = indexByName[name] else {
+                guard isValidName(name) else {
+                    fail("Stack '\(Diagnostic.echo(stackView.name))' arranges an unknown view '\(Diagnostic.echo(name))': \(nameRule(name))", path, view: stackView.name)
+                    continue
+                }
+                guard let viewIndex = lookUp(name) else {
                     // The suggestion compares the name with every view's: only for diagnostics
-                    // that are listed (a stack can arrange thousands of unknown names).
+                    // that are listed (a stack can arrange thousands of unknown names), among
+                    // at most ``maxSuggestionCandidates`` views, within the decoder's
+                    // ``maxSuggestionComparisons``.
                     var suggestion = ""
-                    if context.sceneErrors.count < LayoutDiagnostic.maxCount {
-                        if sortedNames.isEmpty { sortedNames = indexByName.keys.sorted() }
+                    if context.sceneErrors.count < LayoutDiagnostic.maxCount && context.admitsSuggestion(among: indexByName.count) {
+                        if sortedNames.isEmpty { sortedNames = indexByName.keys.sorted(by: utf8Precedes) }
                         suggestion = closestName(to: name, among: sortedNames).map { "; did you mean '\($0)'?" } ?? ""
                     }
                     fail("Stack '\(Diagnostic.echo(stackView.name))' arranges an unknown view '\(Diagnostic.echo(name))'\(suggestion)", path, view: stackView.name)
@@ -185,7 +206,7 @@ extension SceneDecoder {
                 // here, at the arrangement that closes it; test:
                 // `StackViewTests.stacksArrangingEachOtherAreACycle`).
                 func parentOf(_ index: Int) -> Int? {
-                    if let parentName = scene.views[index].parent { return indexByName[parentName] }
+                    if let parentName = scene.views[index].parent { return lookUp(parentName) }
                     return arrangedBy[index]?.stack
                 }
                 var ancestor = parentOf(stackIndex)
@@ -200,7 +221,7 @@ extension SceneDecoder {
                     fail("Stack '\(Diagnostic.echo(stackView.name))' cannot arrange '\(Diagnostic.echo(name))', which is an ancestor of it", path, view: name)
                     continue
                 }
-                if let parent = scene.views[viewIndex].parent, parent != stackView.name {
+                if let parent = scene.views[viewIndex].parent, !utf8Equal(parent, stackView.name) {
                     let viewPath = (scene.views[viewIndex].jsonPath ?? "$.views" + pathComponent(name)) + ".parent"
                     fail("View '\(Diagnostic.echo(name))' is arranged in stack '\(Diagnostic.echo(stackView.name))' but its parent is '\(Diagnostic.echo(parent))': an arranged view's parent is its stack (leave \"parent\" out)", viewPath, view: name)
                     continue

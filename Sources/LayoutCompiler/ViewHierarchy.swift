@@ -85,7 +85,9 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
     }
 
     /// The index of the view or guide named `name` (`superview` is 0), or `nil`.
-    public func index(of name: String) -> Int? { indexByName[name] }
+    /// By bytes: the names are ASCII, and a name with another character (which Swift's
+    /// `String` hashing may equate with one of them: `x` + U+212A and `xK`) is none of them.
+    public func index(of name: String) -> Int? { isASCII(name) ? indexByName[name] : nil }
 
     /// Whether item `index` is a layout guide (one of ``guides``, or ``safeArea``).
     public func isGuide(_ index: Int) -> Bool { index >= count }
@@ -94,13 +96,16 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
     /// too, so `[a(==superview)]` reaches the compiler's own message for it, and the
     /// layout guides, so a guide in VFL is an `unknown_view` that says it is a guide
     /// rather than an unknown metric.
-    public func containsView(named name: String) -> Bool { indexByName[name] != nil }
+    public func containsView(named name: String) -> Bool { index(of: name) != nil }
 
     /// Whether `name` is a layout guide (`guides` or `safeArea`), which VFL does not take.
-    public func isLayoutGuide(named name: String) -> Bool { indexByName[name].map(isGuide) ?? false }
+    public func isLayoutGuide(named name: String) -> Bool { index(of: name).map(isGuide) ?? false }
 
     /// `superview`, then the views sorted by name (no guides: VFL names views only).
     public var viewNames: [String] { Array(names[..<count]) }
+
+    /// ``viewNames``' count: the views and `superview`.
+    public var viewNameCount: Int { count }
 
     /// The deepest view that is an ancestor of both `a` and `b`, or one of them.
     ///

@@ -117,7 +117,8 @@ public enum CacheKey {
 
     /// A scene object split into its structure (the object without `sizes` and without
     /// `container.width` and `container.height`) and an object of what was left out,
-    /// each in document order. (A body with a repeated member is rejected by the
+    /// each in document order. Names are matched by their bytes (``utf8Equal(_:_:)``), as
+    /// the decoder matches them. (A body with a repeated member is rejected by the
     /// decoder, so its split is never used.)
     static func split(_ json: JSONValue) -> (structure: JSONValue, size: JSONValue) {
         guard case .object(let members) = json else { return (json, .object([])) }
@@ -125,14 +126,13 @@ public enum CacheKey {
         structure.reserveCapacity(members.count)
         var size: [(String, JSONValue)] = []
         for (name, value) in members {
-            switch (name, value) {
-            case ("sizes", _):
+            if utf8Equal(name, "sizes") {
                 size.append((name, value))
-            case ("container", .object(let container)):
+            } else if utf8Equal(name, "container"), case .object(let container) = value {
                 let parts = splitContainer(container)
                 structure.append((name, .object(parts.structure)))
                 size.append((name, .object(parts.size)))
-            default:
+            } else {
                 structure.append((name, value))
             }
         }
@@ -145,7 +145,7 @@ public enum CacheKey {
         var structure: [(String, JSONValue)] = []
         var size: [(String, JSONValue)] = []
         for member in container {
-            if member.0 == "width" || member.0 == "height" { size.append(member) } else { structure.append(member) }
+            if utf8Equal(member.0, "width") || utf8Equal(member.0, "height") { size.append(member) } else { structure.append(member) }
         }
         return (structure, size)
     }

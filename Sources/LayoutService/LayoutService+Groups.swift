@@ -33,7 +33,9 @@ extension LayoutService {
         // views and of the scene's metrics are only known when a scene includes the group,
         // so unknown metrics are not an error here.
         var diagnostics: [LayoutDiagnostic] = []
-        let options = ParseOptions(metrics: decoded.metrics)
+        var options = ParseOptions(metrics: decoded.metrics)
+        // Unknown metrics are not errors here: no did-you-mean search for them.
+        options.suggestionComparisons = 0
         for (index, entry) in decoded.constraints.enumerated() {
             let result: ParseResult
             switch entry.kind {

@@ -452,7 +452,7 @@ public final class LayoutService: Sendable {
                                     jsonBytes: stored.constraintsJSON.utf8.count + stored.metricsJSON.utf8.count) {
             let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
             guard let json = try? JSONParser().parse(Array(body.utf8)),
-                  let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json) else {
+                  let decoded = try? SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json, stored: true) else {
                 throw EngineFailure.internalError
             }
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)

@@ -12,7 +12,11 @@ import LayoutCompiler
 ///
 /// The template key is unambiguous: each member is a tag byte (0 raw, 1 the container's
 /// canonical structure, 2 `sizes`), then its name and its value, each prefixed with its
-/// length (4 bytes, little-endian).
+/// length (4 bytes, little-endian). The canonical structure keeps every member of the
+/// container's objects, a repeated name too (``JSONWriter/value(_:sortingKeys:)``), so a
+/// body whose margins or safe area repeat a name never has the template of a body that
+/// decoded: it is decoded whole and refused as on a cold server
+/// (`NameBytesServiceTests.everyRejectionIsTheSameThroughAWarmTemplate`).
 struct SceneTemplate {
     /// The template key (``CacheKey/template(members:)``: its hash is computed once).
     let key: FrontCacheKey

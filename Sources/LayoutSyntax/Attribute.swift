@@ -197,6 +197,13 @@ public struct ParseOptions: Sendable {
     /// predicate's name is taken for a view and a space's name is a view when the string
     /// has it in brackets.
     public var views: (any ViewNameLookup)?
+    /// How many candidate names this parse's did-you-mean searches for unknown metrics
+    /// may compare in all (a search among at most ``maxSuggestionCandidates`` metric and
+    /// view names is made only while that many are left; the names compared are
+    /// ``ParseResult/suggestionComparisons``). The compiler gives each string what is left
+    /// of the scene's ``maxSuggestionComparisons``, and none once its list of diagnostics
+    /// is full (the note would never be answered).
+    public var suggestionComparisons = Int.max
 
     /// Creates options.
     public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20,
@@ -210,6 +217,13 @@ public struct ParseOptions: Sendable {
 
     /// Whether `value` is beyond ±``maximumMagnitude`` (or not a number).
     func isBeyondLimit(_ value: Double) -> Bool { !(abs(value) <= maximumMagnitude) }
+
+    /// The value of the metric named `name`, by bytes: a name with a character outside
+    /// ASCII (`x` + U+212A, which Swift's `String` hashing equates with `xK`) names no
+    /// metric, as metric names are ASCII.
+    func metric(named name: String) -> Double? {
+        name.utf8.allSatisfy { $0 < 0x80 } ? metrics[name] : nil
+    }
 }
 
 /// The names of a scene's views, as the VFL parser looks them up (see
@@ -221,12 +235,17 @@ public protocol ViewNameLookup: Sendable {
     /// Every view name, in an order that does not depend on hashing (candidates for
     /// "did you mean" notes).
     var viewNames: [String] { get }
+    /// How many ``viewNames`` there are, without building the list.
+    var viewNameCount: Int { get }
     /// Whether `name` (one ``containsView(named:)`` accepts) is a layout guide, which
     /// VFL does not take (Apple's views dictionary holds views only). Default: `false`.
     func isLayoutGuide(named name: String) -> Bool
 }
 
 extension ViewNameLookup {
+    /// ``viewNames``' count (built).
+    public var viewNameCount: Int { viewNames.count }
+
     /// No layout guides.
     public func isLayoutGuide(named name: String) -> Bool { false }
 }
@@ -278,6 +297,10 @@ public struct ParseResult: Sendable {
 
     /// The most diagnostics one string reports.
     public static let maximumDiagnostics = 100
+
+    /// Candidate names the did-you-mean searches of this parse compared
+    /// (at most ``ParseOptions/suggestionComparisons``).
+    public var suggestionComparisons = 0
 
     /// Creates a result.
     public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {

@@ -203,6 +203,23 @@ struct SyntaxFault: Error {
 /// Collects the diagnostics of one string, up to ``ParseResult/maximumDiagnostics``.
 struct DiagnosticCollector {
     private(set) var diagnostics: [Diagnostic] = []
+    /// Candidate names compared by did-you-mean searches so far, and the most allowed.
+    private(set) var suggestionComparisons = 0
+    var suggestionBudget = Int.max
+
+    /// Whether a search among `count` candidates may be made; counts them when it may.
+    mutating func admitsSuggestion(among count: Int) -> Bool {
+        guard count <= maxSuggestionCandidates, count <= suggestionBudget - suggestionComparisons else { return false }
+        suggestionComparisons += count
+        return true
+    }
+
+    /// The result of a parse that collected these diagnostics.
+    func result(_ constraints: [ParsedConstraint]) -> ParseResult {
+        var result = ParseResult(constraints: constraints, diagnostics: diagnostics)
+        result.suggestionComparisons = suggestionComparisons
+        return result
+    }
 
     mutating func append(_ diagnostic: Diagnostic) {
         guard diagnostics.count < ParseResult.maximumDiagnostics else { return }
@@ -211,6 +228,16 @@ struct DiagnosticCollector {
 
     var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
+
+/// The most candidates ``closestName(to:among:)`` compares a name with (1,000): with
+/// more it suggests nothing, as the parsers' metric suggestions always did.
+public let maxSuggestionCandidates = 1_000
+
+/// The most candidate names all the did-you-mean searches of one stage of a request
+/// (decoding the scene; compiling its constraints) compare a name with (20,000: 20
+/// searches among 1,000 names, or 100 among 200). A search that would pass it is not
+/// made: about 0.15 s of one core at most per stage, whatever the request.
+public let maxSuggestionComparisons = 20_000
 
 /// Suggests the closest of `candidates` to `name` (optimal-string-alignment distance ≤ 2,
 /// case-insensitive: a swap of two neighbours counts 1; ties go to the earliest candidate),
@@ -225,9 +252,15 @@ struct DiagnosticCollector {
 /// `SuggestionTests.theBandedDistanceSuggestsWhatTheFullOneDoes` holds it to the full
 /// table's answers.
 ///
-/// - Complexity: O(candidates + Σ over the candidates within 2 in length of |name|);
-///   names longer than 64 bytes get no suggestion.
+/// Bounded: more than ``maxSuggestionCandidates`` candidates, or a name longer than 64
+/// bytes, get no suggestion, so one search costs at most about 1,000 × 64 × 5 cells
+/// (the band), whatever the request. Callers that may ask for many suggestions ask only
+/// for the diagnostics they list (``LayoutDiagnostic``'s bound).
+///
+/// - Complexity: O(candidates + Σ over the candidates within 2 in length of |name|),
+///   candidates ≤ ``maxSuggestionCandidates``.
 public func closestName(to name: String, among candidates: [String]) -> String? {
+    guard candidates.count <= maxSuggestionCandidates else { return nil }
     let source = Array(name.lowercased().utf8)
     let n = source.count
     guard n <= 64, n > 0 else { return nil }

@@ -130,14 +130,14 @@ struct SceneDecoderTests {
         }
     }
 
-    /// A parent spelled with U+212A KELVIN SIGN names the view `K`: Swift string equality
-    /// is canonical equivalence, and the view hierarchy resolves it the same way.
-    @Test func canonicallyEquivalentParent() throws {
-        let scene = try SceneDecoder().decode(body: Array(#"{"views":{"K":{},"k2":{"parent":"\u212a"}}}"#.utf8))
-        let hierarchy = ViewHierarchy(views: scene.views)
-        // The views, then the container's `safeArea` guide (a child of the container).
-        #expect(hierarchy.names == ["superview", "K", "k2", "safeArea"])
-        #expect(hierarchy.parents == [0, 0, 1, 0])
+    /// A parent spelled with U+212A KELVIN SIGN does not name the view `K`: names are
+    /// compared by their bytes, after the name rule (ASCII), never by Swift's canonical
+    /// equivalence.
+    @Test func canonicallyEquivalentParentIsUnknown() throws {
+        let found = try #require(rejection(#"{"views":{"K":{},"k2":{"parent":"\u212a"}}}"#))
+        #expect(found.reason == .invalid)
+        #expect(found.diagnostics.map(\.message) == ["View 'k2' names an unknown parent '\u{212A}': names match [A-Za-z_][A-Za-z0-9_]* (U+212A is not ASCII)"])
+        #expect(found.diagnostics.map(\.path) == ["$.views.k2.parent"])
     }
 }
 

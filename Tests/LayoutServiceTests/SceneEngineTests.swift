@@ -4,22 +4,22 @@ import LayoutCompiler
 import Testing
 
 /// The cache key is a documented function of the request (`SceneEngine.cacheKey`): the
-/// canonical scene (members sorted by name, no whitespace, numbers in layoutd's form, the
-/// last of a repeated name) split into its structure and its sizes; the structure's
+/// canonical scene (members sorted by name's bytes, no whitespace, numbers in layoutd's
+/// form) split into its structure and its sizes; the structure's
 /// digest, SHA-256 of `"layoutd VERSION structure\n"` and the canonical structure; the
 /// structure key, SHA-256 of that 32-byte digest and `"\nNAME@VERSION"` per included
 /// group; and the key, SHA-256 (hex) of `"layoutd VERSION\nROUTE\n"`, the 32-byte
 /// structure key and the canonical sizes. Keys must not change between builds, or a
 /// stored cache would silently stop hitting.
 struct SceneEngineTests {
-    /// Whitespace, member order, `1.50`/`2E1`/`375.0`/`-0`, a `\u` escape and a repeated
-    /// member, all of which the canonical form normalises. `@GROUPS@` is replaced by a
+    /// Whitespace, member order, `1.50`/`2E1`/`375.0`/`-0` and a `\u` escape, all of which
+    /// the canonical form normalises. `@GROUPS@` is replaced by a
     /// `groups` member or nothing.
     static let template = #"""
     { "views": {"b": {"intrinsicSize": {"width": 1.50, "height": 2E1}}, "a": {}},
       "container": {"width": 375.0, "height": -0, "margins": {"left": 4}},@GROUPS@
       "constraints": ["H:|-[a]-[b]-|", {"vfl": "V:|[a][b]|", "options": ["alignAllLeading"]}, "a.width == b.width @\u0037\u00350"],
-      "metrics": {"m": 1, "m": 2}, "options": {"ambiguity": "ignore"} }
+      "metrics": {"m": 2}, "options": {"ambiguity": "ignore"} }
     """#
 
     static let structure = #"{"constraints":["H:|-[a]-[b]-|",{"options":["alignAllLeading"],"vfl":"V:|[a][b]|"},"a.width == b.width @750"],"container":{"margins":{"left":4}},"metrics":{"m":2},"options":{"ambiguity":"ignore"},"views":{"a":{},"b":{"intrinsicSize":{"height":20,"width":1.5}}}}"#

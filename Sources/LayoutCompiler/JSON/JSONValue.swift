@@ -5,6 +5,9 @@
 /// latter does not give on Linux: booleans that are never confused with the numbers
 /// 0 and 1, the byte offset of a syntax error for the `invalid_json` diagnostic, and a
 /// nesting limit that is an error rather than a deep recursion.
+///
+/// Equality is by bytes: strings and member names are equal when their UTF-8 is
+/// (``utf8Equal(_:_:)``), not when Swift's `String ==` finds them canonically equivalent.
 public enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -12,8 +15,8 @@ public enum JSONValue: Sendable, Equatable {
     case number(Double)
     case string(String)
     case array([JSONValue])
-    /// Members in document order. A name may repeat; ``subscript(_:)`` finds the last
-    /// one, as most parsers do (RFC 8259 §4 leaves duplicates undefined).
+    /// Members in document order. A name may repeat (RFC 8259 §4 leaves duplicates
+    /// undefined; the scene decoder refuses them); ``subscript(_:)`` finds the last one.
     case object([(String, JSONValue)])
 
     public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -21,20 +24,22 @@ public enum JSONValue: Sendable, Equatable {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
         case let (.number(a), .number(b)): return a == b
-        case let (.string(a), .string(b)): return a == b
+        case let (.string(a), .string(b)): return utf8Equal(a, b)
         case let (.array(a), .array(b)): return a == b
         case let (.object(a), .object(b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+            return a.count == b.count && zip(a, b).allSatisfy { utf8Equal($0.0, $1.0) && $0.1 == $1.1 }
         default: return false
         }
     }
 
-    /// The value of the last member named `key`, or `nil` when this is not an object or has no such member.
+    /// The value of the last member whose name has `key`'s bytes (``utf8Equal(_:_:)``:
+    /// a canonically equivalent spelling is another name), or `nil` when this is not an
+    /// object or has no such member.
     ///
     /// - Complexity: O(n) in the number of members.
     public subscript(_ key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
-        return members.last(where: { $0.0 == key })?.1
+        return members.last(where: { utf8Equal($0.0, key) })?.1
     }
 
     /// The string, when this is one.

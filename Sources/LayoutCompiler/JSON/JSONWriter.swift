@@ -111,7 +111,15 @@ public struct JSONWriter: Sendable {
     public mutating func null() { guard out.admits() else { return }; separate(); out.append(contentsOf: "null".utf8); needsComma = true }
 
     /// Writes a whole value; object members in document order, or sorted by name (by
-    /// their UTF-8 bytes) when `sortingKeys` is true — the canonical form for cache keys.
+    /// their UTF-8 bytes, then by position) when `sortingKeys` is true — the canonical
+    /// form for cache keys.
+    ///
+    /// The canonical form keeps every member: a name given twice is written twice, in
+    /// the order given, so two objects have the same canonical form only if they have the
+    /// same members up to the order of distinct names. Names are compared by their bytes
+    /// alone (never by Swift's `String ==`, which equates canonically equivalent
+    /// spellings such as `K` and U+212A KELVIN SIGN): the order is a strict total order on
+    /// (bytes, position). Held by `JSONTests.canonicalFormKeepsEveryMemberInByteOrder`.
     public mutating func value(_ value: JSONValue, sortingKeys: Bool = false) {
         switch value {
         case .null: null()
@@ -125,33 +133,27 @@ public struct JSONWriter: Sendable {
         case .object(let members):
             beginObject()
             if sortingKeys {
-                // By name (UTF-8 bytes), then by position, so that of a repeated name the
-                // last occurrence is the one written, as `JSONValue.subscript` reads it.
-                if members.count <= 32 && members.allSatisfy({ isASCII($0.0) }) {
-                    // Small objects of ASCII names (equal exactly when their bytes are, so
-                    // the order is a strict total one on (bytes, position)): an insertion
-                    // sort in scratch memory, no array per object; names already in
-                    // order, as canonical clients send them, cost one comparison each.
+                if members.count <= 32 {
+                    // Small objects: an insertion sort in scratch memory, no array per
+                    // object; names already in order, as canonical clients send them,
+                    // cost one comparison each. Strict `precedes`: equal names keep
+                    // their positions' order (the sort is stable).
                     withUnsafeTemporaryAllocation(of: Int.self, capacity: members.count) { order in
                         for next in 0..<members.count {
                             var slot = next
-                            // (`<` is the byte order on ASCII, and the faster comparison.)
-                            while slot > 0 && members[next].0 < members[order[slot - 1]].0 {
+                            while slot > 0 && utf8Precedes(members[next].0, members[order[slot - 1]].0) {
                                 order[slot] = order[slot - 1]
                                 slot -= 1
                             }
                             order[slot] = next
                         }
-                        writeMembers(members, in: order)
+                        writeMembers(members, in: UnsafeBufferPointer(order))
                     }
                 } else {
-                    // Large objects (a 10,000-view scene's `views`: O(n log n)), and names
-                    // that may be equal strings (canonical equivalence) with different
-                    // bytes: the comparison as it has always been made.
+                    // Large objects (a 10,000-view scene's `views`): O(n log n).
                     let order = members.indices.sorted { a, b in
-                        let left = members[a].0, right = members[b].0
-                        if left == right { return a < b }
-                        return utf8Precedes(left, right)
+                        let order = utf8Compare(members[a].0, members[b].0)
+                        return order < 0 || (order == 0 && a < b)
                     }
                     order.withUnsafeBufferPointer { writeMembers(members, in: $0) }
                 }
@@ -165,16 +167,9 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    /// Writes `members` in `order` (sorted by name, then position), sorting nested
-    /// objects too; of a repeated name only the last occurrence is written.
-    private mutating func writeMembers(_ members: [(String, JSONValue)], in order: UnsafeMutableBufferPointer<Int>) {
-        writeMembers(members, in: UnsafeBufferPointer(order))
-    }
-
+    /// Writes `members` in `order`, sorting nested objects too.
     private mutating func writeMembers(_ members: [(String, JSONValue)], in order: UnsafeBufferPointer<Int>) {
-        for position in 0..<order.count {
-            let index = order[position]
-            if position + 1 < order.count, members[order[position + 1]].0 == members[index].0 { continue }
+        for index in order {
             key(members[index].0)
             self.value(members[index].1, sortingKeys: true)
         }
@@ -236,21 +231,37 @@ public struct JSONWriter: Sendable {
 }
 
 /// Whether every byte of `text`'s UTF-8 is ASCII.
-func isASCII(_ text: String) -> Bool {
+public func isASCII(_ text: String) -> Bool {
     text.utf8.allSatisfy { $0 < 0x80 }
 }
 
+/// Whether `a` and `b` have the same UTF-8 bytes: how client names are compared before
+/// they are validated (Swift's `String ==` equates canonically equivalent spellings,
+/// `K` and U+212A KELVIN SIGN, `é` and `e` + U+0301, and normalizes to find out).
+/// - Complexity: O(min(|a|, |b|)) bytes, O(1) for different lengths.
+public func utf8Equal(_ a: String, _ b: String) -> Bool {
+    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+}
+
 /// Whether `a`'s UTF-8 bytes sort before `b`'s (byte-wise, a prefix first): the order
-/// of member names in canonical JSON and of view names in a scene.
-func utf8Precedes(_ a: String, _ b: String) -> Bool {
+/// of member names in canonical JSON and of names in a scene. A strict total order on
+/// byte strings, unlike Swift's `String <`, which orders canonically equivalent
+/// spellings as equal.
+public func utf8Precedes(_ a: String, _ b: String) -> Bool {
+    utf8Compare(a, b) < 0
+}
+
+/// -1, 0 or 1 as `a`'s UTF-8 bytes sort before, equal or after `b`'s (byte-wise, a
+/// prefix first).
+func utf8Compare(_ a: String, _ b: String) -> Int {
     var a = a
     var b = b
     return a.withUTF8 { left in
         b.withUTF8 { right in
             for index in 0..<min(left.count, right.count) where left[index] != right[index] {
-                return left[index] < right[index]
+                return left[index] < right[index] ? -1 : 1
             }
-            return left.count < right.count
+            return left.count < right.count ? -1 : left.count == right.count ? 0 : 1
         }
     }
 }

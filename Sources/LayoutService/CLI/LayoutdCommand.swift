@@ -476,7 +476,7 @@ public enum LayoutdCommand {
             let stored = try reference.version.map { try store.group(named: reference.name, version: $0) } ?? store.group(named: reference.name)
             guard let stored else { return nil }
             let json = try JSONParser().parse(Array("{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}".utf8))
-            let decoded = try SceneDecoder().decodeGroupBody(json)
+            let decoded = try SceneDecoder().decodeGroupBody(json, stored: true)
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
         let answer: EngineAnswer

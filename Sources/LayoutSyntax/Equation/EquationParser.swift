@@ -58,9 +58,9 @@ public struct EquationParser: Sendable {
 let namedPriorities: [(String, Double)] = [("required", 1000), ("high", 750), ("low", 250), ("fittingSize", 50)]
 
 /// "did you mean" notes for an unknown metric; candidates sorted so dictionary order never shows.
-func metricSuggestion(for name: String, in metrics: [String: Double], extra: [String] = []) -> [String] {
-    guard metrics.count <= 1000 else { return [] }
-    return closestName(to: name, among: extra + metrics.keys.sorted()).map { ["did you mean '\($0)'?"] } ?? []
+func metricSuggestion(for name: String, in options: ParseOptions, extra: [String] = [], collector: inout DiagnosticCollector) -> [String] {
+    guard collector.admitsSuggestion(among: extra.count + options.metrics.count) else { return [] }
+    return closestName(to: name, among: extra + options.metrics.keys.sorted()).map { ["did you mean '\($0)'?"] } ?? []
 }
 
 /// The state of one equation parse.
@@ -79,6 +79,7 @@ struct EquationRun {
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
         self.options = options
+        collector.suggestionBudget = options.suggestionComparisons
     }
 
     mutating func parse() -> ParseResult {
@@ -87,8 +88,8 @@ struct EquationRun {
         } catch {
             collector.append(error.diagnostic)
         }
-        if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
-        var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        if collector.hasErrors { return collector.result([]) }
+        var result = collector.result(constraints)
         result.numberBeyondLimit = numberBeyondLimit
         if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         return result
@@ -212,13 +213,14 @@ struct EquationRun {
             if !number.isFinite { literal = cursor.text(span) }
         } else if cursor.isAtIdentifier {
             let (name, span) = cursor.readWord()
-            if let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
+            // By bytes, case-insensitively in ASCII (a name outside ASCII names none).
+            if cursor.lastWordIsASCII, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
                 value = named.1
-            } else if let metric = options.metrics[name] {
+            } else if let metric = options.metric(named: name) {
                 value = metric
             } else {
                 collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
-                        span: span, notes: metricSuggestion(for: name, in: options.metrics, extra: namedPriorities.map(\.0)))
+                        span: span, notes: metricSuggestion(for: name, in: options, extra: namedPriorities.map(\.0), collector: &collector))
                 return nil
             }
         } else {
@@ -311,7 +313,7 @@ struct EquationRun {
 
     mutating func reportUnknownMetric(_ term: ExpressionTerm) {
         let name = term.item.displayName
-        var notes = metricSuggestion(for: name, in: options.metrics)
+        var notes = metricSuggestion(for: name, in: options, collector: &collector)
         if notes.isEmpty { notes = ["if '\(Diagnostic.echo(name))' is a view, name one of its attributes, e.g. '\(Diagnostic.echo(name)).width'"] }
         collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))'", span: term.itemSpan, notes: notes)
     }
@@ -371,7 +373,7 @@ struct EquationRun {
                 collect(.unknownMetric, "Unknown metric '\(Diagnostic.echo(name))': metric names are ASCII letters, digits and '_'", span: nameSpan)
                 return LinearExpression(constant: 1, start: start)
             }
-            if let value = options.metrics[name] {
+            if let value = options.metric(named: name) {
                 checkMagnitude(value, span: nameSpan, metric: name)
                 return LinearExpression(constant: value, start: start)
             }

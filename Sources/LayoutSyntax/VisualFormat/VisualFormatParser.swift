@@ -132,6 +132,7 @@ struct VisualFormatRun {
     init(cursor: SourceCursor, options: ParseOptions) {
         self.cursor = cursor
         self.options = options
+        collector.suggestionBudget = options.suggestionComparisons
     }
 
     mutating func parse(formatOptions: [String]) -> ParseResult {
@@ -151,8 +152,8 @@ struct VisualFormatRun {
         } catch {
             collector.append(error.diagnostic)
         }
-        if collector.hasErrors { return ParseResult(constraints: [], diagnostics: collector.diagnostics) }
-        var result = ParseResult(constraints: constraints, diagnostics: collector.diagnostics)
+        if collector.hasErrors { return collector.result([]) }
+        var result = collector.result(constraints)
         result.numberBeyondLimit = numberBeyondLimit
         if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         // Two elements or more always make a connection, and a valid predicate names its
@@ -416,7 +417,7 @@ struct VisualFormatRun {
         let object: VisualFormatPredicate.Object
         if cursor.isAtIdentifier {
             let (name, span) = cursor.readWord()
-            if let value = options.metrics[name] {
+            if let value = options.metric(named: name) {
                 checkMagnitude(value, span: span, metric: name)
                 object = .constant(value)
             } else if allowsViews {
@@ -448,7 +449,7 @@ struct VisualFormatRun {
             var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
                 let (name, span) = cursor.readWord()
-                if let value = options.metrics[name] {
+                if let value = options.metric(named: name) {
                     priority = value
                 } else {
                     _ = unknownMetric(name, span: span, isPriority: true)
@@ -497,7 +498,7 @@ struct VisualFormatRun {
     /// (``layoutGuideInVisualFormat(_:span:)``); any other name is an unknown metric.
     /// Held by `VisualFormatParserTests.viewAsASpace`.
     mutating func space(_ name: String, span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
-        if let value = options.metrics[name] {
+        if let value = options.metric(named: name) {
             checkMagnitude(value, span: span, metric: name)
             return .constant(value)
         }
@@ -565,9 +566,10 @@ struct VisualFormatRun {
     /// A "did you mean" note: the closest metric name, and view name when
     /// `includingViews`; none when there are more than 1,000 candidates (a bound on the
     /// work a diagnostic may cost).
-    func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+    mutating func suggestion(for name: String, includingViews: Bool = false) -> [String] {
+        let viewCount = includingViews ? options.views?.viewNameCount ?? 0 : 0
+        guard collector.admitsSuggestion(among: options.metrics.count + viewCount) else { return [] }
         let views = includingViews ? options.views?.viewNames ?? [] : []
-        guard options.metrics.count + views.count <= 1000 else { return [] }
         // Sorted, so the suggestion never depends on dictionary order.
         let names = options.metrics.keys.sorted() + views
         return closestName(to: name, among: names).map { ["did you mean '\($0)'?"] } ?? []

@@ -78,34 +78,60 @@ struct JSONWriterTests {
         #expect(written(.string("a\"b\\c\n\t\u{01}é")) == #""a\"b\\c\n\t\u0001é""#)
     }
 
-    @Test func canonicalFormSortsKeysByBytesAndKeepsTheLastRepeat() throws {
+    /// Sorted by bytes, then by position: a repeated name is written each time, in the
+    /// order given, so a body with a repeat never has the canonical form of one without.
+    @Test func canonicalFormKeepsEveryMemberInByteOrder() throws {
         let value = try JSONParser().parse(Array(#"{"b": {"z": 1, "a": [3, {"y": 1, "x": 2}]}, "a": 1, "B": 2, "a": 3}"#.utf8))
-        #expect(written(value, sortingKeys: true) == #"{"B":2,"a":3,"b":{"a":[3,{"x":2,"y":1}],"z":1}}"#)
+        #expect(written(value, sortingKeys: true) == #"{"B":2,"a":1,"a":3,"b":{"a":[3,{"x":2,"y":1}],"z":1}}"#)
         #expect(written(value) == #"{"b":{"z":1,"a":[3,{"y":1,"x":2}]},"a":1,"B":2,"a":3}"#)
+        let once = try JSONParser().parse(Array(#"{"safeArea": {"top": 5}}"#.utf8))
+        let twice = try JSONParser().parse(Array(#"{"safeArea": {"top": 1, "top": 5}}"#.utf8))
+        #expect(written(once, sortingKeys: true) == #"{"safeArea":{"top":5}}"#)
+        #expect(written(twice, sortingKeys: true) == #"{"safeArea":{"top":1,"top":5}}"#)
     }
 
-    /// Names already in byte order are written as they are; a name repeated in a
-    /// canonically equivalent spelling (U+212A KELVIN SIGN and `K` are equal Swift
-    /// strings) is a repeat, and the last spelling is the one written, in either order.
+    /// Names already in byte order are written as they are. A name spelled with U+212A
+    /// KELVIN SIGN (a Swift string equal to `K`) is another name, after `K` in byte order
+    /// (E2 84 AA > 4B), whichever comes first; with more than 32 members (the other sort)
+    /// too. Both orders of the same members give the same bytes: a strict order.
     @Test func canonicalFormOfSortedAndEquivalentNames() throws {
         let sorted = try JSONParser().parse(Array(#"{"A":1,"B":[2,{"c":3,"d":4}],"a":5}"#.utf8))
         #expect(written(sorted, sortingKeys: true) == #"{"A":1,"B":[2,{"c":3,"d":4}],"a":5}"#)
         let kelvinFirst = try JSONParser().parse(Array("{\"\u{212A}\":1,\"K\":2,\"J\":0}".utf8))
-        #expect(written(kelvinFirst, sortingKeys: true) == #"{"J":0,"K":2}"#)
-        let kelvinLast = try JSONParser().parse(Array("{\"K\":1,\"\u{212A}\":2}".utf8))
-        #expect(written(kelvinLast, sortingKeys: true) == "{\"\u{212A}\":2}")
+        #expect(written(kelvinFirst, sortingKeys: true) == "{\"J\":0,\"K\":2,\"\u{212A}\":1}")
+        let kelvinLast = try JSONParser().parse(Array("{\"K\":2,\"\u{212A}\":1,\"J\":0}".utf8))
+        #expect(written(kelvinLast, sortingKeys: true) == "{\"J\":0,\"K\":2,\"\u{212A}\":1}")
+        // 64 members: "K" and U+212A among 62 others, in both orders.
+        let others = (0..<62).map { "\"m\($0)\":\($0)" }.joined(separator: ",")
+        let large1 = try JSONParser().parse(Array("{\(others),\"K\":34,\"\u{212A}\":32}".utf8))
+        let large2 = try JSONParser().parse(Array("{\"\u{212A}\":32,\(others),\"K\":34}".utf8))
+        let large3 = try JSONParser().parse(Array("{\"\u{212A}\":34,\(others),\"K\":32}".utf8))
+        #expect(written(large1, sortingKeys: true) == written(large2, sortingKeys: true))
+        #expect(written(large1, sortingKeys: true) != written(large3, sortingKeys: true))
+        #expect(written(large1, sortingKeys: true).hasPrefix("{\"K\":34,\"m0\":0,"))
+        #expect(written(large1, sortingKeys: true).hasSuffix(",\"m9\":9,\"\u{212A}\":32}"))
     }
 
     /// A large object (sorted with the standard library's sort, not the insertion sort
-    /// small objects use) gets the same order: by bytes, the last repeat kept.
+    /// small objects use) gets the same order: by bytes, then position.
     @Test func canonicalFormOfALargeObject() throws {
         let names = (0..<300).map { "v\($0)" }
         var text = "{" + names.reversed().map { "\"\($0)\":1" }.joined(separator: ",")
         text += ",\"v7\":2}"
         let value = try JSONParser().parse(Array(text.utf8))
         let expected = "{" + names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
-            .map { "\"\($0)\":\($0 == "v7" ? 2 : 1)" }.joined(separator: ",") + "}"
+            .map { $0 == "v7" ? "\"v7\":1,\"v7\":2" : "\"\($0)\":1" }.joined(separator: ",") + "}"
         #expect(written(value, sortingKeys: true) == expected)
+    }
+
+    /// Member lookup and equality are by bytes: U+212A is not `K`, `e` + U+0301 is not `é`.
+    @Test func lookupAndEqualityAreByBytes() {
+        let object = JSONValue.object([("\u{212A}", .number(1)), ("e\u{301}", .number(2))])
+        #expect(object["K"] == nil)
+        #expect(object["\u{212A}"] == .number(1))
+        #expect(object["\u{E9}"] == nil)
+        #expect(JSONValue.string("\u{E9}") != .string("e\u{301}"))
+        #expect(JSONValue.object([("K", .null)]) != .object([("\u{212A}", .null)]))
     }
 
     @Test func roundingForResponses() {
