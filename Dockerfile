@@ -15,22 +15,24 @@
 # runtime, Foundation and Dispatch statically, so stage 2 needs only the C libraries:
 # glibc, libstdc++ and libgcc (in debian:bookworm-slim already), SQLite (libsqlite3-0) and
 # OpenSSL's libcrypto (libssl3, which ships libcrypto.so.3), libpq, PostgreSQL's client
-# library (libpq5, which brings its own dependencies), HarfBuzz (libharfbuzz0b) and ICU
-# (libicu72), plus the font files of the built-in families (fonts-inter, fonts-dejavu-core,
-# fonts-liberation2), which the server reads from /usr/share/fonts.
+# library (libpq5, which brings its own dependencies), libxml2 (Interface Builder documents),
+# HarfBuzz (libharfbuzz0b) and ICU (libicu72), plus the font files of the built-in families
+# (fonts-inter, fonts-dejavu-core, fonts-liberation2), which the server reads from
+# /usr/share/fonts.
 # integration/e2e/check_docker_libs.py checks that claim against a built binary with ldd, and
 # that the runtime stage copies Swift's static crash backtracer and arms it.
 
 # ---------------------------------------------------------------- build
 # The headers of the system-library targets: libsqlite3-dev (CSQLite), libssl-dev (CCrypto),
-# libpq-dev (CPostgreSQL), libharfbuzz-dev (CHarfBuzz), libicu-dev (CICUBreak).
+# libpq-dev (CPostgreSQL), libxml2-dev (CLibXML2), libharfbuzz-dev (CHarfBuzz),
+# libicu-dev (CICUBreak).
 FROM swift:6.3-bookworm AS build
 
 # Unpinned on purpose: Debian stable only ships security fixes within a release, and a
 # pinned version disappears from the archive as soon as one lands (the base tag is the pin).
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev libharfbuzz-dev libicu-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev libxml2-dev libharfbuzz-dev libicu-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /build
@@ -53,13 +55,14 @@ RUN --mount=type=cache,target=/build/.build \
 FROM debian:bookworm-slim
 
 # libsqlite3-0: the result cache and the group store. libssl3: libcrypto.so.3, whose
-# SHA-256 names cache entries. libpq5: the PostgreSQL group store. libharfbuzz0b and
-# libicu72: text shaping and line breaking; the fonts-* packages: the built-in font
-# families labels are measured with. (The HEALTHCHECK uses
-# `layoutd probe`, so no curl.) Unpinned for the reason given in the build stage.
+# SHA-256 names cache entries. libpq5: the PostgreSQL group store. libxml2: the reader of
+# Interface Builder documents. libharfbuzz0b and libicu72: text shaping and line breaking;
+# the fonts-* packages: the built-in font families labels are measured with. (The
+# HEALTHCHECK uses `layoutd probe`, so no curl.) Unpinned for the reason given in the build
+# stage.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 libharfbuzz0b libicu72 \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 libxml2 libharfbuzz0b libicu72 \
         fonts-inter fonts-dejavu-core fonts-liberation2 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --system --gid 10001 layoutd \

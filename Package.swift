@@ -27,6 +27,8 @@ let package = Package(
         // libpq (Debian: libpq-dev). pkg-config, when installed, adds the header folder;
         // shim.h finds Debian's /usr/include/postgresql without it.
         .systemLibrary(name: "CPostgreSQL", path: "Sources/CPostgreSQL", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libxml2 (Debian: libxml2-dev): the XML reader of Interface Builder documents.
+        .systemLibrary(name: "CLibXML2", path: "Sources/CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // HarfBuzz (Debian: libharfbuzz-dev) shapes text; ICU's line break iterator (libicu-dev)
         // gives UAX #14 line-break opportunities (docs/decisions.md, "Line breaking from ICU").
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
@@ -35,6 +37,7 @@ let package = Package(
         .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CICUBreak"], swiftSettings: swiftSettings),
         // Built on the leaves.
         .target(name: "LayoutCompiler", dependencies: ["Cassowary", "LayoutSyntax", "TextLayout"], swiftSettings: swiftSettings),
+        .target(name: "InterfaceBuilder", dependencies: ["CLibXML2", "LayoutCompiler"], swiftSettings: swiftSettings),
         .target(name: "LayoutStore", dependencies: ["CSQLite", "CPostgreSQL"], swiftSettings: swiftSettings),
         // The only module that knows all of them.
         .target(
@@ -57,6 +60,7 @@ let package = Package(
         .testTarget(name: "CassowaryTests", dependencies: ["Cassowary"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutSyntaxTests", dependencies: ["LayoutSyntax"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutCompilerTests", dependencies: ["LayoutCompiler", "LayoutSyntax", "Cassowary", "TextLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "InterfaceBuilderTests", dependencies: ["InterfaceBuilder", "LayoutCompiler"], swiftSettings: swiftSettings),
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "CHarfBuzz"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),

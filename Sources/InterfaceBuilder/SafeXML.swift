@@ -1,0 +1,267 @@
+import CLibXML2
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Bounds on an XML document read by ``SafeXML``. Every one is checked while reading, so a
+/// hostile document stops at the first element past a bound, in time and memory linear in
+/// the bytes read up to there.
+public struct XMLLimits: Sendable, Hashable {
+    /// Elements open at once (the root is depth 1). libxml2 stops at 256 on its own
+    /// (`xmlParserMaxDepth` without `XML_PARSE_HUGE`); Interface Builder documents nest
+    /// about 30 deep.
+    public var maxDepth = 128
+    /// Elements in the whole document (the corpus's largest storyboard has about 4,000).
+    public var maxElements = 200_000
+    /// Attributes on one element.
+    public var maxAttributesPerElement = 128
+    /// UTF-8 bytes of one attribute value (a long label text is a few kilobytes).
+    public var maxAttributeBytes = 65_536
+    /// UTF-8 bytes of the character data kept for one element.
+    public var maxTextBytes = 65_536
+
+    public init() {}
+}
+
+/// One element of a parsed document: its name, attributes in document order, child
+/// elements, character data and the line of its start tag (1-based).
+public struct XMLElement: Sendable {
+    public var name: String
+    public var attributes: [(name: String, value: String)]
+    public var children: [XMLElement]
+    public var text: String
+    public var line: Int
+
+    public init(name: String, attributes: [(name: String, value: String)] = [], children: [XMLElement] = [],
+                text: String = "", line: Int = 0) {
+        self.name = name
+        self.attributes = attributes
+        self.children = children
+        self.text = text
+        self.line = line
+    }
+
+    /// The value of the attribute `name`, or `nil`. O(attributes).
+    public subscript(_ name: String) -> String? {
+        attributes.first(where: { $0.name == name })?.value
+    }
+
+    /// The first child element named `name`, optionally with `key="…"` equal to `key`.
+    public func child(_ name: String, key: String? = nil) -> XMLElement? {
+        children.first { $0.name == name && (key == nil || $0["key"] == key) }
+    }
+}
+
+/// Why a document could not be read: a message and the 1-based line where reading stopped
+/// (0 when the document has no line, such as an empty body).
+public struct XMLReadError: Error, Sendable, Equatable {
+    public var message: String
+    public var line: Int
+
+    public init(message: String, line: Int) {
+        self.message = message
+        self.line = line
+    }
+}
+
+/// Reads XML into an ``XMLElement`` tree with libxml2's streaming reader (`xmlTextReader`),
+/// configured so that nothing outside the given bytes is ever read:
+///
+/// - `XML_PARSE_NONET`, and a process-wide external entity loader that refuses every
+///   request (no file or URL is opened, whatever the document names);
+/// - no `XML_PARSE_NOENT` (entities are never substituted), no `XML_PARSE_DTDLOAD`,
+///   `XML_PARSE_DTDATTR` or `XML_PARSE_XINCLUDE`;
+/// - a document type declaration (`<!DOCTYPE`) or an entity reference is rejected where it
+///   stands: Interface Builder never writes either, and refusing them ends "billion laughs"
+///   and external entities before any expansion;
+/// - ``XMLLimits`` on depth, element count, attribute count and sizes, and text.
+///
+/// The tests in `SafeXMLTests` hold each of these on a hostile document.
+public enum SafeXML {
+    /// Installs the refusing external entity loader once per process (libxml2's loader is
+    /// global). Every parse goes through this first.
+    private static let hardened: Bool = {
+        xmlInitParser()
+        xmlSetExternalEntityLoader { _, _, _ in nil }
+        return true
+    }()
+
+    static let doctypeMessage = "A document type declaration (<!DOCTYPE …>) is not allowed: Interface Builder documents have none, and DTDs and entities are never read"
+
+    /// The line of a `<!DOCTYPE` in the prolog (after the XML declaration, processing
+    /// instructions, comments and white space), found before libxml2 sees the bytes, so
+    /// that no DTD is ever parsed. A prolog that does not scan is left to libxml2.
+    static func doctypeLine(_ bytes: [UInt8]) -> Int? {
+        var index = 0, line = 1
+        func hasPrefix(_ text: String) -> Bool {
+            let prefix = Array(text.utf8)
+            return bytes.count - index >= prefix.count && Array(bytes[index..<index + prefix.count]) == prefix
+        }
+        func skip(past terminator: String) -> Bool {
+            let end = Array(terminator.utf8)
+            while index < bytes.count {
+                if bytes[index] == UInt8(ascii: "\n") { line += 1 }
+                if bytes.count - index >= end.count && Array(bytes[index..<index + end.count]) == end {
+                    index += end.count
+                    return true
+                }
+                index += 1
+            }
+            return false
+        }
+        if hasPrefix("\u{FEFF}") { index += 3 }
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\n"): line += 1; index += 1
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
+            default:
+                if hasPrefix("<?") { guard skip(past: "?>") else { return nil }; continue }
+                if hasPrefix("<!--") { guard skip(past: "-->") else { return nil }; continue }
+                return hasPrefix("<!DOCTYPE") ? line : nil
+            }
+        }
+        return nil
+    }
+
+    /// Parses `bytes` as one XML document and returns its root element.
+    ///
+    /// - Throws: ``XMLReadError`` naming the line: not well-formed XML, a DTD or entity
+    ///   reference, or a bound of `limits` passed.
+    /// - Complexity: O(bytes); memory O(elements kept).
+    public static func parse(_ bytes: [UInt8], limits: XMLLimits = XMLLimits()) throws(XMLReadError) -> XMLElement {
+        _ = hardened
+        guard !bytes.isEmpty else { throw XMLReadError(message: "The document is empty", line: 0) }
+        guard bytes.count <= Int(Int32.max) else { throw XMLReadError(message: "The document is too large", line: 0) }
+        if let line = doctypeLine(bytes) {
+            throw XMLReadError(message: doctypeMessage, line: line)
+        }
+        let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOERROR.rawValue
+                            | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
+        let result: Result<XMLElement, XMLReadError> = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { chars in
+                guard let reader = xmlReaderForMemory(chars.baseAddress, Int32(chars.count), nil, nil, options) else {
+                    return .failure(XMLReadError(message: "The XML reader could not start", line: 0))
+                }
+                defer { xmlFreeTextReader(reader) }
+                var builder = TreeBuilder(reader: reader, limits: limits)
+                return builder.run()
+            }
+        }
+        return try result.get()
+    }
+}
+
+/// The reading loop: one ``XMLElement`` per start tag, attached to its parent at its end tag.
+private struct TreeBuilder {
+    let reader: xmlTextReaderPtr
+    let limits: XMLLimits
+    var open: [XMLElement] = []
+    var elementCount = 0
+    var root: XMLElement?
+
+    init(reader: xmlTextReaderPtr, limits: XMLLimits) {
+        self.reader = reader
+        self.limits = limits
+    }
+
+    /// The line of the current node (with `XML_PARSE_BIG_LINES`, exact past 65,535), else
+    /// the parser's line.
+    var line: Int {
+        if let node = xmlTextReaderCurrentNode(reader) {
+            let number = xmlGetLineNo(node)
+            if number > 0 { return Int(number) }
+        }
+        return Int(xmlTextReaderGetParserLineNumber(reader))
+    }
+
+    func failure(_ message: String) -> Result<XMLElement, XMLReadError> {
+        .failure(XMLReadError(message: message, line: line))
+    }
+
+    mutating func run() -> Result<XMLElement, XMLReadError> {
+        while true {
+            let status = xmlTextReaderRead(reader)
+            if status == 0 { break }
+            if status < 0 {
+                let error = Self.lastError()
+                return .failure(XMLReadError(message: error?.message ?? "The document is not well-formed XML",
+                                             line: error.map(\.line).flatMap { $0 > 0 ? $0 : nil } ?? line))
+            }
+            switch Int(xmlTextReaderNodeType(reader)) {
+            case Int(XML_READER_TYPE_ELEMENT.rawValue):
+                if let problem = openElement() { return failure(problem) }
+            case Int(XML_READER_TYPE_END_ELEMENT.rawValue):
+                closeElement()
+            case Int(XML_READER_TYPE_TEXT.rawValue), Int(XML_READER_TYPE_CDATA.rawValue):
+                if var top = open.popLast() {
+                    if let value = xmlTextReaderConstValue(reader) {
+                        let text = String(cString: value)
+                        if top.text.utf8.count + text.utf8.count > limits.maxTextBytes {
+                            return failure("Text longer than \(limits.maxTextBytes) bytes in <\(top.name)>")
+                        }
+                        top.text += text
+                    }
+                    open.append(top)
+                }
+            case Int(XML_READER_TYPE_DOCUMENT_TYPE.rawValue):
+                return failure(SafeXML.doctypeMessage)
+            case Int(XML_READER_TYPE_ENTITY_REFERENCE.rawValue), Int(XML_READER_TYPE_ENTITY.rawValue):
+                return failure("An entity reference is not allowed: entities are never expanded")
+            default:
+                break
+            }
+        }
+        guard let root, open.isEmpty else { return failure("The document has no root element") }
+        return .success(root)
+    }
+
+    /// Reads the current start tag; returns a problem message when a bound is passed.
+    mutating func openElement() -> String? {
+        elementCount += 1
+        if elementCount > limits.maxElements { return "More than \(limits.maxElements) elements" }
+        if open.count + 1 > limits.maxDepth { return "Elements nested more than \(limits.maxDepth) deep" }
+        let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+        var element = XMLElement(name: name, line: line)
+        let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1
+        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+            if element.attributes.count >= limits.maxAttributesPerElement {
+                return "More than \(limits.maxAttributesPerElement) attributes on <\(name)>"
+            }
+            let attributeName = xmlTextReaderConstName(reader).map { String(cString: $0) } ?? ""
+            guard let raw = xmlTextReaderConstValue(reader) else { continue }
+            if strlen(raw) > limits.maxAttributeBytes {
+                return "Attribute \(attributeName) of <\(name)> longer than \(limits.maxAttributeBytes) bytes"
+            }
+            element.attributes.append((attributeName, String(cString: raw)))
+        }
+        xmlTextReaderMoveToElement(reader)
+        open.append(element)
+        if isEmpty { closeElement() }
+        return nil
+    }
+
+    mutating func closeElement() {
+        guard let element = open.popLast() else { return }
+        if open.isEmpty {
+            root = element
+        } else {
+            open[open.count - 1].children.append(element)
+        }
+    }
+
+    /// libxml2's last error on this thread (its error state is per thread): the message,
+    /// trimmed, and its line.
+    static func lastError() -> (message: String, line: Int)? {
+        guard let error = xmlGetLastError(), let message = error.pointee.message else { return nil }
+        let text = String(cString: message).trimmingSuffix("\n")
+        return text.isEmpty ? nil : (text, Int(error.pointee.line))
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var text = self
+        while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
+        return text
+    }
+}

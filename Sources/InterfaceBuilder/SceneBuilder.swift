@@ -1,0 +1,507 @@
+import LayoutCompiler
+
+/// One view of a hierarchy as read from the document.
+struct IBView {
+    var name: String
+    var element: XMLElement
+    /// `nil` for the root (`superview`).
+    var parent: String?
+    /// Recorded frame relative to the parent, and relative to the root.
+    var frame: Frame
+    var absolute: Frame
+    var isArranged: Bool
+}
+
+/// Builds one hierarchy's scene from its root element.
+struct SceneBuilder {
+    let root: HierarchyRoot
+    let device: IBDevice?
+    var names = NameMaker()
+    var views: [IBView] = []
+    /// IB id → scene name of every view and guide (`superview`, `safeArea` included).
+    var itemNames: [String: String] = [:]
+    var ids: [(name: String, ibId: String)] = []
+    var guides: [(name: String, owner: String)] = []
+    var guideConstraints: [JSONValue] = []
+    var constraints: [JSONValue] = []
+    /// The document's required `==` constraints with multiplier 1 between two items, as read
+    /// (for back-solving the safe area).
+    var requiredEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
+    var notes: [String] = []
+    /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
+    /// view's edges stands for each (noted).
+    var rootSafeAreaID: String?
+    /// Scroll view name → the content guide made for it (when the document declares none).
+    var madeContentGuides: [String: String] = [:]
+    /// A controller's top and bottom layout guides: their bottom and top are the safe area's
+    /// top and bottom.
+    var topGuide: String?, bottomGuide: String?
+
+    /// Ids of constraints and views the size-class variations leave out on the device.
+    let excluded: Set<String>
+
+    init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
+        self.root = root
+        self.device = device
+        self.excluded = excluded
+    }
+
+    var scale: Double { Double(device?.scale ?? 1) }
+
+    // MARK: Reading
+
+    mutating func build() throws(IBImportError) -> IBHierarchy {
+        let rootElement = root.element
+        let rootFrame = Self.recordedFrame(rootElement)
+        views.append(IBView(name: "superview", element: rootElement, parent: nil,
+                            frame: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height),
+                            absolute: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height), isArranged: false))
+        register(id: rootElement["id"], name: "superview")
+        collectSubviews(of: rootElement, name: "superview", absolute: views[0].absolute)
+        collectGuides()
+        for view in views {
+            for list in view.element.children where list.name == "constraints" {
+                for constraint in list.children where constraint.name == "constraint" {
+                    try addConstraint(constraint, owner: view.name)
+                }
+            }
+        }
+        addAutoresizingConstraints()
+        let safeArea = inferSafeArea()
+        return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
+                           scene: sceneJSON(safeArea: safeArea), ids: ids, notes: notes,
+                           recordedFrames: views.map { ($0.name, $0.frame) },
+                           markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name))
+    }
+
+    mutating func register(id: String?, name: String) {
+        guard let id else { return }
+        itemNames[id] = name
+        ids.append((name, id))
+    }
+
+    /// `<subviews>` in document order, depth first; a stack view's subviews are its
+    /// arranged views, in order.
+    mutating func collectSubviews(of element: XMLElement, name: String, absolute: Frame) {
+        let isStack = element.name == "stackView"
+        for list in element.children where list.name == "subviews" {
+            for child in list.children where InterfaceBuilderImporter.isView(child) && !excluded.contains(child["id"] ?? "") {
+                let frame = Self.recordedFrame(child)
+                let childAbsolute = Frame(x: absolute.x + frame.x, y: absolute.y + frame.y, width: frame.width, height: frame.height)
+                let childName = names.make(from: Self.readableName(child), fallback: child.name)
+                views.append(IBView(name: childName, element: child, parent: name, frame: frame,
+                                    absolute: childAbsolute, isArranged: isStack))
+                register(id: child["id"], name: childName)
+                collectSubviews(of: child, name: childName, absolute: childAbsolute)
+            }
+        }
+    }
+
+    /// The user label, else the custom class, else the element and its text.
+    static func readableName(_ element: XMLElement) -> String {
+        if let label = element["userLabel"], !label.isEmpty { return label }
+        if let custom = element["customClass"], !custom.isEmpty { return custom }
+        let text = element["text"] ?? element.child("state", key: "normal")?["title"] ?? element["placeholder"]
+            ?? element["image"] ?? element["title"] ?? ""
+        return element.name + " " + text
+    }
+
+    /// `<rect key="frame">`, points (0 × 0 at 0, 0 when absent).
+    static func recordedFrame(_ element: XMLElement) -> Frame {
+        guard let rect = element.child("rect", key: "frame") else { return Frame(x: 0, y: 0, width: 0, height: 0) }
+        func value(_ name: String) -> Double { rect[name].flatMap(Double.init) ?? 0 }
+        return Frame(x: value("x"), y: value("y"), width: value("width"), height: value("height"))
+    }
+
+    /// Layout guides: the root's safe area is `safeArea`; another view's safe area and a
+    /// scroll view's frame layout guide are guides pinned to that view's edges; a scroll
+    /// view's content layout guide is pinned at its top-left (content offset 0, as IB
+    /// records); a controller's top and bottom layout guides span from the container's edge
+    /// to the safe area's.
+    mutating func collectGuides() {
+        for view in views {
+            for guide in view.element.children where guide.name == "viewLayoutGuide" {
+                guard let id = guide["id"] else { continue }
+                let key = guide["key"] ?? "guide"
+                if key == "safeArea" && view.name == "superview" {
+                    register(id: id, name: "safeArea")
+                    rootSafeAreaID = id
+                    continue
+                }
+                let name = names.make(from: (view.name == "superview" ? "root" : view.name) + " " + key, fallback: "guide")
+                register(id: id, name: name)
+                guides.append((name, view.name))
+                let pins = key == "contentLayoutGuide" ? ["top", "leading"] : ["top", "leading", "bottom", "trailing"]
+                for attribute in pins {
+                    guideConstraints.append(.string("\(name).\(attribute) == \(view.name).\(attribute)"))
+                }
+                if key == "safeArea" {
+                    notes.append("The safe area of \(view.name) is taken as its bounds")
+                }
+            }
+        }
+        for guide in root.controllerGuides where guide.name == "viewControllerLayoutGuide" {
+            guard let id = guide["id"], let type = guide["type"] else { continue }
+            let name = names.make(from: type + "LayoutGuide", fallback: "guide")
+            register(id: id, name: name)
+            if type == "top" { topGuide = name } else { bottomGuide = name }
+            guides.append((name, "superview"))
+            let equations = type == "top"
+                ? ["\(name).top == superview.top", "\(name).bottom == safeArea.top"]
+                : ["\(name).top == safeArea.bottom", "\(name).bottom == superview.bottom"]
+            for equation in equations + ["\(name).leading == superview.leading", "\(name).trailing == superview.trailing"] {
+                guideConstraints.append(.string(equation))
+            }
+        }
+    }
+
+    // MARK: Constraints
+
+    /// One `<constraint>`: `first.attribute relation second.attribute × multiplier + constant`
+    /// (NSLayoutConstraint's equation); an omitted `firstItem` is the owning view, an omitted
+    /// `secondItem` makes it a constant constraint; `placeholder="YES"` ones are left out
+    /// (IB removes them at build time).
+    mutating func addConstraint(_ element: XMLElement, owner: String) throws(IBImportError) {
+        if element["placeholder"] == "YES" || excluded.contains(element["id"] ?? "") { return }
+        guard let firstAttribute = element["firstAttribute"] else {
+            throw IBImportError(message: "A constraint without firstAttribute", line: element.line)
+        }
+        var first: String
+        if let id = element["firstItem"] {
+            guard let name = itemNames[id] else {
+                notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), which is not in this hierarchy; left out")
+                return
+            }
+            first = name
+        } else {
+            first = owner
+        }
+        var second = element["secondItem"].flatMap { itemNames[$0] }
+        let secondAttribute = element["secondAttribute"] ?? firstAttribute
+        // A subview's edge or centre tied to its scroll view's is tied to the content.
+        if let scroll = second, let guide = contentGuide(of: scroll, child: first, attribute: secondAttribute) {
+            second = guide
+        }
+        if let scroll = second, let guide = contentGuide(of: first, child: scroll, attribute: firstAttribute) {
+            first = guide
+        }
+        let relation: String
+        switch element["relation"] {
+        case nil: relation = "=="
+        case "greaterThanOrEqual": relation = ">="
+        case "lessThanOrEqual": relation = "<="
+        case let other?: throw IBImportError(message: "Unknown constraint relation \"\(other)\"", line: element.line)
+        }
+        let constant = try Self.number(element["constant"], default: 0, what: "constant", line: element.line)
+        var equation = "\(first).\(Self.attribute(firstAttribute)) \(relation) "
+        if let secondID = element["secondItem"] {
+            guard let second else {
+                notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(secondID), which is not in this hierarchy; left out")
+                return
+            }
+            let multiplier = try Self.multiplier(element["multiplier"], line: element.line)
+            equation += "\(second).\(Self.attribute(secondAttribute))"
+            if multiplier != 1 { equation += " * " + JSONWriter.format(multiplier) }
+            if constant > 0 { equation += " + " + JSONWriter.format(constant) }
+            if constant < 0 { equation += " - " + JSONWriter.format(-constant) }
+        } else {
+            equation += JSONWriter.format(constant)
+        }
+        var members: [(String, JSONValue)] = [("equation", .string(equation))]
+        if relation == "==", element["priority"] == nil, let second,
+           (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
+            requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+        }
+        if let priority = element["priority"] {
+            let value = try Self.number(priority, default: 1000, what: "priority", line: element.line)
+            guard value >= 1, value <= 1000 else {
+                throw IBImportError(message: "Constraint priority \(priority) is outside 1…1000", line: element.line)
+            }
+            if value != 1000 { members.append(("priority", .number(value))) }
+        }
+        if let id = element["id"] { members.append(("id", .string(id))) }
+        constraints.append(.object(members))
+    }
+
+    /// The content layout guide standing for scroll view `scroll` in a constraint between
+    /// it and its direct subview `child` on an edge or centre `attribute` (UIScrollView's
+    /// rule: such constraints size the content, not the frame): the scroll view's declared
+    /// `contentLayoutGuide`, else one made for it, pinned at its top-left (content offset 0).
+    mutating func contentGuide(of scroll: String, child: String, attribute: String) -> String? {
+        guard ["top", "bottom", "leading", "trailing", "left", "right", "centerX", "centerY"].contains(attribute),
+              let scrollView = views.first(where: { $0.name == scroll }), scrollView.element.name == "scrollView"
+                || scrollView.element.name == "tableView" || scrollView.element.name == "collectionView",
+              views.contains(where: { $0.name == child && $0.parent == scroll }) else { return nil }
+        if let declared = scrollView.element.children.first(where: { $0.name == "viewLayoutGuide" && $0["key"] == "contentLayoutGuide" }),
+           let id = declared["id"], let name = itemNames[id] {
+            return name
+        }
+        if let made = madeContentGuides[scroll] { return made }
+        let name = names.make(from: scroll + " content", fallback: "guide")
+        madeContentGuides[scroll] = name
+        guides.append((name, scroll))
+        guideConstraints.append(.string("\(name).top == \(scroll).top"))
+        guideConstraints.append(.string("\(name).leading == \(scroll).leading"))
+        notes.append("The constraints between \(scroll) and its subviews' edges act on its content, the guide \(name)")
+        return name
+    }
+
+    /// IB's attribute names are NSLayoutAttribute's; `baseline` is the last baseline.
+    static func attribute(_ name: String) -> String {
+        name == "baseline" ? "lastBaseline" : name
+    }
+
+    static func number(_ text: String?, default value: Double, what: String, line: Int) throws(IBImportError) -> Double {
+        guard let text else { return value }
+        guard let number = Double(text), number.isFinite else {
+            throw IBImportError(message: "Malformed \(what) \"\(text)\"", line: line)
+        }
+        return number
+    }
+
+    /// IB writes multipliers as `a:b`, `a/b` or a decimal.
+    static func multiplier(_ text: String?, line: Int) throws(IBImportError) -> Double {
+        guard let text else { return 1 }
+        for separator in [":", "/"] where text.contains(separator) {
+            let parts = text.split(separator: Character(separator), omittingEmptySubsequences: false)
+            if parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite, b != 0 {
+                return a / b
+            }
+            throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
+        }
+        guard let value = Double(text), value.isFinite, value != 0 else {
+            throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
+        }
+        return value
+    }
+
+    /// A view that keeps `translatesAutoresizingMaskIntoConstraints` (IB writes `NO` for the
+    /// others) is placed by its autoresizing mask, as UIKit's
+    /// `NSAutoresizingMaskLayoutConstraint`s do: on each axis the fixed ones of the leading
+    /// margin, the size and the trailing margin keep their recorded values, and when more
+    /// than one is flexible the flexible ones scale with the parent (their recorded share).
+    mutating func addAutoresizingConstraints() {
+        let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
+        for view in views.dropFirst() where view.element["translatesAutoresizingMaskIntoConstraints"] != "NO" && !view.isArranged {
+            guard let parentName = view.parent, let parent = byName[parentName] else { continue }
+            let mask = view.element.child("autoresizingMask", key: "autoresizingMask")
+            func flag(_ name: String) -> Bool { mask?[name] == "YES" }
+            let parentRef = parentName
+            for horizontal in [true, false] {
+                let start = horizontal ? view.frame.x : view.frame.y
+                let length = horizontal ? view.frame.width : view.frame.height
+                let parentLength = horizontal ? parent.frame.width : parent.frame.height
+                let flexibleStart = flag(horizontal ? "flexibleMinX" : "flexibleMinY")
+                let flexibleLength = flag(horizontal ? "widthSizable" : "heightSizable")
+                let flexibleEnd = flag(horizontal ? "flexibleMaxX" : "flexibleMaxY")
+                let (startAttribute, endAttribute, lengthAttribute) = horizontal ? ("left", "right", "width") : ("top", "bottom", "height")
+                let end = parentLength - start - length
+                var equations: [String] = []
+                if !flexibleLength {
+                    equations.append("\(view.name).\(lengthAttribute) == \(JSONWriter.format(length))")
+                } else if flexibleStart || flexibleEnd, parentLength > 0 {
+                    equations.append("\(view.name).\(lengthAttribute) == \(parentRef).\(lengthAttribute) * \(JSONWriter.format(length / parentLength))")
+                }
+                if !flexibleStart {
+                    equations.append("\(view.name).\(startAttribute) == \(parentRef).\(startAttribute) + \(JSONWriter.format(start))")
+                }
+                if !flexibleEnd && (flexibleStart || flexibleLength) {
+                    equations.append("\(view.name).\(endAttribute) == \(parentRef).\(endAttribute) - \(JSONWriter.format(end))")
+                } else if flexibleStart && flexibleEnd && parentLength > 0 {
+                    // The parent's centre in its own bounds is half its length.
+                    let center = horizontal ? "centerX" : "centerY"
+                    equations.append("\(view.name).\(startAttribute) == \(parentRef).\(center) * \(JSONWriter.format(2 * start / parentLength))")
+                }
+                constraints.append(contentsOf: equations.map { .object([("equation", .string($0)), ("id", .string("autoresizing:\(view.name)"))]) })
+            }
+        }
+    }
+
+    // MARK: Safe area
+
+    /// The safe-area insets of the root: back-solved from the recorded frames where required
+    /// `==` constraints with multiplier 1 tie an edge of the safe area (or the facing edge of
+    /// a controller's top or bottom layout guide) to an edge of a view
+    /// (the most frequent value per edge; ties to the smaller), else from the device (a
+    /// controller's root view: 20 points of status bar on screens without a sensor housing,
+    /// 44 top and 34 bottom with one, in portrait), else 0.
+    mutating func inferSafeArea() -> (top: Double, left: Double, bottom: Double, right: Double) {
+        let width = views[0].frame.width, height = views[0].frame.height
+        var votes: [String: [Double: Int]] = [:]
+        let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
+        for var equality in requiredEqualities {
+            // The top layout guide's bottom is the safe area's top; the bottom guide's top its bottom.
+            for (guide, attribute, safeAttribute) in [(topGuide, "bottom", "top"), (bottomGuide, "top", "bottom")] {
+                guard let guide else { continue }
+                if equality.first == guide && equality.firstAttribute == attribute { (equality.first, equality.firstAttribute) = ("safeArea", safeAttribute) }
+                if equality.second == guide && equality.secondAttribute == attribute { (equality.second, equality.secondAttribute) = ("safeArea", safeAttribute) }
+            }
+            let (safe, other, otherAttribute, safeIsFirst): (String, String, String, Bool)
+            if equality.first == "safeArea" {
+                (safe, other, otherAttribute, safeIsFirst) = (equality.firstAttribute, equality.second, equality.secondAttribute, true)
+            } else if equality.second == "safeArea" {
+                (safe, other, otherAttribute, safeIsFirst) = (equality.secondAttribute, equality.first, equality.firstAttribute, false)
+            } else {
+                continue
+            }
+            let constant = equality.constant
+            guard let view = byName[other], view.element["misplaced"] != "YES", view.element["ambiguous"] != "YES",
+                  let value = Self.edge(view.absolute, otherAttribute) else { continue }
+            let safeValue = safeIsFirst ? value + constant : value - constant
+            let (edge, inset): (String, Double)
+            switch safe {
+            case "top": (edge, inset) = ("top", safeValue)
+            case "bottom": (edge, inset) = ("bottom", height - safeValue)
+            case "leading", "left": (edge, inset) = ("left", safeValue)
+            case "trailing", "right": (edge, inset) = ("right", width - safeValue)
+            default: continue
+            }
+            guard inset.isFinite, inset >= 0 else { continue }
+            let rounded = (inset * 1000).rounded() / 1000
+            votes[edge, default: [:]][rounded, default: 0] += 1
+        }
+        func chosen(_ edge: String, fallback: Double, what: String) -> Double {
+            if let counts = votes[edge], let best = counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }).first {
+                notes.append("Safe area \(what) inset \(JSONWriter.format(best.key)) back-solved from the recorded frames")
+                return best.key
+            }
+            if fallback != 0 { notes.append("Safe area \(what) inset \(JSONWriter.format(fallback)) taken from the device table") }
+            return fallback
+        }
+        var top = 0.0, bottom = 0.0
+        if root.isControllerView, let device, width == device.width, height == device.height {
+            let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
+            top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
+            bottom = notched ? 34 : 0
+        }
+        return (chosen("top", fallback: top, what: "top"), chosen("left", fallback: 0, what: "left"),
+                chosen("bottom", fallback: bottom, what: "bottom"), chosen("right", fallback: 0, what: "right"))
+    }
+
+    /// The value of an edge attribute of a frame in the root's coordinates (left to right).
+    static func edge(_ frame: Frame, _ attribute: String) -> Double? {
+        switch attribute {
+        case "top": return frame.y
+        case "bottom": return frame.y + frame.height
+        case "leading", "left": return frame.x
+        case "trailing", "right": return frame.x + frame.width
+        default: return nil
+        }
+    }
+
+    // MARK: The scene
+
+    /// Elements sized by their content: their recorded size stands for their intrinsic
+    /// size (`?intrinsic=recorded`), on both axes or, for sliders and progress views, the
+    /// vertical one only.
+    static let contentSized: Set<String> = ["label", "button", "textField", "segmentedControl", "switch", "stepper",
+                                             "activityIndicatorView", "pageControl"]
+    static let contentSizedVertically: Set<String> = ["slider", "progressView", "navigationBar", "toolbar", "tabBar", "searchBar"]
+
+    func sceneJSON(safeArea: (top: Double, left: Double, bottom: Double, right: Double)) -> JSONValue {
+        let rootView = views[0]
+        var container: [(String, JSONValue)] = [("width", .number(rootView.frame.width)), ("height", .number(rootView.frame.height))]
+        if safeArea != (0, 0, 0, 0) {
+            container.append(("safeArea", Self.insets(safeArea.top, safeArea.left, safeArea.bottom, safeArea.right)))
+        }
+        if let margins = explicitMargins(rootView.element) {
+            container.append(("margins", margins))
+        } else if root.isControllerView || root.kind == "cell" {
+            // UIKit's system minimum margins follow the screen, not the view: 16 points on
+            // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
+            // above and below; a controller's root view adds the safe area
+            // (insetsLayoutMarginsFromSafeArea).
+            let side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            let vertical = root.kind == "cell" ? 11.0 : 0.0
+            container.append(("margins", Self.insets(safeArea.top + vertical, safeArea.left + side,
+                                                     safeArea.bottom + vertical, safeArea.right + side)))
+        }
+        var viewMembers: [(String, JSONValue)] = []
+        for view in views.dropFirst() {
+            var members: [(String, JSONValue)] = []
+            if let parent = view.parent, parent != "superview", !(view.isArranged) { members.append(("parent", .string(parent))) }
+            let element = view.element
+            if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
+            if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
+            if let resistance = Self.priorities(element, "CompressionResistancePriority") { members.append(("compressionResistance", resistance)) }
+            if let margins = explicitMargins(element) { members.append(("margins", margins)) }
+            if element["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
+            if element.name == "stackView" { members.append(("stack", stack(view))) }
+            viewMembers.append((view.name, .object(members)))
+        }
+        var scene: [(String, JSONValue)] = [("container", .object(container)), ("views", .object(viewMembers))]
+        if !guides.isEmpty {
+            scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
+        }
+        scene.append(("constraints", .array(guideConstraints + constraints)))
+        if let device { scene.append(("options", .object([("displayScale", .number(Double(device.scale)))]))) }
+        return .object(scene)
+    }
+
+    func intrinsicSize(_ view: IBView) -> JSONValue? {
+        let element = view.element
+        var width: Double?, height: Double?
+        if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil) {
+            width = view.frame.width
+            height = view.frame.height
+        } else if Self.contentSizedVertically.contains(element.name) {
+            height = view.frame.height
+        }
+        // `placeholderIntrinsicWidth/Height`: a number, or `infinite` for none.
+        for (attribute, isWidth) in [("placeholderIntrinsicWidth", true), ("placeholderIntrinsicHeight", false)] {
+            guard let text = element[attribute] else { continue }
+            let value = text == "infinite" ? -1 : (Double(text) ?? -1)
+            if isWidth { width = value } else { height = value }
+        }
+        guard width != nil || height != nil else { return nil }
+        var members: [(String, JSONValue)] = []
+        if let width { members.append(("width", .number(width))) }
+        if let height { members.append(("height", .number(height))) }
+        return .object(members)
+    }
+
+    static func priorities(_ element: XMLElement, _ suffix: String) -> JSONValue? {
+        var members: [(String, JSONValue)] = []
+        for axis in ["horizontal", "vertical"] {
+            if let text = element[axis + suffix], let value = Double(text), value >= 1, value <= 1000 {
+                members.append((axis, .number(value)))
+            }
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// `<edgeInsets key="layoutMargins">` or `<directionalEdgeInsets key="directionalLayoutMargins">`
+    /// (leading and trailing as left and right: the scenes are left to right).
+    func explicitMargins(_ element: XMLElement) -> JSONValue? {
+        func value(_ inset: XMLElement, _ name: String) -> Double { inset[name].flatMap(Double.init) ?? 0 }
+        if let inset = element.child("edgeInsets", key: "layoutMargins") {
+            return Self.insets(value(inset, "top"), value(inset, "left"), value(inset, "bottom"), value(inset, "right"))
+        }
+        if let inset = element.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
+            return Self.insets(value(inset, "top"), value(inset, "leading"), value(inset, "bottom"), value(inset, "trailing"))
+        }
+        return nil
+    }
+
+    static func insets(_ top: Double, _ left: Double, _ bottom: Double, _ right: Double) -> JSONValue {
+        .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
+    }
+
+    /// UIStackView's IB attributes → the scene's `stack`: the subviews are the arranged views.
+    func stack(_ view: IBView) -> JSONValue {
+        let element = view.element
+        let axis = element["axis"] == "vertical" ? "vertical" : "horizontal"
+        var members: [(String, JSONValue)] = [("axis", .string(axis))]
+        if let distribution = element["distribution"] { members.append(("distribution", .string(distribution))) }
+        if var alignment = element["alignment"] {
+            if alignment == "baseline" { alignment = "lastBaseline" }
+            if axis == "horizontal" || !alignment.hasSuffix("aseline") { members.append(("alignment", .string(alignment))) }
+        }
+        if let spacing = element["spacing"].flatMap(Double.init) { members.append(("spacing", .number(spacing))) }
+        let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
+        members.append(("arranged", .array(arranged)))
+        if element["layoutMarginsRelativeArrangement"] == "YES" { members.append(("layoutMarginsRelative", .bool(true))) }
+        if element["baselineRelativeArrangement"] == "YES", axis == "vertical" { members.append(("baselineRelative", .bool(true))) }
+        return .object(members)
+    }
+}

@@ -1,0 +1,419 @@
+import Testing
+import LayoutCompiler
+@testable import InterfaceBuilder
+
+/// One small document per mapping rule of the contract's "Interface Builder documents":
+/// each imports, decodes with the scene decoder, compiles and solves to the frames asserted.
+struct IBMappingTests {
+    static func xib(_ objects: String, device: String = "retina4_7") -> [UInt8] {
+        Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <device id="\(device)" orientation="portrait" appearance="light"/>
+            <objects>
+                <placeholder placeholderIdentifier="IBFilesOwner" id="-1" userLabel="File's Owner"/>
+        \(objects)
+            </objects>
+        </document>
+        """.utf8)
+    }
+
+    static func rect(_ x: Double, _ y: Double, _ width: Double, _ height: Double) -> String {
+        "<rect key=\"frame\" x=\"\(x)\" y=\"\(y)\" width=\"\(width)\" height=\"\(height)\"/>"
+    }
+
+    /// Decodes, compiles and solves a hierarchy's scene at its container size.
+    static func solve(_ hierarchy: IBHierarchy) throws -> (frames: [String: Frame], diagnostics: [LayoutDiagnostic]) {
+        let scene = try SceneDecoder().decode(hierarchy.scene)
+        let compiled = SceneCompiler(scene: scene).compile()
+        #expect(!compiled.hasErrors, "\(compiled.diagnostics.map(\.message))")
+        let layout = compiled.solve(size: scene.container.size)
+        return (Dictionary(uniqueKeysWithValues: layout.frames.map { ($0.name, $0.frame) }), layout.diagnostics)
+    }
+
+    static func single(_ bytes: [UInt8]) throws -> IBHierarchy {
+        let result = try InterfaceBuilderImporter.importDocument(bytes)
+        #expect(result.hierarchies.count == 1)
+        return try #require(result.hierarchies.first)
+    }
+
+    @Test func eachTopLevelViewIsAHierarchyWithItsRecordedSizeAsContainer() throws {
+        let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
+            <view contentMode="scaleToFill" id="aaa-11-bbb">\(Self.rect(0, 0, 375, 667))</view>
+            <view contentMode="scaleToFill" id="ccc-22-ddd" customClass="HeaderView">\(Self.rect(0, 0, 320, 44))</view>
+        """))
+        #expect(result.document.kind == "xib")
+        #expect(result.document.toolsVersion == "22505")
+        #expect(result.document.device == IBDevice(id: "retina4_7", orientation: "portrait", width: 375, height: 667, scale: 2))
+        #expect(result.hierarchies.map(\.name) == ["view", "headerView"])
+        #expect(result.hierarchies.map(\.ibId) == ["aaa-11-bbb", "ccc-22-ddd"])
+        #expect(result.hierarchies[1].scene["container"] == .object([("width", .number(320)), ("height", .number(44))]))
+        #expect(result.hierarchies[1].scene["options"] == .object([("displayScale", .number(2))]))
+        #expect(result.hierarchies[0].ids.map(\.ibId) == ["aaa-11-bbb"])
+    }
+
+    @Test func namesComeFromUserLabelCustomClassOrElementAndTextAndAreUnique() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view userLabel="Title Card" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <view customClass="AvatarView" id="v2">\(Self.rect(0, 0, 10, 10))</view>
+                    <label text="E-mail address" id="v3">\(Self.rect(0, 0, 10, 10))</label>
+                    <label text="E-mail address" id="v4">\(Self.rect(0, 0, 10, 10))</label>
+                    <button id="v5">\(Self.rect(0, 0, 10, 10))<state key="normal" title="Sign in"/></button>
+                    <view userLabel="2 safeArea!" id="v6">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="superview" id="v7">\(Self.rect(0, 0, 10, 10))</view>
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "titleCard", "avatarView", "labelEMailAddress",
+                                              "labelEMailAddress2", "buttonSignIn", "_2SafeArea", "superview2"])
+        #expect(hierarchy.ids.map(\.ibId) == ["root-id", "v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+        _ = try Self.solve(hierarchy)
+    }
+
+    @Test func constraintsBecomeEquations() throws {
+        // a: pinned by constraints owned by the root (omitted firstItem = the root);
+        // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
+        // c: width = 0.25 × root width, a low-priority width that loses, a >= relation.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 400, 600))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(10, 20, 300, 90))</view>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(10, 110, 150, 30))
+                        <constraints>
+                            <constraint firstAttribute="width" constant="999" placeholder="YES" id="p1"/>
+                        </constraints>
+                    </view>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(10, 140, 100, 12))
+                        <constraints>
+                            <constraint firstAttribute="width" constant="50" priority="250" id="c1"/>
+                            <constraint firstAttribute="height" relation="greaterThanOrEqual" constant="12" id="c2"/>
+                            <constraint firstAttribute="height" relation="lessThanOrEqual" constant="12" id="c3"/>
+                        </constraints>
+                    </view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="10" id="k1"/>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="k2"/>
+                    <constraint firstAttribute="trailing" secondItem="a" secondAttribute="trailing" constant="90" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="90" id="k4"/>
+                    <constraint firstItem="b" firstAttribute="width" secondItem="a" secondAttribute="width" multiplier="1:2" id="k5"/>
+                    <constraint firstItem="b" firstAttribute="height" secondItem="a" secondAttribute="height" multiplier="1/3" id="k6"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="a" secondAttribute="leading" id="k7"/>
+                    <constraint firstItem="b" firstAttribute="top" secondItem="a" secondAttribute="bottom" id="k8"/>
+                    <constraint firstItem="c" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="0.25" id="k9"/>
+                    <constraint firstItem="c" firstAttribute="leading" secondItem="b" secondAttribute="leading" id="k10"/>
+                    <constraint firstItem="c" firstAttribute="top" secondItem="b" secondAttribute="bottom" constant="-0.0" id="k11"/>
+                </constraints>
+            </view>
+        """))
+        let constraints = try #require(hierarchy.scene["constraints"]?.arrayValue)
+        #expect(constraints.contains(.object([("equation", .string("superview.trailing == view.trailing + 90")), ("id", .string("k3"))])))
+        #expect(constraints.contains(.object([("equation", .string("view2.width == view.width * 0.5")), ("id", .string("k5"))])))
+        #expect(constraints.contains(.object([("equation", .string("view3.width == 50")), ("priority", .number(250)), ("id", .string("c1"))])))
+        #expect(!constraints.contains { $0["id"] == .string("p1") })
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 10, y: 20, width: 300, height: 90))
+        #expect(frames["view2"] == Frame(x: 10, y: 110, width: 150, height: 30))
+        #expect(frames["view3"] == Frame(x: 10, y: 140, width: 100, height: 12))
+    }
+
+    @Test func malformedMultiplierIsRefusedNamingTheLine() throws {
+        let bytes = Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 400, 600))
+                <subviews><view id="a">\(Self.rect(0, 0, 1, 1))</view></subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="1:0" id="k1"/>
+                </constraints>
+            </view>
+        """)
+        #expect(throws: IBImportError(message: "Malformed multiplier \"1:0\"", line: 9)) {
+            try InterfaceBuilderImporter.importDocument(bytes)
+        }
+    }
+
+    @Test func contentSizedViewsGetRecordedIntrinsicSizesAndPriorities() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 100))
+                <subviews>
+                    <label text="Hi" horizontalHuggingPriority="251" verticalCompressionResistancePriority="751" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(16, 10, 42.5, 20.5))</label>
+                    <view placeholderIntrinsicWidth="80" placeholderIntrinsicHeight="infinite" translatesAutoresizingMaskIntoConstraints="NO" id="p">\(Self.rect(16, 40, 80, 10))</view>
+                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(16, 60, 200, 31))</slider>
+                    <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="h">\(Self.rect(0, 0, 5, 5))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="l" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="k1"/>
+                    <constraint firstItem="l" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="k2"/>
+                    <constraint firstItem="p" firstAttribute="leading" secondItem="l" secondAttribute="leading" id="k3"/>
+                    <constraint firstItem="p" firstAttribute="top" secondItem="root" secondAttribute="top" constant="40" id="k4"/>
+                    <constraint firstItem="p" firstAttribute="height" constant="10" id="k5"/>
+                    <constraint firstItem="s" firstAttribute="leading" secondItem="l" secondAttribute="leading" id="k6"/>
+                    <constraint firstItem="s" firstAttribute="top" secondItem="root" secondAttribute="top" constant="60" id="k7"/>
+                    <constraint firstItem="s" firstAttribute="width" constant="200" id="k8"/>
+                    <constraint firstItem="h" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k9"/>
+                    <constraint firstItem="h" firstAttribute="top" secondItem="root" secondAttribute="top" id="k10"/>
+                    <constraint firstItem="h" firstAttribute="width" constant="5" id="k11"/>
+                    <constraint firstItem="h" firstAttribute="height" constant="5" id="k12"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["labelHi"] == .object([
+            ("intrinsicSize", .object([("width", .number(42.5)), ("height", .number(20.5))])),
+            ("hugging", .object([("horizontal", .number(251))])),
+            ("compressionResistance", .object([("vertical", .number(751))])),
+        ]))
+        #expect(views["view"] == .object([("intrinsicSize", .object([("width", .number(80)), ("height", .number(-1))]))]))
+        #expect(views["slider"] == .object([("intrinsicSize", .object([("height", .number(31))]))]))
+        #expect(views["view2"] == .object([("hidden", .bool(true))]))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["labelHi"] == Frame(x: 16, y: 10, width: 42.5, height: 20.5))
+        #expect(frames["view"] == Frame(x: 16, y: 40, width: 80, height: 10))
+        #expect(frames["slider"] == Frame(x: 16, y: 60, width: 200, height: 31))
+    }
+
+    @Test func safeAreaIsBackSolvedFromRecordedFramesAndMarginsAreRead() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 414, 896))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(20, 56, 374, 806))
+                        <edgeInsets key="layoutMargins" top="1" left="2" bottom="3" right="4"/>
+                    </view>
+                </subviews>
+                <viewLayoutGuide key="safeArea" id="sa"/>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="sa" secondAttribute="top" constant="8" id="k1"/>
+                    <constraint firstItem="sa" firstAttribute="bottom" secondItem="a" secondAttribute="bottom" id="k2"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leadingMargin" id="k3"/>
+                    <constraint firstAttribute="trailingMargin" secondItem="a" secondAttribute="trailing" id="k4"/>
+                </constraints>
+            </view>
+        """, device: "retina6_1"))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "view", "safeArea"])
+        #expect(hierarchy.scene["container"]?["safeArea"] == .object([("top", .number(48)), ("left", .number(0)),
+                                                                      ("bottom", .number(34)), ("right", .number(0))]))
+        #expect(hierarchy.notes.contains("Safe area top inset 48 back-solved from the recorded frames"))
+        #expect(hierarchy.scene["views"]?["view"]?["margins"] == .object([("top", .number(1)), ("left", .number(2)),
+                                                                         ("bottom", .number(3)), ("right", .number(4))]))
+        // The File's Owner has no view outlet: the root is a plain view with 8-point margins.
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 8, y: 56, width: 398, height: 806))
+    }
+
+    @Test func stackViewsBecomeStacks() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 100))
+                <subviews>
+                    <stackView axis="vertical" distribution="fillEqually" alignment="center" spacing="10" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 320, 100))
+                        <subviews>
+                            <view placeholderIntrinsicWidth="40" placeholderIntrinsicHeight="10" id="a">\(Self.rect(140, 0, 40, 45))</view>
+                            <view placeholderIntrinsicWidth="60" placeholderIntrinsicHeight="10" id="b">\(Self.rect(130, 55, 60, 45))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="st" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="st" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="st" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="st" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["stackView"]?["stack"] == .object([
+            ("axis", .string("vertical")), ("distribution", .string("fillEqually")), ("alignment", .string("center")),
+            ("spacing", .number(10)), ("arranged", .array([.string("view"), .string("view2")])),
+        ]))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 140, y: 0, width: 40, height: 45))
+        #expect(frames["view2"] == Frame(x: 130, y: 55, width: 60, height: 45))
+    }
+
+    @Test func autoresizingViewsKeepTheirRecordedFrames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 200))
+                <subviews>
+                    <view id="a">\(Self.rect(10, 20, 300, 50))
+                        <autoresizingMask key="autoresizingMask" widthSizable="YES" flexibleMaxY="YES"/>
+                    </view>
+                    <view id="b">\(Self.rect(100, 100, 120, 40))
+                        <autoresizingMask key="autoresizingMask" flexibleMinX="YES" flexibleMaxX="YES" flexibleMinY="YES"/>
+                    </view>
+                </subviews>
+            </view>
+        """))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 10, y: 20, width: 300, height: 50))
+        #expect(frames["view2"] == Frame(x: 100, y: 100, width: 120, height: 40))
+    }
+
+    @Test func storyboardScenesCellsAndControllerGuides() throws {
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="13196" targetRuntime="iOS.CocoaTouch">
+            <device id="retina4_7" orientation="portrait"/>
+            <scenes>
+                <scene sceneID="s1">
+                    <objects>
+                        <viewController id="vc" customClass="LoginViewController" sceneMemberID="viewController">
+                            <layoutGuides>
+                                <viewControllerLayoutGuide type="top" id="tg"/>
+                                <viewControllerLayoutGuide type="bottom" id="bg"/>
+                            </layoutGuides>
+                            <view key="view" contentMode="scaleToFill" id="root">
+                                \(Self.rect(0, 0, 375, 667))
+                                <subviews>
+                                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 28, 375, 619))</view>
+                                </subviews>
+                                <constraints>
+                                    <constraint firstItem="a" firstAttribute="top" secondItem="tg" secondAttribute="bottom" constant="8" id="k1"/>
+                                    <constraint firstItem="bg" firstAttribute="top" secondItem="a" secondAttribute="bottom" constant="20" id="k2"/>
+                                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k3"/>
+                                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k4"/>
+                                </constraints>
+                            </view>
+                        </viewController>
+                    </objects>
+                </scene>
+                <scene sceneID="s2">
+                    <objects>
+                        <tableViewController id="tvc" sceneMemberID="viewController">
+                            <tableView key="view" id="table">\(Self.rect(0, 0, 375, 667))
+                                <prototypes>
+                                    <tableViewCell reuseIdentifier="Cell" id="cell">\(Self.rect(0, 28, 375, 44))
+                                        <tableViewCellContentView key="contentView" id="content">\(Self.rect(0, 0, 375, 43.5))
+                                            <subviews>
+                                                <label text="Name" translatesAutoresizingMaskIntoConstraints="NO" id="name">\(Self.rect(16, 11.5, 42, 21))</label>
+                                            </subviews>
+                                            <constraints>
+                                                <constraint firstItem="name" firstAttribute="leading" secondItem="content" secondAttribute="leadingMargin" id="c1"/>
+                                                <constraint firstItem="name" firstAttribute="centerY" secondItem="content" secondAttribute="centerY" id="c2"/>
+                                            </constraints>
+                                        </tableViewCellContentView>
+                                    </tableViewCell>
+                                </prototypes>
+                            </tableView>
+                        </tableViewController>
+                    </objects>
+                </scene>
+            </scenes>
+        </document>
+        """.utf8)
+        let result = try InterfaceBuilderImporter.importDocument(bytes)
+        #expect(result.document.kind == "storyboard")
+        #expect(result.hierarchies.map(\.name) == ["loginViewController", "tableViewController", "cell"])
+        #expect(result.hierarchies.map(\.kind) == ["scene", "scene", "cell"])
+        #expect(result.hierarchies[2].ibId == "cell")
+        let login = result.hierarchies[0]
+        #expect(login.ids.map(\.name) == ["superview", "view", "topLayoutGuide", "bottomLayoutGuide"])
+        let (frames, diagnostics) = try Self.solve(login)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 0, y: 28, width: 375, height: 619))
+        // The guides' constraints back-solve the safe area; the table view scene, without
+        // any, takes it from the device table.
+        #expect(login.notes == ["Safe area top inset 20 back-solved from the recorded frames",
+                                "Safe area bottom inset 0 back-solved from the recorded frames"])
+        #expect(result.hierarchies[1].notes == ["Safe area top inset 20 taken from the device table"])
+        let cell = try Self.solve(result.hierarchies[2])
+        // The cell's content view (375 wide) has UIKit's 16-point side margins; centred at
+        // y 11.25, rounded to the @2x pixel grid.
+        #expect(cell.frames["labelName"] == Frame(x: 16, y: 11.5, width: 42, height: 21))
+    }
+
+    @Test func scrollViewSubviewsPinnedToItsEdgesSizeItsContent() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 480))
+                <subviews>
+                    <scrollView translatesAutoresizingMaskIntoConstraints="NO" id="sc">\(Self.rect(0, 0, 320, 480))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(0, 0, 320, 1000))</view>
+                        </subviews>
+                        <constraints>
+                            <constraint firstItem="c" firstAttribute="top" secondItem="sc" secondAttribute="top" id="s1"/>
+                            <constraint firstAttribute="bottom" secondItem="c" secondAttribute="bottom" id="s2"/>
+                            <constraint firstItem="c" firstAttribute="leading" secondItem="sc" secondAttribute="leading" id="s3"/>
+                            <constraint firstItem="c" firstAttribute="trailing" secondItem="sc" secondAttribute="trailing" id="s4"/>
+                            <constraint firstItem="c" firstAttribute="width" secondItem="sc" secondAttribute="width" id="s5"/>
+                            <constraint firstItem="c" firstAttribute="height" constant="1000" id="s6"/>
+                        </constraints>
+                    </scrollView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="sc" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="sc" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="sc" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="sc" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["guides"] == .object([("scrollViewContent", .object([("owner", .string("scrollView"))]))]))
+        let scene = try SceneDecoder().decode(hierarchy.scene)
+        let layout = SceneCompiler(scene: scene).compile().solve(size: scene.container.size)
+        #expect(layout.diagnostics.isEmpty, "\(layout.diagnostics.map(\.message))")
+        let frames = Dictionary(uniqueKeysWithValues: layout.frames.map { ($0.name, $0.frame) })
+        #expect(frames["scrollView"] == Frame(x: 0, y: 0, width: 320, height: 480))
+        #expect(frames["view"] == Frame(x: 0, y: 0, width: 320, height: 1000))
+        #expect(layout.guides.first?.frame == Frame(x: 0, y: 0, width: 320, height: 1000))
+    }
+
+    @Test func sizeClassVariationsMatchingTheDeviceAreApplied() throws {
+        // k1 (top 10) is installed only in compact width, k2 (top 99) only in regular width:
+        // an iPhone in portrait is compact in width.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 667))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 10, 375, 20))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="k1"/>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" constant="99" id="k2"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k4"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="20" id="k5"/>
+                </constraints>
+                <variation key="default">
+                    <mask key="constraints"><exclude reference="k1"/><exclude reference="k2"/></mask>
+                </variation>
+                <variation key="heightClass=regular-widthClass=compact">
+                    <mask key="constraints"><include reference="k1"/></mask>
+                </variation>
+                <variation key="widthClass=regular">
+                    <mask key="constraints"><include reference="k2"/></mask>
+                </variation>
+            </view>
+        """))
+        let ids = try #require(hierarchy.scene["constraints"]?.arrayValue).compactMap { $0["id"]?.stringValue }
+        #expect(ids == ["k1", "k3", "k4", "k5"])
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["view"] == Frame(x: 0, y: 10, width: 375, height: 20))
+    }
+
+    @Test func theAnswerHasTheContractsShape() throws {
+        let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
+            <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
+        """))
+        var writer = JSONWriter()
+        writer.value(result.answer)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == """
+            {"document":{"kind":"xib","toolsVersion":"22505","device":{"id":"retina4_7","orientation":"portrait","width":375,"height":667,"scale":2}},\
+            "hierarchies":[{"name":"card","ibId":"c-1","kind":"view","scene":{"container":{"width":320,"height":44},"views":{},\
+            "constraints":[],"options":{"displayScale":2}},"ids":{"superview":"c-1"},"notes":[]}],"diagnostics":[]}
+            """)
+    }
+
+    @Test func otherPlatformsAndNonDocumentsAreRefused() throws {
+        let mac = Array("<?xml version=\"1.0\"?>\n<document type=\"com.apple.InterfaceBuilder3.Cocoa.XIB\" targetRuntime=\"MacOSX.Cocoa\"/>".utf8)
+        #expect(throws: IBImportError(message: "A macOS Interface Builder document (targetRuntime \"MacOSX.Cocoa\"): only iOS documents (iOS.CocoaTouch) are laid out", line: 2)) {
+            try InterfaceBuilderImporter.importDocument(mac)
+        }
+        #expect(throws: IBImportError(message: "Not an Interface Builder document: the root element is <svg>, not <document type=…>", line: 1)) {
+            try InterfaceBuilderImporter.importDocument(Array("<svg/>".utf8))
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+@testable import InterfaceBuilder
+
+/// The XML reader's refusals: each hostile document stops with a message and a line, and
+/// nothing outside the bytes is read.
+struct SafeXMLTests {
+    func parse(_ text: String, limits: XMLLimits = XMLLimits()) -> Result<XMLElement, XMLReadError> {
+        do { return .success(try SafeXML.parse(Array(text.utf8), limits: limits)) } catch { return .failure(error) }
+    }
+
+    func failure(_ text: String, limits: XMLLimits = XMLLimits()) throws -> XMLReadError {
+        guard case .failure(let error) = parse(text, limits: limits) else {
+            Issue.record("expected a failure")
+            throw XMLReadError(message: "parsed", line: 0)
+        }
+        return error
+    }
+
+    @Test func readsElementsAttributesTextAndLines() throws {
+        let root = try SafeXML.parse(Array("<a x=\"1\" y=\"&lt;2\">\n  <b/>\n  <c k=\"v\">hi</c>\n</a>".utf8))
+        #expect(root.name == "a")
+        #expect(root["x"] == "1")
+        #expect(root["y"] == "<2")
+        #expect(root.children.map(\.name) == ["b", "c"])
+        #expect(root.children.map(\.line) == [2, 3])
+        #expect(root.child("c")?.text == "hi")
+        #expect(root.child("c")?["k"] == "v")
+    }
+
+    @Test func notXMLNamesTheLine() throws {
+        let error = try failure("<a>\n<b>\n</a>")
+        #expect(error.line == 3)
+        #expect(error.message.contains("mismatch"))
+        #expect(try failure("{\"json\": true}").line == 1)
+        #expect(try failure("").message == "The document is empty")
+    }
+
+    @Test func billionLaughsIsRefusedAtTheDTD() throws {
+        var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
+        for level in 1...9 {
+            text += "<!ENTITY lol\(level) \"" + String(repeating: "&lol\(level == 1 ? "" : String(level - 1));", count: 10) + "\">\n"
+        }
+        text += "]>\n<lolz>&lol9;</lolz>"
+        let error = try failure(text)
+        #expect(error.message.contains("DOCTYPE"))
+        #expect(error.line == 2)
+    }
+
+    @Test func externalEntityIsNeverRead() throws {
+        let text = "<?xml version=\"1.0\"?>\n<!DOCTYPE d [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>\n<document>&xxe;</document>"
+        let error = try failure(text)
+        #expect(!error.message.contains("root:"))
+        #expect(error.message.contains("DOCTYPE"))
+    }
+
+    @Test func deepNestingStopsAtTheBound() throws {
+        let depth = 100_000
+        let text = String(repeating: "<a>", count: depth) + String(repeating: "</a>", count: depth)
+        let error = try failure(text)
+        #expect(error.message.contains("deep") || error.message.contains("depth"))
+        var limits = XMLLimits()
+        limits.maxDepth = 5
+        let shallow = try failure("<a><a><a><a><a><a/></a></a></a></a></a>", limits: limits)
+        #expect(shallow.message == "Elements nested more than 5 deep")
+    }
+
+    @Test func elementCountAndAttributeSizeAreBounded() throws {
+        var limits = XMLLimits()
+        limits.maxElements = 3
+        #expect(try failure("<a><b/><c/><d/></a>", limits: limits).message == "More than 3 elements")
+        limits = XMLLimits()
+        limits.maxAttributeBytes = 4
+        #expect(try failure("<a x=\"12345\"/>", limits: limits).message == "Attribute x of <a> longer than 4 bytes")
+        limits = XMLLimits()
+        limits.maxAttributesPerElement = 1
+        #expect(try failure("<a x=\"1\" y=\"2\"/>", limits: limits).message == "More than 1 attributes on <a>")
+    }
+}
