@@ -70,6 +70,8 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         case negativeSize = "negative_size"
         /// A label names a font family that is neither built in nor stored (a 422).
         case unknownFont = "unknown_font"
+        /// An uploaded font file is not one TrueType or OpenType face with glyphs (a 422).
+        case invalidFont = "invalid_font"
         /// A label's text has characters no face has: measured as `.notdef` (a warning).
         case missingGlyphs = "missing_glyphs"
         /// Labels' sizes still changed after the last text pass (a warning).

@@ -37,6 +37,8 @@ enum Problem {
         case scene
         /// A group's body (`PUT /groups/NAME`) or the store's bounds on groups.
         case group
+        /// A font file (`PUT /fonts/FAMILY/FACE`) or the store's bounds on fonts.
+        case font
     }
 
     static func describe(status: HTTPStatus, diagnostics: [LayoutDiagnostic], subject: Subject = .scene) -> (type: String, title: String, detail: String) {
@@ -49,10 +51,10 @@ enum Problem {
             if first?.code == .invalidJSON {
                 return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
             }
-            return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : "Invalid scene", detail)
+            return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : subject == .font ? "Invalid font" : "Invalid scene", detail)
         case .unprocessableContent:
             return ("urn:layoutd:problem:unprocessable-scene",
-                    subject == .group ? "The group cannot be stored" : "The scene cannot be laid out", detail)
+                    subject == .group ? "The group cannot be stored" : subject == .font ? "The font cannot be stored" : "The scene cannot be laid out", detail)
         default:
             return (type(for: status), status.reasonPhrase, detail)
         }
@@ -168,6 +170,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case repeatedQueryParameter(String, count: Int)
     /// No group of that name: 404.
     case unknownGroup(String)
+    /// No stored face `family/face` (GET or DELETE of `/fonts/{family}/{face}`).
+    case unknownFontFace(String)
+    /// A font route's family or face is not a valid name.
+    case invalidFontName(family: String, face: String, reason: String)
+    /// A font file over `--max-font-file-bytes`.
+    case fontFileTooLarge(bytes: Int, limit: Int)
     /// The group has no such version (never had, or the number is beyond any): 404.
     case unknownVersion(group: String, version: String)
     /// The version was pruned from the group's history: 404 with the store's `message`
@@ -203,6 +211,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// The HTTP status of the answer.
     var status: HTTPStatus {
         switch self {
+        case .invalidFontName: .badRequest
+        case .unknownFontFace: .notFound
+        case .fontFileTooLarge: .contentTooLarge
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
@@ -266,6 +277,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "'\(name)' is given \(count) times: give it at most once"
         case .unknownGroup(let name):
             return "No group named '\(name)'"
+        case .unknownFontFace(let name):
+            return "No stored font face '\(name)'"
+        case .invalidFontName(let family, let face, let reason):
+            return "'\(family)/\(face)' is not a valid font face name: \(reason)"
+        case .fontFileTooLarge(let bytes, let limit):
+            return "The font file is \(bytes) bytes; stored fonts may have at most \(limit) bytes each (limit maxFontFileBytes): raise it with --max-font-file-bytes"
         case .unknownVersion(let group, let version):
             return "Group '\(group)' has no version \(version)"
         case .prunedVersion(let message):
@@ -306,7 +323,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
-             .repeatedQueryParameter, .unknownGroup, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
              .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing: []
         }
     }
@@ -334,6 +351,13 @@ extension EngineFailure: HTTPResponseError {
     func aboutAGroup() -> EngineFailure {
         var failure = self
         failure.subject = .group
+        return failure
+    }
+
+    /// The same failure about a font file rather than a scene (its `title` says so).
+    func aboutAFont() -> EngineFailure {
+        var failure = self
+        failure.subject = .font
         return failure
     }
 

@@ -27,6 +27,9 @@ public final class LayoutService: Sendable {
     /// versions it used and a group write deletes those results in its transaction;
     /// otherwise results are tied to groups only by their keys' `NAME@VERSION`s.
     let groupsShareCacheStore: Bool
+    /// Where stored font faces live: the groups' database (``SQLiteStore`` or
+    /// ``PostgreSQLFontStore``).
+    public let fontStore: any FontStoring
     /// Limits, caches and access settings.
     public let configuration: ServiceConfiguration
     /// The counters behind `GET /metrics`.
@@ -50,11 +53,13 @@ public final class LayoutService: Sendable {
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
     /// `store`); `openConnections` feeds the `/metrics` gauge. Answers draw on
     /// `pendingResponseBytes` (the HTTP server's, shared) while they are written.
-    public init(store: SQLiteStore, groupStore: (any GroupStoring)? = nil, configuration: ServiceConfiguration = ServiceConfiguration(),
+    public init(store: SQLiteStore, groupStore: (any GroupStoring)? = nil, fontStore: (any FontStoring)? = nil,
+                configuration: ServiceConfiguration = ServiceConfiguration(),
                 pendingResponseBytes: PendingResponseBytes? = nil,
                 openConnections: @escaping @Sendable () -> Int = { 0 }) {
         self.store = store
         self.groupStore = groupStore ?? store
+        self.fontStore = fontStore ?? (groupStore as? SQLiteStore) ?? store
         self.groupsShareCacheStore = groupStore.map { ($0 as? SQLiteStore) === store } ?? true
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
@@ -122,6 +127,16 @@ public final class LayoutService: Sendable {
         router.add(.GET, "/groups/{name}/versions") { [self] request, parameters in listVersions(request, name: parameters["name"] ?? "") }
         router.add(.GET, "/groups/{name}/versions/{version}") { [self] request, parameters in
             getGroup(request, name: parameters["name"] ?? "", version: parameters["version"] ?? "")
+        }
+        router.add(.GET, "/fonts") { [self] request, _ in listFonts(request) }
+        router.add(.PUT, "/fonts/{family}/{face}") { [self] request, parameters in
+            putFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
+        }
+        router.add(.GET, "/fonts/{family}/{face}") { [self] request, parameters in
+            getFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
+        }
+        router.add(.DELETE, "/fonts/{family}/{face}") { [self] request, parameters in
+            deleteFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
         }
         return router
     }

@@ -34,6 +34,10 @@ public struct ServiceConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Constraints one stored group may hold (default 1,000).
     public var maxGroupConstraints = 1_000
+    /// The largest stored font file, bytes (default 1 MiB, 1,048,576; `serve
+    /// --max-font-file-bytes`): a larger `PUT /fonts/…` body is a 413. The server's
+    /// `--max-body-bytes` bounds every body before it.
+    public var maxFontFileBytes = 1 << 20
     /// Bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
     /// 67,108,864); a longer one is 422 `limit_exceeded` (``SceneEngine/maxResponseBytes``).
     public var maxResponseBytes = SceneEngine.defaultMaxResponseBytes

@@ -58,6 +58,11 @@ public final class SQLiteStore: @unchecked Sendable {
     /// metrics JSON and `updatedAt` in UTF-8, plus an estimate of SQLite's storage of the
     /// row. A write beyond it throws ``StoreError/limitExceeded(_:)``.
     public let maxGroupBytes: Int
+    /// The most font faces stored at once (default 256).
+    public let maxFonts: Int
+    /// The most bytes the stored font faces count together (default 48 MiB, 50,331,648),
+    /// each as ``StoredBytes/count(payload:)`` of its name, SHA-256, file and `updatedAt`.
+    public let maxFontBytes: Int
     /// The times a write met a full disk (`SQLITE_FULL`) since opening; read from any thread.
     public var diskFullCount: Int { diskFullEvents.load(ordering: .relaxed) }
     private let diskFullEvents = Atomic<Int>(0)
@@ -73,6 +78,7 @@ public final class SQLiteStore: @unchecked Sendable {
         let connection: SQLiteConnection
         let cache: ResultCache
         let groups: SQLiteGroupStore
+        let fonts: SQLiteFontStore
         let report: (String) -> Void
         /// The room kept for a full disk; `nil` for `:memory:` and read-only databases.
         let reserve: DiskReserve?
@@ -82,7 +88,7 @@ public final class SQLiteStore: @unchecked Sendable {
         init(
             connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
             maxResultBytes: Int, maxCacheBytes: Int, maxGroups: Int, maxGroupVersions: Int, maxDeletedNames: Int?,
-            maxGroupBytes: Int, reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
+            maxGroupBytes: Int, fontPolicy: VersionedWritePolicy, reserve: DiskReserve?, now: @escaping () -> String, report: @escaping (String) -> Void
         ) throws(SQLiteError) {
             self.connection = connection
             self.report = report
@@ -95,6 +101,7 @@ public final class SQLiteStore: @unchecked Sendable {
                 policy: .groups(maxGroups: maxGroups, maxVersions: maxGroupVersions, maxBytes: maxGroupBytes,
                                 maxDeletedNames: maxDeletedNames),
                 now: now)
+            self.fonts = SQLiteFontStore(connection: connection, cache: cache, policy: fontPolicy, now: now)
         }
 
         /// Returns free pages to the file system after a commit that deleted rows. Best
@@ -167,13 +174,14 @@ public final class SQLiteStore: @unchecked Sendable {
         path: String, cacheCapacity: Int = 10_000, busyTimeout: Double = 5,
         maxGroups: Int = 10_000, maxResultBytes: Int = 16 << 20, readOnly: Bool = false,
         maxCacheBytes: Int = 256 << 20, maxGroupVersions: Int = 100, diskReserveBytes: Int = DiskReserve.defaultBytes,
-        maxGroupBytes: Int = 64 << 20
+        maxGroupBytes: Int = 64 << 20, maxFonts: Int = VersionedWritePolicy.defaultMaxFonts,
+        maxFontBytes: Int = VersionedWritePolicy.defaultMaxFontBytes
     ) throws(StoreError) {
         try self.init(path: path, cacheCapacity: cacheCapacity, busyTimeout: busyTimeout,
                       maxGroups: maxGroups, readOnly: readOnly, cacheWriteBehind: ResultCache.defaultWriteBehindLimit,
                       cacheWriteBehindBytes: ResultCache.defaultWriteBehindBytes, maxResultBytes: maxResultBytes,
                       maxCacheBytes: maxCacheBytes, maxGroupVersions: maxGroupVersions, maxGroupBytes: maxGroupBytes,
-                      diskReserveBytes: diskReserveBytes, now: Timestamp.now)
+                      diskReserveBytes: diskReserveBytes, maxFonts: maxFonts, maxFontBytes: maxFontBytes, now: Timestamp.now)
     }
 
     /// As the public initializer, with the size of the cache's write-behind buffer
@@ -184,7 +192,9 @@ public final class SQLiteStore: @unchecked Sendable {
         cacheWriteBehind: Int, cacheWriteBehindBytes: Int = ResultCache.defaultWriteBehindBytes,
         maxResultBytes: Int = ResultCache.defaultMaxResultBytes, maxCacheBytes: Int = ResultCache.defaultMaxBytes,
         maxGroupVersions: Int = VersionedWritePolicy.defaultMaxVersions, maxDeletedNames: Int? = nil,
-        maxGroupBytes: Int = VersionedWritePolicy.defaultMaxBytes, diskReserveBytes: Int = 0, now: @escaping () -> String,
+        maxGroupBytes: Int = VersionedWritePolicy.defaultMaxBytes, diskReserveBytes: Int = 0,
+        maxFonts: Int = VersionedWritePolicy.defaultMaxFonts, maxFontBytes: Int = VersionedWritePolicy.defaultMaxFontBytes,
+        now: @escaping () -> String,
         report: @escaping (String) -> Void = ResultCache.reportOnStandardError
     ) throws(StoreError) {
         let connection: SQLiteConnection
@@ -202,6 +212,7 @@ public final class SQLiteStore: @unchecked Sendable {
                                   cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                   maxCacheBytes: maxCacheBytes, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
                                   maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes,
+                                  fontPolicy: .fonts(maxFonts: maxFonts, maxBytes: maxFontBytes),
                                   reserve: path == ":memory:" || connection.isReadOnly || diskReserveBytes <= 0
                                       ? nil : DiskReserve(path: path + "-reserve", bytes: diskReserveBytes),
                                   now: now, report: report)
@@ -221,6 +232,8 @@ public final class SQLiteStore: @unchecked Sendable {
         self.maxCacheBytes = max(0, maxCacheBytes)
         self.maxGroupVersions = max(1, maxGroupVersions)
         self.maxGroupBytes = max(0, maxGroupBytes)
+        self.maxFonts = max(0, maxFonts)
+        self.maxFontBytes = max(0, maxFontBytes)
         self.isReadOnly = connection.isReadOnly
     }
 
@@ -236,7 +249,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// is bounded by `maxGroups` × `maxGroupVersions` × the request body limit; the result
     /// cache's tables (up to `maxCacheBytes`) are left out so start-up does not grow with
     /// the cache.
-    static let checkedTables = ["group_names", "group_versions"]
+    static let checkedTables = ["group_names", "group_versions", "font_names"]
 
     private static func checkIntegrity(_ connection: SQLiteConnection, path: String) throws(StoreError) {
         do throws(SQLiteError) {
@@ -581,4 +594,51 @@ extension SQLiteStore: GroupStoring {
     /// `false`: a lookup is a statement on this process's queue, as cheap as the
     /// coalescing would be.
     public var lookupsAreRoundTrips: Bool { false }
+}
+
+/// The SQLite backend of ``FontStoring``: faces in the same file as the groups; a write
+/// deletes the cached results that used the face in its transaction.
+extension SQLiteStore: FontStoring {
+    public func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
+        try performWrite { (state) throws(StoreError) -> (face: StoredFace, created: Bool) in
+            try groupWrite(state) { () throws(StoreError) in try state.fonts.put(name: name, bytes: bytes, sha256: sha256) }
+        }
+    }
+
+    public func face(named name: String) throws(StoreError) -> StoredFace? {
+        try perform { (state) throws(StoreError) -> StoredFace? in
+            try mapped { () throws(SQLiteError) -> StoredFace? in try state.fonts.face(named: name) }
+        }
+    }
+
+    public func faces() throws(StoreError) -> [FaceSummary] {
+        try perform { (state) throws(StoreError) -> [FaceSummary] in
+            try mapped { () throws(SQLiteError) -> [FaceSummary] in try state.fonts.all() }
+        }
+    }
+
+    public func deleteFace(named name: String) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            try groupWrite(state) { () throws(StoreError) -> Bool in try state.fonts.delete(name: name) }
+        }
+    }
+
+    public func fontBytes() throws(StoreError) -> Int {
+        try perform { (state) throws(StoreError) -> Int in
+            try mapped { () throws(SQLiteError) -> Int in try state.fonts.totalBytes() }
+        }
+    }
+
+    public func currentFaceVersions(of names: [String]) throws(StoreError) -> [String: Int] {
+        try perform { (state) throws(StoreError) -> [String: Int] in
+            try mapped { () throws(SQLiteError) -> [String: Int] in try state.fonts.currentVersions(of: names) }
+        }
+    }
+
+    @discardableResult
+    public func importFace(_ face: StoredFace, replace: Bool) throws(StoreError) -> Bool {
+        try performWrite { (state) throws(StoreError) -> Bool in
+            try groupWrite(state) { () throws(StoreError) -> Bool in try state.fonts.importFace(face, replace: replace) }
+        }
+    }
 }

@@ -68,6 +68,33 @@ enum Schema {
             "CREATE TABLE group_bytes (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
             "INSERT INTO group_bytes (id, value) SELECT 1, (\(StoredGroup.storedBytesSQL(.sqlite, where: "1")))",
         ],
+        // 4: stored font faces, as groups (``SQLiteFontStore``): names with marks, one
+        // kept version per face (the file as a BLOB), their own version floor and byte total.
+        [
+            """
+            CREATE TABLE font_names (
+                name TEXT NOT NULL PRIMARY KEY,
+                last_version INTEGER NOT NULL,
+                current_version INTEGER,
+                first_version INTEGER
+            ) WITHOUT ROWID
+            """,
+            "CREATE INDEX font_names_deleted ON font_names(last_version, name) WHERE current_version IS NULL",
+            """
+            CREATE TABLE font_versions (
+                name TEXT NOT NULL REFERENCES font_names(name),
+                version INTEGER NOT NULL,
+                bytes BLOB NOT NULL,
+                sha256 TEXT NOT NULL,
+                updated_at TEXT NOT NULL,
+                PRIMARY KEY (name, version)
+            )
+            """,
+            "CREATE TABLE font_version_floor (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
+            "INSERT INTO font_version_floor (id, value) VALUES (1, 0)",
+            "CREATE TABLE font_bytes (id INTEGER PRIMARY KEY CHECK (id = 1), value INTEGER NOT NULL)",
+            "INSERT INTO font_bytes (id, value) VALUES (1, 0)",
+        ],
     ]
 
     /// The migration before which the file is rebuilt with `VACUUM` in `auto_vacuum =

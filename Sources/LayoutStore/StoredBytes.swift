@@ -56,6 +56,14 @@ public enum StoredBytes {
             }
         }
 
+        /// The length in bytes of the binary column `column` (SQLite BLOB, PostgreSQL `bytea`).
+        func byteLength(_ column: String) -> String {
+            switch self {
+            case .sqlite: "length(\(column))"
+            case .postgreSQL: "octet_length(\(column))"
+            }
+        }
+
         /// The bytes of the timestamp column `column` as ``StoredGroup/updatedAt`` shows it:
         /// SQLite stores that text (its length); PostgreSQL a `timestamptz`, shown as
         /// ``StoredBytes/timestamp`` bytes.
@@ -69,11 +77,13 @@ public enum StoredBytes {
 
     /// A query of one row and column: the sum of ``count(payload:)`` over the rows of
     /// `table` matching `condition` (0 for none), each row's payload being the UTF-8
-    /// bytes of `textColumns` and of `timestampColumn` as shown.
+    /// bytes of `textColumns`, the bytes of `binaryColumns` and of `timestampColumn` as shown.
     static func sumSQL(
-        _ dialect: Dialect, table: String, textColumns: [String], timestampColumn: String, where condition: String
+        _ dialect: Dialect, table: String, textColumns: [String], binaryColumns: [String] = [], timestampColumn: String,
+        where condition: String
     ) -> String {
-        let payload = (textColumns.map(dialect.utf8Length) + [dialect.timestampLength(timestampColumn)])
+        let payload = (textColumns.map(dialect.utf8Length) + binaryColumns.map(dialect.byteLength)
+            + [dialect.timestampLength(timestampColumn)])
             .joined(separator: " + ")
         let sum = "coalesce(sum(\(countSQL(payload: "p"))), 0)"
         return "SELECT \(dialect == .postgreSQL ? sum + "::bigint" : sum) "

@@ -29,6 +29,9 @@ struct ErrorMappingTests {
         (.invalidPageSize("0", maximum: 1_000), 400, "bad-request", []),
         (.repeatedQueryParameter("limit", count: 2), 400, "bad-request", []),
         (.unknownGroup("cards"), 404, "not-found", []),
+        (.unknownFontFace("Acme/400"), 404, "not-found", []),
+        (.invalidFontName(family: "Acme", face: "450", reason: "a face is a weight"), 400, "bad-request", []),
+        (.fontFileTooLarge(bytes: 2_000_000, limit: 1_048_576), 413, "payload-too-large", []),
         (.unknownVersion(group: "cards", version: "9"), 404, "not-found", []),
         (.prunedVersion(message: "Group 'cards' version 1 was pruned"), 404, "not-found", []),
         (.anonymousWritesRefused, 403, "forbidden", []),
@@ -62,6 +65,9 @@ struct ErrorMappingTests {
         case .invalidPageSize: "invalidPageSize"
         case .repeatedQueryParameter: "repeatedQueryParameter"
         case .unknownGroup: "unknownGroup"
+        case .unknownFontFace: "unknownFontFace"
+        case .invalidFontName: "invalidFontName"
+        case .fontFileTooLarge: "fontFileTooLarge"
         case .unknownVersion: "unknownVersion"
         case .prunedVersion: "prunedVersion"
         case .anonymousWritesRefused: "anonymousWritesRefused"
@@ -80,7 +86,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 28)
+        #expect(names.count == 31)
         #expect(Set(names).count == names.count)
     }
 

@@ -10,7 +10,7 @@ import Testing
         let userVersion = try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("PRAGMA user_version") }
         }
-        #expect(SQLiteStore.schemaVersion == 3)
+        #expect(SQLiteStore.schemaVersion == 4)
         #expect(userVersion == SQLiteStore.schemaVersion)
         let tables = try store.withConnection { (connection) throws(StoreError) -> String in
             try mapped { () throws(SQLiteError) -> String in
@@ -18,7 +18,7 @@ import Testing
                     "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name)")
             }
         }
-        #expect(tables == "cached_result_groups,cached_results,group_bytes,group_names,group_versions,version_floor")
+        #expect(tables == "cached_result_groups,cached_results,font_bytes,font_names,font_version_floor,font_versions,group_bytes,group_names,group_versions,version_floor")
     }
 
     @Test func reopeningKeepsDataAndDoesNotMigrateAgain() throws {
@@ -34,7 +34,7 @@ import Testing
         let userVersion = try store.withConnection { (connection) throws(StoreError) -> Int in
             try mapped { () throws(SQLiteError) -> Int in try connection.scalarInt("PRAGMA user_version") }
         }
-        #expect(userVersion == 3)
+        #expect(userVersion == 4)
         #expect(try store.group(named: "card")?.constraintsJSON == "[\"H:|[a]|\"]")
     }
 
@@ -74,7 +74,7 @@ import Testing
             store.close()
         }
         #expect(throws: StoreError.cannotOpen(
-            "database schema version 7 is newer than this build supports (3)")) {
+            "database schema version 7 is newer than this build supports (4)")) {
             _ = try openStore(path)
         }
     }

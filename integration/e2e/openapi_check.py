@@ -214,6 +214,9 @@ class Spec:
             except (UnicodeDecodeError, yaml.YAMLError) as e:
                 problems.append('body is not UTF-8 YAML: %s' % e)
                 return problems
+        elif (content[ctype].get('schema') or {}).get('format') == 'binary':
+            # Bytes (a font file): any octets are the body; nothing more to check.
+            return problems
         else:
             try:
                 instance = body.decode('utf-8')

@@ -64,6 +64,7 @@ CHECK_MODULES = [
     'checks_http',
     'checks_cache',
     'checks_groups',
+    'checks_fonts',
     'checks_process',
     'checks_store',
     'checks_groups_transfer',

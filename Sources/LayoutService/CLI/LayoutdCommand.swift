@@ -47,6 +47,9 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-groups", valueName: "N", help: "Named groups stored at once.", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "Versions kept per group (at least 1); older ones are pruned and answer 404.", defaultDescription: "100"),
         OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "Bytes all kept group versions may count together (name, constraints and metrics JSON, timestamp, plus SQLite's row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "67108864"),
+        OptionSpec(name: "max-fonts", valueName: "N", help: "Font faces stored at once (422 limit_exceeded beyond).", defaultDescription: "256"),
+        OptionSpec(name: "max-font-bytes", valueName: "BYTES", help: "Bytes all stored font faces may count together (files, names, SHA-256s, timestamps, plus row storage); a PUT beyond it is 422 limit_exceeded.", defaultDescription: "50331648"),
+        OptionSpec(name: "max-font-file-bytes", valueName: "BYTES", help: "Largest font file one PUT /fonts/… may store (413 beyond; --max-body-bytes bounds it too).", defaultDescription: "1048576"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
@@ -75,6 +78,7 @@ public enum LayoutdCommand {
       validate FILE|-     Check a scene; print its diagnostics.
       probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
       groups export|import  Copy named groups out of (JSON lines on stdout) or into (from stdin) a store, keeping versions.
+      fonts export|import   Copy stored font faces out of (JSON lines, files in base64) or into a store, keeping versions.
 
     Run 'layoutd <command> --help' for a command's options.
 
@@ -94,6 +98,7 @@ public enum LayoutdCommand {
             case "validate": return try scene(rest, validating: true, environment: environment)
             case "probe": return try probe(rest, environment: environment)
             case "groups": return try groups(rest, environment: environment)
+            case "fonts": return try fonts(rest, environment: environment)
             case "--help", "-h", "help":
                 FileHandle.standardOutput.write(Data(usage.utf8))
                 return 0
@@ -200,7 +205,9 @@ public enum LayoutdCommand {
         // One count of pending response bytes: the server's unsent output and the answers
         // the service is still writing.
         let pending = PendingResponseBytes(limit: options.limits.maxPendingResponseBytes)
-        let service = LayoutService(store: stores.cache, groupStore: stores.groups, configuration: options.configuration,
+        let service = LayoutService(store: stores.cache, groupStore: stores.groups,
+                                    fontStore: Self.fontStore(for: stores.groups, cache: stores.cache, settings: options.settings),
+                                    configuration: options.configuration,
                                     pendingResponseBytes: pending, openConnections: { connections.value() })
         let router = service.makeRouter()
         let handler = service.makeHandler(router: router, log: log)
@@ -256,6 +263,8 @@ public enum LayoutdCommand {
         var maxGroupVersions = 100
         var diskReserveBytes = DiskReserve.defaultBytes
         var maxGroupBytes = 64 << 20
+        var maxFonts = VersionedWritePolicy.defaultMaxFonts
+        var maxFontBytes = VersionedWritePolicy.defaultMaxFontBytes
         /// PostgreSQL connections kept.
         var poolSize = 4
     }
@@ -288,7 +297,8 @@ public enum LayoutdCommand {
             store = try SQLiteStore(path: path, cacheCapacity: settings.cacheCapacity, busyTimeout: settings.busyTimeout,
                                     maxGroups: settings.maxGroups, maxResultBytes: settings.maxCachedResultBytes,
                                     maxCacheBytes: settings.maxCacheBytes, maxGroupVersions: settings.maxGroupVersions,
-                                    diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes)
+                                    diskReserveBytes: settings.diskReserveBytes, maxGroupBytes: settings.maxGroupBytes,
+                                    maxFonts: settings.maxFonts, maxFontBytes: settings.maxFontBytes)
         } catch {
             throw StoreOpenFailure(path: path, error: error)
         }
@@ -299,7 +309,8 @@ public enum LayoutdCommand {
             do {
                 let groups = try SQLiteStore(path: dbPath, cacheCapacity: 0, busyTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
                                              maxGroupVersions: settings.maxGroupVersions, diskReserveBytes: settings.diskReserveBytes,
-                                             maxGroupBytes: settings.maxGroupBytes)
+                                             maxGroupBytes: settings.maxGroupBytes, maxFonts: settings.maxFonts,
+                                             maxFontBytes: settings.maxFontBytes)
                 return (store, groups, path)
             } catch {
                 store.close()
@@ -311,6 +322,15 @@ public enum LayoutdCommand {
                 maxGroupVersions: settings.maxGroupVersions, maxGroupBytes: settings.maxGroupBytes, report: report)
             return (store, groups, path)
         }
+    }
+
+    /// The font store beside `groups`: that same SQLite file, or PostgreSQL's font tables
+    /// on the group store's pool (with `settings`' font bounds).
+    static func fontStore(for groups: any GroupStoring, cache: SQLiteStore, settings: StoreSettings) -> any FontStoring {
+        if let postgreSQL = groups as? PostgreSQLGroupStore {
+            return PostgreSQLFontStore(groups: postgreSQL, maxFonts: settings.maxFonts, maxFontBytes: settings.maxFontBytes)
+        }
+        return (groups as? SQLiteStore) ?? cache
     }
 
     /// The start-up line's account of the stores: `database PATH` when one SQLite file

@@ -54,6 +54,8 @@ struct ServeOptions {
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         settings = try Self.storeSettings(options)
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        configuration.maxFontFileBytes = try options.int("max-font-file-bytes", default: configuration.maxFontFileBytes)
+        guard configuration.maxFontFileBytes >= 0 else { throw UsageError("--max-font-file-bytes must be at least 0") }
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         settings.busyTimeout = try options.seconds("busy-timeout", default: 5)
         // With PostgreSQL, POST requests get more threads than --workers run at once: a
@@ -141,6 +143,10 @@ struct ServeOptions {
         guard settings.maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
         settings.maxGroupBytes = try options.int("max-group-bytes", default: 64 << 20)
         guard settings.maxGroupBytes >= 0 else { throw UsageError("--max-group-bytes must be at least 0") }
+        settings.maxFonts = try options.int("max-fonts", default: VersionedWritePolicy.defaultMaxFonts)
+        guard settings.maxFonts >= 0 else { throw UsageError("--max-fonts must be at least 0") }
+        settings.maxFontBytes = try options.int("max-font-bytes", default: VersionedWritePolicy.defaultMaxFontBytes)
+        guard settings.maxFontBytes >= 0 else { throw UsageError("--max-font-bytes must be at least 0") }
         return settings
     }
 }

@@ -57,6 +57,32 @@ enum PostgreSQLSchema {
             "CREATE TABLE group_bytes (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL)",
             "INSERT INTO group_bytes (id, value) SELECT 1, (\(StoredGroup.storedBytesSQL(.postgreSQL, where: "true")))",
         ],
+        // 3: stored font faces, as SQLite's schema version 4 (``PostgreSQLFontStore``).
+        [
+            """
+            CREATE TABLE font_names (
+                name text COLLATE "C" PRIMARY KEY,
+                last_version bigint NOT NULL CHECK (last_version >= 1),
+                current_version bigint CHECK (current_version BETWEEN 1 AND last_version),
+                first_version bigint CHECK (first_version BETWEEN 1 AND current_version)
+            )
+            """,
+            "CREATE INDEX font_names_deleted ON font_names (last_version, name) WHERE current_version IS NULL",
+            """
+            CREATE TABLE font_versions (
+                name text COLLATE "C" NOT NULL REFERENCES font_names (name),
+                version bigint NOT NULL CHECK (version >= 1),
+                bytes bytea NOT NULL,
+                sha256 text NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (name, version)
+            )
+            """,
+            "CREATE TABLE font_version_floor (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL CHECK (value >= 0))",
+            "INSERT INTO font_version_floor (id, value) VALUES (1, 0)",
+            "CREATE TABLE font_bytes (id integer PRIMARY KEY CHECK (id = 1), value bigint NOT NULL)",
+            "INSERT INTO font_bytes (id, value) VALUES (1, 0)",
+        ],
     ]
 
     /// The schema version this build writes and expects.

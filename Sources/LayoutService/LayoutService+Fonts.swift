@@ -1,0 +1,188 @@
+import HTTP1
+import LayoutCompiler
+import LayoutStore
+
+/// Stored fonts (contract, "Text", stored fonts): `PUT`, `GET` and `DELETE`
+/// `/fonts/{family}/{face}` and `GET /fonts`, in ``fontStore`` (the groups' database).
+///
+/// Names: a family is 1–64 characters of letters, digits, space, `.`, `_` and `-`,
+/// beginning with a letter or digit and not ending with a space, and not a built-in
+/// family's name or `system` in any case (`FontCatalog.builtInFamilies`); a face is a
+/// CSS weight 100–900 in hundreds, optionally followed by `-italic` (`400`, `700-italic`).
+/// A family is spelled one way: a face of `acme` is refused while `Acme` has faces.
+extension LayoutService {
+    /// The longest family name, characters.
+    static let maxFontFamilyLength = 64
+
+    /// Why `family/face` is not a stored face's name, or `nil` when it is one.
+    static func fontNameProblem(family: String, face: String) -> String? {
+        let scalars = Array(family.unicodeScalars)
+        guard (1...maxFontFamilyLength).contains(scalars.count) else {
+            return "a family has 1 to \(maxFontFamilyLength) characters"
+        }
+        func isAlphanumeric(_ s: Unicode.Scalar) -> Bool { s.isASCII && (("a"..."z").contains(s) || ("A"..."Z").contains(s) || ("0"..."9").contains(s)) }
+        guard isAlphanumeric(scalars[0]), scalars.last != " ",
+              scalars.allSatisfy({ isAlphanumeric($0) || $0 == " " || $0 == "." || $0 == "_" || $0 == "-" }) else {
+            return "a family is letters, digits, space, '.', '_' and '-' (ASCII), beginning with a letter or digit and not ending with a space"
+        }
+        guard parseFace(face) != nil else {
+            return "a face is a weight 100 to 900 in hundreds, optionally followed by '-italic' (400, 700-italic)"
+        }
+        return nil
+    }
+
+    /// The weight and style of a face name (`700-italic` → 700, true), or `nil`.
+    static func parseFace(_ face: String) -> (weight: Int, italic: Bool)? {
+        let italic = face.hasSuffix("-italic")
+        let digits = italic ? String(face.dropLast(7)) : face
+        guard digits.count == 3, digits.hasSuffix("00"), let first = digits.first, ("1"..."9").contains(first),
+              let weight = Int(digits) else { return nil }
+        return (weight, italic)
+    }
+
+    /// The built-in family (or `system`) that `family` is named like, without regard to case.
+    static func builtInFamily(namedLike family: String) -> String? {
+        FontFiles.reservedFamilies.first { $0.lowercased() == family.lowercased() }
+    }
+
+    /// A 422 `invalid_font` with `message`.
+    func invalidFont(_ message: String) -> HTTPResponse {
+        response(for: EngineFailure.unprocessable([LayoutDiagnostic(code: .invalidFont, message: message)]).aboutAFont())
+    }
+
+    func putFont(_ request: HTTPRequest, family: String, face: String) -> HTTPResponse {
+        if let denied = authorize(request) { return denied }
+        if let reason = Self.fontNameProblem(family: family, face: face) {
+            return problem(.invalidFontName(family: family, face: face, reason: reason))
+        }
+        if let builtIn = Self.builtInFamily(namedLike: family) {
+            return invalidFont("'\(family)' is named like the built-in family '\(builtIn)': store the font under another family name")
+        }
+        if let coding = request.headers["Content-Encoding"], coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
+            return problem(.contentCoded(coding: coding))
+        }
+        let bytes = request.body
+        guard bytes.count <= configuration.maxFontFileBytes else {
+            return problem(.fontFileTooLarge(bytes: bytes.count, limit: configuration.maxFontFileBytes))
+        }
+        if let problem = FontFiles.problem(bytes) { return invalidFont(problem) }
+        let name = family + "/" + face
+        do {
+            if let other = try fontStore.faces().lazy.map({ Self.split($0.name).family })
+                .first(where: { $0 != family && $0.lowercased() == family.lowercased() }) {
+                return invalidFont("The family is stored as '\(other)': families are matched without regard to case, so use that spelling")
+            }
+            let (stored, created) = try fontStore.putFace(name: name, bytes: bytes, sha256: SHA256.hexDigest(bytes))
+            frontCache.invalidate()
+            var response = fontResponse(stored, status: created ? .created : .ok)
+            if created { response.headers.append("Location", "/fonts/\(Self.pathSegment(family))/\(face)") }
+            return response
+        } catch {
+            return storeFailure(error, groupName: nil)
+        }
+    }
+
+    func getFont(_ request: HTTPRequest, family: String, face: String) -> HTTPResponse {
+        if let reason = Self.fontNameProblem(family: family, face: face) {
+            return problem(.invalidFontName(family: family, face: face, reason: reason))
+        }
+        do {
+            guard let stored = try fontStore.face(named: family + "/" + face) else {
+                return problem(.unknownFontFace(family + "/" + face))
+            }
+            // 'OTTO' starts a CFF OpenType file; the other sfnt tags are TrueType outlines.
+            let isCFF = stored.bytes.starts(with: Array("OTTO".utf8))
+            var response = Self.answer(status: 200, contentType: isCFF ? "font/otf" : "font/ttf", body: stored.bytes, cacheStatus: nil)
+            response.headers.append("ETag", "\"\(stored.version)\"")
+            return response
+        } catch {
+            return storeFailure(error, groupName: nil)
+        }
+    }
+
+    func deleteFont(_ request: HTTPRequest, family: String, face: String) -> HTTPResponse {
+        if let denied = authorize(request) { return denied }
+        if let reason = Self.fontNameProblem(family: family, face: face) {
+            return problem(.invalidFontName(family: family, face: face, reason: reason))
+        }
+        do {
+            guard try fontStore.deleteFace(named: family + "/" + face) else {
+                return problem(.unknownFontFace(family + "/" + face))
+            }
+            frontCache.invalidate()
+            return HTTPResponse(status: 204)
+        } catch {
+            return storeFailure(error, groupName: nil)
+        }
+    }
+
+    /// `{"fonts": [{"family", "faces": [{"face", "version", "bytes", "sha256", "updatedAt"}]}]}`,
+    /// families and faces in byte order of `family/face`.
+    func listFonts(_ request: HTTPRequest) -> HTTPResponse {
+        do {
+            var writer = JSONWriter()
+            writer.beginObject()
+            writer.key("fonts")
+            writer.beginArray()
+            var open: String?
+            for summary in try fontStore.faces() {
+                let (family, face) = Self.split(summary.name)
+                if family != open {
+                    if open != nil {
+                        writer.endArray()
+                        writer.endObject()
+                    }
+                    writer.beginObject()
+                    writer.key("family"); writer.string(family)
+                    writer.key("faces")
+                    writer.beginArray()
+                    open = family
+                }
+                writer.beginObject()
+                writer.key("face"); writer.string(face)
+                writer.key("version"); writer.integer(summary.version)
+                writer.key("bytes"); writer.integer(summary.byteCount)
+                writer.key("sha256"); writer.string(summary.sha256)
+                writer.key("updatedAt"); writer.string(summary.updatedAt)
+                writer.endObject()
+            }
+            if open != nil {
+                writer.endArray()
+                writer.endObject()
+            }
+            writer.endArray()
+            writer.endObject()
+            return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+        } catch {
+            return storeFailure(error, groupName: nil)
+        }
+    }
+
+    /// The family and face of a stored name `family/face` (families hold no `/`).
+    static func split(_ name: String) -> (family: String, face: String) {
+        guard let slash = name.lastIndex(of: "/") else { return (name, "") }
+        return (String(name[..<slash]), String(name[name.index(after: slash)...]))
+    }
+
+    /// `family` with its spaces percent-encoded, for a `Location` field.
+    static func pathSegment(_ family: String) -> String {
+        family.replacingOccurrences(of: " ", with: "%20")
+    }
+
+    /// The answer of a stored face: its description as JSON, `ETag` its version.
+    func fontResponse(_ stored: StoredFace, status: HTTPStatus) -> HTTPResponse {
+        let (family, face) = Self.split(stored.name)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("family"); writer.string(family)
+        writer.key("face"); writer.string(face)
+        writer.key("version"); writer.integer(stored.version)
+        writer.key("bytes"); writer.integer(stored.bytes.count)
+        writer.key("sha256"); writer.string(stored.sha256)
+        writer.key("updatedAt"); writer.string(stored.updatedAt)
+        writer.endObject()
+        var response = Self.answer(status: status, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
+        response.headers.append("ETag", "\"\(stored.version)\"")
+        return response
+    }
+}

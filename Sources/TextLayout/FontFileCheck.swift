@@ -1,0 +1,90 @@
+import CHarfBuzz
+
+/// What ``FontFileCheck/check(_:)`` found in a font file it accepts.
+public struct FontFileInfo: Sendable, Equatable {
+    /// HarfBuzz's glyph count of the face (`maxp.numGlyphs`), at least 1.
+    public let glyphCount: Int
+    /// `head.unitsPerEm`, 16–16,384.
+    public let unitsPerEm: Int
+}
+
+/// Why a font file was refused: a sentence a client can act on (the `detail` of a 422
+/// `invalid_font`).
+public struct FontFileError: Error, Sendable, Equatable {
+    public let message: String
+}
+
+/// Checks that bytes are one TrueType or OpenType face that HarfBuzz reads with glyphs,
+/// before a stored font is kept (contract, "Text", stored fonts).
+///
+/// Rules, in order, each a refusal:
+/// - an sfnt header (OpenType spec, "Organization of an OpenType Font": the version tag
+///   `0x00010000`, `OTTO` or `true`) and a table directory of 1–1,024 records that fits the
+///   file; a collection (`ttcf`) is refused, since a stored face is one face;
+/// - every table record's range inside the file (a truncated file loses its last tables;
+///   HarfBuzz would read those as empty and measure with missing metrics);
+/// - the tables measuring reads: `cmap`, `head`, `hhea`, `hmtx`, `maxp`;
+/// - HarfBuzz's face has at least one glyph and a `unitsPerEm` in 16–16,384 (the `head`
+///   table's valid range).
+///
+/// - Complexity: O(number of tables) besides HarfBuzz's lazy table sanitizing.
+public enum FontFileCheck {
+    /// The tables a face must have to be measured.
+    public static let requiredTables = ["cmap", "head", "hhea", "hmtx", "maxp"]
+
+    /// Checks `bytes`; see the type's rules.
+    /// - Throws: ``FontFileError`` naming the first rule broken.
+    public static func check(_ bytes: [UInt8]) throws(FontFileError) -> FontFileInfo {
+        func u32(_ at: Int) -> UInt32 {
+            UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+        }
+        guard bytes.count >= 12 else {
+            throw FontFileError(message: "The file is \(bytes.count) bytes: too short for a TrueType or OpenType header (12 bytes)")
+        }
+        let tag = u32(0)
+        if tag == 0x7474_6366 {
+            throw FontFileError(message: "The file is a font collection (ttcf): store one face per file")
+        }
+        guard tag == 0x0001_0000 || tag == 0x4F54_544F || tag == 0x7472_7565 else {
+            throw FontFileError(message: "The file is not a TrueType or OpenType font (its first 4 bytes are not 00010000, 'OTTO' or 'true')")
+        }
+        let tableCount = Int(UInt16(bytes[4]) << 8 | UInt16(bytes[5]))
+        guard tableCount >= 1, tableCount <= 1_024 else {
+            throw FontFileError(message: "The font's table directory lists \(tableCount) tables (1 to 1,024 expected)")
+        }
+        guard 12 + 16 * tableCount <= bytes.count else {
+            throw FontFileError(message: "The font is truncated: its table directory needs \(12 + 16 * tableCount) bytes and the file has \(bytes.count)")
+        }
+        var tags: [String] = []
+        for index in 0..<tableCount {
+            let record = 12 + 16 * index
+            let tagBytes = bytes[record..<record + 4]
+            let name = String(decoding: tagBytes, as: UTF8.self)
+            let (offset, length) = (Int(u32(record + 8)), Int(u32(record + 12)))
+            guard offset + length <= bytes.count else {
+                throw FontFileError(message: "The font is truncated: its '\(name)' table ends at byte \(offset + length) and the file has \(bytes.count)")
+            }
+            tags.append(name)
+        }
+        for required in requiredTables where !tags.contains(required) {
+            throw FontFileError(message: "The font has no '\(required)' table, which measuring text needs")
+        }
+        let info: (glyphs: Int, upem: Int)? = bytes.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return nil }
+            let blob = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in
+                hb_blob_create(chars, UInt32(buffer.count), HB_MEMORY_MODE_READONLY, nil, nil)
+            }
+            defer { hb_blob_destroy(blob) }
+            guard hb_face_count(blob) == 1, let face = hb_face_create(blob, 0) else { return nil }
+            defer { hb_face_destroy(face) }
+            return (Int(hb_face_get_glyph_count(face)), Int(hb_face_get_upem(face)))
+        }
+        guard let info, info.glyphs > 0 else {
+            throw FontFileError(message: "HarfBuzz reads no glyphs from the font")
+        }
+        guard (16...16_384).contains(info.upem) else {
+            throw FontFileError(message: "The font's unitsPerEm is \(info.upem) (16 to 16,384 expected)")
+        }
+        return FontFileInfo(glyphCount: info.glyphs, unitsPerEm: info.upem)
+    }
+}

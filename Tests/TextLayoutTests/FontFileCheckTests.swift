@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import TextLayout
+
+@Suite("Font file check")
+struct FontFileCheckTests {
+    static let files = [
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/liberation2/LiberationSerif-Italic.ttf",
+        "/usr/share/fonts/opentype/inter/Inter-Bold.otf",
+    ]
+
+    static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+
+    /// maxp.numGlyphs (offset 4) and head.unitsPerEm (offset 18), read from the file's own tables.
+    static func tableNumbers(_ bytes: [UInt8]) throws -> (glyphs: Int, upem: Int) {
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
+        var offsets: [String: Int] = [:]
+        for index in 0..<u16(4) {
+            let record = 12 + 16 * index
+            offsets[String(decoding: bytes[record..<record + 4], as: UTF8.self)] = u32(record + 8)
+        }
+        return (u16(try #require(offsets["maxp"]) + 4), u16(try #require(offsets["head"]) + 18))
+    }
+
+    @Test("Debian's fonts pass with the glyph count and unitsPerEm of their own tables", arguments: files)
+    func realFontsPass(_ path: String) throws {
+        let bytes = try Self.bytes(path)
+        let info = try FontFileCheck.check(bytes)
+        let expected = try Self.tableNumbers(bytes)
+        #expect(info.glyphCount == expected.glyphs)
+        #expect(info.unitsPerEm == expected.upem)
+    }
+
+    @Test("a file cut anywhere before its last table ends is refused as truncated", arguments: files)
+    func truncatedFontsFail(_ path: String) throws {
+        let bytes = try Self.bytes(path)
+        for cut in [12, 100, 5_000, bytes.count / 2, bytes.count - 1_000] {
+            #expect(throws: FontFileError.self) { _ = try FontFileCheck.check(Array(bytes.prefix(cut))) }
+        }
+        #expect(throws: FontFileError(message: "The font is truncated: its table directory needs \(12 + 16 * (Int(bytes[4]) << 8 | Int(bytes[5]))) bytes and the file has 100")) {
+            _ = try FontFileCheck.check(Array(bytes.prefix(100)))
+        }
+    }
+
+    @Test("not a font, a collection, a missing table and a zero unitsPerEm are refused with their reasons")
+    func notFonts() throws {
+        #expect(throws: FontFileError(message: "The file is 5 bytes: too short for a TrueType or OpenType header (12 bytes)")) {
+            _ = try FontFileCheck.check(Array("hello".utf8))
+        }
+        #expect(throws: FontFileError(message: "The file is not a TrueType or OpenType font (its first 4 bytes are not 00010000, 'OTTO' or 'true')")) {
+            _ = try FontFileCheck.check(Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8))
+        }
+        #expect(throws: FontFileError(message: "The file is a font collection (ttcf): store one face per file")) {
+            _ = try FontFileCheck.check(Array("ttcf".utf8) + [UInt8](repeating: 0, count: 20))
+        }
+        var bytes = try Self.bytes(Self.files[0])
+        // Rename the 'cmap' record's tag: the font then has no cmap.
+        let tables = Int(bytes[4]) << 8 | Int(bytes[5])
+        let cmap = try #require((0..<tables).first { String(decoding: bytes[12 + 16 * $0..<16 + 16 * $0], as: UTF8.self) == "cmap" })
+        bytes.replaceSubrange(12 + 16 * cmap..<16 + 16 * cmap, with: Array("xmap".utf8))
+        #expect(throws: FontFileError(message: "The font has no 'cmap' table, which measuring text needs")) {
+            _ = try FontFileCheck.check(bytes)
+        }
+    }
+}
