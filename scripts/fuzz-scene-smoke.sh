@@ -38,7 +38,7 @@ for map in "$root"/Sources/*/module.modulemap; do includes+=(-I "$(dirname "$map
 
 # In dependency order (Package.swift); a module is rebuilt when any of its sources is
 # newer than its library.
-modules=(Cassowary LayoutSyntax HTTP1 LayoutCompiler LayoutStore Wireframe LayoutService)
+modules=(Cassowary LayoutSyntax HTTP1 TextLayout LayoutCompiler LayoutStore Wireframe LayoutService)
 for module in "${modules[@]}"; do
     library="$build/modules/lib$module.a"
     if [ -f "$library" ] && [ -z "$(find "$root/Sources/$module" -name '*.swift' -newer "$library" | head -n 1)" ]; then

@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import Testing
 @testable import TextLayout
 
@@ -10,7 +10,20 @@ struct FontFileCheckTests {
         "/usr/share/fonts/opentype/inter/Inter-Bold.otf",
     ]
 
-    static func bytes(_ path: String) throws -> [UInt8] { try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) }
+    /// The file's bytes, read with stdio: this suite imports TextLayout with `@testable`, which
+    /// loads its ICU module, and Foundation's own ICU module would clash with it here.
+    static func bytes(_ path: String) throws -> [UInt8] {
+        let file = try #require(fopen(path, "rb"), "cannot open \(path)")
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+        }
+        return bytes
+    }
 
     /// maxp.numGlyphs (offset 4) and head.unitsPerEm (offset 18), read from the file's own tables.
     static func tableNumbers(_ bytes: [UInt8]) throws -> (glyphs: Int, upem: Int) {
