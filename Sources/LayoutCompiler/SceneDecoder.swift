@@ -316,6 +316,14 @@ public struct SceneDecoder: Sendable {
                             message: "View '\(Diagnostic.echo(name))' has text and \(member): a label's intrinsic size and baselines are its text measured",
                             path: path() + "." + member))
                     }
+                    // A stack view's size and baselines come from its arranged views, a
+                    // label's from its text: one view cannot be both (TextSceneTests.aStackCannotBeALabel).
+                    if body["stack"] != nil {
+                        context.sceneErrors.append(LayoutDiagnostic(
+                            code: .invalidScene,
+                            message: "View '\(Diagnostic.echo(name))' has text and stack: a stack view is sized by its arranged views, a label by its text; put the label in the stack instead",
+                            path: path() + ".text"))
+                    }
                 }
                 views.append(view)
             }
