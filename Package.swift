@@ -33,7 +33,7 @@ let package = Package(
         // HarfBuzz (Debian: libharfbuzz-dev) shapes text; ICU's line break iterator (libicu-dev)
         // gives UAX #14 line-break opportunities (docs/decisions.md, "Line breaking from ICU").
         .systemLibrary(name: "CHarfBuzz", path: "Sources/CHarfBuzz", pkgConfig: "harfbuzz", providers: [.apt(["libharfbuzz-dev"])]),
-        .systemLibrary(name: "CICUBreak", path: "Sources/CICUBreak", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        .target(name: "CICUBreak", path: "Sources/CICUBreak", linkerSettings: [.linkedLibrary("icuuc")]),
         // Text measuring: fonts, shaping, wrapping. Knows no other layoutd module.
         .target(name: "TextLayout", dependencies: ["CHarfBuzz", "CICUBreak"], swiftSettings: swiftSettings),
         // Built on the leaves.

@@ -34,7 +34,23 @@ flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
        -enable-upcoming-feature ExistentialAny -enable-testing)
 # System-library targets (a directory of Sources/ with a module.modulemap) are found by -I.
 includes=(-I "$build/modules")
-for map in "$root"/Sources/*/module.modulemap; do includes+=(-I "$(dirname "$map")"); done
+for map in "$root"/Sources/*/module.modulemap "$root"/Sources/*/include/module.modulemap; do
+    includes+=(-I "$(dirname "$map")")
+done
+# C targets (a directory of Sources/ with include/ and .c files): one static library each.
+c_targets=()
+for header_dir in "$root"/Sources/*/include; do
+    target="$(basename "$(dirname "$header_dir")")"
+    c_targets+=("$target")
+    objects=()
+    for c_file in "$root/Sources/$target"/*.c; do
+        object="$build/modules/$target-$(basename "$c_file" .c).o"
+        cc -c -O1 -g -I "$header_dir" "$c_file" -o "$object" || { echo "build of $target failed"; exit 1; }
+        objects+=("$object")
+    done
+    rm -f "$build/modules/lib$target.a"
+    ar rcs "$build/modules/lib$target.a" "${objects[@]}"
+done
 
 # In dependency order (Package.swift); a module is rebuilt when any of its sources is
 # newer than its library.
@@ -64,6 +80,8 @@ done
 
 link=(-L "$build/modules")
 for (( index=${#modules[@]}-1; index>=0; index-- )); do link+=("-l${modules[index]}"); done
+for target in "${c_targets[@]}"; do link+=("-l$target"); done
+link+=(-licuuc)   # CICUBreak's library (Package.swift's linkerSettings)
 
 build_target() { # name
     local entry="$root/fuzz/scene/Fuzz$(tr '[:lower:]' '[:upper:]' <<< "${1:0:1}")${1:1}.swift"

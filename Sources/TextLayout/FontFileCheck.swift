@@ -56,6 +56,7 @@ public enum FontFileCheck {
             throw FontFileError(message: "The font is truncated: its table directory needs \(12 + 16 * tableCount) bytes and the file has \(bytes.count)")
         }
         var tags: [String] = []
+        var headUnitsPerEm: Int?
         for index in 0..<tableCount {
             let record = 12 + 16 * index
             let tagBytes = bytes[record..<record + 4]
@@ -65,6 +66,9 @@ public enum FontFileCheck {
                 throw FontFileError(message: "The font is truncated: its '\(name)' table ends at byte \(offset + length) and the file has \(bytes.count)")
             }
             tags.append(name)
+            // head.unitsPerEm (offset 18) as the file has it: HarfBuzz answers 1,000 for a
+            // value outside 16–16,384 (FontFileCheckTests.unitsPerEmIsReadFromTheFile).
+            if name == "head", length >= 20 { headUnitsPerEm = Int(UInt16(bytes[offset + 18]) << 8 | UInt16(bytes[offset + 19])) }
         }
         for required in requiredTables where !tags.contains(required) {
             throw FontFileError(message: "The font has no '\(required)' table, which measuring text needs")
@@ -82,8 +86,9 @@ public enum FontFileCheck {
         guard let info, info.glyphs > 0 else {
             throw FontFileError(message: "HarfBuzz reads no glyphs from the font")
         }
-        guard (16...16_384).contains(info.upem) else {
-            throw FontFileError(message: "The font's unitsPerEm is \(info.upem) (16 to 16,384 expected)")
+        let unitsPerEm = headUnitsPerEm ?? info.upem
+        guard (16...16_384).contains(unitsPerEm), unitsPerEm == info.upem else {
+            throw FontFileError(message: "The font's unitsPerEm is \(unitsPerEm) (16 to 16,384 expected)")
         }
         return FontFileInfo(glyphCount: info.glyphs, unitsPerEm: info.upem)
     }

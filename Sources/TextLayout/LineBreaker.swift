@@ -17,11 +17,9 @@ final class LineBreaker: Sendable {
         guard !text.isEmpty else { return [] }
         let iterator = take()
         defer { give(iterator) }
-        var status = U_ZERO_ERROR
         var result: [Int] = []
         text.withUnsafeBufferPointer { buffer in
-            layoutd_ubrk_set_text(iterator.pointer, buffer.baseAddress, Int32(buffer.count), &status)
-            guard layoutd_u_failure(status) == 0 else { return }
+            guard layoutd_ubrk_set_text(iterator.pointer, buffer.baseAddress, Int32(buffer.count)) == 0 else { return }
             _ = layoutd_ubrk_first(iterator.pointer)
             let done = layoutd_ubrk_done()
             while true {
@@ -37,8 +35,7 @@ final class LineBreaker: Sendable {
 
     private func take() -> Iterator {
         if let pooled = pool.withLock({ $0.popLast() }) { return pooled }
-        var status = U_ZERO_ERROR
-        guard let pointer = layoutd_ubrk_open_line(&status), layoutd_u_failure(status) == 0 else {
+        guard let pointer = layoutd_ubrk_open_line() else {
             fatalError("ICU cannot open a line break iterator: its data library is missing")
         }
         return Iterator(pointer: pointer)

@@ -77,4 +77,23 @@ struct FontFileCheckTests {
             _ = try FontFileCheck.check(bytes)
         }
     }
+
+    /// head.unitsPerEm is read from the file: HarfBuzz answers 1,000 for 0 or 65,535, so
+    /// its answer alone would store such a file.
+    @Test("a unitsPerEm outside 16–16,384 in the head table is refused")
+    func unitsPerEmIsReadFromTheFile() throws {
+        let original = try Self.bytes(Self.files[0])
+        let tables = Int(original[4]) << 8 | Int(original[5])
+        let head = try #require((0..<tables).first { String(decoding: original[12 + 16 * $0..<16 + 16 * $0], as: UTF8.self) == "head" })
+        let record = 12 + 16 * head
+        let offset = Int(original[record + 8]) << 24 | Int(original[record + 9]) << 16 | Int(original[record + 10]) << 8 | Int(original[record + 11])
+        for value in [0, 15, 16_385, 65_535] {
+            var bytes = original
+            bytes[offset + 18] = UInt8(value >> 8)
+            bytes[offset + 19] = UInt8(value & 0xFF)
+            #expect(throws: FontFileError(message: "The font's unitsPerEm is \(value) (16 to 16,384 expected)")) {
+                _ = try FontFileCheck.check(bytes)
+            }
+        }
+    }
 }
