@@ -118,39 +118,15 @@ extension LayoutdCommand {
             throw UsageError("fonts needs one action, export or import")
         }
         guard let db = options.string("db"), !db.isEmpty else { throw UsageError("fonts \(action) needs --db PATH|URL") }
-        let store: any FontStoring
-        do {
-            store = try FontsTransfer.openStore(
+        return try runTransfer("fonts", action: action) { () throws -> any FontStoring in
+            try FontsTransfer.openStore(
                 db, readOnly: action == "export",
                 maxFonts: try options.int("max-fonts", default: VersionedWritePolicy.defaultMaxFonts),
                 maxFontBytes: try options.int("max-font-bytes", default: VersionedWritePolicy.defaultMaxFontBytes))
-        } catch let error as UsageError {
-            throw error
-        } catch let error as StoreError {
-            var reason = LayoutService.describe(error)
-            if case .cannotOpen(let message) = error { reason = message }
-            FileHandle.standardError.write(Data("layoutd fonts: cannot open the store: \(reason)\n".utf8))
-            return 1
-        } catch {
-            return 1
-        }
-        if action == "export" {
-            do {
-                try FontsTransfer.export(store) { line in FileHandle.standardOutput.write(Data(line.utf8)) }
-            } catch {
-                FileHandle.standardError.write(Data("layoutd fonts export: \(LayoutService.describe(error))\n".utf8))
-                return 1
-            }
-            return 0
-        }
-        let lines = AnyIterator<String> { readLine(strippingNewline: true) }
-        do {
-            let faces = try FontsTransfer.importLines(IteratorSequence(lines), into: store, replace: options.flag("replace"))
-            FileHandle.standardError.write(Data("layoutd fonts import: \(faces) font faces read\n".utf8))
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("layoutd fonts import: line \(error.line): \(error.message)\n".utf8))
-            return 1
+        } export: { (store, write) throws(StoreError) in
+            try FontsTransfer.export(store, write: write)
+        } import: { (store, lines) throws(GroupsTransfer.ImportFailure) -> String in
+            "\(try FontsTransfer.importLines(lines, into: store, replace: options.flag("replace"))) font faces read"
         }
     }
 }
