@@ -109,15 +109,8 @@ extension LayoutdCommand {
             import: read such lines from standard input and store them, keeping version numbers.
             Exit 0 done, 1 failure, 2 bad usage.
             """
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(OptionParser.help(usage: "layoutd fonts export|import --db PATH|URL [options]", summary: summary, specs: fontsOptions))
-            return 0
-        }
-        let options = try OptionParser.parse(arguments, specs: fontsOptions, environment: environment)
-        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
-            throw UsageError("fonts needs one action, export or import")
-        }
-        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("fonts \(action) needs --db PATH|URL") }
+        guard let (options, action, db) = try transferArguments("fonts", arguments, specs: fontsOptions, summary: summary,
+                                                                environment: environment) else { return 0 }
         return try runTransfer("fonts", action: action) { () throws -> any FontStoring in
             try FontsTransfer.openStore(
                 db, readOnly: action == "export",

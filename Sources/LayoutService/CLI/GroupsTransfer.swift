@@ -165,15 +165,8 @@ extension LayoutdCommand {
             import: read such lines from standard input and store them, keeping version numbers.
             Exit 0 done, 1 failure, 2 bad usage.
             """
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(OptionParser.help(usage: "layoutd groups export|import --db PATH|URL [options]", summary: summary, specs: groupsOptions))
-            return 0
-        }
-        let options = try OptionParser.parse(arguments, specs: groupsOptions, environment: environment)
-        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
-            throw UsageError("groups needs one action, export or import")
-        }
-        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("groups \(action) needs --db PATH|URL") }
+        guard let (options, action, db) = try transferArguments("groups", arguments, specs: groupsOptions, summary: summary,
+                                                                environment: environment) else { return 0 }
         let maxGroupVersions = try options.int("max-group-versions", default: 100)
         guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
         return try runTransfer("groups", action: action) { () throws -> any GroupStoring in
@@ -190,6 +183,25 @@ extension LayoutdCommand {
 }
 
 extension LayoutdCommand {
+    /// The arguments of `layoutd KIND export|import --db PATH|URL [options]` (groups, fonts):
+    /// with `--help` or `-h`, prints the help (`summary` and `specs`) and returns `nil`.
+    /// - Throws: ``UsageError`` for an unknown option or bad value, no action or another
+    ///   than `export` or `import`, or no `--db`.
+    static func transferArguments(
+        _ kind: String, _ arguments: [String], specs: [OptionSpec], summary: String, environment: [String: String]
+    ) throws(UsageError) -> (options: ParsedArguments, action: String, db: String)? {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(OptionParser.help(usage: "layoutd \(kind) export|import --db PATH|URL [options]", summary: summary, specs: specs))
+            return nil
+        }
+        let options = try OptionParser.parse(arguments, specs: specs, environment: environment)
+        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
+            throw UsageError("\(kind) needs one action, export or import")
+        }
+        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("\(kind) \(action) needs --db PATH|URL") }
+        return (options, action, db)
+    }
+
     /// What `layoutd groups` and `layoutd fonts` do once their options are read: open the
     /// store (`open`; ``UsageError`` passes through, a ``StoreError`` is reported as
     /// `layoutd KIND: cannot open the store: …`), then for `export` write its lines to
