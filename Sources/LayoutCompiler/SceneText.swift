@@ -196,8 +196,10 @@ public struct SceneText: Sendable {
             guard let frame = layout.frame(of: label.name) else { return LabelText(name: label.name, lines: 0, truncated: false) }
             let shown = automatic.contains(index)
                 ? label.prepared.layout(width: frame.width, numberOfLines: label.spec.numberOfLines) : measurements[index]
-            let fitting = shown.lineHeight > 0 ? Int(((frame.height + 1e-6) / shown.lineHeight).rounded(.down)) : shown.lines.count
-            let lines = max(0, min(shown.lines.count, fitting))
+            // Lines the frame's height holds, compared as a Double first: a tiny font's line
+            // height makes the ratio exceed Int.max (TextSceneTests.aTinyFontIsNotACrash).
+            let ratio = shown.lineHeight > 0 ? (frame.height + 1e-6) / shown.lineHeight : .infinity
+            let lines = !(ratio >= 0) ? 0 : ratio >= Double(shown.lines.count) ? shown.lines.count : Int(ratio.rounded(.down))
             let truncated = shown.truncated || lines < shown.lines.count
                 || shown.lines.contains { $0.width > frame.width + 1e-6 }
             return LabelText(name: label.name, lines: lines, truncated: truncated)

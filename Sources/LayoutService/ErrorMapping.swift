@@ -93,8 +93,9 @@ enum Problem {
 }
 
 extension LayoutService {
-    /// Maps a store error to its HTTP answer (the one place that does so).
-    func storeFailure(_ error: StoreError, groupName: String?) -> HTTPResponse {
+    /// Maps a store error to its HTTP answer (the one place that does so); a limit's 422
+    /// is titled for `subject` (a group's write or a font's).
+    func storeFailure(_ error: StoreError, groupName: String?, subject: Problem.Subject = .group) -> HTTPResponse {
         switch error {
         case .preconditionFailed(let current):
             return problem(.storePreconditionFailed(group: groupName ?? "", current: current))
@@ -106,7 +107,7 @@ extension LayoutService {
             return problem(.diskFull)
         case .limitExceeded(let message):
             // The message names the limit and its flag (``StoreError/limitExceeded(_:)``).
-            return response(for: EngineFailure.storeLimitExceeded(message))
+            return response(for: EngineFailure.storeLimitExceeded(message, subject: subject))
         case .unavailable:
             return problem(.databaseUnavailable)
         case .corrupt, .cannotOpen, .sqlite, .postgreSQL:
@@ -409,10 +410,13 @@ extension EngineFailure: HTTPResponseError {
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
     static var internalError: EngineFailure { EngineFailure(status: .internalServerError, diagnostics: []) }
 
-    /// The store refused a group write at one of its limits: 422 `limit_exceeded` about
-    /// the group; `message` names the limit and its flag (``StoreError/limitExceeded(_:)``).
-    static func storeLimitExceeded(_ message: String) -> EngineFailure {
-        EngineFailure.unprocessable([LayoutDiagnostic(code: .limitExceeded, message: "The store's limit is reached: \(message)")]).aboutAGroup()
+    /// The store refused a write at one of its limits: 422 `limit_exceeded` about the
+    /// group or font (`subject`); `message` names the limit and its flag
+    /// (``StoreError/limitExceeded(_:)``).
+    static func storeLimitExceeded(_ message: String, subject: Problem.Subject = .group) -> EngineFailure {
+        var failure = EngineFailure.unprocessable([LayoutDiagnostic(code: .limitExceeded, message: "The store's limit is reached: \(message)")])
+        failure.subject = subject
+        return failure
     }
 }
 

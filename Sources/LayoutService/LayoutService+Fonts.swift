@@ -78,7 +78,7 @@ extension LayoutService {
             if created { response.headers.append("Location", "/fonts/\(Self.pathSegment(family))/\(face)") }
             return response
         } catch {
-            return storeFailure(error, groupName: nil)
+            return storeFailure(error, groupName: nil, subject: .font)
         }
     }
 
@@ -96,7 +96,7 @@ extension LayoutService {
             response.headers.append("ETag", "\"\(stored.version)\"")
             return response
         } catch {
-            return storeFailure(error, groupName: nil)
+            return storeFailure(error, groupName: nil, subject: .font)
         }
     }
 
@@ -112,7 +112,7 @@ extension LayoutService {
             frontCache.invalidate()
             return HTTPResponse(status: 204)
         } catch {
-            return storeFailure(error, groupName: nil)
+            return storeFailure(error, groupName: nil, subject: .font)
         }
     }
 
@@ -154,7 +154,7 @@ extension LayoutService {
             writer.endObject()
             return Self.answer(status: 200, contentType: "application/json", body: writer.bytes, cacheStatus: nil)
         } catch {
-            return storeFailure(error, groupName: nil)
+            return storeFailure(error, groupName: nil, subject: .font)
         }
     }
 

@@ -37,6 +37,30 @@ struct TextSceneTests {
         #"{"text":{"string":"\#(string)","font":{"family":"DejaVu Sans Mono","size":13},"numberOfLines":\#(lines)\#(extra)}}"#
     }
 
+    /// A font size just above 0 (the contract's only lower bound) gives a line height so
+    /// small that the lines a frame holds exceed `Int.max`: the label shows its one line.
+    @Test func aTinyFontIsNotACrash() throws {
+        for size in ["1e-17", "1e-100", "1e-300"] {
+            let scene = #"{"container":{"width":320,"height":480},"views":{"l":{"text":{"string":"Hi","font":{"size":\#(size)}}}},"constraints":["H:|[l]|","V:|[l]|"]}"#
+            let solved = try answer(scene)
+            #expect(solved.status == 200, "\(size): \(solved.text)")
+            #expect(solved.body["text"]?["l"]?["lines"] == .number(1))
+            #expect(solved.body["text"]?["l"]?["truncated"] == .bool(false))
+            let validated = try answer(scene, validate: true)
+            #expect(validated.status == 200)
+            #expect(validated.body["valid"] == .bool(true))
+        }
+    }
+
+    /// A view cannot be a stack and a label at once: a 422 naming both.
+    @Test func aStackCannotBeALabel() throws {
+        let scene = #"{"views":{"a":{},"b":{},"s":{"stack":{"arranged":["a","b"]},"text":{"string":"I am a stack"}}},"constraints":[]}"#
+        let refused = try answer(scene)
+        #expect(refused.status == 422)
+        #expect(refused.text.contains("View 's' has text and stack"))
+        #expect(refused.text.contains("\"path\":\"$.views.s.text\""))
+    }
+
     @Test func secondPassWrapsAtTheSolvedWidth() throws {
         let a = Self.mono.advance
         // 20 from each side of a container 20 + 9.5 cells + 20 wide: "aaaa bbbb cc" (12

@@ -113,6 +113,7 @@ def bounds(ctx):
         ctx.expect_status(r, 422, 'over --max-fonts')
         d = ctx.expect_diagnostic(r.json(), 'limit_exceeded')
         ctx.expect('--max-fonts' in d['message'], 'the 422 names its flag: %r' % d['message'])
+        ctx.expect_equal(r.json()['title'], 'The font cannot be stored', "the 422's title")
         ctx.expect_equal(ctx.request('GET', '/fonts', server=s).json()['fonts'],
                          [{'family': 'Small', 'faces': [_faces(ctx, 'Small', server=s)['700']]}], 'what is stored')
     finally:

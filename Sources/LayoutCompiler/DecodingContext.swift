@@ -1,0 +1,141 @@
+import LayoutSyntax
+
+/// Collects diagnostics while decoding.
+struct DecodingContext {
+    var typeErrors: [LayoutDiagnostic] = []
+    var sceneErrors: [LayoutDiagnostic] = []
+    /// Candidate names the decoder's did-you-mean searches may still compare
+    /// (``maxSuggestionComparisons`` in all).
+    private var suggestionComparisonsLeft = maxSuggestionComparisons
+
+    /// Whether a did-you-mean search among `count` candidates may be made (at most
+    /// ``maxSuggestionCandidates`` of them, within what is left); counts them when it may.
+    mutating func admitsSuggestion(among count: Int) -> Bool {
+        guard count <= min(maxSuggestionCandidates, suggestionComparisonsLeft) else { return false }
+        suggestionComparisonsLeft -= count
+        return true
+    }
+
+    func typeError(_ path: String, expected: String, found: JSONValue) -> LayoutDiagnostic {
+        LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
+    }
+
+    /// Reports every member of a fixed-field object that is not in `known` (with the
+    /// closest known name as a hint), and every known member given more than once. Both
+    /// are errors: a misspelt field (`"contraints"`) would otherwise be silently ignored,
+    /// and JSON leaves repeated names to the reader (RFC 8259 §4), so taking one of them
+    /// would lay out something other than what was sent.
+    ///
+    /// A member is a known field only when its bytes are the field's (`known` is ASCII;
+    /// U+212A KELVIN SIGN never spells `K`). The suggestion is searched for the
+    /// diagnostics that are listed (``LayoutDiagnostic/maxCount``).
+    /// - Complexity: O(members × known).
+    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
+        var given = [Bool](repeating: false, count: known.count)
+        for (name, _) in members {
+            guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
+                var suggestion = ""
+                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
+                    suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                }
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
+                continue
+            }
+            if given[field] {
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
+            }
+            given[field] = true
+        }
+    }
+
+    mutating func optionalNumber(_ value: JSONValue?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
+        guard let value else { return nil }
+        guard case .number(let number) = value else {
+            typeErrors.append(typeError(path(), expected: "a number (points)", found: value))
+            return nil
+        }
+        if abs(number) > maximumMagnitude {
+            sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "\(path()) is \(JSONWriter.format(number)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)", path: path()))
+            return nil
+        }
+        if nonNegative && number < 0 {
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path()) is \(JSONWriter.format(number)); it must be ≥ 0 points", path: path()))
+            return nil
+        }
+        return number
+    }
+
+    /// `-1` or absent: no intrinsic size on that axis (`UIView.noIntrinsicMetric`).
+    mutating func intrinsicMetric(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
+        guard let number = optionalNumber(value, path: path()) else { return nil }
+        if number == -1 { return nil }
+        if number < 0 {
+            sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "\(path()) is \(JSONWriter.format(number)); an intrinsic size is ≥ 0 points, or -1 for none", path: path()))
+            return nil
+        }
+        return number
+    }
+
+    /// A priority: a number in 1...1000, or `required`/`high`/`low`/`fittingSize`.
+    mutating func priority(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
+        guard let value else { return nil }
+        switch value {
+        case .number(let number):
+            guard number >= 1 && number <= 1000 else {
+                sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Priority \(JSONWriter.format(number)) at \(path()) is out of range: priorities run from 1 to 1000", path: path()))
+                return nil
+            }
+            return number
+        case .string(let name):
+            // By bytes: an ASCII spelling only (`switch` compares with `String ==`).
+            switch isASCII(name) ? name : "" {
+            case "required": return 1000
+            case "high", "defaultHigh": return 750
+            case "low", "defaultLow": return 250
+            case "fittingSize", "fittingSizeLevel": return 50
+            default:
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(Diagnostic.echo(name))' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize", path: path()))
+                return nil
+            }
+        default:
+            typeErrors.append(typeError(path(), expected: "a priority (a number from 1 to 1000)", found: value))
+            return nil
+        }
+    }
+
+    mutating func axisPriorities(_ value: JSONValue?, path: @autoclosure () -> String, defaults: AxisPriorities) -> AxisPriorities {
+        guard let value else { return defaults }
+        guard case .object(let members) = value else {
+            typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
+            return defaults
+        }
+        checkMembers(members, known: ["horizontal", "vertical"], path: path())
+        return AxisPriorities(
+            horizontal: priority(value["horizontal"], path: path() + ".horizontal") ?? defaults.horizontal,
+            vertical: priority(value["vertical"], path: path() + ".vertical") ?? defaults.vertical)
+    }
+
+    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: @autoclosure () -> String, default defaultValue: Value) -> Value where Value.RawValue == String {
+        guard let value else { return defaultValue }
+        guard case .string(let text) = value else {
+            typeErrors.append(typeError(path(), expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
+            return defaultValue
+        }
+        // By bytes: an ASCII spelling only (`Value(rawValue:)` compares with `String ==`).
+        guard isASCII(text), let parsed = Value(rawValue: text) else {
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
+            return defaultValue
+        }
+        return parsed
+    }
+}
+
+/// The spelled-out values of an option, for messages.
+protocol CaseIterableNames {
+    static var allNames: [String] { get }
+}
+
+extension Options.LayoutDirection: CaseIterableNames { static var allNames: [String] { ["leftToRight", "rightToLeft"] } }
+extension Options.ConflictPolicy: CaseIterableNames { static var allNames: [String] { ["break", "error"] } }
+extension Options.AmbiguityPolicy: CaseIterableNames { static var allNames: [String] { ["warn", "error", "ignore"] } }
+extension Options.Coordinates: CaseIterableNames { static var allNames: [String] { ["parent", "root"] } }
