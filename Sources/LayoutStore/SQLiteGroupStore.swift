@@ -1,5 +1,5 @@
 /// Versioned named constraint groups, stored in SQLite, under the rules of
-/// ``VersionedWritePolicy`` (this type only reads and writes the rows, ``Rows``).
+/// ``VersionedWritePolicy`` (this type only reads and writes the rows, ``SQLiteVersionedRows``).
 ///
 /// Tables: `group_names` keeps, per name, the high-water mark `last_version` (never
 /// decreases; the row survives a delete, so versions are never reused), the
@@ -82,149 +82,9 @@ final class SQLiteGroupStore {
         }
     }
 
-    /// The rows, for the policy; made per write (it holds no state).
-    private var rows: Rows { Rows(connection: connection, cache: cache, now: now) }
-
-    /// The group tables as a write transaction sees them (``VersionedRows``).
-    private final class Rows: VersionedRows {
-        typealias Failure = SQLiteError
-
-        let connection: SQLiteConnection
-        let cache: ResultCache
-        let now: () -> String
-
-        init(connection: SQLiteConnection, cache: ResultCache, now: @escaping () -> String) {
-            self.connection = connection
-            self.cache = cache
-            self.now = now
-        }
-
-        /// Runs `sql` once, with `name` bound first when given and `numbers` after it.
-        private func run(_ sql: String, name: String? = nil, _ numbers: Int...) throws(SQLiteError) {
-            try connection.withStatement(sql) { (statement) throws(SQLiteError) in
-                var index: Int32 = 1
-                if let name {
-                    try statement.bind(name, at: index)
-                    index += 1
-                }
-                for number in numbers {
-                    try statement.bind(number, at: index)
-                    index += 1
-                }
-                try statement.step()
-            }
-        }
-
-        /// A plain read: `BEGIN IMMEDIATE` already holds the only write lock.
-        func lockName(_ name: String, creation: CreationLock) throws(SQLiteError) -> NameRow? {
-            try connection.withStatement("SELECT last_version, current_version, first_version FROM group_names WHERE name = ?") {
-                (statement) throws(SQLiteError) -> NameRow? in
-                try statement.bind(name, at: 1)
-                guard try statement.step() else { return nil }
-                return NameRow(last: statement.int(at: 0), current: statement.isNull(at: 1) ? nil : statement.int(at: 1),
-                               first: statement.isNull(at: 2) ? nil : statement.int(at: 2))
-            }
-        }
-
-        /// Nothing to take: `BEGIN IMMEDIATE` serialises every write.
-        func lockCreations() {}
-
-        func liveNameCount() throws(SQLiteError) -> Int {
-            try connection.scalarInt("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL")
-        }
-
-        func versionFloor() throws(SQLiteError) -> Int {
-            try connection.scalarInt("SELECT value FROM version_floor")
-        }
-
-        func lockTotalBytes() throws(SQLiteError) -> Int {
-            try connection.scalarInt("SELECT value FROM group_bytes")
-        }
-
-        /// O(the bytes of those rows): each is read once.
-        func storedBytes(of name: String, upTo version: Int) throws(SQLiteError) -> Int {
-            try connection.withStatement(StoredGroup.storedBytesSQL(.sqlite, where: "name = ? AND version <= ?")) {
-                (statement) throws(SQLiteError) -> Int in
-                try statement.bind(name, at: 1)
-                try statement.bind(version, at: 2)
-                return try statement.step() ? statement.int(at: 0) : 0
-            }
-        }
-
-        func timestampForNewVersion() -> String? { now() }
-
-        func setName(_ name: String, last: Int, current: Int, first: Int) throws(SQLiteError) {
-            try run(
-                """
-                INSERT INTO group_names (name, last_version, current_version, first_version) VALUES (?, ?, ?, ?)
-                ON CONFLICT (name) DO UPDATE SET
-                    last_version = excluded.last_version, current_version = excluded.current_version,
-                    first_version = excluded.first_version
-                """, name: name, last, current, first)
-        }
-
-        func insert(_ group: StoredGroup) throws(SQLiteError) -> StoredGroup {
-            try connection.withStatement(
-                "INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at) VALUES (?, ?, ?, ?, ?)"
-            ) { (statement) throws(SQLiteError) in
-                try statement.bind(group.name, at: 1)
-                try statement.bind(group.version, at: 2)
-                try statement.bind(group.constraintsJSON, at: 3)
-                try statement.bind(group.metricsJSON, at: 4)
-                try statement.bind(group.updatedAt, at: 5)
-                try statement.step()
-            }
-            return group
-        }
-
-        func deleteVersions(of name: String, upTo version: Int?) throws(SQLiteError) {
-            if let version {
-                try run("DELETE FROM group_versions WHERE name = ? AND version <= ?", name: name, version)
-            } else {
-                try run("DELETE FROM group_versions WHERE name = ?", name: name)
-            }
-        }
-
-        func markDeleted(_ name: String) throws(SQLiteError) {
-            try run("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = ?", name: name)
-        }
-
-        func addToTotalBytes(_ delta: Int) throws(SQLiteError) {
-            try run("UPDATE group_bytes SET value = value + ? WHERE id = 1", delta)
-        }
-
-        /// O(deleted rows) (a partial index).
-        func deletedNameCount() throws(SQLiteError) -> Int {
-            try connection.scalarInt("SELECT count(*) FROM group_names WHERE current_version IS NULL")
-        }
-
-        /// O(d log n) for d rows.
-        func dropDeletedNames(count: Int) throws(SQLiteError) -> Int {
-            var dropped: [String] = []
-            var highest = 0
-            try connection.withStatement(
-                "SELECT name, last_version FROM group_names WHERE current_version IS NULL ORDER BY last_version, name LIMIT ?"
-            ) { (statement) throws(SQLiteError) in
-                try statement.bind(count, at: 1)
-                while try statement.step() {
-                    dropped.append(statement.string(at: 0))
-                    highest = max(highest, statement.int(at: 1))
-                }
-            }
-            for name in dropped {
-                try run("DELETE FROM group_names WHERE name = ? AND current_version IS NULL", name: name)
-            }
-            return highest
-        }
-
-        func raiseVersionFloor(to mark: Int) throws(SQLiteError) {
-            try run("UPDATE version_floor SET value = max(value, ?) WHERE id = 1", mark)
-        }
-
-        /// Deletes the cached results that used any version of `name`.
-        func didWrite(_ name: String) throws(SQLiteError) {
-            try cache.invalidate(groupNamed: name)
-        }
+    /// The group tables for the policy; made per write (it holds no state).
+    private var rows: SQLiteVersionedRows<StoredGroup> {
+        SQLiteVersionedRows(connection: connection, cache: cache, tables: .groups, now: now)
     }
 
     /// The start of every name without a row: the largest high-water mark dropped.

@@ -5,8 +5,9 @@ public protocol StoredVersion: Sendable {
     var name: String { get }
     /// The version, 1, 2, 3… per name, never reused.
     var version: Int { get }
-    /// When it was written: RFC 3339 UTC to the second.
-    var updatedAt: String { get }
+    /// When it was written: RFC 3339 UTC to the second (set by a store whose database's
+    /// clock writes it on insert).
+    var updatedAt: String { get set }
     /// The UTF-8 bytes of everything stored for it but `updatedAt` (its name included):
     /// with `updatedAt`'s, the payload ``StoredBytes/count(payload:)`` counts.
     var contentBytes: Int { get }

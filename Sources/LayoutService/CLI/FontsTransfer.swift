@@ -109,48 +109,17 @@ extension LayoutdCommand {
             import: read such lines from standard input and store them, keeping version numbers.
             Exit 0 done, 1 failure, 2 bad usage.
             """
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(OptionParser.help(usage: "layoutd fonts export|import --db PATH|URL [options]", summary: summary, specs: fontsOptions))
-            return 0
-        }
-        let options = try OptionParser.parse(arguments, specs: fontsOptions, environment: environment)
-        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
-            throw UsageError("fonts needs one action, export or import")
-        }
-        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("fonts \(action) needs --db PATH|URL") }
-        let store: any FontStoring
-        do {
-            store = try FontsTransfer.openStore(
+        guard let (options, action, db) = try transferArguments("fonts", arguments, specs: fontsOptions, summary: summary,
+                                                                environment: environment) else { return 0 }
+        return try runTransfer("fonts", action: action) { () throws -> any FontStoring in
+            try FontsTransfer.openStore(
                 db, readOnly: action == "export",
                 maxFonts: try options.int("max-fonts", default: VersionedWritePolicy.defaultMaxFonts),
                 maxFontBytes: try options.int("max-font-bytes", default: VersionedWritePolicy.defaultMaxFontBytes))
-        } catch let error as UsageError {
-            throw error
-        } catch let error as StoreError {
-            var reason = LayoutService.describe(error)
-            if case .cannotOpen(let message) = error { reason = message }
-            FileHandle.standardError.write(Data("layoutd fonts: cannot open the store: \(reason)\n".utf8))
-            return 1
-        } catch {
-            return 1
-        }
-        if action == "export" {
-            do {
-                try FontsTransfer.export(store) { line in FileHandle.standardOutput.write(Data(line.utf8)) }
-            } catch {
-                FileHandle.standardError.write(Data("layoutd fonts export: \(LayoutService.describe(error))\n".utf8))
-                return 1
-            }
-            return 0
-        }
-        let lines = AnyIterator<String> { readLine(strippingNewline: true) }
-        do {
-            let faces = try FontsTransfer.importLines(IteratorSequence(lines), into: store, replace: options.flag("replace"))
-            FileHandle.standardError.write(Data("layoutd fonts import: \(faces) font faces read\n".utf8))
-            return 0
-        } catch {
-            FileHandle.standardError.write(Data("layoutd fonts import: line \(error.line): \(error.message)\n".utf8))
-            return 1
+        } export: { (store, write) throws(StoreError) in
+            try FontsTransfer.export(store, write: write)
+        } import: { (store, lines) throws(GroupsTransfer.ImportFailure) -> String in
+            "\(try FontsTransfer.importLines(lines, into: store, replace: options.flag("replace"))) font faces read"
         }
     }
 }

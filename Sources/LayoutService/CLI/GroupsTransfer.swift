@@ -165,48 +165,84 @@ extension LayoutdCommand {
             import: read such lines from standard input and store them, keeping version numbers.
             Exit 0 done, 1 failure, 2 bad usage.
             """
-        if arguments.contains("--help") || arguments.contains("-h") {
-            print(OptionParser.help(usage: "layoutd groups export|import --db PATH|URL [options]", summary: summary, specs: groupsOptions))
-            return 0
-        }
-        let options = try OptionParser.parse(arguments, specs: groupsOptions, environment: environment)
-        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
-            throw UsageError("groups needs one action, export or import")
-        }
-        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("groups \(action) needs --db PATH|URL") }
+        guard let (options, action, db) = try transferArguments("groups", arguments, specs: groupsOptions, summary: summary,
+                                                                environment: environment) else { return 0 }
         let maxGroupVersions = try options.int("max-group-versions", default: 100)
         guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
-        let store: any GroupStoring
+        return try runTransfer("groups", action: action) { () throws -> any GroupStoring in
+            try GroupsTransfer.openStore(db, readOnly: action == "export", maxGroups: try options.int("max-groups", default: 10_000),
+                                         maxGroupVersions: maxGroupVersions,
+                                         maxGroupBytes: try options.int("max-group-bytes", default: 64 << 20))
+        } export: { (store, write) throws(StoreError) in
+            try GroupsTransfer.export(store, write: write)
+        } import: { (store, lines) throws(GroupsTransfer.ImportFailure) -> String in
+            let (groups, versions) = try GroupsTransfer.importLines(lines, into: store, replace: options.flag("replace"))
+            return "\(groups) groups, \(versions) versions read"
+        }
+    }
+}
+
+extension LayoutdCommand {
+    /// The arguments of `layoutd KIND export|import --db PATH|URL [options]` (groups, fonts):
+    /// with `--help` or `-h`, prints the help (`summary` and `specs`) and returns `nil`.
+    /// - Throws: ``UsageError`` for an unknown option or bad value, no action or another
+    ///   than `export` or `import`, or no `--db`.
+    static func transferArguments(
+        _ kind: String, _ arguments: [String], specs: [OptionSpec], summary: String, environment: [String: String]
+    ) throws(UsageError) -> (options: ParsedArguments, action: String, db: String)? {
+        if arguments.contains("--help") || arguments.contains("-h") {
+            print(OptionParser.help(usage: "layoutd \(kind) export|import --db PATH|URL [options]", summary: summary, specs: specs))
+            return nil
+        }
+        let options = try OptionParser.parse(arguments, specs: specs, environment: environment)
+        guard options.positionals.count == 1, let action = options.positionals.first, action == "export" || action == "import" else {
+            throw UsageError("\(kind) needs one action, export or import")
+        }
+        guard let db = options.string("db"), !db.isEmpty else { throw UsageError("\(kind) \(action) needs --db PATH|URL") }
+        return (options, action, db)
+    }
+
+    /// What `layoutd groups` and `layoutd fonts` do once their options are read: open the
+    /// store (`open`; ``UsageError`` passes through, a ``StoreError`` is reported as
+    /// `layoutd KIND: cannot open the store: …`), then for `export` write its lines to
+    /// standard output, or for `import` read standard input's lines into it and report
+    /// `layoutd KIND import: SUMMARY` (the failing line and why, on failure).
+    /// - Returns: the exit status: 0 done, 1 a store or input failure (the reason on stderr).
+    /// - Throws: ``UsageError`` from `open` (a bad option value).
+    static func runTransfer<Store>(
+        _ kind: String, action: String, open: () throws -> Store,
+        export: (Store, (String) -> Void) throws(StoreError) -> Void,
+        import importLines: (Store, IteratorSequence<AnyIterator<String>>) throws(GroupsTransfer.ImportFailure) -> String
+    ) throws(UsageError) -> Int32 {
+        let store: Store
         do {
-            store = try GroupsTransfer.openStore(db, readOnly: action == "export", maxGroups: try options.int("max-groups", default: 10_000),
-                                                 maxGroupVersions: maxGroupVersions,
-                                                 maxGroupBytes: try options.int("max-group-bytes", default: 64 << 20))
+            store = try open()
         } catch let error as UsageError {
             throw error
         } catch let error as StoreError {
             var reason = LayoutService.describe(error)
             if case .cannotOpen(let message) = error { reason = message }
-            FileHandle.standardError.write(Data("layoutd groups: cannot open the store: \(reason)\n".utf8))
+            FileHandle.standardError.write(Data("layoutd \(kind): cannot open the store: \(reason)\n".utf8))
             return 1
         } catch {
             return 1
         }
         if action == "export" {
             do {
-                try GroupsTransfer.export(store) { line in FileHandle.standardOutput.write(Data(line.utf8)) }
+                try export(store) { line in FileHandle.standardOutput.write(Data(line.utf8)) }
             } catch {
-                FileHandle.standardError.write(Data("layoutd groups export: \(LayoutService.describe(error))\n".utf8))
+                FileHandle.standardError.write(Data("layoutd \(kind) export: \(LayoutService.describe(error))\n".utf8))
                 return 1
             }
             return 0
         }
         let lines = AnyIterator<String> { readLine(strippingNewline: true) }
         do {
-            let (groups, versions) = try GroupsTransfer.importLines(IteratorSequence(lines), into: store, replace: options.flag("replace"))
-            FileHandle.standardError.write(Data("layoutd groups import: \(groups) groups, \(versions) versions read\n".utf8))
+            let summary = try importLines(store, IteratorSequence(lines))
+            FileHandle.standardError.write(Data("layoutd \(kind) import: \(summary)\n".utf8))
             return 0
         } catch {
-            FileHandle.standardError.write(Data("layoutd groups import: line \(error.line): \(error.message)\n".utf8))
+            FileHandle.standardError.write(Data("layoutd \(kind) import: line \(error.line): \(error.message)\n".utf8))
             return 1
         }
     }

@@ -1,7 +1,8 @@
 /// Stored font faces in PostgreSQL, beside the groups of a ``PostgreSQLGroupStore`` (its
 /// pool and schema): the rules of ``VersionedWritePolicy/fonts(maxFonts:maxBytes:)`` with
 /// the locks groups use (the name row `FOR UPDATE`, an advisory lock ``creationLockKey``
-/// for creations, the `font_bytes` row `FOR UPDATE`). `updatedAt` is the database's clock.
+/// for creations, the `font_bytes` row `FOR UPDATE`), through the rows groups use
+/// (``PostgreSQLVersionedRows`` on ``PostgreSQLVersionedTables/fonts``). `updatedAt` is the database's clock.
 /// Files travel as hex text (`decode($n, 'hex')`, `encode(bytes, 'hex')`): the pool speaks
 /// PostgreSQL's text format only. Held by `FontStoreTests` (with `LAYOUTD_TEST_POSTGRES_URL`).
 public final class PostgreSQLFontStore: FontStoring {
@@ -29,9 +30,9 @@ public final class PostgreSQLFontStore: FontStoring {
         return try PostgreSQLGroupStore.mapping { () throws(PostgreSQLError) -> T in try groups.pool.withConnection(body) }
     }
 
-    private func write<T: Sendable>(_ body: (Rows) throws(PostgreSQLError) -> Result<T, StoreError>) throws(StoreError) -> T {
+    private func write<T: Sendable>(_ body: (PostgreSQLVersionedRows<StoredFace>) throws(PostgreSQLError) -> Result<T, StoreError>) throws(StoreError) -> T {
         try withConnection { (connection) throws(PostgreSQLError) -> Result<T, StoreError> in
-            try connection.transaction { () throws(PostgreSQLError) -> Result<T, StoreError> in try body(Rows(connection)) }
+            try connection.transaction { () throws(PostgreSQLError) -> Result<T, StoreError> in try body(PostgreSQLVersionedRows(connection, tables: .fonts)) }
         }.get()
     }
 
@@ -125,121 +126,5 @@ public final class PostgreSQLFontStore: FontStoring {
             index += 2
         }
         return out
-    }
-
-    /// The font tables as one write transaction sees them (``VersionedRows``); lock order
-    /// as groups': creation lock, name row, `font_bytes` row.
-    private final class Rows: VersionedRows {
-        typealias Failure = PostgreSQLError
-        let connection: PostgreSQLConnection
-        private var holdsCreationLock = false
-
-        init(_ connection: PostgreSQLConnection) { self.connection = connection }
-
-        func lockName(_ name: String, creation: CreationLock) throws(PostgreSQLError) -> NameRow? {
-            switch creation {
-            case .never: break
-            case .always: try lockCreations()
-            case .ifAbsent: if try read(name, locking: false)?.current == nil { try lockCreations() }
-            }
-            return try read(name, locking: true)
-        }
-
-        private func read(_ name: String, locking: Bool) throws(PostgreSQLError) -> NameRow? {
-            let sql = "SELECT last_version, current_version, first_version FROM font_names WHERE name = $1" + (locking ? " FOR UPDATE" : "")
-            guard let row = try connection.query(sql, [name]).first else { return nil }
-            return NameRow(last: try row.int(0), current: try row.optionalInt(1), first: try row.optionalInt(2))
-        }
-
-        func lockCreations() throws(PostgreSQLError) {
-            guard !holdsCreationLock else { return }
-            try connection.query("SELECT pg_advisory_xact_lock($1)", [PostgreSQLFontStore.creationLockKey])
-            holdsCreationLock = true
-        }
-
-        func liveNameCount() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT count(*) FROM font_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-        }
-
-        func versionFloor() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT value FROM font_version_floor").first?.int(0) ?? 0
-        }
-
-        func lockTotalBytes() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT value FROM font_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
-        }
-
-        func storedBytes(of name: String, upTo version: Int) throws(PostgreSQLError) -> Int {
-            try connection.query(StoredFace.storedBytesSQL(.postgreSQL, where: "name = $1 AND version <= $2"), [name, version])
-                .first?.int(0) ?? 0
-        }
-
-        func timestampForNewVersion() -> String? { nil }
-
-        func setName(_ name: String, last: Int, current: Int, first: Int) throws(PostgreSQLError) {
-            try connection.query(
-                """
-                INSERT INTO font_names (name, last_version, current_version, first_version) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (name) DO UPDATE SET
-                    last_version = excluded.last_version, current_version = excluded.current_version,
-                    first_version = excluded.first_version
-                """, [name, last, current, first])
-        }
-
-        func insert(_ face: StoredFace) throws(PostgreSQLError) -> StoredFace {
-            let hex = PostgreSQLFontStore.hex(face.bytes)
-            guard face.updatedAt.isEmpty else {
-                try connection.query(
-                    "INSERT INTO font_versions (name, version, bytes, sha256, updated_at) VALUES ($1, $2, decode($3, 'hex'), $4, $5::timestamptz)",
-                    [face.name, face.version, hex, face.sha256, face.updatedAt])
-                return face
-            }
-            var stored = face
-            stored.updatedAt = try connection.query(
-                """
-                INSERT INTO font_versions (name, version, bytes, sha256) VALUES ($1, $2, decode($3, 'hex'), $4)
-                RETURNING \(PostgreSQLSchema.updatedAtText("updated_at"))
-                """, [face.name, face.version, hex, face.sha256]).first?.string(0) ?? ""
-            return stored
-        }
-
-        func deleteVersions(of name: String, upTo version: Int?) throws(PostgreSQLError) {
-            if let version {
-                try connection.query("DELETE FROM font_versions WHERE name = $1 AND version <= $2", [name, version])
-            } else {
-                try connection.query("DELETE FROM font_versions WHERE name = $1", [name])
-            }
-        }
-
-        func markDeleted(_ name: String) throws(PostgreSQLError) {
-            try connection.query("UPDATE font_names SET current_version = NULL, first_version = NULL WHERE name = $1", [name])
-        }
-
-        func addToTotalBytes(_ delta: Int) throws(PostgreSQLError) {
-            try connection.query("UPDATE font_bytes SET value = value + $1 WHERE id = 1", [delta])
-        }
-
-        func deletedNameCount() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT count(*) FROM font_names WHERE current_version IS NULL").first?.int(0) ?? 0
-        }
-
-        func dropDeletedNames(count: Int) throws(PostgreSQLError) -> Int {
-            try connection.query(
-                """
-                WITH dropped AS (
-                    DELETE FROM font_names WHERE current_version IS NULL AND name IN (
-                        SELECT name FROM font_names WHERE current_version IS NULL
-                        ORDER BY last_version, name LIMIT $1 FOR UPDATE)
-                    RETURNING last_version)
-                SELECT coalesce(max(last_version), 0) FROM dropped
-                """, [count]).first?.int(0) ?? 0
-        }
-
-        func raiseVersionFloor(to mark: Int) throws(PostgreSQLError) {
-            try connection.query("UPDATE font_version_floor SET value = greatest(value, $1) WHERE id = 1", [mark])
-        }
-
-        /// Results are tied to faces by their keys' `family/face@version`s.
-        func didWrite(_ name: String) {}
     }
 }

@@ -4,7 +4,7 @@ import Synchronization
 /// Versioned named constraint groups in PostgreSQL, shared by every process that uses the
 /// database: the rules of ``VersionedWritePolicy``, as SQLite's ``SQLiteGroupStore``
 /// follows them, made to hold across processes by row and advisory locks (this type only
-/// reads and writes the rows, ``Rows``).
+/// reads and writes the rows, ``PostgreSQLVersionedRows``).
 ///
 /// - Versions are global and never reused: `group_names.last_version`, the high-water mark,
 ///   is read under a row lock (`SELECT … FOR UPDATE`) and raised in the same transaction
@@ -225,7 +225,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
     ) throws(PostgreSQLError) -> PutOutcome {
         try pool.withConnection { (connection) throws(PostgreSQLError) -> PutOutcome in
             try connection.transaction { () throws(PostgreSQLError) -> PutOutcome in
-                try policy.put(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: Rows(connection)) {
+                try policy.put(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: PostgreSQLVersionedRows(connection, tables: .groups)) {
                     version, updatedAt in
                     StoredGroup(name: name, version: version, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
                                 updatedAt: updatedAt)
@@ -239,7 +239,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
     func delete(name: String) throws(PostgreSQLError) -> Bool {
         try pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
             try connection.transaction { () throws(PostgreSQLError) -> Bool in
-                try policy.delete(name: name, in: Rows(connection))
+                try policy.delete(name: name, in: PostgreSQLVersionedRows(connection, tables: .groups))
             }
         }
     }
@@ -252,148 +252,6 @@ public final class PostgreSQLGroupStore: GroupStoring {
             ).first
             return (try row?.int(0) ?? 0, try row?.int(1) ?? 0)
         }
-    }
-
-    /// The group tables as one write transaction on `connection` sees them
-    /// (``VersionedRows``). Lock order, for every writer: the creation lock
-    /// (``creationLockKey``), name rows, the `group_bytes` row; a delete locks its name
-    /// row, the deleted names it drops, then `group_bytes`.
-    private final class Rows: VersionedRows {
-        typealias Failure = PostgreSQLError
-
-        let connection: PostgreSQLConnection
-        /// Whether this transaction holds the creation lock.
-        private var holdsCreationLock = false
-
-        init(_ connection: PostgreSQLConnection) { self.connection = connection }
-
-        func lockName(_ name: String, creation: CreationLock) throws(PostgreSQLError) -> NameRow? {
-            switch creation {
-            case .never: break
-            case .always: try lockCreations()
-            case .ifAbsent:
-                // A plain read first: if this write may create the name, the creation lock
-                // must come before the row lock.
-                if try read(name, locking: false)?.current == nil { try lockCreations() }
-            }
-            return try read(name, locking: true)
-        }
-
-        /// `name`'s row; with `locking`, locked until the transaction ends.
-        private func read(_ name: String, locking: Bool) throws(PostgreSQLError) -> NameRow? {
-            let sql = "SELECT last_version, current_version, first_version FROM group_names WHERE name = $1"
-                + (locking ? " FOR UPDATE" : "")
-            guard let row = try connection.query(sql, [name]).first else { return nil }
-            return NameRow(last: try row.int(0), current: try row.optionalInt(1), first: try row.optionalInt(2))
-        }
-
-        /// The transaction-level advisory lock ``creationLockKey``. Should a writer that
-        /// finds the row deleted only after locking it deadlock here, PostgreSQL aborts one
-        /// transaction with 40P01, which ``PostgreSQLConnection/transaction(isolation:maxAttempts:_:)``
-        /// runs again.
-        func lockCreations() throws(PostgreSQLError) {
-            guard !holdsCreationLock else { return }
-            try connection.query("SELECT pg_advisory_xact_lock($1)", [PostgreSQLGroupStore.creationLockKey])
-            holdsCreationLock = true
-        }
-
-        func liveNameCount() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NOT NULL").first?.int(0) ?? 0
-        }
-
-        func versionFloor() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT value FROM version_floor").first?.int(0) ?? 0
-        }
-
-        /// `FOR UPDATE`: the bound is exact across processes.
-        func lockTotalBytes() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT value FROM group_bytes WHERE id = 1 FOR UPDATE").first?.int(0) ?? 0
-        }
-
-        func storedBytes(of name: String, upTo version: Int) throws(PostgreSQLError) -> Int {
-            try connection.query(StoredGroup.storedBytesSQL(.postgreSQL, where: "name = $1 AND version <= $2"), [name, version])
-                .first?.int(0) ?? 0
-        }
-
-        /// `nil`: the column's default, the database's `now()` (the transaction's start).
-        func timestampForNewVersion() -> String? { nil }
-
-        func setName(_ name: String, last: Int, current: Int, first: Int) throws(PostgreSQLError) {
-            try connection.query(
-                """
-                INSERT INTO group_names (name, last_version, current_version, first_version) VALUES ($1, $2, $3, $4)
-                ON CONFLICT (name) DO UPDATE SET
-                    last_version = excluded.last_version, current_version = excluded.current_version,
-                    first_version = excluded.first_version
-                """,
-                [name, last, current, first])
-        }
-
-        /// A version with an empty `updatedAt` takes the database's clock (and gets it back).
-        func insert(_ group: StoredGroup) throws(PostgreSQLError) -> StoredGroup {
-            guard group.updatedAt.isEmpty else {
-                try connection.query(
-                    """
-                    INSERT INTO group_versions (name, version, constraints_json, metrics_json, updated_at)
-                    VALUES ($1, $2, $3, $4, $5::timestamptz)
-                    """,
-                    [group.name, group.version, group.constraintsJSON, group.metricsJSON, group.updatedAt])
-                return group
-            }
-            var stored = group
-            stored.updatedAt = try connection.query(
-                """
-                INSERT INTO group_versions (name, version, constraints_json, metrics_json) VALUES ($1, $2, $3, $4)
-                RETURNING \(PostgreSQLSchema.updatedAtText("updated_at"))
-                """,
-                [group.name, group.version, group.constraintsJSON, group.metricsJSON]
-            ).first?.string(0) ?? ""
-            return stored
-        }
-
-        func deleteVersions(of name: String, upTo version: Int?) throws(PostgreSQLError) {
-            if let version {
-                try connection.query("DELETE FROM group_versions WHERE name = $1 AND version <= $2", [name, version])
-            } else {
-                try connection.query("DELETE FROM group_versions WHERE name = $1", [name])
-            }
-        }
-
-        func markDeleted(_ name: String) throws(PostgreSQLError) {
-            try connection.query("UPDATE group_names SET current_version = NULL, first_version = NULL WHERE name = $1", [name])
-        }
-
-        func addToTotalBytes(_ delta: Int) throws(PostgreSQLError) {
-            try connection.query("UPDATE group_bytes SET value = value + $1 WHERE id = 1", [delta])
-        }
-
-        func deletedNameCount() throws(PostgreSQLError) -> Int {
-            try connection.query("SELECT count(*) FROM group_names WHERE current_version IS NULL").first?.int(0) ?? 0
-        }
-
-        /// A row a concurrent write is re-creating is locked by it; once that commits the
-        /// row is no longer deleted and is skipped.
-        func dropDeletedNames(count: Int) throws(PostgreSQLError) -> Int {
-            try connection.query(
-                """
-                WITH dropped AS (
-                    DELETE FROM group_names WHERE current_version IS NULL AND name IN (
-                        SELECT name FROM group_names WHERE current_version IS NULL
-                        ORDER BY last_version, name LIMIT $1 FOR UPDATE)
-                    RETURNING last_version)
-                SELECT coalesce(max(last_version), 0) FROM dropped
-                """,
-                [count]
-            ).first?.int(0) ?? 0
-        }
-
-        func raiseVersionFloor(to mark: Int) throws(PostgreSQLError) {
-            try connection.query("UPDATE version_floor SET value = greatest(value, $1) WHERE id = 1", [mark])
-        }
-
-        /// Nothing else depends on a group in this database: the result caches of the
-        /// processes tie results to groups by their keys' `NAME@VERSION`s.
-        func didWrite(_ name: String) {}
     }
 
     // MARK: - GroupStoring
@@ -540,7 +398,7 @@ public final class PostgreSQLGroupStore: GroupStoring {
         return try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
             try pool.withConnection { (connection) throws(PostgreSQLError) -> Result<Bool, StoreError> in
                 try connection.transaction { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
-                    try policy.importVersions(name: name, versions: versions, replace: replace, in: Rows(connection))
+                    try policy.importVersions(name: name, versions: versions, replace: replace, in: PostgreSQLVersionedRows(connection, tables: .groups))
                 }
             }
         }.get()
