@@ -146,6 +146,9 @@ public struct SceneText: Sendable {
         let scale = compiled.scene.options.displayScale.map(Double.init)
         for (sizeIndex, size) in sizes.enumerated() {
             var measurements = first
+            // What each label shows in this size's answer: an automatic one wrapped at the
+            // width the last pass solved (computed once, in the loop, and charged there).
+            var shown = first
             var layout = layouts[sizeIndex]
             var current = compiled
             var pass = 1
@@ -156,6 +159,8 @@ public struct SceneText: Sendable {
                 for index in automatic {
                     let label = labels[index]
                     budget -= min(budget, (label.prepared.utf16.count + 1) * Self.workPerCodeUnit)
+                    // No text is laid out past the budget (TextSceneTests.aThousandLabelsAtAThousandSizesIsOverTheWorkLimit).
+                    if budget == 0 { break }
                     guard let width = layout.frame(of: label.name)?.width else { continue }
                     next[index] = label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines)
                     let old = measurements[index].intrinsicSize(displayScale: scale)
@@ -163,6 +168,7 @@ public struct SceneText: Sendable {
                     if abs(old.width - new.width) > 1e-6 || abs(old.height - new.height) > 1e-6 { changed = true }
                 }
                 if budget == 0 { layout = compiled.workLimitLayout([], size: size, reason: "measuring its labels"); break }
+                shown = next
                 if !changed { break }
                 if pass == Self.maxPasses {
                     layout.diagnostics.append(LayoutDiagnostic(
@@ -181,21 +187,20 @@ public struct SceneText: Sendable {
                 }
                 layout = current.solve(sizes: [size], base: nil, budget: &budget)[0]
             }
-            layout.text = answers(layout, measurements: measurements, automatic: Set(automatic))
+            layout.text = answers(layout, shown: shown)
             layouts[sizeIndex] = layout
         }
         return layouts
     }
 
-    /// The `text` answer of each label in `layout`: an automatic label as it wraps at its
-    /// solved width, the others as measured.
-    func answers(_ layout: Layout, measurements: [TextMeasurement], automatic: Set<Int>) -> [LabelText] {
+    /// The `text` answer of each label in `layout`, from `shown`: the measurement of each
+    /// label as it is drawn (an automatic label wrapped at its width in `layout`).
+    func answers(_ layout: Layout, shown measurements: [TextMeasurement]) -> [LabelText] {
         guard !layout.isRejected else { return [] }
         return labels.indices.map { index in
             let label = labels[index]
             guard let frame = layout.frame(of: label.name) else { return LabelText(name: label.name, lines: 0, truncated: false) }
-            let shown = automatic.contains(index)
-                ? label.prepared.layout(width: frame.width, numberOfLines: label.spec.numberOfLines) : measurements[index]
+            let shown = measurements[index]
             // Lines the frame's height holds, compared as a Double first: a tiny font's line
             // height makes the ratio exceed Int.max (TextSceneTests.aTinyFontIsNotACrash).
             let ratio = shown.lineHeight > 0 ? (frame.height + 1e-6) / shown.lineHeight : .infinity

@@ -267,9 +267,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .unsupportedMediaType(let contentType):
             return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
         case .invalidGroupName(let name):
-            return "'\(name)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+            return "'\(Diagnostic.echo(name))' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"
         case .invalidVersion(let version):
-            return "'\(version)' is not a version: versions are positive integers written without leading zeros"
+            return "'\(Diagnostic.echo(version))' is not a version: versions are positive integers written without leading zeros"
         case .invalidPageStart(let text):
             return "after='\(text)' is not a version: write a non-negative integer without leading zeros"
         case .invalidPageSize(let text, let maximum):
@@ -277,15 +277,15 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .repeatedQueryParameter(let name, let count):
             return "'\(name)' is given \(count) times: give it at most once"
         case .unknownGroup(let name):
-            return "No group named '\(name)'"
+            return "No group named '\(Diagnostic.echo(name))'"
         case .unknownFontFace(let name):
-            return "No stored font face '\(name)'"
+            return "No stored font face '\(Diagnostic.echo(name))'"
         case .invalidFontName(let family, let face, let reason):
-            return "'\(family)/\(face)' is not a valid font face name: \(reason)"
+            return "'\(Diagnostic.echo(family))/\(Diagnostic.echo(face))' is not a valid font family and face: \(reason)"
         case .fontFileTooLarge(let bytes, let limit):
             return "The font file is \(bytes) bytes; stored fonts may have at most \(limit) bytes each (limit maxFontFileBytes): raise it with --max-font-file-bytes"
         case .unknownVersion(let group, let version):
-            return "Group '\(group)' has no version \(version)"
+            return "Group '\(Diagnostic.echo(group))' has no version \(version)"
         case .prunedVersion(let message):
             return message
         case .anonymousWritesRefused:

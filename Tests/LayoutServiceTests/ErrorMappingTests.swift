@@ -120,6 +120,13 @@ struct ErrorMappingTests {
         #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
         #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")
         #expect(ServiceFailure.overCommitted.detail == HTTPServer.overCommittedDetail)
+        // Names from the request target are cut at 256 scalars like any echo.
+        let name = String(repeating: "A", count: 5000)
+        let cut = String(repeating: "A", count: 255) + "…"
+        #expect(ServiceFailure.invalidGroupName(name).detail == "'\(cut)' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+        #expect(ServiceFailure.invalidFontName(family: name, face: "400", reason: "r").detail == "'\(cut)/400' is not a valid font family and face: r")
+        #expect(ServiceFailure.unknownGroup(name).detail == "No group named '\(cut)'")
+        #expect(ServiceFailure.unknownFontFace(name).detail == "No stored font face '\(cut)'")
     }
 
     /// A group `PUT`'s problems are titled for a group: a body that does not parse as
