@@ -14,7 +14,7 @@ src="$root/Sources/HTTP1"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     -enable-upcoming-feature ExistentialAny -module-name HTTP1Fuzz \
     "$src/RequestParser.swift" "$src/HTTPMethod.swift" "$src/HTTPFields.swift" \
-    "$src/HTTPRequest.swift" "$src/HTTPParseError.swift" "$src/ServerLimits.swift" "$src/HTTPResponse.swift" \
+    "$src/HTTPRequest.swift" "$src/HTTPParseError.swift" "$src/ServerLimits.swift" "$src/HTTPResponse.swift" "$src/HTTPStatus.swift" \
     "$root/fuzz/http/FuzzRequestParser.swift" -o "$build/fuzz-http"
 jobs=()
 if [ "${FUZZ_JOBS:-1}" -gt 1 ]; then jobs=(-jobs="$FUZZ_JOBS" -workers="$FUZZ_JOBS"); fi

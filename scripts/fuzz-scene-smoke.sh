@@ -37,6 +37,11 @@ includes=(-I "$build/modules")
 for map in "$root"/Sources/*/module.modulemap "$root"/Sources/*/include/module.modulemap; do
     includes+=(-I "$(dirname "$map")")
 done
+# Header folders that Package.swift's pkgConfig entries add (HarfBuzz's hb.h is in
+# /usr/include/harfbuzz on Debian).
+for flag in $(pkg-config --cflags-only-I harfbuzz 2>/dev/null || echo -I/usr/include/harfbuzz); do
+    includes+=(-Xcc "$flag")
+done
 # C targets (a directory of Sources/ with include/ and .c files): one static library each.
 c_targets=()
 for header_dir in "$root"/Sources/*/include; do
