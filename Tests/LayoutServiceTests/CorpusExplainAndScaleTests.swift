@@ -18,20 +18,10 @@ struct CorpusExplainAndScaleTests {
 
     @Test("v1.1 corpus case", arguments: cases)
     func corpusCase(_ file: String) throws {
-        let data = try Data(contentsOf: Self.directory.appendingPathComponent(file))
-        let testCase = try JSONParser().parse([UInt8](data))
-        var writer = JSONWriter()
-        writer.value(try #require(testCase["scene"]))
-        let engine = SceneEngine()
-        let answer: EngineAnswer
-        switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
-        case .success(let prepared): answer = engine.solve(prepared)
-        case .failure(let failure): answer = engine.problem(status: failure.status, diagnostics: failure.diagnostics)
-        }
+        let (testCase, answer, response) = try CorpusTests.solveCase(at: Self.directory.appendingPathComponent(file))
         let expect = try #require(testCase["expect"])
         let body = String(decoding: answer.body, as: UTF8.self)
         #expect(.number(Double(answer.status.code)) == expect["status"], "\(file): \(body)")
-        let response = try JSONParser().parse(answer.body)
         let corpus = CorpusTests()
         if let frames = expect["frames"] { corpus.compareFrames(frames, response["frames"], tolerance: 1e-6, file: file) }
         if let diagnostics = expect["diagnostics"] { corpus.compareDiagnostics(diagnostics, response["diagnostics"], file: file) }
