@@ -32,6 +32,9 @@ public struct IBHierarchy: Sendable {
     /// Views whose element says `misplaced="YES"` or `ambiguous="YES"`: their recorded frame
     /// is not what their constraints give.
     public var markedViews: [String]
+    /// The views of ``markedViews`` whose element says `misplaced="YES"` (Xcode's
+    /// "frame will be different at run time"), in document order.
+    public var misplacedMarks: [String] = []
 }
 
 /// The answer of an import.

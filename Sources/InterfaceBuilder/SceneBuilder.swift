@@ -71,7 +71,8 @@ struct SceneBuilder {
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
                            scene: sceneJSON(safeArea: safeArea), ids: ids, notes: notes,
                            recordedFrames: views.map { ($0.name, $0.frame) },
-                           markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name))
+                           markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name),
+                           misplacedMarks: views.filter { $0.element["misplaced"] == "YES" }.map(\.name))
     }
 
     mutating func register(id: String?, name: String) {
