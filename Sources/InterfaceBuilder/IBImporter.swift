@@ -132,6 +132,7 @@ public enum InterfaceBuilderImporter {
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+            builder.toolsVersion = Int(info.toolsVersion) ?? 0
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             hierarchies.append(hierarchy)

@@ -39,6 +39,12 @@ struct SceneBuilder {
 
     /// Ids of constraints and views the size-class variations leave out on the device.
     let excluded: Set<String>
+    /// The document's `toolsVersion` (0 when absent): the Xcode that drew it, which chose
+    /// the system controls' sizes and alignment insets.
+    var toolsVersion = 0
+    /// Margins back-solved from the recorded frames: view name → the insets found, per edge
+    /// (`nil` where no constraint tells).
+    var solvedMargins: [String: (top: Double?, left: Double?, bottom: Double?, right: Double?)] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
@@ -67,6 +73,8 @@ struct SceneBuilder {
             }
         }
         addAutoresizingConstraints()
+        noteAlignmentInsets()
+        inferMargins()
         let safeArea = inferSafeArea()
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
                            scene: sceneJSON(safeArea: safeArea), ids: ids, notes: notes,
@@ -283,20 +291,28 @@ struct SceneBuilder {
     /// than one is flexible the flexible ones scale with the parent (their recorded share).
     mutating func addAutoresizingConstraints() {
         let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
-        for view in views.dropFirst() where view.element["translatesAutoresizingMaskIntoConstraints"] != "NO" && !view.isArranged {
+        // `fixedFrame="YES"`: a view Interface Builder left without constraints, which it
+        // builds with `translatesAutoresizingMaskIntoConstraints` on whatever the file says.
+        for view in views.dropFirst() where (view.element["translatesAutoresizingMaskIntoConstraints"] != "NO" || view.element["fixedFrame"] == "YES")
+            && !view.isArranged {
             guard let parentName = view.parent, let parent = byName[parentName] else { continue }
+            if view.element["translatesAutoresizingMaskIntoConstraints"] == "NO" {
+                notes.append("\(view.name) has a fixed frame (no constraints): placed by its autoresizing mask, as Interface Builder builds it")
+            }
             let mask = view.element.child("autoresizingMask", key: "autoresizingMask")
             func flag(_ name: String) -> Bool { mask?[name] == "YES" }
             let parentRef = parentName
+            // The mask fixes the frame; the constraints act on the alignment rectangle.
+            let inset = alignmentInsets(of: view.element) ?? (0, 0, 0, 0)
             for horizontal in [true, false] {
-                let start = horizontal ? view.frame.x : view.frame.y
-                let length = horizontal ? view.frame.width : view.frame.height
+                let start = horizontal ? view.frame.x + inset.left : view.frame.y + inset.top
+                let length = horizontal ? view.frame.width - inset.left - inset.right : view.frame.height - inset.top - inset.bottom
                 let parentLength = horizontal ? parent.frame.width : parent.frame.height
                 let flexibleStart = flag(horizontal ? "flexibleMinX" : "flexibleMinY")
                 let flexibleLength = flag(horizontal ? "widthSizable" : "heightSizable")
                 let flexibleEnd = flag(horizontal ? "flexibleMaxX" : "flexibleMaxY")
                 let (startAttribute, endAttribute, lengthAttribute) = horizontal ? ("left", "right", "width") : ("top", "bottom", "height")
-                let end = parentLength - start - length
+                let end = parentLength - start - length - (horizontal ? inset.right : inset.bottom)
                 var equations: [String] = []
                 if !flexibleLength {
                     equations.append("\(view.name).\(lengthAttribute) == \(JSONWriter.format(length))")
@@ -316,6 +332,72 @@ struct SceneBuilder {
                 constraints.append(contentsOf: equations.map { .object([("equation", .string($0)), ("id", .string("autoresizing:\(view.name)"))]) })
             }
         }
+    }
+
+    /// One note per kind of system control with alignment insets in the hierarchy.
+    mutating func noteAlignmentInsets() {
+        for kind in ["segmentedControl", "slider", "switch"] {
+            guard let inset = Self.alignmentInsets[kind] else { continue }
+            let named = views.filter { $0.element.name == kind && alignmentInsets(of: $0.element) != nil }.map(\.name)
+            guard !named.isEmpty else { continue }
+            let sides = [("top", inset.top), ("left", inset.left), ("bottom", inset.bottom), ("right", inset.right)]
+                .filter { $0.1 != 0 }.map { "\($0.0) \(JSONWriter.format($0.1))" }.joined(separator: ", ")
+            notes.append("Alignment insets \(sides) of \(kind) (\(named.joined(separator: ", "))) taken from the system-control table; their intrinsic size is the recorded size less these")
+        }
+    }
+
+    // MARK: Margins
+
+    /// The layout margins of views whose document gives none (system margins), back-solved
+    /// from the recorded frames: each required `==` constraint with multiplier 1 between a
+    /// view's margin attribute (`topMargin`, `leadingMargin`, …) and an edge of another
+    /// view gives that margin as the distance from the margin owner's recorded frame to the
+    /// other view's recorded alignment rectangle, plus the constant. Per view and edge the
+    /// most frequent value wins (ties to the smaller); negative values are not margins and
+    /// are left out; views marked misplaced or ambiguous give none. Noted per view.
+    mutating func inferMargins() {
+        let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
+        var votes: [String: [String: [Double: Int]]] = [:]
+        let marginEdges = ["topMargin": "top", "bottomMargin": "bottom", "leadingMargin": "left", "leftMargin": "left",
+                           "trailingMargin": "right", "rightMargin": "right"]
+        for equality in requiredEqualities {
+            for marginIsFirst in [true, false] {
+                let (owner, ownerAttribute, other, otherAttribute) = marginIsFirst
+                    ? (equality.first, equality.firstAttribute, equality.second, equality.secondAttribute)
+                    : (equality.second, equality.secondAttribute, equality.first, equality.firstAttribute)
+                guard let edge = marginEdges[ownerAttribute], let ownerView = byName[owner], let otherView = byName[other],
+                      owner != other, explicitMargins(ownerView.element) == nil,
+                      !Self.isMarked(ownerView), !Self.isMarked(otherView),
+                      let value = Self.edge(alignmentFrame(otherView), otherAttribute) else { continue }
+                // first = second + constant.
+                let line = marginIsFirst ? value + equality.constant : value - equality.constant
+                let frame = ownerView.absolute
+                let inset: Double
+                switch edge {
+                case "top": inset = line - frame.y
+                case "bottom": inset = frame.y + frame.height - line
+                case "left": inset = line - frame.x
+                default: inset = frame.x + frame.width - line
+                }
+                guard inset.isFinite, inset >= 0 else { continue }
+                votes[owner, default: [:]][edge, default: [:]][(inset * 1000).rounded() / 1000, default: 0] += 1
+            }
+        }
+        for view in views {
+            guard let edges = votes[view.name] else { continue }
+            func chosen(_ edge: String) -> Double? {
+                edges[edge]?.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }).first?.key
+            }
+            let found = (top: chosen("top"), left: chosen("left"), bottom: chosen("bottom"), right: chosen("right"))
+            solvedMargins[view.name] = found
+            let sides = [("top", found.top), ("left", found.left), ("bottom", found.bottom), ("right", found.right)]
+                .compactMap { side, value in value.map { "\(side) \(JSONWriter.format($0))" } }.joined(separator: ", ")
+            notes.append("Margins of \(view.name) (\(sides)) back-solved from the recorded frames")
+        }
+    }
+
+    static func isMarked(_ view: IBView) -> Bool {
+        view.element["misplaced"] == "YES" || view.element["ambiguous"] == "YES"
     }
 
     // MARK: Safe area
@@ -347,7 +429,7 @@ struct SceneBuilder {
             }
             let constant = equality.constant
             guard let view = byName[other], view.element["misplaced"] != "YES", view.element["ambiguous"] != "YES",
-                  let value = Self.edge(view.absolute, otherAttribute) else { continue }
+                  let value = Self.edge(alignmentFrame(view), otherAttribute) else { continue }
             let safeValue = safeIsFirst ? value + constant : value - constant
             let (edge, inset): (String, Double)
             switch safe {
@@ -405,17 +487,20 @@ struct SceneBuilder {
         if safeArea != (0, 0, 0, 0) {
             container.append(("safeArea", Self.insets(safeArea.top, safeArea.left, safeArea.bottom, safeArea.right)))
         }
+        let solved = solvedMargins["superview"]
         if let margins = explicitMargins(rootView.element) {
             container.append(("margins", margins))
         } else if root.isControllerView || root.kind == "cell" {
             // UIKit's system minimum margins follow the screen, not the view: 16 points on
             // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
             // above and below; a controller's root view adds the safe area
-            // (insetsLayoutMarginsFromSafeArea).
+            // (insetsLayoutMarginsFromSafeArea). Back-solved edges win.
             let side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
             let vertical = root.kind == "cell" ? 11.0 : 0.0
-            container.append(("margins", Self.insets(safeArea.top + vertical, safeArea.left + side,
-                                                     safeArea.bottom + vertical, safeArea.right + side)))
+            container.append(("margins", Self.insets(solved?.top ?? safeArea.top + vertical, solved?.left ?? safeArea.left + side,
+                                                     solved?.bottom ?? safeArea.bottom + vertical, solved?.right ?? safeArea.right + side)))
+        } else if let solved {
+            container.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
         }
         var viewMembers: [(String, JSONValue)] = []
         for view in views.dropFirst() {
@@ -425,7 +510,14 @@ struct SceneBuilder {
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
             if let resistance = Self.priorities(element, "CompressionResistancePriority") { members.append(("compressionResistance", resistance)) }
-            if let margins = explicitMargins(element) { members.append(("margins", margins)) }
+            if let margins = explicitMargins(element) {
+                members.append(("margins", margins))
+            } else if let solved = solvedMargins[view.name] {
+                members.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
+            }
+            if let inset = alignmentInsets(of: element) {
+                members.append(("alignmentInsets", Self.insets(inset.top, inset.left, inset.bottom, inset.right)))
+            }
             if element["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
             if element.name == "stackView" { members.append(("stack", stack(view))) }
             viewMembers.append((view.name, .object(members)))
@@ -439,14 +531,47 @@ struct SceneBuilder {
         return .object(scene)
     }
 
+    /// UIKit's `alignmentRectInsets` of the system controls that have them, as Interface
+    /// Builder's recorded frames show them (a frame is the alignment rectangle its
+    /// constraints place, grown by these): a UISwitch 2 points on its trailing (right)
+    /// side, in both its 51 × 31 and its 63 × 28 sizes; a UISlider 2 points left and right
+    /// and 1 below; a UISegmentedControl 1 below. Points; docs/scenes.md, "From Interface
+    /// Builder", lists them; `IBMappingTests.systemControlsGetTheirAlignmentInsets` holds them.
+    static let alignmentInsets: [String: (top: Double, left: Double, bottom: Double, right: Double)] = [
+        "switch": (0, 0, 0, 2),
+        "slider": (0, 2, 1, 2),
+        "segmentedControl": (0, 0, 1, 0),
+    ]
+
+    /// The first `toolsVersion` of Xcode 26, whose UISlider (iOS 26) has no alignment insets:
+    /// its recorded frames sit on the constraints' edges.
+    static let insetFreeSliderToolsVersion = 24000
+
+    /// The alignment insets of `element` in a document of this `toolsVersion`, or `nil`.
+    func alignmentInsets(of element: XMLElement) -> (top: Double, left: Double, bottom: Double, right: Double)? {
+        if element.name == "slider" && toolsVersion >= Self.insetFreeSliderToolsVersion { return nil }
+        return Self.alignmentInsets[element.name]
+    }
+
+    /// The recorded frame of `view` in the root's coordinates less its alignment insets:
+    /// the rectangle its constraints act on.
+    func alignmentFrame(_ view: IBView) -> Frame {
+        guard let inset = alignmentInsets(of: view.element) else { return view.absolute }
+        return Frame(x: view.absolute.x + inset.left, y: view.absolute.y + inset.top,
+                     width: view.absolute.width - inset.left - inset.right, height: view.absolute.height - inset.top - inset.bottom)
+    }
+
+    /// The recorded size (less the alignment insets: the intrinsic size is the alignment
+    /// rectangle's) of a view sized by its content; `placeholderIntrinsicWidth/Height` win.
     func intrinsicSize(_ view: IBView) -> JSONValue? {
         let element = view.element
         var width: Double?, height: Double?
+        let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
         if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil) {
-            width = view.frame.width
-            height = view.frame.height
+            width = view.frame.width - inset.left - inset.right
+            height = view.frame.height - inset.top - inset.bottom
         } else if Self.contentSizedVertically.contains(element.name) {
-            height = view.frame.height
+            height = view.frame.height - inset.top - inset.bottom
         }
         // `placeholderIntrinsicWidth/Height`: a number, or `infinite` for none.
         for (attribute, isWidth) in [("placeholderIntrinsicWidth", true), ("placeholderIntrinsicHeight", false)] {

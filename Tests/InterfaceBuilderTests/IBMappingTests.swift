@@ -140,7 +140,7 @@ struct IBMappingTests {
                 <subviews>
                     <label text="Hi" horizontalHuggingPriority="251" verticalCompressionResistancePriority="751" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(16, 10, 42.5, 20.5))</label>
                     <view placeholderIntrinsicWidth="80" placeholderIntrinsicHeight="infinite" translatesAutoresizingMaskIntoConstraints="NO" id="p">\(Self.rect(16, 40, 80, 10))</view>
-                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(16, 60, 200, 31))</slider>
+                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(14, 60, 204, 31))</slider>
                     <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="h">\(Self.rect(0, 0, 5, 5))</view>
                 </subviews>
                 <constraints>
@@ -166,13 +166,72 @@ struct IBMappingTests {
             ("compressionResistance", .object([("vertical", .number(751))])),
         ]))
         #expect(views["view"] == .object([("intrinsicSize", .object([("width", .number(80)), ("height", .number(-1))]))]))
-        #expect(views["slider"] == .object([("intrinsicSize", .object([("height", .number(31))]))]))
+        #expect(views["slider"] == .object([
+            ("intrinsicSize", .object([("height", .number(30))])),
+            ("alignmentInsets", .object([("top", .number(0)), ("left", .number(2)), ("bottom", .number(1)), ("right", .number(2))])),
+        ]))
         #expect(views["view2"] == .object([("hidden", .bool(true))]))
         let (frames, diagnostics) = try Self.solve(hierarchy)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
         #expect(frames["labelHi"] == Frame(x: 16, y: 10, width: 42.5, height: 20.5))
         #expect(frames["view"] == Frame(x: 16, y: 40, width: 80, height: 10))
-        #expect(frames["slider"] == Frame(x: 16, y: 60, width: 200, height: 31))
+        #expect(frames["slider"] == Frame(x: 14, y: 60, width: 204, height: 31))
+    }
+
+    /// A switch, a segmented control and a slider get UIKit's alignment insets from the
+    /// system-control table, their intrinsic size is the recorded size less the insets, and
+    /// constraints place the alignment rectangle (a switch 16 points from the margin has
+    /// its frame 2 points past it), said in the notes.
+    @Test func systemControlsGetTheirAlignmentInsets() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 200))
+                <subviews>
+                    <switch translatesAutoresizingMaskIntoConstraints="NO" id="w">\(Self.rect(310, 10, 51, 31))</switch>
+                    <segmentedControl translatesAutoresizingMaskIntoConstraints="NO" id="g">\(Self.rect(16, 60, 343, 32))</segmentedControl>
+                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(14, 110, 347, 31))</slider>
+                </subviews>
+                <constraints>
+                    <constraint firstAttribute="trailing" secondItem="w" secondAttribute="trailing" constant="16" id="c1"/>
+                    <constraint firstItem="w" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="c2"/>
+                    <constraint firstItem="g" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c3"/>
+                    <constraint firstAttribute="trailing" secondItem="g" secondAttribute="trailing" constant="16" id="c4"/>
+                    <constraint firstItem="g" firstAttribute="top" secondItem="w" secondAttribute="bottom" constant="19" id="c5"/>
+                    <constraint firstItem="s" firstAttribute="leading" secondItem="g" secondAttribute="leading" id="c6"/>
+                    <constraint firstItem="s" firstAttribute="trailing" secondItem="g" secondAttribute="trailing" id="c7"/>
+                    <constraint firstItem="s" firstAttribute="top" secondItem="g" secondAttribute="bottom" constant="19" id="c8"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["switch"]?["intrinsicSize"] == .object([("width", .number(49)), ("height", .number(31))]))
+        #expect(views["switch"]?["alignmentInsets"] == .object([("top", .number(0)), ("left", .number(0)), ("bottom", .number(0)), ("right", .number(2))]))
+        #expect(views["segmentedControl"]?["intrinsicSize"] == .object([("width", .number(343)), ("height", .number(31))]))
+        #expect(views["segmentedControl"]?["alignmentInsets"] == .object([("top", .number(0)), ("left", .number(0)), ("bottom", .number(1)), ("right", .number(0))]))
+        #expect(hierarchy.notes.contains("Alignment insets right 2 of switch (switch) taken from the system-control table; their intrinsic size is the recorded size less these"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["switch"] == Frame(x: 310, y: 10, width: 51, height: 31))
+        #expect(frames["segmentedControl"] == Frame(x: 16, y: 60, width: 343, height: 32))
+        #expect(frames["slider"] == Frame(x: 14, y: 110, width: 347, height: 31))
+        #expect(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).isEmpty)
+    }
+
+    /// A view Interface Builder left without constraints (`fixedFrame="YES"`) keeps its
+    /// frame through its autoresizing mask, even when the file says
+    /// `translatesAutoresizingMaskIntoConstraints="NO"`.
+    @Test func fixedFrameViewsArePlacedByTheirAutoresizingMask() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 200))
+                <subviews>
+                    <button fixedFrame="YES" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(20, 20, 34, 30))
+                        <autoresizingMask key="autoresizingMask" flexibleMaxX="YES" flexibleMaxY="YES"/>
+                    </button>
+                </subviews>
+            </view>
+        """))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["button"] == Frame(x: 20, y: 20, width: 34, height: 30))
+        #expect(hierarchy.notes.contains("button has a fixed frame (no constraints): placed by its autoresizing mask, as Interface Builder builds it"))
     }
 
     @Test func safeAreaIsBackSolvedFromRecordedFramesAndMarginsAreRead() throws {
@@ -198,10 +257,14 @@ struct IBMappingTests {
         #expect(hierarchy.notes.contains("Safe area top inset 48 back-solved from the recorded frames"))
         #expect(hierarchy.scene["views"]?["view"]?["margins"] == .object([("top", .number(1)), ("left", .number(2)),
                                                                          ("bottom", .number(3)), ("right", .number(4))]))
-        // The File's Owner has no view outlet: the root is a plain view with 8-point margins.
+        // The File's Owner has no view outlet: the root is a plain view (8-point margins),
+        // but its recorded frames say 20 on the leading and trailing sides: those win.
+        #expect(hierarchy.notes.contains("Margins of superview (left 20, right 20) back-solved from the recorded frames"))
+        #expect(hierarchy.scene["container"]?["margins"] == .object([("top", .number(8)), ("left", .number(20)),
+                                                                      ("bottom", .number(8)), ("right", .number(20))]))
         let (frames, diagnostics) = try Self.solve(hierarchy)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
-        #expect(frames["view"] == Frame(x: 8, y: 56, width: 398, height: 806))
+        #expect(frames["view"] == Frame(x: 20, y: 56, width: 374, height: 806))
     }
 
     @Test func stackViewsBecomeStacks() throws {
