@@ -104,7 +104,9 @@ public enum InterfaceBuilderImporter {
                         if let view = controller.children.first(where: { $0["key"] == "view" && isView($0) }) {
                             let title = controller["title"] ?? controller["userLabel"] ?? controller["customClass"] ?? controller.name
                             let guides = controller.child("layoutGuides")?.children ?? []
-                            roots.append(HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true))
+                            var hierarchyRoot = HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true)
+                            hierarchyRoot.controller = controller
+                            roots.append(hierarchyRoot)
                         }
                     }
                 }
@@ -219,6 +221,9 @@ struct HierarchyRoot {
     /// A view controller's root view (or a cell's content view): it has system margins.
     var isControllerView: Bool
     var cellID: String? = nil
+    /// A storyboard scene's controller element (its `navigationItem` and `tabBarItem` say
+    /// which bars cover the root view).
+    var controller: XMLElement? = nil
 }
 
 /// Makes valid (`[A-Za-z_][A-Za-z0-9_]*`), readable, unique lowerCamelCase names.

@@ -456,9 +456,39 @@ struct SceneBuilder {
             let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
             top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
             bottom = notched ? 34 : 0
+            let bars = Self.bars(of: root.controller, device: device)
+            if bars.top > 0 {
+                top += bars.top
+                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller has a navigationItem)")
+            }
+            if bars.bottom > 0 {
+                bottom = (notched ? 34 : 0) + bars.bottom
+                notes.append("A tab bar of \(JSONWriter.format(bars.bottom)) points is taken to cover the bottom (the controller has a tabBarItem)")
+            }
         }
         return (chosen("top", fallback: top, what: "top"), chosen("left", fallback: 0, what: "left"),
                 chosen("bottom", fallback: bottom, what: "bottom"), chosen("right", fallback: 0, what: "right"))
+    }
+
+    /// The bars UIKit puts over a storyboard controller's root view, which its safe area
+    /// excludes: a navigation bar when the controller has a `<navigationItem>` (it is shown
+    /// in a navigation controller; 44 points on an iPhone in portrait, 32 in landscape, 50 on
+    /// an iPad; none when a `prompt` or a large title makes it taller than the table
+    /// knows), a tab bar when it has a `<tabBarItem>` (49 points on an
+    /// iPhone, 50 on an iPad). Sizes: UIKit's `UINavigationBar` and `UITabBar` heights
+    /// (Apple's Human Interface Guidelines, "Navigation bars", "Tab bars").
+    static func bars(of controller: XMLElement?, device: IBDevice) -> (top: Double, bottom: Double) {
+        guard let controller else { return (0, 0) }
+        let iPad = device.id.hasPrefix("ipad")
+        var top = 0.0, bottom = 0.0
+        if let item = controller.child("navigationItem", key: "navigationItem"), item["prompt"] == nil,
+           item["largeTitleDisplayMode"] == nil || item["largeTitleDisplayMode"] == "never" {
+            top = iPad ? 50 : (device.orientation == "landscape" ? 32 : 44)
+        }
+        if controller.child("tabBarItem", key: "tabBarItem") != nil {
+            bottom = iPad ? 50 : 49
+        }
+        return (top, bottom)
     }
 
     /// The value of an edge attribute of a frame in the root's coordinates (left to right).

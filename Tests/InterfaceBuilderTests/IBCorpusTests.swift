@@ -73,6 +73,7 @@ struct IBCorpusTests {
                 let conflicts = layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }.count
                 if conflicts == 0 { figures.withoutConflict += 1 }
                 let solved = Dictionary(uniqueKeysWithValues: layout.frames.map { ($0.name, $0.frame) })
+                let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
                 var differing: [String] = []
                 var matched = 0
                 for (name, recorded) in hierarchy.recordedFrames {
@@ -82,7 +83,6 @@ struct IBCorpusTests {
                     if matches { matched += 1 } else { differing.append("\(name) \(format(recorded)) → \(format(frame))") }
                 }
                 if differing.isEmpty { figures.reproduced += 1 }
-                let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
                 let found = Set(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: layout.frames, skipping: ambiguous).map(\.view))
                 if hierarchy.markedViews.isEmpty {
                     figures.unmarked += 1
@@ -92,7 +92,10 @@ struct IBCorpusTests {
                         figures.unmarkedReproduced += 1
                     } else {
                         let more = differing.count > 4 ? " (and \(differing.count - 4) more)" : ""
-                        let conflictText = conflicts > 0 ? "; \(conflicts) conflicts" : ""
+                        var conflictText = conflicts > 0 ? "; \(conflicts) conflicts" : ""
+                        let differingNames = Set(differing.map { String($0.prefix { $0 != " " }) })
+                        let ambiguousDiffering = hierarchy.recordedFrames.map(\.name).filter { ambiguous.contains($0) && differingNames.contains($0) }
+                        if !ambiguousDiffering.isEmpty { conflictText += "; ambiguous: " + ambiguousDiffering.prefix(4).joined(separator: ", ") }
                         figures.notReproduced.append("\(file) \(hierarchy.name): \(differing.prefix(4).joined(separator: "; "))\(more)\(conflictText)")
                     }
                     if !found.isEmpty { figures.falseAlarmHierarchies += 1 }
