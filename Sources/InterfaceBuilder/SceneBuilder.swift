@@ -597,7 +597,9 @@ struct SceneBuilder {
         let element = view.element
         var width: Double?, height: Double?
         let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
-        if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil) {
+        // A text view that does not scroll is sized by its text, as a label is.
+        if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil)
+            || (element.name == "textView" && element["scrollEnabled"] == "NO") {
             width = view.frame.width - inset.left - inset.right
             height = view.frame.height - inset.top - inset.bottom
         } else if Self.contentSizedVertically.contains(element.name) {
