@@ -31,6 +31,9 @@ struct SceneBuilder {
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
     var rootSafeAreaID: String?
+    /// View name → the axes whose size the constraints leave free, which the recorded size
+    /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
+    var freeSizes: [String: (width: Bool, height: Bool)] = [:]
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
     /// A controller's top and bottom layout guides: their bottom and top are the safe area's
@@ -76,8 +79,12 @@ struct SceneBuilder {
         noteAlignmentInsets()
         inferMargins()
         let safeArea = inferSafeArea()
+        var scene = sceneJSON(safeArea: safeArea)
+        if sizeFreeSizes(of: scene) {
+            scene = sceneJSON(safeArea: safeArea)
+        }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
-                           scene: sceneJSON(safeArea: safeArea), ids: ids, notes: notes,
+                           scene: scene, ids: ids, notes: notes,
                            recordedFrames: views.map { ($0.name, $0.frame) },
                            markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name),
                            misplacedMarks: views.filter { $0.element["misplaced"] == "YES" }.map(\.name))
@@ -346,6 +353,39 @@ struct SceneBuilder {
         }
     }
 
+    // MARK: Sizes the constraints leave free
+
+    /// Interface Builder marks a view `ambiguous="YES"` when its constraints leave its frame
+    /// free, unless the view has a size of its own at design time (an `@IBDesignable` or a
+    /// custom class's intrinsic content size, which the file does not record). So a view
+    /// without that mark whose width or height the scene leaves ambiguous is sized by its
+    /// content: its recorded size (less its alignment insets) becomes its intrinsic size on
+    /// that axis. Found by compiling and solving `scene` once; noted per view. Returns
+    /// whether any size was taken (the scene must then be built again).
+    /// - Complexity: one compile and solve of the hierarchy's scene.
+    mutating func sizeFreeSizes(of scene: JSONValue) -> Bool {
+        guard let decoded = try? SceneDecoder().decode(scene) else { return false }
+        let compiled = SceneCompiler(scene: decoded).compile()
+        guard !compiled.hasErrors else { return false }
+        let layout = compiled.solve(size: decoded.container.size)
+        var found: [String: (width: Bool, height: Bool)] = [:]
+        for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
+            guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,
+                  attribute == "width" || attribute == "height" else { continue }
+            found[name, default: (false, false)].width = found[name, default: (false, false)].width || attribute == "width"
+            found[name, default: (false, false)].height = found[name, default: (false, false)].height || attribute == "height"
+        }
+        var taken = false
+        for view in views.dropFirst() where !Self.isMarked(view) {
+            guard let axes = found[view.name] else { continue }
+            freeSizes[view.name] = axes
+            taken = true
+            let what = axes.width && axes.height ? "width and height" : axes.width ? "width" : "height"
+            notes.append("The constraints leave the \(what) of \(view.name) free and Interface Builder did not mark it ambiguous: its recorded \(what) is taken as its intrinsic size (a size of its own at design time)")
+        }
+        return taken
+    }
+
     // MARK: Margins
 
     /// The layout margins of views whose document gives none (system margins), back-solved
@@ -604,6 +644,10 @@ struct SceneBuilder {
             height = view.frame.height - inset.top - inset.bottom
         } else if Self.contentSizedVertically.contains(element.name) {
             height = view.frame.height - inset.top - inset.bottom
+        }
+        if let free = freeSizes[view.name] {
+            if free.width { width = view.frame.width - inset.left - inset.right }
+            if free.height { height = view.frame.height - inset.top - inset.bottom }
         }
         // `placeholderIntrinsicWidth/Height`: a number, or `infinite` for none.
         for (attribute, isWidth) in [("placeholderIntrinsicWidth", true), ("placeholderIntrinsicHeight", false)] {
