@@ -78,6 +78,10 @@ struct SceneBuilder {
         addAutoresizingConstraints()
         noteAlignmentInsets()
         inferMargins()
+        for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
+            guard let side = Self.readableSide(view) else { continue }
+            notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
+        }
         let safeArea = inferSafeArea()
         var scene = sceneJSON(safeArea: safeArea)
         if sizeFreeSizes(of: scene) {
@@ -436,6 +440,18 @@ struct SceneBuilder {
         }
     }
 
+    /// UIKit's readable content width at the default text size (Large): 672 points
+    /// (`readableContentGuide`'s widest, as iPad layouts show it).
+    static let readableWidth = 672.0
+
+    /// A view with `layoutMarginsFollowReadableWidth="YES"` keeps its content within the
+    /// readable width: its left and right margins are at least half of what its width
+    /// exceeds ``readableWidth`` by; `nil` otherwise (or when it is not wider).
+    static func readableSide(_ view: IBView) -> Double? {
+        guard view.element["layoutMarginsFollowReadableWidth"] == "YES", view.frame.width > readableWidth else { return nil }
+        return (view.frame.width - readableWidth) / 2
+    }
+
     static func isMarked(_ view: IBView) -> Bool {
         view.element["misplaced"] == "YES" || view.element["ambiguous"] == "YES"
     }
@@ -565,12 +581,15 @@ struct SceneBuilder {
             // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
             // above and below; a controller's root view adds the safe area
             // (insetsLayoutMarginsFromSafeArea). Back-solved edges win.
-            let side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            var side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            if let readable = Self.readableSide(rootView) { side = max(side, readable) }
             let vertical = root.kind == "cell" ? 11.0 : 0.0
             container.append(("margins", Self.insets(solved?.top ?? safeArea.top + vertical, solved?.left ?? safeArea.left + side,
                                                      solved?.bottom ?? safeArea.bottom + vertical, solved?.right ?? safeArea.right + side)))
         } else if let solved {
             container.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
+        } else if let readable = Self.readableSide(rootView) {
+            container.append(("margins", Self.insets(8, max(8, readable), 8, max(8, readable))))
         }
         var viewMembers: [(String, JSONValue)] = []
         for view in views.dropFirst() {
@@ -584,6 +603,8 @@ struct SceneBuilder {
                 members.append(("margins", margins))
             } else if let solved = solvedMargins[view.name] {
                 members.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
+            } else if let readable = Self.readableSide(view) {
+                members.append(("margins", Self.insets(8, max(8, readable), 8, max(8, readable))))
             }
             if let inset = alignmentInsets(of: element) {
                 members.append(("alignmentInsets", Self.insets(inset.top, inset.left, inset.bottom, inset.right)))
