@@ -78,6 +78,10 @@ struct SceneBuilder {
         addAutoresizingConstraints()
         noteAlignmentInsets()
         inferMargins()
+        if root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES", explicitMargins(views[0].element) != nil {
+            let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
+            notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
+        }
         for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
             guard let side = Self.readableSide(view) else { continue }
             notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
@@ -444,6 +448,18 @@ struct SceneBuilder {
     /// (`readableContentGuide`'s widest, as iPad layouts show it).
     static let readableWidth = 672.0
 
+    /// A cell's content view that preserves its superview's margins
+    /// (`preservesSuperviewLayoutMargins="YES"`) has, on the left and right, at least the
+    /// table's system margin (16 points on screens up to 400 points wide, 20 on wider ones),
+    /// as UIKit takes the larger of its own margin and the inherited one.
+    func preservingCellMargins(_ margins: JSONValue) -> JSONValue {
+        guard root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES",
+              case .number(let top)? = margins["top"], case .number(let left)? = margins["left"],
+              case .number(let bottom)? = margins["bottom"], case .number(let right)? = margins["right"] else { return margins }
+        let side = (device?.width ?? views[0].frame.width) > 400 ? 20.0 : 16.0
+        return Self.insets(top, max(left, side), bottom, max(right, side))
+    }
+
     /// A view with `layoutMarginsFollowReadableWidth="YES"` keeps its content within the
     /// readable width: its left and right margins are at least half of what its width
     /// exceeds ``readableWidth`` by; `nil` otherwise (or when it is not wider).
@@ -575,7 +591,7 @@ struct SceneBuilder {
         }
         let solved = solvedMargins["superview"]
         if let margins = explicitMargins(rootView.element) {
-            container.append(("margins", margins))
+            container.append(("margins", preservingCellMargins(margins)))
         } else if root.isControllerView || root.kind == "cell" {
             // UIKit's system minimum margins follow the screen, not the view: 16 points on
             // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
