@@ -315,6 +315,82 @@ struct IBMappingTests {
         #expect(frames["view2"] == Frame(x: 100, y: 100, width: 120, height: 40))
     }
 
+    /// A controller with a `navigationItem` (shown in a navigation controller) has a
+    /// 44-point navigation bar under the 20-point status bar when no constraint tells the
+    /// safe area: a label centred in the safe area of a 414 × 736 screen is at y 375.
+    @Test func aNavigationItemPutsANavigationBarOnTheSafeArea() throws {
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="23727" targetRuntime="iOS.CocoaTouch" useSafeAreas="YES">
+            <device id="retina5_5" orientation="portrait"/>
+            <scenes>
+                <scene sceneID="s1">
+                    <objects>
+                        <viewController id="vc" customClass="TextViewController" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">\(Self.rect(0, 0, 414, 736))
+                                <subviews>
+                                    <label text="Label" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(82, 375, 250, 50))</label>
+                                </subviews>
+                                <viewLayoutGuide key="safeArea" id="sa"/>
+                                <constraints>
+                                    <constraint firstItem="l" firstAttribute="centerX" secondItem="sa" secondAttribute="centerX" id="k1"/>
+                                    <constraint firstItem="l" firstAttribute="centerY" secondItem="sa" secondAttribute="centerY" id="k2"/>
+                                </constraints>
+                            </view>
+                            <navigationItem key="navigationItem" id="ni"/>
+                        </viewController>
+                    </objects>
+                </scene>
+            </scenes>
+        </document>
+        """.utf8)
+        let hierarchy = try Self.single(bytes)
+        #expect(hierarchy.scene["container"]?["safeArea"] == .object([("top", .number(64)), ("left", .number(0)),
+                                                                      ("bottom", .number(0)), ("right", .number(0))]))
+        #expect(hierarchy.notes.contains("A navigation bar of 44 points is taken to cover the top (the controller has a navigationItem)"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["labelLabel"] == Frame(x: 82, y: 375, width: 250, height: 50))
+    }
+
+    /// A view Xcode did not mark ambiguous whose width the constraints leave free keeps its
+    /// recorded width as intrinsic width; a text view that does not scroll is sized by its
+    /// text; a view following the readable width has margins of at least half its excess
+    /// over 672 points (here where only margin-to-margin constraints, which are not
+    /// back-solved, tell).
+    @Test func freeSizesTextViewsAndReadableWidth() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view layoutMarginsFollowReadableWidth="YES" id="root">\(Self.rect(0, 0, 1024, 300))
+                <subviews>
+                    <view customClass="BadgeView" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(462, 20, 100, 30))</view>
+                    <textView scrollEnabled="NO" text="Hello" translatesAutoresizingMaskIntoConstraints="NO" id="t">\(Self.rect(168, 60, 120, 33))</textView>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="r">\(Self.rect(168, 100, 688, 10))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="b" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="k1"/>
+                    <constraint firstItem="b" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="k2"/>
+                    <constraint firstItem="b" firstAttribute="height" constant="30" id="k3"/>
+                    <constraint firstItem="t" firstAttribute="leading" secondItem="r" secondAttribute="leading" id="k4"/>
+                    <constraint firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="top" constant="60" id="k5"/>
+                    <constraint firstItem="r" firstAttribute="leadingMargin" secondItem="root" secondAttribute="leadingMargin" id="k6"/>
+                    <constraint firstItem="r" firstAttribute="trailingMargin" secondItem="root" secondAttribute="trailingMargin" id="k7"/>
+                    <constraint firstItem="r" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="k8"/>
+                    <constraint firstItem="r" firstAttribute="height" constant="10" id="k9"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["badgeView"]?["intrinsicSize"] == .object([("width", .number(100))]))
+        #expect(views["textViewHello"]?["intrinsicSize"] == .object([("width", .number(120)), ("height", .number(33))]))
+        #expect(hierarchy.notes.contains("The constraints leave the width of badgeView free and Interface Builder did not mark it ambiguous: its recorded width is taken as its intrinsic size (a size of its own at design time)"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["badgeView"] == Frame(x: 462, y: 20, width: 100, height: 30))
+        #expect(frames["textViewHello"] == Frame(x: 168, y: 60, width: 120, height: 33))
+        // The root's margins are 176 (readable); the view's own 8 put its frame 8 outside.
+        #expect(hierarchy.notes.contains("Margins of superview follow the readable width (672 points): at least 176 left and right"))
+        #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
+    }
+
     @Test func storyboardScenesCellsAndControllerGuides() throws {
         let bytes = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
