@@ -27,6 +27,8 @@ struct SceneBuilder {
     /// The document's required `==` constraints with multiplier 1 between two items, as read
     /// (for back-solving the safe area).
     var requiredEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
+    /// The same with a priority below required (for margins no required one tells).
+    var optionalEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
     var notes: [String] = []
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
@@ -232,9 +234,12 @@ struct SceneBuilder {
             equation += JSONWriter.format(constant)
         }
         var members: [(String, JSONValue)] = [("equation", .string(equation))]
-        if relation == "==", element["priority"] == nil, let second,
-           (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
-            requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+        if relation == "==", let second, (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
+            if element["priority"] == nil || element["priority"] == "1000" {
+                requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+            } else {
+                optionalEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+            }
         }
         if let priority = element["priority"] {
             let value = try Self.number(priority, default: 1000, what: "priority", line: element.line)
@@ -399,16 +404,20 @@ struct SceneBuilder {
     /// The layout margins of views whose document gives none (system margins), back-solved
     /// from the recorded frames: each required `==` constraint with multiplier 1 between a
     /// view's margin attribute (`topMargin`, `leadingMargin`, …) and an edge of another
-    /// view gives that margin as the distance from the margin owner's recorded frame to the
+    /// view (or, for an edge no required one tells, such a constraint of lower priority) gives that margin as the distance from the margin owner's recorded frame to the
     /// other view's recorded alignment rectangle, plus the constant. Per view and edge the
     /// most frequent value wins (ties to the smaller); negative values are not margins and
     /// are left out; views marked misplaced or ambiguous give none. Noted per view.
     mutating func inferMargins() {
         let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
+        // Votes of required constraints, then of optional ones (used for an edge only
+        // when no required constraint tells it).
         var votes: [String: [String: [Double: Int]]] = [:]
+        var optionalVotes: [String: [String: [Double: Int]]] = [:]
         let marginEdges = ["topMargin": "top", "bottomMargin": "bottom", "leadingMargin": "left", "leftMargin": "left",
                            "trailingMargin": "right", "rightMargin": "right"]
-        for equality in requiredEqualities {
+        for (index, equality) in (requiredEqualities + optionalEqualities).enumerated() {
+            let isRequired = index < requiredEqualities.count
             for marginIsFirst in [true, false] {
                 let (owner, ownerAttribute, other, otherAttribute) = marginIsFirst
                     ? (equality.first, equality.firstAttribute, equality.second, equality.secondAttribute)
@@ -428,7 +437,17 @@ struct SceneBuilder {
                 default: inset = frame.x + frame.width - line
                 }
                 guard inset.isFinite, inset >= 0 else { continue }
-                votes[owner, default: [:]][edge, default: [:]][(inset * 1000).rounded() / 1000, default: 0] += 1
+                let rounded = (inset * 1000).rounded() / 1000
+                if isRequired {
+                    votes[owner, default: [:]][edge, default: [:]][rounded, default: 0] += 1
+                } else {
+                    optionalVotes[owner, default: [:]][edge, default: [:]][rounded, default: 0] += 1
+                }
+            }
+        }
+        for (owner, edges) in optionalVotes {
+            for (edge, counts) in edges where votes[owner]?[edge] == nil {
+                votes[owner, default: [:]][edge] = counts
             }
         }
         for view in views {
