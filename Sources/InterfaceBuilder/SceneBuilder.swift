@@ -84,6 +84,10 @@ struct SceneBuilder {
             let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
             notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
         }
+        for view in views where view.element.name == "stackView"
+            && Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
+            notes.append("Stack \(view.name) arranges within its margins, as its recorded frames show (the document does not say layoutMarginsRelativeArrangement)")
+        }
         for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
             guard let side = Self.readableSide(view) else { continue }
             notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
@@ -741,6 +745,25 @@ struct SceneBuilder {
         return nil
     }
 
+    /// Whether a stack view with explicit margins but no `layoutMarginsRelativeArrangement`
+    /// attribute arranges within its margins all the same, as its recorded frames show:
+    /// its first arranged view starts at the margin (a non-zero one) along the axis and
+    /// across it.
+    static func arrangesWithinMargins(_ stack: IBView, arranged: [IBView]) -> Bool {
+        guard stack.element["layoutMarginsRelativeArrangement"] == nil, let first = arranged.first else { return false }
+        func value(_ inset: XMLElement, _ name: String) -> Double { inset[name].flatMap(Double.init) ?? 0 }
+        let top: Double, left: Double
+        if let inset = stack.element.child("edgeInsets", key: "layoutMargins") {
+            (top, left) = (value(inset, "top"), value(inset, "left"))
+        } else if let inset = stack.element.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
+            (top, left) = (value(inset, "top"), value(inset, "leading"))
+        } else {
+            return false
+        }
+        guard top != 0 || left != 0 else { return false }
+        return abs(first.frame.x - left) <= 1e-3 && abs(first.frame.y - top) <= 1e-3
+    }
+
     static func insets(_ top: Double, _ left: Double, _ bottom: Double, _ right: Double) -> JSONValue {
         .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
     }
@@ -758,7 +781,9 @@ struct SceneBuilder {
         if let spacing = element["spacing"].flatMap(Double.init) { members.append(("spacing", .number(spacing))) }
         let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
         members.append(("arranged", .array(arranged)))
-        if element["layoutMarginsRelativeArrangement"] == "YES" { members.append(("layoutMarginsRelative", .bool(true))) }
+        if element["layoutMarginsRelativeArrangement"] == "YES" || Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
+            members.append(("layoutMarginsRelative", .bool(true)))
+        }
         if element["baselineRelativeArrangement"] == "YES", axis == "vertical" { members.append(("baselineRelative", .bool(true))) }
         return .object(members)
     }
