@@ -28,8 +28,11 @@ extension WireframeRenderer {
         var rejection: String
         /// Whether each view is a stack view (drawn dashed, class `stack`).
         var isStack: [Bool]
+        /// The labels' text drawn in this panel (``writeTexts(_:into:)``), name order.
+        var texts: [PanelText] = []
 
-        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, marks: [Mark], guides: [Guide]) {
+        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, marks: [Mark], guides: [Guide],
+             texts drawn: [DrawnLabel] = []) {
             let count = hierarchy.count
             reported = (0..<count).map { index in
                 index < layout.frames.count ? WireframeRenderer.finite(layout.frames[index].frame) : Box(x: 0, y: 0, width: 0, height: 0)
@@ -51,6 +54,12 @@ extension WireframeRenderer {
                 return box
             }
             isStack = [false] + compiled.scene.views.map { $0.stack != nil }
+            if !isRejected {
+                let absolute = self.absolute
+                texts = drawn.compactMap { label in
+                    hierarchy.index(of: label.name).map { PanelText(frame: normalized(absolute[$0]), label: label) }
+                }
+            }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
                 for frame in absolute + guideBoxes {
@@ -62,6 +71,23 @@ extension WireframeRenderer {
                 }
             }
             self.bounds = bounds
+        }
+    }
+
+    /// A label's text as drawn in a panel: its frame relative to the container's origin
+    /// (points, sizes ≥ 0) and its lines.
+    struct PanelText {
+        var frame: Box
+        var label: DrawnLabel
+
+        /// The box the drawn lines cover, points: from the frame's top-left, as wide as the
+        /// widest drawn line (its ellipsis included) and as tall as the drawn lines' line
+        /// heights; `nil` without a drawn line.
+        var inkBox: Box? {
+            guard !label.lines.isEmpty else { return nil }
+            let widest = label.lines.reduce(0) { max($0, finiteOrZero($1.width)) }
+                + (label.truncated ? WireframeRenderer.ellipsisWidth * finiteOrZero(label.size) : 0)
+            return Box(x: frame.x, y: frame.y, width: widest, height: Double(label.lines.count) * finiteOrZero(label.lineHeight))
         }
     }
 
