@@ -51,7 +51,9 @@ extension SceneText {
     /// Empty for a rejected layout or one without a `text` answer.
     ///
     /// - Complexity: O(UTF-16 length of the labels) plus the shaping of lines not yet
-    ///   measured (``PreparedText/layout(width:numberOfLines:)`` keeps a memo of line widths).
+    ///   measured (``PreparedText/layout(width:numberOfLines:)`` keeps a memo of line widths):
+    ///   each label with lines to draw is laid out once, as the solve did for this layout
+    ///   (and charged to the request's work), and none once `budget` is spent.
     public func drawnLabels(in layout: Layout, budget: inout Int) -> [DrawnLabel] {
         guard !layout.isRejected, layout.text.count == labels.count else { return [] }
         return labels.indices.map { index in
