@@ -208,6 +208,30 @@ struct WireframeTextTests {
         #expect(whole.map(\.isCut) == [false, false])
     }
 
+    /// One label of 9,999 bytes on one line at 300 sizes would draw 3 MB of text: the
+    /// document draws whole panels' lines up to ``WireframeRenderer/maxDrawnTextBytes`` and
+    /// marks the rest cut.
+    @Test func theDrawnTextOfADocumentIsBounded() throws {
+        let string = Array(repeating: "a", count: 5_000).joined(separator: " ")
+        let sizes = (0..<300).map { #"{"width":\#(200 + $0)}"# }.joined(separator: ",")
+        let (elements, raw) = try wireframe(#"""
+        {"sizes":[\#(sizes)],"views":{"l":{"text":{"string":"\#(string)","font":{"family":"DejaVu Sans Mono","size":1}}}},
+         "constraints":["H:|-[l]-|","V:|-[l]-|"]}
+        """#)
+        let groups = elements.indices.filter { elements[$0].name == "g" && elements[$0].attributes["data-view"] == "l"
+            && (elements[$0].attributes["class"] ?? "").hasPrefix("text") }
+        #expect(groups.count == 300)
+        let lines = elements.filter { $0.name == "text" && $0.text == string }
+        let perLine = string.utf8.count + SceneText.drawnLineOverhead
+        #expect(lines.count == WireframeRenderer.maxDrawnTextBytes / perLine)
+        #expect(lines.count == 207)
+        let cut = groups.filter { elements[$0].attributes["data-cut"] == "true" }
+        #expect(cut.count == 300 - 207)
+        #expect(cut.first == groups[207])
+        // The drawn text is in the document once per drawn line: 2 MB, not 3.
+        #expect(raw.utf8.count < 207 * perLine + 300 * 2_000)
+    }
+
     @Test func eachSizeDrawsItsOwnWrapping() throws {
         let a = Self.mono.advance
         let (elements, _) = try wireframe(#"""
