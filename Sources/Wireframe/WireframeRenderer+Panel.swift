@@ -56,8 +56,11 @@ extension WireframeRenderer {
             isStack = [false] + compiled.scene.views.map { $0.stack != nil }
             if !isRejected {
                 let absolute = self.absolute
+                let rightToLeft = compiled.scene.options.layoutDirection == .rightToLeft
                 texts = drawn.compactMap { label in
-                    hierarchy.index(of: label.name).map { PanelText(frame: normalized(absolute[$0]), label: label) }
+                    hierarchy.index(of: label.name).map {
+                        PanelText(frame: normalized(absolute[$0]), label: label, rightToLeft: rightToLeft)
+                    }
                 }
             }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
@@ -75,19 +78,32 @@ extension WireframeRenderer {
     }
 
     /// A label's text as drawn in a panel: its frame relative to the container's origin
-    /// (points, sizes ≥ 0) and its lines.
+    /// (points, sizes ≥ 0), its lines, and its alignment: UILabel's default, natural
+    /// (`NSTextAlignment.natural`: left in a left-to-right layout, right under
+    /// `layoutDirection: rightToLeft`).
     struct PanelText {
         var frame: Box
         var label: DrawnLabel
+        var rightToLeft = false
 
-        /// The box the drawn lines cover, points: from the frame's top-left, as wide as the
-        /// widest drawn line (its ellipsis included) and as tall as the drawn lines' line
-        /// heights; `nil` without a drawn line.
+        /// Where a line of `width` points starts, points from the container's origin.
+        func lineX(_ width: Double) -> Double {
+            rightToLeft ? frame.x + frame.width - finiteOrZero(width) : frame.x
+        }
+
+        /// The width of the ellipsis of a truncated label, points (0 when not truncated).
+        var ellipsis: Double {
+            label.truncated ? WireframeRenderer.ellipsisWidth * finiteOrZero(label.size) : 0
+        }
+
+        /// The box the drawn lines cover, points: from the frame's top, as wide as the drawn
+        /// lines and the ellipsis reach, as tall as the drawn lines' line heights; `nil`
+        /// without a drawn line.
         var inkBox: Box? {
             guard !label.lines.isEmpty else { return nil }
-            let widest = label.lines.reduce(0) { max($0, finiteOrZero($1.width)) }
-                + (label.truncated ? WireframeRenderer.ellipsisWidth * finiteOrZero(label.size) : 0)
-            return Box(x: frame.x, y: frame.y, width: widest, height: Double(label.lines.count) * finiteOrZero(label.lineHeight))
+            let widest = label.lines.reduce(0) { max($0, finiteOrZero($1.width)) } + ellipsis
+            let x = rightToLeft ? frame.x + frame.width - widest : frame.x
+            return Box(x: x, y: frame.y, width: widest, height: Double(label.lines.count) * finiteOrZero(label.lineHeight))
         }
     }
 

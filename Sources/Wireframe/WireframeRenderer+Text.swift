@@ -14,8 +14,10 @@ import LayoutCompiler
 /// </g>
 /// ```
 ///
-/// - The lines are those the `text` answer shows (`data-lines` is its `lines`), each at
-///   the label's frame's left edge (`x`, points from the container's origin) and at its
+/// - The lines are those the `text` answer shows (`data-lines` is its `lines`), each
+///   aligned as UILabel's natural alignment does (`x`, points from the container's origin:
+///   the frame's left edge, or under `layoutDirection: rightToLeft` the frame's right
+///   edge less the line's measured width) and at its
 ///   measured baseline (`y`: the frame's top plus the ascender, plus one line height per
 ///   line before it), exactly (rounded to 6 places as `/solve` writes numbers). Its text
 ///   is the measured line (trailing white space left out); `textLength` is its measured
@@ -99,7 +101,7 @@ extension WireframeRenderer {
             for line in label.lines {
                 guard out.isWriting else { return }
                 out.raw("<text")
-                out.attribute("x", number(text.frame.x))
+                out.attribute("x", number(text.lineX(line.width)))
                 out.attribute("y", number(text.frame.y + line.baseline))
                 out.attribute("data-width", number(line.width))
                 if line.width > 0 && !line.text.isEmpty {
@@ -111,8 +113,10 @@ extension WireframeRenderer {
                 out.raw("</text>\n")
             }
             if label.truncated, let last = label.lines.last {
+                // After the line's end: its right in a left-to-right layout, its left in a
+                // right-to-left one.
                 out.raw("<text class=\"ellipsis\"")
-                out.attribute("x", number(text.frame.x + last.width))
+                out.attribute("x", number(text.rightToLeft ? text.lineX(last.width) - text.ellipsis : text.lineX(last.width) + last.width))
                 out.attribute("y", number(text.frame.y + last.baseline))
                 out.raw(">…</text>\n")
             }

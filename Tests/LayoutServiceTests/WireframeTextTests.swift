@@ -126,6 +126,24 @@ struct WireframeTextTests {
         #expect(children.filter { $0.name == "text" }.map(\.text) == ["aaaa", "…"])
     }
 
+    /// UILabel's natural alignment: right under `layoutDirection: rightToLeft`, each line
+    /// ending at the frame's right edge; the ellipsis of a truncated one before its start.
+    @Test func rightToLeftLinesEndAtTheRightEdge() throws {
+        let a = Self.mono.advance
+        let (elements, _) = try wireframe(#"""
+        {"container":{"width":\#(40 + 9.5 * a),"height":300},"views":{"l":\#(label("aaaa bbbb cc dddd eeee", lines: 2))},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"],"options":{"layoutDirection":"rightToLeft"}}
+        """#)
+        let (_, children) = try textGroup(elements, view: "l")
+        let lines = children.filter { $0.name == "text" && $0.attributes["class"] == nil }
+        #expect(lines.map(\.text) == ["aaaa bbbb", "cc dddd"])
+        let right = 20 + 9.5 * a
+        #expect(abs(try value(lines.first, "x") - (right - 9 * a)) <= 1e-6)
+        #expect(abs(try value(lines.last, "x") - (right - 7 * a)) <= 1e-6)
+        let ellipsis = try #require(children.first { $0.attributes["class"] == "ellipsis" })
+        #expect(abs(try value(ellipsis, "x") - (right - 7 * a - 13 * WireframeRenderer.ellipsisWidth)) <= 1e-6)
+    }
+
     @Test func aViewsLabelIsNotDrawnOverItsText() throws {
         let a = Self.mono.advance
         let (elements, _) = try wireframe(#"""
