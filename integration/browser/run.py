@@ -728,6 +728,7 @@ def check_text_self_sizing(ctx):
     expect([line["text"] for line in edited["drawn"]] == ["Arrives Thursday"], f"edited lines {edited['drawn']}")
     answer = browser.evaluate("document.getElementById('text-answer').textContent")
     expect(answer == "1 line shown", f"#text-answer {answer!r}")
+    browser.screenshot(os.path.join(artifacts, "playground-text-editor.png"))
 
 
 def check_zoom_and_keyboard(ctx):
