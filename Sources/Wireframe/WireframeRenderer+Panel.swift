@@ -57,10 +57,19 @@ extension WireframeRenderer {
             if !isRejected {
                 let absolute = self.absolute
                 let rightToLeft = compiled.scene.options.layoutDirection == .rightToLeft
-                texts = drawn.compactMap { label in
-                    hierarchy.index(of: label.name).map {
-                        PanelText(frame: normalized(absolute[$0]), label: label, rightToLeft: rightToLeft)
+                // A hidden label (or one in a hidden view) is laid out but not drawn, as UIKit.
+                func isShown(_ view: Int) -> Bool {
+                    var current = view, steps = 0
+                    while current > 0 && current <= compiled.scene.views.count && steps <= count {
+                        if compiled.scene.views[current - 1].isHidden { return false }
+                        current = hierarchy.parents[current]
+                        steps += 1
                     }
+                    return true
+                }
+                texts = drawn.compactMap { label in
+                    guard let view = hierarchy.index(of: label.name), view < count, isShown(view) else { return nil }
+                    return PanelText(frame: normalized(absolute[view]), label: label, rightToLeft: rightToLeft)
                 }
             }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))

@@ -3,8 +3,8 @@ import LayoutCompiler
 /// Labels' text drawn in their fonts (contract, "Text": "The wireframe draws each label's
 /// lines in its font"), so that a person sees where the text wraps and where it is cut off.
 ///
-/// Each label (a view with `text`) of a laid-out panel is one group after the panel's views
-/// and guides:
+/// Each label (a view with `text`) of a laid-out panel, unless it or an ancestor is
+/// `hidden` (UIKit draws neither), is one group after the panel's views and guides:
 ///
 /// ```
 /// <g class="text" data-view="body" data-lines="2" data-truncated="false"

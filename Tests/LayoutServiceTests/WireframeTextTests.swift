@@ -144,6 +144,20 @@ struct WireframeTextTests {
         #expect(abs(try value(ellipsis, "x") - (right - 7 * a - 13 * WireframeRenderer.ellipsisWidth)) <= 1e-6)
     }
 
+    /// A hidden label, or one inside a hidden view, is laid out but not drawn (UIKit's
+    /// `isHidden`); its rect is drawn as every view's.
+    @Test func hiddenLabelsAreNotDrawn() throws {
+        let (elements, _) = try wireframe(#"""
+        {"container":{"width":300,"height":300},
+         "views":{"box":{"hidden":true},"inside":{"parent":"box","text":{"string":"in a hidden box"}},
+                  "shy":{"hidden":true,"text":{"string":"hidden"}},"shown":{"text":{"string":"shown"}}},
+         "constraints":["H:|[box]|","V:|[box(100)]-[shy]-[shown]","H:|[inside]","V:|[inside]","H:|[shy]","H:|[shown]"]}
+        """#)
+        let drawn = elements.filter { $0.name == "g" && ($0.attributes["class"] ?? "").hasPrefix("text") }
+        #expect(drawn.map { $0.attributes["data-view"] } == ["shown"])
+        #expect(Set(try #require(WireframeTests.viewRects(elements).first).keys) == ["superview", "box", "inside", "shy", "shown"])
+    }
+
     @Test func aViewsLabelIsNotDrawnOverItsText() throws {
         let a = Self.mono.advance
         let (elements, _) = try wireframe(#"""
