@@ -84,6 +84,10 @@ struct SceneBuilder {
             let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
             notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
         }
+        let hiddenArranged = views.filter { $0.isArranged && $0.element["hidden"] == "YES" }.map(\.name)
+        if !hiddenArranged.isEmpty {
+            notes.append("Hidden arranged views (\(hiddenArranged.joined(separator: ", "))) are laid out shown, as Interface Builder draws and records them; at run time their stack collapses them")
+        }
         for view in views where view.element.name == "stackView"
             && Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
             notes.append("Stack \(view.name) arranges within its margins, as its recorded frames show (the document does not say layoutMarginsRelativeArrangement)")
@@ -648,7 +652,10 @@ struct SceneBuilder {
             if let inset = alignmentInsets(of: element) {
                 members.append(("alignmentInsets", Self.insets(inset.top, inset.left, inset.bottom, inset.right)))
             }
-            if element["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
+            // Interface Builder lays out a stack's hidden arranged views as shown (its
+            // recorded frames give them their full size), where UIStackView collapses them
+            // at run time: they are imported shown, and noted.
+            if element["hidden"] == "YES" && !view.isArranged { members.append(("hidden", .bool(true))) }
             if element.name == "stackView" { members.append(("stack", stack(view))) }
             viewMembers.append((view.name, .object(members)))
         }

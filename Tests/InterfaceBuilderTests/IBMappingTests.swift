@@ -391,6 +391,36 @@ struct IBMappingTests {
         #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
     }
 
+    /// A stack's hidden arranged view is laid out shown, as Interface Builder records it
+    /// (full size, the next view after it), and noted; a hidden view outside a stack keeps
+    /// `hidden`.
+    @Test func hiddenArrangedViewsAreLaidOutShown() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 200))
+                <subviews>
+                    <stackView axis="vertical" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 320, 60))
+                        <subviews>
+                            <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 0, 320, 20))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(0, 20, 320, 40))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="st" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="st" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="st" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="20" id="k4"/>
+                    <constraint firstItem="b" firstAttribute="height" constant="40" id="k5"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["view"]?["hidden"] == nil)
+        #expect(hierarchy.notes.contains("Hidden arranged views (view) are laid out shown, as Interface Builder draws and records them; at run time their stack collapses them"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["view"] == Frame(x: 0, y: 0, width: 320, height: 20))
+        #expect(frames["view2"] == Frame(x: 0, y: 20, width: 320, height: 40))
+    }
+
     @Test func storyboardScenesCellsAndControllerGuides() throws {
         let bytes = Array("""
         <?xml version="1.0" encoding="UTF-8"?>
