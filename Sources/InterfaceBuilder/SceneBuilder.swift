@@ -84,7 +84,7 @@ struct SceneBuilder {
             let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
             notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
         }
-        let hiddenArranged = views.filter { $0.isArranged && $0.element["hidden"] == "YES" }.map(\.name)
+        let hiddenArranged = views.filter { $0.isArranged && $0.element["hidden"] == "YES" && recordedShown($0) }.map(\.name)
         if !hiddenArranged.isEmpty {
             notes.append("Hidden arranged views (\(hiddenArranged.joined(separator: ", "))) are laid out shown, as Interface Builder draws and records them; at run time their stack collapses them")
         }
@@ -652,10 +652,9 @@ struct SceneBuilder {
             if let inset = alignmentInsets(of: element) {
                 members.append(("alignmentInsets", Self.insets(inset.top, inset.left, inset.bottom, inset.right)))
             }
-            // Interface Builder lays out a stack's hidden arranged views as shown (its
-            // recorded frames give them their full size), where UIStackView collapses them
-            // at run time: they are imported shown, and noted.
-            if element["hidden"] == "YES" && !view.isArranged { members.append(("hidden", .bool(true))) }
+            // A stack's hidden arranged view that the recorded frames show laid out is
+            // imported shown (``recordedShown(_:)``), and noted.
+            if element["hidden"] == "YES" && !(view.isArranged && recordedShown(view)) { members.append(("hidden", .bool(true))) }
             if element.name == "stackView" { members.append(("stack", stack(view))) }
             viewMembers.append((view.name, .object(members)))
         }
@@ -750,6 +749,31 @@ struct SceneBuilder {
             return Self.insets(value(inset, "top"), value(inset, "leading"), value(inset, "bottom"), value(inset, "trailing"))
         }
         return nil
+    }
+
+    /// Whether the recorded frames show the hidden arranged view `view` laid out as if shown
+    /// (Interface Builder draws them so in some versions and collapses them in others): it
+    /// has a length along the stack's axis, and the next arranged view starts one spacing
+    /// after its end (the last one: it ends at the stack's end, one spacing after the view
+    /// before it), to 10⁻² point. Stacks that distribute space (`equalSpacing`,
+    /// `equalCentering`) never tell: their hidden views collapse, as UIStackView's do.
+    func recordedShown(_ view: IBView) -> Bool {
+        guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }) else { return false }
+        let distribution = stack.element["distribution"] ?? "fill"
+        guard distribution != "equalSpacing", distribution != "equalCentering" else { return false }
+        let vertical = stack.element["axis"] == "vertical"
+        let arranged = views.filter { $0.parent == stackName && $0.isArranged }
+        guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { return false }
+        let spacing = stack.element["spacing"].flatMap(Double.init) ?? 0
+        func start(_ item: IBView) -> Double { vertical ? item.frame.y : item.frame.x }
+        func end(_ item: IBView) -> Double { vertical ? item.frame.y + item.frame.height : item.frame.x + item.frame.width }
+        guard end(view) - start(view) > 0.01 else { return false }
+        if index + 1 < arranged.count {
+            return abs(start(arranged[index + 1]) - (end(view) + spacing)) <= 0.01
+        }
+        guard index > 0 else { return false }
+        let stackLength = vertical ? stack.frame.height : stack.frame.width
+        return abs(start(view) - (end(arranged[index - 1]) + spacing)) <= 0.01 && abs(end(view) - stackLength) <= 0.01
     }
 
     /// Whether a stack view with explicit margins but no `layoutMarginsRelativeArrangement`

@@ -391,9 +391,9 @@ struct IBMappingTests {
         #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
     }
 
-    /// A stack's hidden arranged view is laid out shown, as Interface Builder records it
-    /// (full size, the next view after it), and noted; a hidden view outside a stack keeps
-    /// `hidden`.
+    /// A stack's hidden arranged view that the recorded frames show laid out (the next
+    /// arranged view one spacing after its end) is imported shown, and noted; one they show
+    /// collapsed keeps `hidden`.
     @Test func hiddenArrangedViewsAreLaidOutShown() throws {
         let hierarchy = try Self.single(Self.xib("""
             <view id="root">\(Self.rect(0, 0, 320, 200))
@@ -419,6 +419,21 @@ struct IBMappingTests {
         let (frames, _) = try Self.solve(hierarchy)
         #expect(frames["view"] == Frame(x: 0, y: 0, width: 320, height: 20))
         #expect(frames["view2"] == Frame(x: 0, y: 20, width: 320, height: 40))
+
+        // Recorded collapsed: the next view starts where the hidden one does.
+        let collapsed = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 200))
+                <subviews>
+                    <stackView axis="vertical" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 320, 40))
+                        <subviews>
+                            <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 0, 320, 20))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(0, 0, 320, 40))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+            </view>
+        """))
+        #expect(collapsed.scene["views"]?["view"]?["hidden"] == .bool(true))
     }
 
     @Test func storyboardScenesCellsAndControllerGuides() throws {
