@@ -66,6 +66,8 @@ public struct IBDevice: Sendable, Hashable {
         ("retina6_12", 390, 844, 3),
         ("retina6_3", 402, 874, 3),
         ("retina6_5", 414, 896, 3),
+        // iPhone Air (6.5-inch, 1260 × 2736 pixels): Xcode 26 names it `retina6_54`.
+        ("retina6_54", 420, 912, 3),
         ("retina6_7", 428, 926, 3),
         ("retina6_72", 430, 932, 3),
         ("retina6_9", 440, 956, 3),

@@ -396,6 +396,22 @@ struct SceneBuilder {
             found[name, default: (false, false)].width = found[name, default: (false, false)].width || attribute == "width"
             found[name, default: (false, false)].height = found[name, default: (false, false)].height || attribute == "height"
         }
+        // UIStackView settles an arranged view's size across its axis, when its alignment
+        // does not fill and nothing else sizes it, with a weak constraint to 0 (ambiguity
+        // suppression): a view of no content size solved so while the recorded frame shows
+        // it sized is sized by its content on that axis, as above.
+        let solved = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
+        for view in views.dropFirst() where view.isArranged && !Self.isMarked(view) {
+            guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }),
+                  (stack.element["alignment"] ?? "fill") != "fill", let frame = solved[view.name] else { continue }
+            let vertical = stack.element["axis"] == "vertical"
+            let content = intrinsicSize(view)
+            if vertical, frame.width.magnitude < 1e-6, view.frame.width > 0, content?["width"] == nil {
+                found[view.name, default: (false, false)].width = true
+            } else if !vertical, frame.height.magnitude < 1e-6, view.frame.height > 0, content?["height"] == nil {
+                found[view.name, default: (false, false)].height = true
+            }
+        }
         var taken = false
         for view in views.dropFirst() where !Self.isMarked(view) {
             guard let axes = found[view.name] else { continue }
