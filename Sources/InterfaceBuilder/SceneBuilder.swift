@@ -57,7 +57,24 @@ struct SceneBuilder {
         self.excluded = excluded
     }
 
-    var scale: Double { Double(device?.scale ?? 1) }
+    /// The pixel grid of the scene's frames (`options.displayScale`): the device's scale,
+    /// else ``recordedScale()``.
+    var displayScale: Int?
+
+    /// The pixel grid a document without a `<device>` (drawn before Xcode 8, whose canvas
+    /// did not name one) was laid out on, as its recorded frames show it: the smallest of
+    /// 1, 2 and 3 pixels per point on whose grid every recorded edge (in the root's
+    /// coordinates) lies, to 10⁻³ point; `nil` when none does. Interface Builder records
+    /// frames rounded to the canvas's pixels, so a grid finer than the one the frames use
+    /// is never needed and a coarser one would move them.
+    func recordedScale() -> Int? {
+        let edges = views.flatMap { view in
+            [view.absolute.x, view.absolute.y, view.absolute.x + view.absolute.width, view.absolute.y + view.absolute.height]
+        }
+        return [1, 2, 3].first { scale in
+            edges.allSatisfy { edge in abs((edge * Double(scale)).rounded() - edge * Double(scale)) <= 1e-3 * Double(scale) }
+        }
+    }
 
     // MARK: Reading
 
@@ -70,6 +87,11 @@ struct SceneBuilder {
         register(id: rootElement["id"], name: "superview")
         collectSubviews(of: rootElement, name: "superview", absolute: views[0].absolute)
         collectGuides()
+        displayScale = device?.scale
+        if device == nil, let scale = recordedScale() {
+            displayScale = scale
+            notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point, taken as the display scale")
+        }
         for view in views {
             for list in view.element.children where list.name == "constraints" {
                 for constraint in list.children where constraint.name == "constraint" {
@@ -679,7 +701,7 @@ struct SceneBuilder {
             scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
         }
         scene.append(("constraints", .array(guideConstraints + constraints)))
-        if let device { scene.append(("options", .object([("displayScale", .number(Double(device.scale)))]))) }
+        if let displayScale { scene.append(("options", .object([("displayScale", .number(Double(displayScale)))]))) }
         return .object(scene)
     }
 
