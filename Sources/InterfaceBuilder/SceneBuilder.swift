@@ -255,7 +255,11 @@ struct SceneBuilder {
                 notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(secondID), which is not in this hierarchy; left out")
                 return
             }
-            let multiplier = try Self.multiplier(element["multiplier"], line: element.line)
+            var multiplier = try Self.multiplier(element["multiplier"], line: element.line)
+            if let text = element["multiplier"], let ratio = Self.ratio(ofRounded: text) {
+                multiplier = Double(ratio.numerator) / Double(ratio.denominator)
+                notes.append("Multiplier \(text) of constraint \(element["id"] ?? "?") is read as \(ratio.numerator):\(ratio.denominator), the simplest ratio it rounds (Interface Builder writes six significant digits)")
+            }
             equation += "\(second).\(Self.attribute(secondAttribute))"
             if multiplier != 1 { equation += " * " + JSONWriter.format(multiplier) }
             if constant > 0 { equation += " + " + JSONWriter.format(constant) }
@@ -332,6 +336,44 @@ struct SceneBuilder {
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
         return value
+    }
+
+    /// Interface Builder writes a multiplier it holds as a ratio (`a:b` typed, or two sizes
+    /// on the canvas) as a decimal of six significant digits (20:29 as `0.689655`): such a
+    /// decimal stands for the simplest ratio within half a unit of its last digit (the
+    /// first convergent of the decimal's continued-fraction expansion that falls in that
+    /// interval), so the engine gets the value IB held. `nil` for a ratio (`a:b`),
+    /// fewer than six significant digits (a value as typed), or no ratio with a
+    /// denominator up to 10⁶. `IBMappingTests.roundedMultipliersAreReadAsRatios` holds it.
+    /// - Complexity: O(digits): at most 40 steps of the expansion.
+    static func ratio(ofRounded text: String) -> (numerator: Int, denominator: Int)? {
+        guard !text.contains(":"), !text.contains("/"), !text.lowercased().contains("e"),
+              let value = Double(text), value.isFinite, value != 0 else { return nil }
+        let digits = text.filter(\.isNumber).drop { $0 == "0" }
+        guard digits.count >= 6 else { return nil }
+        let decimals = text.split(separator: ".", maxSplits: 1).dropFirst().first?.count ?? 0
+        var half = 0.5
+        for _ in 0..<min(decimals, 20) { half /= 10 }
+        let magnitude = value.magnitude
+        let (low, high) = (magnitude - half, magnitude + half)
+        // Convergents h/k of magnitude's continued fraction until one lies in (low, high).
+        var (h0, h1, k0, k1) = (0.0, 1.0, 1.0, 0.0)
+        var x = magnitude
+        for _ in 0..<40 {
+            let a = x.rounded(.down)
+            (h0, h1) = (h1, a * h1 + h0)
+            (k0, k1) = (k1, a * k1 + k0)
+            guard k1 <= 1_000_000 else { return nil }
+            let candidate = h1 / k1
+            if candidate > low && candidate < high {
+                guard k1 > 1 || candidate != magnitude else { return nil }
+                return ((value < 0 ? -1 : 1) * Int(h1), Int(k1))
+            }
+            let fraction = x - a
+            guard fraction > 1e-12 else { return nil }
+            x = 1 / fraction
+        }
+        return nil
     }
 
     /// A view that keeps `translatesAutoresizingMaskIntoConstraints` (IB writes `NO` for the

@@ -296,6 +296,104 @@ struct IBMappingTests {
         #expect(frames["view2"] == Frame(x: 130, y: 55, width: 60, height: 45))
     }
 
+    @Test func stackCrossSizesSettledOnlyByAmbiguitySuppressionTakeTheRecordedSize() throws {
+        // A plain view in a centring vertical stack: only its height is constrained;
+        // UIStackView's ambiguity suppression would make it 0 wide, the file records 240.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 300, 100))
+                <subviews>
+                    <stackView axis="vertical" alignment="center" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 300, 100))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(30, 0, 240, 20))
+                                <constraints>
+                                    <constraint firstAttribute="height" constant="20" id="h"/>
+                                </constraints>
+                            </view>
+                            <view placeholderIntrinsicWidth="60" placeholderIntrinsicHeight="80" id="b">\(Self.rect(120, 20, 60, 80))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="st" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="st" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="st" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="st" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["view"]?["intrinsicSize"] == .object([("width", .number(240))]))
+        #expect(hierarchy.notes.contains { $0.hasPrefix("The constraints leave the width of view free") })
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["view"] == Frame(x: 30, y: 0, width: 240, height: 20))
+        #expect(frames["view2"] == Frame(x: 120, y: 20, width: 60, height: 80))
+    }
+
+    @Test func aDocumentWithoutADeviceTakesThePixelGridOfItsRecordedFrames() throws {
+        // Four columns of 93.75 points: @2x, UIKit rounds their edges to 94, 187.5, 281.5.
+        var objects = ""
+        var constraints = ""
+        for (index, x) in [0.0, 94, 187.5, 281.5].enumerated() {
+            let end = [94.0, 187.5, 281.5, 375][index]
+            objects += "<view translatesAutoresizingMaskIntoConstraints=\"NO\" id=\"c\(index)\">\(Self.rect(x, 0, end - x, 40))</view>"
+            constraints += """
+                <constraint firstItem="c\(index)" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="0.25" id="w\(index)"/>
+                <constraint firstItem="c\(index)" firstAttribute="top" secondItem="root" secondAttribute="top" id="t\(index)"/>
+                <constraint firstItem="c\(index)" firstAttribute="height" constant="40" id="h\(index)"/>
+                <constraint firstItem="c\(index)" firstAttribute="leading" secondItem="\(index == 0 ? "root" : "c\(index - 1)")" secondAttribute="\(index == 0 ? "leading" : "trailing")" id="l\(index)"/>
+                """
+        }
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="11542" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <objects>
+                <view id="root">\(Self.rect(0, 0, 375, 40))<subviews>\(objects)</subviews><constraints>\(constraints)</constraints></view>
+            </objects>
+        </document>
+        """.utf8)
+        let hierarchy = try Self.single(bytes)
+        #expect(hierarchy.scene["options"] == .object([("displayScale", .number(2))]))
+        #expect(hierarchy.notes.contains("The document names no device: its recorded frames lie on a grid of 2 pixels per point, taken as the display scale"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["view"] == Frame(x: 0, y: 0, width: 94, height: 40))
+        #expect(frames["view2"] == Frame(x: 94, y: 0, width: 93.5, height: 40))
+        #expect(frames["view3"] == Frame(x: 187.5, y: 0, width: 94, height: 40))
+        #expect(frames["view4"] == Frame(x: 281.5, y: 0, width: 93.5, height: 40))
+    }
+
+    @Test func roundedMultipliersAreReadAsRatios() throws {
+        #expect(SceneBuilder.ratio(ofRounded: "0.689655")! == (20, 29))
+        #expect(SceneBuilder.ratio(ofRounded: "0.893048")! == (167, 187))
+        #expect(SceneBuilder.ratio(ofRounded: "0.894737")! == (17, 19))
+        #expect(SceneBuilder.ratio(ofRounded: "1.333333")! == (4, 3))
+        #expect(SceneBuilder.ratio(ofRounded: "-0.333333")! == (-1, 3))
+        // As typed (fewer than six significant digits), a ratio, or a whole number: as written.
+        #expect(SceneBuilder.ratio(ofRounded: "0.25") == nil)
+        #expect(SceneBuilder.ratio(ofRounded: "0.33333") == nil)
+        #expect(SceneBuilder.ratio(ofRounded: "20:29") == nil)
+        #expect(SceneBuilder.ratio(ofRounded: "100000") == nil)
+        // 20:29 of a 43.5-point cell is 30 points, where 0.689655 gives 29.99999: the
+        // equation carries the ratio.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 374, 43.5))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, -0.5, 374, 44.5))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="height" secondItem="root" secondAttribute="height" multiplier="0.689655" constant="13.999999999999996" id="k1"/>
+                    <constraint firstItem="a" firstAttribute="centerY" secondItem="root" secondAttribute="centerY" id="k2"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.notes.contains("Multiplier 0.689655 of constraint k1 is read as 20:29, the simplest ratio it rounds (Interface Builder writes six significant digits)"))
+        let equations = try #require(hierarchy.scene["constraints"].flatMap { value -> [String]? in
+            guard case .array(let items) = value else { return nil }
+            return items.compactMap { item in if case .string(let text)? = item["equation"] { text } else { nil } }
+        })
+        #expect(equations.contains("view.height == superview.height * \(JSONWriter.format(20.0 / 29.0)) + \(JSONWriter.format(13.999999999999996))"))
+    }
+
     @Test func autoresizingViewsKeepTheirRecordedFrames() throws {
         let hierarchy = try Self.single(Self.xib("""
             <view id="root">\(Self.rect(0, 0, 320, 200))
