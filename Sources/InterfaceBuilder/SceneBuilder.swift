@@ -777,6 +777,17 @@ struct SceneBuilder {
                      width: view.absolute.width - inset.left - inset.right, height: view.absolute.height - inset.top - inset.bottom)
     }
 
+    /// A recorded length without its float noise (`31.000000000000004` for the 31 points
+    /// Interface Builder computed): the nearest multiple of a pixel when it is within
+    /// 10⁻³ point of one (the corpus README: recorded values sit on the device's pixels and
+    /// carry such noise), else as recorded. Without it a length that is a whole number of
+    /// pixels could cross a half-pixel boundary when centred and round a pixel the other way.
+    func onPixelGrid(_ length: Double) -> Double {
+        guard let displayScale else { return length }
+        let pixels = (length * Double(displayScale)).rounded()
+        return abs(pixels - length * Double(displayScale)) <= 1e-3 * Double(displayScale) ? pixels / Double(displayScale) : length
+    }
+
     /// The recorded size (less the alignment insets: the intrinsic size is the alignment
     /// rectangle's) of a view sized by its content; `placeholderIntrinsicWidth/Height` win.
     func intrinsicSize(_ view: IBView) -> JSONValue? {
@@ -795,6 +806,8 @@ struct SceneBuilder {
             if free.width { width = view.frame.width - inset.left - inset.right }
             if free.height { height = view.frame.height - inset.top - inset.bottom }
         }
+        width = width.map(onPixelGrid)
+        height = height.map(onPixelGrid)
         // `placeholderIntrinsicWidth/Height`: a number, or `infinite` for none.
         for (attribute, isWidth) in [("placeholderIntrinsicWidth", true), ("placeholderIntrinsicHeight", false)] {
             guard let text = element[attribute] else { continue }

@@ -360,6 +360,26 @@ struct IBMappingTests {
         #expect(frames["view4"] == Frame(x: 281.5, y: 0, width: 93.5, height: 40))
     }
 
+    @Test func recordedLengthsLoseTheirFloatNoise() throws {
+        // A 31-point switch recorded as 31.000000000000004, centred in 44 points at @3x:
+        // its edges 6.5 and 37.5 round to 6.667 and 37.667 (31 high); with the noise they
+        // would round to 6.333 and 37.667 (31.333 high).
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 44))
+                <subviews>
+                    <switch translatesAutoresizingMaskIntoConstraints="NO" id="s"><rect key="frame" x="306" y="6.6666666666666679" width="51" height="31.000000000000004"/></switch>
+                </subviews>
+                <constraints>
+                    <constraint firstAttribute="trailing" secondItem="s" secondAttribute="trailing" constant="18" id="k1"/>
+                    <constraint firstItem="s" firstAttribute="centerY" secondItem="root" secondAttribute="centerY" id="k2"/>
+                </constraints>
+            </view>
+        """, device: "retina5_9"))
+        #expect(hierarchy.scene["views"]?["switch"]?["intrinsicSize"] == .object([("width", .number(49)), ("height", .number(31))]))
+        let frame = try #require(try Self.solve(hierarchy).frames["switch"])
+        #expect(frame == Frame(x: 308, y: 6.666667, width: 51, height: 31))
+    }
+
     @Test func roundedMultipliersAreReadAsRatios() throws {
         #expect(SceneBuilder.ratio(ofRounded: "0.689655")! == (20, 29))
         #expect(SceneBuilder.ratio(ofRounded: "0.893048")! == (167, 187))
