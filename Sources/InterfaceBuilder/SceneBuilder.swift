@@ -57,6 +57,37 @@ struct SceneBuilder {
         self.excluded = excluded
     }
 
+    /// The safe-area guides of views other than the root: (guide name, owner view name).
+    var viewSafeAreas: [(guide: String, owner: String)] = []
+
+    /// UIKit's safe area of a view other than the root: the root's safe area where it
+    /// overlaps the view (`UIView.safeAreaInsets`: the part of the view the root's insets
+    /// cover, each edge at least 0), measured on the view's recorded frame. Rewrites the
+    /// pins of each such guide to its owner's edges with those insets, and notes them.
+    mutating func insetViewSafeAreas(_ safeArea: (top: Double, left: Double, bottom: Double, right: Double)) {
+        let rootFrame = views[0].frame
+        for (guide, owner) in viewSafeAreas {
+            guard let view = views.first(where: { $0.name == owner }) else { continue }
+            let frame = view.absolute
+            let insets = [
+                ("top", max(0, safeArea.top - frame.y)),
+                ("leading", max(0, safeArea.left - frame.x)),
+                ("bottom", max(0, safeArea.bottom - (rootFrame.height - frame.y - frame.height))),
+                ("trailing", max(0, safeArea.right - (rootFrame.width - frame.x - frame.width))),
+            ]
+            for (attribute, inset) in insets where inset > 0 {
+                let plain = JSONValue.string("\(guide).\(attribute) == \(owner).\(attribute)")
+                guard let index = guideConstraints.firstIndex(of: plain) else { continue }
+                let sign = attribute == "top" || attribute == "leading" ? "+" : "-"
+                guideConstraints[index] = .string("\(guide).\(attribute) == \(owner).\(attribute) \(sign) \(JSONWriter.format(inset))")
+            }
+            let shown = insets.filter { $0.1 > 0 }.map { "\($0.0) \(JSONWriter.format($0.1))" }
+            notes.append(shown.isEmpty
+                ? "The safe area of \(view.name) is its bounds (the root's safe area does not reach it)"
+                : "The safe area of \(view.name) is the root's where it covers the view: \(shown.joined(separator: ", "))")
+        }
+    }
+
     /// The pixel grid of the scene's frames (`options.displayScale`): the device's scale,
     /// else ``recordedScale()``.
     var displayScale: Int?
@@ -119,6 +150,7 @@ struct SceneBuilder {
             notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
         }
         let safeArea = inferSafeArea()
+        insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
         if sizeFreeSizes(of: scene) {
             scene = sceneJSON(safeArea: safeArea)
@@ -191,9 +223,7 @@ struct SceneBuilder {
                 for attribute in pins {
                     guideConstraints.append(.string("\(name).\(attribute) == \(view.name).\(attribute)"))
                 }
-                if key == "safeArea" {
-                    notes.append("The safe area of \(view.name) is taken as its bounds")
-                }
+                if key == "safeArea" { viewSafeAreas.append((name, view.name)) }
             }
         }
         for guide in root.controllerGuides where guide.name == "viewControllerLayoutGuide" {

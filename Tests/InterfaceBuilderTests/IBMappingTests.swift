@@ -380,6 +380,44 @@ struct IBMappingTests {
         #expect(frame == Frame(x: 308, y: 6.666667, width: 51, height: 31))
     }
 
+    @Test func aViewsSafeAreaIsTheRootsWhereItCoversTheView() throws {
+        // The root's safe area is 20 at the top (back-solved from view a); view b fills the
+        // root, so its own safe area is inset 20 at the top too, and c, 10 below it, is at 30.
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 568))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 20, 320, 10))</view>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(0, 0, 320, 568))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(0, 30, 320, 10))</view>
+                        </subviews>
+                        <constraints>
+                            <constraint firstItem="c" firstAttribute="top" secondItem="bs" secondAttribute="top" constant="10" id="c1"/>
+                            <constraint firstItem="c" firstAttribute="leading" secondItem="b" secondAttribute="leading" id="c2"/>
+                            <constraint firstItem="c" firstAttribute="trailing" secondItem="b" secondAttribute="trailing" id="c3"/>
+                            <constraint firstItem="c" firstAttribute="height" constant="10" id="c4"/>
+                        </constraints>
+                        <viewLayoutGuide key="safeArea" id="bs"/>
+                    </view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="rs" secondAttribute="top" id="a1"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="a2"/>
+                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="a3"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="10" id="a4"/>
+                    <constraint firstItem="b" firstAttribute="top" secondItem="root" secondAttribute="top" id="b1"/>
+                    <constraint firstItem="b" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="b2"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="b3"/>
+                    <constraint firstItem="b" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="b4"/>
+                </constraints>
+                <viewLayoutGuide key="safeArea" id="rs"/>
+            </view>
+        """, device: "retina4_0"))
+        #expect(hierarchy.notes.contains("The safe area of view2 is the root's where it covers the view: top 20"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["view3"] == Frame(x: 0, y: 30, width: 320, height: 10))
+    }
+
     @Test func roundedMultipliersAreReadAsRatios() throws {
         #expect(SceneBuilder.ratio(ofRounded: "0.689655")! == (20, 29))
         #expect(SceneBuilder.ratio(ofRounded: "0.893048")! == (167, 187))
