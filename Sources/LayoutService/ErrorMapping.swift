@@ -407,6 +407,34 @@ extension EngineFailure: HTTPResponseError {
         return failure
     }
 
+    /// The font store could not look up or read a scene's stored faces: 503 with an
+    /// `unknown_font` diagnostic saying why, and the `Retry-After` of
+    /// ``groupLookupFailed(_:)``.
+    static func fontLookupFailed(_ error: StoreError) -> EngineFailure {
+        var failure = groupLookupFailed(error)
+        var reason = LayoutService.describe(error)
+        if case .unavailable = error { reason = "the database is unavailable" }
+        failure.diagnostics = [LayoutDiagnostic(code: .unknownFont, message: "The font store cannot be read right now: \(reason)")]
+        return failure
+    }
+
+    /// A stored face a label chose could not be measured with: replaced or deleted while the
+    /// request was prepared (503, `Retry-After: 1`: the request may be sent again), or a
+    /// file HarfBuzz does not load (422); both `unknown_font`, naming the face.
+    static func storedFontUnavailable(_ unavailable: StoredFontUnavailable) -> EngineFailure {
+        switch unavailable.reason {
+        case .gone:
+            return EngineFailure(status: .serviceUnavailable, diagnostics: [LayoutDiagnostic(
+                code: .unknownFont,
+                message: "Stored font face '\(Diagnostic.echo(unavailable.name))' was replaced or deleted while this request was measured: send it again")],
+                headers: [("Retry-After", "1")])
+        case .unreadable:
+            return .unprocessable([LayoutDiagnostic(
+                code: .unknownFont,
+                message: "Stored font face '\(Diagnostic.echo(unavailable.name))' version \(unavailable.version) cannot be loaded as a font: store it again")])
+        }
+    }
+
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.
     static var internalError: EngineFailure { EngineFailure(status: .internalServerError, diagnostics: []) }
 

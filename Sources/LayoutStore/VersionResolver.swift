@@ -43,15 +43,22 @@ public final class VersionResolver: Sendable {
         var promoted: Int?
     }
 
-    /// The store asked.
-    public let store: any GroupStoring
+    /// The lookup a batch sends: a group store's ``GroupStoring/currentVersions(of:)`` or a
+    /// font store's ``FontStoring/currentFaceVersions(of:)``.
+    private let lookup: @Sendable ([String]) throws(StoreError) -> [String: Int]
     private let state = Mutex(State())
-    /// The number of lookups sent to ``store`` (for tests and metrics).
+    /// The number of lookups sent (for tests and metrics).
     private let lookups = Atomic<Int>(0)
 
-    /// A resolver in front of `store`.
+    /// A resolver in front of `store`'s group versions.
     public init(store: any GroupStoring) {
-        self.store = store
+        self.lookup = { names throws(StoreError) in try store.currentVersions(of: names) }
+    }
+
+    /// A resolver in front of `store`'s stored face versions (read-your-writes for fonts
+    /// across replicas, as for groups).
+    public init(fontStore store: any FontStoring) {
+        self.lookup = { names throws(StoreError) in try store.currentFaceVersions(of: names) }
     }
 
     /// The number of ``GroupStoring/currentVersions(of:)`` calls made so far.
@@ -108,7 +115,7 @@ public final class VersionResolver: Sendable {
         } else {
             lookups.add(1, ordering: .relaxed)
             do throws(StoreError) {
-                result = .success(try store.currentVersions(of: union))
+                result = .success(try lookup(union))
             } catch {
                 result = .failure(error)
             }

@@ -62,7 +62,7 @@ public enum LayoutdCommand {
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
-        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups and stored fonts from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups and stored fonts are unknown"),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
@@ -431,9 +431,15 @@ public enum LayoutdCommand {
             let decoded = try SceneDecoder().decodeGroupBody(json, stored: true)
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
+        // Stored fonts from the same database: labels measure with them as the server's do.
+        let fontStore: (any FontStoring)? = (store as? SQLiteStore) ?? (store as? PostgreSQLGroupStore).map { PostgreSQLFontStore(groups: $0) }
+        let fonts = fontStore.map { fontStore in
+            StoredFontSource(currentVersions: { names in try fontStore.currentFaceVersions(of: names) },
+                             bytes: { name, version in try fontStore.face(named: name).flatMap { $0.version == version ? $0.bytes : nil } })
+        }
         let answer: EngineAnswer
         var svgRefused = false
-        switch engine.prepare(body: body, resolveGroup: resolver) {
+        switch engine.prepare(body: body, fonts: fonts, resolveGroup: resolver) {
         case .success(let prepared):
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
             if !validating, let svgPath = options.string("svg") {
