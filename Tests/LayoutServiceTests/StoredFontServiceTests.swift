@@ -174,4 +174,23 @@ struct StoredFontServiceTests {
         let solved = try client.solve(Self.scene(family: "Liberation Mono"))
         #expect((solved.width, solved.height) == (try Self.expectedSize(Self.liberationMono)))
     }
+
+    /// Two replicas sharing one font store, each with its own result and front caches: a
+    /// face replaced through one is never answered from the other's front cache (its hit is
+    /// checked against the store's current faces), nor a deleted one.
+    @Test func aFaceReplacedOnAnotherReplicaIsNotAnsweredFromTheFrontCache() throws {
+        let shared = try SQLiteStore(path: ":memory:")
+        let a = Client(LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: shared))
+        let b = Client(LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: shared))
+        let scene = Self.scene(family: "Acme Mono")
+        #expect(try a.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        #expect(try b.solve(scene).cacheStatus == "layoutd; fwd=miss; stored")
+        #expect(try b.solve(scene).cacheStatus == "layoutd; hit")
+        #expect(try a.put("Acme Mono", "400", file: Self.liberationMono) == 200)
+        let replaced = try b.solve(scene)
+        #expect((replaced.width, replaced.height) == (try Self.expectedSize(Self.liberationMono)))
+        #expect(replaced.cacheStatus == "layoutd; fwd=miss; stored")
+        #expect(a.send(.DELETE, "/fonts/Acme%20Mono/400", []).status.code == 204)
+        #expect(b.send(.POST, "/solve", Array(scene.utf8)).status.code == 422)
+    }
 }
