@@ -182,12 +182,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// The version was pruned from the group's history: 404 with the store's `message`
     /// (``LayoutService/prunedMessage(name:version:oldestKept:)``).
     case prunedVersion(message: String)
-    /// A group write with no token configured and anonymous writes off: 403 (no
-    /// credentials would be accepted, RFC 9110 §15.5.4).
-    case anonymousWritesRefused
-    /// A group write without the configured bearer token: 401 with `WWW-Authenticate`
-    /// (RFC 6750 §3).
-    case writesNeedAToken
+    /// A group write (`fonts`: a font write) with no token configured and anonymous writes
+    /// off: 403 (no credentials would be accepted, RFC 9110 §15.5.4).
+    case anonymousWritesRefused(fonts: Bool)
+    /// A group write (`fonts`: a font write) without the configured bearer token: 401 with
+    /// `WWW-Authenticate` (RFC 6750 §3).
+    case writesNeedAToken(fonts: Bool)
     /// `If-Match: *` for a group that does not exist: 412 (RFC 9110 §13.1.1).
     case ifMatchAnyButAbsent(group: String)
     /// `If-Match` naming no current version (`state` says what is current): 412.
@@ -288,10 +288,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "Group '\(Diagnostic.echo(group))' has no version \(version)"
         case .prunedVersion(let message):
             return message
-        case .anonymousWritesRefused:
-            return LayoutService.anonymousWritesRefusedDetail
-        case .writesNeedAToken:
-            return "Writing groups needs 'Authorization: Bearer <token>'"
+        case .anonymousWritesRefused(let fonts):
+            return LayoutService.anonymousWritesRefusedDetail(fonts: fonts)
+        case .writesNeedAToken(let fonts):
+            return "Writing \(fonts ? "fonts" : "groups") needs 'Authorization: Bearer <token>'"
         case .ifMatchAnyButAbsent(let group):
             return "If-Match: * but no group named '\(group)' exists"
         case .ifMatchMismatch(let header, let group, let state, let hasWeakTags):

@@ -193,4 +193,56 @@ struct StoredFontServiceTests {
         #expect(a.send(.DELETE, "/fonts/Acme%20Mono/400", []).status.code == 204)
         #expect(b.send(.POST, "/solve", Array(scene.utf8)).status.code == 422)
     }
+
+    /// Families match without regard to case on every route: GET and DELETE of a face find
+    /// it in any spelling of its family (404 for a face that is not stored).
+    @Test func getAndDeleteMatchTheFamilyWithoutRegardToCase() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        #expect(try client.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono)))
+        let got = client.send(.GET, "/fonts/ACME%20mono/400", [])
+        #expect(got.status.code == 200)
+        #expect(got.body == file)
+        #expect(got.headers["ETag"] == "\"1\"")
+        let missing = client.send(.GET, "/fonts/acme%20mono/700", [])
+        #expect(missing.status.code == 404)
+        #expect(try JSONParser().parse(missing.body)["detail"]?.stringValue == "No stored font face 'acme mono/700'")
+        #expect(client.send(.DELETE, "/fonts/acme%20MONO/400", []).status.code == 204)
+        #expect(client.send(.GET, "/fonts/Acme%20Mono/400", []).status.code == 404)
+        #expect(client.send(.DELETE, "/fonts/Acme%20Mono/400", []).status.code == 404)
+    }
+
+    /// A font write without the token speaks of fonts (a group write of groups).
+    @Test func aFontWriteWithoutTheTokenSpeaksOfFonts() throws {
+        var configuration = ServiceConfiguration()
+        configuration.apiToken = "secret"
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration))
+        for (method, target) in [(HTTPMethod.PUT, "/fonts/Acme/400"), (.DELETE, "/fonts/Acme/400")] {
+            let response = client.send(method, target, [1, 2, 3])
+            #expect(response.status.code == 401)
+            #expect(response.headers["WWW-Authenticate"] == "Bearer realm=\"layoutd\"")
+            #expect(try JSONParser().parse(response.body)["detail"]?.stringValue == "Writing fonts needs 'Authorization: Bearer <token>'")
+        }
+        let group = client.send(.PUT, "/groups/g", Array(#"{"constraints":[]}"#.utf8))
+        #expect(try JSONParser().parse(group.body)["detail"]?.stringValue == "Writing groups needs 'Authorization: Bearer <token>'")
+        configuration.apiToken = nil
+        configuration.allowsAnonymousWrites = false
+        let closed = Client(LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration))
+        let refused = closed.send(.PUT, "/fonts/Acme/400", [1, 2, 3])
+        #expect(refused.status.code == 403)
+        #expect(try JSONParser().parse(refused.body)["detail"]?.stringValue == LayoutService.anonymousWritesRefusedDetail(fonts: true))
+        #expect(LayoutService.anonymousWritesRefusedDetail(fonts: true).hasPrefix("Font writes are off: "))
+        #expect(LayoutService.anonymousWritesRefusedDetail(fonts: true).hasSuffix("to let anyone who can reach it write fonts."))
+    }
+
+    /// `"text": {}` says the member `string` is missing, not that it found null.
+    @Test func aLabelWithoutItsStringSaysTheMemberIsMissing() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let response = client.send(.POST, "/solve", Array(#"{"container":{"width":100,"height":100},"views":{"l":{"text":{}}},"constraints":[]}"#.utf8))
+        #expect(response.status.code == 400)
+        let diagnostic = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"]?.stringValue == "invalid_scene")
+        #expect(diagnostic["message"]?.stringValue == "Missing member 'string' at $.views.l.text: a label's text is required")
+        #expect(diagnostic["path"]?.stringValue == "$.views.l.text.string")
+    }
 }

@@ -56,6 +56,9 @@ def crud(ctx):
     ctx.expect_status(r, 200, 'GET')
     ctx.expect_equal((r.headers.get('content-type'), r.headers.get('etag')), ('font/ttf', '"1"'), 'GET fields')
     ctx.expect(r.body == dejavu, 'GET answered %d bytes, not the %d stored' % (len(r.body), len(dejavu)))
+    r = ctx.request('GET', '/fonts/e2e%20SANS/400')
+    ctx.expect_status(r, 200, 'GET in another spelling of the family')
+    ctx.expect(r.body == dejavu, 'GET in another spelling answered other bytes')
 
     r = ctx.request('PUT', path, inter, {'Content-Type': 'font/otf'})
     ctx.expect_status(r, 200, 'replacing PUT')
@@ -68,7 +71,7 @@ def crud(ctx):
     ctx.expect_status(r, 201, 'a second face')
     ctx.expect_equal(sorted(_faces(ctx, 'E2E Sans')), ['400', '700-italic'], 'two faces listed')
 
-    ctx.expect_status(ctx.request('DELETE', path), 204, 'DELETE')
+    ctx.expect_status(ctx.request('DELETE', '/fonts/e2e%20sans/400'), 204, 'DELETE in another spelling of the family')
     ctx.expect_status(ctx.request('GET', path), 404, 'GET after DELETE')
     ctx.expect_status(ctx.request('DELETE', path), 404, 'second DELETE')
     ctx.expect_equal(sorted(_faces(ctx, 'E2E Sans')), ['700-italic'], 'faces after DELETE')
@@ -146,6 +149,7 @@ def token(ctx):
         r = ctx.request('PUT', '/fonts/Tok/400', dejavu, server=s)
         ctx.expect_status(r, 401, 'PUT without the token')
         ctx.expect(r.headers.get('www-authenticate', '').startswith('Bearer'), 'WWW-Authenticate')
+        ctx.expect_equal(r.json()['detail'], "Writing fonts needs 'Authorization: Bearer <token>'", 'the 401 speaks of fonts')
         ctx.expect_status(ctx.request('PUT', '/fonts/Tok/400', dejavu, {'Authorization': 'Bearer wrong'}, server=s),
                           401, 'PUT with a wrong token')
         ctx.expect_status(ctx.request('PUT', '/fonts/Tok/400', dejavu, {'Authorization': 'Bearer f0nt-token'}, server=s),
