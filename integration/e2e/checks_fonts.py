@@ -9,6 +9,7 @@ import hashlib
 import json
 import math
 import os
+import subprocess
 import time
 
 import pg_cluster
@@ -282,6 +283,29 @@ def stored_face_across_a_restart(ctx):
         ctx.expect_equal((got, status), (_label_size(LIBERATION_MONO), 'layoutd; fwd=miss; stored'), 'new answer')
     finally:
         s.stop()
+
+
+@check('fonts/cli-solve-reads-stored-fonts', needs='binary')
+def cli_solve_reads_stored_fonts(ctx):
+    """`layoutd solve --db FILE` measures a label with the faces stored in that database, as
+    the server does; without --db the family is unknown_font (exit 1)."""
+    s = ctx.new_server('fonts-cli')
+    try:
+        ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Cli/400', _read(DEJAVU_MONO), server=s), 201, 'PUT')
+    finally:
+        s.stop()
+    path = os.path.join(ctx.workdir, 'fonts-cli-scene.json')
+    with open(path, 'w', encoding='utf-8') as fh:
+        json.dump(_scene('e2e cli'), fh)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    run = subprocess.run([ctx.binary, 'solve', path, '--db', s.db_path], capture_output=True, timeout=60,
+                         cwd=ctx.workdir, env=env)
+    ctx.expect_equal(run.returncode, 0, 'exit code (stderr %r)' % run.stderr[:300])
+    frame = json.loads(run.stdout)['frames']['l']
+    ctx.expect_equal((frame['width'], frame['height']), _label_size(DEJAVU_MONO), 'label measured with the stored face')
+    run = subprocess.run([ctx.binary, 'solve', path], capture_output=True, timeout=60, cwd=ctx.workdir, env=env)
+    ctx.expect_equal(run.returncode, 1, 'exit code without --db')
+    ctx.expect_equal(json.loads(run.stdout)['diagnostics'][0]['code'], 'unknown_font', 'without --db')
 
 
 @check('fonts/stored-face-across-pg-replicas', needs='binary')
