@@ -39,6 +39,9 @@ public struct StoredFonts: Sendable {
     /// depends on (the cache keys hold them, and cached results are linked to them).
     public let used: [StoredFaceVersion]
 
+    /// The built-in families and `system`, lowercased (membership only, never iterated).
+    static let builtIn = Set((FontCatalog.builtInFamilies + [FontCatalog.systemAlias]).map { $0.lowercased() })
+
     /// The weights of a face name: 100…900 in hundreds.
     static let weights = Array(stride(from: 100, through: 900, by: 100))
 
@@ -46,7 +49,6 @@ public struct StoredFonts: Sendable {
     /// could be stored (``isStorableFamily(_:)``), lowercased, each once, sorted (byte
     /// order). O(labels log labels).
     public static func families(in scene: Scene) -> [String] {
-        let builtIn = Set((FontCatalog.builtInFamilies + [FontCatalog.systemAlias]).map { $0.lowercased() })
         var families = Set<String>()
         for view in scene.views {
             guard let family = view.text?.family.lowercased(), !builtIn.contains(family), isStorableFamily(family) else { continue }
