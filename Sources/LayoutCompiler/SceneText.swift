@@ -89,7 +89,9 @@ public struct SceneText: Sendable {
                 }
             } catch {
                 switch error {
-                case .unknownFamily(let name, let suggestion):
+                case .unknownFamily(let name, let builtInSuggestion):
+                    // A close built-in family first, else a close stored one.
+                    let suggestion = builtInSuggestion ?? FontCatalog.suggestion(for: name, among: stored.storedFamilies)
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,
                         message: "Unknown font family '\(Diagnostic.echo(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),

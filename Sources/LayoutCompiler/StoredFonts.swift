@@ -21,7 +21,7 @@ public struct StoredFaceVersion: Hashable, Sendable {
 /// Built-in families always win (a stored family may not be named like one, and a label's
 /// family is looked up among the built-in ones first). Within a stored family the face is
 /// chosen by ``FontCatalog/match(weight:italic:in:)``, the rule of the built-in families.
-/// Loaded faces go through the measurer's ``FaceCache`` keyed `stored:FAMILY/FACE@VERSION`
+/// Loaded faces go through the measurer's ``FaceCache`` keyed `stored:STORE/FAMILY/FACE@VERSION`
 /// (a version's bytes never change), so a replaced face is never measured with its old file.
 /// Held by `StoredFontTests`.
 public struct StoredFonts: Sendable {
@@ -38,6 +38,9 @@ public struct StoredFonts: Sendable {
     /// The faces chosen for some label, sorted by name (byte order): what the result
     /// depends on (the cache keys hold them, and cached results are linked to them).
     public let used: [StoredFaceVersion]
+    /// Every stored family's spelling, sorted: read only when a label names a family that is
+    /// neither built in nor stored, for its did-you-mean (empty otherwise).
+    public var storedFamilies: [String] = []
 
     /// The built-in families and `system`, lowercased (membership only, never iterated).
     static let builtIn = Set((FontCatalog.builtInFamilies + [FontCatalog.systemAlias]).map { $0.lowercased() })
@@ -95,22 +98,29 @@ public struct StoredFonts: Sendable {
     /// - Parameters:
     ///   - versions: the store's current version of each stored face of ``families(in:)``
     ///     (its answer for ``candidateNames(families:)``), keyed by the stored spelling.
+    ///   - store: names the font store in the face cache's keys
+    ///     (`stored:STORE/FAMILY/FACE@VERSION`): version numbers are unique within one store
+    ///     only, and one process may read several (tests do).
     ///   - bytes: reads a face's file: `nil` when that version is no longer stored (replaced
     ///     or deleted since `versions` was read). Asked only for chosen faces the
     ///     measurer's face cache does not hold.
     /// - Throws: what `bytes` throws, or ``StoredFontUnavailable`` for a face whose version
     ///   is gone or whose file HarfBuzz cannot read.
-    public static func resolve(scene: Scene, versions: [String: Int], measurer: TextMeasurer = SceneText.measurer,
+    public static func resolve(scene: Scene, versions: [String: Int], store: String = "", measurer: TextMeasurer = SceneText.measurer,
                                bytes: (_ name: String, _ version: Int) throws -> [UInt8]?) throws -> StoredFonts {
         if versions.isEmpty { return .none }
         var available: [StoredFaceVersion] = []
         var families: [String: [FontFace]] = [:]
+        /// ``FontFace/path`` → the stored face it names.
+        var named: [String: StoredFaceVersion] = [:]
         for (name, version) in versions {
             guard let slash = name.lastIndex(of: "/"), let parsed = parseFace(name[name.index(after: slash)...]) else { continue }
             let family = String(name[..<slash])
-            available.append(StoredFaceVersion(name: name, version: version))
-            families[family.lowercased(), default: []].append(
-                FontFace(family: family, weight: parsed.weight, italic: parsed.italic, path: "stored:\(name)@\(version)"))
+            let stored = StoredFaceVersion(name: name, version: version)
+            available.append(stored)
+            let path = "stored:\(store)/\(name)@\(version)"
+            named[path] = stored
+            families[family.lowercased(), default: []].append(FontFace(family: family, weight: parsed.weight, italic: parsed.italic, path: path))
         }
         available.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         // Face order must not come from the dictionary: sorted by name, as available is.
@@ -121,10 +131,8 @@ public struct StoredFonts: Sendable {
             guard let spec = view.text, let faces = families[spec.family.lowercased()],
                   let face = FontCatalog.match(weight: spec.weight, italic: spec.italic, in: faces),
                   chosen[face.path] == nil else { continue }
-            // A family name holds no '@' (letters, digits, space, '.', '_', '-'), so the
-            // name ends at the first '@'.
-            let name = String(face.path.dropFirst("stored:".count).prefix { $0 != "@" })
-            let version = versions[name] ?? 0
+            guard let stored = named[face.path] else { continue }
+            let (name, version) = (stored.name, stored.version)
             let loaded = try measurer.faces.load(face) { () throws -> [UInt8] in
                 guard let file = try bytes(name, version) else { throw StoredFontUnavailable(name: name, version: version, reason: .gone) }
                 return file
@@ -136,6 +144,9 @@ public struct StoredFonts: Sendable {
         used.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
         return StoredFonts(families: families, chosen: chosen, available: available, used: used)
     }
+
+    /// Whether `family` (lowercased) has stored faces.
+    public func hasFamily(_ family: String) -> Bool { families[family] != nil }
 
     /// The chosen face for a label's `font` when its family is stored, or nil.
     func face(for font: FontRequest) -> LoadedFace? {

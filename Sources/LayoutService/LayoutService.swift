@@ -52,6 +52,8 @@ public final class LayoutService: Sendable {
     /// used (`font:family/face`) and a font write deletes it in its transaction; otherwise
     /// results are tied to faces only by their keys' `family/face@version`s.
     let fontsShareCacheStore: Bool
+    /// Names ``fontStore`` in the process's face cache (``StoredFontSource/store``).
+    let fontStoreName = StoredFontSource.uniqueStoreName()
     /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
     /// requests to run at once (all but a front cache hit's version lookup); `nil` without
     /// that limit.
@@ -112,6 +114,7 @@ public final class LayoutService: Sendable {
     /// version (`nil` when the version read is not the one asked: replaced meanwhile).
     var storedFontSource: StoredFontSource {
         StoredFontSource(
+            store: fontStoreName,
             currentVersions: { [self] names in
                 do throws(StoreError) { return try lookUpFontVersions(names) } catch { throw EngineFailure.fontLookupFailed(error) }
             },
@@ -119,6 +122,19 @@ public final class LayoutService: Sendable {
                 do throws(StoreError) {
                     guard let face = try fontStore.face(named: name), face.version == version else { return nil }
                     return face.bytes
+                } catch {
+                    throw EngineFailure.fontLookupFailed(error)
+                }
+            },
+            familyNames: { [fontStore] in
+                do throws(StoreError) {
+                    // Sorted by name, so each family's faces are together: one entry per family.
+                    var families: [String] = []
+                    for summary in try fontStore.faces() {
+                        let family = Self.split(summary.name).family
+                        if families.last != family { families.append(family) }
+                    }
+                    return families
                 } catch {
                     throw EngineFailure.fontLookupFailed(error)
                 }

@@ -1,3 +1,4 @@
+import Synchronization
 import HTTP1
 import LayoutCompiler
 import LayoutStore
@@ -37,12 +38,26 @@ public typealias CurrentVersionResolver = ([String]) throws -> [String: Int]
 public struct StoredFontSource: Sendable {
     public var currentVersions: @Sendable ([String]) throws -> [String: Int]
     public var bytes: @Sendable (_ name: String, _ version: Int) throws -> [UInt8]?
+    /// Every stored family's spelling (asked only when a label names a family that is
+    /// neither built in nor stored, for its did-you-mean).
+    public var familyNames: @Sendable () throws -> [String]
+    /// Names this font store in the face cache's keys, shared by the process
+    /// (``StoredFonts/resolve(scene:versions:store:measurer:bytes:)``): distinct for each
+    /// store a process reads, since version numbers are unique within one store only.
+    public var store: String
 
-    public init(currentVersions: @escaping @Sendable ([String]) throws -> [String: Int],
-                bytes: @escaping @Sendable (_ name: String, _ version: Int) throws -> [UInt8]?) {
+    public init(store: String, currentVersions: @escaping @Sendable ([String]) throws -> [String: Int],
+                bytes: @escaping @Sendable (_ name: String, _ version: Int) throws -> [UInt8]?,
+                familyNames: @escaping @Sendable () throws -> [String] = { [] }) {
+        self.store = store
         self.currentVersions = currentVersions
         self.bytes = bytes
+        self.familyNames = familyNames
     }
+
+    /// A name no other font store of this process has (``store``).
+    public static func uniqueStoreName() -> String { String(storeCount.add(1, ordering: .relaxed).newValue) }
+    private static let storeCount = Atomic<Int>(0)
 }
 
 /// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
@@ -166,7 +181,10 @@ public struct SceneEngine: Sendable {
                 if !families.isEmpty {
                     fontNames = StoredFonts.candidateNames(families: families)
                     do {
-                        storedFonts = try StoredFonts.resolve(scene: scene, versions: fonts.currentVersions(fontNames), bytes: fonts.bytes)
+                        storedFonts = try StoredFonts.resolve(scene: scene, versions: fonts.currentVersions(fontNames), store: fonts.store, bytes: fonts.bytes)
+                        // A family that is not stored is a 422: only then are the stored
+                        // families read, for its did-you-mean.
+                        if !families.allSatisfy(storedFonts.hasFamily) { storedFonts.storedFamilies = try fonts.familyNames() }
                     } catch let failure as EngineFailure {
                         return .failure(failure)
                     } catch let unavailable as StoredFontUnavailable {

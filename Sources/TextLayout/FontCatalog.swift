@@ -186,7 +186,7 @@ public struct FontCatalog: Sendable {
 
     /// The closest of `names` to `name` by Levenshtein distance over lowercased characters,
     /// when within max(1, min(3, name.count / 3)) edits; ties go to the earlier name.
-    static func suggestion(for name: String, among names: [String]) -> String? {
+    public static func suggestion(for name: String, among names: [String]) -> String? {
         let target = Array(name.lowercased())
         let limit = max(1, min(3, target.count / 3))
         var best: (String, Int)?

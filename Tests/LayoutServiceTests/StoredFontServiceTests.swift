@@ -95,6 +95,17 @@ struct StoredFontServiceTests {
         #expect(diagnostic["path"]?.stringValue == "$.views.l.text.font.family")
     }
 
+    /// A family close to a stored one (and to no built-in one) gets a did-you-mean naming it.
+    @Test func aMisspeltStoredFamilyGetsADidYouMean() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        #expect(try client.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        let response = client.send(.POST, "/solve", Array(Self.scene(family: "Acme Mnoo").utf8))
+        #expect(response.status.code == 422)
+        let diagnostic = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"]?.stringValue == "unknown_font")
+        #expect(diagnostic["message"]?.stringValue == "Unknown font family 'Acme Mnoo'; did you mean 'Acme Mono'?")
+    }
+
     /// A face added to a stored family changes the answers whose weight now picks it
     /// (CSS Fonts 4: 700 asked of {400} is 400, of {400, 700} is 700), through the front cache.
     @Test func anAddedFaceIsChosenByWeight() throws {

@@ -434,7 +434,7 @@ public enum LayoutdCommand {
         // Stored fonts from the same database: labels measure with them as the server's do.
         let fontStore: (any FontStoring)? = (store as? SQLiteStore) ?? (store as? PostgreSQLGroupStore).map { PostgreSQLFontStore(groups: $0) }
         let fonts = fontStore.map { fontStore in
-            StoredFontSource(currentVersions: { names in try fontStore.currentFaceVersions(of: names) },
+            StoredFontSource(store: StoredFontSource.uniqueStoreName(), currentVersions: { names in try fontStore.currentFaceVersions(of: names) },
                              bytes: { name, version in try fontStore.face(named: name).flatMap { $0.version == version ? $0.bytes : nil } })
         }
         let answer: EngineAnswer
