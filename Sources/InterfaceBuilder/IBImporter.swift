@@ -45,6 +45,10 @@ public struct IBImport: Sendable {
     /// (views, guides, constraints): where a problem is reported (`layoutd lint`). Looked
     /// up only, never iterated.
     public var lines: [String: Int] = [:]
+    /// Faults of the document that leave the rest usable: an `id` given to two elements,
+    /// a constraint naming an `id` no element has. Each names the IB id of the view it
+    /// concerns (the constraint's owner, or the element) and the line.
+    public var problems: [(message: String, line: Int, viewID: String)] = []
 }
 
 /// Why a document cannot be imported (the contract's 422 `invalid_document`): a message
@@ -154,14 +158,40 @@ public enum InterfaceBuilderImporter {
             hierarchies.append(hierarchy)
         }
         var lines: [String: Int] = [:]
-        collectLines(root, into: &lines)
-        return IBImport(document: info, hierarchies: hierarchies, lines: lines)
+        var problems: [(message: String, line: Int, viewID: String)] = []
+        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
+        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
+        for reference in references where lines[reference.id] == nil {
+            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
+                             reference.line, reference.ownerID))
+        }
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
     }
 
-    /// Every element's `id` → its line (the first element with an id, if repeated).
-    static func collectLines(_ element: XMLElement, into lines: inout [String: Int]) {
-        if let id = element["id"], lines[id] == nil { lines[id] = element.line }
-        for child in element.children { collectLines(child, into: &lines) }
+    /// Every element's `id` → its line (the first element with an id, if repeated; a
+    /// repeat is a problem), and the ids constraints name (`firstItem`, `secondItem`) with
+    /// the id of the view owning the constraint. Recursion depth is bounded by
+    /// ``XMLLimits/maxDepth``.
+    static func collectLines(_ element: XMLElement, ownerID: String, into lines: inout [String: Int],
+                             problems: inout [(message: String, line: Int, viewID: String)],
+                             references: inout [(id: String, line: Int, constraintID: String, ownerID: String)]) {
+        var owner = ownerID
+        if let id = element["id"] {
+            if let first = lines[id] {
+                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line, id))
+            } else {
+                lines[id] = element.line
+            }
+            if isView(element) { owner = id }
+        }
+        if element.name == "constraint" {
+            for attribute in ["firstItem", "secondItem"] {
+                if let id = element[attribute] { references.append((id, element.line, element["id"] ?? "?", owner)) }
+            }
+        }
+        for child in element.children {
+            collectLines(child, ownerID: owner, into: &lines, problems: &problems, references: &references)
+        }
     }
 
     /// A hierarchy's scene, built from the recorded frames of the document's device,

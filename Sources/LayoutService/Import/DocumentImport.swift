@@ -122,6 +122,7 @@ extension SceneEngine {
             throw EngineFailure.invalidDocument(error)
         }
         guard request.solves || request.drawsWireframe else { return ImportOutcome(imported: imported, solved: []) }
+        let problems = Self.documentProblems(imported)
         var limits = self.limits
         limits.maxSolverWork = max(1, self.limits.maxSolverWork / max(1, imported.hierarchies.count))
         let engine = SceneEngine(limits: limits, maxResponseBytes: maxResponseBytes, answerPool: answerPool)
@@ -133,10 +134,10 @@ extension SceneEngine {
             writer.value(hierarchy.scene)
             switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
             case .failure(let failure):
-                solved.append(SolvedHierarchy(frames: [], diagnostics: failure.diagnostics, misplaced: []))
+                solved.append(SolvedHierarchy(frames: [], diagnostics: problems[solved.count] + failure.diagnostics, misplaced: []))
             case .success(let prepared):
                 let (compiled, layouts) = engine.compileAndSolve(prepared)
-                var diagnostics = compiled.diagnostics + (prepared.text?.diagnostics ?? [])
+                var diagnostics = problems[solved.count] + compiled.diagnostics + (prepared.text?.diagnostics ?? [])
                 guard !compiled.hasErrors, let layout = layouts.first else {
                     solved.append(SolvedHierarchy(frames: [], diagnostics: diagnostics, misplaced: []))
                     continue
@@ -159,6 +160,19 @@ extension SceneEngine {
             }
         }
         return ImportOutcome(imported: imported, solved: solved)
+    }
+
+    /// The document's problems (``IBImport/problems``) as `invalid_document` warnings with
+    /// their line, per hierarchy (the one whose `ids` hold the view concerned), in order.
+    static func documentProblems(_ imported: IBImport) -> [[LayoutDiagnostic]] {
+        imported.hierarchies.map { hierarchy in
+            let viewIDs = Set(hierarchy.ids.map(\.ibId))
+            return imported.problems.filter { viewIDs.contains($0.viewID) }.map { problem in
+                var diagnostic = LayoutDiagnostic(severity: .warning, code: .invalidDocument, message: "Line \(problem.line): \(problem.message)")
+                diagnostic.line = problem.line
+                return diagnostic
+            }
+        }
     }
 
     /// The `<device>` a document records, read with the importer's bounds (nil when the
