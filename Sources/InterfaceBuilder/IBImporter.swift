@@ -74,6 +74,10 @@ public struct IBImportOptions: Sendable {
     /// the size-class variations are those of the new device's traits, and
     /// `options.displayScale` is its scale; each hierarchy's `notes` say so.
     public var device: IBDevice?
+    /// `?intrinsic=measured`: labels become `text` views measured by the Text feature, their
+    /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
+    /// recorded size as their intrinsic size (`recorded`, the default).
+    public var measuresLabels = false
     public init() {}
 }
 
@@ -152,6 +156,10 @@ public enum InterfaceBuilderImporter {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
+            if options.measuresLabels {
+                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
+                                                        notes: &hierarchy.notes)
+            }
             if let target {
                 hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
             }

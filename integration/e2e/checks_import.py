@@ -109,6 +109,28 @@ def device_and_orientation(ctx):
     ctx.expect_status(r, 415, 'JSON body')
 
 
+@check('import/intrinsic-measured')
+def intrinsic_measured(ctx):
+    # A label of bold system 20 points: measured in Inter 700 at 20 points, which the
+    # same scene as a /solve text view measures to the same frame.
+    label = ('<label text="Welcome" translatesAutoresizingMaskIntoConstraints="NO" id="l-1">'
+             '<rect key="frame" x="16" y="20" width="90" height="24"/>'
+             '<fontDescription key="fontDescription" type="boldSystem" pointSize="20"/></label>\n')
+    body = _doc(label, '<constraint firstItem="l-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="16" id="c-1"/>\n'
+                       '<constraint firstItem="l-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="20" id="c-2"/>\n')
+    r = ctx.request('POST', '/import?solve=true&intrinsic=measured', body, XML)
+    ctx.expect_status(r, 200, 'intrinsic=measured')
+    h = r.json()['hierarchies'][0]
+    view = h['scene']['views']['labelWelcome']
+    ctx.expect_equal(view['text'], {'string': 'Welcome', 'font': {'family': 'system', 'size': 20, 'weight': 700, 'italic': False}}, 'text')
+    ctx.expect('Label labelWelcome is measured: boldSystem 20 as Inter weight 700' in h['notes'], 'notes %r' % h['notes'])
+    solved = ctx.request('POST', '/solve', h['scene']).json()
+    ctx.expect_equal(h['frames']['labelWelcome'], solved['frames']['labelWelcome'], 'the frame /solve gives')
+    ctx.expect(h['frames']['labelWelcome']['width'] != 90, 'measured, not recorded: %r' % h['frames']['labelWelcome'])
+    r = ctx.request('POST', '/import?intrinsic=guessed', body, XML)
+    ctx.expect_status(r, 400, 'intrinsic=guessed')
+
+
 @check('import/svg')
 def svg(ctx):
     body = _read(ctx, 'Automattic__pocket-casts-ios__AddCell.xib')

@@ -24,6 +24,7 @@ extension LayoutdCommand {
     static let importOptions: [OptionSpec] = [
         OptionSpec(name: "device", valueName: "ID", help: "Lay the document out on this device of the table (retina6_1, ipad12_9, …) instead of its own.", defaultDescription: "the document's device"),
         OptionSpec(name: "orientation", valueName: "portrait|landscape", help: "The device's orientation.", defaultDescription: "the document's"),
+        OptionSpec(name: "intrinsic", valueName: "recorded|measured", help: "Labels' intrinsic sizes: as recorded, or measured from their text in a mapped font (as ?intrinsic=).", defaultDescription: "recorded"),
         OptionSpec(name: "solve", valueName: "", help: "(import only) Solve each hierarchy: frames, diagnostics and misplaced views, as POST /import?solve=true.", isFlag: true),
         OptionSpec(name: "json", valueName: "", help: "(lint only) Print the problems as JSON, {\"problems\": [{file, line, severity, hierarchy, view, message}]}.", isFlag: true),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work for the whole document, in simplex cell operations, shared by its hierarchies (as serve's flag).", defaultDescription: "100000000"),
@@ -51,6 +52,7 @@ extension LayoutdCommand {
         var query: [String] = []
         if let device = options.string("device") { query.append("device=\(device)") }
         if let orientation = options.string("orientation") { query.append("orientation=\(orientation)") }
+        if let intrinsic = options.string("intrinsic") { query.append("intrinsic=\(intrinsic)") }
         if linting || options.flag("solve") { query.append("solve=true") }
         let request: ImportRequest
         do {

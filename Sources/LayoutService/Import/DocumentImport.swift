@@ -13,6 +13,8 @@ public struct ImportRequest: Sendable, Equatable {
     public var orientation: String?
     /// `?format=svg`: the hierarchies drawn instead of JSON.
     public var drawsWireframe = false
+    /// `?intrinsic=measured`: labels measured from their text and mapped font.
+    public var measuresLabels = false
 
     public init(solves: Bool = false, deviceID: String? = nil, orientation: String? = nil, drawsWireframe: Bool = false) {
         self.solves = solves
@@ -30,7 +32,7 @@ public struct ImportRequest: Sendable, Equatable {
 
     /// The request a query string asks for: `solve` (`true`, `false`, `1`, `0` or bare),
     /// `device` (an id of the table), `orientation` (`portrait`, `landscape`), `intrinsic`
-    /// (`recorded`, the only mode), `format` (`json`, `svg`). Unknown parameters are ignored,
+    /// (`recorded` or `measured`), `format` (`json`, `svg`). Unknown parameters are ignored,
     /// as `/solve` ignores them.
     /// - Throws: ``Refusal`` naming the first parameter whose value is not allowed.
     public static func parse(query: String?) throws(Refusal) -> ImportRequest {
@@ -52,8 +54,11 @@ public struct ImportRequest: Sendable, Equatable {
             }
             request.orientation = orientation
         }
-        if let intrinsic = LayoutService.queryValue("intrinsic", in: query), intrinsic != "recorded" {
-            throw Refusal(parameter: "intrinsic", value: intrinsic, allowed: ["recorded"])
+        if let intrinsic = LayoutService.queryValue("intrinsic", in: query) {
+            guard intrinsic == "recorded" || intrinsic == "measured" else {
+                throw Refusal(parameter: "intrinsic", value: intrinsic, allowed: ["recorded", "measured"])
+            }
+            request.measuresLabels = intrinsic == "measured"
         }
         if let format = LayoutService.queryValue("format", in: query) {
             guard format == "json" || format == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
@@ -108,6 +113,7 @@ extension SceneEngine {
     ///   bounded by its share of the work limit.
     public func importDocument(_ bytes: [UInt8], request: ImportRequest) throws(EngineFailure) -> ImportOutcome {
         var options = IBImportOptions()
+        options.measuresLabels = request.measuresLabels
         if request.deviceID != nil || request.orientation != nil {
             let recorded = Self.recordedDevice(bytes, limits: options.limits)
             let id = request.deviceID ?? recorded?.id
