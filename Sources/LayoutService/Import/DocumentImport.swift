@@ -16,11 +16,13 @@ public struct ImportRequest: Sendable, Equatable {
     /// `?intrinsic=measured`: labels measured from their text and mapped font.
     public var measuresLabels = false
 
-    public init(solves: Bool = false, deviceID: String? = nil, orientation: String? = nil, drawsWireframe: Bool = false) {
+    public init(solves: Bool = false, deviceID: String? = nil, orientation: String? = nil, drawsWireframe: Bool = false,
+                measuresLabels: Bool = false) {
         self.solves = solves
         self.deviceID = deviceID
         self.orientation = orientation
         self.drawsWireframe = drawsWireframe
+        self.measuresLabels = measuresLabels
     }
 
     /// Why a query cannot be answered: the parameter, the value given, and what is allowed.
