@@ -119,7 +119,7 @@ struct ImportServiceTests {
         let response = post("/import?format=svg", Self.document(recordedX: 17))
         #expect(response.status == 200)
         let svg = String(decoding: response.body, as: UTF8.self)
-        #expect(svg.contains(#"<rect class="misplaced recorded" data-view="box" x="17" y="20" width="288" height="60"/>"#))
-        #expect(svg.contains(#"<rect class="misplaced solved" data-view="box" x="16" y="20" width="288" height="60"/>"#))
+        #expect(svg.contains(##"<rect class="misplaced recorded" fill="none" stroke="#e80" stroke-width="1.5" stroke-dasharray="4 3" data-view="box" x="17" y="20" width="288" height="60"/>"##))
+        #expect(svg.contains(##"<rect class="misplaced solved" fill="none" stroke="#d00" stroke-width="1.5" data-view="box" x="16" y="20" width="288" height="60"/>"##))
     }
 }

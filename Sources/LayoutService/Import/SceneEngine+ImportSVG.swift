@@ -52,7 +52,7 @@ extension SceneEngine {
             width = max(width, drawnWidth)
             parts.append(part)
         }
-        body += Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layoutd-import\" width=\"\(JSONWriter.format(width))\" height=\"\(JSONWriter.format(top))\" viewBox=\"0 0 \(JSONWriter.format(width)) \(JSONWriter.format(top))\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n<style>.misplaced{fill:none;stroke:#d00;stroke-width:1.5}.misplaced.recorded{stroke-dasharray:4 3;stroke:#e80}</style>\n".utf8)
+        body += Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layoutd-import\" width=\"\(JSONWriter.format(width))\" height=\"\(JSONWriter.format(top))\" viewBox=\"0 0 \(JSONWriter.format(width)) \(JSONWriter.format(top))\" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\">\n".utf8)
         for part in parts { body += part }
         body += Array("</svg>\n".utf8)
         if body.count > maxResponseBytes { return responseTooLarge(limit: maxResponseBytes) }
@@ -86,7 +86,11 @@ extension SceneEngine {
         for view in solved.misplaced {
             for (kind, frames) in [("recorded", recordedFrames), ("solved", solvedFrames)] {
                 guard let frame = absolute(view.view, frames) else { continue }
-                out += Array("<rect class=\"misplaced \(kind)\" data-view=\"".utf8) + escaped(view.view)
+                // Presentation attributes, not a stylesheet: the drawing may be inlined in a
+                // page whose Content-Security-Policy admits only known styles (the playground).
+                let stroke = kind == "recorded" ? "fill=\"none\" stroke=\"#e80\" stroke-width=\"1.5\" stroke-dasharray=\"4 3\""
+                    : "fill=\"none\" stroke=\"#d00\" stroke-width=\"1.5\""
+                out += Array("<rect class=\"misplaced \(kind)\" \(stroke) data-view=\"".utf8) + escaped(view.view)
                 out += Array("\" x=\"\(JSONWriter.format(frame.x))\" y=\"\(JSONWriter.format(frame.y))\" width=\"\(JSONWriter.format(abs(frame.width)))\" height=\"\(JSONWriter.format(abs(frame.height)))\"/>\n".utf8)
             }
         }

@@ -30,6 +30,11 @@ import Wireframe
 ///   names in its `broken`/`conflicting` constraints);
 /// - `#permalink` is `#scene=<URL-encoded JSON>`, which loads that scene.
 ///
+/// An Interface Builder document dropped on `#ib-drop` (or chosen with `#ib-file`) is sent
+/// to `POST /import?solve=true`, its hierarchies listed in `#ib-hierarchies` (a click puts
+/// that scene in the editor), and to `POST /import?format=svg`, drawn in `#ib-drawing`
+/// (`data-state`: `empty`, `pending`, `ok`, `error`).
+///
 /// Query parameters: `?scene=<URL-encoded JSON>` loads that scene (as does the fragment
 /// `#scene=`), `?example=NAME` one of the examples (`contract`, `rtl`, `conflict`,
 /// `syntax`, `card`, `overflow`). Stable hooks for tests: `#scene`, `#wireframe`
