@@ -115,12 +115,15 @@ extension SceneEngine {
         return Double(String(decoding: value, as: UTF8.self))
     }
 
-    /// The first (or last) offset of `needle` in `haystack`.
+    /// The first (or last) offset of `needle` in `haystack`, without allocating.
+    /// - Complexity: O(`haystack.count` × `needle.count`) at worst; the needles are short tags.
     static func find(_ needle: [UInt8], in haystack: [UInt8], fromEnd: Bool = false) -> Int? {
-        guard needle.count <= haystack.count else { return nil }
-        let starts = Array(0...(haystack.count - needle.count))
-        for start in fromEnd ? starts.reversed() : starts where haystack[start] == needle[0] {
-            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+        let last = haystack.count - needle.count
+        var start = fromEnd ? last : 0
+        while start >= 0 && start <= last {
+            if haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+            start += fromEnd ? -1 : 1
         }
         return nil
     }
