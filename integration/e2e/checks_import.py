@@ -101,6 +101,8 @@ def device_and_orientation(ctx):
                                                   'width': 1366, 'height': 1024, 'scale': 2}, 'device')
     h = doc['hierarchies'][0]
     ctx.expect_equal(h['frames']['superview'], {'x': 0, 'y': 0, 'width': 1366, 'height': 1024}, 'container')
+    # The table's safe area of a 12.9" iPad (20 points of status bar), not the recorded iPhone's.
+    ctx.expect_equal(h['scene']['container']['safeArea'], {'top': 20, 'left': 0, 'bottom': 0, 'right': 0}, 'safe area')
     ctx.expect_equal(h['misplaced'], [], 'misplaced on another device')
     r = ctx.request('POST', '/import?device=nokia3310', body, XML)
     ctx.expect_status(r, 400, 'unknown device')
@@ -163,6 +165,14 @@ def lint_corpus(ctx):
                        is not None, '%s: line %r' % (name, line))
         flagged += p.returncode
     ctx.expect(0 < flagged < len(names), '%d of %d documents flagged' % (flagged, len(names)))
+    # --json: the same problems as objects.
+    path = os.path.join(folder, 'SwiftKickMobile__SwiftMessages__CardView.xib')
+    text = _lint(ctx, path).stdout.decode('utf-8').splitlines()
+    p = subprocess.run([ctx.binary, 'lint', '--json', path], capture_output=True, timeout=120)
+    ctx.expect_equal(p.returncode, 1, 'lint --json exit')
+    problems = json.loads(p.stdout)['problems']
+    ctx.expect_equal(['%s:%d: %s: %s: %s: %s' % (q['file'], q['line'], q['severity'], q['hierarchy'], q['view'], q['message'])
+                      for q in problems], text, 'lint --json and the text lines')
     p = subprocess.run([ctx.binary, 'lint'], capture_output=True, timeout=30)
     ctx.expect_equal(p.returncode, 2, 'lint without FILE')
 
