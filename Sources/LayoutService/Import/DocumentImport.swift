@@ -105,7 +105,8 @@ extension SceneEngine {
     /// The solver work of the whole document is bounded by `limits.maxSolverWork`, shared
     /// evenly by its hierarchies (a hierarchy past its share gets the `limit_exceeded`
     /// diagnostic of `/solve`). `misplaced` compares with the recorded frames to half a
-    /// pixel of the layout's device (`0.5 / scale` points; 0.5 without a device), and is
+    /// pixel of the layout's device (`0.5 / scale` points; 0.5 without a device), leaves out
+    /// the views the solver finds ambiguous (``IBMisplacement/misplacedViews(in:solvedFrames:tolerance:skipping:)``), and is
     /// empty when the document is laid out on another device than its own (its recorded
     /// frames are not that device's).
     ///
@@ -154,14 +155,12 @@ extension SceneEngine {
                 let frames = layout.isRejected ? [] : layout.frames
                 var misplaced: [MisplacedView] = []
                 if !retargeted && !frames.isEmpty {
-                    let byName = Dictionary(frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
-                    let ids = Dictionary(hierarchy.ids.map { ($0.name, $0.ibId) }, uniquingKeysWith: { first, _ in first })
-                    for (name, recorded) in hierarchy.recordedFrames where name != "superview" {
-                        guard let frame = byName[name] else { continue }
-                        let differs = abs(frame.x - recorded.x) > tolerance || abs(frame.y - recorded.y) > tolerance
-                            || abs(frame.width - recorded.width) > tolerance || abs(frame.height - recorded.height) > tolerance
-                        if differs { misplaced.append(MisplacedView(view: name, ibId: ids[name] ?? "", recorded: recorded, solved: frame)) }
-                    }
+                    // Views the solver finds ambiguous are left out: its choice says nothing
+                    // about the document (IBMisplacement's rule).
+                    let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
+                    misplaced = IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames, tolerance: tolerance, skipping: ambiguous)
+                        .filter { $0.view != "superview" }
+                        .map { MisplacedView(view: $0.view, ibId: $0.ibId, recorded: $0.recorded, solved: $0.solved) }
                 }
                 solved.append(SolvedHierarchy(frames: frames, diagnostics: diagnostics, misplaced: misplaced,
                                               compiled: compiled, layout: layout))
