@@ -17,7 +17,7 @@ struct IBDeviceTests {
         #expect(try #require(IBDevice.named("retina4_7", orientation: "landscape")).safeAreaInsets == (0, 0, 0, 0))
         #expect(try #require(IBDevice.named("ipad12_9rounded", orientation: "landscape")).safeAreaInsets == (24, 0, 20, 0))
         #expect(IBDevice.named("nokia3310", orientation: "portrait") == nil)
-        #expect(IBDevice.ids.count == 22 && IBDevice.ids.first == "ipad10_2" && IBDevice.ids.last == "retina6_9")
+        #expect(IBDevice.ids.count == 23 && IBDevice.ids.first == "ipad10_2" && IBDevice.ids.last == "retina6_9")
     }
 
     /// A storyboard scene recorded on an iPhone 8 (375 × 667, safe area 20 at the top) laid

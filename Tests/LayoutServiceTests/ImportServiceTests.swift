@@ -92,7 +92,7 @@ struct ImportServiceTests {
         let detail = try JSONParser().parse(unknown.body)["detail"]
         #expect(detail == .string("device='nokia' is not allowed: use one of " + ["ipad10_2", "ipad10_5", "ipad10_9rounded", "ipad11_0rounded", "ipad12_9",
             "ipad12_9rounded", "ipad7_9", "ipad9_7", "retina3_5", "retina4_0", "retina4_7", "retina5_4", "retina5_5", "retina5_9", "retina6_0",
-            "retina6_1", "retina6_12", "retina6_3", "retina6_5", "retina6_7", "retina6_72", "retina6_9"].joined(separator: ", ")))
+            "retina6_1", "retina6_12", "retina6_3", "retina6_5", "retina6_54", "retina6_7", "retina6_72", "retina6_9"].joined(separator: ", ")))
         #expect(post("/import", Self.document(), contentType: "application/json").status == 415)
         #expect(post("/import", Self.document(), contentType: nil).status == 200)
         #expect(post("/import", Self.document(), contentType: "text/xml; charset=utf-8").status == 200)
