@@ -100,9 +100,9 @@ def font_seeds(out, fonts_root):
             flipped = bytearray(small)
             flipped[record] ^= 0x20
             write(out, bytes(flipped), "%s-%s-tag" % (label, tag.strip()))
-            for bad in (0xFFFFFFF0, len(small) - 2):
+            for bad in (0xFFFFFFF0,):
                 write(out, patched(small, record + 8, ">I", bad), "%s-%s-offset" % (label, tag.strip()))
-            for bad in (0xFFFFFFFF, length + 1):
+            for bad in (length + 1,):
                 write(out, patched(small, record + 12, ">I", bad), "%s-%s-length" % (label, tag.strip()))
         where = {tag: offset for tag, _, offset, _ in records}
         if "head" in where:
