@@ -39,6 +39,8 @@ enum Problem {
         case group
         /// A font file (`PUT /fonts/FAMILY/FACE`) or the store's bounds on fonts.
         case font
+        /// An Interface Builder document (`POST /import`).
+        case document
     }
 
     static func describe(status: HTTPStatus, diagnostics: [LayoutDiagnostic], subject: Subject = .scene) -> (type: String, title: String, detail: String) {
@@ -52,6 +54,8 @@ enum Problem {
                 return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
             }
             return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : subject == .font ? "Invalid font" : "Invalid scene", detail)
+        case .unprocessableContent where subject == .document:
+            return ("urn:layoutd:problem:invalid-document", "The document cannot be imported", detail)
         case .unprocessableContent:
             return ("urn:layoutd:problem:unprocessable-scene",
                     subject == .group ? "The group cannot be stored" : subject == .font ? "The font cannot be stored" : "The scene cannot be laid out", detail)
@@ -159,6 +163,13 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case contentCoded(coding: String)
     /// A `Content-Type` that is not JSON: 415 with `Accept-Post: application/json`.
     case unsupportedMediaType(contentType: String)
+    /// `POST /import` with a `Content-Type` other than `application/xml`, `text/xml` or
+    /// `application/octet-stream`: 415 with `Accept-Post` listing them.
+    case unsupportedDocumentType(contentType: String)
+    /// `POST /import` with a query parameter whose value is not allowed (an unknown
+    /// `device`, an `orientation` other than portrait or landscape, …): 400 listing the
+    /// allowed values.
+    case invalidImportParameter(ImportRequest.Refusal)
     /// A group name outside `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`: 400.
     case invalidGroupName(String)
     /// A version path segment that is not a positive integer without leading zeros: 400.
@@ -215,6 +226,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidFontName: .badRequest
         case .unknownFontFace: .notFound
         case .fontFileTooLarge: .contentTooLarge
+        case .invalidImportParameter: .badRequest
+        case .unsupportedDocumentType: .unsupportedMediaType
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
@@ -266,6 +279,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
         case .unsupportedMediaType(let contentType):
             return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
+        case .unsupportedDocumentType(let contentType):
+            return "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); got '\(Diagnostic.echo(contentType))'"
+        case .invalidImportParameter(let refusal):
+            return "\(refusal.parameter)='\(Diagnostic.echo(refusal.value))' is not allowed: use one of \(refusal.allowed.joined(separator: ", "))"
         case .invalidGroupName(let name):
             return "'\(Diagnostic.echo(name))' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"
         case .invalidVersion(let version):
@@ -322,6 +339,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .databaseReadOnly: [("Retry-After", "60")]
         case .contentCoded: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
+        case .unsupportedDocumentType: [("Accept-Post", LayoutService.importMediaTypes.joined(separator: ", "))]
+        case .invalidImportParameter: []
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,

@@ -95,6 +95,7 @@ public final class LayoutService: Sendable {
         var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
         router.add(.POST, "/solve") { [self] request, _ in solve(request) }
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
+        router.add(.POST, "/import") { [self] request, _ in importDocument(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
             let missingFonts = SceneText.measurer.catalog.missingFamilies

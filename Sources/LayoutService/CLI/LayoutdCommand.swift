@@ -4,7 +4,7 @@ import LayoutCompiler
 import LayoutStore
 import LayoutSyntax
 
-/// The `layoutd` command line: `serve`, `solve`, `validate`.
+/// The `layoutd` command line: `serve`, `solve`, `validate`, `import`, `lint`.
 ///
 /// Exit codes: 0 success (for `solve`: laid out, warnings allowed); 1 the scene has
 /// errors (or, for `serve`, the service could not start: port taken, database damaged);
@@ -76,6 +76,8 @@ public enum LayoutdCommand {
       serve               Run the HTTP service (POST /solve, /validate, /groups…).
       solve FILE|-        Solve a scene file (or standard input); print the /solve JSON.
       validate FILE|-     Check a scene; print its diagnostics.
+      import FILE         Read a .xib or .storyboard; print its hierarchies as scenes (--solve: with frames).
+      lint FILE           Lay out a .xib or .storyboard; print misplaced views, conflicts, ambiguity as Xcode would; exit 1 on any.
       probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
       groups export|import  Copy named groups out of (JSON lines on stdout) or into (from stdin) a store, keeping versions.
       fonts export|import   Copy stored font faces out of (JSON lines, files in base64) or into a store, keeping versions.
@@ -96,6 +98,8 @@ public enum LayoutdCommand {
             case "serve": return try serve(rest, environment: environment)
             case "solve": return try scene(rest, validating: false, environment: environment)
             case "validate": return try scene(rest, validating: true, environment: environment)
+            case "import": return try importOrLint(rest, linting: false, environment: environment)
+            case "lint": return try importOrLint(rest, linting: true, environment: environment)
             case "probe": return try probe(rest, environment: environment)
             case "groups": return try groups(rest, environment: environment)
             case "fonts": return try fonts(rest, environment: environment)
