@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "layoutd", dependencies: ["LayoutService", "CLayoutdSystem"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "layoutd-bench",
-            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService", "TextLayout"],
+            dependencies: ["Cassowary", "LayoutSyntax", "LayoutCompiler", "LayoutService", "TextLayout", "InterfaceBuilder", "HTTP1", "LayoutStore"],
             swiftSettings: swiftSettings
         ),
 
