@@ -64,6 +64,21 @@ struct LoopAnswerTests {
         #expect(onLoop(Self.request(.PUT, "/groups/x", "{}")) == nil)
     }
 
+    @Test func ioThreadsAreReadFromTheFlagOrTheEnvironmentWithinTheirBounds() throws {
+        let base = ["--db", ":memory:"]
+        #expect(try ServeOptions(parsing: base, environment: [:]).ioThreads == ProcessInfo.processInfo.activeProcessorCount)
+        #expect(try ServeOptions(parsing: base + ["--io-threads", "3"], environment: [:]).ioThreads == 3)
+        #expect(try ServeOptions(parsing: base, environment: ["LAYOUTD_IO_THREADS": "4"]).ioThreads == 4)
+        for bad in ["0", "257"] {
+            do {
+                _ = try ServeOptions(parsing: base + ["--io-threads", bad], environment: [:])
+                Issue.record("--io-threads \(bad) was accepted")
+            } catch {
+                #expect(error.message == "--io-threads must be 1…256")
+            }
+        }
+    }
+
     /// A server like `layoutd serve`'s: the service's handler on the workers, its loop
     /// handler on `ioThreads` loops.
     static func withServer(ioThreads: Int, _ body: (Int, HTTPServer) throws -> Void) throws {
