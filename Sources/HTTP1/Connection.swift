@@ -434,6 +434,8 @@ final class Connection: Sendable {
                 syncHeldRequestBytes(&io)
                 if let next = outcome.request { request = next }
                 rejected += outcome.rejected
+                // The client's EOF is already in: lingering would only wait for it again.
+                if case .lingering = io.closing { hardClose(&io) }
                 break reading
             } else {
                 let code = errno

@@ -166,6 +166,7 @@ struct EventLoopTests {
             let warm = try RawClient(port: port)
             warm.send(request)
             #expect(try warm.readResponse().body.count == body.count)
+            held.append(warm)
             let before = try Self.residentBytes()
             for _ in 0..<connections {
                 let client = try RawClient(port: port)
