@@ -32,6 +32,9 @@ public struct IBHierarchy: Sendable {
     /// Views whose element says `misplaced="YES"` or `ambiguous="YES"`: their recorded frame
     /// is not what their constraints give.
     public var markedViews: [String]
+    /// The views of ``markedViews`` whose element says `misplaced="YES"` (Xcode's
+    /// "frame will be different at run time"), in document order.
+    public var misplacedMarks: [String] = []
 }
 
 /// The answer of an import.
@@ -101,7 +104,9 @@ public enum InterfaceBuilderImporter {
                         if let view = controller.children.first(where: { $0["key"] == "view" && isView($0) }) {
                             let title = controller["title"] ?? controller["userLabel"] ?? controller["customClass"] ?? controller.name
                             let guides = controller.child("layoutGuides")?.children ?? []
-                            roots.append(HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true))
+                            var hierarchyRoot = HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true)
+                            hierarchyRoot.controller = controller
+                            roots.append(hierarchyRoot)
                         }
                     }
                 }
@@ -129,6 +134,7 @@ public enum InterfaceBuilderImporter {
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+            builder.toolsVersion = Int(info.toolsVersion) ?? 0
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             hierarchies.append(hierarchy)
@@ -215,6 +221,9 @@ struct HierarchyRoot {
     /// A view controller's root view (or a cell's content view): it has system margins.
     var isControllerView: Bool
     var cellID: String? = nil
+    /// A storyboard scene's controller element (its `navigationItem` and `tabBarItem` say
+    /// which bars cover the root view).
+    var controller: XMLElement? = nil
 }
 
 /// Makes valid (`[A-Za-z_][A-Za-z0-9_]*`), readable, unique lowerCamelCase names.

@@ -27,10 +27,15 @@ struct SceneBuilder {
     /// The document's required `==` constraints with multiplier 1 between two items, as read
     /// (for back-solving the safe area).
     var requiredEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
+    /// The same with a priority below required (for margins no required one tells).
+    var optionalEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
     var notes: [String] = []
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
     var rootSafeAreaID: String?
+    /// View name → the axes whose size the constraints leave free, which the recorded size
+    /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
+    var freeSizes: [String: (width: Bool, height: Bool)] = [:]
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
     /// A controller's top and bottom layout guides: their bottom and top are the safe area's
@@ -39,6 +44,12 @@ struct SceneBuilder {
 
     /// Ids of constraints and views the size-class variations leave out on the device.
     let excluded: Set<String>
+    /// The document's `toolsVersion` (0 when absent): the Xcode that drew it, which chose
+    /// the system controls' sizes and alignment insets.
+    var toolsVersion = 0
+    /// Margins back-solved from the recorded frames: view name → the insets found, per edge
+    /// (`nil` where no constraint tells).
+    var solvedMargins: [String: (top: Double?, left: Double?, bottom: Double?, right: Double?)] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
@@ -67,11 +78,34 @@ struct SceneBuilder {
             }
         }
         addAutoresizingConstraints()
+        noteAlignmentInsets()
+        inferMargins()
+        if root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES", explicitMargins(views[0].element) != nil {
+            let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
+            notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
+        }
+        let hiddenArranged = views.filter { $0.isArranged && $0.element["hidden"] == "YES" && recordedShown($0) }.map(\.name)
+        if !hiddenArranged.isEmpty {
+            notes.append("Hidden arranged views (\(hiddenArranged.joined(separator: ", "))) are laid out shown, as Interface Builder draws and records them; at run time their stack collapses them")
+        }
+        for view in views where view.element.name == "stackView"
+            && Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
+            notes.append("Stack \(view.name) arranges within its margins, as its recorded frames show (the document does not say layoutMarginsRelativeArrangement)")
+        }
+        for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
+            guard let side = Self.readableSide(view) else { continue }
+            notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
+        }
         let safeArea = inferSafeArea()
+        var scene = sceneJSON(safeArea: safeArea)
+        if sizeFreeSizes(of: scene) {
+            scene = sceneJSON(safeArea: safeArea)
+        }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
-                           scene: sceneJSON(safeArea: safeArea), ids: ids, notes: notes,
+                           scene: scene, ids: ids, notes: notes,
                            recordedFrames: views.map { ($0.name, $0.frame) },
-                           markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name))
+                           markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name),
+                           misplacedMarks: views.filter { $0.element["misplaced"] == "YES" }.map(\.name))
     }
 
     mutating func register(id: String?, name: String) {
@@ -208,9 +242,12 @@ struct SceneBuilder {
             equation += JSONWriter.format(constant)
         }
         var members: [(String, JSONValue)] = [("equation", .string(equation))]
-        if relation == "==", element["priority"] == nil, let second,
-           (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
-            requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+        if relation == "==", let second, (try? Self.multiplier(element["multiplier"], line: element.line)) == 1 {
+            if element["priority"] == nil || element["priority"] == "1000" {
+                requiredEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+            } else {
+                optionalEqualities.append((first, firstAttribute, second, secondAttribute, constant))
+            }
         }
         if let priority = element["priority"] {
             let value = try Self.number(priority, default: 1000, what: "priority", line: element.line)
@@ -282,20 +319,28 @@ struct SceneBuilder {
     /// than one is flexible the flexible ones scale with the parent (their recorded share).
     mutating func addAutoresizingConstraints() {
         let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
-        for view in views.dropFirst() where view.element["translatesAutoresizingMaskIntoConstraints"] != "NO" && !view.isArranged {
+        // `fixedFrame="YES"`: a view Interface Builder left without constraints, which it
+        // builds with `translatesAutoresizingMaskIntoConstraints` on whatever the file says.
+        for view in views.dropFirst() where (view.element["translatesAutoresizingMaskIntoConstraints"] != "NO" || view.element["fixedFrame"] == "YES")
+            && !view.isArranged {
             guard let parentName = view.parent, let parent = byName[parentName] else { continue }
+            if view.element["translatesAutoresizingMaskIntoConstraints"] == "NO" {
+                notes.append("\(view.name) has a fixed frame (no constraints): placed by its autoresizing mask, as Interface Builder builds it")
+            }
             let mask = view.element.child("autoresizingMask", key: "autoresizingMask")
             func flag(_ name: String) -> Bool { mask?[name] == "YES" }
             let parentRef = parentName
+            // The mask fixes the frame; the constraints act on the alignment rectangle.
+            let inset = alignmentInsets(of: view.element) ?? (0, 0, 0, 0)
             for horizontal in [true, false] {
-                let start = horizontal ? view.frame.x : view.frame.y
-                let length = horizontal ? view.frame.width : view.frame.height
+                let start = horizontal ? view.frame.x + inset.left : view.frame.y + inset.top
+                let length = horizontal ? view.frame.width - inset.left - inset.right : view.frame.height - inset.top - inset.bottom
                 let parentLength = horizontal ? parent.frame.width : parent.frame.height
                 let flexibleStart = flag(horizontal ? "flexibleMinX" : "flexibleMinY")
                 let flexibleLength = flag(horizontal ? "widthSizable" : "heightSizable")
                 let flexibleEnd = flag(horizontal ? "flexibleMaxX" : "flexibleMaxY")
                 let (startAttribute, endAttribute, lengthAttribute) = horizontal ? ("left", "right", "width") : ("top", "bottom", "height")
-                let end = parentLength - start - length
+                let end = parentLength - start - length - (horizontal ? inset.right : inset.bottom)
                 var equations: [String] = []
                 if !flexibleLength {
                     equations.append("\(view.name).\(lengthAttribute) == \(JSONWriter.format(length))")
@@ -315,6 +360,143 @@ struct SceneBuilder {
                 constraints.append(contentsOf: equations.map { .object([("equation", .string($0)), ("id", .string("autoresizing:\(view.name)"))]) })
             }
         }
+    }
+
+    /// One note per kind of system control with alignment insets in the hierarchy.
+    mutating func noteAlignmentInsets() {
+        for kind in ["segmentedControl", "slider", "switch"] {
+            guard let inset = Self.alignmentInsets[kind] else { continue }
+            let named = views.filter { $0.element.name == kind && alignmentInsets(of: $0.element) != nil }.map(\.name)
+            guard !named.isEmpty else { continue }
+            let sides = [("top", inset.top), ("left", inset.left), ("bottom", inset.bottom), ("right", inset.right)]
+                .filter { $0.1 != 0 }.map { "\($0.0) \(JSONWriter.format($0.1))" }.joined(separator: ", ")
+            notes.append("Alignment insets \(sides) of \(kind) (\(named.joined(separator: ", "))) taken from the system-control table; their intrinsic size is the recorded size less these")
+        }
+    }
+
+    // MARK: Sizes the constraints leave free
+
+    /// Interface Builder marks a view `ambiguous="YES"` when its constraints leave its frame
+    /// free, unless the view has a size of its own at design time (an `@IBDesignable` or a
+    /// custom class's intrinsic content size, which the file does not record). So a view
+    /// without that mark whose width or height the scene leaves ambiguous is sized by its
+    /// content: its recorded size (less its alignment insets) becomes its intrinsic size on
+    /// that axis. Found by compiling and solving `scene` once; noted per view. Returns
+    /// whether any size was taken (the scene must then be built again).
+    /// - Complexity: one compile and solve of the hierarchy's scene.
+    mutating func sizeFreeSizes(of scene: JSONValue) -> Bool {
+        guard let decoded = try? SceneDecoder().decode(scene) else { return false }
+        let compiled = SceneCompiler(scene: decoded).compile()
+        guard !compiled.hasErrors else { return false }
+        let layout = compiled.solve(size: decoded.container.size)
+        var found: [String: (width: Bool, height: Bool)] = [:]
+        for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
+            guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,
+                  attribute == "width" || attribute == "height" else { continue }
+            found[name, default: (false, false)].width = found[name, default: (false, false)].width || attribute == "width"
+            found[name, default: (false, false)].height = found[name, default: (false, false)].height || attribute == "height"
+        }
+        var taken = false
+        for view in views.dropFirst() where !Self.isMarked(view) {
+            guard let axes = found[view.name] else { continue }
+            freeSizes[view.name] = axes
+            taken = true
+            let what = axes.width && axes.height ? "width and height" : axes.width ? "width" : "height"
+            notes.append("The constraints leave the \(what) of \(view.name) free and Interface Builder did not mark it ambiguous: its recorded \(what) is taken as its intrinsic size (a size of its own at design time)")
+        }
+        return taken
+    }
+
+    // MARK: Margins
+
+    /// The layout margins of views whose document gives none (system margins), back-solved
+    /// from the recorded frames: each required `==` constraint with multiplier 1 between a
+    /// view's margin attribute (`topMargin`, `leadingMargin`, …) and an edge of another
+    /// view (or, for an edge no required one tells, such a constraint of lower priority) gives that margin as the distance from the margin owner's recorded frame to the
+    /// other view's recorded alignment rectangle, plus the constant. Per view and edge the
+    /// most frequent value wins (ties to the smaller); negative values are not margins and
+    /// are left out; views marked misplaced or ambiguous give none. Noted per view.
+    mutating func inferMargins() {
+        let byName = Dictionary(uniqueKeysWithValues: views.map { ($0.name, $0) })
+        // Votes of required constraints, then of optional ones (used for an edge only
+        // when no required constraint tells it).
+        var votes: [String: [String: [Double: Int]]] = [:]
+        var optionalVotes: [String: [String: [Double: Int]]] = [:]
+        let marginEdges = ["topMargin": "top", "bottomMargin": "bottom", "leadingMargin": "left", "leftMargin": "left",
+                           "trailingMargin": "right", "rightMargin": "right"]
+        for (index, equality) in (requiredEqualities + optionalEqualities).enumerated() {
+            let isRequired = index < requiredEqualities.count
+            for marginIsFirst in [true, false] {
+                let (owner, ownerAttribute, other, otherAttribute) = marginIsFirst
+                    ? (equality.first, equality.firstAttribute, equality.second, equality.secondAttribute)
+                    : (equality.second, equality.secondAttribute, equality.first, equality.firstAttribute)
+                guard let edge = marginEdges[ownerAttribute], let ownerView = byName[owner], let otherView = byName[other],
+                      owner != other, explicitMargins(ownerView.element) == nil,
+                      !Self.isMarked(ownerView), !Self.isMarked(otherView),
+                      let value = Self.edge(alignmentFrame(otherView), otherAttribute) else { continue }
+                // first = second + constant.
+                let line = marginIsFirst ? value + equality.constant : value - equality.constant
+                let frame = ownerView.absolute
+                let inset: Double
+                switch edge {
+                case "top": inset = line - frame.y
+                case "bottom": inset = frame.y + frame.height - line
+                case "left": inset = line - frame.x
+                default: inset = frame.x + frame.width - line
+                }
+                guard inset.isFinite, inset >= 0 else { continue }
+                let rounded = (inset * 1000).rounded() / 1000
+                if isRequired {
+                    votes[owner, default: [:]][edge, default: [:]][rounded, default: 0] += 1
+                } else {
+                    optionalVotes[owner, default: [:]][edge, default: [:]][rounded, default: 0] += 1
+                }
+            }
+        }
+        for (owner, edges) in optionalVotes {
+            for (edge, counts) in edges where votes[owner]?[edge] == nil {
+                votes[owner, default: [:]][edge] = counts
+            }
+        }
+        for view in views {
+            guard let edges = votes[view.name] else { continue }
+            func chosen(_ edge: String) -> Double? {
+                edges[edge]?.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }).first?.key
+            }
+            let found = (top: chosen("top"), left: chosen("left"), bottom: chosen("bottom"), right: chosen("right"))
+            solvedMargins[view.name] = found
+            let sides = [("top", found.top), ("left", found.left), ("bottom", found.bottom), ("right", found.right)]
+                .compactMap { side, value in value.map { "\(side) \(JSONWriter.format($0))" } }.joined(separator: ", ")
+            notes.append("Margins of \(view.name) (\(sides)) back-solved from the recorded frames")
+        }
+    }
+
+    /// UIKit's readable content width at the default text size (Large): 672 points
+    /// (`readableContentGuide`'s widest, as iPad layouts show it).
+    static let readableWidth = 672.0
+
+    /// A cell's content view that preserves its superview's margins
+    /// (`preservesSuperviewLayoutMargins="YES"`) has, on the left and right, at least the
+    /// table's system margin (16 points on screens up to 400 points wide, 20 on wider ones),
+    /// as UIKit takes the larger of its own margin and the inherited one.
+    func preservingCellMargins(_ margins: JSONValue) -> JSONValue {
+        guard root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES",
+              case .number(let top)? = margins["top"], case .number(let left)? = margins["left"],
+              case .number(let bottom)? = margins["bottom"], case .number(let right)? = margins["right"] else { return margins }
+        let side = (device?.width ?? views[0].frame.width) > 400 ? 20.0 : 16.0
+        return Self.insets(top, max(left, side), bottom, max(right, side))
+    }
+
+    /// A view with `layoutMarginsFollowReadableWidth="YES"` keeps its content within the
+    /// readable width: its left and right margins are at least half of what its width
+    /// exceeds ``readableWidth`` by; `nil` otherwise (or when it is not wider).
+    static func readableSide(_ view: IBView) -> Double? {
+        guard view.element["layoutMarginsFollowReadableWidth"] == "YES", view.frame.width > readableWidth else { return nil }
+        return (view.frame.width - readableWidth) / 2
+    }
+
+    static func isMarked(_ view: IBView) -> Bool {
+        view.element["misplaced"] == "YES" || view.element["ambiguous"] == "YES"
     }
 
     // MARK: Safe area
@@ -346,7 +528,7 @@ struct SceneBuilder {
             }
             let constant = equality.constant
             guard let view = byName[other], view.element["misplaced"] != "YES", view.element["ambiguous"] != "YES",
-                  let value = Self.edge(view.absolute, otherAttribute) else { continue }
+                  let value = Self.edge(alignmentFrame(view), otherAttribute) else { continue }
             let safeValue = safeIsFirst ? value + constant : value - constant
             let (edge, inset): (String, Double)
             switch safe {
@@ -373,9 +555,39 @@ struct SceneBuilder {
             let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
             top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
             bottom = notched ? 34 : 0
+            let bars = Self.bars(of: root.controller, device: device)
+            if bars.top > 0 {
+                top += bars.top
+                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller has a navigationItem)")
+            }
+            if bars.bottom > 0 {
+                bottom = (notched ? 34 : 0) + bars.bottom
+                notes.append("A tab bar of \(JSONWriter.format(bars.bottom)) points is taken to cover the bottom (the controller has a tabBarItem)")
+            }
         }
         return (chosen("top", fallback: top, what: "top"), chosen("left", fallback: 0, what: "left"),
                 chosen("bottom", fallback: bottom, what: "bottom"), chosen("right", fallback: 0, what: "right"))
+    }
+
+    /// The bars UIKit puts over a storyboard controller's root view, which its safe area
+    /// excludes: a navigation bar when the controller has a `<navigationItem>` (it is shown
+    /// in a navigation controller; 44 points on an iPhone in portrait, 32 in landscape, 50 on
+    /// an iPad; none when a `prompt` or a large title makes it taller than the table
+    /// knows), a tab bar when it has a `<tabBarItem>` (49 points on an
+    /// iPhone, 50 on an iPad). Sizes: UIKit's `UINavigationBar` and `UITabBar` heights
+    /// (Apple's Human Interface Guidelines, "Navigation bars", "Tab bars").
+    static func bars(of controller: XMLElement?, device: IBDevice) -> (top: Double, bottom: Double) {
+        guard let controller else { return (0, 0) }
+        let iPad = device.id.hasPrefix("ipad")
+        var top = 0.0, bottom = 0.0
+        if let item = controller.child("navigationItem", key: "navigationItem"), item["prompt"] == nil,
+           item["largeTitleDisplayMode"] == nil || item["largeTitleDisplayMode"] == "never" {
+            top = iPad ? 50 : (device.orientation == "landscape" ? 32 : 44)
+        }
+        if controller.child("tabBarItem", key: "tabBarItem") != nil {
+            bottom = iPad ? 50 : 49
+        }
+        return (top, bottom)
     }
 
     /// The value of an edge attribute of a frame in the root's coordinates (left to right).
@@ -404,17 +616,23 @@ struct SceneBuilder {
         if safeArea != (0, 0, 0, 0) {
             container.append(("safeArea", Self.insets(safeArea.top, safeArea.left, safeArea.bottom, safeArea.right)))
         }
+        let solved = solvedMargins["superview"]
         if let margins = explicitMargins(rootView.element) {
-            container.append(("margins", margins))
+            container.append(("margins", preservingCellMargins(margins)))
         } else if root.isControllerView || root.kind == "cell" {
             // UIKit's system minimum margins follow the screen, not the view: 16 points on
             // screens up to 400 points wide, 20 on wider ones; a cell's content view has 11
             // above and below; a controller's root view adds the safe area
-            // (insetsLayoutMarginsFromSafeArea).
-            let side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            // (insetsLayoutMarginsFromSafeArea). Back-solved edges win.
+            var side = (device?.width ?? rootView.frame.width) > 400 ? 20.0 : 16.0
+            if let readable = Self.readableSide(rootView) { side = max(side, readable) }
             let vertical = root.kind == "cell" ? 11.0 : 0.0
-            container.append(("margins", Self.insets(safeArea.top + vertical, safeArea.left + side,
-                                                     safeArea.bottom + vertical, safeArea.right + side)))
+            container.append(("margins", Self.insets(solved?.top ?? safeArea.top + vertical, solved?.left ?? safeArea.left + side,
+                                                     solved?.bottom ?? safeArea.bottom + vertical, solved?.right ?? safeArea.right + side)))
+        } else if let solved {
+            container.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
+        } else if let readable = Self.readableSide(rootView) {
+            container.append(("margins", Self.insets(8, max(8, readable), 8, max(8, readable))))
         }
         var viewMembers: [(String, JSONValue)] = []
         for view in views.dropFirst() {
@@ -424,8 +642,19 @@ struct SceneBuilder {
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
             if let resistance = Self.priorities(element, "CompressionResistancePriority") { members.append(("compressionResistance", resistance)) }
-            if let margins = explicitMargins(element) { members.append(("margins", margins)) }
-            if element["hidden"] == "YES" { members.append(("hidden", .bool(true))) }
+            if let margins = explicitMargins(element) {
+                members.append(("margins", margins))
+            } else if let solved = solvedMargins[view.name] {
+                members.append(("margins", Self.insets(solved.top ?? 8, solved.left ?? 8, solved.bottom ?? 8, solved.right ?? 8)))
+            } else if let readable = Self.readableSide(view) {
+                members.append(("margins", Self.insets(8, max(8, readable), 8, max(8, readable))))
+            }
+            if let inset = alignmentInsets(of: element) {
+                members.append(("alignmentInsets", Self.insets(inset.top, inset.left, inset.bottom, inset.right)))
+            }
+            // A stack's hidden arranged view that the recorded frames show laid out is
+            // imported shown (``recordedShown(_:)``), and noted.
+            if element["hidden"] == "YES" && !(view.isArranged && recordedShown(view)) { members.append(("hidden", .bool(true))) }
             if element.name == "stackView" { members.append(("stack", stack(view))) }
             viewMembers.append((view.name, .object(members)))
         }
@@ -438,14 +667,53 @@ struct SceneBuilder {
         return .object(scene)
     }
 
+    /// UIKit's `alignmentRectInsets` of the system controls that have them, as Interface
+    /// Builder's recorded frames show them (a frame is the alignment rectangle its
+    /// constraints place, grown by these): a UISwitch 2 points on its trailing (right)
+    /// side, in both its 51 × 31 and its 63 × 28 sizes; a UISlider 2 points left and right
+    /// and 1 below; a UISegmentedControl 1 below. Points; docs/scenes.md, "From Interface
+    /// Builder", lists them; `IBMappingTests.systemControlsGetTheirAlignmentInsets` holds them.
+    static let alignmentInsets: [String: (top: Double, left: Double, bottom: Double, right: Double)] = [
+        "switch": (0, 0, 0, 2),
+        "slider": (0, 2, 1, 2),
+        "segmentedControl": (0, 0, 1, 0),
+    ]
+
+    /// The first `toolsVersion` of Xcode 26, whose UISlider (iOS 26) has no alignment insets:
+    /// its recorded frames sit on the constraints' edges.
+    static let insetFreeSliderToolsVersion = 24000
+
+    /// The alignment insets of `element` in a document of this `toolsVersion`, or `nil`.
+    func alignmentInsets(of element: XMLElement) -> (top: Double, left: Double, bottom: Double, right: Double)? {
+        if element.name == "slider" && toolsVersion >= Self.insetFreeSliderToolsVersion { return nil }
+        return Self.alignmentInsets[element.name]
+    }
+
+    /// The recorded frame of `view` in the root's coordinates less its alignment insets:
+    /// the rectangle its constraints act on.
+    func alignmentFrame(_ view: IBView) -> Frame {
+        guard let inset = alignmentInsets(of: view.element) else { return view.absolute }
+        return Frame(x: view.absolute.x + inset.left, y: view.absolute.y + inset.top,
+                     width: view.absolute.width - inset.left - inset.right, height: view.absolute.height - inset.top - inset.bottom)
+    }
+
+    /// The recorded size (less the alignment insets: the intrinsic size is the alignment
+    /// rectangle's) of a view sized by its content; `placeholderIntrinsicWidth/Height` win.
     func intrinsicSize(_ view: IBView) -> JSONValue? {
         let element = view.element
         var width: Double?, height: Double?
-        if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil) {
-            width = view.frame.width
-            height = view.frame.height
+        let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
+        // A text view that does not scroll is sized by its text, as a label is.
+        if Self.contentSized.contains(element.name) || (element.name == "imageView" && element["image"] != nil)
+            || (element.name == "textView" && element["scrollEnabled"] == "NO") {
+            width = view.frame.width - inset.left - inset.right
+            height = view.frame.height - inset.top - inset.bottom
         } else if Self.contentSizedVertically.contains(element.name) {
-            height = view.frame.height
+            height = view.frame.height - inset.top - inset.bottom
+        }
+        if let free = freeSizes[view.name] {
+            if free.width { width = view.frame.width - inset.left - inset.right }
+            if free.height { height = view.frame.height - inset.top - inset.bottom }
         }
         // `placeholderIntrinsicWidth/Height`: a number, or `infinite` for none.
         for (attribute, isWidth) in [("placeholderIntrinsicWidth", true), ("placeholderIntrinsicHeight", false)] {
@@ -483,6 +751,50 @@ struct SceneBuilder {
         return nil
     }
 
+    /// Whether the recorded frames show the hidden arranged view `view` laid out as if shown
+    /// (Interface Builder draws them so in some versions and collapses them in others): it
+    /// has a length along the stack's axis, and the next arranged view starts one spacing
+    /// after its end (the last one: it ends at the stack's end, one spacing after the view
+    /// before it), to 10⁻² point. Stacks that distribute space (`equalSpacing`,
+    /// `equalCentering`) never tell: their hidden views collapse, as UIStackView's do.
+    func recordedShown(_ view: IBView) -> Bool {
+        guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }) else { return false }
+        let distribution = stack.element["distribution"] ?? "fill"
+        guard distribution != "equalSpacing", distribution != "equalCentering" else { return false }
+        let vertical = stack.element["axis"] == "vertical"
+        let arranged = views.filter { $0.parent == stackName && $0.isArranged }
+        guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { return false }
+        let spacing = stack.element["spacing"].flatMap(Double.init) ?? 0
+        func start(_ item: IBView) -> Double { vertical ? item.frame.y : item.frame.x }
+        func end(_ item: IBView) -> Double { vertical ? item.frame.y + item.frame.height : item.frame.x + item.frame.width }
+        guard end(view) - start(view) > 0.01 else { return false }
+        if index + 1 < arranged.count {
+            return abs(start(arranged[index + 1]) - (end(view) + spacing)) <= 0.01
+        }
+        guard index > 0 else { return false }
+        let stackLength = vertical ? stack.frame.height : stack.frame.width
+        return abs(start(view) - (end(arranged[index - 1]) + spacing)) <= 0.01 && abs(end(view) - stackLength) <= 0.01
+    }
+
+    /// Whether a stack view with explicit margins but no `layoutMarginsRelativeArrangement`
+    /// attribute arranges within its margins all the same, as its recorded frames show:
+    /// its first arranged view starts at the margin (a non-zero one) along the axis and
+    /// across it.
+    static func arrangesWithinMargins(_ stack: IBView, arranged: [IBView]) -> Bool {
+        guard stack.element["layoutMarginsRelativeArrangement"] == nil, let first = arranged.first else { return false }
+        func value(_ inset: XMLElement, _ name: String) -> Double { inset[name].flatMap(Double.init) ?? 0 }
+        let top: Double, left: Double
+        if let inset = stack.element.child("edgeInsets", key: "layoutMargins") {
+            (top, left) = (value(inset, "top"), value(inset, "left"))
+        } else if let inset = stack.element.child("directionalEdgeInsets", key: "directionalLayoutMargins") {
+            (top, left) = (value(inset, "top"), value(inset, "leading"))
+        } else {
+            return false
+        }
+        guard top != 0 || left != 0 else { return false }
+        return abs(first.frame.x - left) <= 1e-3 && abs(first.frame.y - top) <= 1e-3
+    }
+
     static func insets(_ top: Double, _ left: Double, _ bottom: Double, _ right: Double) -> JSONValue {
         .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
     }
@@ -500,7 +812,9 @@ struct SceneBuilder {
         if let spacing = element["spacing"].flatMap(Double.init) { members.append(("spacing", .number(spacing))) }
         let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
         members.append(("arranged", .array(arranged)))
-        if element["layoutMarginsRelativeArrangement"] == "YES" { members.append(("layoutMarginsRelative", .bool(true))) }
+        if element["layoutMarginsRelativeArrangement"] == "YES" || Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
+            members.append(("layoutMarginsRelative", .bool(true)))
+        }
         if element["baselineRelativeArrangement"] == "YES", axis == "vertical" { members.append(("baselineRelative", .bool(true))) }
         return .object(members)
     }

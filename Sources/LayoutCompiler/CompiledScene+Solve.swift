@@ -506,16 +506,25 @@ extension CompiledScene {
     }
 
     /// Every view's and guide's frame relative to the container, exact, in hierarchy order
-    /// (the container at 0, 0).
+    /// (the container at 0, 0): a view's alignment rectangle, which its variables hold,
+    /// grown by its ``ViewSpec/alignmentInsets``.
     func solvedFrames(_ solver: Solver) -> [Frame] {
         var absolute: [Frame] = []
         absolute.reserveCapacity(hierarchy.itemCount)
         for view in 0..<hierarchy.itemCount {
-            absolute.append(Frame(
+            var frame = Frame(
                 x: view == 0 ? 0 : solver.value(of: hierarchy.xVariable(view)),
                 y: view == 0 ? 0 : solver.value(of: hierarchy.yVariable(view)),
                 width: solver.value(of: hierarchy.widthVariable(view)),
-                height: solver.value(of: hierarchy.heightVariable(view))))
+                height: solver.value(of: hierarchy.heightVariable(view)))
+            if view != 0, !hierarchy.isGuide(view) {
+                let inset = scene.spec(ofView: view).alignmentInsets
+                if inset != .zero {
+                    frame = Frame(x: frame.x - inset.left, y: frame.y - inset.top,
+                                  width: frame.width + inset.left + inset.right, height: frame.height + inset.top + inset.bottom)
+                }
+            }
+            absolute.append(frame)
         }
         return absolute
     }

@@ -113,6 +113,9 @@ public struct Insets: Sendable, Hashable {
         self.bottom = bottom
         self.right = right
     }
+
+    /// Zero on every side (the default `safeArea` and `alignmentInsets`).
+    public static let zero = Insets(top: 0, left: 0, bottom: 0, right: 0)
 }
 
 /// A pair of priorities, one per axis (hugging or compression resistance).
@@ -140,6 +143,13 @@ public struct ViewSpec: Sendable {
     /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
     public var firstBaseline: Double?
     public var margins = Insets()
+    /// `alignmentInsets` (UIKit's `alignmentRectInsets`), points, finite, negative allowed:
+    /// the view's alignment rectangle is its frame inset by these. Constraints (edges,
+    /// centres, sizes, baselines), the intrinsic size and stacks act on the alignment
+    /// rectangle; the answered frame is it grown by the insets; the margin attributes are
+    /// measured from the frame, as UIKit's `layoutMarginsGuide` is from the bounds; so are
+    /// the positions of the view's subviews. Zero by default.
+    public var alignmentInsets = Insets.zero
     /// `stack`: the view is a stack view (UIStackView) arranging these views; `nil` otherwise.
     public var stack: StackSpec?
     /// `hidden` (UIKit's `isHidden`): only an arranged view of a stack is laid out

@@ -641,6 +641,12 @@ struct CompileState {
                 if form.spaceWidth != 0 {
                     terms.append(Term(hierarchy.widthVariable(space), form.spaceWidth * factor))
                 }
+                // The space's coordinates start at its frame, which its alignment insets put
+                // outside the alignment rectangle its variables hold.
+                if space != 0, let spaceInsets = alignmentInsets(of: space) {
+                    constant += form.origin * factor * (form.isVertical ? spaceInsets.top : spaceInsets.left)
+                    constant += form.spaceWidth * factor * (spaceInsets.left + spaceInsets.right)
+                }
                 constant += form.constant * factor
                 let key = FrameField.origin(of: view, horizontal: term.attribute.axis == .horizontal).key
                 if !pendingMentions.contains(key) { pendingMentions.append(key) }
@@ -681,9 +687,18 @@ struct CompileState {
     /// The form of `attribute` of `view`. Under right-to-left, leading/trailing (and
     /// their margins) are measured from the space's right edge (`W − x`); in a
     /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
+    ///
+    /// A view's variables hold its alignment rectangle (``ViewSpec/alignmentInsets``); its
+    /// margins are measured from its frame, so the margin attributes carry the insets.
     func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
-        // Read only by the margin attributes (not fetched for the others).
-        var margins: Insets { view == 0 ? scene.container.margins : scene.spec(ofView: view).margins }
+        // Read only by the margin attributes (not fetched for the others): the margins
+        // less the alignment insets, as measured from the alignment rectangle.
+        var margins: Insets {
+            let margins = view == 0 ? scene.container.margins : scene.spec(ofView: view).margins
+            guard let inset = alignmentInsets(of: view) else { return margins }
+            return Insets(top: margins.top - inset.top, left: margins.left - inset.left,
+                          bottom: margins.bottom - inset.bottom, right: margins.right - inset.right)
+        }
         let rtl = isRightToLeft
         func flipped(_ form: AttributeForm) -> AttributeForm {
             guard mirrored else { return form }
@@ -720,6 +735,16 @@ struct CompileState {
             if view != 0, let offset = scene.spec(ofView: view).firstBaseline ?? scene.spec(ofView: view).baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         }
+    }
+}
+
+extension CompileState {
+    /// The alignment insets of hierarchy item `item`; `nil` for the container, a layout
+    /// guide and a view whose insets are zero (the common case, which costs one comparison).
+    @inline(__always) func alignmentInsets(of item: Int) -> Insets? {
+        guard item != 0, !hierarchy.isGuide(item) else { return nil }
+        let insets = scene.spec(ofView: item).alignmentInsets
+        return insets == .zero ? nil : insets
     }
 }
 

@@ -279,7 +279,7 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "stack", "hidden", "text"], path: path())
+                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "alignmentInsets", "stack", "hidden", "text"], path: path())
                 var view = ViewSpec(name: name)
                 if let parent = body["parent"] {
                     if case .string(let parentName) = parent {
@@ -302,6 +302,7 @@ public struct SceneDecoder: Sendable {
                 view.baseline = context.optionalNumber(body["baseline"], path: path() + ".baseline")
                 view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path() + ".firstBaseline")
                 view.margins = decodeInsets(body["margins"], path: path() + ".margins", &context)
+                view.alignmentInsets = decodeInsets(body["alignmentInsets"], path: path() + ".alignmentInsets", default: 0, &context)
                 if let stack = body["stack"] { view.stack = decodeStack(stack, path: path() + ".stack", &context) }
                 if let hidden = body["hidden"] {
                     if case .bool(let flag) = hidden { view.isHidden = flag } else {

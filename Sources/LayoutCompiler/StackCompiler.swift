@@ -550,10 +550,14 @@ extension CompileState {
             let margins = scene.spec(ofView: stack).margins
             let marginStart = horizontal ? (isRightToLeft ? margins.right : margins.left) : margins.top
             let marginEnd = horizontal ? (isRightToLeft ? margins.left : margins.right) : margins.bottom
+            // Margins are measured from the frame, the stack's alignment insets outside its variables.
+            let inset = alignmentInsets(of: stack) ?? .zero
+            let insetStart = horizontal ? (isRightToLeft ? inset.right : inset.left) : inset.top
+            let insetEnd = horizontal ? (isRightToLeft ? inset.left : inset.right) : inset.bottom
             switch term.edge {
-            case .start: constant += marginStart
-            case .end: constant -= marginEnd
-            case .middle: constant += (marginStart - marginEnd) / 2
+            case .start: constant += marginStart - insetStart
+            case .end: constant -= marginEnd - insetEnd
+            case .middle: constant += (marginStart - insetStart - marginEnd + insetEnd) / 2
             default: break
             }
         }

@@ -101,6 +101,14 @@ struct SVGWriter {
                 case 0x0A: replacement = "&#10;"
                 case 0x09: replacement = "&#9;"
                 case 0x0D: replacement = "&#13;"
+                case 0xE2 where index + 2 < utf8.count && Self.isDirectionalControl(utf8[index + 1], utf8[index + 2]):
+                    // U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: kept, as references,
+                    // so that the document's bytes never reorder what a reader sees.
+                    replacement = Self.directionalReferences[Int(utf8[index + 1] & 1) * 64 + Int(utf8[index + 2] & 0x3F)]
+                    length = 3
+                case 0xD8 where index + 1 < utf8.count && utf8[index + 1] == 0x9C:
+                    replacement = "&#x61C;"    // U+061C ARABIC LETTER MARK
+                    length = 2
                 case 0xEF where index + 2 < utf8.count && utf8[index + 1] == 0xBF && utf8[index + 2] >= 0xBE:
                     // U+FFFE or U+FFFF (EF BF BE, EF BF BF): not XML characters.
                     replacement = "\u{FFFD}"
@@ -114,7 +122,7 @@ struct SVGWriter {
                     }
                 }
                 if runStart < index { out.append(UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
-                // The rest writes at least a byte each; a replacement is at most 6 (the slack).
+                // The rest writes at least a byte each; a replacement is at most 8 (within the slack).
                 guard out.admits(utf8.count - index) else { return }
                 replacement.withUTF8Buffer { out.append($0) }
                 index += length
@@ -124,8 +132,38 @@ struct SVGWriter {
         }
     }
 
+    /// Whether the UTF-8 sequence E2 `second` `third` is a directional formatting
+    /// character (Unicode's `Bidi_Control` property less U+061C): U+200E, U+200F
+    /// (E2 80 8E/8F), U+202A–U+202E (E2 80 AA–AE), U+2066–U+2069 (E2 81 A6–A9).
+    static func isDirectionalControl(_ second: UInt8, _ third: UInt8) -> Bool {
+        switch (second, third) {
+        case (0x80, 0x8E...0x8F), (0x80, 0xAA...0xAE), (0x81, 0xA6...0xA9): true
+        default: false
+        }
+    }
+
+    /// The character reference of each directional control, by (second byte & 1) × 64 +
+    /// (third byte & 0x3F); other slots are unused.
+    static let directionalReferences: [StaticString] = {
+        var table = [StaticString](repeating: "", count: 128)
+        table[0x0E] = "&#x200E;"
+        table[0x0F] = "&#x200F;"
+        table[0x2A] = "&#x202A;"
+        table[0x2B] = "&#x202B;"
+        table[0x2C] = "&#x202C;"
+        table[0x2D] = "&#x202D;"
+        table[0x2E] = "&#x202E;"
+        table[64 + 0x26] = "&#x2066;"
+        table[64 + 0x27] = "&#x2067;"
+        table[64 + 0x28] = "&#x2068;"
+        table[64 + 0x29] = "&#x2069;"
+        return table
+    }()
+
     /// `&` `<` `>` `"` `'` as entity or character references; characters outside XML
-    /// 1.0's `Char` production (C0 controls except tab, LF, CR; U+FFFE; U+FFFF) → U+FFFD.
+    /// 1.0's `Char` production (C0 controls except tab, LF, CR; U+FFFE; U+FFFF) → U+FFFD;
+    /// directional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
+    /// U+2066–U+2069) as hexadecimal character references (the same text once parsed).
     /// Line feeds and tabs are kept in text but written as references so that they
     /// survive attribute-value normalisation too.
     static func escaped(_ value: String) -> String {

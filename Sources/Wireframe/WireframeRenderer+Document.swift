@@ -7,9 +7,9 @@ import LayoutCompiler
 /// guides, the labels, the problems and legend lists.
 extension WireframeRenderer {
     static func render(compiled: CompiledScene, layouts: [Layout], sizes: [ContainerSize]?,
-                       display: WireframeDisplay, guides: [[Guide]], into out: inout SVGWriter) {
+                       display: WireframeDisplay, guides: [[Guide]], texts: [[DrawnLabel]], into out: inout SVGWriter) {
         let hierarchy = compiled.hierarchy
-        guard let panels = measurePanels(compiled: compiled, layouts: layouts, guides: guides, into: &out) else { return }
+        guard let panels = measurePanels(compiled: compiled, layouts: layouts, guides: guides, texts: texts, into: &out) else { return }
         // Every view of a laid-out panel writes its group and rect, at least 90 bytes and
         // its name: a document that cannot be sent is refused before labels are placed.
         let nameBytes = hierarchy.names.reduce(0) { $0 + $1.utf8.count }
@@ -38,7 +38,7 @@ extension WireframeRenderer {
     /// Every panel measured before anything is written (the viewBox must fit them all).
     /// The size-independent diagnostics are matched to views once; a panel's own, per
     /// panel. `nil` when the work budget ran out.
-    static func measurePanels(compiled: CompiledScene, layouts: [Layout], guides: [[Guide]],
+    static func measurePanels(compiled: CompiledScene, layouts: [Layout], guides: [[Guide]], texts: [[DrawnLabel]] = [],
                               into out: inout SVGWriter) -> [Panel]? {
         let hierarchy = compiled.hierarchy
         guard out.charge(diagnosticBytes(compiled.diagnostics)) else { return nil }
@@ -47,10 +47,12 @@ extension WireframeRenderer {
         panels.reserveCapacity(layouts.count)
         for (index, layout) in layouts.enumerated() {
             let panelGuides = index < guides.count ? guides[index] : []
-            guard out.charge(32 * (hierarchy.count + panelGuides.count) + diagnosticBytes(layout.diagnostics)) else { return nil }
+            let panelTexts = index < texts.count ? texts[index] : []
+            guard out.charge(32 * (hierarchy.count + panelGuides.count + panelTexts.count) + diagnosticBytes(layout.diagnostics)) else { return nil }
             let viewMarks = layout.diagnostics.isEmpty ? sceneMarks
                 : marks(compiled.diagnostics + layout.diagnostics, hierarchy: hierarchy)
-            panels.append(Panel(layout: layout, compiled: compiled, hierarchy: hierarchy, marks: viewMarks, guides: panelGuides))
+            panels.append(Panel(layout: layout, compiled: compiled, hierarchy: hierarchy, marks: viewMarks, guides: panelGuides,
+                                texts: panelTexts))
         }
         return panels
     }
@@ -128,6 +130,7 @@ extension WireframeRenderer {
         } else {
             writeViews(panel: panel, children: children, hierarchy: hierarchy, numbers: numbers, into: &out)
             writeGuides(panel: panel, hierarchy: hierarchy, into: &out)
+            writeTexts(panel, into: &out)
         }
         out.raw("</g>\n")
     }

@@ -115,6 +115,9 @@ extension WireframeRenderer {
                 guard placement.placeRejection(panel.rejection, in: rect, panel: index, into: &out) else { return nil }
                 continue
             }
+            // The labels' drawn lines first: a view's label never covers text drawn in it.
+            guard placement.reserve(panel.texts.compactMap(\.inkBox).map { pixels($0, origin: origin, scale: scale) },
+                                    into: &out) else { return nil }
             let subjects = Self.subjects(of: panel, origin: origin, scale: scale, hierarchy: hierarchy)
             let avoidEdges = panels.count * subjects.count <= maxViewsAvoided
             placement.obstacles = ObstacleGrid()
@@ -214,6 +217,23 @@ extension WireframeRenderer {
                 }
             }
             return false
+        }
+
+        /// Keeps labels off `boxes` (a panel's drawn text, ``WireframeRenderer/writeTexts(_:into:)``):
+        /// each box, cut to the placer's area, is taken as placed, charged 16 units of work
+        /// per grid cell it covers (a box runs far past the drawing when a line is much
+        /// wider than its label: only the drawing's part is kept).
+        mutating func reserve(_ boxes: [Rect], into out: inout SVGWriter) -> Bool {
+            let area = placer.area
+            for box in boxes {
+                let cut = Rect(minX: max(box.minX, area.minX), minY: max(box.minY, area.minY),
+                               maxX: min(box.maxX, area.maxX), maxY: min(box.maxY, area.maxY))
+                guard cut.width > 0, cut.height > 0 else { continue }
+                let cells = LabelPlacer.cellRange(cut.minX, cut.maxX).count * LabelPlacer.cellRange(cut.minY, cut.maxY).count
+                guard out.charge(16 * cells) else { return false }
+                placer.insert(cut)
+            }
+            return true
         }
 
         /// Each panel's caption above it, cut to the panel's width and gap.

@@ -28,8 +28,11 @@ extension WireframeRenderer {
         var rejection: String
         /// Whether each view is a stack view (drawn dashed, class `stack`).
         var isStack: [Bool]
+        /// The labels' text drawn in this panel (``writeTexts(_:into:)``), name order.
+        var texts: [PanelText] = []
 
-        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, marks: [Mark], guides: [Guide]) {
+        init(layout: Layout, compiled: CompiledScene, hierarchy: ViewHierarchy, marks: [Mark], guides: [Guide],
+             texts drawn: [DrawnLabel] = []) {
             let count = hierarchy.count
             reported = (0..<count).map { index in
                 index < layout.frames.count ? WireframeRenderer.finite(layout.frames[index].frame) : Box(x: 0, y: 0, width: 0, height: 0)
@@ -51,6 +54,24 @@ extension WireframeRenderer {
                 return box
             }
             isStack = [false] + compiled.scene.views.map { $0.stack != nil }
+            if !isRejected {
+                let absolute = self.absolute
+                let rightToLeft = compiled.scene.options.layoutDirection == .rightToLeft
+                // A hidden label (or one in a hidden view) is laid out but not drawn, as UIKit.
+                func isShown(_ view: Int) -> Bool {
+                    var current = view, steps = 0
+                    while current > 0 && current <= compiled.scene.views.count && steps <= count {
+                        if compiled.scene.views[current - 1].isHidden { return false }
+                        current = hierarchy.parents[current]
+                        steps += 1
+                    }
+                    return true
+                }
+                texts = drawn.compactMap { label in
+                    guard let view = hierarchy.index(of: label.name), view < count, isShown(view) else { return nil }
+                    return PanelText(frame: normalized(absolute[view]), label: label, rightToLeft: rightToLeft)
+                }
+            }
             var bounds = Bounds(minX: 0, minY: 0, maxX: finiteOrZero(layout.containerWidth), maxY: finiteOrZero(layout.containerHeight))
             if !layout.isRejected {
                 for frame in absolute + guideBoxes {
@@ -62,6 +83,36 @@ extension WireframeRenderer {
                 }
             }
             self.bounds = bounds
+        }
+    }
+
+    /// A label's text as drawn in a panel: its frame relative to the container's origin
+    /// (points, sizes ≥ 0), its lines, and its alignment: UILabel's default, natural
+    /// (`NSTextAlignment.natural`: left in a left-to-right layout, right under
+    /// `layoutDirection: rightToLeft`).
+    struct PanelText {
+        var frame: Box
+        var label: DrawnLabel
+        var rightToLeft = false
+
+        /// Where a line of `width` points starts, points from the container's origin.
+        func lineX(_ width: Double) -> Double {
+            rightToLeft ? frame.x + frame.width - finiteOrZero(width) : frame.x
+        }
+
+        /// The width of the ellipsis of a truncated label, points (0 when not truncated).
+        var ellipsis: Double {
+            label.truncated ? WireframeRenderer.ellipsisWidth * finiteOrZero(label.size) : 0
+        }
+
+        /// The box the drawn lines cover, points: from the frame's top, as wide as the drawn
+        /// lines and the ellipsis reach, as tall as the drawn lines' line heights; `nil`
+        /// without a drawn line.
+        var inkBox: Box? {
+            guard !label.lines.isEmpty else { return nil }
+            let widest = label.lines.reduce(0) { max($0, finiteOrZero($1.width)) } + ellipsis
+            let x = rightToLeft ? frame.x + frame.width - widest : frame.x
+            return Box(x: x, y: frame.y, width: widest, height: Double(label.lines.count) * finiteOrZero(label.lineHeight))
         }
     }
 

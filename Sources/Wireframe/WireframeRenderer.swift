@@ -16,6 +16,9 @@ import LayoutCompiler
 ///       <g class="view warning conflict" data-view="card" data-label="1"> <rect …><title>…</title></rect> … </g>
 ///     </g>
 ///     <g class="guide" data-guide="gap1"><rect …/></g>                (layout guides, dashed)
+///     <g class="text" data-view="body" font-family="'Inter', sans-serif" font-size="15" …>
+///       <text x="16" y="46.52" textLength="…" …>Tomorrow will be sunny</text> …  (labels' lines)
+///     </g>
 ///   </g>
 ///   <g class="labels">
 ///     <text class="label" data-for="superview" data-panel="0" x="…" y="…">superview  0,0 375×667</text>
@@ -55,8 +58,11 @@ import LayoutCompiler
 /// - A layout that is rejected (`conflicts: error` or `ambiguity: error`, possible for one
 ///   entry of `sizes`) has no frames: its panel shows the container only, in the warning
 ///   style, with the diagnostics as its title.
+/// - **Labels' text** (views with `text`) is drawn in its font at its measured baselines,
+///   a truncated label outlined and ended with `…` (`+Text`, ``writeTexts(_:into:)``).
 /// - Text and attribute values are XML-escaped (`& < > " '`); characters that XML 1.0
-///   forbids (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD. No
+///   forbids (C0 controls other than tab, LF, CR; U+FFFE, U+FFFF) become U+FFFD;
+///   directional formatting characters are written as character references. No
 ///   script, no reference to anything outside the document.
 /// - Deterministic: the same inputs give the same bytes (views in hierarchy order,
 ///   children by name, labels placed smallest view first, numbers in the `/solve` JSON spelling).
@@ -93,6 +99,9 @@ public struct WireframeRenderer: Sendable {
     .layoutd-wireframe .problems .problem { fill: #8a0000; }
     .layoutd-wireframe .legend .heading { fill: #222; font-weight: bold; }
     .layoutd-wireframe .legend .entry { fill: #222; white-space: pre; }
+    .layoutd-wireframe .text > text { fill: #111; pointer-events: none; }
+    .layoutd-wireframe .text > rect.outline { fill: none; stroke: #c2255c; stroke-width: 1.5; stroke-dasharray: 3 2; }
+    .layoutd-wireframe .text > text.ellipsis { fill: #c2255c; font-weight: bold; }
 
     """
     /// Margin around the drawing and gap between panels, pixels.
@@ -201,13 +210,17 @@ public struct WireframeRenderer: Sendable {
     ///   - guides: the layout guides of each layout (same order as `layouts`; missing
     ///     entries draw none), drawn dashed and labelled like views; `nil` (the default):
     ///     each layout's own ``Layout/guides`` (``guides(of:hierarchy:)``).
+    ///   - texts: the labels' lines of each layout (same order as `layouts`; missing
+    ///     entries draw none), drawn in their fonts at their baselines (``writeTexts(_:into:)``):
+    ///     ``SceneText/drawnLabels(in:budget:)`` with at most ``maxDrawnTextBytes``.
     /// - Complexity: O(`maxWork`) at most.
     public static func svg(compiled: CompiledScene, layouts: [Layout], sizes: [ContainerSize]?,
                            display: WireframeDisplay = WireframeDisplay(), guides: [[Guide]]? = nil,
+                           texts: [[DrawnLabel]] = [],
                            maxBytes: Int, pool: (any AnswerBytePool)?, maxWork: Int) -> Output {
         var out = SVGWriter(limit: maxBytes, pool: pool, maxWork: maxWork)
         let guides = guides ?? layouts.map { Self.guides(of: $0, hierarchy: compiled.hierarchy) }
-        render(compiled: compiled, layouts: layouts, sizes: sizes, display: display, guides: guides, into: &out)
+        render(compiled: compiled, layouts: layouts, sizes: sizes, display: display, guides: guides, texts: texts, into: &out)
         out.finish()
         return Output(bytes: out.bytes, stop: out.stop, reservation: out.reservation)
     }

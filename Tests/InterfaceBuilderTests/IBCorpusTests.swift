@@ -21,14 +21,32 @@ struct IBCorpusTests {
         #expect(Self.files().count >= 100, "expected the Interface Builder corpus at \(Self.directory.path)")
     }
 
-    @Test func everyDocumentImportsAndTheFiguresArePrinted() throws {
-        let files = Self.files()
-        try #require(!files.isEmpty, "no documents at \(Self.directory.path)")
-        var hierarchies = 0, compiled = 0, withoutConflict = 0, reproduced = 0
-        var unmarked = 0, unmarkedReproduced = 0, views = 0, viewsReproduced = 0
-        var failures: [String] = []
-        for file in files {
-            let bytes = [UInt8](try Data(contentsOf: Self.directory.appendingPathComponent(file)))
+    /// What the corpus gives, counted over every hierarchy of every document.
+    struct Figures {
+        var documents = 0, hierarchies = 0, compiled = 0, withoutConflict = 0, reproduced = 0
+        /// Hierarchies without `misplaced`/`ambiguous` marks ("consistent"), those whose every
+        /// view reproduces its recorded frame to 1e-3 pt, and their views.
+        var unmarked = 0, unmarkedReproduced = 0, unmarkedViews = 0, unmarkedViewsReproduced = 0
+        /// Views marked `misplaced="YES"` and those ``IBMisplacement`` lists.
+        var misplacedMarked = 0, misplacedFound = 0
+        /// Unmarked hierarchies where ``IBMisplacement`` lists a view (a false alarm).
+        var falseAlarmHierarchies = 0
+        /// One line per unmarked hierarchy that does not reproduce: file, hierarchy, the
+        /// views that differ (recorded → solved), conflicts.
+        var notReproduced: [String] = []
+        var doesNotCompile: [String] = []
+    }
+
+    static func format(_ frame: Frame) -> String {
+        [frame.x, frame.y, frame.width, frame.height].map { JSONWriter.format(($0 * 1000).rounded() / 1000) }.joined(separator: ",")
+    }
+
+    /// Imports, compiles and solves every hierarchy of the corpus and compares.
+    static func measure() throws -> Figures {
+        var figures = Figures()
+        for file in files() {
+            figures.documents += 1
+            let bytes = [UInt8](try Data(contentsOf: directory.appendingPathComponent(file)))
             let result: IBImport
             do {
                 result = try InterfaceBuilderImporter.importDocument(bytes)
@@ -37,7 +55,7 @@ struct IBCorpusTests {
                 continue
             }
             for hierarchy in result.hierarchies {
-                hierarchies += 1
+                figures.hierarchies += 1
                 let scene: Scene
                 do {
                     scene = try SceneDecoder().decode(hierarchy.scene)
@@ -47,35 +65,74 @@ struct IBCorpusTests {
                 }
                 let compiledScene = SceneCompiler(scene: scene).compile()
                 guard !compiledScene.hasErrors else {
-                    failures.append("\(file) \(hierarchy.name): \(compiledScene.diagnostics.first { $0.isError }?.message ?? "")")
+                    figures.doesNotCompile.append("\(file) \(hierarchy.name): \(compiledScene.diagnostics.first { $0.isError }?.message ?? "")")
                     continue
                 }
-                compiled += 1
+                figures.compiled += 1
                 let layout = compiledScene.solve(size: scene.container.size)
-                if !layout.diagnostics.contains(where: { $0.code == .unsatisfiableConstraints }) { withoutConflict += 1 }
+                let conflicts = layout.diagnostics.filter { $0.code == .unsatisfiableConstraints }.count
+                if conflicts == 0 { figures.withoutConflict += 1 }
                 let solved = Dictionary(uniqueKeysWithValues: layout.frames.map { ($0.name, $0.frame) })
-                var allMatch = true
+                let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
+                var differing: [String] = []
+                var matched = 0
                 for (name, recorded) in hierarchy.recordedFrames {
                     let frame = try #require(solved[name], "\(file) \(hierarchy.name): \(name) has no solved frame")
                     let matches = abs(frame.x - recorded.x) <= 1e-3 && abs(frame.y - recorded.y) <= 1e-3
                         && abs(frame.width - recorded.width) <= 1e-3 && abs(frame.height - recorded.height) <= 1e-3
-                    views += 1
-                    if matches { viewsReproduced += 1 } else { allMatch = false }
+                    if matches { matched += 1 } else { differing.append("\(name) \(format(recorded)) → \(format(frame))") }
                 }
-                if allMatch { reproduced += 1 }
+                if differing.isEmpty { figures.reproduced += 1 }
+                let found = Set(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: layout.frames, skipping: ambiguous).map(\.view))
                 if hierarchy.markedViews.isEmpty {
-                    unmarked += 1
-                    if allMatch { unmarkedReproduced += 1 }
+                    figures.unmarked += 1
+                    figures.unmarkedViews += hierarchy.recordedFrames.count
+                    figures.unmarkedViewsReproduced += matched
+                    if differing.isEmpty {
+                        figures.unmarkedReproduced += 1
+                    } else {
+                        let more = differing.count > 4 ? " (and \(differing.count - 4) more)" : ""
+                        var conflictText = conflicts > 0 ? "; \(conflicts) conflicts" : ""
+                        let differingNames = Set(differing.map { String($0.prefix { $0 != " " }) })
+                        let ambiguousDiffering = hierarchy.recordedFrames.map(\.name).filter { ambiguous.contains($0) && differingNames.contains($0) }
+                        if !ambiguousDiffering.isEmpty { conflictText += "; ambiguous: " + ambiguousDiffering.prefix(4).joined(separator: ", ") }
+                        figures.notReproduced.append("\(file) \(hierarchy.name): \(differing.prefix(4).joined(separator: "; "))\(more)\(conflictText)")
+                    }
+                    if !found.isEmpty { figures.falseAlarmHierarchies += 1 }
                 }
+                figures.misplacedMarked += hierarchy.misplacedMarks.count
+                figures.misplacedFound += hierarchy.misplacedMarks.filter(found.contains).count
             }
         }
+        return figures
+    }
+
+    /// Every document imports; the figures are printed with each consistent hierarchy that
+    /// does not reproduce, and held as floors (the figures achieved, so a regression fails).
+    @Test func everyDocumentImportsAndTheFiguresHold() throws {
+        try #require(!Self.files().isEmpty, "no documents at \(Self.directory.path)")
+        let figures = try Self.measure()
+        func percent(_ part: Int, _ whole: Int) -> String { whole == 0 ? "-" : String(format: "%.1f%%", 100 * Double(part) / Double(whole)) }
         print("""
-        Interface Builder corpus: \(files.count) documents, \(hierarchies) hierarchies; \(compiled) compile, \
-        \(withoutConflict) solve without conflict; \(reproduced) reproduce every recorded frame to 1e-3 pt \
-        (\(unmarkedReproduced) of the \(unmarked) without misplaced/ambiguous marks); \
-        \(viewsReproduced) of \(views) views reproduced
+        Interface Builder corpus: \(figures.documents) documents, \(figures.hierarchies) hierarchies; \(figures.compiled) compile, \
+        \(figures.withoutConflict) solve without conflict; \(figures.reproduced) reproduce every recorded frame to 1e-3 pt.
+        Consistent (unmarked) hierarchies: \(figures.unmarkedReproduced) of \(figures.unmarked) reproduce \
+        (\(percent(figures.unmarkedReproduced, figures.unmarked))), \(figures.unmarkedViewsReproduced) of \(figures.unmarkedViews) views \
+        (\(percent(figures.unmarkedViewsReproduced, figures.unmarkedViews))).
+        Misplaced: \(figures.misplacedFound) of \(figures.misplacedMarked) marked views found \
+        (\(percent(figures.misplacedFound, figures.misplacedMarked))); false alarms in \(figures.falseAlarmHierarchies) of \
+        \(figures.unmarked) consistent hierarchies (\(percent(figures.falseAlarmHierarchies, figures.unmarked))).
         """)
-        for failure in failures { print("  does not compile: \(failure)") }
-        #expect(hierarchies >= files.count)
+        for line in figures.doesNotCompile { print("  does not compile: \(line)") }
+        for line in figures.notReproduced { print("  not reproduced: \(line)") }
+        #expect(figures.hierarchies >= figures.documents)
+        #expect(figures.documents >= 105)
+        #expect(figures.hierarchies == 426)
+        #expect(figures.withoutConflict >= 419)
+        #expect(figures.unmarkedReproduced >= 362)
+        #expect(figures.unmarkedViewsReproduced >= 1947)
+        #expect(figures.misplacedMarked == 18)
+        #expect(figures.misplacedFound >= 17)
+        #expect(figures.falseAlarmHierarchies <= 38)
     }
 }

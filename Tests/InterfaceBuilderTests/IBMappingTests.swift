@@ -140,7 +140,7 @@ struct IBMappingTests {
                 <subviews>
                     <label text="Hi" horizontalHuggingPriority="251" verticalCompressionResistancePriority="751" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(16, 10, 42.5, 20.5))</label>
                     <view placeholderIntrinsicWidth="80" placeholderIntrinsicHeight="infinite" translatesAutoresizingMaskIntoConstraints="NO" id="p">\(Self.rect(16, 40, 80, 10))</view>
-                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(16, 60, 200, 31))</slider>
+                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(14, 60, 204, 31))</slider>
                     <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="h">\(Self.rect(0, 0, 5, 5))</view>
                 </subviews>
                 <constraints>
@@ -166,13 +166,72 @@ struct IBMappingTests {
             ("compressionResistance", .object([("vertical", .number(751))])),
         ]))
         #expect(views["view"] == .object([("intrinsicSize", .object([("width", .number(80)), ("height", .number(-1))]))]))
-        #expect(views["slider"] == .object([("intrinsicSize", .object([("height", .number(31))]))]))
+        #expect(views["slider"] == .object([
+            ("intrinsicSize", .object([("height", .number(30))])),
+            ("alignmentInsets", .object([("top", .number(0)), ("left", .number(2)), ("bottom", .number(1)), ("right", .number(2))])),
+        ]))
         #expect(views["view2"] == .object([("hidden", .bool(true))]))
         let (frames, diagnostics) = try Self.solve(hierarchy)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
         #expect(frames["labelHi"] == Frame(x: 16, y: 10, width: 42.5, height: 20.5))
         #expect(frames["view"] == Frame(x: 16, y: 40, width: 80, height: 10))
-        #expect(frames["slider"] == Frame(x: 16, y: 60, width: 200, height: 31))
+        #expect(frames["slider"] == Frame(x: 14, y: 60, width: 204, height: 31))
+    }
+
+    /// A switch, a segmented control and a slider get UIKit's alignment insets from the
+    /// system-control table, their intrinsic size is the recorded size less the insets, and
+    /// constraints place the alignment rectangle (a switch 16 points from the margin has
+    /// its frame 2 points past it), said in the notes.
+    @Test func systemControlsGetTheirAlignmentInsets() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 200))
+                <subviews>
+                    <switch translatesAutoresizingMaskIntoConstraints="NO" id="w">\(Self.rect(310, 10, 51, 31))</switch>
+                    <segmentedControl translatesAutoresizingMaskIntoConstraints="NO" id="g">\(Self.rect(16, 60, 343, 32))</segmentedControl>
+                    <slider translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(14, 110, 347, 31))</slider>
+                </subviews>
+                <constraints>
+                    <constraint firstAttribute="trailing" secondItem="w" secondAttribute="trailing" constant="16" id="c1"/>
+                    <constraint firstItem="w" firstAttribute="top" secondItem="root" secondAttribute="top" constant="10" id="c2"/>
+                    <constraint firstItem="g" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c3"/>
+                    <constraint firstAttribute="trailing" secondItem="g" secondAttribute="trailing" constant="16" id="c4"/>
+                    <constraint firstItem="g" firstAttribute="top" secondItem="w" secondAttribute="bottom" constant="19" id="c5"/>
+                    <constraint firstItem="s" firstAttribute="leading" secondItem="g" secondAttribute="leading" id="c6"/>
+                    <constraint firstItem="s" firstAttribute="trailing" secondItem="g" secondAttribute="trailing" id="c7"/>
+                    <constraint firstItem="s" firstAttribute="top" secondItem="g" secondAttribute="bottom" constant="19" id="c8"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["switch"]?["intrinsicSize"] == .object([("width", .number(49)), ("height", .number(31))]))
+        #expect(views["switch"]?["alignmentInsets"] == .object([("top", .number(0)), ("left", .number(0)), ("bottom", .number(0)), ("right", .number(2))]))
+        #expect(views["segmentedControl"]?["intrinsicSize"] == .object([("width", .number(343)), ("height", .number(31))]))
+        #expect(views["segmentedControl"]?["alignmentInsets"] == .object([("top", .number(0)), ("left", .number(0)), ("bottom", .number(1)), ("right", .number(0))]))
+        #expect(hierarchy.notes.contains("Alignment insets right 2 of switch (switch) taken from the system-control table; their intrinsic size is the recorded size less these"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["switch"] == Frame(x: 310, y: 10, width: 51, height: 31))
+        #expect(frames["segmentedControl"] == Frame(x: 16, y: 60, width: 343, height: 32))
+        #expect(frames["slider"] == Frame(x: 14, y: 110, width: 347, height: 31))
+        #expect(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).isEmpty)
+    }
+
+    /// A view Interface Builder left without constraints (`fixedFrame="YES"`) keeps its
+    /// frame through its autoresizing mask, even when the file says
+    /// `translatesAutoresizingMaskIntoConstraints="NO"`.
+    @Test func fixedFrameViewsArePlacedByTheirAutoresizingMask() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 200))
+                <subviews>
+                    <button fixedFrame="YES" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(20, 20, 34, 30))
+                        <autoresizingMask key="autoresizingMask" flexibleMaxX="YES" flexibleMaxY="YES"/>
+                    </button>
+                </subviews>
+            </view>
+        """))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["button"] == Frame(x: 20, y: 20, width: 34, height: 30))
+        #expect(hierarchy.notes.contains("button has a fixed frame (no constraints): placed by its autoresizing mask, as Interface Builder builds it"))
     }
 
     @Test func safeAreaIsBackSolvedFromRecordedFramesAndMarginsAreRead() throws {
@@ -198,10 +257,14 @@ struct IBMappingTests {
         #expect(hierarchy.notes.contains("Safe area top inset 48 back-solved from the recorded frames"))
         #expect(hierarchy.scene["views"]?["view"]?["margins"] == .object([("top", .number(1)), ("left", .number(2)),
                                                                          ("bottom", .number(3)), ("right", .number(4))]))
-        // The File's Owner has no view outlet: the root is a plain view with 8-point margins.
+        // The File's Owner has no view outlet: the root is a plain view (8-point margins),
+        // but its recorded frames say 20 on the leading and trailing sides: those win.
+        #expect(hierarchy.notes.contains("Margins of superview (left 20, right 20) back-solved from the recorded frames"))
+        #expect(hierarchy.scene["container"]?["margins"] == .object([("top", .number(8)), ("left", .number(20)),
+                                                                      ("bottom", .number(8)), ("right", .number(20))]))
         let (frames, diagnostics) = try Self.solve(hierarchy)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
-        #expect(frames["view"] == Frame(x: 8, y: 56, width: 398, height: 806))
+        #expect(frames["view"] == Frame(x: 20, y: 56, width: 374, height: 806))
     }
 
     @Test func stackViewsBecomeStacks() throws {
@@ -250,6 +313,127 @@ struct IBMappingTests {
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
         #expect(frames["view"] == Frame(x: 10, y: 20, width: 300, height: 50))
         #expect(frames["view2"] == Frame(x: 100, y: 100, width: 120, height: 40))
+    }
+
+    /// A controller with a `navigationItem` (shown in a navigation controller) has a
+    /// 44-point navigation bar under the 20-point status bar when no constraint tells the
+    /// safe area: a label centred in the safe area of a 414 × 736 screen is at y 375.
+    @Test func aNavigationItemPutsANavigationBarOnTheSafeArea() throws {
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="23727" targetRuntime="iOS.CocoaTouch" useSafeAreas="YES">
+            <device id="retina5_5" orientation="portrait"/>
+            <scenes>
+                <scene sceneID="s1">
+                    <objects>
+                        <viewController id="vc" customClass="TextViewController" sceneMemberID="viewController">
+                            <view key="view" contentMode="scaleToFill" id="root">\(Self.rect(0, 0, 414, 736))
+                                <subviews>
+                                    <label text="Label" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(82, 375, 250, 50))</label>
+                                </subviews>
+                                <viewLayoutGuide key="safeArea" id="sa"/>
+                                <constraints>
+                                    <constraint firstItem="l" firstAttribute="centerX" secondItem="sa" secondAttribute="centerX" id="k1"/>
+                                    <constraint firstItem="l" firstAttribute="centerY" secondItem="sa" secondAttribute="centerY" id="k2"/>
+                                </constraints>
+                            </view>
+                            <navigationItem key="navigationItem" id="ni"/>
+                        </viewController>
+                    </objects>
+                </scene>
+            </scenes>
+        </document>
+        """.utf8)
+        let hierarchy = try Self.single(bytes)
+        #expect(hierarchy.scene["container"]?["safeArea"] == .object([("top", .number(64)), ("left", .number(0)),
+                                                                      ("bottom", .number(0)), ("right", .number(0))]))
+        #expect(hierarchy.notes.contains("A navigation bar of 44 points is taken to cover the top (the controller has a navigationItem)"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["labelLabel"] == Frame(x: 82, y: 375, width: 250, height: 50))
+    }
+
+    /// A view Xcode did not mark ambiguous whose width the constraints leave free keeps its
+    /// recorded width as intrinsic width; a text view that does not scroll is sized by its
+    /// text; a view following the readable width has margins of at least half its excess
+    /// over 672 points (here where only margin-to-margin constraints, which are not
+    /// back-solved, tell).
+    @Test func freeSizesTextViewsAndReadableWidth() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view layoutMarginsFollowReadableWidth="YES" id="root">\(Self.rect(0, 0, 1024, 300))
+                <subviews>
+                    <view customClass="BadgeView" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(462, 20, 100, 30))</view>
+                    <textView scrollEnabled="NO" text="Hello" translatesAutoresizingMaskIntoConstraints="NO" id="t">\(Self.rect(168, 60, 120, 33))</textView>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="r">\(Self.rect(168, 100, 688, 10))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="b" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="k1"/>
+                    <constraint firstItem="b" firstAttribute="top" secondItem="root" secondAttribute="top" constant="20" id="k2"/>
+                    <constraint firstItem="b" firstAttribute="height" constant="30" id="k3"/>
+                    <constraint firstItem="t" firstAttribute="leading" secondItem="r" secondAttribute="leading" id="k4"/>
+                    <constraint firstItem="t" firstAttribute="top" secondItem="root" secondAttribute="top" constant="60" id="k5"/>
+                    <constraint firstItem="r" firstAttribute="leadingMargin" secondItem="root" secondAttribute="leadingMargin" id="k6"/>
+                    <constraint firstItem="r" firstAttribute="trailingMargin" secondItem="root" secondAttribute="trailingMargin" id="k7"/>
+                    <constraint firstItem="r" firstAttribute="top" secondItem="root" secondAttribute="top" constant="100" id="k8"/>
+                    <constraint firstItem="r" firstAttribute="height" constant="10" id="k9"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["badgeView"]?["intrinsicSize"] == .object([("width", .number(100))]))
+        #expect(views["textViewHello"]?["intrinsicSize"] == .object([("width", .number(120)), ("height", .number(33))]))
+        #expect(hierarchy.notes.contains("The constraints leave the width of badgeView free and Interface Builder did not mark it ambiguous: its recorded width is taken as its intrinsic size (a size of its own at design time)"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["badgeView"] == Frame(x: 462, y: 20, width: 100, height: 30))
+        #expect(frames["textViewHello"] == Frame(x: 168, y: 60, width: 120, height: 33))
+        // The root's margins are 176 (readable); the view's own 8 put its frame 8 outside.
+        #expect(hierarchy.notes.contains("Margins of superview follow the readable width (672 points): at least 176 left and right"))
+        #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
+    }
+
+    /// A stack's hidden arranged view that the recorded frames show laid out (the next
+    /// arranged view one spacing after its end) is imported shown, and noted; one they show
+    /// collapsed keeps `hidden`.
+    @Test func hiddenArrangedViewsAreLaidOutShown() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 200))
+                <subviews>
+                    <stackView axis="vertical" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 320, 60))
+                        <subviews>
+                            <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 0, 320, 20))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(0, 20, 320, 40))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="st" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k1"/>
+                    <constraint firstItem="st" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k2"/>
+                    <constraint firstItem="st" firstAttribute="top" secondItem="root" secondAttribute="top" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="height" constant="20" id="k4"/>
+                    <constraint firstItem="b" firstAttribute="height" constant="40" id="k5"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["view"]?["hidden"] == nil)
+        #expect(hierarchy.notes.contains("Hidden arranged views (view) are laid out shown, as Interface Builder draws and records them; at run time their stack collapses them"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["view"] == Frame(x: 0, y: 0, width: 320, height: 20))
+        #expect(frames["view2"] == Frame(x: 0, y: 20, width: 320, height: 40))
+
+        // Recorded collapsed: the next view starts where the hidden one does.
+        let collapsed = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 320, 200))
+                <subviews>
+                    <stackView axis="vertical" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 320, 40))
+                        <subviews>
+                            <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(0, 0, 320, 20))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(0, 0, 320, 40))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+            </view>
+        """))
+        #expect(collapsed.scene["views"]?["view"]?["hidden"] == .bool(true))
     }
 
     @Test func storyboardScenesCellsAndControllerGuides() throws {

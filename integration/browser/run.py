@@ -643,6 +643,94 @@ def check_slider_resolves(ctx):
     browser.screenshot(os.path.join(artifacts, "playground-slider.png"))
 
 
+# The lines the wireframe draws for a label in panel 0 (`g.text`, WireframeRenderer+Text),
+# as Chromium lays them out: their text, baseline, and whether they have ink (getBBox).
+DRAWN_TEXT = """
+JSON.stringify((function (name) {
+  var g = Array.from(document.querySelectorAll('#wireframe g.panel[data-index="0"] g.text'))
+    .filter(function (e) { return e.getAttribute('data-view') === name; })[0];
+  if (!g) { return null; }
+  return {lines: g.getAttribute('data-lines'), truncated: g.getAttribute('data-truncated'),
+          family: g.getAttribute('font-family'),
+          drawn: Array.from(g.querySelectorAll(':scope > text:not(.ellipsis)')).map(function (t) {
+            var b = t.getBBox(); return {text: t.textContent, y: Number(t.getAttribute('y')), inked: b.width > 0 && b.height > 0}; }),
+          height: document.querySelector('#wireframe g.view.container > rect').getAttribute('data-height')};
+})(%s))
+"""
+
+
+def drawn_text(browser, view):
+    shown = json.loads(browser.evaluate(DRAWN_TEXT % json.dumps(view)))
+    expect(shown is not None, f"no g.text for {view} in the wireframe")
+    return shown
+
+
+def check_text_self_sizing(ctx):
+    """The self-sizing cell: the body label's lines are drawn (text in the page, each with
+    ink), as many as /solve's `text.lines`; a mouse drag of the width slider re-wraps them
+    (a different count, again /solve's, the cell taller); the label text editor rewrites
+    the selected label's string and the picture follows."""
+    browser = loaded_page(ctx)
+    artifacts = ctx.args.artifacts
+    pick_example(browser, "selfSizingCell")
+    expect(browser.evaluate("document.getElementById('wireframe').dataset.state") == "ok", "no wireframe")
+
+    def compare(where):
+        scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
+        answer = solve_json(ctx, scene)
+        shown = drawn_text(browser, "body")
+        want = answer["text"]["body"]["lines"]
+        expect(len(shown["drawn"]) == want and shown["lines"] == str(want),
+               f"{where}: {len(shown['drawn'])} lines drawn (data-lines {shown['lines']}), /solve says {want}")
+        expect(all(line["inked"] for line in shown["drawn"]), f"{where}: a line has no ink: {shown['drawn']}")
+        ys = [line["y"] for line in shown["drawn"]]
+        expect(ys == sorted(ys) and len(set(ys)) == len(ys), f"{where}: baselines {ys}")
+        string = scene["views"]["body"]["text"]["string"]
+        expect(" ".join(line["text"] for line in shown["drawn"]) == string, f"{where}: lines {shown['drawn']} of {string!r}")
+        expect(shown["family"] == "'Inter', sans-serif", f"{where}: font-family {shown['family']!r}")
+        expect(float(shown["height"]) == answer["frames"]["superview"]["height"], f"{where}: cell height {shown['height']}")
+        return shown
+
+    wide = compare("at 375")
+    box = json.loads(browser.evaluate("""JSON.stringify((function () { var s = document.getElementById('container-width');
+        var r = s.getBoundingClientRect(); return {left: r.left, top: r.top, width: r.width, height: r.height,
+        min: Number(s.min), max: Number(s.max), value: Number(s.value)}; })())"""))
+    expect(box["value"] == 375, f"slider starts at {box['value']}")
+    y = box["top"] + box["height"] / 2
+    x = box["left"] + 8 + (box["width"] - 16) * (box["value"] - box["min"]) / (box["max"] - box["min"])
+    browser.command("Input.dispatchMouseEvent", type="mousePressed", x=x, y=y, button="left", clickCount=1)
+    for step in range(1, 9):
+        browser.command("Input.dispatchMouseEvent", type="mouseMoved", x=x - 5 * step, y=y, button="left", buttons=1)
+        time.sleep(0.05)
+    browser.command("Input.dispatchMouseEvent", type="mouseReleased", x=x - 40, y=y, button="left", clickCount=1)
+    value = browser.evaluate("document.getElementById('container-width').value")
+    expect(float(value) < 300, f"the slider moved only to {value}")
+    browser.wait_for("document.getElementById('wireframe').dataset.state === 'ok' && document.querySelector("
+                     "'#wireframe g.view.container > rect').getAttribute('data-width') === %s" % json.dumps(value),
+                     "the wireframe at the slider's width")
+    narrow = compare(f"at {value}")
+    expect(len(narrow["drawn"]) > len(wide["drawn"]), f"{len(wide['drawn'])} lines at 375, {len(narrow['drawn'])} at {value}")
+    expect(float(narrow["height"]) > float(wide["height"]), f"cell height {wide['height']} → {narrow['height']}")
+    browser.screenshot(os.path.join(artifacts, "playground-text.png"))
+
+    # The editor: the body selected, its string replaced, one line drawn.
+    browser.evaluate("document.querySelector('#views button[data-view=body]').click(); true")
+    browser.wait_for("document.getElementById('text-editor').dataset.view === 'body' && !document.getElementById('text-editor').hidden",
+                     "the label text editor of body")
+    expect(browser.evaluate("document.getElementById('text-string').value") == json.loads(
+        browser.evaluate("document.getElementById('scene').value"))["views"]["body"]["text"]["string"], "the editor's string")
+    revision = int(browser.evaluate("document.getElementById('wireframe').dataset.revision"))
+    browser.evaluate("var t = document.getElementById('text-string'); t.focus(); t.value = 'Arrives Thursday';"
+                     " t.dispatchEvent(new Event('input')); true")
+    browser.wait_for(f"Number(document.getElementById('wireframe').dataset.revision) > {revision}"
+                     " && document.getElementById('wireframe').dataset.state === 'ok'", "the edited label")
+    edited = compare("edited")
+    expect([line["text"] for line in edited["drawn"]] == ["Arrives Thursday"], f"edited lines {edited['drawn']}")
+    answer = browser.evaluate("document.getElementById('text-answer').textContent")
+    expect(answer == "1 line shown", f"#text-answer {answer!r}")
+    browser.screenshot(os.path.join(artifacts, "playground-text-editor.png"))
+
+
 def check_zoom_and_keyboard(ctx):
     """Zoom to fit, zoom in and pan by keyboard: the viewBox changes and Fit restores it."""
     browser = loaded_page(ctx)
@@ -734,6 +822,7 @@ CHECKS = [
     ("browser/examples-click-inspect", check_examples_inspect),
     ("browser/explanations-rendered", check_explanations_rendered),
     ("browser/slider-resolves", check_slider_resolves),
+    ("browser/text-self-sizing", check_text_self_sizing),
     ("browser/zoom-and-keyboard", check_zoom_and_keyboard),
     ("browser/diagnostic-hover", check_diagnostic_hover),
     ("browser/permalink", check_permalink),

@@ -89,8 +89,40 @@ def cache_hit(ctx):
 
 @check('text/svg-of-a-scene-with-labels')
 def svg(ctx):
-    scene = {'container': {'width': 200}, 'views': {'l': _label('drawn as a box')},
-             'constraints': ['H:|-[l]-|', 'V:|-[l]-|']}
+    """The wireframe draws the label's lines (`g.text`) in its font at its left edge and
+    measured baselines (the ascender from uharfbuzz, plus a line height per line), as many
+    as the JSON answer's `text.lines`, each `textLength` its measured width."""
+    import xml.etree.ElementTree as ET
+    advance, line_height = _mono()
+    ascender = _mono_ascender()
+    # 'drawn as a box' is 14 cells; 10 cells of width wrap it into 'drawn as a' and 'box'.
+    scene = {'container': {'width': 40 + 10 * advance}, 'views': {'l': _label('drawn as a box')},
+             'constraints': ['H:|-20-[l]-20-|', 'V:|-20-[l]-20-|']}
     r = _post(ctx, scene, target='/solve?format=svg')
     if b'<svg' not in r.body:
         raise CheckFailed('no SVG: %r' % r.body[:200])
+    answer = _post(ctx, scene).json()
+    ns = '{http://www.w3.org/2000/svg}'
+    groups = [g for g in ET.fromstring(r.body).iter(ns + 'g') if g.get('class') == 'text' and g.get('data-view') == 'l']
+    ctx.expect(len(groups) == 1, 'g.text of l: %d' % len(groups))
+    group = groups[0]
+    ctx.expect(group.get('font-family') == "'DejaVu Sans Mono', monospace" and group.get('font-size') == '13',
+               'font %r %r' % (group.get('font-family'), group.get('font-size')))
+    lines = group.findall(ns + 'text')
+    ctx.expect([t.text for t in lines] == ['drawn as a', 'box'], 'lines %r' % [t.text for t in lines])
+    ctx.expect(group.get('data-lines') == '2' == str(answer['text']['l']['lines']),
+               'data-lines %r, /solve %r' % (group.get('data-lines'), answer['text']['l']))
+    for index, (line, cells) in enumerate(zip(lines, (10, 3))):
+        ctx.expect(float(line.get('x')) == 20, 'x %r' % line.get('x'))
+        ctx.expect(abs(float(line.get('y')) - (20 + ascender + index * line_height)) <= 1e-6,
+                   'baseline %d at %r, want %r' % (index, line.get('y'), 20 + ascender + index * line_height))
+        ctx.expect(abs(float(line.get('textLength')) - cells * advance) <= 1e-6, 'textLength %r' % line.get('textLength'))
+
+
+def _mono_ascender(size=13):
+    """DejaVu Sans Mono's ascender at `size`, points, from its own tables."""
+    import uharfbuzz as hb
+    face = hb.Face(hb.Blob.from_file_path(MONO))
+    font = hb.Font(face)
+    font.scale = (face.upem, face.upem)
+    return font.get_font_extents('ltr').ascender * size / face.upem

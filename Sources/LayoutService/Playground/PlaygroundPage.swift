@@ -28,11 +28,18 @@ import Wireframe
 ///   each solve in `#solve-time`;
 /// - hovering or focusing a diagnostic outlines the views it names (`view`, and the
 ///   names in its `broken`/`conflicting` constraints);
-/// - `#permalink` is `#scene=<URL-encoded JSON>`, which loads that scene.
+/// - `#permalink` is `#scene=<URL-encoded JSON>`, which loads that scene;
+/// - labels (views with `text`) are drawn by the wireframe in their fonts, line by line
+///   (``WireframeRenderer``'s `g.text`); selecting one opens `#text-editor` (`data-view`):
+///   its string (`#text-string`), family, size, weight, italic and `numberOfLines`, written
+///   back into the scene and re-solved, and `#text-answer` with the lines the wireframe
+///   shows for it (`N lines shown`, `, truncated`). The `selfSizingCell` example is a
+///   table cell of three labels whose height follows the wrapping: the width slider
+///   shows it change.
 ///
 /// Query parameters: `?scene=<URL-encoded JSON>` loads that scene (as does the fragment
 /// `#scene=`), `?example=NAME` one of the examples (`contract`, `rtl`, `conflict`,
-/// `syntax`, `card`, `overflow`). Stable hooks for tests: `#scene`, `#wireframe`
+/// `syntax`, `card`, `overflow`, `selfSizingCell`, …: the `#examples` menu). Stable hooks for tests: `#scene`, `#wireframe`
 /// (`data-state`: `pending`, `ok`, `error`; `data-revision`: the edit the wireframe
 /// shows), `#diagnostics` (`data-state` likewise), `.diagnostic` (`data-views`), `.caret`,
 /// `#container-width`, `#solve-time`, `#permalink`, `#views`, `#inspector` (`data-view`,

@@ -45,8 +45,11 @@ extension SceneEngine {
         if prepared.scene.sizes == nil, let layout = layouts.first, layout.isRejected {
             return unprocessable(compiled.diagnostics + layout.diagnostics)
         }
+        // The labels' lines, at most ``WireframeRenderer/maxDrawnTextBytes`` of them.
+        var textBudget = WireframeRenderer.maxDrawnTextBytes
+        let texts = prepared.text.map { text in layouts.map { text.drawnLabels(in: $0, budget: &textBudget) } } ?? []
         let output = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes,
-                                           display: display,
+                                           display: display, texts: texts,
                                            maxBytes: maxResponseBytes, pool: answerPool, maxWork: limits.maxSolverWork)
         if output.stop != nil { return stopped(output.stop) }
         return EngineAnswer(status: .ok, contentType: Self.svgContentType, body: output.bytes, isCacheable: true,
