@@ -46,7 +46,7 @@ let package = Package(
         // The only module that knows all of them.
         .target(
             name: "LayoutService",
-            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "Wireframe", "HTTP1", "CCrypto"],
+            dependencies: ["LayoutCompiler", "LayoutSyntax", "LayoutStore", "Wireframe", "InterfaceBuilder", "HTTP1", "CCrypto"],
             // A symlink to the top-level openapi.yaml, the one source of the API's
             // description: compiled in as `PackageResources.openapi_yaml`, served by
             // GET /openapi.yaml (HandlerTests.servedOpenAPIDocumentIsTheFile); and the
@@ -68,6 +68,6 @@ let package = Package(
         .testTarget(name: "LayoutStoreTests", dependencies: ["LayoutStore"], swiftSettings: swiftSettings),
         .testTarget(name: "TextLayoutTests", dependencies: ["TextLayout", "CHarfBuzz"], swiftSettings: swiftSettings),
         .testTarget(name: "HTTP1Tests", dependencies: ["HTTP1"], swiftSettings: swiftSettings),
-        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "Wireframe", "TextLayout"], swiftSettings: swiftSettings),
+        .testTarget(name: "LayoutServiceTests", dependencies: ["LayoutService", "HTTP1", "LayoutStore", "Wireframe", "TextLayout", "InterfaceBuilder"], swiftSettings: swiftSettings),
     ]
 )

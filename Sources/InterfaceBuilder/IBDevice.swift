@@ -71,8 +71,39 @@ public struct IBDevice: Sendable, Hashable {
         ("retina6_9", 440, 956, 3),
     ]
 
-    /// The device of a `<device>` element, or `nil` for an id the table does not hold.
-    static func named(_ id: String, orientation: String) -> IBDevice? {
+    /// Every device id of the table, sorted (what `?device=` accepts).
+    public static var ids: [String] { table.map(\.id) }
+
+    /// The safe-area insets UIKit gives a full-screen view controller's root view on this
+    /// device, in points (top, left, bottom, right), from the device table: the status
+    /// bar (20 points) on screens without a sensor housing in portrait (none in landscape
+    /// on iPhones); on screens with one, the housing's depth on the top in portrait and on
+    /// both sides in landscape, and the home indicator's 34 points below (21 in landscape);
+    /// iPads keep 20 (24 on the rounded ones, with 20 for the home indicator). Values are
+    /// UIKit's `safeAreaInsets` on each device family as Apple's simulators report them
+    /// (iOS 17); `IBDeviceTests` holds rows of the table. Used when a document is laid out
+    /// on a device other than its own, where its recorded frames say nothing.
+    public var safeAreaInsets: (top: Double, left: Double, bottom: Double, right: Double) {
+        let housing: Double? = switch id {
+        case "retina5_9", "retina6_5": 44
+        case "retina6_1": 48
+        case "retina5_4": 50
+        case "retina6_0", "retina6_12", "retina6_7": 47
+        case "retina6_72": 59
+        case "retina6_3", "retina6_9": 62
+        default: nil
+        }
+        if id.hasPrefix("ipad") {
+            let rounded = id.hasSuffix("rounded")
+            return (rounded ? 24 : 20, 0, rounded ? 20 : 0, 0)
+        }
+        guard let housing else { return orientation == "landscape" ? (0, 0, 0, 0) : (20, 0, 0, 0) }
+        return orientation == "landscape" ? (0, housing, 21, housing) : (housing, 0, 34, 0)
+    }
+
+    /// The device of a `<device>` element (or of `?device=`), or `nil` for an id the table
+    /// does not hold; any orientation but `landscape` is portrait.
+    public static func named(_ id: String, orientation: String) -> IBDevice? {
         guard let row = table.first(where: { $0.id == id }) else { return nil }
         let landscape = orientation == "landscape"
         return IBDevice(id: id, orientation: landscape ? "landscape" : "portrait",

@@ -8,6 +8,9 @@ public struct IBDocumentInfo: Sendable {
     /// `nil` when the document names no device (older documents); the scenes then use
     /// their recorded sizes and no `displayScale`.
     public var device: IBDevice?
+    /// The device the document records (`<device>`), when ``device`` is another one
+    /// (``IBImportOptions/device``); `nil` otherwise.
+    public var recordedDevice: IBDevice?
 }
 
 /// One hierarchy of a document: a xib's top-level view, a storyboard scene's root view, or
@@ -41,6 +44,14 @@ public struct IBHierarchy: Sendable {
 public struct IBImport: Sendable {
     public var document: IBDocumentInfo
     public var hierarchies: [IBHierarchy]
+    /// IB id → the 1-based line of the element that has it, for every element with an `id`
+    /// (views, guides, constraints): where a problem is reported (`layoutd lint`). Looked
+    /// up only, never iterated.
+    public var lines: [String: Int] = [:]
+    /// Faults of the document that leave the rest usable: an `id` given to two elements,
+    /// a constraint naming an `id` no element has. Each names the IB id of the view it
+    /// concerns (the constraint's owner, or the element) and the line.
+    public var problems: [(message: String, line: Int, viewID: String)] = []
 }
 
 /// Why a document cannot be imported (the contract's 422 `invalid_document`): a message
@@ -56,9 +67,20 @@ public struct IBImportError: Error, Sendable, Equatable {
 
 /// How recorded facts stand in for what a document does not hold.
 public struct IBImportOptions: Sendable {
-    /// `?intrinsic=recorded` (the only mode so far): views sized by their content get their
-    /// recorded size as their intrinsic size.
+    /// Bounds on the XML read.
     public var limits = XMLLimits()
+    /// The device to lay the document out for (`?device=`, `?orientation=`), from
+    /// ``IBDevice/named(_:orientation:)``; `nil` for the document's own. On another
+    /// device, a hierarchy as wide as the document's screen takes the new screen's width
+    /// (and its height too when it filled the screen), a full-screen controller view takes
+    /// the table's safe area (``IBDevice/safeAreaInsets``) and its system margins follow,
+    /// the size-class variations are those of the new device's traits, and
+    /// `options.displayScale` is its scale; each hierarchy's `notes` say so.
+    public var device: IBDevice?
+    /// `?intrinsic=measured`: labels become `text` views measured by the Text feature, their
+    /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
+    /// recorded size as their intrinsic size (`recorded`, the default).
+    public var measuresLabels = false
     public init() {}
 }
 
@@ -93,7 +115,10 @@ public enum InterfaceBuilderImporter {
         if let element = root.child("device"), let id = element["id"] {
             device = IBDevice.named(id, orientation: element["orientation"] ?? "portrait")
         }
-        let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: device)
+        let recorded = device
+        let target = options.device.flatMap { $0 == recorded ? nil : $0 }
+        let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
+                                  recordedDevice: target == nil ? nil : recorded)
 
         var roots: [HierarchyRoot] = []
         if kind == "storyboard" {
@@ -129,7 +154,7 @@ public enum InterfaceBuilderImporter {
                                        isControllerView: false, cellID: cell["id"]))
         }
 
-        let excluded = excludedByVariations(root, device: device)
+        let excluded = excludedByVariations(root, device: target ?? device)
         var hierarchyNames = NameMaker()
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
@@ -137,9 +162,123 @@ public enum InterfaceBuilderImporter {
             builder.toolsVersion = Int(info.toolsVersion) ?? 0
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
+            if options.measuresLabels {
+                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
+                                                        notes: &hierarchy.notes)
+            }
+            if let target {
+                hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
+            }
             hierarchies.append(hierarchy)
         }
-        return IBImport(document: info, hierarchies: hierarchies)
+        var lines: [String: Int] = [:]
+        var problems: [(message: String, line: Int, viewID: String)] = []
+        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
+        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
+        for reference in references where lines[reference.id] == nil {
+            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
+                             reference.line, reference.ownerID))
+        }
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+    }
+
+    /// Every element's `id` → its line (the first element with an id, if repeated; a
+    /// repeat is a problem), and the ids constraints name (`firstItem`, `secondItem`) with
+    /// the id of the view owning the constraint. Recursion depth is bounded by
+    /// ``XMLLimits/maxDepth``.
+    static func collectLines(_ element: XMLElement, ownerID: String, into lines: inout [String: Int],
+                             problems: inout [(message: String, line: Int, viewID: String)],
+                             references: inout [(id: String, line: Int, constraintID: String, ownerID: String)]) {
+        var owner = ownerID
+        if let id = element["id"] {
+            if let first = lines[id] {
+                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line, id))
+            } else {
+                lines[id] = element.line
+            }
+            if isView(element) { owner = id }
+        }
+        if element.name == "constraint" {
+            for attribute in ["firstItem", "secondItem"] {
+                if let id = element[attribute] { references.append((id, element.line, element["id"] ?? "?", owner)) }
+            }
+        }
+        for child in element.children {
+            collectLines(child, ownerID: owner, into: &lines, problems: &problems, references: &references)
+        }
+    }
+
+    /// A hierarchy's scene, built from the recorded frames of the document's device,
+    /// moved to `target` (``IBImportOptions/device``): a root as wide as the recorded
+    /// screen (either orientation) takes the target's width, and its height too when it
+    /// was as high; such a full-screen controller view gets the target's safe-area insets
+    /// from the table, and its system margins (the margins less the recorded safe area)
+    /// keep their rule: 16 points at the sides on screens up to 400 points wide, 20 on
+    /// wider ones. Without a recorded device, a storyboard scene's root counts as full screen.
+    static func retarget(_ scene: JSONValue, root: HierarchyRoot, recorded: IBDevice?, to target: IBDevice,
+                         notes: inout [String]) -> JSONValue {
+        guard case .object(var members) = scene,
+              let containerIndex = members.firstIndex(where: { $0.0 == "container" }),
+              case .object(var container) = members[containerIndex].1 else { return scene }
+        func number(_ key: String, in object: [(String, JSONValue)]) -> Double? {
+            if case .number(let value)? = object.first(where: { $0.0 == key })?.1 { return value }
+            return nil
+        }
+        func set(_ key: String, _ value: JSONValue, in object: inout [(String, JSONValue)]) {
+            if let index = object.firstIndex(where: { $0.0 == key }) { object[index].1 = value } else { object.append((key, value)) }
+        }
+        let width = number("width", in: container) ?? 0, height = number("height", in: container) ?? 0
+        let screenWidths = recorded.map { [$0.width, $0.height] } ?? []
+        let spansWidth = screenWidths.contains(width) || (recorded == nil && root.kind == "scene")
+        let fullScreen = spansWidth && (recorded.map { [$0.width, $0.height].contains(height) && width != height } ?? (root.kind == "scene"))
+        var said: [String] = []
+        if spansWidth {
+            set("width", .number(target.width), in: &container)
+            said.append("width \(JSONWriter.format(target.width))")
+        }
+        if fullScreen {
+            set("height", .number(target.height), in: &container)
+            said.append("height \(JSONWriter.format(target.height))")
+        }
+        if fullScreen && root.isControllerView {
+            let old = insets(container.first(where: { $0.0 == "safeArea" })?.1)
+            let new = target.safeAreaInsets
+            set("safeArea", .object([("top", .number(new.top)), ("left", .number(new.left)),
+                                     ("bottom", .number(new.bottom)), ("right", .number(new.right))]), in: &container)
+            said.append("safe area \(JSONWriter.format(new.top))/\(JSONWriter.format(new.left))/\(JSONWriter.format(new.bottom))/\(JSONWriter.format(new.right)) (top/left/bottom/right) from the device table")
+            if root.element.child("edgeInsets", key: "layoutMargins") == nil,
+               root.element.child("directionalEdgeInsets", key: "directionalLayoutMargins") == nil,
+               let marginsValue = container.first(where: { $0.0 == "margins" })?.1 {
+                let margins = insets(marginsValue)
+                let side = (target.width > 400 ? 20.0 : 16.0) - ((recorded?.width ?? width) > 400 ? 20.0 : 16.0)
+                set("margins", .object([("top", .number(margins.top - old.top + new.top)),
+                                        ("left", .number(margins.left - old.left + new.left + side)),
+                                        ("bottom", .number(margins.bottom - old.bottom + new.bottom)),
+                                        ("right", .number(margins.right - old.right + new.right + side))]), in: &container)
+                said.append("system margins follow")
+            }
+        }
+        members[containerIndex].1 = .object(container)
+        if let optionsIndex = members.firstIndex(where: { $0.0 == "options" }), case .object(var options) = members[optionsIndex].1 {
+            set("displayScale", .number(Double(target.scale)), in: &options)
+            members[optionsIndex].1 = .object(options)
+        } else {
+            members.append(("options", .object([("displayScale", .number(Double(target.scale)))])))
+        }
+        let recordedName = recorded.map { "\($0.id) \($0.orientation)" } ?? "no device"
+        notes.append("Laid out for \(target.id) \(target.orientation) (recorded on \(recordedName))"
+                     + (said.isEmpty ? ": the recorded size is kept" : ": " + said.joined(separator: ", ")))
+        return .object(members)
+    }
+
+    /// Top, left, bottom, right of an insets object (0 for what is absent).
+    static func insets(_ value: JSONValue?) -> (top: Double, left: Double, bottom: Double, right: Double) {
+        guard case .object(let members)? = value else { return (0, 0, 0, 0) }
+        func get(_ key: String) -> Double {
+            if case .number(let number)? = members.first(where: { $0.0 == key })?.1 { return number }
+            return 0
+        }
+        return (get("top"), get("left"), get("bottom"), get("right"))
     }
 
     /// The ids of the constraints and views that the document's size-class variations leave
@@ -277,6 +416,12 @@ extension IBImport {
             document.append(("device", .object([
                 ("id", .string(device.id)), ("orientation", .string(device.orientation)),
                 ("width", .number(device.width)), ("height", .number(device.height)), ("scale", .number(Double(device.scale))),
+            ])))
+        }
+        if let recorded = self.document.recordedDevice {
+            document.append(("recordedDevice", .object([
+                ("id", .string(recorded.id)), ("orientation", .string(recorded.orientation)),
+                ("width", .number(recorded.width)), ("height", .number(recorded.height)), ("scale", .number(Double(recorded.scale))),
             ])))
         }
         let hierarchies = self.hierarchies.map { hierarchy -> JSONValue in

@@ -76,6 +76,9 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         case missingGlyphs = "missing_glyphs"
         /// Labels' sizes still changed after the last text pass (a warning).
         case textLayoutUnstable = "text_layout_unstable"
+        /// An Interface Builder document that cannot be read (`POST /import`, a 422 naming
+        /// the line).
+        case invalidDocument = "invalid_document"
 
         /// The contract's code of a parser's code (the same spelling).
         public init(_ code: Diagnostic.Code) {
@@ -110,6 +113,9 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     public var sourceOffset: Int?
     /// A JSON path (`$.views.title.parent`) for `invalid_json` / `invalid_scene`.
     public var path: String?
+    /// The 1-based line of an imported document an `invalid_document` (or a hierarchy's
+    /// diagnostic about the document) concerns.
+    public var line: Int?
     public var view: String?
     /// A frame field: `x`, `y`, `width` or `height`.
     public var attribute: String?
@@ -265,6 +271,7 @@ extension JSONWriter {
         if let source = diagnostic.source { key("source"); string(source) }
         if let sourceOffset = diagnostic.sourceOffset { key("sourceOffset"); integer(sourceOffset) }
         if let path = diagnostic.path { key("path"); string(path) }
+        if let line = diagnostic.line { key("line"); integer(line) }
         if let view = diagnostic.view { key("view"); string(view) }
         if let attribute = diagnostic.attribute { key("attribute"); string(attribute) }
         if let broken = diagnostic.broken { key("broken"); constraintRef(broken) }

@@ -344,7 +344,9 @@ public struct SceneDecoder: Sendable {
         }
         context.checkMembers(fields, known: ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"], path: path)
         guard case .string(let string)? = value["string"] else {
-            context.typeErrors.append(context.typeError(path + ".string", expected: "a string", found: value["string"] ?? .null))
+            // An absent member is said to be missing (not "found null": the client sent no null).
+            context.typeErrors.append(value["string"].map { context.typeError(path + ".string", expected: "a string", found: $0) }
+                ?? LayoutDiagnostic(code: .invalidScene, message: "Missing member 'string' at \(path): a label's text is required", path: path + ".string"))
             return nil
         }
         func invalid(_ message: String, _ at: String) {

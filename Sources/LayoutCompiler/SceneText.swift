@@ -53,7 +53,9 @@ public struct SceneText: Sendable {
     /// - Throws: the `unknown_font` diagnostics (a 422), one per label naming an unknown
     ///   family, with a did-you-mean note when a family is close; a `limit_exceeded` when
     ///   the text alone takes more than `limits.maxSolverWork`.
-    public init(scene: Scene, limits: SceneLimits, measurer: TextMeasurer = SceneText.measurer) throws(SceneRejection) {
+    /// A label whose family is not built in measures with `stored`'s face for it
+    /// (``StoredFonts``), when the family is stored.
+    public init(scene: Scene, limits: SceneLimits, stored: StoredFonts = .none, measurer: TextMeasurer = SceneText.measurer) throws(SceneRejection) {
         var labels: [Label] = []
         var errors: [LayoutDiagnostic] = []
         var warnings: [LayoutDiagnostic] = []
@@ -69,8 +71,15 @@ public struct SceneText: Sendable {
                     path: path)])
             }
             let font = FontRequest(family: spec.family, size: spec.size, weight: spec.weight, italic: spec.italic)
-            do {
-                let prepared = try measurer.prepare(spec.string, font: font)
+            do throws(FontError) {
+                let prepared: PreparedText
+                do throws(FontError) {
+                    prepared = try measurer.prepare(spec.string, font: font)
+                } catch {
+                    // Built-in families first: a stored one is only asked for a name they lack.
+                    guard case .unknownFamily = error, let face = stored.face(for: font) else { throw error }
+                    prepared = measurer.prepare(spec.string, font: font, primary: face)
+                }
                 labels.append(Label(view: index, name: view.name, spec: spec, prepared: prepared))
                 if prepared.missingGlyphs {
                     warnings.append(LayoutDiagnostic(
@@ -80,12 +89,15 @@ public struct SceneText: Sendable {
                 }
             } catch {
                 switch error {
-                case .unknownFamily(let name, let suggestion):
+                case .unknownFamily(let name, let builtInSuggestion):
+                    // A close built-in family first, else a close stored one.
+                    let suggestion = builtInSuggestion ?? FontCatalog.suggestion(for: name, among: stored.storedFamilies)
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,
                         message: "Unknown font family '\(Diagnostic.echo(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
                         path: path, view: view.name,
-                        notes: ["Families: " + measurer.catalog.familyNames.joined(separator: ", ") + " and system (Inter)"]))
+                        notes: ["Families: " + measurer.catalog.familyNames.joined(separator: ", ") + " and system (Inter)"
+                                + (stored.familyNames.isEmpty ? "" : "; stored: " + stored.familyNames.joined(separator: ", "))]))
                 case .familyNotInstalled(let name):
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,

@@ -58,14 +58,19 @@ public enum CacheKey {
     /// The structure cache's key: SHA-256 of `digest` and `"\nNAME@VERSION"` per group,
     /// in inclusion order.
     /// With `fonts` (a scene with labels: `FontCatalog.fingerprint`),
-    /// `"\nfonts\n"` and the fingerprint follow.
-    static func structureKey(digest: SHA256Digest, groups: [ResolvedGroup], fonts: String? = nil) -> SHA256Digest {
+    /// `"\nfonts\n"` and the fingerprint follow; then, per stored face a label measured
+    /// with (``StoredFonts/used``, sorted by name), `"\nstored FAMILY/FACE@VERSION"`: a
+    /// replaced or deleted face changes every key of the results that used it (a version
+    /// number is never reused for a name). Without stored faces the key is as before.
+    static func structureKey(digest: SHA256Digest, groups: [ResolvedGroup], fonts: String? = nil,
+                             storedFaces: [StoredFaceVersion] = []) -> SHA256Digest {
         var hasher = SHA256()
         hasher.update(digest)
         for group in groups {
             hasher.update("\n\(group.name)@\(group.version)")
         }
         if let fonts { hasher.update("\nfonts\n" + fonts) }
+        for face in storedFaces { hasher.update("\nstored \(face.name)@\(face.version)") }
         return hasher.finalize()
     }
 

@@ -39,6 +39,8 @@ enum Problem {
         case group
         /// A font file (`PUT /fonts/FAMILY/FACE`) or the store's bounds on fonts.
         case font
+        /// An Interface Builder document (`POST /import`).
+        case document
     }
 
     static func describe(status: HTTPStatus, diagnostics: [LayoutDiagnostic], subject: Subject = .scene) -> (type: String, title: String, detail: String) {
@@ -52,6 +54,8 @@ enum Problem {
                 return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
             }
             return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : subject == .font ? "Invalid font" : "Invalid scene", detail)
+        case .unprocessableContent where subject == .document:
+            return ("urn:layoutd:problem:invalid-document", "The document cannot be imported", detail)
         case .unprocessableContent:
             return ("urn:layoutd:problem:unprocessable-scene",
                     subject == .group ? "The group cannot be stored" : subject == .font ? "The font cannot be stored" : "The scene cannot be laid out", detail)
@@ -159,6 +163,13 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case contentCoded(coding: String)
     /// A `Content-Type` that is not JSON: 415 with `Accept-Post: application/json`.
     case unsupportedMediaType(contentType: String)
+    /// `POST /import` with a `Content-Type` other than `application/xml`, `text/xml` or
+    /// `application/octet-stream`: 415 with `Accept-Post` listing them.
+    case unsupportedDocumentType(contentType: String)
+    /// `POST /import` with a query parameter whose value is not allowed (an unknown
+    /// `device`, an `orientation` other than portrait or landscape, …): 400 listing the
+    /// allowed values.
+    case invalidImportParameter(ImportRequest.Refusal)
     /// A group name outside `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`: 400.
     case invalidGroupName(String)
     /// A version path segment that is not a positive integer without leading zeros: 400.
@@ -182,12 +193,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// The version was pruned from the group's history: 404 with the store's `message`
     /// (``LayoutService/prunedMessage(name:version:oldestKept:)``).
     case prunedVersion(message: String)
-    /// A group write with no token configured and anonymous writes off: 403 (no
-    /// credentials would be accepted, RFC 9110 §15.5.4).
-    case anonymousWritesRefused
-    /// A group write without the configured bearer token: 401 with `WWW-Authenticate`
-    /// (RFC 6750 §3).
-    case writesNeedAToken
+    /// A group write (`fonts`: a font write) with no token configured and anonymous writes
+    /// off: 403 (no credentials would be accepted, RFC 9110 §15.5.4).
+    case anonymousWritesRefused(fonts: Bool)
+    /// A group write (`fonts`: a font write) without the configured bearer token: 401 with
+    /// `WWW-Authenticate` (RFC 6750 §3).
+    case writesNeedAToken(fonts: Bool)
     /// `If-Match: *` for a group that does not exist: 412 (RFC 9110 §13.1.1).
     case ifMatchAnyButAbsent(group: String)
     /// `If-Match` naming no current version (`state` says what is current): 412.
@@ -215,6 +226,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidFontName: .badRequest
         case .unknownFontFace: .notFound
         case .fontFileTooLarge: .contentTooLarge
+        case .invalidImportParameter: .badRequest
+        case .unsupportedDocumentType: .unsupportedMediaType
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
@@ -266,6 +279,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
         case .unsupportedMediaType(let contentType):
             return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
+        case .unsupportedDocumentType(let contentType):
+            return "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); got '\(Diagnostic.echo(contentType))'"
+        case .invalidImportParameter(let refusal):
+            return "\(refusal.parameter)='\(Diagnostic.echo(refusal.value))' is not allowed: use one of \(refusal.allowed.joined(separator: ", "))"
         case .invalidGroupName(let name):
             return "'\(Diagnostic.echo(name))' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"
         case .invalidVersion(let version):
@@ -288,10 +305,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "Group '\(Diagnostic.echo(group))' has no version \(version)"
         case .prunedVersion(let message):
             return message
-        case .anonymousWritesRefused:
-            return LayoutService.anonymousWritesRefusedDetail
-        case .writesNeedAToken:
-            return "Writing groups needs 'Authorization: Bearer <token>'"
+        case .anonymousWritesRefused(let fonts):
+            return LayoutService.anonymousWritesRefusedDetail(fonts: fonts)
+        case .writesNeedAToken(let fonts):
+            return "Writing \(fonts ? "fonts" : "groups") needs 'Authorization: Bearer <token>'"
         case .ifMatchAnyButAbsent(let group):
             return "If-Match: * but no group named '\(group)' exists"
         case .ifMatchMismatch(let header, let group, let state, let hasWeakTags):
@@ -322,6 +339,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .databaseReadOnly: [("Retry-After", "60")]
         case .contentCoded: [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]
         case .unsupportedMediaType: [("Accept-Post", "application/json")]
+        case .unsupportedDocumentType: [("Accept-Post", LayoutService.importMediaTypes.joined(separator: ", "))]
+        case .invalidImportParameter: []
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
@@ -405,6 +424,34 @@ extension EngineFailure: HTTPResponseError {
         var failure = storeUnavailable(reason)
         failure.headers = headers
         return failure
+    }
+
+    /// The font store could not look up or read a scene's stored faces: 503 with an
+    /// `unknown_font` diagnostic saying why, and the `Retry-After` of
+    /// ``groupLookupFailed(_:)``.
+    static func fontLookupFailed(_ error: StoreError) -> EngineFailure {
+        var failure = groupLookupFailed(error)
+        var reason = LayoutService.describe(error)
+        if case .unavailable = error { reason = "the database is unavailable" }
+        failure.diagnostics = [LayoutDiagnostic(code: .unknownFont, message: "The font store cannot be read right now: \(reason)")]
+        return failure
+    }
+
+    /// A stored face a label chose could not be measured with: replaced or deleted while the
+    /// request was prepared (503, `Retry-After: 1`: the request may be sent again), or a
+    /// file HarfBuzz does not load (422); both `unknown_font`, naming the face.
+    static func storedFontUnavailable(_ unavailable: StoredFontUnavailable) -> EngineFailure {
+        switch unavailable.reason {
+        case .gone:
+            return EngineFailure(status: .serviceUnavailable, diagnostics: [LayoutDiagnostic(
+                code: .unknownFont,
+                message: "Stored font face '\(Diagnostic.echo(unavailable.name))' was replaced or deleted while this request was measured: send it again")],
+                headers: [("Retry-After", "1")])
+        case .unreadable:
+            return .unprocessable([LayoutDiagnostic(
+                code: .unknownFont,
+                message: "Stored font face '\(Diagnostic.echo(unavailable.name))' version \(unavailable.version) cannot be loaded as a font: store it again")])
+        }
     }
 
     /// A fault of layoutd's own (a stored group that does not decode): 500, no diagnostics.

@@ -1,3 +1,4 @@
+import LayoutCompiler
 import LayoutStore
 import Synchronization
 
@@ -33,23 +34,40 @@ typealias FrontCache = TwoGenerationCache<FrontCacheKey, FrontAnswer>
 /// A front cache entry: an answer's body and the versions its scene's references without
 /// a version were resolved to (``SceneEngine/Prepared/currentVersions``: sorted by name,
 /// one per name; empty when the scene has none).
+///
+/// Stored font faces likewise: ``fontNames`` are the face names the scene's families may
+/// have (``SceneEngine/Prepared/fontNames``) and ``fontVersions`` the stored faces the font
+/// store named for them; a hit is used only when the store, asked again, names exactly
+/// those (a face added, replaced or deleted in any process makes it stale).
 struct FrontAnswer: Sendable, Equatable {
     let body: [UInt8]
     let currentVersions: [GroupVersion]
     /// The names of ``currentVersions``, in order: what to ask the store on a hit (made
     /// once here, not on every hit).
     let currentNames: [String]
+    /// The stored face names asked of the font store, sorted; empty without stored families.
+    let fontNames: [String]
+    /// The stored faces the font store answered for ``fontNames``, sorted by name.
+    let fontVersions: [StoredFaceVersion]
 
-    init(body: [UInt8], currentVersions: [GroupVersion] = []) {
+    init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = []) {
         self.body = body
         self.currentVersions = currentVersions
         self.currentNames = currentVersions.map(\.name)
+        self.fontNames = fontNames
+        self.fontVersions = fontVersions
     }
 
     /// Whether `versions` (the store's answer for ``currentNames``) are the versions this
     /// answer was computed from.
     func isCurrent(_ versions: [String: Int]) -> Bool {
         currentVersions.allSatisfy { versions[$0.name] == $0.version }
+    }
+
+    /// Whether `versions` (the font store's answer for ``fontNames``) are exactly the faces
+    /// this answer was computed with: none added, replaced or deleted.
+    func fontsAreCurrent(_ versions: [String: Int]) -> Bool {
+        versions.count == fontVersions.count && fontVersions.allSatisfy { versions[$0.name] == $0.version }
     }
 }
 
@@ -80,9 +98,11 @@ struct FrontCacheKey: Hashable, Sendable {
 
 extension TwoGenerationCache where Key == FrontCacheKey, Value == FrontAnswer {
     /// What an entry costs against ``maxBytes``: its request body plus its response body,
-    /// plus each recorded version's name (held twice) and 8 bytes for its number.
+    /// plus each recorded version's name (held twice) and 8 bytes for its number, and the
+    /// font names asked and faces answered.
     static func cost(_ key: Key, _ value: FrontAnswer) -> Int {
         key.bytes.count + value.body.count + value.currentVersions.reduce(0) { $0 + 2 * $1.name.utf8.count + 8 }
+            + value.fontNames.reduce(0) { $0 + $1.utf8.count } + value.fontVersions.reduce(0) { $0 + $1.name.utf8.count + 8 }
     }
 
     /// Keeps `value` for `key` (see ``insert(_:for:cost:generation:)``), at ``cost(_:_:)``.

@@ -51,7 +51,7 @@ extension LayoutService {
     }
 
     func putFont(_ request: HTTPRequest, family: String, face: String) -> HTTPResponse {
-        if let denied = authorize(request) { return denied }
+        if let denied = authorize(request, fonts: true) { return denied }
         if let reason = Self.fontNameProblem(family: family, face: face) {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
@@ -87,7 +87,7 @@ extension LayoutService {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
         do {
-            guard let stored = try fontStore.face(named: family + "/" + face) else {
+            guard let name = try storedFaceName(family: family, face: face), let stored = try fontStore.face(named: name) else {
                 return problem(.unknownFontFace(family + "/" + face))
             }
             // 'OTTO' starts a CFF OpenType file; the other sfnt tags are TrueType outlines.
@@ -101,12 +101,12 @@ extension LayoutService {
     }
 
     func deleteFont(_ request: HTTPRequest, family: String, face: String) -> HTTPResponse {
-        if let denied = authorize(request) { return denied }
+        if let denied = authorize(request, fonts: true) { return denied }
         if let reason = Self.fontNameProblem(family: family, face: face) {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
         do {
-            guard try fontStore.deleteFace(named: family + "/" + face) else {
+            guard let name = try storedFaceName(family: family, face: face), try fontStore.deleteFace(named: name) else {
                 return problem(.unknownFontFace(family + "/" + face))
             }
             frontCache.invalidate()
@@ -156,6 +156,17 @@ extension LayoutService {
         } catch {
             return storeFailure(error, groupName: nil, subject: .font)
         }
+    }
+
+    /// The stored spelling of `family/face`, matched without regard to the family's case
+    /// (a family is stored in one spelling: ``putFont(_:family:face:)`` refuses another), or
+    /// `nil` when no such face is stored.
+    func storedFaceName(family: String, face: String) throws(StoreError) -> String? {
+        let name = family + "/" + face
+        let found = try fontStore.currentFaceVersions(of: [name])
+        // One spelling per family, so at most one key; the exact one first all the same.
+        if found[name] != nil { return name }
+        return found.keys.min { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     /// The family and face of a stored name `family/face` (families hold no `/`).

@@ -233,11 +233,12 @@ extension LayoutService {
     /// 403 when no token is configured and anonymous writes are off
     /// (``ServiceConfiguration/allowsAnonymousWrites``: `serve` on a non-loopback address
     /// without `--allow-anonymous-writes`), with a detail that says how to set a token.
-    /// 403, not 401: no credentials would be accepted (RFC 9110 §15.5.4).
-    func authorize(_ request: HTTPRequest) -> HTTPResponse? {
+    /// 403, not 401: no credentials would be accepted (RFC 9110 §15.5.4). The details speak
+    /// of fonts for a font write (`fonts`), else of groups.
+    func authorize(_ request: HTTPRequest, fonts: Bool = false) -> HTTPResponse? {
         guard let token = configuration.apiToken, !token.isEmpty else {
             if configuration.allowsAnonymousWrites { return nil }
-            return problem(.anonymousWritesRefused)
+            return problem(.anonymousWritesRefused(fonts: fonts))
         }
         // The scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly.
         let given = (request.headers["Authorization"] ?? "").trimmingCharacters(in: .whitespaces)
@@ -245,13 +246,16 @@ extension LayoutService {
         let presented: [UInt8] = parts.count == 2 && parts[0].lowercased() == "bearer"
             ? Array(parts[1].trimmingCharacters(in: .whitespaces).utf8) : []
         if Self.constantTimeEquals(presented, Array(token.utf8)) { return nil }
-        return problem(.writesNeedAToken)
+        return problem(.writesNeedAToken(fonts: fonts))
     }
 
-    /// The `detail` of the 403 that refuses a group write without a configured token.
-    static let anonymousWritesRefusedDetail = "Group writes are off: layoutd listens on a non-loopback address without an API token. "
-        + "Start it with --api-token TOKEN (or the environment variable LAYOUTD_API_TOKEN=TOKEN) and send 'Authorization: Bearer TOKEN', "
-        + "or start it with --allow-anonymous-writes (LAYOUTD_ALLOW_ANONYMOUS_WRITES=1) to let anyone who can reach it write groups."
+    /// The `detail` of the 403 that refuses a group write (or, `fonts`, a font write)
+    /// without a configured token.
+    static func anonymousWritesRefusedDetail(fonts: Bool = false) -> String {
+        "\(fonts ? "Font" : "Group") writes are off: layoutd listens on a non-loopback address without an API token. "
+            + "Start it with --api-token TOKEN (or the environment variable LAYOUTD_API_TOKEN=TOKEN) and send 'Authorization: Bearer TOKEN', "
+            + "or start it with --allow-anonymous-writes (LAYOUTD_ALLOW_ANONYMOUS_WRITES=1) to let anyone who can reach it write \(fonts ? "fonts" : "groups")."
+    }
 
     static func constantTimeEquals(_ a: [UInt8], _ b: [UInt8]) -> Bool {
         var difference = UInt8(truncatingIfNeeded: a.count ^ b.count)

@@ -45,6 +45,15 @@ public final class LayoutService: Sendable {
     /// (``GroupStoring/lookupsAreRoundTrips``: PostgreSQL); `nil` with SQLite, where each
     /// request asks the store itself.
     let versionResolver: VersionResolver?
+    /// As ``versionResolver``, for the stored font faces' versions
+    /// (``FontStoring/lookupsAreRoundTrips``).
+    let fontVersionResolver: VersionResolver?
+    /// Whether ``fontStore`` is ``store``: then a cached result records the stored faces it
+    /// used (`font:family/face`) and a font write deletes it in its transaction; otherwise
+    /// results are tied to faces only by their keys' `family/face@version`s.
+    let fontsShareCacheStore: Bool
+    /// Names ``fontStore`` in the process's face cache (``StoredFontSource/store``).
+    let fontStoreName = StoredFontSource.uniqueStoreName()
     /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
     /// requests to run at once (all but a front cache hit's version lookup); `nil` without
     /// that limit.
@@ -61,6 +70,7 @@ public final class LayoutService: Sendable {
         self.groupStore = groupStore ?? store
         self.fontStore = fontStore ?? (groupStore as? SQLiteStore) ?? store
         self.groupsShareCacheStore = groupStore.map { ($0 as? SQLiteStore) === store } ?? true
+        self.fontsShareCacheStore = (self.fontStore as? SQLiteStore) === store
         self.configuration = configuration
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
                                   structureCacheBytes: configuration.structureCacheBytes,
@@ -68,6 +78,7 @@ public final class LayoutService: Sendable {
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
         self.versionResolver = self.groupStore.lookupsAreRoundTrips ? VersionResolver(store: self.groupStore) : nil
+        self.fontVersionResolver = self.fontStore.lookupsAreRoundTrips ? VersionResolver(fontStore: self.fontStore) : nil
         self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
         // Fonts are found at start-up (a table of Debian paths), not at the first label.
         _ = SceneText.measurer.catalog.missingFamilies
@@ -90,11 +101,58 @@ public final class LayoutService: Sendable {
         return try groupStore.currentVersions(of: names)
     }
 
+    /// The font store's current versions of stored face `names` (without regard to case),
+    /// through ``fontVersionResolver`` when there is one, as ``lookUpCurrentVersions(_:)``.
+    func lookUpFontVersions(_ names: [String]) throws(StoreError) -> [String: Int] {
+        if let fontVersionResolver { return try fontVersionResolver.currentVersions(of: names) }
+        return try fontStore.currentFaceVersions(of: names)
+    }
+
+    /// Where a request's stored faces come from: their versions looked up once per request
+    /// (``lookUpFontVersions(_:)``: read-your-writes across replicas, as groups), a face's
+    /// file read from ``fontStore`` only when the measurer's face cache does not hold that
+    /// version (`nil` when the version read is not the one asked: replaced meanwhile).
+    var storedFontSource: StoredFontSource {
+        StoredFontSource(
+            store: fontStoreName,
+            currentVersions: { [self] names in
+                do throws(StoreError) { return try lookUpFontVersions(names) } catch { throw EngineFailure.fontLookupFailed(error) }
+            },
+            bytes: { [fontStore] name, version in
+                do throws(StoreError) {
+                    guard let face = try fontStore.face(named: name), face.version == version else { return nil }
+                    return face.bytes
+                } catch {
+                    throw EngineFailure.fontLookupFailed(error)
+                }
+            },
+            familyNames: { [fontStore] in
+                do throws(StoreError) {
+                    // Sorted by name, so each family's faces are together: one entry per family.
+                    var families: [String] = []
+                    for summary in try fontStore.faces() {
+                        let family = Self.split(summary.name).family
+                        if families.last != family { families.append(family) }
+                    }
+                    return families
+                } catch {
+                    throw EngineFailure.fontLookupFailed(error)
+                }
+            })
+    }
+
+    /// The front cache entry of an answer computed from `prepared`.
+    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared) -> FrontAnswer {
+        FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
+                    fontVersions: prepared.storedFonts.available)
+    }
+
     /// The router with every route of the API (see `openapi.yaml`).
     public func makeRouter() -> Router {
         var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
         router.add(.POST, "/solve") { [self] request, _ in solve(request) }
         router.add(.POST, "/validate") { [self] request, _ in validate(request) }
+        router.add(.POST, "/import") { [self] request, _ in importDocument(request) }
         router.add(.GET, "/healthz") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
         router.add(.GET, "/readyz") { [self] _, _ in
             let missingFonts = SceneText.measurer.catalog.missingFamilies
@@ -317,7 +375,7 @@ public final class LayoutService: Sendable {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
         switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              resolveGroup: resolveGroup) {
+                              fonts: storedFontSource, resolveGroup: resolveGroup) {
         case .success(let value): prepared = value
         case .failure(let failure):
             return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
@@ -326,7 +384,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
-                frontCache.insert(FrontAnswer(body: stored, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
+                frontCache.insert(Self.frontAnswer(stored, prepared), for: frontKey, generation: generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
@@ -339,12 +397,16 @@ public final class LayoutService: Sendable {
             // With the groups in this very database, the entry records their versions and
             // a group write deletes it in its transaction; elsewhere (PostgreSQL, another
             // file) the key's NAME@VERSIONs alone keep it from answering another version.
-            let groups = groupsShareCacheStore ? prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) } : []
+            var groups = groupsShareCacheStore ? prepared.groups.map { GroupVersion(name: $0.name, version: $0.version) } : []
+            // Likewise the stored faces its labels measured with, as `font:family/face`.
+            if fontsShareCacheStore {
+                groups += prepared.storedFonts.used.map { GroupVersion(name: SQLiteStore.fontCacheName($0.name), version: $0.version) }
+            }
             // The in-memory front cache only holds what the result cache stored, so a
             // later hit never contradicts this answer's Cache-Status.
             if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
                 if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
-                frontCache.insert(FrontAnswer(body: result.body, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
+                frontCache.insert(Self.frontAnswer(result.body, prepared), for: frontKey, generation: generation)
             }
         }
         return answer(result, cacheStatus: cacheStatus)
@@ -378,12 +440,12 @@ public final class LayoutService: Sendable {
     private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              resolveGroup: resolveGroup) {
+                              fonts: storedFontSource, resolveGroup: resolveGroup) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
             if verdict.status == .ok {
-                frontCache.insert(FrontAnswer(body: verdict.body, currentVersions: prepared.currentVersions), for: frontKey, generation: generation)
+                frontCache.insert(Self.frontAnswer(verdict.body, prepared), for: frontKey, generation: generation)
             }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
@@ -410,12 +472,23 @@ public final class LayoutService: Sendable {
     /// when its scene has no unversioned references; otherwise after one
     /// ``GroupStoring/currentVersions(of:)``.
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
-        if hit.currentVersions.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
         // Called in a solving turn (solve, validate): the wait on the store holds none, so
         // other requests use the cores meanwhile; nothing decoded is held during it.
         solveTurns?.signal()
         defer { solveTurns?.wait() }
+        // Stored faces first: a stale one makes the hit a miss whatever the groups say.
+        if !hit.fontNames.isEmpty {
+            do {
+                if !hit.fontsAreCurrent(try lookUpFontVersions(hit.fontNames)) {
+                    return .success(FrontCheck(names: [], versions: [:], isCurrent: false))
+                }
+            } catch {
+                return .failure(.fontLookupFailed(error))
+            }
+        }
+        if names.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         do {
             let versions = try lookUpCurrentVersions(names)
             return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))

@@ -1,3 +1,4 @@
+import Synchronization
 import HTTP1
 import LayoutCompiler
 import LayoutStore
@@ -28,6 +29,36 @@ public typealias GroupResolver = (GroupReference) throws -> ResolvedGroup?
 /// (``GroupStoring/currentVersions(of:)``). Throws an ``EngineFailure`` (503) when the store
 /// cannot answer.
 public typealias CurrentVersionResolver = ([String]) throws -> [String: Int]
+
+/// Where a request's stored font faces come from (contract, "Text", stored fonts): the
+/// font store's current versions of face names (matched without regard to case, keyed
+/// by the stored spelling; one round trip for all of a scene's families), and a face's
+/// file at a version (`nil` when that version is no longer stored). Both throw an
+/// ``EngineFailure`` (503) when the store cannot answer.
+public struct StoredFontSource: Sendable {
+    public var currentVersions: @Sendable ([String]) throws -> [String: Int]
+    public var bytes: @Sendable (_ name: String, _ version: Int) throws -> [UInt8]?
+    /// Every stored family's spelling (asked only when a label names a family that is
+    /// neither built in nor stored, for its did-you-mean).
+    public var familyNames: @Sendable () throws -> [String]
+    /// Names this font store in the face cache's keys, shared by the process
+    /// (``StoredFonts/resolve(scene:versions:store:measurer:bytes:)``): distinct for each
+    /// store a process reads, since version numbers are unique within one store only.
+    public var store: String
+
+    public init(store: String, currentVersions: @escaping @Sendable ([String]) throws -> [String: Int],
+                bytes: @escaping @Sendable (_ name: String, _ version: Int) throws -> [UInt8]?,
+                familyNames: @escaping @Sendable () throws -> [String] = { [] }) {
+        self.store = store
+        self.currentVersions = currentVersions
+        self.bytes = bytes
+        self.familyNames = familyNames
+    }
+
+    /// A name no other font store of this process has (``store``).
+    public static func uniqueStoreName() -> String { String(storeCount.add(1, ordering: .relaxed).newValue) }
+    private static let storeCount = Atomic<Int>(0)
+}
 
 /// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
 /// HTTP and caching, shared by the server and the `layoutd solve|validate` commands.
@@ -86,6 +117,12 @@ public struct SceneEngine: Sendable {
         public var currentVersions: [GroupVersion] = []
         /// The scene's labels, prepared (``SceneText``); `nil` without labels.
         public var text: SceneText?
+        /// The face names asked of the font store (``StoredFonts/candidateNames(families:)``),
+        /// sorted; empty when no label names a family that is not built in.
+        public var fontNames: [String] = []
+        /// The stored faces of those names and the ones the labels measured with
+        /// (``StoredFonts``); ``StoredFonts/none`` when none.
+        public var storedFonts: StoredFonts = .none
     }
 
     /// Parses `body` into a scene and resolves its groups.
@@ -103,8 +140,13 @@ public struct SceneEngine: Sendable {
     ///
     /// - Returns: the prepared scene, or the answer to give instead (400 or 422, or the
     ///   503 a resolver threw).
+    ///
+    /// With `fonts`, the families labels name that are not built in are looked up among the
+    /// stored faces (one ``StoredFontSource/currentVersions`` call for all of them) and each
+    /// such label measures with the stored face its weight and style choose; without it,
+    /// such a family is `unknown_font`.
     public func prepare(
-        body: [UInt8], currentVersions: CurrentVersionResolver? = nil, resolveGroup: GroupResolver
+        body: [UInt8], currentVersions: CurrentVersionResolver? = nil, fonts: StoredFontSource? = nil, resolveGroup: GroupResolver
     ) -> Result<Prepared, EngineFailure> {
         let decoder = SceneDecoder(limits: limits)
         let template = structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth)
@@ -131,9 +173,29 @@ public struct SceneEngine: Sendable {
         }
         // Labels: fonts resolved and text shaped once per request (unknown_font is a 422).
         var sceneText: SceneText?
+        var fontNames: [String] = []
+        var storedFonts = StoredFonts.none
         if scene.views.contains(where: { $0.text != nil }) {
+            if let fonts {
+                let families = StoredFonts.families(in: scene)
+                if !families.isEmpty {
+                    fontNames = StoredFonts.candidateNames(families: families)
+                    do {
+                        storedFonts = try StoredFonts.resolve(scene: scene, versions: fonts.currentVersions(fontNames), store: fonts.store, bytes: fonts.bytes)
+                        // A family that is not stored is a 422: only then are the stored
+                        // families read, for its did-you-mean.
+                        if !families.allSatisfy(storedFonts.hasFamily) { storedFonts.storedFamilies = try fonts.familyNames() }
+                    } catch let failure as EngineFailure {
+                        return .failure(failure)
+                    } catch let unavailable as StoredFontUnavailable {
+                        return .failure(.storedFontUnavailable(unavailable))
+                    } catch {
+                        return .failure(.internalError)
+                    }
+                }
+            }
             do {
-                sceneText = try SceneText(scene: scene, limits: limits)
+                sceneText = try SceneText(scene: scene, limits: limits, stored: storedFonts)
             } catch {
                 return .failure(EngineFailure(error))
             }
@@ -202,8 +264,9 @@ public struct SceneEngine: Sendable {
         sizeWriter.value(size, sortingKeys: true)
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
                                  structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups,
-                                                                   fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint),
-                                 currentVersions: resolvedCurrent, text: sceneText))
+                                                                   fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint,
+                                                                   storedFaces: storedFonts.used),
+                                 currentVersions: resolvedCurrent, text: sceneText, fontNames: fontNames, storedFonts: storedFonts))
     }
 
     /// The prepared scene compiled, and solved at each of its sizes (its container's

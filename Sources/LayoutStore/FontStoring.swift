@@ -100,7 +100,10 @@ public protocol FontStoring: Sendable {
     func deleteFace(named name: String) throws(StoreError) -> Bool
     /// The sum of ``StoredBytes/count(payload:)`` over the stored faces.
     func fontBytes() throws(StoreError) -> Int
-    /// The current version of each of `names` that exists, in one statement.
+    /// The current version of each stored face whose name is one of `names` without
+    /// regard to case (names are ASCII: families match case-insensitively, as the contract
+    /// says), keyed by the stored spelling, in one statement. O(stored faces × names) at
+    /// worst: both are bounded (``maxFonts``, and 18 names per family a scene names).
     func currentFaceVersions(of names: [String]) throws(StoreError) -> [String: Int]
     /// Writes one face exported from another store, keeping its number and time.
     @discardableResult

@@ -11,7 +11,8 @@ private let writeToFile = Darwin.write
 /// - Keys are opaque strings (the service uses a hex SHA-256); values are response bytes.
 /// - Each entry records the group versions it was computed from (`cached_result_groups`),
 ///   so ``invalidate(groupNamed:)`` — called inside the group write's transaction — deletes
-///   every entry that used any version of the group.
+///   every entry that used any version of the group; a stored font face it used is
+///   recorded as `font:family/face`, and a font write deletes those entries likewise.
 /// - Write-behind: ``store(_:forKey:groups:)`` puts the entry in an in-memory buffer, which
 ///   lookups see at once; the buffer is written in one transaction when it holds more than
 ///   `writeBehindLimit` entries (default 512) or more than `writeBehindBytes` bytes of bodies
@@ -244,9 +245,12 @@ final class ResultCache {
     func store(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(SQLiteError) -> Bool {
         guard capacity > 0, body.count <= maxResultBytes else { return false }
         for group in groups {
-            let exists = try connection.withStatement("SELECT 1 FROM group_versions WHERE name = ? AND version = ?") {
+            // A stored font face is recorded as `font:family/face` (SQLiteFontStore.cacheName).
+            let isFont = group.name.hasPrefix("font:")
+            let exists = try connection.withStatement(isFont ? "SELECT 1 FROM font_versions WHERE name = ? AND version = ?"
+                                                             : "SELECT 1 FROM group_versions WHERE name = ? AND version = ?") {
                 (statement) throws(SQLiteError) -> Bool in
-                try statement.bind(group.name, at: 1)
+                try statement.bind(isFont ? String(group.name.dropFirst(5)) : group.name, at: 1)
                 try statement.bind(group.version, at: 2)
                 return try statement.step()
             }

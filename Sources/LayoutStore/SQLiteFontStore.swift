@@ -87,7 +87,7 @@ final class SQLiteFontStore {
     func currentVersions(of names: [String]) throws(SQLiteError) -> [String: Int] {
         guard !names.isEmpty else { return [:] }
         return try connection.withStatement(
-            "SELECT name, current_version FROM font_names WHERE current_version IS NOT NULL AND name IN (SELECT value FROM json_each(?))"
+            "SELECT name, current_version FROM font_names WHERE current_version IS NOT NULL AND lower(name) IN (SELECT lower(value) FROM json_each(?))"
         ) { (statement) throws(SQLiteError) -> [String: Int] in
             try statement.bind(ListLiteral.json(names), at: 1)
             var versions: [String: Int] = [:]

@@ -327,6 +327,10 @@ public final class SQLiteStore: @unchecked Sendable {
         }
     }
 
+    /// The name ``storeResult(_:forKey:groups:)`` records for a stored font face
+    /// (`family/face`) a result used: `font:family/face`, which a write of that face deletes.
+    public static func fontCacheName(_ face: String) -> String { SQLiteFontStore.cacheName(face) }
+
     /// Stores a response body under `key`, replacing any entry, remembering the group
     /// versions it was computed from.
     ///
@@ -345,7 +349,8 @@ public final class SQLiteStore: @unchecked Sendable {
     ///   - key: the opaque cache key.
     ///   - groups: the (name, version) pairs the result was computed from; replacing or
     ///     deleting any of those groups deletes this entry (buffered or written) in the same
-    ///     transaction as the group write.
+    ///     transaction as the group write. A stored font face is named `font:family/face`
+    ///     (``SQLiteFontStore/cacheName(_:)``), and a font write deletes it likewise.
     /// - Returns: whether the entry was stored (buffered, or written if this store wrote
     ///   the batch).
     /// - Throws: ``StoreError/readOnly``; when this store completes a batch that cannot be

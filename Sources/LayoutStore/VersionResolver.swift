@@ -43,15 +43,27 @@ public final class VersionResolver: Sendable {
         var promoted: Int?
     }
 
-    /// The store asked.
-    public let store: any GroupStoring
+    /// The lookup a batch sends: a group store's ``GroupStoring/currentVersions(of:)`` or a
+    /// font store's ``FontStoring/currentFaceVersions(of:)``.
+    private let lookup: @Sendable ([String]) throws(StoreError) -> [String: Int]
+    /// Whether the lookup matches names without regard to case (stored faces), so that a
+    /// caller's part of a batch's answer is picked the same way.
+    private let foldsCase: Bool
     private let state = Mutex(State())
-    /// The number of lookups sent to ``store`` (for tests and metrics).
+    /// The number of lookups sent (for tests and metrics).
     private let lookups = Atomic<Int>(0)
 
-    /// A resolver in front of `store`.
+    /// A resolver in front of `store`'s group versions.
     public init(store: any GroupStoring) {
-        self.store = store
+        self.lookup = { names throws(StoreError) in try store.currentVersions(of: names) }
+        self.foldsCase = false
+    }
+
+    /// A resolver in front of `store`'s stored face versions (read-your-writes for fonts
+    /// across replicas, as for groups).
+    public init(fontStore store: any FontStoring) {
+        self.lookup = { names throws(StoreError) in try store.currentFaceVersions(of: names) }
+        self.foldsCase = true
     }
 
     /// The number of ``GroupStoring/currentVersions(of:)`` calls made so far.
@@ -108,14 +120,14 @@ public final class VersionResolver: Sendable {
         } else {
             lookups.add(1, ordering: .relaxed)
             do throws(StoreError) {
-                result = .success(try store.currentVersions(of: union))
+                result = .success(try lookup(union))
             } catch {
                 result = .failure(error)
             }
         }
         let next = state.withLock { state -> Waiter? in
             for waiter in batch where waiter.ticket != ticket {
-                state.answers[waiter.ticket] = result.map { Self.part($0, for: waiter.names) }
+                state.answers[waiter.ticket] = result.map { part($0, for: waiter.names) }
             }
             guard let next = state.waiting.first else {
                 state.isLeading = false
@@ -127,12 +139,18 @@ public final class VersionResolver: Sendable {
         for waiter in batch where waiter.ticket != ticket { waiter.wake.signal() }
         next?.wake.signal()
         let own = batch.first { $0.ticket == ticket }?.names ?? []
-        return try result.map { Self.part($0, for: own) }.get()
+        return try result.map { part($0, for: own) }.get()
     }
 
-    /// The entries of `versions` named in `names`.
-    static func part(_ versions: [String: Int], for names: [String]) -> [String: Int] {
+    /// The entries of `versions` named in `names` (without regard to case when
+    /// ``foldsCase``: then keyed as the store spells them, as the lookup answers).
+    func part(_ versions: [String: Int], for names: [String]) -> [String: Int] {
         var part: [String: Int] = [:]
+        if foldsCase {
+            let asked = Set(names.lazy.map { $0.lowercased() })
+            for (name, version) in versions where asked.contains(name.lowercased()) { part[name] = version }
+            return part
+        }
         for name in names { if let version = versions[name] { part[name] = version } }
         return part
     }

@@ -149,11 +149,19 @@ public struct FontCatalog: Sendable {
     /// - Throws: `FontError` for an unknown or uninstalled family.
     public func face(family: String, weight: Int, italic: Bool) throws(FontError) -> FontFace {
         let canonical = try canonicalFamily(family)
-        let all = faces[canonical.lowercased()] ?? []
-        let styled = all.filter { $0.italic == italic }
-        let candidates = styled.isEmpty ? all : styled
-        guard let chosen = Self.matchWeight(weight, in: candidates) else { throw .familyNotInstalled(canonical) }
+        guard let chosen = Self.match(weight: weight, italic: italic, in: faces[canonical.lowercased()] ?? []) else {
+            throw .familyNotInstalled(canonical)
+        }
         return chosen
+    }
+
+    /// The face of `faces` (one family's) that CSS Fonts Level 4 §5.2 picks for `weight`
+    /// and `italic`, as ``face(family:weight:italic:)`` picks among a built-in family's
+    /// faces; stored families are matched by the same rule. `nil` only for no faces.
+    /// O(n log n) in the faces.
+    public static func match(weight: Int, italic: Bool, in faces: [FontFace]) -> FontFace? {
+        let styled = faces.filter { $0.italic == italic }
+        return matchWeight(weight, in: styled.isEmpty ? faces : styled)
     }
 
     /// The faces of every installed built-in family for the fallback of missing glyphs, in
@@ -178,7 +186,7 @@ public struct FontCatalog: Sendable {
 
     /// The closest of `names` to `name` by Levenshtein distance over lowercased characters,
     /// when within max(1, min(3, name.count / 3)) edits; ties go to the earlier name.
-    static func suggestion(for name: String, among names: [String]) -> String? {
+    public static func suggestion(for name: String, among names: [String]) -> String? {
         let target = Array(name.lowercased())
         let limit = max(1, min(3, target.count / 3))
         var best: (String, Int)?

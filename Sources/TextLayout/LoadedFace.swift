@@ -21,9 +21,28 @@ public final class LoadedFace: @unchecked Sendable {
 
     /// Loads `face.path`.
     /// - Returns: nil when HarfBuzz reads no glyphs from the file (absent, not a font).
-    init?(_ face: FontFace) {
+    convenience init?(_ face: FontFace) {
         guard let blob = hb_blob_create_from_file_or_fail(face.path) else { return nil }
         defer { hb_blob_destroy(blob) }
+        self.init(face, blob: blob)
+    }
+
+    /// Loads a font file's `bytes` (a stored face; HarfBuzz keeps its own copy) as `face`,
+    /// whose `path` then only names it (``FaceCache``'s key).
+    /// - Returns: nil when HarfBuzz reads no glyphs from the bytes.
+    public convenience init?(_ face: FontFace, bytes: [UInt8]) {
+        guard !bytes.isEmpty, bytes.count <= Int(UInt32.max) else { return nil }
+        let made = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { pointer in
+                hb_blob_create_or_fail(pointer, UInt32(buffer.count), HB_MEMORY_MODE_DUPLICATE, nil, nil)
+            }
+        }
+        guard let blob = made else { return nil }
+        defer { hb_blob_destroy(blob) }
+        self.init(face, blob: blob)
+    }
+
+    private init?(_ face: FontFace, blob: OpaquePointer) {
         let length = Int(hb_blob_get_length(blob))
         guard let hbFace = hb_face_create(blob, 0) else { return nil }
         defer { hb_face_destroy(hbFace) }
@@ -62,7 +81,8 @@ public final class LoadedFace: @unchecked Sendable {
 /// Faces loaded once and kept in a least-recently-used cache bounded by count: a face
 /// evicted while a measurement still holds it lives until that measurement ends
 /// (reference counting), so eviction never frees a font in use.
-/// Memory: at most `capacity` faces (the built-in files are 0.3–0.8 MB each, mapped).
+/// Memory: at most `capacity` faces (the built-in files are 0.3–0.8 MB each, mapped; a
+/// stored face is a copy of its file, at most `--max-font-file-bytes`).
 public final class FaceCache: Sendable {
     private struct State {
         var faces: [String: LoadedFace] = [:]
@@ -82,13 +102,33 @@ public final class FaceCache: Sendable {
     /// The loaded face for `face`, loading it on first use. O(capacity) per call.
     /// - Returns: nil when the file cannot be read as a font.
     public func load(_ face: FontFace) -> LoadedFace? {
-        if let hit = state.withLock({ state -> LoadedFace? in
-            guard let hit = state.faces[face.path] else { return nil }
-            if let index = state.order.firstIndex(of: face.path) { state.order.remove(at: index) }
-            state.order.append(face.path)
+        load(face) { LoadedFace(face) }
+    }
+
+    /// The loaded face for a stored face, keyed by `face.path` (`stored:FAMILY/FACE@VERSION`:
+    /// a version's bytes never change, so a replaced face is never answered from here),
+    /// its file asked of `bytes` only when it is not held. O(capacity) per call.
+    /// - Returns: nil when the bytes cannot be read as a font.
+    /// - Throws: what `bytes` throws (nothing is kept).
+    public func load<Failure: Error>(_ face: FontFace, bytes: () throws(Failure) -> [UInt8]) throws(Failure) -> LoadedFace? {
+        if let hit = lookup(face.path) { return hit }
+        let file = try bytes()
+        return load(face) { LoadedFace(face, bytes: file) }
+    }
+
+    /// The held face keyed `path`, made most recently used, or nil.
+    private func lookup(_ path: String) -> LoadedFace? {
+        state.withLock { state -> LoadedFace? in
+            guard let hit = state.faces[path] else { return nil }
+            if let index = state.order.firstIndex(of: path) { state.order.remove(at: index) }
+            state.order.append(path)
             return hit
-        }) { return hit }
-        guard let loaded = LoadedFace(face) else { return nil }
+        }
+    }
+
+    private func load(_ face: FontFace, making make: () -> LoadedFace?) -> LoadedFace? {
+        if let hit = lookup(face.path) { return hit }
+        guard let loaded = make() else { return nil }
         return state.withLock { state in
             if let raced = state.faces[face.path] { return raced }
             state.faces[face.path] = loaded

@@ -31,6 +31,12 @@ public final class TextMeasurer: Sendable {
         return PreparedText(string: string, font: font, primary: primary, measurer: self)
     }
 
+    /// As ``prepare(_:font:)`` with the face already chosen and loaded (a stored face):
+    /// `font`'s size applies; missing glyphs fall back through the built-in families.
+    public func prepare(_ string: String, font: FontRequest, primary: LoadedFace) -> PreparedText {
+        PreparedText(string: string, font: font, primary: primary, measurer: self)
+    }
+
     /// `prepare(string, font:).layout(width:numberOfLines:)`.
     public func measure(_ string: String, font: FontRequest, numberOfLines: Int = 1, width: Double? = nil) throws(FontError) -> TextMeasurement {
         try prepare(string, font: font).layout(width: width, numberOfLines: numberOfLines)

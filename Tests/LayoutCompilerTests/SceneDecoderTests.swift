@@ -20,7 +20,7 @@ struct SceneDecoderTests {
     /// contract's code of the same spelling.
     @Test func contractCodesAreSpelledAsTheContract() {
         #expect(LayoutDiagnostic.Code.allCases.map(\.rawValue).sorted() == [
-            "ambiguous_layout", "equation_syntax", "incompatible_attributes", "invalid_font", "invalid_json", "invalid_scene",
+            "ambiguous_layout", "equation_syntax", "incompatible_attributes", "invalid_document", "invalid_font", "invalid_json", "invalid_scene",
             "limit_exceeded", "missing_glyphs", "negative_size", "nonlinear", "text_layout_unstable", "unknown_attribute",
             "unknown_font", "unknown_group", "unknown_metric", "unknown_view", "unsatisfiable_constraints", "vfl_syntax",
         ])

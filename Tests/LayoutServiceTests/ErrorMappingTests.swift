@@ -23,6 +23,9 @@ struct ErrorMappingTests {
         (.contentCoded(coding: "gzip"), 415, "unsupported-media-type",
          [("Accept-Post", "application/json"), ("Accept-Encoding", "identity")]),
         (.unsupportedMediaType(contentType: "text/plain"), 415, "unsupported-media-type", [("Accept-Post", "application/json")]),
+        (.unsupportedDocumentType(contentType: "text/plain"), 415, "unsupported-media-type",
+         [("Accept-Post", "application/xml, text/xml, application/octet-stream")]),
+        (.invalidImportParameter(ImportRequest.Refusal(parameter: "device", value: "nokia", allowed: ["retina6_1"])), 400, "bad-request", []),
         (.invalidGroupName("-x"), 400, "bad-request", []),
         (.invalidVersion("01"), 400, "bad-request", []),
         (.invalidPageStart("-1"), 400, "bad-request", []),
@@ -34,8 +37,8 @@ struct ErrorMappingTests {
         (.fontFileTooLarge(bytes: 2_000_000, limit: 1_048_576), 413, "payload-too-large", []),
         (.unknownVersion(group: "cards", version: "9"), 404, "not-found", []),
         (.prunedVersion(message: "Group 'cards' version 1 was pruned"), 404, "not-found", []),
-        (.anonymousWritesRefused, 403, "forbidden", []),
-        (.writesNeedAToken, 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
+        (.anonymousWritesRefused(fonts: false), 403, "forbidden", []),
+        (.writesNeedAToken(fonts: false), 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
         (.ifMatchAnyButAbsent(group: "cards"), 412, "precondition-failed", []),
         (.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true), 412, "precondition-failed", []),
         (.ifNoneMatchMatches(header: "\"2\"", group: "cards", state: "the current version is 2"), 412, "precondition-failed", []),
@@ -59,6 +62,8 @@ struct ErrorMappingTests {
         case .conflictingDisplaySizes: "conflictingDisplaySizes"
         case .contentCoded: "contentCoded"
         case .unsupportedMediaType: "unsupportedMediaType"
+        case .unsupportedDocumentType: "unsupportedDocumentType"
+        case .invalidImportParameter: "invalidImportParameter"
         case .invalidGroupName: "invalidGroupName"
         case .invalidVersion: "invalidVersion"
         case .invalidPageStart: "invalidPageStart"
@@ -86,7 +91,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 31)
+        #expect(names.count == 33)
         #expect(Set(names).count == names.count)
     }
 

@@ -60,6 +60,8 @@ struct FontStoreTests {
         #expect(listed.map(\.version) == [2, 1])
         #expect(listed.map(\.sha256) == [fakeDigest("b"), fakeDigest("c")])
         #expect(try store.currentFaceVersions(of: ["Acme Sans/400", "Nope/400"]) == ["Acme Sans/400": 2])
+        // Families match without regard to case; the answer keys the stored spelling.
+        #expect(try store.currentFaceVersions(of: ["acme sans/400", "ACME/700-ITALIC", "acme/400"]) == ["Acme Sans/400": 2, "Acme/700-italic": 1])
         #expect(try store.deleteFace(named: "Acme Sans/400"))
         #expect(try store.deleteFace(named: "Acme Sans/400") == false)
         #expect(try store.face(named: "Acme Sans/400") == nil)

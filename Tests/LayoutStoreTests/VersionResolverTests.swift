@@ -89,6 +89,20 @@ struct VersionResolverTests {
         while resolver.waitingCount < count { usleep(200) }
     }
 
+    /// Stored face names match without regard to case: a caller asking `acme mono/400` gets
+    /// the face stored as `Acme Mono/400`, keyed as stored, and nothing it did not ask for.
+    @Test func fontVersionsMatchWithoutRegardToCase() throws {
+        let store = try SQLiteStore(path: ":memory:")
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf")))
+        _ = try store.putFace(name: "Acme Mono/400", bytes: bytes, sha256: String(repeating: "0", count: 64))
+        _ = try store.putFace(name: "Other/400", bytes: bytes, sha256: String(repeating: "0", count: 64))
+        let resolver = VersionResolver(fontStore: store)
+        #expect(try resolver.currentVersions(of: ["acme mono/400", "acme mono/700"]) == ["Acme Mono/400": 1])
+        #expect(try resolver.currentVersions(of: ["ACME MONO/400", "other/400"]) == ["Acme Mono/400": 1, "Other/400": 1])
+        #expect(try resolver.currentVersions(of: ["acme/400"]) == [:])
+        #expect(resolver.lookupCount == 3)
+    }
+
     @Test func callersWaitingDuringALookupShareTheNextOne() throws {
         let store = VersionCountingStore()
         for name in ["a", "b", "c", "d", "e"] { _ = store.write(name) }

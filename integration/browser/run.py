@@ -789,6 +789,38 @@ def check_permalink(ctx):
     expect({v: float(r["dw"]) for v, r in rects.items()} == {v: f["width"] for v, f in frames.items()}, "frames differ")
 
 
+def check_ib_document_dropped(ctx):
+    """A .xib dropped on the Interface Builder card: its one hierarchy is listed with its
+    misplaced view (recorded at x 17, laid out at 16), the drawing outlines that view at
+    both frames, and a click on the hierarchy puts its scene in the editor."""
+    browser = loaded_page(ctx)
+    xib = ('<?xml version="1.0" encoding="UTF-8"?>\n<document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" '
+           'toolsVersion="22505" targetRuntime="iOS.CocoaTouch"><device id="retina4_7" orientation="portrait"/><objects>'
+           '<view id="root-1"><rect key="frame" x="0" y="0" width="320" height="100"/><subviews>'
+           '<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">'
+           '<rect key="frame" x="17" y="20" width="288" height="60"/></view></subviews><constraints>'
+           '<constraint firstItem="box-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="16" id="c-1"/>'
+           '<constraint firstItem="box-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="20" id="c-2"/>'
+           '<constraint firstItem="root-1" firstAttribute="trailing" secondItem="box-1" secondAttribute="trailing" constant="16" id="c-3"/>'
+           '<constraint firstItem="box-1" firstAttribute="height" constant="60" id="c-4"/>'
+           '</constraints></view></objects></document>')
+    browser.evaluate("(function () { var t = new DataTransfer(); t.items.add(new File([%s], 'Box.xib', {type: 'application/xml'}));"
+                     " document.getElementById('ib-drop').dispatchEvent(new DragEvent('drop', {dataTransfer: t, bubbles: true,"
+                     " cancelable: true})); return true; })()" % json.dumps(xib))
+    browser.wait_for("document.getElementById('ib-drawing').dataset.state !== 'pending'"
+                     " && document.getElementById('ib-drawing').dataset.state !== 'empty'", "the dropped document")
+    expect(browser.evaluate("document.getElementById('ib-drawing').dataset.state") == "ok",
+           "drawing state " + browser.evaluate("document.getElementById('ib-status').textContent"))
+    items = browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('#ib-hierarchies li')).map(function (li) { return li.textContent; }))")
+    expect(json.loads(items) == ["view (view) 1 misplaced"], f"hierarchies {items}")
+    rects = browser.evaluate("JSON.stringify(Array.from(document.querySelectorAll('#ib-drawing rect.misplaced')).map(function (r) {"
+                             " return [r.getAttribute('class'), r.getAttribute('x')]; }))")
+    expect(json.loads(rects) == [["misplaced recorded", "17"], ["misplaced solved", "16"]], f"outlines {rects}")
+    browser.evaluate("document.querySelector('#ib-hierarchies button').click(); true")
+    scene = json.loads(browser.evaluate("document.getElementById('scene').value"))
+    expect(scene["container"] == {"width": 320, "height": 100}, f"edited scene {scene.get('container')}")
+
+
 def check_initial_example(ctx):
     page(ctx).wait_for("document.getElementById('wireframe').dataset.state === 'ok'"
                        " && document.querySelectorAll('#wireframe g.view').length === 4", "the first wireframe")
@@ -826,6 +858,7 @@ CHECKS = [
     ("browser/zoom-and-keyboard", check_zoom_and_keyboard),
     ("browser/diagnostic-hover", check_diagnostic_hover),
     ("browser/permalink", check_permalink),
+    ("browser/ib-document-dropped", check_ib_document_dropped),
     ("browser/no-csp-violation", check_browser_csp),
 ]
 for _name, _fn in CHECKS:

@@ -1,10 +1,27 @@
-"""Stored fonts: PUT/GET/DELETE /fonts/{family}/{face}, GET /fonts, their checks and bounds."""
-import hashlib
+"""Stored fonts: PUT/GET/DELETE /fonts/{family}/{face}, GET /fonts, their checks and bounds,
+and labels measured with stored faces (SQLite, a restart, and two PostgreSQL replicas).
 
-from harness import check
+Expected label sizes come from the font files through uharfbuzz (Debian's monospaced
+DejaVu Sans Mono and Liberation Mono, stored under a new family name: every glyph one
+advance wide), not from layoutd.
+"""
+import hashlib
+import json
+import math
+import os
+import subprocess
+import time
+
+import pg_cluster
+from harness import CheckFailed, Server, check, free_port
 
 DEJAVU = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf'
 INTER_BOLD = '/usr/share/fonts/opentype/inter/Inter-Bold.otf'
+DEJAVU_MONO = '/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf'
+LIBERATION_MONO = '/usr/share/fonts/truetype/liberation2/LiberationMono-Regular.ttf'
+LABEL = 'abcdefghijklmnopqrst'   # 20 characters, no kerning pair in a monospaced face
+SIZE = 40
+HIT = 'layoutd; hit'
 
 
 def _read(path):
@@ -40,6 +57,9 @@ def crud(ctx):
     ctx.expect_status(r, 200, 'GET')
     ctx.expect_equal((r.headers.get('content-type'), r.headers.get('etag')), ('font/ttf', '"1"'), 'GET fields')
     ctx.expect(r.body == dejavu, 'GET answered %d bytes, not the %d stored' % (len(r.body), len(dejavu)))
+    r = ctx.request('GET', '/fonts/e2e%20SANS/400')
+    ctx.expect_status(r, 200, 'GET in another spelling of the family')
+    ctx.expect(r.body == dejavu, 'GET in another spelling answered other bytes')
 
     r = ctx.request('PUT', path, inter, {'Content-Type': 'font/otf'})
     ctx.expect_status(r, 200, 'replacing PUT')
@@ -52,7 +72,7 @@ def crud(ctx):
     ctx.expect_status(r, 201, 'a second face')
     ctx.expect_equal(sorted(_faces(ctx, 'E2E Sans')), ['400', '700-italic'], 'two faces listed')
 
-    ctx.expect_status(ctx.request('DELETE', path), 204, 'DELETE')
+    ctx.expect_status(ctx.request('DELETE', '/fonts/e2e%20sans/400'), 204, 'DELETE in another spelling of the family')
     ctx.expect_status(ctx.request('GET', path), 404, 'GET after DELETE')
     ctx.expect_status(ctx.request('DELETE', path), 404, 'second DELETE')
     ctx.expect_equal(sorted(_faces(ctx, 'E2E Sans')), ['700-italic'], 'faces after DELETE')
@@ -130,6 +150,7 @@ def token(ctx):
         r = ctx.request('PUT', '/fonts/Tok/400', dejavu, server=s)
         ctx.expect_status(r, 401, 'PUT without the token')
         ctx.expect(r.headers.get('www-authenticate', '').startswith('Bearer'), 'WWW-Authenticate')
+        ctx.expect_equal(r.json()['detail'], "Writing fonts needs 'Authorization: Bearer <token>'", 'the 401 speaks of fonts')
         ctx.expect_status(ctx.request('PUT', '/fonts/Tok/400', dejavu, {'Authorization': 'Bearer wrong'}, server=s),
                           401, 'PUT with a wrong token')
         ctx.expect_status(ctx.request('PUT', '/fonts/Tok/400', dejavu, {'Authorization': 'Bearer f0nt-token'}, server=s),
@@ -141,3 +162,178 @@ def token(ctx):
                           204, 'DELETE with the token')
     finally:
         s.stop()
+
+
+# ---------------------------------------------------------------- labels measured with stored faces
+
+def _label_size(path):
+    """(width, height) of LABEL at SIZE points in the font file at `path`, whole points
+    rounded up: 20 advances of 'a' and one line height, from the file through uharfbuzz."""
+    try:
+        import uharfbuzz as hb
+    except ImportError:
+        raise CheckFailed('uharfbuzz is missing: run scripts/install-deps.sh')
+    face = hb.Face(hb.Blob.from_file_path(path))
+    font = hb.Font(face)
+    font.scale = (face.upem, face.upem)
+    ext = font.get_font_extents('ltr')
+    advance = font.get_glyph_h_advance(font.get_nominal_glyph(ord('a')))
+    return (math.ceil(len(LABEL) * advance * SIZE / face.upem),
+            math.ceil((ext.ascender - ext.descender + ext.line_gap) * SIZE / face.upem))
+
+
+def _scene(family, width=600, weight=400):
+    return {'container': {'width': width, 'height': 100},
+            'views': {'l': {'text': {'string': LABEL, 'font': {'family': family, 'size': SIZE, 'weight': weight}}}},
+            'constraints': ['H:|[l]', 'V:|[l]']}
+
+
+def _measured(ctx, scene, what, server=None, body=None):
+    """The label's (width, height) and the answer's Cache-Status."""
+    r = ctx.request('POST', '/solve', body if body is not None else scene, {'Content-Type': 'application/json'}, server=server)
+    ctx.expect_status(r, 200, what)
+    frame = r.json()['frames']['l']
+    return (frame['width'], frame['height']), r.headers.get('cache-status')
+
+
+def _expect_unknown_font(ctx, scene, family, what, server=None):
+    r = ctx.request('POST', '/solve', scene, server=server)
+    ctx.expect_status(r, 422, what)
+    ctx.expect_diagnostic(r.json(), 'unknown_font', path='$.views.l.text.font.family',
+                          message="Unknown font family '%s'" % family)
+
+
+def _measure_replace_delete(ctx, family, path, writer, reader):
+    """PUT DejaVu Sans Mono as FAMILY/400 through `writer`; `reader` measures the label with
+    it (a miss, then a hit); PUT Liberation Mono over it through `writer`: `reader`'s very
+    next answers (the same body: its front cache; other bytes: its result cache; another
+    width: a warm template) are Liberation Mono's; DELETE through `writer`: unknown_font."""
+    dejavu, liberation = _label_size(DEJAVU_MONO), _label_size(LIBERATION_MONO)
+    ctx.expect(dejavu != liberation, 'the two faces measure the label alike: %r' % (dejavu,))
+    r = ctx.request('PUT', path, _read(DEJAVU_MONO), server=writer)
+    ctx.expect_status(r, 201, 'PUT %s' % path)
+    scene = _scene(family.lower())   # families match without regard to case
+    got, _ = _measured(ctx, scene, 'the stored face', server=reader)
+    ctx.expect_equal(got, dejavu, 'label measured with the stored DejaVu Sans Mono')
+    got, status = _measured(ctx, scene, 'again', server=reader)
+    ctx.expect_equal((got, status), (dejavu, HIT), 'the repeat: same size, a hit')
+    got, _ = _measured(ctx, _scene(family, width=601), 'a warm template', server=reader)
+    ctx.expect_equal(got, dejavu, 'another width')
+
+    r = ctx.request('PUT', path, _read(LIBERATION_MONO), server=writer)
+    ctx.expect_status(r, 200, 'replacing PUT')
+    got, status = _measured(ctx, scene, 'the same body after the replacement', server=reader)
+    ctx.expect_equal(got, liberation, 'front cache: label measured with the new face')
+    ctx.expect(status != HIT, 'a hit right after the face was replaced')
+    spaced = (' ' + json.dumps(scene, indent=1)).encode()
+    got, _ = _measured(ctx, scene, 'other bytes after the replacement', server=reader, body=spaced)
+    ctx.expect_equal(got, liberation, 'result cache: label measured with the new face')
+    got, _ = _measured(ctx, _scene(family, width=601), 'the warm template after the replacement', server=reader)
+    ctx.expect_equal(got, liberation, 'template: label measured with the new face')
+
+    ctx.expect_status(ctx.request('DELETE', path, server=writer), 204, 'DELETE')
+    _expect_unknown_font(ctx, scene, family.lower(), 'after the DELETE', server=reader)
+    _expect_unknown_font(ctx, _scene(family, width=601), family, 'the template after the DELETE', server=reader)
+
+
+@check('fonts/labels-measure-with-stored-faces')
+def labels_measure_with_stored_faces(ctx):
+    """A label whose family is stored measures with the stored face (its size from the font
+    file's own numbers); a replaced face is never answered from the front cache, the result
+    cache or a warm template; after DELETE the family is 422 unknown_font."""
+    _measure_replace_delete(ctx, 'E2E Mono', '/fonts/E2E%20Mono/400', None, None)
+
+
+@check('fonts/stored-face-weight-matching')
+def stored_face_weight_matching(ctx):
+    """Within a stored family the face is chosen by CSS Fonts 4 weight matching: 700 asked of
+    {400} is the 400 face; once a 700 face is stored, it is the 700 one (the answer changes),
+    while 400 keeps the 400 face."""
+    ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Weights/400', _read(DEJAVU_MONO)), 201, 'PUT 400')
+    try:
+        got, _ = _measured(ctx, _scene('E2E Weights', weight=700), '700 of {400}')
+        ctx.expect_equal(got, _label_size(DEJAVU_MONO), '700 asked of {400}')
+        ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Weights/700', _read(LIBERATION_MONO)), 201, 'PUT 700')
+        got, status = _measured(ctx, _scene('E2E Weights', weight=700), '700 of {400, 700}')
+        ctx.expect_equal(got, _label_size(LIBERATION_MONO), '700 asked of {400, 700}')
+        ctx.expect(status != HIT, 'a hit after a face was added')
+        got, _ = _measured(ctx, _scene('E2E Weights', weight=400), '400 of {400, 700}')
+        ctx.expect_equal(got, _label_size(DEJAVU_MONO), '400 asked of {400, 700}')
+    finally:
+        for face in ('400', '700'):
+            ctx.request('DELETE', '/fonts/E2E%20Weights/' + face)
+
+
+@check('fonts/stored-face-across-a-restart', needs='binary')
+def stored_face_across_a_restart(ctx):
+    """The result cache outlives the process: after a restart the label is answered from it
+    (a hit, the same size); a face replaced after the restart is the next answer."""
+    s = ctx.new_server('fonts-restart')
+    try:
+        ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Restart/400', _read(DEJAVU_MONO), server=s), 201, 'PUT')
+        scene = _scene('E2E Restart')
+        got, status = _measured(ctx, scene, 'before the restart', server=s)
+        ctx.expect_equal((got, status), (_label_size(DEJAVU_MONO), 'layoutd; fwd=miss; stored'), 'first answer')
+        s.stop()
+        s.start()
+        got, status = _measured(ctx, scene, 'after the restart', server=s)
+        ctx.expect_equal((got, status), (_label_size(DEJAVU_MONO), HIT), 'answer after the restart')
+        ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Restart/400', _read(LIBERATION_MONO), server=s), 200, 'replace')
+        got, status = _measured(ctx, scene, 'after the replacement', server=s)
+        ctx.expect_equal((got, status), (_label_size(LIBERATION_MONO), 'layoutd; fwd=miss; stored'), 'new answer')
+    finally:
+        s.stop()
+
+
+@check('fonts/cli-solve-reads-stored-fonts', needs='binary')
+def cli_solve_reads_stored_fonts(ctx):
+    """`layoutd solve --db FILE` measures a label with the faces stored in that database, as
+    the server does; without --db the family is unknown_font (exit 1)."""
+    s = ctx.new_server('fonts-cli')
+    try:
+        ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Cli/400', _read(DEJAVU_MONO), server=s), 201, 'PUT')
+    finally:
+        s.stop()
+    path = os.path.join(ctx.workdir, 'fonts-cli-scene.json')
+    with open(path, 'w', encoding='utf-8') as fh:
+        json.dump(_scene('e2e cli'), fh)
+    env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+    run = subprocess.run([ctx.binary, 'solve', path, '--db', s.db_path], capture_output=True, timeout=60,
+                         cwd=ctx.workdir, env=env)
+    ctx.expect_equal(run.returncode, 0, 'exit code (stderr %r)' % run.stderr[:300])
+    frame = json.loads(run.stdout)['frames']['l']
+    ctx.expect_equal((frame['width'], frame['height']), _label_size(DEJAVU_MONO), 'label measured with the stored face')
+    run = subprocess.run([ctx.binary, 'solve', path], capture_output=True, timeout=60, cwd=ctx.workdir, env=env)
+    ctx.expect_equal(run.returncode, 1, 'exit code without --db')
+    ctx.expect_equal(json.loads(run.stdout)['diagnostics'][0]['code'], 'unknown_font', 'without --db')
+
+
+@check('fonts/stored-face-across-pg-replicas', needs='binary')
+def stored_face_across_pg_replicas(ctx):
+    """Two replicas on one PostgreSQL database, caches warm: a face PUT through A is the very
+    next answer of B (its front cache, result cache and template), a replacement through A
+    too, and a DELETE through A is unknown_font through B."""
+    url = pg_cluster.cluster(ctx).create_database('stored_fonts')
+
+    def replica(name):
+        s = Server(ctx.binary, os.path.join(ctx.workdir, name + '.db'), startup_seconds=ctx.args.startup_timeout)
+        port = free_port()
+        s.start(args=['serve', '--host', '127.0.0.1', '--port', str(port), '--db', url, '--quiet'], port=port)
+        deadline = time.monotonic() + 30
+        while ctx.request('GET', '/readyz', server=s).status != 200:   # the schema is made at start-up
+            if time.monotonic() > deadline:
+                s.stop()
+                raise CheckFailed('%s not ready within 30 s: %s' % (name, s.log_tail()))
+            time.sleep(0.1)
+        return s
+
+    a = replica('fonts-pg-a')
+    try:
+        b = replica('fonts-pg-b')
+        try:
+            _expect_unknown_font(ctx, _scene('E2E Replica'), 'E2E Replica', 'before any PUT', server=b)
+            _measure_replace_delete(ctx, 'E2E Replica', '/fonts/E2E%20Replica/400', a, b)
+        finally:
+            b.stop()
+    finally:
+        a.stop()

@@ -78,6 +78,7 @@ CHECK_MODULES = [
     'checks_svg',
     'checks_stacks',
     'checks_text',
+    'checks_import',
     'checks_hostile_answers',
     'checks_hostile_budget',
     'checks_hostile_diagnostics',

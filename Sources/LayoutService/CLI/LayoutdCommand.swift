@@ -4,7 +4,7 @@ import LayoutCompiler
 import LayoutStore
 import LayoutSyntax
 
-/// The `layoutd` command line: `serve`, `solve`, `validate`.
+/// The `layoutd` command line: `serve`, `solve`, `validate`, `import`, `lint`.
 ///
 /// Exit codes: 0 success (for `solve`: laid out, warnings allowed); 1 the scene has
 /// errors (or, for `serve`, the service could not start: port taken, database damaged);
@@ -62,7 +62,7 @@ public enum LayoutdCommand {
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
-        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups are unknown"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups and stored fonts from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups and stored fonts are unknown"),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
         OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
@@ -76,6 +76,8 @@ public enum LayoutdCommand {
       serve               Run the HTTP service (POST /solve, /validate, /groups…).
       solve FILE|-        Solve a scene file (or standard input); print the /solve JSON.
       validate FILE|-     Check a scene; print its diagnostics.
+      import FILE         Read a .xib or .storyboard; print its hierarchies as scenes (--solve: with frames).
+      lint FILE           Lay out a .xib or .storyboard; print misplaced views, conflicts, ambiguity as Xcode would; exit 1 on any.
       probe               Ask a running server's GET /healthz; exit 0 on 200 (a health check without curl).
       groups export|import  Copy named groups out of (JSON lines on stdout) or into (from stdin) a store, keeping versions.
       fonts export|import   Copy stored font faces out of (JSON lines, files in base64) or into a store, keeping versions.
@@ -96,6 +98,8 @@ public enum LayoutdCommand {
             case "serve": return try serve(rest, environment: environment)
             case "solve": return try scene(rest, validating: false, environment: environment)
             case "validate": return try scene(rest, validating: true, environment: environment)
+            case "import": return try importOrLint(rest, linting: false, environment: environment)
+            case "lint": return try importOrLint(rest, linting: true, environment: environment)
             case "probe": return try probe(rest, environment: environment)
             case "groups": return try groups(rest, environment: environment)
             case "fonts": return try fonts(rest, environment: environment)
@@ -431,9 +435,15 @@ public enum LayoutdCommand {
             let decoded = try SceneDecoder().decodeGroupBody(json, stored: true)
             return ResolvedGroup(name: stored.name, version: stored.version, constraints: decoded.constraints, metrics: decoded.metrics)
         }
+        // Stored fonts from the same database: labels measure with them as the server's do.
+        let fontStore: (any FontStoring)? = (store as? SQLiteStore) ?? (store as? PostgreSQLGroupStore).map { PostgreSQLFontStore(groups: $0) }
+        let fonts = fontStore.map { fontStore in
+            StoredFontSource(store: StoredFontSource.uniqueStoreName(), currentVersions: { names in try fontStore.currentFaceVersions(of: names) },
+                             bytes: { name, version in try fontStore.face(named: name).flatMap { $0.version == version ? $0.bytes : nil } })
+        }
         let answer: EngineAnswer
         var svgRefused = false
-        switch engine.prepare(body: body, resolveGroup: resolver) {
+        switch engine.prepare(body: body, fonts: fonts, resolveGroup: resolver) {
         case .success(let prepared):
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
             if !validating, let svgPath = options.string("svg") {

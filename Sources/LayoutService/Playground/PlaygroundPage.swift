@@ -37,6 +37,11 @@ import Wireframe
 ///   table cell of three labels whose height follows the wrapping: the width slider
 ///   shows it change.
 ///
+/// An Interface Builder document dropped on `#ib-drop` (or chosen with `#ib-file`) is sent
+/// to `POST /import?solve=true`, its hierarchies listed in `#ib-hierarchies` (a click puts
+/// that scene in the editor), and to `POST /import?format=svg`, drawn in `#ib-drawing`
+/// (`data-state`: `empty`, `pending`, `ok`, `error`).
+///
 /// Query parameters: `?scene=<URL-encoded JSON>` loads that scene (as does the fragment
 /// `#scene=`), `?example=NAME` one of the examples (`contract`, `rtl`, `conflict`,
 /// `syntax`, `card`, `overflow`, `selfSizingCell`, …: the `#examples` menu). Stable hooks for tests: `#scene`, `#wireframe`

@@ -77,7 +77,7 @@ extension LayoutService {
         if let unsupported = checkMediaType(request) { return unsupported }
         var response: HTTPResponse
         switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: nil) },
-                              resolveGroup: resolveGroup) {
+                              fonts: storedFontSource, resolveGroup: resolveGroup) {
         case .success(let prepared):
             response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {

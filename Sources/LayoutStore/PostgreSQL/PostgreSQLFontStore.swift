@@ -94,8 +94,8 @@ public final class PostgreSQLFontStore: FontStoring {
         return try withConnection { (connection) throws(PostgreSQLError) -> [String: Int] in
             var versions: [String: Int] = [:]
             for row in try connection.queryPrepared(
-                "SELECT name, current_version FROM font_names WHERE name = ANY($1::text[]) AND current_version IS NOT NULL",
-                [ListLiteral.postgreSQLArray(names)]).rows {
+                "SELECT name, current_version FROM font_names WHERE lower(name) = ANY($1::text[]) AND current_version IS NOT NULL",
+                [ListLiteral.postgreSQLArray(names.map { $0.lowercased() })]).rows {
                 versions[try row.string(0)] = try row.int(1)
             }
             return versions

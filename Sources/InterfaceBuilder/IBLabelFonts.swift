@@ -1,0 +1,106 @@
+import LayoutCompiler
+
+/// `?intrinsic=measured`: labels become `text` views measured by the Text feature, their
+/// Interface Builder font (`<fontDescription>`) mapped to a built-in family.
+///
+/// The mapping, said in each hierarchy's `notes`:
+/// - the system font (`type="system"`, `boldSystem`, `italicSystem`, with `weight`) and
+///   text styles (`style="UICTFontTextStyleBody"`, …) → Inter, the family the scene format
+///   calls `system`; a text style's size and weight are UIKit's at the default content size
+///   (Large: body 17, headline 17 semibold, …; Apple's Human Interface Guidelines,
+///   "Typography", iOS Dynamic Type sizes);
+/// - a named font by its family: Helvetica, Helvetica Neue and Arial → Liberation Sans
+///   (metric-compatible with Arial), Times and Georgia → Liberation Serif, Courier and
+///   Menlo → Liberation Mono; any other → Inter; its weight from the name's suffix
+///   (`-Bold` 700, `-Medium` 500, `-Light` 300, …).
+enum IBLabelFonts {
+    /// UIKit's text styles at the Large content size: (points, CSS weight).
+    static let textStyles: [String: (size: Double, weight: Int)] = [
+        "UICTFontTextStyleLargeTitle": (34, 400), "UICTFontTextStyleTitle0": (34, 400),
+        "UICTFontTextStyleTitle1": (28, 400), "UICTFontTextStyleTitle2": (22, 400), "UICTFontTextStyleTitle3": (20, 400),
+        "UICTFontTextStyleHeadline": (17, 600), "UICTFontTextStyleBody": (17, 400), "UICTFontTextStyleCallout": (16, 400),
+        "UICTFontTextStyleSubhead": (15, 400), "UICTFontTextStyleFootnote": (13, 400),
+        "UICTFontTextStyleCaption1": (12, 400), "UICTFontTextStyleCaption2": (11, 400),
+    ]
+
+    /// IB's `weight` attribute of the system font → CSS weight.
+    static let weights: [String: Int] = [
+        "ultraLight": 100, "thin": 200, "light": 300, "regular": 400, "medium": 500,
+        "semibold": 600, "bold": 700, "heavy": 800, "black": 900,
+    ]
+
+    /// The scene `font` of a `<fontDescription>` and a sentence saying how it was mapped.
+    static func font(_ description: XMLElement?) -> (family: String, size: Double, weight: Int, italic: Bool, said: String) {
+        guard let description else { return ("system", 17, 400, false, "no font recorded: system 17") }
+        if let style = description["style"] {
+            let known = textStyles[style] ?? (17, 400)
+            return ("system", known.size, known.weight, false, "text style \(style) as system \(JSONWriter.format(known.size)) weight \(known.weight)")
+        }
+        let size = description["pointSize"].flatMap(Double.init) ?? 17
+        if let type = description["type"] {
+            var weight = description["weight"].flatMap { weights[$0] } ?? 400
+            if type == "boldSystem" { weight = 700 }
+            let italic = type == "italicSystem"
+            return ("system", size, weight, italic, "\(type) \(JSONWriter.format(size)) as Inter weight \(weight)\(italic ? " italic" : "")")
+        }
+        let name = description["name"] ?? description["family"] ?? ""
+        let lower = name.lowercased()
+        let family: String
+        if lower.hasPrefix("helvetica") || lower.hasPrefix("arial") {
+            family = "Liberation Sans"
+        } else if lower.hasPrefix("times") || lower.hasPrefix("georgia") {
+            family = "Liberation Serif"
+        } else if lower.hasPrefix("courier") || lower.hasPrefix("menlo") {
+            family = "Liberation Mono"
+        } else {
+            family = "system"
+        }
+        var weight = 400
+        for (suffix, value) in [("ultralight", 100), ("thin", 200), ("light", 300), ("medium", 500), ("semibold", 600),
+                                ("demibold", 600), ("bold", 700), ("heavy", 800), ("black", 900)] where lower.hasSuffix(suffix) {
+            weight = value
+            break
+        }
+        let italic = lower.contains("italic") || lower.contains("oblique")
+        return (family, size, weight, italic, "\(name) \(JSONWriter.format(size)) as \(family == "system" ? "Inter" : family) weight \(weight)\(italic ? " italic" : "")")
+    }
+
+    /// `scene` with each label of `labels` (scene name → `<label>` element) made a `text`
+    /// view: its string (the `text` attribute or `<string key="text">`), its mapped font,
+    /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size dropped.
+    static func measured(_ scene: JSONValue, labels: [(name: String, element: XMLElement)], notes: inout [String]) -> JSONValue {
+        guard !labels.isEmpty, case .object(var members) = scene,
+              let viewsIndex = members.firstIndex(where: { $0.0 == "views" }),
+              case .object(var views) = members[viewsIndex].1 else { return scene }
+        for (name, element) in labels {
+            guard let index = views.firstIndex(where: { $0.0 == name }), case .object(var view) = views[index].1 else { continue }
+            view.removeAll { $0.0 == "intrinsicSize" }
+            let string = element["text"] ?? element.child("string", key: "text")?.text ?? ""
+            let font = font(element.child("fontDescription", key: "fontDescription"))
+            var text: [(String, JSONValue)] = [("string", .string(string)), ("font", .object([
+                ("family", .string(font.family)), ("size", .number(font.size)), ("weight", .number(Double(font.weight))),
+                ("italic", .bool(font.italic)),
+            ]))]
+            if let lines = element["numberOfLines"].flatMap(Int.init), lines >= 0 { text.append(("numberOfLines", .number(Double(lines)))) }
+            if let width = element["preferredMaxLayoutWidth"].flatMap(Double.init), width > 0 {
+                text.append(("preferredMaxLayoutWidth", .number(width)))
+            }
+            view.append(("text", .object(text)))
+            views[index].1 = .object(view)
+            notes.append("Label \(name) is measured: \(font.said)")
+        }
+        members[viewsIndex].1 = .object(views)
+        return .object(members)
+    }
+
+    /// The `<label>` elements among `ids` (scene name → IB id), found in `root`'s tree.
+    static func labels(in root: XMLElement, ids: [(name: String, ibId: String)]) -> [(name: String, element: XMLElement)] {
+        var byID: [String: XMLElement] = [:]
+        func visit(_ element: XMLElement) {
+            if element.name == "label", let id = element["id"], byID[id] == nil { byID[id] = element }
+            for child in element.children { visit(child) }
+        }
+        visit(root)
+        return ids.compactMap { entry in byID[entry.ibId].map { (entry.name, $0) } }
+    }
+}

@@ -1,0 +1,272 @@
+import InterfaceBuilder
+import LayoutCompiler
+
+/// What `POST /import` (and `layoutd import|lint`) is asked: the query parameters,
+/// checked. Held by `ImportServiceTests`.
+public struct ImportRequest: Sendable, Equatable {
+    /// `?solve=true`: solve each hierarchy and report `frames`, `diagnostics`, `misplaced`.
+    public var solves = false
+    /// `?device=ID`: a device of ``IBDevice/ids``; `nil` for the document's own.
+    public var deviceID: String?
+    /// `?orientation=portrait|landscape` (with or without `device`: without it, the
+    /// document's own device turned).
+    public var orientation: String?
+    /// `?format=svg`: the hierarchies drawn instead of JSON.
+    public var drawsWireframe = false
+    /// `?intrinsic=measured`: labels measured from their text and mapped font.
+    public var measuresLabels = false
+
+    public init(solves: Bool = false, deviceID: String? = nil, orientation: String? = nil, drawsWireframe: Bool = false,
+                measuresLabels: Bool = false) {
+        self.solves = solves
+        self.deviceID = deviceID
+        self.orientation = orientation
+        self.drawsWireframe = drawsWireframe
+        self.measuresLabels = measuresLabels
+    }
+
+    /// Why a query cannot be answered: the parameter, the value given, and what is allowed.
+    public struct Refusal: Error, Sendable, Equatable {
+        public var parameter: String
+        public var value: String
+        public var allowed: [String]
+    }
+
+    /// The request a query string asks for: `solve` (`true`, `false`, `1`, `0` or bare),
+    /// `device` (an id of the table), `orientation` (`portrait`, `landscape`), `intrinsic`
+    /// (`recorded` or `measured`), `format` (`json`, `svg`). Unknown parameters are ignored,
+    /// as `/solve` ignores them.
+    /// - Throws: ``Refusal`` naming the first parameter whose value is not allowed.
+    public static func parse(query: String?) throws(Refusal) -> ImportRequest {
+        var request = ImportRequest()
+        if let solve = LayoutService.queryValue("solve", in: query) {
+            switch solve {
+            case "true", "1", "": request.solves = true
+            case "false", "0": request.solves = false
+            default: throw Refusal(parameter: "solve", value: solve, allowed: ["true", "false"])
+            }
+        }
+        if let device = LayoutService.queryValue("device", in: query) {
+            guard IBDevice.ids.contains(device) else { throw Refusal(parameter: "device", value: device, allowed: IBDevice.ids) }
+            request.deviceID = device
+        }
+        if let orientation = LayoutService.queryValue("orientation", in: query) {
+            guard orientation == "portrait" || orientation == "landscape" else {
+                throw Refusal(parameter: "orientation", value: orientation, allowed: ["portrait", "landscape"])
+            }
+            request.orientation = orientation
+        }
+        if let intrinsic = LayoutService.queryValue("intrinsic", in: query) {
+            guard intrinsic == "recorded" || intrinsic == "measured" else {
+                throw Refusal(parameter: "intrinsic", value: intrinsic, allowed: ["recorded", "measured"])
+            }
+            request.measuresLabels = intrinsic == "measured"
+        }
+        if let format = LayoutService.queryValue("format", in: query) {
+            guard format == "json" || format == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
+            request.drawsWireframe = format == "svg"
+        }
+        return request
+    }
+}
+
+/// A view whose solved frame differs from the frame Interface Builder recorded by more
+/// than half a pixel on some field: Xcode's "frame will be different at run time".
+public struct MisplacedView: Sendable {
+    public var view: String
+    public var ibId: String
+    public var recorded: Frame
+    public var solved: Frame
+}
+
+/// One hierarchy solved (``ImportRequest/solves``).
+public struct SolvedHierarchy: Sendable {
+    /// Frames relative to the parent, as `/solve` answers them; empty when the scene does
+    /// not compile or its layout is rejected.
+    public var frames: [(name: String, frame: Frame)]
+    public var diagnostics: [LayoutDiagnostic]
+    public var misplaced: [MisplacedView]
+    /// The compiled scene and its layout, for drawing; `nil` when it did not compile.
+    var compiled: CompiledScene?
+    var layout: Layout?
+}
+
+/// A document imported and, when asked, each hierarchy solved.
+public struct ImportOutcome: Sendable {
+    public var imported: IBImport
+    /// One per hierarchy, in order, when solving was asked; empty otherwise.
+    public var solved: [SolvedHierarchy]
+}
+
+extension SceneEngine {
+    /// Imports an Interface Builder document and, when `request` asks, solves each of its
+    /// hierarchies with this engine's compiler and solver (the path of `/solve`).
+    ///
+    /// The solver work of the whole document is bounded by `limits.maxSolverWork`, shared
+    /// evenly by its hierarchies (a hierarchy past its share gets the `limit_exceeded`
+    /// diagnostic of `/solve`). `misplaced` compares with the recorded frames to half a
+    /// pixel of the layout's device (`0.5 / scale` points; 0.5 without a device), leaves out
+    /// the views the solver finds ambiguous (``IBMisplacement/misplacedViews(in:solvedFrames:tolerance:skipping:)``), and is
+    /// empty when the document is laid out on another device than its own (its recorded
+    /// frames are not that device's).
+    ///
+    /// - Throws: ``EngineFailure`` 422 with one `invalid_document` diagnostic naming the
+    ///   line (``IBImportError``).
+    /// - Complexity: the import is O(elements + constraints × log views); each solve is
+    ///   bounded by its share of the work limit.
+    public func importDocument(_ bytes: [UInt8], request: ImportRequest) throws(EngineFailure) -> ImportOutcome {
+        var options = IBImportOptions()
+        options.measuresLabels = request.measuresLabels
+        if request.deviceID != nil || request.orientation != nil {
+            let recorded = Self.recordedDevice(bytes, limits: options.limits)
+            let id = request.deviceID ?? recorded?.id
+            if let id {
+                options.device = IBDevice.named(id, orientation: request.orientation ?? (request.deviceID == nil ? recorded?.orientation : nil) ?? "portrait")
+            }
+        }
+        let imported: IBImport
+        do {
+            imported = try InterfaceBuilderImporter.importDocument(bytes, options: options)
+        } catch {
+            throw EngineFailure.invalidDocument(error)
+        }
+        guard request.solves || request.drawsWireframe else { return ImportOutcome(imported: imported, solved: []) }
+        let problems = Self.documentProblems(imported)
+        var limits = self.limits
+        limits.maxSolverWork = max(1, self.limits.maxSolverWork / max(1, imported.hierarchies.count))
+        let engine = SceneEngine(limits: limits, maxResponseBytes: maxResponseBytes, answerPool: answerPool)
+        let retargeted = imported.document.recordedDevice != nil
+        let tolerance = 0.5 / Double(imported.document.device?.scale ?? 1)
+        var solved: [SolvedHierarchy] = []
+        for hierarchy in imported.hierarchies {
+            var writer = JSONWriter(reservingCapacity: 4096)
+            writer.value(hierarchy.scene)
+            switch engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) {
+            case .failure(let failure):
+                solved.append(SolvedHierarchy(frames: [], diagnostics: problems[solved.count] + failure.diagnostics, misplaced: []))
+            case .success(let prepared):
+                let (compiled, layouts) = engine.compileAndSolve(prepared)
+                var diagnostics = problems[solved.count] + compiled.diagnostics + (prepared.text?.diagnostics ?? [])
+                guard !compiled.hasErrors, let layout = layouts.first else {
+                    solved.append(SolvedHierarchy(frames: [], diagnostics: diagnostics, misplaced: []))
+                    continue
+                }
+                diagnostics += layout.diagnostics
+                let frames = layout.isRejected ? [] : layout.frames
+                var misplaced: [MisplacedView] = []
+                if !retargeted && !frames.isEmpty {
+                    // Views the solver finds ambiguous are left out: its choice says nothing
+                    // about the document (IBMisplacement's rule).
+                    let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
+                    misplaced = IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames, tolerance: tolerance, skipping: ambiguous)
+                        .filter { $0.view != "superview" }
+                        .map { MisplacedView(view: $0.view, ibId: $0.ibId, recorded: $0.recorded, solved: $0.solved) }
+                }
+                solved.append(SolvedHierarchy(frames: frames, diagnostics: diagnostics, misplaced: misplaced,
+                                              compiled: compiled, layout: layout))
+            }
+        }
+        return ImportOutcome(imported: imported, solved: solved)
+    }
+
+    /// The document's problems (``IBImport/problems``) as `invalid_document` warnings with
+    /// their line, per hierarchy (the one whose `ids` hold the view concerned), in order.
+    static func documentProblems(_ imported: IBImport) -> [[LayoutDiagnostic]] {
+        imported.hierarchies.map { hierarchy in
+            let viewIDs = Set(hierarchy.ids.map(\.ibId))
+            return imported.problems.filter { viewIDs.contains($0.viewID) }.map { problem in
+                var diagnostic = LayoutDiagnostic(severity: .warning, code: .invalidDocument, message: "Line \(problem.line): \(problem.message)")
+                diagnostic.line = problem.line
+                return diagnostic
+            }
+        }
+    }
+
+    /// The `<device>` a document records, read with the importer's bounds (nil when the
+    /// document has none or does not import; the import then says why).
+    static func recordedDevice(_ bytes: [UInt8], limits: XMLLimits) -> IBDevice? {
+        (try? InterfaceBuilderImporter.importDocument(bytes))?.document.device
+    }
+
+    /// The JSON answer of `POST /import` (contract, "Interface Builder documents"):
+    /// `document`, `hierarchies` (each `name`, `ibId`, `kind`, `scene`, `ids`, `notes`,
+    /// and when solved `frames`, `diagnostics`, `misplaced`) and `diagnostics` (empty),
+    /// bounded by ``maxResponseBytes`` like every answer.
+    public func importAnswer(_ outcome: ImportOutcome) -> EngineAnswer {
+        let imported = outcome.imported
+        let documentJSON = imported.answer["document"] ?? .object([])
+        var writer = answerWriter(reservingCapacity: 16_384)
+        writer.beginObject()
+        writer.key("document")
+        writer.value(documentJSON)
+        writer.key("hierarchies")
+        writer.beginArray()
+        for (index, hierarchy) in imported.hierarchies.enumerated() {
+            if writer.stop != nil { break }
+            writer.beginObject()
+            writer.key("name"); writer.string(hierarchy.name)
+            writer.key("ibId"); writer.string(hierarchy.ibId)
+            writer.key("kind"); writer.string(hierarchy.kind)
+            writer.key("scene"); writer.value(hierarchy.scene)
+            writer.key("ids")
+            writer.beginObject()
+            for (name, ibId) in hierarchy.ids { writer.key(name); writer.string(ibId) }
+            writer.endObject()
+            writer.key("notes")
+            writer.beginArray()
+            for note in hierarchy.notes { writer.string(note) }
+            writer.endArray()
+            if index < outcome.solved.count {
+                let solved = outcome.solved[index]
+                writer.key("frames")
+                writer.beginObject()
+                for (name, frame) in solved.frames {
+                    writer.key(name)
+                    Self.writeFrame(frame, into: &writer)
+                }
+                writer.endObject()
+                writer.key("diagnostics")
+                writer.diagnostics(solved.diagnostics)
+                writer.key("misplaced")
+                writer.beginArray()
+                for view in solved.misplaced {
+                    writer.beginObject()
+                    writer.key(plain: "view"); writer.string(view.view)
+                    writer.key(plain: "ibId"); writer.string(view.ibId)
+                    writer.key(plain: "recorded"); Self.writeFrame(view.recorded, into: &writer)
+                    writer.key(plain: "solved"); Self.writeFrame(view.solved, into: &writer)
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
+            writer.endObject()
+        }
+        writer.endArray()
+        writer.key("diagnostics")
+        writer.beginArray()
+        writer.endArray()
+        writer.endObject()
+        return answer(&writer, status: .ok, contentType: "application/json", isCacheable: false)
+    }
+
+    static func writeFrame(_ frame: Frame, into writer: inout JSONWriter) {
+        writer.beginObject()
+        writer.key(plain: "x"); writer.number(frame.x)
+        writer.key(plain: "y"); writer.number(frame.y)
+        writer.key(plain: "width"); writer.number(frame.width)
+        writer.key(plain: "height"); writer.number(frame.height)
+        writer.endObject()
+    }
+}
+
+extension EngineFailure {
+    /// A document that cannot be imported: 422 `invalid_document` with its message and line.
+    static func invalidDocument(_ error: IBImportError) -> EngineFailure {
+        let at = error.line > 0 ? "Line \(error.line): " : ""
+        var diagnostic = LayoutDiagnostic(code: .invalidDocument, message: at + error.message)
+        if error.line > 0 { diagnostic.line = error.line }
+        var failure = EngineFailure(status: .unprocessableContent, diagnostics: [diagnostic])
+        failure.subject = .document
+        return failure
+    }
+}

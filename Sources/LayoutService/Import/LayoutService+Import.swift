@@ -1,0 +1,54 @@
+import HTTP1
+import LayoutCompiler
+
+extension LayoutService {
+    /// The media types `POST /import` reads (contract, "Interface Builder documents").
+    static let importMediaTypes = ["application/xml", "text/xml", "application/octet-stream"]
+
+    /// `POST /import`: an Interface Builder document in, its hierarchies as scenes out
+    /// (``SceneEngine/importDocument(_:request:)``), solved with `?solve=true`, drawn with
+    /// `?format=svg`. Runs in a solving turn, as `/solve` does. The body is bounded by
+    /// `--max-body-bytes` (413 beyond) and the XML by ``XMLLimits`` (422). Answers are not
+    /// cached.
+    func importDocument(_ request: HTTPRequest) -> HTTPResponse {
+        takingSolveTurn { importInTurn(request) }
+    }
+
+    private func importInTurn(_ request: HTTPRequest) -> HTTPResponse {
+        let importRequest: ImportRequest
+        do {
+            importRequest = try ImportRequest.parse(query: request.query)
+        } catch {
+            return problem(.invalidImportParameter(error))
+        }
+        if let unsupported = checkDocumentType(request) { return unsupported }
+        let outcome: ImportOutcome
+        do {
+            outcome = try engine.importDocument(request.body, request: importRequest)
+        } catch {
+            return response(for: error)
+        }
+        if importRequest.drawsWireframe {
+            return answer(engine.importWireframe(outcome), cacheStatus: nil)
+        }
+        return answer(engine.importAnswer(outcome), cacheStatus: nil)
+    }
+
+    /// 415 unless the body is declared as one of ``importMediaTypes`` (parameters such as
+    /// `charset` allowed), or not declared; 415 for a content-coded body
+    /// as on `/solve`.
+    func checkDocumentType(_ request: HTTPRequest) -> HTTPResponse? {
+        if let coding = request.headers["Content-Encoding"],
+           coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
+            return problem(.contentCoded(coding: coding))
+        }
+        guard let contentType = request.headers["Content-Type"],
+              !contentType.allSatisfy({ $0 == " " || $0 == "\t" }) else { return nil }
+        let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+            .first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        if Self.importMediaTypes.contains(mediaType) {
+            return nil
+        }
+        return problem(.unsupportedDocumentType(contentType: contentType))
+    }
+}

@@ -1,0 +1,125 @@
+import HTTP1
+import LayoutCompiler
+@testable import LayoutService
+import LayoutStore
+import Testing
+
+/// `POST /import` through the router (no sockets) and `layoutd lint`'s problems, on small
+/// documents written here.
+struct ImportServiceTests {
+    let router: Router
+
+    init() throws {
+        router = LayoutService(store: try SQLiteStore(path: ":memory:")).makeRouter()
+    }
+
+    /// The element at `index` of a JSON array (nil for anything else).
+    static func item(_ value: JSONValue?, _ index: Int) -> JSONValue? {
+        guard case .array(let elements)? = value, index < elements.count else { return nil }
+        return elements[index]
+    }
+
+    func post(_ target: String, _ body: String, contentType: String? = "application/xml") -> HTTPResponse {
+        var fields: HTTPFields = ["Host": "test"]
+        if let contentType { fields.append("Content-Type", contentType) }
+        return router.respond(to: HTTPRequest(method: .POST, target: target, headers: fields, body: Array(body.utf8)))
+    }
+
+    /// A 320 × 100 root (line 4) with a view `box` (line 6) pinned by four constraints
+    /// (lines 9–12) at 16, 20, 288 × 60, recorded at `recordedX`.
+    static func document(recordedX: Int = 16, device: String = "retina4_7") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+        <device id="\(device)" orientation="portrait"/><objects>
+        <view id="root-1"><rect key="frame" x="0" y="0" width="320" height="100"/>
+        <subviews>
+        <view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="\(recordedX)" y="20" width="288" height="60"/></view>
+        </subviews>
+        <constraints>
+        <constraint firstItem="box-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="16" id="c-1"/>
+        <constraint firstItem="box-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="20" id="c-2"/>
+        <constraint firstItem="root-1" firstAttribute="trailing" secondItem="box-1" secondAttribute="trailing" constant="16" id="c-3"/>
+        <constraint firstItem="box-1" firstAttribute="height" constant="60" id="c-4"/>
+        </constraints>
+        </view></objects></document>
+        """
+    }
+
+    @Test func importAnswersTheHierarchyAndItsFrames() throws {
+        let response = post("/import?solve=true", Self.document())
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "application/json")
+        let json = try JSONParser().parse(response.body)
+        let hierarchy = try #require(Self.item(json["hierarchies"], 0))
+        #expect(hierarchy["ids"] == .object([("superview", .string("root-1")), ("box", .string("box-1"))]))
+        #expect(hierarchy["frames"]?["box"] == .object([("x", .number(16)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))]))
+        #expect(hierarchy["misplaced"] == .array([]))
+        #expect(json["diagnostics"] == .array([]))
+    }
+
+    /// Recorded at x 17 on a 2× device: a whole point (two pixels) from where it belongs.
+    @Test func aStaleFrameIsMisplacedAndLinted() throws {
+        let response = post("/import?solve=true", Self.document(recordedX: 17))
+        let misplaced = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0)?["misplaced"])
+        #expect(misplaced == .array([.object([
+            ("view", .string("box")), ("ibId", .string("box-1")),
+            ("recorded", .object([("x", .number(17)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))])),
+            ("solved", .object([("x", .number(16)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))])),
+        ])]))
+        let outcome = try SceneEngine().importDocument(Array(Self.document(recordedX: 17).utf8), request: ImportRequest(solves: true))
+        #expect(LayoutdCommand.lintProblems(outcome).map { $0.rendered(file: "Box.xib") } == [
+            #"Box.xib:6: warning: view: box: Frame for "box" will be different at run time: recorded 17,20 288×60, at run time 16,20 288×60"#,
+        ])
+    }
+
+    @Test func anotherDeviceTakesItsWidthAndScale() throws {
+        // The root is as wide as no screen, so it keeps its width; the scale is the new device's.
+        let json = try JSONParser().parse(post("/import?device=retina6_1&solve=true", Self.document()).body)
+        #expect(json["document"]?["device"]?["id"] == .string("retina6_1"))
+        #expect(json["document"]?["recordedDevice"]?["id"] == .string("retina4_7"))
+        #expect(Self.item(json["hierarchies"], 0)?["scene"]?["options"]?["displayScale"] == .number(2))
+        #expect(Self.item(json["hierarchies"], 0)?["misplaced"] == .array([]))
+        // A root as wide as the recorded screen (375 on retina4_7) takes the new width.
+        let wide = Self.document().replacingOccurrences(of: #"width="320" height="100""#, with: #"width="375" height="100""#)
+        let moved = try JSONParser().parse(post("/import?device=retina6_1&solve=true", wide).body)
+        #expect(Self.item(moved["hierarchies"], 0)?["frames"]?["box"]?["width"] == .number(414 - 32))
+    }
+
+    @Test func refusals() throws {
+        let unknown = post("/import?device=nokia", Self.document())
+        #expect(unknown.status == 400)
+        let detail = try JSONParser().parse(unknown.body)["detail"]
+        #expect(detail == .string("device='nokia' is not allowed: use one of " + ["ipad10_2", "ipad10_5", "ipad10_9rounded", "ipad11_0rounded", "ipad12_9",
+            "ipad12_9rounded", "ipad7_9", "ipad9_7", "retina3_5", "retina4_0", "retina4_7", "retina5_4", "retina5_5", "retina5_9", "retina6_0",
+            "retina6_1", "retina6_12", "retina6_3", "retina6_5", "retina6_7", "retina6_72", "retina6_9"].joined(separator: ", ")))
+        #expect(post("/import", Self.document(), contentType: "application/json").status == 415)
+        #expect(post("/import", Self.document(), contentType: nil).status == 200)
+        #expect(post("/import", Self.document(), contentType: "text/xml; charset=utf-8").status == 200)
+        let broken = post("/import", Self.document().replacingOccurrences(of: #"constant="60" id="c-4""#, with: #"constant="6x" id="c-4""#))
+        #expect(broken.status == 422)
+        let problem = try JSONParser().parse(broken.body)
+        #expect(problem["type"] == .string("urn:layoutd:problem:invalid-document"))
+        #expect(Self.item(problem["diagnostics"], 0)?["line"] == .number(12))
+        #expect(Self.item(problem["diagnostics"], 0)?["message"] == .string(#"Line 12: Malformed constant "6x""#))
+    }
+
+    @Test func queryParsing() throws {
+        #expect(try ImportRequest.parse(query: "solve&device=ipad12_9&orientation=landscape&intrinsic=measured&format=svg")
+                == ImportRequest(solves: true, deviceID: "ipad12_9", orientation: "landscape", drawsWireframe: true, measuresLabels: true))
+        #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "maybe", allowed: ["true", "false"])) {
+            try ImportRequest.parse(query: "solve=maybe")
+        }
+        #expect(throws: ImportRequest.Refusal(parameter: "orientation", value: "upside", allowed: ["portrait", "landscape"])) {
+            try ImportRequest.parse(query: "orientation=upside")
+        }
+    }
+
+    @Test func theWireframeDrawsMisplacedViewsAtBothFrames() throws {
+        let response = post("/import?format=svg", Self.document(recordedX: 17))
+        #expect(response.status == 200)
+        let svg = String(decoding: response.body, as: UTF8.self)
+        #expect(svg.contains(##"<rect class="misplaced recorded" fill="none" stroke="#e80" stroke-width="1.5" stroke-dasharray="4 3" data-view="box" x="17" y="20" width="288" height="60"/>"##))
+        #expect(svg.contains(##"<rect class="misplaced solved" fill="none" stroke="#d00" stroke-width="1.5" data-view="box" x="16" y="20" width="288" height="60"/>"##))
+    }
+}
