@@ -10,6 +10,7 @@
 #   libssl-dev       OpenSSL's libcrypto headers and library for the CCrypto module (SHA-256)
 #   libpq-dev        libpq (PostgreSQL's client library) headers and library for CPostgreSQL
 #   libxml2-dev      libxml2's headers and library for CLibXML2 (Interface Builder documents)
+#   libxml2-utils    xmllint, the parsing anchor of `layoutd-bench import`
 #   libharfbuzz-dev  HarfBuzz headers and library for CHarfBuzz (text shaping)
 #   libicu-dev       ICU headers and library for CICUBreak (UAX #14 line breaking)
 #   fonts-inter fonts-dejavu-core fonts-liberation2
@@ -42,7 +43,7 @@ is_installed() {
 }
 
 missing=()
-for pkg in libsqlite3-dev libssl-dev libpq-dev libxml2-dev libharfbuzz-dev libicu-dev fonts-inter fonts-dejavu-core fonts-liberation2 postgresql curl; do
+for pkg in libsqlite3-dev libssl-dev libpq-dev libxml2-dev libxml2-utils libharfbuzz-dev libicu-dev fonts-inter fonts-dejavu-core fonts-liberation2 postgresql curl; do
     is_installed "$pkg" || missing+=("$pkg")
 done
 if ! command -v python3 >/dev/null 2>&1; then

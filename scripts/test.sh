@@ -73,11 +73,13 @@ schemathesis() {
 }
 browser() { scripts/install-browser.sh && python3 integration/browser/run.py --binary .build/debug/layoutd; }
 differential() { python3 scripts/kiwi_differential.py --bench .build/release/layoutd-bench; }
-# The scene targets (scene, svg) get a third of FUZZ_SECONDS each, at least 5 s: their
-# build (six instrumented modules) is most of their time.
+# The scene targets (scene, svg) and the upload targets (font, ib) get a third of
+# FUZZ_SECONDS each, at least 5 s: their builds (instrumented modules) are most of their
+# time, and the upload targets reuse the scene targets' modules (FUZZ_MODULES).
 fuzz() {
+    local short=$(( fuzz_seconds / 3 > 5 ? fuzz_seconds / 3 : 5 ))
     scripts/fuzz-smoke.sh "$fuzz_seconds" && scripts/fuzz-http-smoke.sh "$fuzz_seconds" \
-        && scripts/fuzz-scene-smoke.sh "$(( fuzz_seconds / 3 > 5 ? fuzz_seconds / 3 : 5 ))"
+        && scripts/fuzz-scene-smoke.sh "$short" && FUZZ_MODULES=/tmp/layoutd-fuzz-scene/modules scripts/fuzz-upload-smoke.sh "$short"
 }
 dockerlibs() { python3 integration/e2e/check_docker_libs.py .build/release/layoutd; }
 

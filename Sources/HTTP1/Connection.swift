@@ -17,11 +17,18 @@ final class ServerContext: Sendable {
     /// Requests still handled while ``ServerLimits/maxPendingResponseBytes`` is passed
     /// (their answers are small and bounded, like health checks); `nil`: none.
     let isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)?
-    /// Open connections by id (including lingering ones, which still hold an fd).
-    let connections = Mutex<[UInt64: Connection]>([:])
-    /// Reports socket readiness; the reads it triggers never block (sockets
-    /// are non-blocking; handlers run on `workers`).
-    let loop: EventLoop
+    /// Answers, on the I/O thread that read it, a request whose answer is ready without
+    /// solving or waiting (``HTTPServer``'s `loopHandler`); `nil` from it sends the request
+    /// to the workers. `nil`: every request goes to the workers.
+    let loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)?
+    /// The I/O threads (at least one): each reads, parses and writes its own connections
+    /// (``EventLoop/connections``); the reads they do never block (sockets are
+    /// non-blocking; handlers that may block run on `workers`).
+    let loops: [EventLoop]
+    /// Requests answered by a handler on a worker thread (for metrics beside
+    /// ``EventLoop/answeredCount``).
+    let workerAnsweredCount = Atomic<Int>(0)
+    private let loopCursor = Atomic<Int>(0)
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
     /// Bytes of output held by all connections, sent or not, until each one's output
@@ -48,8 +55,11 @@ final class ServerContext: Sendable {
          isSmallAnswer: (@Sendable (HTTPRequest) -> Bool)? = nil,
          overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
          pendingBytes: PendingResponseBytes? = nil,
-         continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
+         continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+         ioThreads: Int = 1,
+         loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
         self.limits = limits
+        self.loopHandler = loopHandler
         self.pendingBytes = pendingBytes ?? PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         self.pendingRequestBytes = PendingResponseBytes(limit: limits.maxPendingRequestBytes)
         self.handler = handler
@@ -60,8 +70,25 @@ final class ServerContext: Sendable {
         self.isExpensive = isExpensive
         self.isSmallAnswer = isSmallAnswer
         self.lightWorkers = isExpensive == nil ? nil : WorkerPool(threadCount: 2, name: "HTTP1.light")
-        self.loop = EventLoop()
-        loop.start(name: "HTTP1.io") { [weak self] id in self?.connections.withLock { $0[id] } }
+        self.loops = (0..<max(1, ioThreads)).map { EventLoop(index: $0) }
+    }
+
+    /// The loop that serves the next accepted connection: round-robin over ``loops``
+    /// (as swift-nio's `MultiThreadedEventLoopGroup.next()`), whichever loop accepted it,
+    /// so long-lived connections opened together spread evenly.
+    func nextLoop() -> EventLoop {
+        let turn = loopCursor.wrappingAdd(1, ordering: .relaxed).oldValue
+        return loops[turn % loops.count]
+    }
+
+    /// Every open connection of every loop, ordered by id (accept order).
+    func allConnections() -> [Connection] {
+        loops.flatMap { loop in loop.connections.withLock { Array($0.values) } }.sorted { $0.id < $1.id }
+    }
+
+    /// Whether no loop holds a connection any more.
+    var hasNoConnections: Bool {
+        loops.allSatisfy { loop in loop.connections.withLock { $0.isEmpty } }
     }
 
     /// The pool that runs the handler for `request`.
@@ -131,11 +158,15 @@ final class Connection: Sendable {
     /// Whether this connection counts toward ``ServerLimits/maxConnections``
     /// (a connection refused with 503 does not).
     let isCounted: Bool
+    /// The I/O thread that serves this connection: its reads, its registration, and
+    /// the writes a worker leaves unsent.
+    let loop: EventLoop
     private let context: ServerContext
     private let io: Mutex<IO>
 
-    init(id: UInt64, fd: Int32, remoteAddress: String, isCounted: Bool, context: ServerContext) {
+    init(id: UInt64, fd: Int32, remoteAddress: String, isCounted: Bool, loop: EventLoop, context: ServerContext) {
         self.id = id
+        self.loop = loop
         self.fd = fd
         self.remoteAddress = remoteAddress
         self.isCounted = isCounted
@@ -158,14 +189,66 @@ final class Connection: Sendable {
     // MARK: - Events
 
     /// The socket is readable (or hung up): read what is there into `scratch`
-    /// and act on it. Called on the event loop's thread, with its buffer.
+    /// and act on it. Called on the event loop's thread, with its buffer. A request
+    /// the loop handler answers is answered here, on this thread; the first one it
+    /// leaves goes to a worker, with every request pipelined behind it (the machine
+    /// hands out one request at a time, so answers keep the requests' order).
     func readable(scratch: UnsafeMutableRawBufferPointer) {
         let (request, rejected) = io.withLock { io -> (HTTPRequest?, [AccessLogRecord]) in
             readAvailable(&io, scratch: scratch)
         }
         log(rejected)
-        if let request {
-            context.pool(for: request).submit { [self] in runHandler(request) }
+        guard let request, let left = answerOnLoop(request, scratch: scratch) else { return }
+        context.pool(for: left).submit { [self] in runHandler(left) }
+    }
+
+    /// Answers `first`, and the pipelined requests behind it, with the loop handler on
+    /// the loop's thread, writing each answer at once (what the socket does not take
+    /// waits for `EPOLLOUT`). Stops at the first request the loop handler leaves.
+    /// - Returns: that request, for a worker; `nil` when none is left to answer now.
+    private func answerOnLoop(_ first: HTTPRequest, scratch: UnsafeMutableRawBufferPointer) -> HTTPRequest? {
+        guard let loopHandler = context.loopHandler else { return first }
+        var request = first
+        var answered = false
+        while true {
+            let start = monotonicNow()
+            // Refused over --max-pending-response-bytes: the workers answer (and count) it.
+            guard !isOverCommitted(request), let response = loopHandler(request) else {
+                if answered {
+                    // The answers made here go out now rather than behind the worker's.
+                    io.withLock { io in
+                        guard case .open = io.closing else { return }
+                        _ = perform(io.machine.flushOutput(), &io)
+                    }
+                }
+                return request
+            }
+            answered = true
+            loop.answeredCount.add(1, ordering: .relaxed)
+            let end = monotonicNow()
+            let date = HTTPDate.now()
+            let (next, rejected) = io.withLock { io -> (HTTPRequest?, [AccessLogRecord]) in
+                guard case .open = io.closing else { return (nil, []) }
+                var outcome = perform(io.machine.handlerFinished(response, now: end, date: date), &io)
+                syncHeldRequestBytes(&io)
+                if outcome.request == nil, io.isReadSuspended, io.machine.wantsBytes, case .open = io.closing {
+                    // Bytes held back while the answer was made may now be parsed.
+                    let more = readAvailable(&io, scratch: scratch)
+                    outcome.request = more.request
+                    outcome.rejected += more.rejected
+                }
+                if let next = outcome.request, io.pending.count - io.pendingOffset > Connection.maxUnsentBytes {
+                    io.deferred = next   // writable() resubmits it once the client has read
+                    return (nil, outcome.rejected)
+                }
+                return (outcome.request, outcome.rejected)
+            }
+            context.accessLog?(AccessLogRecord(
+                method: request.method, target: request.target, status: response.status,
+                bodyBytes: response.body.count, duration: end - start, remoteAddress: remoteAddress))
+            log(rejected)
+            guard let next else { return nil }
+            request = next
         }
     }
 
@@ -179,6 +262,7 @@ final class Connection: Sendable {
                 : context.overCommittedHandler?(request) ?? Connection.overCommittedResponse(limits: context.limits)
             let end = monotonicNow()
             let date = HTTPDate.now()
+            context.workerAnsweredCount.add(1, ordering: .relaxed)
             let (next, rejected, output) = io.withLock { io -> (HTTPRequest?, [AccessLogRecord], [UInt8]?) in
                 guard case .open = io.closing else { return (nil, [], nil) }
                 let actions = io.machine.handlerFinished(response, now: end, date: date)
@@ -350,6 +434,8 @@ final class Connection: Sendable {
                 syncHeldRequestBytes(&io)
                 if let next = outcome.request { request = next }
                 rejected += outcome.rejected
+                // The client's EOF is already in: lingering would only wait for it again.
+                if case .lingering = io.closing { hardClose(&io) }
                 break reading
             } else {
                 let code = errno
@@ -384,7 +470,7 @@ final class Connection: Sendable {
             if !io.isReadSuspended { wanted.insert(.readable) }
             if !io.pending.isEmpty && !io.isSending { wanted.insert(.writable) }
         }
-        context.loop.update(fd: fd, id: id, from: io.interest, to: wanted)
+        loop.update(fd: fd, id: id, from: io.interest, to: wanted)
         io.interest = wanted
     }
 
@@ -560,7 +646,7 @@ final class Connection: Sendable {
     /// other way), once per connection.
     private func closeDescriptor() {
         close(fd)
-        context.connections.withLock { _ = $0.removeValue(forKey: id) }
+        loop.connections.withLock { _ = $0.removeValue(forKey: id) }
         if isCounted { context.countedConnections.subtract(1, ordering: .relaxed) }
     }
 

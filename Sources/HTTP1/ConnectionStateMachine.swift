@@ -145,6 +145,15 @@ struct ConnectionStateMachine {
         return actions
     }
 
+    /// The answers kept for coalescing, to be written now: the request handed out last
+    /// will take long (it goes to a worker), so the answers before it must not wait for
+    /// it. Nothing when none are kept.
+    mutating func flushOutput() -> [Action] {
+        var actions: [Action] = []
+        flush(into: &actions)
+        return actions
+    }
+
     /// Bytes that arrived could not be taken: all connections together hold
     /// ``ServerLimits/maxPendingRequestBytes`` of unfinished requests. Waiting for a
     /// request (or inside one): `503` with `Retry-After: 1`, then close. While a handler

@@ -6,20 +6,28 @@ import Foundation
 import Synchronization
 
 /// One `epoll` instance (Linux `epoll(7)`, level-triggered) and the thread that
-/// waits on it, delivering the readiness of every connection's socket.
+/// waits on it: one of the server's I/O threads (`--io-threads`), each serving its own
+/// connections from accept to close.
 ///
 /// The thread that returns from `epoll_wait` reads the bytes itself: no hand-off
-/// to another thread stands between readiness and the first read.
+/// to another thread stands between readiness and the first read, and a request the
+/// application answers without solving (``ServerContext/loopHandler``) is answered
+/// on this thread too.
+///
+/// Every loop also watches the one listening socket, registered with `EPOLLEXCLUSIVE`
+/// (Linux 4.5): a connection waiting to be accepted wakes one loop waiting in
+/// `epoll_wait`, not all of them, and a loop busy serving is not the one woken
+/// (docs/decisions.md, "Per-core event loops").
 ///
 /// Registrations carry the connection's id, not its fd or address: an event
 /// that was already returned for a connection closed meanwhile (its fd number
-/// possibly reused) finds no connection under that id and is dropped. The loop
-/// never blocks on anything but `epoll_wait` (sockets are non-blocking and
-/// handlers run on the worker pools).
+/// possibly reused) finds no connection under that id in ``connections`` and is
+/// dropped. The loop never blocks on anything but `epoll_wait` (sockets are
+/// non-blocking; handlers that may block or solve run on the worker pools).
 ///
 /// A class because it owns a thread and the epoll fd; `@unchecked Sendable`
-/// because `scratch` is touched only by the loop's own thread, `lookup` is set
-/// once before that thread starts, and the rest is immutable or atomic.
+/// because `scratch` is touched only by the loop's own thread, `acceptable` is set
+/// once before that thread starts, and the rest is immutable, atomic or behind `Mutex`.
 final class EventLoop: @unchecked Sendable {
     /// The readiness a connection waits for: a bit set of `EPOLLIN`/`EPOLLOUT`.
     struct Interest: OptionSet, Sendable {
@@ -30,6 +38,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// The id under which the wake-up pipe is registered (connection ids start at 1).
     private static let wakeID: UInt64 = 0
+    /// The id under which the listening socket is registered.
+    private static let listenerID = UInt64.max
     /// Events taken per `epoll_wait`.
     private static let batchSize = 64
 
@@ -40,11 +50,27 @@ final class EventLoop: @unchecked Sendable {
     private let hasExited = Atomic<Bool>(false)
     /// The loop thread's receive buffer (64 KiB), reused for every read it does.
     let scratch: UnsafeMutableRawBufferPointer
-    /// Finds the connection registered under an id, or `nil` once it is gone.
-    private var lookup: @Sendable (UInt64) -> Connection? = { _ in nil }
+    /// Called on the loop thread when the listening socket has a connection to accept.
+    private var acceptable: @Sendable (EventLoop) -> Void = { _ in }
+    /// This loop's position among the server's loops (0-based), for thread names and metrics.
+    let index: Int
+    /// The open connections this loop serves, by id (lingering ones included: they
+    /// still hold an fd). A connection is added before its fd is registered and removed
+    /// when its fd is closed.
+    let connections = Mutex<[UInt64: Connection]>([:])
+    /// Requests answered on this loop's thread by the application's loop handler
+    /// (front cache hits, health checks, 404s), never touching a worker.
+    let answeredCount = Atomic<Int>(0)
+    /// The loop thread's `pthread_self()`, as a number (0 until it runs): for tests that
+    /// check which thread made an answer.
+    let threadID = Atomic<UInt>(0)
+    /// Connections accepted by this loop's thread (each served by the loop
+    /// ``ServerContext/nextLoop()`` chose, possibly another one).
+    let acceptedCount = Atomic<Int>(0)
 
-    /// Creates the epoll set; ``start(name:lookup:)`` starts the thread.
-    init() {
+    /// Creates the epoll set; ``start(name:acceptable:)`` starts the thread.
+    init(index: Int) {
+        self.index = index
         epollFD = Epoll.create()
         precondition(epollFD >= 0, "epoll_create1 failed: errno \(errno)")
         var fds: [Int32] = [-1, -1]
@@ -58,9 +84,10 @@ final class EventLoop: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - name: The thread's name.
-    ///   - lookup: Maps a registration id to its connection; called on the loop thread.
-    func start(name: String, lookup: @escaping @Sendable (UInt64) -> Connection?) {
-        self.lookup = lookup
+    ///   - acceptable: Accepts what the listening socket holds (after
+    ///     ``watchListener(_:)``); called on the loop thread with this loop.
+    func start(name: String, acceptable: @escaping @Sendable (EventLoop) -> Void) {
+        self.acceptable = acceptable
         let thread = Thread { [self] in run() }
         thread.name = name
         thread.stackSize = 1 << 20
@@ -79,6 +106,18 @@ final class EventLoop: @unchecked Sendable {
         Epoll.control(epollFD, operation, fd, events: new.rawValue, id: id)
     }
 
+    /// Adds the listening socket `fd` to this loop's set with `EPOLLEXCLUSIVE`: of the
+    /// loops waiting in `epoll_wait` when a connection arrives, one is woken.
+    func watchListener(_ fd: Int32) {
+        Epoll.control(epollFD, Epoll.add, fd, events: Epoll.readable | Epoll.exclusive, id: Self.listenerID)
+    }
+
+    /// Removes the listening socket `fd` from this loop's set (an event already
+    /// returned for it may still be handled: accepting checks the server's state).
+    func unwatchListener(_ fd: Int32) {
+        Epoll.control(epollFD, Epoll.delete, fd, events: 0, id: Self.listenerID)
+    }
+
     /// Ends the loop and waits (at most a second) for its thread to leave;
     /// the epoll fd and the pipe are closed by the thread. Call once.
     func stop() {
@@ -90,6 +129,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
         let events = UnsafeMutableRawPointer.allocate(byteCount: Self.batchSize * Epoll.eventSize, alignment: 16)
         defer {
             events.deallocate()
@@ -108,7 +148,11 @@ final class EventLoop: @unchecked Sendable {
             for index in 0..<Int(count) {
                 let (flags, id) = Epoll.event(at: index, in: events)
                 if id == Self.wakeID { continue }
-                guard let connection = lookup(id) else { continue }
+                if id == Self.listenerID {
+                    acceptable(self)
+                    continue
+                }
+                guard let connection = connections.withLock({ $0[id] }) else { continue }
                 // A hang-up or error is reported as readable too: the read sees
                 // the EOF or the error and acts on it.
                 if flags & (Epoll.readable | Epoll.hangUp | Epoll.error) != 0 {
@@ -130,6 +174,8 @@ enum Epoll {
     static let writable = EPOLLOUT.rawValue
     static let error = EPOLLERR.rawValue
     static let hangUp = EPOLLHUP.rawValue
+    /// `EPOLLEXCLUSIVE` (Linux 4.5): wake one of the epoll sets watching the fd, not all.
+    static let exclusive = EPOLLEXCLUSIVE.rawValue
     static let add = EPOLL_CTL_ADD
     static let delete = EPOLL_CTL_DEL
     static let modify = EPOLL_CTL_MOD

@@ -7,14 +7,17 @@ import Synchronization
 
 /// A generic HTTP/1.1 server (RFC 9112) on non-blocking sockets, `epoll` and Dispatch.
 ///
-/// Threads: one serial Dispatch queue accepts and another runs the timeout
-/// sweep; one event-loop thread waits on `epoll` for every connection and
-/// reads and parses on its own (no thread is parked per connection, so
-/// thousands of idle or slow connections cost only memory); the handler runs on
-/// a pool of `workerCount` threads and its response is written from that same
-/// thread (the event loop writes only what the socket did not take at once),
-/// so a request makes exactly one thread hop. Pipelined requests are
-/// answered in order, and responses that are ready together go out in one write.
+/// Threads: `ioThreads` event loops (``EventLoop``), each waiting on its own `epoll`
+/// set, accept from the one listening socket (registered in every set with
+/// `EPOLLEXCLUSIVE`) and read, parse and write the connections they serve; no thread is
+/// parked per connection, so thousands of idle or slow connections cost only memory.
+/// A request whose answer is ready without solving (`loopHandler`: a front cache hit, a
+/// health check) is answered on its loop's thread, with no thread hop; any other runs
+/// its handler on a pool of `workerCount` threads and its response is written from
+/// that same thread (the loop writes only what the socket did not take at once), so
+/// such a request makes exactly one hop. One serial Dispatch queue runs the timeout
+/// sweep. Pipelined requests are answered in order, wherever each is answered, and
+/// responses that are ready together go out in one write.
 ///
 /// The server answers framing errors itself (400, 408, 413, 414, 431, 501, 505,
 /// and 503 beyond ``ServerLimits/maxConnections``) with problem+json and
@@ -30,7 +33,7 @@ public final class HTTPServer: Sendable {
 
     private enum State {
         case idle
-        case running(listener: any DispatchSourceRead, timer: any DispatchSourceTimer, spareFD: Int32)
+        case running(listenFD: Int32, timer: any DispatchSourceTimer, spareFD: Int32)
         case stopped
     }
 
@@ -43,7 +46,6 @@ public final class HTTPServer: Sendable {
     /// The limits in force.
     public let limits: ServerLimits
     private let context: ServerContext
-    private let acceptQueue = DispatchQueue(label: "HTTP1.accept")
     private let timerQueue = DispatchQueue(label: "HTTP1.timer")
     private let state = Mutex<State>(.idle)
     private let nextID = Atomic<UInt64>(1)
@@ -84,6 +86,14 @@ public final class HTTPServer: Sendable {
     ///     RFC 9112 §9.6); nil sends `100 Continue`. Called on the I/O thread: it must be
     ///     quick. The response is the application's to log and count (as the handler's
     ///     are); the access log gets it with its method and target. `nil`: always `100 Continue`.
+    ///   - ioThreads: Event loops (at least 1); default one per core. Each accepts,
+    ///     reads, parses and writes its own connections.
+    ///   - loopHandler: Answers, on the event loop's own thread, a request whose answer
+    ///     is ready without solving or waiting (a cache hit, a health check); returns
+    ///     `nil` to send the request to `handler` on a worker. Must never block: every
+    ///     connection of that loop waits while it runs. Its answers are the
+    ///     application's to log and count, as `handler`'s. `nil`: every request goes to
+    ///     `handler`.
     ///   - handler: Turns a request into a response; called on a worker thread,
     ///     possibly concurrently for different connections.
     public init(
@@ -98,6 +108,8 @@ public final class HTTPServer: Sendable {
         overCommittedHandler: (@Sendable (HTTPRequest) -> HTTPResponse)? = nil,
         pendingResponseBytes: PendingResponseBytes? = nil,
         continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+        ioThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
+        loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
@@ -107,7 +119,29 @@ public final class HTTPServer: Sendable {
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
                                      accessLog: accessLog, isExpensive: isExpensive, isSmallAnswer: isSmallAnswer,
                                      overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes,
-                                     continueCheck: continueCheck)
+                                     continueCheck: continueCheck, ioThreads: ioThreads, loopHandler: loopHandler)
+    }
+
+    /// The event loops (`ioThreads`).
+    public var ioThreadCount: Int { context.loops.count }
+
+    /// Requests answered so far, by where: on an event loop's thread by `loopHandler`
+    /// (summed over the loops), and by `handler` on a worker. For metrics and tests.
+    public var answeredCounts: (onLoops: Int, byWorkers: Int) {
+        (context.loops.reduce(0) { $0 + $1.answeredCount.load(ordering: .relaxed) },
+         context.workerAnsweredCount.load(ordering: .relaxed))
+    }
+
+    /// Each event loop thread's `pthread_self()`, in loop order (0 before it runs): for
+    /// tests that check which thread made an answer.
+    var loopThreadIDs: [UInt] {
+        context.loops.map { $0.threadID.load(ordering: .acquiring) }
+    }
+
+    /// Connections accepted by each event loop's thread, in loop order (which loop
+    /// serves a connection is chosen round-robin, whichever accepted it).
+    public var acceptedCounts: [Int] {
+        context.loops.map { $0.acceptedCount.load(ordering: .relaxed) }
     }
 
     /// Bytes of answers held unsent, and reserved for answers being written.
@@ -123,8 +157,8 @@ public final class HTTPServer: Sendable {
         context.countedConnections.load(ordering: .relaxed)
     }
 
-    /// Binds and listens (`SO_REUSEADDR`, backlog `SOMAXCONN`), then starts
-    /// accepting.
+    /// Binds and listens (`SO_REUSEADDR`, backlog `SOMAXCONN`), then starts the event
+    /// loops, each watching the listening socket.
     ///
     /// - Returns: The bound port (the ephemeral one when `port` is 0).
     /// - Throws: ``HTTPServerError`` if the address cannot be resolved or bound,
@@ -134,35 +168,36 @@ public final class HTTPServer: Sendable {
         try state.withLock { state in
             guard case .idle = state else { throw HTTPServerError.alreadyStarted }
             let (fd, boundPort) = try Socket.listen(address ?? BindAddress.resolve(host, port: port), backlog: SOMAXCONN)
-            let listener = DispatchSource.makeReadSource(fileDescriptor: fd, queue: acceptQueue)
-            listener.setEventHandler { [self] in acceptPending(fd) }
-            listener.setCancelHandler { close(fd) }
             let timer = DispatchSource.makeTimerSource(queue: timerQueue)
             let interval = sweepInterval
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
             timer.setEventHandler { [self] in sweep() }
-            state = .running(listener: listener, timer: timer, spareFD: open("/dev/null", O_RDONLY | O_CLOEXEC))
-            listener.resume()
+            state = .running(listenFD: fd, timer: timer, spareFD: open("/dev/null", O_RDONLY | O_CLOEXEC))
+            for loop in context.loops {
+                loop.start(name: "HTTP1.io-\(loop.index)") { [weak self] loop in self?.acceptPending(on: loop) }
+                loop.watchListener(fd)
+            }
             timer.resume()
             return boundPort
         }
     }
 
-    /// Graceful shutdown; blocks until done. Stops accepting, lets in-flight
-    /// requests finish and be answered with `Connection: close` (idle
-    /// connections close at once), waits at most ``ServerLimits/drainTimeout``
-    /// seconds, then closes whatever is left and stops the workers. Safe to
-    /// call more than once.
+    /// Graceful shutdown; blocks until done. Stops accepting (the listening socket is
+    /// closed), lets in-flight requests on every loop finish and be answered with
+    /// `Connection: close` (idle connections close at once), waits at most
+    /// ``ServerLimits/drainTimeout`` seconds, then closes whatever is left and stops the
+    /// workers and the loops. Safe to call more than once.
     public func shutdown() {
-        let stopped: (any DispatchSourceRead, any DispatchSourceTimer, Int32)? = state.withLock { state in
-            guard case .running(let listener, let timer, let spare) = state else { return nil }
+        let stopped: (any DispatchSourceTimer, Int32)? = state.withLock { state in
+            guard case .running(let listenFD, let timer, let spare) = state else { return nil }
             state = .stopped
-            return (listener, timer, spare)
+            isDraining.store(true, ordering: .relaxed)
+            // Under the lock every accept takes: no accept runs on this fd after it closes.
+            for loop in context.loops { loop.unwatchListener(listenFD) }
+            close(listenFD)
+            return (timer, spare)
         }
-        guard let (listener, timer, spare) = stopped else { return }
-        isDraining.store(true, ordering: .relaxed)
-        listener.cancel()
-        acceptQueue.sync {}   // no accept runs after this point
+        guard let (timer, spare) = stopped else { return }
         for connection in snapshot() { connection.beginShutdown() }
         // Wait for busy connections; lingering ones are only waiting for the
         // client's EOF and are cut short below.
@@ -172,55 +207,71 @@ public final class HTTPServer: Sendable {
         }
         for connection in snapshot() { connection.forceClose() }
         let closeDeadline = monotonicNow() + 1
-        while !context.connections.withLock({ $0.isEmpty }) && monotonicNow() < closeDeadline {
+        while !context.hasNoConnections && monotonicNow() < closeDeadline {
             usleep(1_000)
         }
         timer.cancel()
         if spare >= 0 { close(spare) }
         context.workers.stop()
         context.lightWorkers?.stop()
-        context.loop.stop()
+        for loop in context.loops { loop.stop() }
     }
 
     // MARK: - Accepting
 
-    private func acceptPending(_ listener: Int32) {
-        while true {
-            guard let (fd, remote) = Socket.accept(listener) else {
-                switch errno {
-                case EINTR, ECONNABORTED: continue
-                case EMFILE, ENFILE: shedOneConnection(listener)
-                default: break
+    /// Connections accepted per readiness event of the listening socket, at most: the
+    /// rest wait for the next event (level-triggered), which may wake another loop, so
+    /// a burst of connections does not keep one loop from its own connections.
+    private static let acceptBatch = 16
+
+    /// Accepts what the listening socket holds (up to ``acceptBatch``), on `loop`'s
+    /// thread, and gives each connection to the loop ``ServerContext/nextLoop()`` names.
+    /// Under the state lock, so no accept runs once ``shutdown()`` closed the socket;
+    /// loops woken together for one connection take turns, and all but one find nothing.
+    private func acceptPending(on loop: EventLoop) {
+        state.withLock { state in
+            guard case .running(let listener, let timer, let spare) = state else { return }
+            for _ in 0..<Self.acceptBatch {
+                guard let (fd, remote) = Socket.accept(listener) else {
+                    switch errno {
+                    case EINTR, ECONNABORTED: continue
+                    case EMFILE, ENFILE:
+                        // Out of file descriptors: free the spare one, accept and drop the
+                        // pending connection (so the level-triggered listener does not spin),
+                        // re-reserve.
+                        guard spare >= 0 else { return }
+                        close(spare)
+                        if let (fd, _) = Socket.accept(listener) { close(fd) }
+                        state = .running(listenFD: listener, timer: timer, spareFD: open("/dev/null", O_RDONLY | O_CLOEXEC))
+                    default: break
+                    }
+                    return
                 }
-                return
-            }
-            if isDraining.load(ordering: .relaxed) {
-                close(fd)
-                continue
-            }
-            let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
-            let isCounted = context.countedConnections.load(ordering: .relaxed) < limits.maxConnections
-            let connection = Connection(id: id, fd: fd, remoteAddress: remote, isCounted: isCounted, context: context)
-            context.connections.withLock { $0[id] = connection }
-            if isCounted {
-                context.countedConnections.add(1, ordering: .relaxed)
-                connection.start()
-            } else {
-                context.accessLog?(AccessLogRecord(method: nil, target: nil, status: .serviceUnavailable, bodyBytes: 0,
-                                                   duration: 0, remoteAddress: remote))
-                connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now(), limits: context.limits))
+                loop.acceptedCount.add(1, ordering: .relaxed)
+                serve(fd: fd, remote: remote)
             }
         }
     }
 
-    /// Out of file descriptors: free the spare one, accept and drop the pending
-    /// connection (so the level-triggered listener does not spin), re-reserve.
-    private func shedOneConnection(_ listener: Int32) {
-        state.withLock { state in
-            guard case .running(let source, let timer, let spare) = state, spare >= 0 else { return }
-            close(spare)
-            if let (fd, _) = Socket.accept(listener) { close(fd) }
-            state = .running(listener: source, timer: timer, spareFD: open("/dev/null", O_RDONLY | O_CLOEXEC))
+    /// Starts serving an accepted connection on the next loop, or refuses it with `503`
+    /// beyond ``ServerLimits/maxConnections``.
+    private func serve(fd: Int32, remote: String) {
+        if isDraining.load(ordering: .relaxed) {
+            close(fd)
+            return
+        }
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let isCounted = context.countedConnections.load(ordering: .relaxed) < limits.maxConnections
+        if isCounted { context.countedConnections.add(1, ordering: .relaxed) }
+        let owner = context.nextLoop()
+        let connection = Connection(id: id, fd: fd, remoteAddress: remote, isCounted: isCounted, loop: owner, context: context)
+        owner.connections.withLock { $0[id] = connection }
+        if isCounted {
+            connection.start()
+        } else {
+            context.accessLog?(AccessLogRecord(method: nil, target: nil, status: .serviceUnavailable, bodyBytes: 0,
+                                               duration: 0, remoteAddress: remote))
+            connection.start(refusingWith: ConnectionStateMachine.overloadResponse(date: HTTPDate.now(), limits: context.limits))
         }
     }
 
@@ -242,6 +293,6 @@ public final class HTTPServer: Sendable {
 
     /// The open connections, ordered by id (accept order).
     private func snapshot() -> [Connection] {
-        context.connections.withLock { Array($0.values) }.sorted { $0.id < $1.id }
+        context.allConnections()
     }
 }

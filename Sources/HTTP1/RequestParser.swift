@@ -162,9 +162,12 @@ public struct RequestParser: Sendable {
         }
         guard dead > 0 else { return }
         if dead == buffer.count {
-            // Keep a small buffer for the next request; give back a large one
-            // (after a big body) so idle keep-alive connections stay cheap.
-            if buffer.capacity > 65_536 {
+            // Between requests the buffer is given back whatever its size: an idle
+            // keep-alive connection holds no receive buffer (as nginx frees its
+            // client header buffer), and the next request's first read allocates one
+            // of that read's size. Inside a body, a small buffer is kept for the next
+            // bytes; a large one is given back.
+            if state == .requestStart || buffer.capacity > 65_536 {
                 buffer = []
             } else {
                 buffer.removeAll(keepingCapacity: true)

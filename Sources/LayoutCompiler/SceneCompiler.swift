@@ -525,7 +525,7 @@ struct CompileState {
     /// pass ±``maximumMagnitude`` instead.
     mutating func addParts(_ result: ParseResult, resolved: inout ResolvedTerms, superview vflSuperview: Int,
                            entry: ConstraintEntry, key: ConstraintKey) {
-        let sourceIsASCII = entry.source.utf8.allSatisfy { $0 < 0x80 }
+        let sourceIsASCII = isASCII(entry.source)
         for (part, parsed) in result.constraints.enumerated() {
             if parsed.priority != nil && entry.priority != nil {
                 report(LayoutDiagnostic(
@@ -569,7 +569,7 @@ struct CompileState {
     /// The caret column of UTF-8 `offset` in `entry`'s source (the offset itself for an
     /// ASCII source, the common case).
     static func entryColumn(of offset: Int, in entry: ConstraintEntry) -> Int {
-        entry.source.utf8.allSatisfy { $0 < 0x80 } ? offset : LayoutCompiler.column(of: offset, in: entry.source)
+        isASCII(entry.source) ? offset : LayoutCompiler.column(of: offset, in: entry.source)
     }
 
     /// Reports ``unknownView(_:span:entry:key:)``, built only when it is listed

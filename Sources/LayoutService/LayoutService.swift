@@ -40,6 +40,9 @@ public final class LayoutService: Sendable {
     let groupCache = GroupCache()
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
+    /// Counter source for `/metrics`: the HTTP server's answers by thread
+    /// (``HTTPServer/answeredCounts``); nil: not reported.
+    let answeredCounts: @Sendable () -> (onLoops: Int, byWorkers: Int)?
     /// Coalesces concurrent requests' version lookups into one statement
     /// (``VersionResolver``) when each lookup is a round trip to a database server
     /// (``GroupStoring/lookupsAreRoundTrips``: PostgreSQL); `nil` with SQLite, where each
@@ -60,12 +63,14 @@ public final class LayoutService: Sendable {
     let solveTurns: DispatchSemaphore?
 
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
-    /// `store`); `openConnections` feeds the `/metrics` gauge. Answers draw on
-    /// `pendingResponseBytes` (the HTTP server's, shared) while they are written.
+    /// `store`); `openConnections` feeds the `/metrics` gauge, `answeredCounts` its
+    /// answers by thread. Answers draw on `pendingResponseBytes` (the HTTP server's,
+    /// shared) while they are written.
     public init(store: SQLiteStore, groupStore: (any GroupStoring)? = nil, fontStore: (any FontStoring)? = nil,
                 configuration: ServiceConfiguration = ServiceConfiguration(),
                 pendingResponseBytes: PendingResponseBytes? = nil,
-                openConnections: @escaping @Sendable () -> Int = { 0 }) {
+                openConnections: @escaping @Sendable () -> Int = { 0 },
+                answeredCounts: @escaping @Sendable () -> (onLoops: Int, byWorkers: Int)? = { nil }) {
         self.store = store
         self.groupStore = groupStore ?? store
         self.fontStore = fontStore ?? (groupStore as? SQLiteStore) ?? store
@@ -77,6 +82,7 @@ public final class LayoutService: Sendable {
                                   maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
+        self.answeredCounts = answeredCounts
         self.versionResolver = self.groupStore.lookupsAreRoundTrips ? VersionResolver(store: self.groupStore) : nil
         self.fontVersionResolver = self.fontStore.lookupsAreRoundTrips ? VersionResolver(fontStore: self.fontStore) : nil
         self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
@@ -163,7 +169,7 @@ public final class LayoutService: Sendable {
         router.add(.GET, "/metrics") { [self] _, _ in
             let groups = try? groupStore.groupCount()
             var response = HTTPResponse(status: .ok, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
-                                                                                 diskFull: store.diskFullCount).utf8))
+                                                                                 diskFull: store.diskFullCount, answered: answeredCounts()).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return response
         }
@@ -246,8 +252,67 @@ public final class LayoutService: Sendable {
         }
     }
 
+    /// The server's `loopHandler`: answers on the event loop's thread, with
+    /// ``makeHandler(router:log:)``'s fields, count and access-log line, a request whose
+    /// answer is ready without solving or waiting on the store: a `/solve` or `/validate`
+    /// front cache hit without group references (``answerFromFront(_:)``), `/healthz`,
+    /// a path no route matches (404), a refused `Host` (421) and a CORS preflight. Nil for
+    /// any other request, which then goes to the workers. `/readyz` and `/metrics` ask
+    /// the store (a query, a round trip with PostgreSQL), so they stay on the workers.
+    /// Held by `LoopAnswerTests`.
+    public func makeLoopHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse? {
+        let healthz = router.route(for: "/healthz")
+        return makeHandler(router: router, respond: { [self] request -> (route: String?, response: HTTPResponse)? in
+            switch request.method {
+            case .POST:
+                switch request.path {
+                case "/solve": return answerFromFront(request, route: .solve).map { ("/solve", $0) }
+                case "/validate": return answerFromFront(request, route: .validate).map { ("/validate", $0) }
+                default: break
+                }
+            case .GET, .HEAD:
+                if request.path == "/healthz" { return (healthz, router.dispatch(request).response) }
+            default: break
+            }
+            if router.route(for: request.path) == nil && request.path != "*" { return router.dispatch(request) }
+            return nil
+        }, log: log)
+    }
+
+    /// A `/solve` or `/validate` answer straight from the front cache, when it needs
+    /// neither solving nor the store: the request has no query, asks for JSON, has an
+    /// accepted media type and no `Cache-Control: no-cache`/`no-store`, and the hit's
+    /// scene references no group without a version. The same bytes and fields as
+    /// ``solve(_:)``'s and ``validate(_:)``'s answers to it; `nil` otherwise.
+    func answerFromFront(_ request: HTTPRequest, route: CacheKey.Space) -> HTTPResponse? {
+        guard request.query == nil, checkMediaType(request) == nil else { return nil }
+        if route == .solve {
+            guard !Self.prefersWireframe(request) else { return nil }
+            let directives = Self.cacheDirectives(request.headers)
+            guard !directives.any else { return nil }
+        }
+        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.currentVersions.isEmpty else { return nil }
+        if route == .solve {
+            metrics.recordCache(hit: true)
+            return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
+        }
+        return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
+    }
+
     private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
+        let answer = makeHandler(router: router, respond: { request -> (route: String?, response: HTTPResponse)? in respond(request) }, log: log)
+        return { request in
+            // `respond` always answers, so `answer` does.
+            answer(request) ?? HTTPResponse(status: .internalServerError)
+        }
+    }
+
+    /// The handler made of `respond`, or of the `Host` check and the CORS preflight
+    /// before it, with the fields, metrics and log line every answer gets; nil when
+    /// `respond` gives none (then nothing is counted or logged).
+    private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse)?,
+                             log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse? {
         let corsOrigins = configuration.corsOrigins
         let hostPolicy = configuration.hostPolicy
         return { [self] request in
@@ -263,8 +328,10 @@ public final class LayoutService: Sendable {
                 response.headers.append("Access-Control-Allow-Headers", request.headers["Access-Control-Request-Headers"] ?? "Content-Type, Authorization, If-Match, If-None-Match, Cache-Control, X-Request-Id")
                 response.headers.append("Access-Control-Max-Age", "600")
                 route = router.route(for: request.path)
+            } else if let answer = respond(request) {
+                (route, response) = answer
             } else {
-                (route, response) = respond(request)
+                return nil
             }
             if !corsOrigins.isEmpty {
                 if let origin = request.headers["Origin"], corsOrigins.contains("*") || corsOrigins.contains(origin) {

@@ -65,8 +65,11 @@ public final class Metrics: Sendable {
     }
 
     /// The exposition text; `openConnections` and `groups` are gauges read by the caller,
-    /// `diskFull` the store's count of writes that met a full disk (a counter).
-    public func render(openConnections: Int, groups: Int?, diskFull: Int? = nil) -> String {
+    /// `diskFull` the store's count of writes that met a full disk (a counter), `answered`
+    /// the HTTP server's requests answered on its event loops' threads and by its
+    /// workers (``HTTPServer/answeredCounts``, counters summed over the loops).
+    public func render(openConnections: Int, groups: Int?, diskFull: Int? = nil,
+                       answered: (onLoops: Int, byWorkers: Int)? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP layoutd_requests_total HTTP requests answered, by route and status.\n"
@@ -91,6 +94,12 @@ public final class Metrics: Sendable {
         out += "# HELP layoutd_open_connections Client connections open now.\n"
         out += "# TYPE layoutd_open_connections gauge\n"
         out += "layoutd_open_connections \(openConnections)\n"
+        if let answered {
+            out += "# HELP layoutd_http_answers_total Requests answered, by the thread that made the answer: an I/O thread (cache hits, health checks) or a worker.\n"
+            out += "# TYPE layoutd_http_answers_total counter\n"
+            out += "layoutd_http_answers_total{thread=\"io\"} \(answered.onLoops)\n"
+            out += "layoutd_http_answers_total{thread=\"worker\"} \(answered.byWorkers)\n"
+        }
         if let groups {
             out += "# HELP layoutd_groups Named constraint groups stored.\n"
             out += "# TYPE layoutd_groups gauge\n"

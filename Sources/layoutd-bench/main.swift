@@ -5,6 +5,7 @@
 //   layoutd-bench parse | sizes | explain   (parser throughput; `sizes` against separate solves; explaining a conflict)
 //   layoutd-bench stacks [--rows N]   (a table of stack views against hand-written constraints)
 //   layoutd-bench text | text-table | text-lines   (text measuring beside uharfbuzz; a self-sizing table; the differential test's driver)
+//   layoutd-bench import [DIR]   (the Interface Builder corpus imported and solved, beside xmllint)
 //
 // Other modules' benchmarks are added as further subcommands in `commands`.
 import Foundation
@@ -31,6 +32,9 @@ let commands: [(name: String, command: Subcommand)] = [
     ("engine", Subcommand(
         usage: "engine FILE [--repeats 2000]   (in-process cost of one uncached /solve)",
         run: SceneBench.runEngine)),
+    ("cached", Subcommand(
+        usage: "cached FILE [--repeats 2000]   (in-process cost of a /solve answered from the caches)",
+        run: CachedBench.run)),
     ("explain", Subcommand(
         usage: "explain [--constraints 1000] [--repeats 5]   (cost of explaining one conflict)",
         run: SceneBench.runExplain)),
@@ -43,6 +47,9 @@ let commands: [(name: String, command: Subcommand)] = [
     ("text-table", Subcommand(
         usage: "text-table [--cells 200]   (a self-sizing table of labels in passes vs intrinsic sizes by hand)",
         run: TextTableBench.run)),
+    ("import", Subcommand(
+        usage: "import [DIR=../shared/corpus/ib] [--repeats 9] [--hierarchies]   (Interface Builder documents imported and solved, beside xmllint)",
+        run: ImportBench.run)),
     ("text-lines", Subcommand(
         usage: "text-lines   (JSON lines of labels on stdin → their lines; for integration/text/differential.py)",
         run: TextBench.runLines)),

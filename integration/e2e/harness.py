@@ -20,6 +20,10 @@ import time
 import traceback
 
 REGISTRY = []   # [(name, fn, needs)]
+# Environment every `Server.start` adds under the check's own `env` (run.py's
+# `--io-threads N` puts LAYOUTD_IO_THREADS here, so every server a check starts runs
+# that many event loops).
+SERVER_ENV = {}
 NEEDS = ('server', 'binary', 'nothing')
 
 
@@ -92,11 +96,13 @@ class Server:
     def start(self, args=None, env=None, port=None):
         """Start `serve --host 127.0.0.1 --port P --db PATH EXTRA...`; or, with `args`,
         exactly those arguments plus `env` (then `port` says where it will listen)."""
+        env_arg = env
         if not os.path.isfile(self.binary) or not os.access(self.binary, os.X_OK):
             raise CheckFailed('no executable binary at %s' % self.binary)
         self.port = port or free_port()
         base_env = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
-        env = dict(base_env, **(env or {}))
+        env = dict(base_env, **SERVER_ENV)
+        env.update(env_arg or {})
         if args is None:
             args = ['serve', '--host', '127.0.0.1', '--port', str(self.port),
                     '--db', self.db_path] + self.extra_args

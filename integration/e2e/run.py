@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """End-to-end checks of the layoutd binary against the contract and openapi.yaml.
 
-    python3 integration/e2e/run.py --binary .build/release/layoutd [--only NAME ...] [--list]
+    python3 integration/e2e/run.py --binary .build/release/layoutd [--only NAME ...] [--list] [--io-threads N]
 
 Starts the real binary (`layoutd serve`) on a free loopback port with a temporary database,
 waits for /healthz, then runs every registered check: the public corpus
@@ -121,7 +121,11 @@ def main():
     ap.add_argument('--startup-timeout', type=float, default=30.0,
                     help='seconds to wait for /healthz after starting the server')
     ap.add_argument('--keep', action='store_true', help='keep the temporary folder (databases, logs)')
+    ap.add_argument('--io-threads', type=int, default=None, metavar='N',
+                    help='start every server with N event loops (LAYOUTD_IO_THREADS); default: its own default')
     args = ap.parse_args()
+    if args.io_threads is not None:
+        harness.SERVER_ENV['LAYOUTD_IO_THREADS'] = str(args.io_threads)
     args.binary = os.path.abspath(args.binary or default_binary())
     args.shared = os.path.abspath(args.shared)
 

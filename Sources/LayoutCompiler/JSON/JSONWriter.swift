@@ -231,16 +231,58 @@ public struct JSONWriter: Sendable {
 }
 
 /// Whether every byte of `text`'s UTF-8 is ASCII.
+/// - Complexity: O(bytes), a word at a time where the bytes are contiguous (every
+///   compiled constraint's caret column asks it of its source).
 public func isASCII(_ text: String) -> Bool {
-    text.utf8.allSatisfy { $0 < 0x80 }
+    let fast = text.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while index + 8 <= bytes.count {
+            if UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 != 0 { return false }
+            index += 8
+        }
+        while index < bytes.count {
+            if base[index] >= 0x80 { return false }
+            index += 1
+        }
+        return true
+    }
+    return fast ?? text.utf8.allSatisfy { $0 < 0x80 }
 }
 
 /// Whether `a` and `b` have the same UTF-8 bytes: how client names are compared before
 /// they are validated (Swift's `String ==` equates canonically equivalent spellings,
 /// `K` and U+212A KELVIN SIGN, `é` and `e` + U+0301, and normalizes to find out).
 /// - Complexity: O(min(|a|, |b|)) bytes, O(1) for different lengths.
+///   Read in place (`withContiguousStorageIfAvailable`: no copy, no retain, a word at
+///   a time); the generic `utf8.elementsEqual` walked both views' indices byte by byte,
+///   and every decoded member name and object lookup comes here.
 public func utf8Equal(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    let count = a.utf8.count
+    guard count == b.utf8.count else { return false }
+    let fast = a.utf8.withContiguousStorageIfAvailable { left in
+        b.utf8.withContiguousStorageIfAvailable { right in bytesEqual(left, right, count: count) }
+    }
+    if let fast, let answer = fast { return answer }
+    return a.utf8.elementsEqual(b.utf8)
+}
+
+/// Whether the first `count` bytes of `left` and `right` are equal, 8 at a time.
+@inline(__always)
+private func bytesEqual(_ left: UnsafeBufferPointer<UInt8>, _ right: UnsafeBufferPointer<UInt8>, count: Int) -> Bool {
+    guard count > 0, let l = left.baseAddress, let r = right.baseAddress else { return true }
+    var index = 0
+    while index + 8 <= count {
+        if UnsafeRawPointer(l + index).loadUnaligned(as: UInt64.self) != UnsafeRawPointer(r + index).loadUnaligned(as: UInt64.self) {
+            return false
+        }
+        index += 8
+    }
+    while index < count {
+        if l[index] != r[index] { return false }
+        index += 1
+    }
+    return true
 }
 
 /// Whether `a`'s UTF-8 bytes sort before `b`'s (byte-wise, a prefix first): the order

@@ -36,6 +36,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-pending-request-bytes", valueName: "BYTES", help: "Bytes of unfinished requests (bodies being received) all clients together may hold, bytes; a read beyond it gets 503 with Retry-After and the connection closes.", defaultDescription: "268435456"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest answer body (JSON, layouts of sizes, diagnostics, SVG), bytes; a longer one stops being written and is answered 422 limit_exceeded.", defaultDescription: "67108864"),
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
+        OptionSpec(name: "io-threads", valueName: "N", help: "Event loops (1-256): each accepts, reads and writes its own connections and answers cache hits, /healthz and 404s itself; everything else goes to the workers.", defaultDescription: "the number of cores"),
         OptionSpec(name: "workers", valueName: "N", help: "Scenes solved at once (at least 1): with SQLite, the threads of /solve and /validate; with a PostgreSQL --db, 2 x N threads take them, so requests can wait on the store, and N of them solve at once. Other routes have two threads of their own.", defaultDescription: "the number of cores"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
@@ -212,9 +213,12 @@ public enum LayoutdCommand {
         let service = LayoutService(store: stores.cache, groupStore: stores.groups,
                                     fontStore: Self.fontStore(for: stores.groups, cache: stores.cache, settings: options.settings),
                                     configuration: options.configuration,
-                                    pendingResponseBytes: pending, openConnections: { connections.value() })
+                                    pendingResponseBytes: pending, openConnections: { connections.value() },
+                                    answeredCounts: { connections.answered() })
         let router = service.makeRouter()
         let handler = service.makeHandler(router: router, log: log)
+        // Cache hits, /healthz and 404s are answered on the I/O thread that read them.
+        let loopHandler = service.makeLoopHandler(router: router, log: log)
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
         let server = HTTPServer(host: options.host, port: options.port, address: address, limits: options.limits, workerCount: max(1, options.postThreads),
@@ -222,8 +226,10 @@ public enum LayoutdCommand {
                                 isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending,
-                                continueCheck: service.makeContinueCheck(router: router, log: log), handler: handler)
+                                continueCheck: service.makeContinueCheck(router: router, log: log),
+                                ioThreads: options.ioThreads, loopHandler: loopHandler, handler: handler)
         connections.source = { server.openConnectionCount }
+        connections.answeredSource = { server.answeredCounts }
         return server
     }
 
@@ -577,11 +583,13 @@ public enum LayoutdCommand {
     }
 }
 
-/// Reads the server's open-connection count once the server exists.
+/// Reads the server's open-connection count and answers by thread once the server exists.
 final class ConnectionCounter: @unchecked Sendable {
     // Written once on the main thread before the server starts, read afterwards only.
     var source: (@Sendable () -> Int)?
+    var answeredSource: (@Sendable () -> (onLoops: Int, byWorkers: Int))?
     func value() -> Int { source?() ?? 0 }
+    func answered() -> (onLoops: Int, byWorkers: Int)? { answeredSource?() }
 }
 
 extension LayoutDiagnostic {

@@ -25,6 +25,8 @@ struct ServeOptions {
     var configuration = ServiceConfiguration()
     /// The bounds the stores are opened with.
     var settings = LayoutdCommand.StoreSettings()
+    /// `--io-threads`: event loops, 1…256.
+    var ioThreads = 1
     /// `--workers`: scenes solved at once, at least 1.
     var workers = 1
     /// Threads taking POST requests: `workers`, or ``LayoutdCommand/postThreadsPerWorker``
@@ -52,6 +54,8 @@ struct ServeOptions {
         configuration = try Self.serviceConfiguration(options, bindAddress: resolved, isLoopback: isLoopback)
         workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
+        ioThreads = try options.int("io-threads", default: ProcessInfo.processInfo.activeProcessorCount)
+        guard (1...256).contains(ioThreads) else { throw UsageError("--io-threads must be 1…256") }
         settings = try Self.storeSettings(options)
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
         configuration.maxFontFileBytes = try options.int("max-font-file-bytes", default: configuration.maxFontFileBytes)

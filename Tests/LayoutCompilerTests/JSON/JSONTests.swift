@@ -74,6 +74,24 @@ struct JSONWriterTests {
         #expect(written(.number(value)) == expected)
     }
 
+    /// Byte equality and the ASCII check across the 8-byte words they read: a difference
+    /// in the last byte, in a word's middle, and canonically equivalent spellings.
+    @Test func namesCompareByBytes() {
+        #expect(utf8Equal("", ""))
+        #expect(utf8Equal("emailFieldLabel1", "emailFieldLabel1"))
+        #expect(!utf8Equal("emailFieldLabel1", "emailFieldLabel2"))
+        #expect(!utf8Equal("emailFieXdLabel1", "emailFieldLabel1"))
+        #expect(!utf8Equal("abcdefghi", "abcdefgh"))
+        #expect(!utf8Equal("K", "\u{212A}"))
+        #expect(!utf8Equal("caf\u{E9}", "cafe\u{301}"))
+        #expect(utf8Equal(String(repeating: "a", count: 100) + "\u{E9}", String(repeating: "a", count: 100) + "\u{E9}"))
+        #expect(isASCII(""))
+        #expect(isASCII("H:|-[emailLabel(labelW)]-[emailField]-|"))
+        #expect(!isASCII("H:|-[emailLabel(labelW)]-[emailField\u{E9}]-|"))
+        #expect(!isASCII("abcdefg\u{E9}"))
+        #expect(!isASCII("\u{E9}"))
+    }
+
     @Test func escaping() {
         #expect(written(.string("a\"b\\c\n\t\u{01}é")) == #""a\"b\\c\n\t\u0001é""#)
     }
