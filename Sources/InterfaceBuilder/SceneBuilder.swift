@@ -201,8 +201,9 @@ struct SceneBuilder {
         return Frame(x: value("x"), y: value("y"), width: value("width"), height: value("height"))
     }
 
-    /// Layout guides: the root's safe area is `safeArea`; another view's safe area and a
-    /// scroll view's frame layout guide are guides pinned to that view's edges; a scroll
+    /// Layout guides: the root's safe area is `safeArea`; another view's safe area (inset
+    /// later by ``insetViewSafeAreas(_:)``) and a scroll view's frame layout guide are guides
+    /// pinned to that view's edges; a scroll
     /// view's content layout guide is pinned at its top-left (content offset 0, as IB
     /// records); a controller's top and bottom layout guides span from the container's edge
     /// to the safe area's.
