@@ -282,7 +282,8 @@ public final class LayoutService: Sendable {
     /// A `/solve` or `/validate` answer straight from the front cache, when it needs
     /// neither solving nor the store: the request has no query, asks for JSON, has an
     /// accepted media type and no `Cache-Control: no-cache`/`no-store`, and the hit's
-    /// scene references no group without a version. The same bytes and fields as
+    /// scene references no group without a version and no stored font family (both need the
+    /// store to say the hit is current: e2e `fonts/stored-face-across-pg-replicas`). The same bytes and fields as
     /// ``solve(_:)``'s and ``validate(_:)``'s answers to it; `nil` otherwise.
     func answerFromFront(_ request: HTTPRequest, route: CacheKey.Space) -> HTTPResponse? {
         guard request.query == nil, checkMediaType(request) == nil else { return nil }
@@ -291,7 +292,8 @@ public final class LayoutService: Sendable {
             let directives = Self.cacheDirectives(request.headers)
             guard !directives.any else { return nil }
         }
-        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.currentVersions.isEmpty else { return nil }
+        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.currentVersions.isEmpty,
+              hit.fontNames.isEmpty else { return nil }
         if route == .solve {
             metrics.recordCache(hit: true)
             return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
