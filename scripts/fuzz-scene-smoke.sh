@@ -7,9 +7,9 @@
 #
 #   scripts/fuzz-scene-smoke.sh [SECONDS] [TARGET...]   default 20 s per target, both targets
 #
-# The modules are compiled as the package has them (Cassowary, LayoutSyntax, HTTP1,
-# LayoutCompiler, LayoutStore, Wireframe, LayoutService: static libraries instrumented with
-# -sanitize=fuzzer,address, -O, -enable-testing), then each entry file links them.
+# The modules are compiled as the package has them by scripts/fuzz-modules.sh (Cassowary
+# through LayoutService: static libraries instrumented with -sanitize=fuzzer,address, -O,
+# -enable-testing), then each entry file links them.
 #
 # Environment: FUZZ_BUILD (default /tmp/layoutd-fuzz-scene) holds the modules, binaries,
 # corpora (seeded from fuzz/scene/seeds), logs (fuzz-NAME.log) and crash artifacts
@@ -28,65 +28,14 @@ targets=("$@")
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FUZZ_BUILD:-/tmp/layoutd-fuzz-scene}"
 swiftc="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
-mkdir -p "$build/modules"
+mkdir -p "$build"
 
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
-       -enable-upcoming-feature ExistentialAny -enable-testing)
-# System-library targets (a directory of Sources/ with a module.modulemap) are found by -I.
-includes=(-I "$build/modules")
-for map in "$root"/Sources/*/module.modulemap "$root"/Sources/*/include/module.modulemap; do
-    includes+=(-I "$(dirname "$map")")
-done
-# Header folders that Package.swift's pkgConfig entries add (HarfBuzz's hb.h is in
-# /usr/include/harfbuzz on Debian).
-for flag in $(pkg-config --cflags-only-I harfbuzz 2>/dev/null || echo -I/usr/include/harfbuzz); do
-    includes+=(-Xcc "$flag")
-done
-# C targets (a directory of Sources/ with include/ and .c files): one static library each.
-c_targets=()
-for header_dir in "$root"/Sources/*/include; do
-    target="$(basename "$(dirname "$header_dir")")"
-    c_targets+=("$target")
-    objects=()
-    for c_file in "$root/Sources/$target"/*.c; do
-        object="$build/modules/$target-$(basename "$c_file" .c).o"
-        cc -c -O1 -g -I "$header_dir" "$c_file" -o "$object" || { echo "build of $target failed"; exit 1; }
-        objects+=("$object")
-    done
-    rm -f "$build/modules/lib$target.a"
-    ar rcs "$build/modules/lib$target.a" "${objects[@]}"
-done
-
-# In dependency order (Package.swift); a module is rebuilt when any of its sources is
-# newer than its library.
-modules=(Cassowary LayoutSyntax HTTP1 TextLayout LayoutCompiler LayoutStore Wireframe LayoutService)
-for module in "${modules[@]}"; do
-    library="$build/modules/lib$module.a"
-    if [ -f "$library" ] && [ -z "$(find "$root/Sources/$module" -name '*.swift' -newer "$library" | head -n 1)" ]; then
-        continue
-    fi
-    echo "== building module $module"
-    sources=()
-    while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/$module" -name '*.swift' | sort)
-    if [ "$module" = LayoutService ]; then
-        # SwiftPM embeds openapi.yaml and the playground page as PackageResources
-        # (Package.swift's .embedInCode); the fuzz targets serve neither, so empty
-        # documents stand in.
-        printf 'struct PackageResources {\n    static let openapi_yaml: [UInt8] = []\n    static let playground_html: [UInt8] = []\n}\n' \
-            > "$build/modules/PackageResources.swift"
-        sources+=("$build/modules/PackageResources.swift")
-    fi
-    rm -f "$library"
-    (cd "$build/modules" && "$swiftc" "${flags[@]}" "${includes[@]}" -module-name "$module" \
-        -emit-module -emit-module-path "$build/modules/$module.swiftmodule" \
-        -emit-library -static -o "$library" "${sources[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; })
-    [ -f "$library" ] || { echo "build of module $module failed"; exit 1; }
-done
-
-link=(-L "$build/modules")
-for (( index=${#modules[@]}-1; index>=0; index-- )); do link+=("-l${modules[index]}"); done
-for target in "${c_targets[@]}"; do link+=("-l$target"); done
-link+=(-licuuc)   # CICUBreak's library (Package.swift's linkerSettings)
+# shellcheck source=scripts/fuzz-modules.sh
+. "$root/scripts/fuzz-modules.sh"
+# Package.swift's dependency order: LayoutService imports InterfaceBuilder (the import
+# command and POST /import).
+fuzz_build_modules "$build/modules" \
+    Cassowary LayoutSyntax HTTP1 TextLayout LayoutCompiler InterfaceBuilder LayoutStore Wireframe LayoutService
 
 build_target() { # name
     local entry="$root/fuzz/scene/Fuzz$(tr '[:lower:]' '[:upper:]' <<< "${1:0:1}")${1:1}.swift"

@@ -6,9 +6,9 @@
 #
 #   scripts/fuzz-upload-smoke.sh [SECONDS] [TARGET...]   default 20 s per target, both targets
 #
-# The modules are compiled as the package has them (Cassowary, LayoutSyntax, TextLayout,
-# LayoutCompiler, InterfaceBuilder: static libraries instrumented with
-# -sanitize=fuzzer,address, -O, -enable-testing), then each entry file links them with its
+# The modules are compiled as the package has them by scripts/fuzz-modules.sh (Cassowary,
+# LayoutSyntax, TextLayout, LayoutCompiler, InterfaceBuilder: static libraries instrumented
+# with -sanitize=fuzzer,address, -O, -enable-testing), then each entry file links them with its
 # invariants (Tests/TextLayoutTests/FontFuzzInvariants.swift,
 # Tests/InterfaceBuilderTests/IBFuzzInvariants.swift), which the unit tests replay too.
 #
@@ -22,7 +22,7 @@
 # logs (fuzz-NAME.log) and crash artifacts (those of earlier runs move to old-artifacts/,
 # slow units to slow-units/); FUZZ_MODULES (default $FUZZ_BUILD/modules) the instrumented
 # modules: scripts/test.sh points it at scripts/fuzz-scene-smoke.sh's, which are built with
-# the same flags, so that only InterfaceBuilder is compiled again; SWIFTC (default swiftc on
+# the same flags, so that nothing is compiled again; SWIFTC (default swiftc on
 # PATH or /opt/swift); FUZZ_JOBS (default 1: in-process; N > 1 runs N jobs in N workers).
 # Exits non-zero when a target finds a crash, an invariant failure, a hang (> 60 s for
 # one input) or runs out of memory (> 2048 MB). Copy every failing input into
@@ -39,58 +39,11 @@ build="${FUZZ_BUILD:-/tmp/layoutd-fuzz-upload}"
 swiftc="${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}"
 ib_corpus="${IB_CORPUS:-$(cd "$root/.." && pwd)/shared/corpus/ib/files}"
 modules_dir="${FUZZ_MODULES:-$build/modules}"
-mkdir -p "$build" "$modules_dir"
+mkdir -p "$build"
 
-flags=(-sanitize=fuzzer,address -parse-as-library -O -g -swift-version 6
-       -enable-upcoming-feature ExistentialAny -enable-testing)
-# System-library targets (a directory of Sources/ with a module.modulemap) are found by -I.
-includes=(-I "$modules_dir")
-for map in "$root"/Sources/*/module.modulemap "$root"/Sources/*/include/module.modulemap; do
-    includes+=(-I "$(dirname "$map")")
-done
-# Header folders that Package.swift's pkgConfig entries add (Debian: /usr/include/harfbuzz,
-# /usr/include/libxml2).
-for package in harfbuzz libxml-2.0; do
-    for flag in $(pkg-config --cflags-only-I "$package" 2>/dev/null); do includes+=(-Xcc "$flag"); done
-done
-includes+=(-Xcc -I/usr/include/harfbuzz -Xcc -I/usr/include/libxml2)
-# C targets (a directory of Sources/ with include/ and .c files): one static library each.
-c_targets=()
-for header_dir in "$root"/Sources/*/include; do
-    target="$(basename "$(dirname "$header_dir")")"
-    c_targets+=("$target")
-    objects=()
-    for c_file in "$root/Sources/$target"/*.c; do
-        object="$modules_dir/$target-$(basename "$c_file" .c).o"
-        cc -c -O1 -g -I "$header_dir" "$c_file" -o "$object" || { echo "build of $target failed"; exit 1; }
-        objects+=("$object")
-    done
-    rm -f "$modules_dir/lib$target.a"
-    ar rcs "$modules_dir/lib$target.a" "${objects[@]}"
-done
-
-# In dependency order (Package.swift); a module is rebuilt when any of its sources is
-# newer than its library.
-modules=(Cassowary LayoutSyntax TextLayout LayoutCompiler InterfaceBuilder)
-for module in "${modules[@]}"; do
-    library="$modules_dir/lib$module.a"
-    if [ -f "$library" ] && [ -z "$(find "$root/Sources/$module" -name '*.swift' -newer "$library" | head -n 1)" ]; then
-        continue
-    fi
-    echo "== building module $module"
-    sources=()
-    while IFS= read -r file; do sources+=("$file"); done < <(find "$root/Sources/$module" -name '*.swift' | sort)
-    rm -f "$library"
-    (cd "$modules_dir" && "$swiftc" "${flags[@]}" "${includes[@]}" -module-name "$module" \
-        -emit-module -emit-module-path "$modules_dir/$module.swiftmodule" \
-        -emit-library -static -o "$library" "${sources[@]}" 2>&1 | { grep -v "Cannot export local symbol" || true; })
-    [ -f "$library" ] || { echo "build of module $module failed"; exit 1; }
-done
-
-link=(-L "$modules_dir")
-for (( index=${#modules[@]}-1; index>=0; index-- )); do link+=("-l${modules[index]}"); done
-for target in "${c_targets[@]}"; do link+=("-l$target"); done
-link+=(-licuuc)   # CICUBreak's library (Package.swift's linkerSettings)
+# shellcheck source=scripts/fuzz-modules.sh
+. "$root/scripts/fuzz-modules.sh"
+fuzz_build_modules "$modules_dir" Cassowary LayoutSyntax TextLayout LayoutCompiler InterfaceBuilder
 
 # Per target: its invariants file, the longest input and the seconds one input may take.
 invariants() {
