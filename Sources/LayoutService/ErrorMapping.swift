@@ -102,7 +102,7 @@ extension LayoutService {
     func storeFailure(_ error: StoreError, groupName: String?, subject: Problem.Subject = .group) -> HTTPResponse {
         switch error {
         case .preconditionFailed(let current):
-            return problem(.storePreconditionFailed(group: groupName ?? "", current: current))
+            return problem(.storePreconditionFailed(group: groupName ?? "", current: current, font: subject == .font))
         case .readOnly:
             return problem(.databaseReadOnly)
         case .busy:
@@ -199,15 +199,16 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// A group write (`fonts`: a font write) without the configured bearer token: 401 with
     /// `WWW-Authenticate` (RFC 6750 §3).
     case writesNeedAToken(fonts: Bool)
-    /// `If-Match: *` for a group that does not exist: 412 (RFC 9110 §13.1.1).
-    case ifMatchAnyButAbsent(group: String)
+    /// `If-Match: *` for a group (`font`: a stored font face) that does not exist: 412
+    /// (RFC 9110 §13.1.1). The font cases name `family/face` in `group`.
+    case ifMatchAnyButAbsent(group: String, font: Bool = false)
     /// `If-Match` naming no current version (`state` says what is current): 412.
-    case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool)
+    case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool, font: Bool = false)
     /// `If-None-Match` naming the current version: 412 (RFC 9110 §13.1.2).
-    case ifNoneMatchMatches(header: String, group: String, state: String)
+    case ifNoneMatchMatches(header: String, group: String, state: String, font: Bool = false)
     /// The store's atomic re-check of `If-Match` failed (`current`: nil when the group
     /// does not exist): 412.
-    case storePreconditionFailed(group: String, current: Int?)
+    case storePreconditionFailed(group: String, current: Int?, font: Bool = false)
     /// The database is read-only: 503, `Retry-After: 60`.
     case databaseReadOnly
     /// The database is busy: 503, `Retry-After: 1`.
@@ -309,15 +310,15 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return LayoutService.anonymousWritesRefusedDetail(fonts: fonts)
         case .writesNeedAToken(let fonts):
             return "Writing \(fonts ? "fonts" : "groups") needs 'Authorization: Bearer <token>'"
-        case .ifMatchAnyButAbsent(let group):
-            return "If-Match: * but no group named '\(group)' exists"
-        case .ifMatchMismatch(let header, let group, let state, let hasWeakTags):
-            return "If-Match '\(header)' does not match group '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")"
-        case .ifNoneMatchMatches(let header, let group, let state):
-            return "If-None-Match '\(header)' matches group '\(group)': \(state)"
-        case .storePreconditionFailed(let group, let current):
-            let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
-            return "Precondition failed for group '\(group)': \(state)"
+        case .ifMatchAnyButAbsent(let group, let font):
+            return "If-Match: * but no \(font ? "font face" : "group") named '\(group)' exists"
+        case .ifMatchMismatch(let header, let group, let state, let hasWeakTags, let font):
+            return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")"
+        case .ifNoneMatchMatches(let header, let group, let state, let font):
+            return "If-None-Match '\(header)' matches \(font ? "font face" : "group") '\(group)': \(state)"
+        case .storePreconditionFailed(let group, let current, let font):
+            let state = current.map { "the current version is \($0)" } ?? "the \(font ? "font face" : "group") does not exist"
+            return "Precondition failed for \(font ? "font face" : "group") '\(group)': \(state)"
         case .databaseReadOnly:
             return "The database is read-only: groups can be read but not written"
         case .databaseBusy:

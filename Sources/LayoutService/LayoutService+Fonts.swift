@@ -72,13 +72,31 @@ extension LayoutService {
                 .first(where: { $0 != family && $0.lowercased() == family.lowercased() }) {
                 return invalidFont("The family is stored as '\(other)': families are matched without regard to case, so use that spelling")
             }
-            let (stored, created) = try fontStore.putFace(name: name, bytes: bytes, sha256: SHA256.hexDigest(bytes))
+            let ifMatch: Int?
+            switch fontPreconditions(request, family: family, face: face) {
+            case .failure(let failure): return failure.response
+            case .success(let version): ifMatch = version
+            }
+            let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
+            let (stored, created) = try fontStore.putFace(name: name, bytes: bytes, sha256: SHA256.hexDigest(bytes),
+                                                          ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             frontCache.invalidate()
             var response = fontResponse(stored, status: created ? .created : .ok)
             if created { response.headers.append("Location", "/fonts/\(Self.pathSegment(family))/\(face)") }
             return response
         } catch {
-            return storeFailure(error, groupName: nil, subject: .font)
+            return storeFailure(error, groupName: name, subject: .font)
+        }
+    }
+
+    /// Evaluates `If-Match` / `If-None-Match` of a font write against the face's current
+    /// version (its `ETag`), as group writes do (RFC 9110 §13.1.1; see
+    /// ``evaluatePreconditions(_:name:font:current:)``); the family is matched without
+    /// regard to case, as ``storedFaceName(family:face:)`` does.
+    func fontPreconditions(_ request: HTTPRequest, family: String, face: String) -> Result<Int?, HTTPFailure> {
+        evaluatePreconditions(request, name: family + "/" + face, font: true) { () throws(StoreError) -> Int? in
+            let found = try fontStore.currentFaceVersions(of: [family + "/" + face])
+            return found[family + "/" + face] ?? found.min { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }?.value
         }
     }
 
@@ -105,6 +123,7 @@ extension LayoutService {
         if let reason = Self.fontNameProblem(family: family, face: face) {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
+        if case .failure(let failure) = fontPreconditions(request, family: family, face: face) { return failure.response }
         do {
             guard let name = try storedFaceName(family: family, face: face), try fontStore.deleteFace(named: name) else {
                 return problem(.unknownFontFace(family + "/" + face))

@@ -274,24 +274,40 @@ extension LayoutService {
     ///   store, whose write re-checks it atomically), `.success(nil)` when there is no
     ///   `If-Match` or it is `*`, or the 412 (or store error) to answer.
     func checkPreconditions(_ request: HTTPRequest, name: String) -> Result<Int?, HTTPFailure> {
+        evaluatePreconditions(request, name: name, font: false) { () throws(StoreError) -> Int? in
+            try groupStore.group(named: name)?.version
+        }
+    }
+
+    /// Evaluates `If-Match` and `If-None-Match` (RFC 9110 §13.1.1: `If-Match` first, then
+    /// `If-None-Match`) against `current()`, the current version of the group (or, `font`,
+    /// of the stored font face `name`), `nil` when it does not exist; its entity tag is
+    /// `"VERSION"`. The store is read only when one of the fields is present.
+    ///
+    /// - Returns: `.success(version)` with the version `If-Match` named, `.success(nil)`
+    ///   when there is no `If-Match` or it is `*`, or the 412 (or store error) to answer.
+    func evaluatePreconditions(_ request: HTTPRequest, name: String, font: Bool,
+                               current currentVersion: () throws(StoreError) -> Int?) -> Result<Int?, HTTPFailure> {
         let ifMatch = request.headers["If-Match"]
         let ifNoneMatch = request.headers["If-None-Match"]
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
         let current: Int?
-        do { current = try groupStore.group(named: name)?.version } catch { return .failure(HTTPFailure(storeFailure(error, groupName: name))) }
-        let state = current.map { "the current version is \($0)" } ?? "the group does not exist"
+        do { current = try currentVersion() } catch {
+            return .failure(HTTPFailure(storeFailure(error, groupName: name, subject: font ? .font : .group)))
+        }
+        let state = current.map { "the current version is \($0)" } ?? (font ? "the font face does not exist" : "the group does not exist")
         var named: Int?
         if let header = ifMatch {
             if Self.entityTags(header).contains("*") {
                 guard current != nil else {
-                    return .failure(HTTPFailure(problem(.ifMatchAnyButAbsent(group: name))))
+                    return .failure(HTTPFailure(problem(.ifMatchAnyButAbsent(group: name, font: font))))
                 }
             } else {
                 // The strong comparison: weak tags never match; any listed tag may.
                 let listed = Set(Self.strongEntityTags(header).compactMap(Self.version))
                 guard let current, listed.contains(current) else {
                     return .failure(HTTPFailure(problem(.ifMatchMismatch(header: header, group: name, state: state,
-                                                                         hasWeakTags: header.contains("W/")))))
+                                                                         hasWeakTags: header.contains("W/"), font: font))))
                 }
                 named = current
             }
@@ -299,8 +315,9 @@ extension LayoutService {
         if let header = ifNoneMatch, let current {
             // The weak comparison: any listed tag equal to the current version fails.
             let tags = Self.entityTags(header)
+            // `*` is left to the store, whose write re-checks it atomically.
             if !tags.contains("*") && tags.compactMap(Self.version).contains(current) {
-                return .failure(HTTPFailure(problem(.ifNoneMatchMatches(header: header, group: name, state: state))))
+                return .failure(HTTPFailure(problem(.ifNoneMatchMatches(header: header, group: name, state: state, font: font))))
             }
         }
         return .success(named)

@@ -89,9 +89,15 @@ public protocol FontStoring: Sendable {
     var lookupsAreRoundTrips: Bool { get }
 
     /// Writes a new version of `name` (`family/face`), replacing the current one.
+    /// - Parameters:
+    ///   - ifMatch: the version the client expects to be current (`If-Match`), re-checked
+    ///     in the write's transaction; `nil` for no expectation.
+    ///   - ifNoneMatchAny: `If-None-Match: *`: write only when `name` does not exist.
     /// - Returns: the stored version and whether the face was created (201) or replaced (200).
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when `ifMatch` is not the
+    ///   current version or `ifNoneMatchAny` and the face exists; nothing is written.
     /// - Throws: ``StoreError/limitExceeded(_:)`` (nothing changed), ``StoreError/readOnly``, ….
-    func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool)
+    func putFace(name: String, bytes: [UInt8], sha256: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> (face: StoredFace, created: Bool)
     /// The current version of `name`, or `nil`.
     func face(named name: String) throws(StoreError) -> StoredFace?
     /// Every face's current version, sorted by name in byte order of UTF-8.
@@ -108,4 +114,12 @@ public protocol FontStoring: Sendable {
     /// Writes one face exported from another store, keeping its number and time.
     @discardableResult
     func importFace(_ face: StoredFace, replace: Bool) throws(StoreError) -> Bool
+}
+
+extension FontStoring {
+    /// Writes a new version of `name` without preconditions; see
+    /// ``putFace(name:bytes:sha256:ifMatch:ifNoneMatchAny:)``.
+    public func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
+        try putFace(name: name, bytes: bytes, sha256: sha256, ifMatch: nil, ifNoneMatchAny: false)
+    }
 }

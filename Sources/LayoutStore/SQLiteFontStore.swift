@@ -24,10 +24,10 @@ final class SQLiteFontStore {
     /// group names cannot contain `:` or `/`, so the two never meet.
     static func cacheName(_ face: String) -> String { "font:" + face }
 
-    func put(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
+    func put(name: String, bytes: [UInt8], sha256: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> (face: StoredFace, created: Bool) {
         try connection.transaction { () throws(StoreError) -> (face: StoredFace, created: Bool) in
             let outcome = try mapped { () throws(SQLiteError) -> Result<(record: StoredFace, created: Bool), StoreError> in
-                try policy.put(name: name, ifMatch: nil, ifNoneMatchAny: false, in: rows) { version, updatedAt in
+                try policy.put(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: rows) { version, updatedAt in
                     StoredFace(name: name, version: version, bytes: bytes, sha256: sha256, updatedAt: updatedAt)
                 }
             }

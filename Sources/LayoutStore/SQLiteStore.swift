@@ -604,9 +604,9 @@ extension SQLiteStore: GroupStoring {
 /// The SQLite backend of ``FontStoring``: faces in the same file as the groups; a write
 /// deletes the cached results that used the face in its transaction.
 extension SQLiteStore: FontStoring {
-    public func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
+    public func putFace(name: String, bytes: [UInt8], sha256: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> (face: StoredFace, created: Bool) {
         try performWrite { (state) throws(StoreError) -> (face: StoredFace, created: Bool) in
-            try groupWrite(state) { () throws(StoreError) in try state.fonts.put(name: name, bytes: bytes, sha256: sha256) }
+            try groupWrite(state) { () throws(StoreError) in try state.fonts.put(name: name, bytes: bytes, sha256: sha256, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny) }
         }
     }
 

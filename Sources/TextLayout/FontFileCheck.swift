@@ -23,7 +23,11 @@ public struct FontFileError: Error, Sendable, Equatable {
 ///   file; a collection (`ttcf`) is refused, since a stored face is one face;
 /// - every table record's range inside the file (a truncated file loses its last tables;
 ///   HarfBuzz would read those as empty and measure with missing metrics);
-/// - the tables measuring reads: `cmap`, `head`, `hhea`, `hmtx`, `maxp`;
+/// - the tables measuring reads: `cmap`, `head`, `hhea`, `hmtx`, `maxp`, each long
+///   enough for what measuring reads of it (OpenType spec, each table's chapter):
+///   `head` 54 bytes, `hhea` 36, `maxp` 6, `cmap` its 4-byte header and `numTables`
+///   8-byte encoding records, and `hmtx` `hhea.numberOfHMetrics` (at least 1)
+///   4-byte long metrics (an empty `hmtx` would measure every glyph 0 wide);
 /// - HarfBuzz's face has at least one glyph and a `unitsPerEm` in 16–16,384 (the `head`
 ///   table's valid range).
 ///
@@ -55,7 +59,9 @@ public enum FontFileCheck {
         guard 12 + 16 * tableCount <= bytes.count else {
             throw FontFileError(message: "The font is truncated: its table directory needs \(12 + 16 * tableCount) bytes and the file has \(bytes.count)")
         }
+        func u16(_ at: Int) -> Int { Int(UInt16(bytes[at]) << 8 | UInt16(bytes[at + 1])) }
         var tags: [String] = []
+        var ranges: [String: (offset: Int, length: Int)] = [:]
         var headUnitsPerEm: Int?
         for index in 0..<tableCount {
             let record = 12 + 16 * index
@@ -66,6 +72,7 @@ public enum FontFileCheck {
                 throw FontFileError(message: "The font is truncated: its '\(name)' table ends at byte \(offset + length) and the file has \(bytes.count)")
             }
             tags.append(name)
+            if ranges[name] == nil { ranges[name] = (offset, length) }
             // head.unitsPerEm (offset 18) as the file has it: HarfBuzz answers 1,000 for a
             // value outside 16–16,384 (FontFileCheckTests.unitsPerEmIsReadFromTheFile).
             if name == "head", length >= 20 { headUnitsPerEm = Int(UInt16(bytes[offset + 18]) << 8 | UInt16(bytes[offset + 19])) }
@@ -73,6 +80,25 @@ public enum FontFileCheck {
         for required in requiredTables where !tags.contains(required) {
             throw FontFileError(message: "The font has no '\(required)' table, which measuring text needs")
         }
+        // Every required table is present, and its range is inside the file (checked above).
+        func table(_ name: String, atLeast minimum: Int, _ what: String) throws(FontFileError) -> (offset: Int, length: Int) {
+            let range = ranges[name]!
+            guard range.length >= minimum else {
+                throw FontFileError(message: "The font's '\(name)' table is \(range.length) bytes, fewer than the \(minimum) that \(what) take")
+            }
+            return range
+        }
+        _ = try table("head", atLeast: 54, "its fixed fields")
+        _ = try table("maxp", atLeast: 6, "its version and numGlyphs")
+        let hhea = try table("hhea", atLeast: 36, "its fixed fields")
+        let metricCount = u16(hhea.offset + 34)
+        guard metricCount >= 1 else {
+            throw FontFileError(message: "The font's 'hhea' numberOfHMetrics is 0 (at least 1 expected)")
+        }
+        _ = try table("hmtx", atLeast: metricCount * 4, "hhea.numberOfHMetrics (\(metricCount)) long metrics of 4 bytes")
+        let cmap = try table("cmap", atLeast: 4, "its version and numTables")
+        let encodingCount = u16(cmap.offset + 2)
+        _ = try table("cmap", atLeast: 4 + 8 * encodingCount, "its header and \(encodingCount) encoding records")
         let info: (glyphs: Int, upem: Int)? = bytes.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return nil }
             let blob = base.withMemoryRebound(to: CChar.self, capacity: buffer.count) { chars in

@@ -287,6 +287,13 @@ public final class PreparedText: Sendable {
             while start < range.upperBound {
                 if lines.count == limit { truncated = true; break paragraphLoop }
                 while next < opportunities.count && opportunities[next] <= start { next += 1 }
+                // Trailing spaces never form a line: after a word broken between grapheme
+                // clusters, the white space up to its opportunity hangs at the end of the
+                // line before (TextMeasurerTests.spacesAfterABrokenWordFormNoLine).
+                if start > range.lowerBound, trimmed(start, opportunities[next]) == start {
+                    start = opportunities[next]
+                    continue
+                }
                 var furthest = next
                 while furthest < opportunities.count
                         && estimate(start, trimmed(start, opportunities[furthest])) <= maxWidth + slack {

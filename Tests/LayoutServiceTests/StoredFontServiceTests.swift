@@ -223,6 +223,52 @@ struct StoredFontServiceTests {
         #expect(client.send(.DELETE, "/fonts/Acme%20Mono/400", []).status.code == 404)
     }
 
+    /// Font writes evaluate `If-Match` and `If-None-Match` as group writes do (RFC 9110
+    /// §13.1.1): a stale `If-Match` or `If-None-Match: *` on an existing face is 412 and
+    /// changes nothing; a matching `If-Match` writes.
+    @Test func fontWritesHonourPreconditions() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono)))
+        let other = Array(try Data(contentsOf: URL(fileURLWithPath: Self.liberationMono)))
+        func send(_ method: HTTPMethod, _ target: String, _ body: [UInt8], _ headers: [(String, String)]) -> HTTPResponse {
+            var fields: HTTPFields = ["Host": "test"]
+            for (name, value) in headers { fields.append(name, value) }
+            return client.router.respond(to: HTTPRequest(method: method, target: target, headers: fields, body: body))
+        }
+        func detail(_ response: HTTPResponse) throws -> String? { try JSONParser().parse(response.body)["detail"]?.stringValue }
+        let absent = send(.PUT, "/fonts/Acme/400", file, [("If-Match", "*")])
+        #expect(absent.status.code == 412)
+        #expect(try detail(absent) == "If-Match: * but no font face named 'Acme/400' exists")
+        for _ in 0..<3 { _ = send(.PUT, "/fonts/Acme/400", file, []) }
+        #expect(send(.GET, "/fonts/Acme/400", [], []).headers["ETag"] == "\"3\"")
+
+        let stale = send(.PUT, "/fonts/Acme/400", other, [("If-Match", "\"1\"")])
+        #expect(stale.status.code == 412)
+        #expect(stale.headers["Content-Type"] == "application/problem+json")
+        #expect(try detail(stale) == "If-Match '\"1\"' does not match font face 'Acme/400': the current version is 3")
+        let exists = send(.PUT, "/fonts/Acme/400", other, [("If-None-Match", "*")])
+        #expect(exists.status.code == 412)
+        #expect(try detail(exists) == "Precondition failed for font face 'Acme/400': the current version is 3")
+        let listed = send(.PUT, "/fonts/acme/400", other, [("If-None-Match", "\"2\", \"3\"")])
+        #expect(listed.status.code == 422)  // another spelling of a stored family is refused first
+        let named = send(.PUT, "/fonts/Acme/400", other, [("If-None-Match", "\"2\", \"3\"")])
+        #expect(named.status.code == 412)
+        #expect(try detail(named) == "If-None-Match '\"2\", \"3\"' matches font face 'Acme/400': the current version is 3")
+        let staleDelete = send(.DELETE, "/fonts/acme/400", [], [("If-Match", "\"2\"")])
+        #expect(staleDelete.status.code == 412)
+        #expect(try detail(staleDelete) == "If-Match '\"2\"' does not match font face 'acme/400': the current version is 3")
+        // Nothing changed.
+        let got = send(.GET, "/fonts/Acme/400", [], [])
+        #expect(got.body == file)
+        #expect(got.headers["ETag"] == "\"3\"")
+
+        let matching = send(.PUT, "/fonts/Acme/400", other, [("If-Match", "\"3\"")])
+        #expect(matching.status.code == 200)
+        #expect(try JSONParser().parse(matching.body)["version"]?.numberValue == 4)
+        #expect(send(.DELETE, "/fonts/Acme/400", [], [("If-Match", "\"4\"")]).status.code == 204)
+        #expect(send(.PUT, "/fonts/Acme/400", file, [("If-None-Match", "*")]).status.code == 201)
+    }
+
     /// A font write without the token speaks of fonts (a group write of groups).
     @Test func aFontWriteWithoutTheTokenSpeaksOfFonts() throws {
         var configuration = ServiceConfiguration()

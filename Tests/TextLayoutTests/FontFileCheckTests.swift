@@ -78,6 +78,52 @@ struct FontFileCheckTests {
         }
     }
 
+    /// The tables measuring reads are long enough for it: an empty `hmtx` (every advance
+    /// 0) or a `hhea` too short for numberOfHMetrics is refused, not stored.
+    @Test("a table too short for what measuring reads of it is refused")
+    func shortTablesAreRefused() throws {
+        let original = try Self.bytes(Self.files[0])
+        func u16(_ at: Int) -> Int { Int(original[at]) << 8 | Int(original[at + 1]) }
+        let tables = u16(4)
+        func record(_ tag: String) throws -> Int {
+            12 + 16 * (try #require((0..<tables).first { String(decoding: original[12 + 16 * $0..<16 + 16 * $0], as: UTF8.self) == tag }))
+        }
+        func withLength(_ tag: String, _ length: Int) throws -> [UInt8] {
+            var bytes = original
+            let at = try record(tag) + 12
+            bytes.replaceSubrange(at..<at + 4, with: [UInt8(length >> 24), UInt8((length >> 16) & 0xFF), UInt8((length >> 8) & 0xFF), UInt8(length & 0xFF)])
+            return bytes
+        }
+        let hhea = try record("hhea")
+        let hheaOffset = u16(hhea + 8) << 16 | u16(hhea + 10)
+        let metrics = u16(hheaOffset + 34)
+        #expect(metrics > 1)
+        for length in [0, metrics * 4 - 1] {
+            #expect(throws: FontFileError(message: "The font's 'hmtx' table is \(length) bytes, fewer than the \(metrics * 4) that hhea.numberOfHMetrics (\(metrics)) long metrics of 4 bytes take")) {
+                _ = try FontFileCheck.check(try withLength("hmtx", length))
+            }
+        }
+        _ = try FontFileCheck.check(try withLength("hmtx", metrics * 4))
+        #expect(throws: FontFileError(message: "The font's 'hhea' table is 34 bytes, fewer than the 36 that its fixed fields take")) {
+            _ = try FontFileCheck.check(try withLength("hhea", 34))
+        }
+        #expect(throws: FontFileError(message: "The font's 'head' table is 0 bytes, fewer than the 54 that its fixed fields take")) {
+            _ = try FontFileCheck.check(try withLength("head", 0))
+        }
+        #expect(throws: FontFileError(message: "The font's 'maxp' table is 4 bytes, fewer than the 6 that its version and numGlyphs take")) {
+            _ = try FontFileCheck.check(try withLength("maxp", 4))
+        }
+        #expect(throws: FontFileError(message: "The font's 'cmap' table is 0 bytes, fewer than the 4 that its version and numTables take")) {
+            _ = try FontFileCheck.check(try withLength("cmap", 0))
+        }
+        var noMetrics = original
+        noMetrics[hheaOffset + 34] = 0
+        noMetrics[hheaOffset + 35] = 0
+        #expect(throws: FontFileError(message: "The font's 'hhea' numberOfHMetrics is 0 (at least 1 expected)")) {
+            _ = try FontFileCheck.check(noMetrics)
+        }
+    }
+
     /// head.unitsPerEm is read from the file: HarfBuzz answers 1,000 for 0 or 65,535, so
     /// its answer alone would store such a file.
     @Test("a unitsPerEm outside 16–16,384 in the head table is refused")

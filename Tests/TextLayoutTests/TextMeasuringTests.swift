@@ -166,6 +166,22 @@ struct TextMeasuringTests {
         #expect(narrow.missingGlyphs)
     }
 
+    /// Trailing spaces never form a line, not even after a word broken between grapheme
+    /// clusters at a width narrower than one glyph: each cluster is a line and the spaces
+    /// hang at the end of the line before.
+    @Test func spacesAfterABrokenWordFormNoLine() throws {
+        let file = try FontFile(Fonts.mono)
+        let advance = Double(try file.advance("a")) * 13 / Double(file.unitsPerEm)
+        let prepared = try measurer.prepare("Hi there  you", font: mono)
+        let narrow = prepared.layout(width: 1e-9, numberOfLines: 0)
+        #expect(lines(narrow, prepared) == ["H", "i", "t", "h", "e", "r", "e", "y", "o", "u"])
+        #expect(narrow.lines.allSatisfy { abs($0.width - advance) < 1e-9 })
+        #expect(lines(prepared.layout(width: 1.5 * advance, numberOfLines: 0), prepared) == ["H", "i", "t", "h", "e", "r", "e", "y", "o", "u"])
+        #expect(lines(prepared.layout(width: 2 * advance, numberOfLines: 0), prepared) == ["Hi", "th", "er", "e", "yo", "u"])
+        let trailing = try measurer.prepare("ab  ", font: mono)
+        #expect(lines(trailing.layout(width: 1e-9, numberOfLines: 0), trailing) == ["a", "b"])
+    }
+
     @Test func numberOfLinesLimitsAndTruncates() throws {
         let file = try FontFile(Fonts.mono)
         let advance = Double(try file.advance("a")) * 13 / Double(file.unitsPerEm)

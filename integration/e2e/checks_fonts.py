@@ -83,9 +83,62 @@ def crud(ctx):
         ctx.expect_status(ctx.request('DELETE', '/fonts/E2E%20Sans/' + face), 204, 'cleanup ' + face)
 
 
+def _with_table_length(font, tag, length):
+    """`font` with the table directory's length of `tag` set to `length` (the table's
+    bytes stay where they are)."""
+    import struct
+    count = struct.unpack('>H', font[4:6])[0]
+    for index in range(count):
+        record = 12 + 16 * index
+        if font[record:record + 4] == tag:
+            return font[:record + 12] + struct.pack('>I', length) + font[record + 16:]
+    raise CheckFailed('no %r table' % tag)
+
+
+def _hhea_metric_count(font):
+    import struct
+    count = struct.unpack('>H', font[4:6])[0]
+    for index in range(count):
+        record = 12 + 16 * index
+        if font[record:record + 4] == b'hhea':
+            offset = struct.unpack('>I', font[record + 8:record + 12])[0]
+            return struct.unpack('>H', font[offset + 34:offset + 36])[0]
+    raise CheckFailed('no hhea table')
+
+
+@check('fonts/preconditions')
+def preconditions(ctx):
+    """Font writes honour If-Match and If-None-Match as group writes do (RFC 9110
+    §13.1.1): a stale If-Match on PUT or DELETE and If-None-Match: * on an existing face
+    are 412 problems and change nothing; a matching If-Match writes."""
+    dejavu, inter = _read(DEJAVU), _read(INTER_BOLD)
+    path = '/fonts/E2E%20Match/400'
+    r = ctx.request('PUT', path, dejavu, {'If-Match': '*'})
+    ctx.expect_status(r, 412, 'If-Match: * on an absent face')
+    ctx.expect_equal(r.json()['detail'], "If-Match: * but no font face named 'E2E Match/400' exists", 'detail')
+    for _ in range(3):
+        ctx.request('PUT', path, dejavu)
+    r = ctx.request('PUT', path, inter, {'If-Match': '"1"'})
+    ctx.expect_status(r, 412, 'stale If-Match')
+    ctx.expect_equal((r.headers.get('content-type'), r.json()['status'], r.json()['detail']),
+                     ('application/problem+json', 412, "If-Match '\"1\"' does not match font face 'E2E Match/400': the current version is 3"),
+                     'stale If-Match answer')
+    r = ctx.request('PUT', path, inter, {'If-None-Match': '*'})
+    ctx.expect_status(r, 412, 'If-None-Match: * on an existing face')
+    ctx.expect_equal(r.json()['detail'], "Precondition failed for font face 'E2E Match/400': the current version is 3", 'detail')
+    r = ctx.request('DELETE', path, None, {'If-Match': '"2"'})
+    ctx.expect_status(r, 412, 'DELETE with a stale If-Match')
+    r = ctx.request('GET', path)
+    ctx.expect_equal((r.headers.get('etag'), r.body == dejavu), ('"3"', True), 'face unchanged by refused writes')
+    r = ctx.request('PUT', path, inter, {'If-Match': '"3"'})
+    ctx.expect_status(r, 200, 'matching If-Match')
+    ctx.expect_equal(r.json()['version'], 4, 'version written under a matching If-Match')
+    ctx.expect_status(ctx.request('DELETE', path, None, {'If-Match': '"4"'}), 204, 'DELETE with a matching If-Match')
+
+
 @check('fonts/invalid')
 def invalid(ctx):
-    """Not a font, a truncated font, a built-in family's name (any case, system too) and
+    """Not a font, a truncated font, an empty hmtx table, a built-in family's name (any case, system too) and
     a second spelling of a stored family are 422 invalid_font; a bad face name is 400;
     none changes what is stored."""
     dejavu = _read(DEJAVU)
@@ -96,6 +149,9 @@ def invalid(ctx):
         ('/fonts/inter/400', dejavu, "named like the built-in family 'Inter'"),
         ('/fonts/SYSTEM/400', dejavu, "named like the built-in family 'system'"),
         ('/fonts/dejavu%20sans/700', dejavu, "named like the built-in family 'DejaVu Sans'"),
+        ('/fonts/Bad/400', _with_table_length(dejavu, b'hmtx', 0),
+         "The font's 'hmtx' table is 0 bytes, fewer than the %d that hhea.numberOfHMetrics (%d) long metrics of 4 bytes take"
+         % (4 * _hhea_metric_count(dejavu), _hhea_metric_count(dejavu))),
     ]
     for path, body, needle in cases:
         r = ctx.request('PUT', path, body)

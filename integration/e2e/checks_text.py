@@ -52,6 +52,20 @@ def sizes_each_wrap(ctx):
     ctx.expect_equal(heights, [math.ceil(n * lh) for n in (2, 4, 1)], 'label heights')
 
 
+@check('text/spaces-never-form-a-line')
+def spaces_never_form_a_line(ctx):
+    """At a wrap width narrower than one glyph each grapheme cluster is a line of its own
+    and the spaces hang at the end of the line before: "Hi there you" is 10 lines."""
+    a, lh = _mono()
+    label = _label('Hi there you')
+    label['text']['preferredMaxLayoutWidth'] = 1e-9
+    scene = {'container': {'width': 320, 'height': 400}, 'views': {'l': label},
+             'constraints': ['H:|-[l]-|', 'V:|-[l]']}
+    doc = _post(ctx, scene).json()
+    ctx.expect_equal(doc['text']['l'], {'lines': 10, 'truncated': False}, 'text of the label')
+    ctx.expect_equal(doc['frames']['l']['height'], math.ceil(10 * lh), 'label height (10 lines)')
+
+
 @check('text/validate-and-unknown-font')
 def validate_and_unknown(ctx):
     scene = {'container': {'width': 320, 'height': 100},

@@ -36,9 +36,9 @@ public final class PostgreSQLFontStore: FontStoring {
         }.get()
     }
 
-    public func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
+    public func putFace(name: String, bytes: [UInt8], sha256: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> (face: StoredFace, created: Bool) {
         let (face, created) = try write { (rows) throws(PostgreSQLError) -> Result<(record: StoredFace, created: Bool), StoreError> in
-            try policy.put(name: name, ifMatch: nil, ifNoneMatchAny: false, in: rows) { version, updatedAt in
+            try policy.put(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: rows) { version, updatedAt in
                 StoredFace(name: name, version: version, bytes: bytes, sha256: sha256, updatedAt: updatedAt)
             }
         }
