@@ -309,5 +309,8 @@ def lint_documents(ctx):
         code, lines, err = lint(bogus, env={'LAYOUTD_DEVICE': 'toaster'})
         ctx.expect_equal((code, lines), (2, []), 'LAYOUTD_DEVICE toaster')
         ctx.expect("LAYOUTD_DEVICE 'toaster' is not allowed" in err, 'LAYOUTD_DEVICE toaster: %r' % err)
+        code, lines, err = lint('--device', 'retina6_1&solve=maybe', bogus)
+        ctx.expect_equal((code, lines), (2, []), 'a --device value with & adds no parameter')
+        ctx.expect("--device 'retina6_1&solve=maybe' is not allowed" in err, '--device with &: %r' % err)
         code, lines, _ = lint(missing, env={'LAYOUTD_SOLVE': '1'})
         ctx.expect_equal(code, 1, 'LAYOUTD_SOLVE is import\'s: lint ignores it')

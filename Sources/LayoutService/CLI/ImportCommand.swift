@@ -77,10 +77,15 @@ extension LayoutdCommand {
         let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readDocument(path)
         // gcc's name for standard input in its `FILE:LINE:` issues.
         let file = path == "-" ? "<stdin>" : path
+        // Each value percent-encoded, so none can add a parameter of its own (`&`, `=`).
         var query: [String] = []
-        if let device = options.string("device") { query.append("device=\(device)") }
-        if let orientation = options.string("orientation") { query.append("orientation=\(orientation)") }
-        if let intrinsic = options.string("intrinsic") { query.append("intrinsic=\(intrinsic)") }
+        var safe = CharacterSet.alphanumerics
+        safe.insert(charactersIn: "_-.")
+        for parameter in ["device", "orientation", "intrinsic"] {
+            if let value = options.string(parameter) {
+                query.append("\(parameter)=\(value.addingPercentEncoding(withAllowedCharacters: safe) ?? "")")
+            }
+        }
         if linting || options.flag("solve") { query.append("solve=true") }
         let request: ImportRequest
         do {
@@ -88,7 +93,7 @@ extension LayoutdCommand {
         } catch {
             let fromCommandLine = arguments.contains { $0 == "--\(error.parameter)" || $0.hasPrefix("--\(error.parameter)=") }
             let option = fromCommandLine ? "--\(error.parameter)" : OptionSpec(name: error.parameter, valueName: "", help: "").environmentName
-            throw UsageError("\(option) '\(error.value)' is not allowed: use one of \(error.allowed.joined(separator: ", "))")
+            throw UsageError("\(option) '\(options.string(error.parameter) ?? error.value)' is not allowed: use one of \(error.allowed.joined(separator: ", "))")
         }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
