@@ -53,7 +53,8 @@ public struct XMLElement: Sendable {
 }
 
 /// Why a document could not be read: a message and the 1-based line where reading stopped
-/// (0 when the document has no line, such as an empty body).
+/// (an empty body is reported at line 1, where its first line would be; 0 when reading
+/// did not reach a line, such as a body too large to start).
 public struct XMLReadError: Error, Sendable, Equatable {
     public var message: String
     public var line: Int
@@ -130,7 +131,7 @@ public enum SafeXML {
     /// - Complexity: O(bytes); memory O(elements kept).
     public static func parse(_ bytes: [UInt8], limits: XMLLimits = XMLLimits()) throws(XMLReadError) -> XMLElement {
         _ = hardened
-        guard !bytes.isEmpty else { throw XMLReadError(message: "The document is empty", line: 0) }
+        guard !bytes.isEmpty else { throw XMLReadError(message: "The document is empty", line: 1) }
         guard bytes.count <= Int(Int32.max) else { throw XMLReadError(message: "The document is too large", line: 0) }
         if let line = doctypeLine(bytes) {
             throw XMLReadError(message: doctypeMessage, line: line)

@@ -33,6 +33,7 @@ struct SafeXMLTests {
         #expect(error.message.contains("mismatch"))
         #expect(try failure("{\"json\": true}").line == 1)
         #expect(try failure("").message == "The document is empty")
+        #expect(try failure("").line == 1)
     }
 
     @Test func billionLaughsIsRefusedAtTheDTD() throws {

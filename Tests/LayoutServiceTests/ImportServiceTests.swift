@@ -73,6 +73,45 @@ struct ImportServiceTests {
         ])
     }
 
+    /// The lint lines of `document` named `Box.xib`.
+    static func lint(_ document: String) throws -> [String] {
+        let outcome = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest(solves: true))
+        return LayoutdCommand.lintProblems(outcome).map { $0.rendered(file: "Box.xib") }
+    }
+
+    /// A constraint naming an id no element has: the hierarchy's `invalid_document` warning
+    /// is a lint line at the constraint's line (12), on its owner, without "Line 12: " (the
+    /// box's height, left free, is its recorded one: no ambiguity line).
+    @Test func aFaultOfTheDocumentIsLinted() throws {
+        let document = Self.document().replacingOccurrences(of: #"firstItem="box-1" firstAttribute="height""#, with: #"firstItem="ZZZ" firstAttribute="height""#)
+        #expect(try Self.lint(document) == [
+            "Box.xib:12: warning: view: superview: Constraint c-4 names ZZZ, which no element of the document has; it is left out",
+        ])
+    }
+
+    /// An error of the generated scene about a constraint is at the `<constraint>`'s line
+    /// (12) and on the view it names first, not at the root.
+    @Test func aSceneErrorIsAtItsConstraintsElement() throws {
+        let document = Self.document().replacingOccurrences(of: #"firstItem="box-1" firstAttribute="height""#, with: #"firstItem="box-1" firstAttribute="bogus""#)
+        #expect(try Self.lint(document) == ["Box.xib:12: error: view: box: Unknown attribute 'bogus'"])
+    }
+
+    /// A document that cannot be imported: one error at its line, the line written once;
+    /// an empty document at line 1.
+    @Test func aRefusedDocumentIsLintedAtItsLine() throws {
+        let broken = Self.document().replacingOccurrences(of: #"constant="60" id="c-4""#, with: #"constant="6x" id="c-4""#)
+        let failure = try #require(throws: EngineFailure.self) { try SceneEngine().importDocument(Array(broken.utf8), request: ImportRequest(solves: true)) }
+        #expect(LayoutdCommand.lintProblems(failure: failure.diagnostics).map { $0.rendered(file: "Box.xib") } == [#"Box.xib:12: error: Malformed constant "6x""#])
+        let empty = try #require(throws: EngineFailure.self) { try SceneEngine().importDocument([], request: ImportRequest(solves: true)) }
+        #expect(empty.diagnostics.map(\.line) == [1])
+        let problems = LayoutdCommand.lintProblems(failure: empty.diagnostics)
+        #expect(problems.map { $0.rendered(file: "empty.xib") } == ["empty.xib:1: error: The document is empty"])
+        #expect(problems.map { $0.json(file: "empty.xib") } == [.object([
+            ("file", .string("empty.xib")), ("line", .number(1)), ("severity", .string("error")),
+            ("hierarchy", .null), ("view", .null), ("message", .string("The document is empty")),
+        ])])
+    }
+
     @Test func anotherDeviceTakesItsWidthAndScale() throws {
         // The root is as wide as no screen, so it keeps its width; the scale is the new device's.
         let json = try JSONParser().parse(post("/import?device=retina6_1&solve=true", Self.document()).body)

@@ -243,3 +243,74 @@ def hostile_documents(ctx):
         hostile.expect_bounded(ctx, server, max_hwm=256 << 20)
     finally:
         server.stop()
+
+
+@check('import/lint-documents', needs='binary')
+def lint_documents(ctx):
+    """`layoutd lint` on small faulty documents: the exact lines (each at its element's
+    line, without a second `Line N:`), the exit code, --json on a document that cannot be
+    imported, FILE `-` and a directory, and the LAYOUTD_ variables read as the options."""
+    import tempfile
+    pinned = _view('a-1')
+    pins = ('<constraint firstItem="a-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" id="p-1"/>\n'
+            '<constraint firstItem="a-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" id="p-2"/>\n'
+            '<constraint firstItem="a-1" firstAttribute="width" constant="200" id="p-3"/>\n'
+            '<constraint firstItem="a-1" firstAttribute="height" constant="50" id="p-4"/>\n')
+    twice = (IOS_HEAD + '<view id="root-1"><rect key="frame" x="0" y="0" width="200" height="100"/>\n<subviews>\n'
+             '<stackView axis="vertical" translatesAutoresizingMaskIntoConstraints="NO" id="s-1">'
+             '<rect key="frame" x="0" y="0" width="200" height="100"/>\n<subviews>\n'
+             + _view('d-1') + _view('d-1', 50) + '</subviews>\n</stackView>\n</subviews>\n</view>\n</objects>\n</document>\n').encode('utf-8')
+    with tempfile.TemporaryDirectory() as folder:
+        def write(name, body):
+            path = os.path.join(folder, name)
+            with open(path, 'wb') as fh:
+                fh.write(body)
+            return path
+
+        def lint(*args, stdin=None, env=None):
+            p = subprocess.run([ctx.binary, 'lint', *args], input=stdin, capture_output=True, timeout=120,
+                               env=None if env is None else {**os.environ, **env})
+            return p.returncode, p.stdout.decode('utf-8').splitlines(), p.stderr.decode('utf-8')
+
+        missing = write('missing.xib', _doc(pinned, pins + '<constraint firstItem="ghost-9" firstAttribute="height" constant="10" id="c-7"/>\n'))
+        code, lines, _ = lint(missing)
+        ctx.expect_equal((code, lines), (1, [
+            missing + ':14: warning: view: superview: Constraint c-7 names ghost-9, which no element of the document has; it is left out',
+        ]), 'a constraint naming a missing id')
+        path = write('twice.xib', twice)
+        code, lines, _ = lint(path)
+        ctx.expect_equal(code, 1, 'one id on two elements: exit')
+        ctx.expect_equal([line for line in lines if ': warning: ' in line], [
+            path + ':10: warning: view: view: The id d-1 is given to another element too (line 9): the second is a view of its own',
+        ], 'one id on two elements')
+        bogus = write('attrbad.xib', _doc(pinned, pins + '<constraint firstItem="a-1" firstAttribute="bogus" constant="10" id="c-7"/>\n'))
+        code, lines, _ = lint(bogus)
+        ctx.expect_equal((code, lines), (1, [bogus + ":14: error: view: view: Unknown attribute 'bogus'"]), 'an error of the generated scene')
+        # A document that cannot be imported: its line once, line 1 for an empty one; --json keeps its shape.
+        text = write('text.xib', b'hello, world\n')
+        code, lines, _ = lint(text)
+        ctx.expect_equal(code, 1, 'not XML: exit')
+        ctx.expect(len(lines) == 1 and lines[0].startswith(text + ':1: error: ') and 'Line ' not in lines[0], 'not XML: %r' % lines)
+        empty = write('empty.xib', b'')
+        ctx.expect_equal(lint(empty)[:2], (1, [empty + ':1: error: The document is empty']), 'an empty document')
+        p = subprocess.run([ctx.binary, 'lint', '--json', empty], capture_output=True, timeout=30)
+        ctx.expect_equal((p.returncode, json.loads(p.stdout)), (1, {'problems': [
+            {'file': empty, 'line': 1, 'severity': 'error', 'hierarchy': None, 'view': None, 'message': 'The document is empty'}]}),
+            'lint --json of an empty document')
+        # FILE -: standard input, named <stdin>; a directory says so (exit 2).
+        code, lines, _ = lint('-', stdin=open(bogus, 'rb').read())
+        ctx.expect_equal((code, lines), (1, ["<stdin>:14: error: view: view: Unknown attribute 'bogus'"]), 'lint -')
+        code, lines, err = lint(folder)
+        ctx.expect_equal((code, lines), (2, []), 'lint of a directory')
+        ctx.expect("cannot read '%s': it is a directory" % folder in err, 'lint of a directory: %r' % err)
+        # The environment: LAYOUTD_JSON prints JSON; a bad LAYOUTD_DEVICE is a usage error naming the variable.
+        code, lines, _ = lint(bogus, env={'LAYOUTD_JSON': '1'})
+        ctx.expect_equal((code, json.loads('\n'.join(lines))['problems'][0]['line']), (1, 14), 'LAYOUTD_JSON')
+        code, lines, err = lint(bogus, env={'LAYOUTD_DEVICE': 'toaster'})
+        ctx.expect_equal((code, lines), (2, []), 'LAYOUTD_DEVICE toaster')
+        ctx.expect("LAYOUTD_DEVICE 'toaster' is not allowed" in err, 'LAYOUTD_DEVICE toaster: %r' % err)
+        code, lines, err = lint('--device', 'retina6_1&solve=maybe', bogus)
+        ctx.expect_equal((code, lines), (2, []), 'a --device value with & adds no parameter')
+        ctx.expect("--device 'retina6_1&solve=maybe' is not allowed" in err, '--device with &: %r' % err)
+        code, lines, _ = lint(missing, env={'LAYOUTD_SOLVE': '1'})
+        ctx.expect_equal(code, 1, 'LAYOUTD_SOLVE is import\'s: lint ignores it')

@@ -3,20 +3,38 @@ import InterfaceBuilder
 import LayoutCompiler
 
 /// One problem `layoutd lint` reports: where (the document's line, the hierarchy, the
-/// view), how bad, and what.
+/// view), how bad, and what. A document that cannot be imported has one problem with no
+/// hierarchy and no view.
 struct LintProblem: Equatable {
     var line: Int
     var severity: String
-    var hierarchy: String
-    var view: String
+    var hierarchy: String?
+    var view: String?
     var message: String
 
     /// Xcode's issue form, `FILE:LINE: warning: HIERARCHY: VIEW: MESSAGE`: the
     /// `file:line: severity: message` that Xcode reads from a build phase's output and
     /// lists in its issue navigator (as it lists clang's), the message starting with the
-    /// scene and the view as the navigator groups them.
+    /// scene and the view as the navigator groups them (`FILE:LINE: error: MESSAGE` for a
+    /// document that cannot be imported).
     func rendered(file: String) -> String {
-        "\(file):\(line): \(severity): \(hierarchy): \(view): \(message)"
+        guard let hierarchy, let view else { return "\(file):\(line): \(severity): \(message)" }
+        return "\(file):\(line): \(severity): \(hierarchy): \(view): \(message)"
+    }
+
+    /// `{file, line, severity, hierarchy, view, message}` (`hierarchy` and `view` null for
+    /// a document that cannot be imported), as `layoutd lint --json` lists problems.
+    func json(file: String) -> JSONValue {
+        .object([("file", .string(file)), ("line", .number(Double(line))), ("severity", .string(severity)),
+                 ("hierarchy", hierarchy.map(JSONValue.string) ?? .null), ("view", view.map(JSONValue.string) ?? .null),
+                 ("message", .string(message))])
+    }
+
+    /// `message` without the `Line N: ` that a diagnostic's message starts with when it
+    /// names its line (the line is already the issue's `FILE:LINE`).
+    static func withoutLine(_ message: String, line: Int) -> String {
+        let prefix = "Line \(line): "
+        return message.hasPrefix(prefix) ? String(message.dropFirst(prefix.count)) : message
     }
 }
 
@@ -32,62 +50,72 @@ extension LayoutdCommand {
 
     /// `layoutd import FILE` (prints what `POST /import` answers; exit 0, 1 when the
     /// document cannot be imported, 2 on usage errors) and `layoutd lint FILE` (one line
-    /// per misplaced view, conflict and ambiguity, ``LintProblem/rendered(file:)``; exit
-    /// 1 when there is any or the document cannot be imported, 0 when clean).
+    /// per fault of the document, misplaced view, conflict and ambiguity,
+    /// ``LintProblem/rendered(file:)``, or with `--json` one object each; exit 1 when there
+    /// is any or the document cannot be imported, 0 when clean). FILE `-` is standard
+    /// input; each option is also read from its `LAYOUTD_` variable in `environment`.
+    /// - Throws: ``UsageError`` (exit 2) for a bad option or value, or a FILE that cannot be
+    ///   read (saying why).
     static func importOrLint(_ arguments: [String], linting: Bool, environment: [String: String]) throws(UsageError) -> Int32 {
         let name = linting ? "lint" : "import"
         if arguments.contains("--help") || arguments.contains("-h") {
             let summary = linting
-                ? "Lays out an Interface Builder document and prints one line per misplaced view, conflict and ambiguity, as Xcode's issue navigator lists them (FILE:LINE: warning: SCENE: VIEW: MESSAGE). Exit 0 clean, 1 problems found (or the document cannot be read), 2 usage errors."
-                : "Imports an Interface Builder document (.xib, .storyboard) and prints what POST /import answers. Exit 0 imported, 1 not an importable document, 2 usage errors."
-            print(OptionParser.help(usage: "layoutd \(name) FILE [options]", summary: summary, specs: importOptions))
+                ? "Lays out an Interface Builder document (- for standard input) and prints one line per fault of the document, misplaced view, conflict and ambiguity, as Xcode's issue navigator lists them (FILE:LINE: warning: SCENE: VIEW: MESSAGE). Exit 0 clean, 1 problems found (or the document cannot be imported), 2 usage errors (or a FILE that cannot be read)."
+                : "Imports an Interface Builder document (.xib, .storyboard; - for standard input) and prints what POST /import answers. Exit 0 imported, 1 not an importable document, 2 usage errors."
+            print(OptionParser.help(usage: "layoutd \(name) FILE|- [options]", summary: summary, specs: importOptions))
             return 0
         }
-        let options = try OptionParser.parse(arguments, specs: importOptions, environment: [:])
-        guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE") }
+        // The environment gives each option's value (as for `serve` and `solve`), save the
+        // one that is not the command's: `LAYOUTD_SOLVE` (lint always solves) and
+        // `LAYOUTD_JSON` (import always prints JSON) are left to the other.
+        let foreign = linting ? "LAYOUTD_SOLVE" : "LAYOUTD_JSON"
+        let options = try OptionParser.parse(arguments, specs: importOptions, environment: environment.filter { $0.key != foreign })
+        guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE (or - for standard input)") }
         if linting, options.values["solve"] != nil { throw UsageError("--solve is for import: lint always solves") }
         if !linting, options.values["json"] != nil { throw UsageError("--json is for lint: import always prints JSON") }
-        let file = options.positionals[0]
-        guard let data = FileManager.default.contents(atPath: file) else { throw UsageError("cannot read '\(file)'") }
+        let path = options.positionals[0]
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try readDocument(path)
+        // gcc's name for standard input in its `FILE:LINE:` issues.
+        let file = path == "-" ? "<stdin>" : path
+        // Each value percent-encoded, so none can add a parameter of its own (`&`, `=`).
         var query: [String] = []
-        if let device = options.string("device") { query.append("device=\(device)") }
-        if let orientation = options.string("orientation") { query.append("orientation=\(orientation)") }
-        if let intrinsic = options.string("intrinsic") { query.append("intrinsic=\(intrinsic)") }
+        var safe = CharacterSet.alphanumerics
+        safe.insert(charactersIn: "_-.")
+        for parameter in ["device", "orientation", "intrinsic"] {
+            if let value = options.string(parameter) {
+                query.append("\(parameter)=\(value.addingPercentEncoding(withAllowedCharacters: safe) ?? "")")
+            }
+        }
         if linting || options.flag("solve") { query.append("solve=true") }
         let request: ImportRequest
         do {
             request = try ImportRequest.parse(query: query.joined(separator: "&"))
         } catch {
-            throw UsageError("--\(error.parameter) '\(error.value)' is not allowed: use one of \(error.allowed.joined(separator: ", "))")
+            let fromCommandLine = arguments.contains { $0 == "--\(error.parameter)" || $0.hasPrefix("--\(error.parameter)=") }
+            let option = fromCommandLine ? "--\(error.parameter)" : OptionSpec(name: error.parameter, valueName: "", help: "").environmentName
+            throw UsageError("\(option) '\(options.string(error.parameter) ?? error.value)' is not allowed: use one of \(error.allowed.joined(separator: ", "))")
         }
         var limits = SceneLimits()
         limits.maxSolverWork = try options.int("max-solver-work", default: limits.maxSolverWork)
         let engine = SceneEngine(limits: limits)
-        let outcome: ImportOutcome
+        let problems: [LintProblem]
         do {
-            outcome = try engine.importDocument([UInt8](data), request: request)
+            let outcome = try engine.importDocument([UInt8](data), request: request)
+            if !linting {
+                FileHandle.standardOutput.write(Data(engine.importAnswer(outcome).body + [0x0A]))
+                return 0
+            }
+            problems = lintProblems(outcome)
         } catch {
-            if linting {
-                for diagnostic in error.diagnostics {
-                    print("\(file):\(diagnostic.line ?? 0): error: \(diagnostic.message)")
-                }
-            } else {
+            if !linting {
                 FileHandle.standardOutput.write(Data(engine.problem(status: error.status, diagnostics: error.diagnostics, subject: .document).body + [0x0A]))
+                return 1
             }
-            return 1
+            problems = lintProblems(failure: error.diagnostics)
         }
-        if !linting {
-            FileHandle.standardOutput.write(Data(engine.importAnswer(outcome).body + [0x0A]))
-            return 0
-        }
-        let problems = lintProblems(outcome)
         if options.flag("json") {
-            let list = problems.map { problem -> JSONValue in
-                .object([("file", .string(file)), ("line", .number(Double(problem.line))), ("severity", .string(problem.severity)),
-                         ("hierarchy", .string(problem.hierarchy)), ("view", .string(problem.view)), ("message", .string(problem.message))])
-            }
             var writer = JSONWriter()
-            writer.value(.object([("problems", .array(list))]))
+            writer.value(.object([("problems", .array(problems.map { $0.json(file: file) }))]))
             FileHandle.standardOutput.write(Data(writer.bytes + [0x0A]))
         } else {
             for problem in problems { print(problem.rendered(file: file)) }
@@ -95,20 +123,70 @@ extension LayoutdCommand {
         return problems.isEmpty ? 0 : 1
     }
 
+    /// The bytes of the document at `path`.
+    /// - Throws: ``UsageError`` saying why it cannot be read: no such file, a directory, or
+    ///   not readable.
+    static func readDocument(_ path: String) throws(UsageError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw UsageError("cannot read '\(path)': no such file")
+        }
+        if isDirectory.boolValue { throw UsageError("cannot read '\(path)': it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw UsageError("cannot read '\(path)': \(FileManager.default.isReadableFile(atPath: path) ? "reading failed" : "permission denied")")
+        }
+        return data
+    }
+
+    /// The problems of a document that cannot be imported: one error per diagnostic at its
+    /// line (line 1 when it names none), with no hierarchy or view.
+    static func lintProblems(failure diagnostics: [LayoutDiagnostic]) -> [LintProblem] {
+        diagnostics.map { diagnostic in
+            let line = max(1, diagnostic.line ?? 1)
+            return LintProblem(line: line, severity: "error", hierarchy: nil, view: nil,
+                               message: LintProblem.withoutLine(diagnostic.message, line: line))
+        }
+    }
+
     /// The problems of a solved import, hierarchy by hierarchy in document order: each
-    /// misplaced view (a warning, Xcode's "Frame for "VIEW" will be different at run
-    /// time"), each conflict (an error at the broken constraint's line, naming the
-    /// conflicting constraints), each view with ambiguous fields (an error, "Need
-    /// constraints for: X position, width", Xcode's wording), and any other error
-    /// diagnostic (at the hierarchy's root). Lines are the document's lines of the view's
-    /// or constraint's element (``IBImport/lines``).
+    /// fault of the document (an `invalid_document` warning, at its line, on the view it
+    /// concerns), each misplaced view (a warning, Xcode's "Frame for "VIEW" will be
+    /// different at run time"), each conflict (an error at the broken constraint's line,
+    /// naming the conflicting constraints), each view with ambiguous fields (an error,
+    /// "Need constraints for: X position, width", Xcode's wording), and any other error
+    /// diagnostic (at its constraint's element and on the view the constraint names first,
+    /// else at the hierarchy's root). Lines are the document's lines of the view's or
+    /// constraint's element (``IBImport/lines``).
     static func lintProblems(_ outcome: ImportOutcome) -> [LintProblem] {
         var problems: [LintProblem] = []
-        let lines = outcome.imported.lines
+        let imported = outcome.imported
+        let lines = imported.lines
         for (hierarchy, solved) in zip(outcome.imported.hierarchies, outcome.solved) {
             let ids = Dictionary(hierarchy.ids.map { ($0.name, $0.ibId) }, uniquingKeysWith: { first, _ in first })
             let rootLine = lines[hierarchy.ibId] ?? 0
             func line(ofView view: String) -> Int { ids[view].flatMap { lines[$0] } ?? rootLine }
+            // IB id → scene name (the first name, in document order, when an id has two).
+            var names: [String: String] = [:]
+            for (name, ibId) in hierarchy.ids where names[ibId] == nil { names[ibId] = name }
+            let sceneConstraints: [JSONValue]
+            if case .array(let list)? = hierarchy.scene["constraints"] { sceneConstraints = list } else { sceneConstraints = [] }
+            // The IB id and equation of the scene constraint a diagnostic is about.
+            func constraint(of diagnostic: LayoutDiagnostic) -> (id: String?, equation: String?) {
+                var entry: JSONValue?
+                if case .scene(let index)? = diagnostic.constraint, index < sceneConstraints.count { entry = sceneConstraints[index] }
+                var id = diagnostic.id, equation = diagnostic.source
+                if case .string(let text)? = entry?["id"] { id = id ?? text }
+                if case .string(let text)? = entry?["equation"] { equation = text }
+                return (id, equation)
+            }
+            let faults = imported.problems.filter { names[$0.viewID] != nil }
+            for diagnostic in solved.diagnostics where diagnostic.code == .invalidDocument && !diagnostic.isError {
+                let at = diagnostic.line ?? rootLine
+                let message = LintProblem.withoutLine(diagnostic.message, line: at)
+                let fault = faults.first { $0.line == at && $0.message == message }
+                problems.append(LintProblem(line: at, severity: "warning", hierarchy: hierarchy.name,
+                                            view: fault.flatMap { names[$0.viewID] } ?? "superview", message: message))
+            }
             for view in solved.misplaced {
                 let recorded = describe(view.recorded), atRunTime = describe(view.solved)
                 problems.append(LintProblem(line: line(ofView: view.view), severity: "warning", hierarchy: hierarchy.name, view: view.view,
@@ -133,8 +211,11 @@ extension LayoutdCommand {
                     problems.append(LintProblem(line: constraintLine, severity: "error", hierarchy: hierarchy.name, view: view,
                                                 message: "Conflicting constraints: \"\(broken?.text ?? "?")\" cannot be satisfied with \(others.joined(separator: ", "))"))
                 default:
-                    problems.append(LintProblem(line: rootLine, severity: "error", hierarchy: hierarchy.name, view: diagnostic.view ?? "superview",
-                                                message: diagnostic.message))
+                    let (id, equation) = constraint(of: diagnostic)
+                    let at = diagnostic.line ?? id.flatMap { lines[$0] } ?? diagnostic.view.map(line(ofView:)) ?? rootLine
+                    let view = equation.flatMap { firstItem(of: $0) } ?? diagnostic.view ?? "superview"
+                    problems.append(LintProblem(line: at, severity: "error", hierarchy: hierarchy.name, view: view,
+                                                message: LintProblem.withoutLine(diagnostic.message, line: at)))
                 }
             }
             for (view, fields) in ambiguous {
