@@ -91,7 +91,8 @@ public enum InterfaceBuilderImporter {
     /// Imports one document.
     ///
     /// - Throws: ``IBImportError`` when the bytes are not well-formed XML (or pass a bound
-    ///   of ``XMLLimits``), or are not an iOS Interface Builder document (the platform named).
+    ///   of ``XMLLimits``), are not an iOS Interface Builder document (the platform named),
+    ///   or hold a numeric attribute that is not a finite number (``IBNumbers``).
     /// - Complexity: O(elements + constraints × log views).
     public static func importDocument(_ bytes: [UInt8], options: IBImportOptions = IBImportOptions()) throws(IBImportError) -> IBImport {
         let root: XMLElement
@@ -110,6 +111,7 @@ public enum InterfaceBuilderImporter {
         guard type.contains("CocoaTouch") else {
             throw IBImportError(message: "Not an iOS Interface Builder document (type \"\(type)\")", line: root.line)
         }
+        try IBNumbers.validate(root)
         let kind = type.contains("Storyboard") ? "storyboard" : "xib"
         var device: IBDevice?
         if let element = root.child("device"), let id = element["id"] {
