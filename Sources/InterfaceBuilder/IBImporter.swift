@@ -397,14 +397,20 @@ struct NameMaker {
         if let first = base.unicodeScalars.first, ("0"..."9").contains(first) { base = "_" + base }
         if base.count > 60 { base = String(base.prefix(60)) }
         var name = base
-        var counter = 2
+        // Resumes where the last search for this base stopped: `used` only grows, so every
+        // counter below it is still taken, and n views of one base cost O(n), not O(n²).
+        var counter = nextCounter[base] ?? 2
         while used.contains(name) {
             name = base + String(counter)
             counter += 1
         }
+        if name != base { nextCounter[base] = counter }
         used.insert(name)
         return name
     }
+
+    /// Base → the first counter not yet tried for it.
+    var nextCounter: [String: Int] = [:]
 }
 
 extension IBImport {

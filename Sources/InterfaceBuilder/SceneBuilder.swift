@@ -18,6 +18,14 @@ struct SceneBuilder {
     let device: IBDevice?
     var names = NameMaker()
     var views: [IBView] = []
+    /// Scene name → index in `views` (names are unique: ``NameMaker``), so looking a view
+    /// up by name is O(1) per constraint instead of O(views).
+    var viewIndex: [String: Int] = [:]
+
+    /// The view named `name`, or nil. O(1).
+    func view(named name: String) -> IBView? {
+        viewIndex[name].map { views[$0] }
+    }
     /// IB id → scene name of every view and guide (`superview`, `safeArea` included).
     var itemNames: [String: String] = [:]
     var ids: [(name: String, ibId: String)] = []
@@ -67,7 +75,7 @@ struct SceneBuilder {
     mutating func insetViewSafeAreas(_ safeArea: (top: Double, left: Double, bottom: Double, right: Double)) {
         let rootFrame = views[0].frame
         for (guide, owner) in viewSafeAreas {
-            guard let view = views.first(where: { $0.name == owner }) else { continue }
+            guard let view = view(named: owner) else { continue }
             let frame = view.absolute
             let insets = [
                 ("top", max(0, safeArea.top - frame.y)),
@@ -112,6 +120,7 @@ struct SceneBuilder {
     mutating func build() throws(IBImportError) -> IBHierarchy {
         let rootElement = root.element
         let rootFrame = Self.recordedFrame(rootElement)
+        viewIndex["superview"] = views.count
         views.append(IBView(name: "superview", element: rootElement, parent: nil,
                             frame: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height),
                             absolute: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height), isArranged: false))
@@ -177,6 +186,7 @@ struct SceneBuilder {
                 let frame = Self.recordedFrame(child)
                 let childAbsolute = Frame(x: absolute.x + frame.x, y: absolute.y + frame.y, width: frame.width, height: frame.height)
                 let childName = names.make(from: Self.readableName(child), fallback: child.name)
+                viewIndex[childName] = views.count
                 views.append(IBView(name: childName, element: child, parent: name, frame: frame,
                                     absolute: childAbsolute, isArranged: isStack))
                 register(id: child["id"], name: childName)
@@ -323,9 +333,9 @@ struct SceneBuilder {
     /// `contentLayoutGuide`, else one made for it, pinned at its top-left (content offset 0).
     mutating func contentGuide(of scroll: String, child: String, attribute: String) -> String? {
         guard ["top", "bottom", "leading", "trailing", "left", "right", "centerX", "centerY"].contains(attribute),
-              let scrollView = views.first(where: { $0.name == scroll }), scrollView.element.name == "scrollView"
+              let scrollView = view(named: scroll), scrollView.element.name == "scrollView"
                 || scrollView.element.name == "tableView" || scrollView.element.name == "collectionView",
-              views.contains(where: { $0.name == child && $0.parent == scroll }) else { return nil }
+              view(named: child)?.parent == scroll else { return nil }
         if let declared = scrollView.element.children.first(where: { $0.name == "viewLayoutGuide" && $0["key"] == "contentLayoutGuide" }),
            let id = declared["id"], let name = itemNames[id] {
             return name
@@ -497,7 +507,7 @@ struct SceneBuilder {
         // it sized is sized by its content on that axis, as above.
         let solved = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         for view in views.dropFirst() where view.isArranged && !Self.isMarked(view) {
-            guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }),
+            guard let stackName = view.parent, let stack = self.view(named: stackName),
                   (stack.element["alignment"] ?? "fill") != "fill", let frame = solved[view.name] else { continue }
             let vertical = stack.element["axis"] == "vertical"
             let content = intrinsicSize(view)
@@ -882,7 +892,7 @@ struct SceneBuilder {
     /// before it), to 10⁻² point. Stacks that distribute space (`equalSpacing`,
     /// `equalCentering`) never tell: their hidden views collapse, as UIStackView's do.
     func recordedShown(_ view: IBView) -> Bool {
-        guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }) else { return false }
+        guard let stackName = view.parent, let stack = self.view(named: stackName) else { return false }
         let distribution = stack.element["distribution"] ?? "fill"
         guard distribution != "equalSpacing", distribution != "equalCentering" else { return false }
         let vertical = stack.element["axis"] == "vertical"
