@@ -59,9 +59,13 @@ public struct IBImport: Sendable {
 public struct IBImportError: Error, Sendable, Equatable {
     public var message: String
     public var line: Int
-    public init(message: String, line: Int) {
+    /// The import itself took more solver work than ``IBImportOptions/maxSolverWork``
+    /// (`limit_exceeded`, not `invalid_document`).
+    public var isLimit = false
+    public init(message: String, line: Int, isLimit: Bool = false) {
         self.message = message
         self.line = line
+        self.isLimit = isLimit
     }
 }
 
@@ -81,6 +85,11 @@ public struct IBImportOptions: Sendable {
     /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
     /// recorded size as their intrinsic size (`recorded`, the default).
     public var measuresLabels = false
+    /// Simplex cell operations the import may spend finding each hierarchy's free sizes
+    /// (one compile and solve per hierarchy, ``SceneBuilder/sizeFreeSizes(of:)``), for the
+    /// whole document, shared evenly by its hierarchies: a request's `--max-solver-work`.
+    /// Beyond it the import is refused (``IBImportError/isLimit``).
+    public var maxSolverWork = SceneLimits().maxSolverWork
     public init() {}
 }
 
@@ -161,6 +170,7 @@ public enum InterfaceBuilderImporter {
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+            builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
             builder.toolsVersion = Int(info.toolsVersion) ?? 0
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")

@@ -21,6 +21,8 @@ struct SceneBuilder {
     /// Scene name → index in `views` (names are unique: ``NameMaker``), so looking a view
     /// up by name is O(1) per constraint instead of O(views).
     var viewIndex: [String: Int] = [:]
+    /// The solver work the free-size pass may spend (``IBImportOptions/maxSolverWork``).
+    var maxSolverWork = SceneLimits().maxSolverWork
 
     /// The view named `name`, or nil. O(1).
     func view(named name: String) -> IBView? {
@@ -161,7 +163,7 @@ struct SceneBuilder {
         let safeArea = inferSafeArea()
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
-        if sizeFreeSizes(of: scene) {
+        if try sizeFreeSizes(of: scene) {
             scene = sceneJSON(safeArea: safeArea)
         }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
@@ -489,11 +491,18 @@ struct SceneBuilder {
     /// that axis. Found by compiling and solving `scene` once; noted per view. Returns
     /// whether any size was taken (the scene must then be built again).
     /// - Complexity: one compile and solve of the hierarchy's scene.
-    mutating func sizeFreeSizes(of scene: JSONValue) -> Bool {
+    /// - Throws: ``IBImportError`` with `isLimit` when that solve takes more than
+    ///   ``maxSolverWork`` cell operations.
+    mutating func sizeFreeSizes(of scene: JSONValue) throws(IBImportError) -> Bool {
         guard let decoded = try? SceneDecoder().decode(scene) else { return false }
-        let compiled = SceneCompiler(scene: decoded).compile()
+        var limits = SceneLimits()
+        limits.maxSolverWork = maxSolverWork
+        let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return false }
         let layout = compiled.solve(size: decoded.container.size)
+        if layout.diagnostics.contains(where: { $0.code == .limitExceeded }) {
+            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
+        }
         var found: [String: (width: Bool, height: Bool)] = [:]
         for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
             guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,

@@ -176,6 +176,36 @@ struct ImportServiceTests {
         #expect(post("/import?format=SVG", Self.document()).status == 400)
     }
 
+    /// The importer's own solve (the free-size pass) is charged to `--max-solver-work`: a
+    /// document of 400 flat views (written here) is a 422 `limit_exceeded` naming the flag
+    /// under a budget of 10,000 cell operations, and imports under the default.
+    @Test func importWorkIsChargedToTheSolverWorkBudget() throws {
+        let views = (0..<400).map { #"<view id="v\#($0)"><rect key="frame" x="\#($0 % 300)" y="\#($0 % 800)" width="10" height="10"/></view>"# }
+        let document = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+        <device id="retina6_1" orientation="portrait"/><objects>
+        <view id="root"><rect key="frame" x="0" y="0" width="414" height="896"/><subviews>
+        \(views.joined(separator: "\n"))
+        </subviews></view></objects></document>
+        """
+        var limits = SceneLimits()
+        limits.maxSolverWork = 10_000
+        var failure: EngineFailure?
+        do {
+            _ = try SceneEngine(limits: limits).importDocument(Array(document.utf8), request: ImportRequest())
+        } catch {
+            failure = error
+        }
+        let refused = try #require(failure)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(refused.diagnostics.first?.message == "Importing this document takes more work than allowed (limit maxSolverWork, 10000 cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work")
+        let imported = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest())
+        #expect(imported.imported.hierarchies.count == 1)
+        #expect(imported.imported.hierarchies.first?.ids.count == 401)
+    }
+
     @Test func theWireframeDrawsMisplacedViewsAtBothFrames() throws {
         let response = post("/import?format=svg", Self.document(recordedX: 17))
         #expect(response.status == 200)

@@ -135,12 +135,15 @@ extension SceneEngine {
     /// frames are not that device's).
     ///
     /// - Throws: ``EngineFailure`` 422 with one `invalid_document` diagnostic naming the
-    ///   line (``IBImportError``).
+    ///   line (``IBImportError``), or one `limit_exceeded` when the importer's own solve
+    ///   (each hierarchy's free sizes, ``IBImportOptions/maxSolverWork``) passes
+    ///   `limits.maxSolverWork`.
     /// - Complexity: the import is O(elements + constraints × log views); each solve is
     ///   bounded by its share of the work limit.
     public func importDocument(_ bytes: [UInt8], request: ImportRequest) throws(EngineFailure) -> ImportOutcome {
         var options = IBImportOptions()
         options.measuresLabels = request.measuresLabels
+        options.maxSolverWork = limits.maxSolverWork
         if request.deviceID != nil || request.orientation != nil {
             let recorded = Self.recordedDevice(bytes, limits: options.limits)
             let id = request.deviceID ?? recorded?.id
@@ -284,8 +287,14 @@ extension SceneEngine {
 }
 
 extension EngineFailure {
-    /// A document that cannot be imported: 422 `invalid_document` with its message and line.
+    /// A document that cannot be imported: 422 `invalid_document` with its message and line,
+    /// or `limit_exceeded` when importing it took more than `--max-solver-work`.
     static func invalidDocument(_ error: IBImportError) -> EngineFailure {
+        if error.isLimit {
+            var failure = EngineFailure(status: .unprocessableContent, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: error.message)])
+            failure.subject = .document
+            return failure
+        }
         let at = error.line > 0 ? "Line \(error.line): " : ""
         var diagnostic = LayoutDiagnostic(code: .invalidDocument, message: at + error.message)
         if error.line > 0 { diagnostic.line = error.line }
