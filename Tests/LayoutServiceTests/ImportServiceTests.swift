@@ -206,6 +206,23 @@ struct ImportServiceTests {
         #expect(imported.imported.hierarchies.first?.ids.count == 401)
     }
 
+    /// A label longer than a scene's label may be keeps its recorded size under
+    /// `?intrinsic=measured`, with a note, and the hierarchy is still solved.
+    @Test func longLabelKeepsItsRecordedSizeWhenMeasured() throws {
+        let long = String(repeating: "a", count: 10_001)
+        let labelled = Self.document().replacingOccurrences(
+            of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#,
+            with: #"<label userLabel="box" text="\#(long)" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#)
+            .replacingOccurrences(of: #"height="60"/></view>"#, with: #"height="60"/></label>"#)
+        let response = post("/import?solve=true&intrinsic=measured", labelled)
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["frames"]?["box"] == .object([("x", .number(16)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))]))
+        let notes = try #require(hierarchy["notes"]?.arrayValue)
+        #expect(notes.contains(.string("Label box keeps its recorded size: its text has 10001 characters, more than the 10000 a label measures")))
+        #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
+    }
+
     @Test func theWireframeDrawsMisplacedViewsAtBothFrames() throws {
         let response = post("/import?format=svg", Self.document(recordedX: 17))
         #expect(response.status == 200)
