@@ -59,9 +59,13 @@ public struct IBImport: Sendable {
 public struct IBImportError: Error, Sendable, Equatable {
     public var message: String
     public var line: Int
-    public init(message: String, line: Int) {
+    /// The import itself took more solver work than ``IBImportOptions/maxSolverWork``
+    /// (`limit_exceeded`, not `invalid_document`).
+    public var isLimit = false
+    public init(message: String, line: Int, isLimit: Bool = false) {
         self.message = message
         self.line = line
+        self.isLimit = isLimit
     }
 }
 
@@ -81,6 +85,11 @@ public struct IBImportOptions: Sendable {
     /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
     /// recorded size as their intrinsic size (`recorded`, the default).
     public var measuresLabels = false
+    /// Simplex cell operations the import may spend finding each hierarchy's free sizes
+    /// (one compile and solve per hierarchy, ``SceneBuilder/sizeFreeSizes(of:)``), for the
+    /// whole document, shared evenly by its hierarchies: a request's `--max-solver-work`.
+    /// Beyond it the import is refused (``IBImportError/isLimit``).
+    public var maxSolverWork = SceneLimits().maxSolverWork
     public init() {}
 }
 
@@ -91,7 +100,8 @@ public enum InterfaceBuilderImporter {
     /// Imports one document.
     ///
     /// - Throws: ``IBImportError`` when the bytes are not well-formed XML (or pass a bound
-    ///   of ``XMLLimits``), or are not an iOS Interface Builder document (the platform named).
+    ///   of ``XMLLimits``), are not an iOS Interface Builder document (the platform named),
+    ///   or hold a numeric attribute that is not a finite number (``IBNumbers``).
     /// - Complexity: O(elements + constraints × log views).
     public static func importDocument(_ bytes: [UInt8], options: IBImportOptions = IBImportOptions()) throws(IBImportError) -> IBImport {
         let root: XMLElement
@@ -110,6 +120,7 @@ public enum InterfaceBuilderImporter {
         guard type.contains("CocoaTouch") else {
             throw IBImportError(message: "Not an iOS Interface Builder document (type \"\(type)\")", line: root.line)
         }
+        try IBNumbers.validate(root)
         let kind = type.contains("Storyboard") ? "storyboard" : "xib"
         var device: IBDevice?
         if let element = root.child("device"), let id = element["id"] {
@@ -159,6 +170,7 @@ public enum InterfaceBuilderImporter {
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+            builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
             builder.toolsVersion = Int(info.toolsVersion) ?? 0
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
@@ -395,14 +407,20 @@ struct NameMaker {
         if let first = base.unicodeScalars.first, ("0"..."9").contains(first) { base = "_" + base }
         if base.count > 60 { base = String(base.prefix(60)) }
         var name = base
-        var counter = 2
+        // Resumes where the last search for this base stopped: `used` only grows, so every
+        // counter below it is still taken, and n views of one base cost O(n), not O(n²).
+        var counter = nextCounter[base] ?? 2
         while used.contains(name) {
             name = base + String(counter)
             counter += 1
         }
+        if name != base { nextCounter[base] = counter }
         used.insert(name)
         return name
     }
+
+    /// Base → the first counter not yet tried for it.
+    var nextCounter: [String: Int] = [:]
 }
 
 extension IBImport {

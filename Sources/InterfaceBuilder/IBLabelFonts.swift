@@ -68,14 +68,22 @@ enum IBLabelFonts {
     /// `scene` with each label of `labels` (scene name → `<label>` element) made a `text`
     /// view: its string (the `text` attribute or `<string key="text">`), its mapped font,
     /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size dropped.
+    /// A label whose text is longer than ``TextSpec/maxStringLength`` keeps its recorded
+    /// size, with a note (held by `longLabelKeepsItsRecordedSizeWhenMeasured`).
     static func measured(_ scene: JSONValue, labels: [(name: String, element: XMLElement)], notes: inout [String]) -> JSONValue {
         guard !labels.isEmpty, case .object(var members) = scene,
               let viewsIndex = members.firstIndex(where: { $0.0 == "views" }),
               case .object(var views) = members[viewsIndex].1 else { return scene }
         for (name, element) in labels {
             guard let index = views.firstIndex(where: { $0.0 == name }), case .object(var view) = views[index].1 else { continue }
-            view.removeAll { $0.0 == "intrinsicSize" }
             let string = element["text"] ?? element.child("string", key: "text")?.text ?? ""
+            // A string the scene format refuses (``TextSpec/maxStringLength``) would leave
+            // the whole hierarchy unsolved: that label keeps its recorded size instead.
+            if string.count > TextSpec.maxStringLength {
+                notes.append("Label \(name) keeps its recorded size: its text has \(string.count) characters, more than the \(TextSpec.maxStringLength) a label measures")
+                continue
+            }
+            view.removeAll { $0.0 == "intrinsicSize" }
             let font = font(element.child("fontDescription", key: "fontDescription"))
             var text: [(String, JSONValue)] = [("string", .string(string)), ("font", .object([
                 ("family", .string(font.family)), ("size", .number(font.size)), ("weight", .number(Double(font.weight))),

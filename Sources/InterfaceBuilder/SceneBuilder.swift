@@ -18,6 +18,16 @@ struct SceneBuilder {
     let device: IBDevice?
     var names = NameMaker()
     var views: [IBView] = []
+    /// Scene name → index in `views` (names are unique: ``NameMaker``), so looking a view
+    /// up by name is O(1) per constraint instead of O(views).
+    var viewIndex: [String: Int] = [:]
+    /// The solver work the free-size pass may spend (``IBImportOptions/maxSolverWork``).
+    var maxSolverWork = SceneLimits().maxSolverWork
+
+    /// The view named `name`, or nil. O(1).
+    func view(named name: String) -> IBView? {
+        viewIndex[name].map { views[$0] }
+    }
     /// IB id → scene name of every view and guide (`superview`, `safeArea` included).
     var itemNames: [String: String] = [:]
     var ids: [(name: String, ibId: String)] = []
@@ -67,7 +77,7 @@ struct SceneBuilder {
     mutating func insetViewSafeAreas(_ safeArea: (top: Double, left: Double, bottom: Double, right: Double)) {
         let rootFrame = views[0].frame
         for (guide, owner) in viewSafeAreas {
-            guard let view = views.first(where: { $0.name == owner }) else { continue }
+            guard let view = view(named: owner) else { continue }
             let frame = view.absolute
             let insets = [
                 ("top", max(0, safeArea.top - frame.y)),
@@ -112,6 +122,7 @@ struct SceneBuilder {
     mutating func build() throws(IBImportError) -> IBHierarchy {
         let rootElement = root.element
         let rootFrame = Self.recordedFrame(rootElement)
+        viewIndex["superview"] = views.count
         views.append(IBView(name: "superview", element: rootElement, parent: nil,
                             frame: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height),
                             absolute: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height), isArranged: false))
@@ -152,7 +163,7 @@ struct SceneBuilder {
         let safeArea = inferSafeArea()
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
-        if sizeFreeSizes(of: scene) {
+        if try sizeFreeSizes(of: scene) {
             scene = sceneJSON(safeArea: safeArea)
         }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
@@ -177,6 +188,7 @@ struct SceneBuilder {
                 let frame = Self.recordedFrame(child)
                 let childAbsolute = Frame(x: absolute.x + frame.x, y: absolute.y + frame.y, width: frame.width, height: frame.height)
                 let childName = names.make(from: Self.readableName(child), fallback: child.name)
+                viewIndex[childName] = views.count
                 views.append(IBView(name: childName, element: child, parent: name, frame: frame,
                                     absolute: childAbsolute, isArranged: isStack))
                 register(id: child["id"], name: childName)
@@ -323,9 +335,9 @@ struct SceneBuilder {
     /// `contentLayoutGuide`, else one made for it, pinned at its top-left (content offset 0).
     mutating func contentGuide(of scroll: String, child: String, attribute: String) -> String? {
         guard ["top", "bottom", "leading", "trailing", "left", "right", "centerX", "centerY"].contains(attribute),
-              let scrollView = views.first(where: { $0.name == scroll }), scrollView.element.name == "scrollView"
+              let scrollView = view(named: scroll), scrollView.element.name == "scrollView"
                 || scrollView.element.name == "tableView" || scrollView.element.name == "collectionView",
-              views.contains(where: { $0.name == child && $0.parent == scroll }) else { return nil }
+              view(named: child)?.parent == scroll else { return nil }
         if let declared = scrollView.element.children.first(where: { $0.name == "viewLayoutGuide" && $0["key"] == "contentLayoutGuide" }),
            let id = declared["id"], let name = itemNames[id] {
             return name
@@ -479,11 +491,18 @@ struct SceneBuilder {
     /// that axis. Found by compiling and solving `scene` once; noted per view. Returns
     /// whether any size was taken (the scene must then be built again).
     /// - Complexity: one compile and solve of the hierarchy's scene.
-    mutating func sizeFreeSizes(of scene: JSONValue) -> Bool {
+    /// - Throws: ``IBImportError`` with `isLimit` when that solve takes more than
+    ///   ``maxSolverWork`` cell operations.
+    mutating func sizeFreeSizes(of scene: JSONValue) throws(IBImportError) -> Bool {
         guard let decoded = try? SceneDecoder().decode(scene) else { return false }
-        let compiled = SceneCompiler(scene: decoded).compile()
+        var limits = SceneLimits()
+        limits.maxSolverWork = maxSolverWork
+        let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return false }
         let layout = compiled.solve(size: decoded.container.size)
+        if layout.diagnostics.contains(where: { $0.code == .limitExceeded }) {
+            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
+        }
         var found: [String: (width: Bool, height: Bool)] = [:]
         for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
             guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,
@@ -497,7 +516,7 @@ struct SceneBuilder {
         // it sized is sized by its content on that axis, as above.
         let solved = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         for view in views.dropFirst() where view.isArranged && !Self.isMarked(view) {
-            guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }),
+            guard let stackName = view.parent, let stack = self.view(named: stackName),
                   (stack.element["alignment"] ?? "fill") != "fill", let frame = solved[view.name] else { continue }
             let vertical = stack.element["axis"] == "vertical"
             let content = intrinsicSize(view)
@@ -882,7 +901,7 @@ struct SceneBuilder {
     /// before it), to 10⁻² point. Stacks that distribute space (`equalSpacing`,
     /// `equalCentering`) never tell: their hidden views collapse, as UIStackView's do.
     func recordedShown(_ view: IBView) -> Bool {
-        guard let stackName = view.parent, let stack = views.first(where: { $0.name == stackName }) else { return false }
+        guard let stackName = view.parent, let stack = self.view(named: stackName) else { return false }
         let distribution = stack.element["distribution"] ?? "fill"
         guard distribution != "equalSpacing", distribution != "equalCentering" else { return false }
         let vertical = stack.element["axis"] == "vertical"

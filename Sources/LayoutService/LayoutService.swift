@@ -735,6 +735,52 @@ public final class LayoutService: Sendable {
         return nil
     }
 
+    /// The value of the parameter `name` of `query` as the client meant it: percent-decoded
+    /// (WHATWG URL's application/x-www-form-urlencoded parsing: `+` is a space, `%XX` a
+    /// byte, a `%` not followed by two hex digits kept; bytes that are not UTF-8 become
+    /// U+FFFD), case kept, `""` for a bare `name`, `nil` when absent. The parameters of
+    /// `/solve` (`scale`, `width`) and of `/import` are read so; `.failure(count)` when
+    /// `name` is given more than once (a 400 ``ServiceFailure/repeatedQueryParameter(_:count:)``).
+    static func singleQueryValue(_ name: String, in query: String?) -> Result<String?, RepeatedQueryParameter> {
+        let count = queryCount(name, in: query)
+        if count > 1 { return .failure(RepeatedQueryParameter(name: name, count: count)) }
+        return .success(sentQueryValue(name, in: query).map(percentDecoded))
+    }
+
+    /// A query parameter given `count` (more than one) times.
+    struct RepeatedQueryParameter: Error, Equatable {
+        var name: String
+        var count: Int
+    }
+
+    /// `text` percent-decoded as a form-urlencoded value (see ``singleQueryValue(_:in:)``).
+    static func percentDecoded(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return text }
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
+                out.append(high << 4 | low)
+                index += 3
+                continue
+            }
+            out.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
     /// How many `name=value` pairs (or bare `name`s) of `query` are named `name`.
     static func queryCount(_ name: String, in query: String?) -> Int {
         guard let query else { return 0 }

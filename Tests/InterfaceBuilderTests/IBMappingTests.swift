@@ -134,6 +134,36 @@ struct IBMappingTests {
         }
     }
 
+    @Test func nonFiniteFontSizesAndInsetsAreRefusedNamingTheLine() throws {
+        for value in ["NaN", "abc", "-inf"] {
+            let label = Self.xib("""
+                <view id="root">\(Self.rect(0, 0, 400, 600))
+                    <subviews><label id="a" text="Hi">\(Self.rect(0, 0, 20, 20))
+                        <fontDescription key="fontDescription" type="system" pointSize="\(value)"/>
+                    </label></subviews>
+                </view>
+            """)
+            #expect(throws: IBImportError(message: "Malformed <fontDescription> pointSize \"\(value)\"", line: 8)) {
+                try InterfaceBuilderImporter.importDocument(label)
+            }
+        }
+        let inset = Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 400, 600))
+                <edgeInsets key="layoutMargins" top="8" left="NaN" bottom="8" right="8"/>
+            </view>
+        """)
+        #expect(throws: IBImportError(message: "Malformed <edgeInsets> left \"NaN\"", line: 7)) {
+            try InterfaceBuilderImporter.importDocument(inset)
+        }
+        let hugging = Self.xib("""
+            <view id="root" horizontalHuggingPriority="1e999">\(Self.rect(0, 0, 400, 600))
+            </view>
+        """)
+        #expect(throws: IBImportError(message: "Malformed <view> horizontalHuggingPriority \"1e999\"", line: 6)) {
+            try InterfaceBuilderImporter.importDocument(hugging)
+        }
+    }
+
     @Test func contentSizedViewsGetRecordedIntrinsicSizesAndPriorities() throws {
         let hierarchy = try Self.single(Self.xib("""
             <view id="root">\(Self.rect(0, 0, 320, 100))

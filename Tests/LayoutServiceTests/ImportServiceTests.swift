@@ -143,15 +143,123 @@ struct ImportServiceTests {
         #expect(Self.item(problem["diagnostics"], 0)?["message"] == .string(#"Line 12: Malformed constant "6x""#))
     }
 
+    /// A numeric attribute that is not a finite number is a 422 naming its line, never a 0.
+    @Test func nonFiniteNumbersAreRefusedNamingTheLine() throws {
+        for (value, shown) in [("NaN", "NaN"), ("1e309", "1e309"), ("abc", "abc")] {
+            let response = post("/import", Self.document().replacingOccurrences(of: #"width="288""#, with: "width=\"\(value)\""))
+            #expect(response.status == 422)
+            let problem = try JSONParser().parse(response.body)
+            #expect(problem["type"] == .string("urn:layoutd:problem:invalid-document"))
+            #expect(Self.item(problem["diagnostics"], 0)?["line"] == .number(6))
+            #expect(Self.item(problem["diagnostics"], 0)?["message"] == .string("Line 6: Malformed <rect> width \"\(shown)\""))
+        }
+    }
+
+    /// `/import?format=svg` sends `/solve?format=svg`'s Content-Security-Policy and, with
+    /// `?intrinsic=measured`, draws the labels' lines as `/solve`'s wireframe does.
+    @Test func wireframeHasThePolicyAndTheLabelsText() throws {
+        let labelled = Self.document().replacingOccurrences(
+            of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#,
+            with: #"<label userLabel="box" text="Hello there" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#)
+            .replacingOccurrences(of: #"height="60"/></view>"#, with: #"height="60"/><fontDescription key="fontDescription" type="system" pointSize="17"/></label>"#)
+        let response = post("/import?format=svg&intrinsic=measured", labelled)
+        #expect(response.status == 200)
+        #expect(response.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(response.headers["Content-Security-Policy"] == PlaygroundPage.wireframePolicy)
+        let svg = String(decoding: response.body, as: UTF8.self)
+        #expect(svg.contains(#"<g class="text" data-view="box" data-lines="1" data-truncated="false""#))
+        #expect(svg.contains(">Hello there</text>"))
+        let recorded = post("/import?format=svg", labelled)
+        #expect(recorded.status == 200)
+        #expect(recorded.headers["Content-Security-Policy"] == PlaygroundPage.wireframePolicy)
+        #expect(!String(decoding: recorded.body, as: UTF8.self).contains(#"<g class="text""#))
+    }
+
     @Test func queryParsing() throws {
         #expect(try ImportRequest.parse(query: "solve&device=ipad12_9&orientation=landscape&intrinsic=measured&format=svg")
                 == ImportRequest(solves: true, deviceID: "ipad12_9", orientation: "landscape", drawsWireframe: true, measuresLabels: true))
-        #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "maybe", allowed: ["true", "false"])) {
+        #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "maybe", allowed: ["true", "false", "1", "0", "''"])) {
             try ImportRequest.parse(query: "solve=maybe")
+        }
+        #expect(try ImportRequest.parse(query: "device=retina6%5F1&solve=") == ImportRequest(solves: true, deviceID: "retina6_1"))
+        #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "TRUE", allowed: ["true", "false", "1", "0", "''"])) {
+            try ImportRequest.parse(query: "solve=TRUE")
+        }
+        #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "", allowed: [], count: 2)) {
+            try ImportRequest.parse(query: "solve=1&solve=0")
         }
         #expect(throws: ImportRequest.Refusal(parameter: "orientation", value: "upside", allowed: ["portrait", "landscape"])) {
             try ImportRequest.parse(query: "orientation=upside")
         }
+    }
+
+    /// `/import` reads its query as `/solve` reads `scale` and `width`: percent-decoded,
+    /// case-sensitive, each parameter once; the 400 says what is allowed.
+    @Test func queryIsParsedAsSolveParsesIt() throws {
+        let decoded = post("/import?device=retina6%5F1&solve=1", Self.document())
+        #expect(decoded.status == 200)
+        #expect(try JSONParser().parse(decoded.body)["document"]?["device"]?["id"] == .string("retina6_1"))
+        let repeated = post("/import?solve=1&solve=0", Self.document())
+        #expect(repeated.status == 400)
+        #expect(try JSONParser().parse(repeated.body)["detail"] == .string("'solve' is given 2 times: give it at most once"))
+        let solveRepeated = router.respond(to: HTTPRequest(method: .POST, target: "/solve?scale=1&scale=2", headers: ["Host": "test", "Content-Type": "application/json"],
+                                                           body: Array(#"{"views":{}}"#.utf8)))
+        #expect(solveRepeated.status == 400)
+        #expect(try JSONParser().parse(solveRepeated.body)["detail"] == .string("'scale' is given 2 times: give it at most once"))
+        let upper = post("/import?solve=TRUE", Self.document())
+        #expect(upper.status == 400)
+        #expect(try JSONParser().parse(upper.body)["detail"] == .string("solve='TRUE' is not allowed: use one of true, false, 1, 0, ''"))
+        let yes = post("/import?solve=yes", Self.document())
+        #expect(yes.status == 400)
+        #expect(try JSONParser().parse(yes.body)["detail"] == .string("solve='yes' is not allowed: use one of true, false, 1, 0, ''"))
+        #expect(post("/import?format=SVG", Self.document()).status == 400)
+    }
+
+    /// The importer's own solve (the free-size pass) is charged to `--max-solver-work`: a
+    /// document of 400 flat views (written here) is a 422 `limit_exceeded` naming the flag
+    /// under a budget of 10,000 cell operations, and imports under the default.
+    @Test func importWorkIsChargedToTheSolverWorkBudget() throws {
+        let views = (0..<400).map { #"<view id="v\#($0)"><rect key="frame" x="\#($0 % 300)" y="\#($0 % 800)" width="10" height="10"/></view>"# }
+        let document = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+        <device id="retina6_1" orientation="portrait"/><objects>
+        <view id="root"><rect key="frame" x="0" y="0" width="414" height="896"/><subviews>
+        \(views.joined(separator: "\n"))
+        </subviews></view></objects></document>
+        """
+        var limits = SceneLimits()
+        limits.maxSolverWork = 10_000
+        var failure: EngineFailure?
+        do {
+            _ = try SceneEngine(limits: limits).importDocument(Array(document.utf8), request: ImportRequest())
+        } catch {
+            failure = error
+        }
+        let refused = try #require(failure)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.diagnostics.map(\.code) == [.limitExceeded])
+        #expect(refused.diagnostics.first?.message == "Importing this document takes more work than allowed (limit maxSolverWork, 10000 cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work")
+        let imported = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest())
+        #expect(imported.imported.hierarchies.count == 1)
+        #expect(imported.imported.hierarchies.first?.ids.count == 401)
+    }
+
+    /// A label longer than a scene's label may be keeps its recorded size under
+    /// `?intrinsic=measured`, with a note, and the hierarchy is still solved.
+    @Test func longLabelKeepsItsRecordedSizeWhenMeasured() throws {
+        let long = String(repeating: "a", count: 10_001)
+        let labelled = Self.document().replacingOccurrences(
+            of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#,
+            with: #"<label userLabel="box" text="\#(long)" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#)
+            .replacingOccurrences(of: #"height="60"/></view>"#, with: #"height="60"/></label>"#)
+        let response = post("/import?solve=true&intrinsic=measured", labelled)
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["frames"]?["box"] == .object([("x", .number(16)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))]))
+        let notes = try #require(hierarchy["notes"]?.arrayValue)
+        #expect(notes.contains(.string("Label box keeps its recorded size: its text has 10001 characters, more than the 10000 a label measures")))
+        #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
     }
 
     @Test func theWireframeDrawsMisplacedViewsAtBothFrames() throws {

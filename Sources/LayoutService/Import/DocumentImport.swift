@@ -25,44 +25,66 @@ public struct ImportRequest: Sendable, Equatable {
         self.measuresLabels = measuresLabels
     }
 
-    /// Why a query cannot be answered: the parameter, the value given, and what is allowed.
+    /// Why a query cannot be answered: the parameter, the value given (percent-decoded), and
+    /// what is allowed; or, when `count` is more than 1, that the parameter was repeated.
     public struct Refusal: Error, Sendable, Equatable {
         public var parameter: String
         public var value: String
         public var allowed: [String]
+        /// How many times the parameter was given (a refusal for a repeat when above 1).
+        public var count = 1
+
+        public init(parameter: String, value: String, allowed: [String], count: Int = 1) {
+            self.parameter = parameter
+            self.value = value
+            self.allowed = allowed
+            self.count = count
+        }
     }
 
-    /// The request a query string asks for: `solve` (`true`, `false`, `1`, `0` or bare),
+    /// The values `solve` takes (openapi.yaml's enum; `''` is a bare `solve` or `solve=`).
+    public static let solveValues = ["true", "false", "1", "0", "''"]
+
+    /// The request a query string asks for: `solve` (`true`, `false`, `1`, `0` or empty),
     /// `device` (an id of the table), `orientation` (`portrait`, `landscape`), `intrinsic`
-    /// (`recorded` or `measured`), `format` (`json`, `svg`). Unknown parameters are ignored,
-    /// as `/solve` ignores them.
-    /// - Throws: ``Refusal`` naming the first parameter whose value is not allowed.
+    /// (`recorded` or `measured`), `format` (`json`, `svg`). Each value is read as `/solve`
+    /// reads `scale` and `width` (``LayoutService/singleQueryValue(_:in:)``):
+    /// percent-decoded, case-sensitive, each parameter at most once. Unknown parameters
+    /// are ignored, as `/solve` ignores them.
+    /// - Throws: ``Refusal`` naming the first parameter (in the order above) given twice or
+    ///   whose value is not allowed.
     public static func parse(query: String?) throws(Refusal) -> ImportRequest {
+        func value(_ name: String) throws(Refusal) -> String? {
+            switch LayoutService.singleQueryValue(name, in: query) {
+            case .success(let value): return value
+            case .failure(let repeated): throw Refusal(parameter: name, value: "", allowed: [], count: repeated.count)
+            }
+        }
         var request = ImportRequest()
-        if let solve = LayoutService.queryValue("solve", in: query) {
+        if let solve = try value("solve") {
             switch solve {
             case "true", "1", "": request.solves = true
             case "false", "0": request.solves = false
-            default: throw Refusal(parameter: "solve", value: solve, allowed: ["true", "false"])
+            default: throw Refusal(parameter: "solve", value: solve, allowed: solveValues)
             }
         }
-        if let device = LayoutService.queryValue("device", in: query) {
+        if let device = try value("device") {
             guard IBDevice.ids.contains(device) else { throw Refusal(parameter: "device", value: device, allowed: IBDevice.ids) }
             request.deviceID = device
         }
-        if let orientation = LayoutService.queryValue("orientation", in: query) {
+        if let orientation = try value("orientation") {
             guard orientation == "portrait" || orientation == "landscape" else {
                 throw Refusal(parameter: "orientation", value: orientation, allowed: ["portrait", "landscape"])
             }
             request.orientation = orientation
         }
-        if let intrinsic = LayoutService.queryValue("intrinsic", in: query) {
+        if let intrinsic = try value("intrinsic") {
             guard intrinsic == "recorded" || intrinsic == "measured" else {
                 throw Refusal(parameter: "intrinsic", value: intrinsic, allowed: ["recorded", "measured"])
             }
             request.measuresLabels = intrinsic == "measured"
         }
-        if let format = LayoutService.queryValue("format", in: query) {
+        if let format = try value("format") {
             guard format == "json" || format == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
             request.drawsWireframe = format == "svg"
         }
@@ -89,6 +111,8 @@ public struct SolvedHierarchy: Sendable {
     /// The compiled scene and its layout, for drawing; `nil` when it did not compile.
     var compiled: CompiledScene?
     var layout: Layout?
+    /// The labels' text (``SceneText``) with `?intrinsic=measured`, for drawing their lines.
+    var text: SceneText?
 }
 
 /// A document imported and, when asked, each hierarchy solved.
@@ -111,12 +135,15 @@ extension SceneEngine {
     /// frames are not that device's).
     ///
     /// - Throws: ``EngineFailure`` 422 with one `invalid_document` diagnostic naming the
-    ///   line (``IBImportError``).
+    ///   line (``IBImportError``), or one `limit_exceeded` when the importer's own solve
+    ///   (each hierarchy's free sizes, ``IBImportOptions/maxSolverWork``) passes
+    ///   `limits.maxSolverWork`.
     /// - Complexity: the import is O(elements + constraints × log views); each solve is
     ///   bounded by its share of the work limit.
     public func importDocument(_ bytes: [UInt8], request: ImportRequest) throws(EngineFailure) -> ImportOutcome {
         var options = IBImportOptions()
         options.measuresLabels = request.measuresLabels
+        options.maxSolverWork = limits.maxSolverWork
         if request.deviceID != nil || request.orientation != nil {
             let recorded = Self.recordedDevice(bytes, limits: options.limits)
             let id = request.deviceID ?? recorded?.id
@@ -163,7 +190,7 @@ extension SceneEngine {
                         .map { MisplacedView(view: $0.view, ibId: $0.ibId, recorded: $0.recorded, solved: $0.solved) }
                 }
                 solved.append(SolvedHierarchy(frames: frames, diagnostics: diagnostics, misplaced: misplaced,
-                                              compiled: compiled, layout: layout))
+                                              compiled: compiled, layout: layout, text: prepared.text))
             }
         }
         return ImportOutcome(imported: imported, solved: solved)
@@ -260,8 +287,14 @@ extension SceneEngine {
 }
 
 extension EngineFailure {
-    /// A document that cannot be imported: 422 `invalid_document` with its message and line.
+    /// A document that cannot be imported: 422 `invalid_document` with its message and line,
+    /// or `limit_exceeded` when importing it took more than `--max-solver-work`.
     static func invalidDocument(_ error: IBImportError) -> EngineFailure {
+        if error.isLimit {
+            var failure = EngineFailure(status: .unprocessableContent, diagnostics: [LayoutDiagnostic(code: .limitExceeded, message: error.message)])
+            failure.subject = .document
+            return failure
+        }
         let at = error.line > 0 ? "Line \(error.line): " : ""
         var diagnostic = LayoutDiagnostic(code: .invalidDocument, message: at + error.message)
         if error.line > 0 { diagnostic.line = error.line }

@@ -19,6 +19,7 @@ extension LayoutService {
         do {
             importRequest = try ImportRequest.parse(query: request.query)
         } catch {
+            if error.count > 1 { return problem(.repeatedQueryParameter(error.parameter, count: error.count)) }
             return problem(.invalidImportParameter(error))
         }
         if let unsupported = checkDocumentType(request) { return unsupported }
@@ -29,7 +30,13 @@ extension LayoutService {
             return response(for: error)
         }
         if importRequest.drawsWireframe {
-            return answer(engine.importWireframe(outcome), cacheStatus: nil)
+            var response = answer(engine.importWireframe(outcome), cacheStatus: nil)
+            // The policy of `/solve?format=svg` (``solveWireframe(_:)``): the drawing may
+            // be opened as a document of its own.
+            if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
+                response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
+            }
+            return response
         }
         return answer(engine.importAnswer(outcome), cacheStatus: nil)
     }

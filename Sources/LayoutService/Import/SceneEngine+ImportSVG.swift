@@ -5,7 +5,8 @@ import Wireframe
 extension SceneEngine {
     /// `POST /import?format=svg`: every hierarchy drawn by ``WireframeRenderer`` (as
     /// `/solve?format=svg` draws a scene), one below the other in one SVG document, each
-    /// titled with its name; a misplaced view is outlined twice over its panel, dashed
+    /// titled with its name, with its labels' lines when they are measured
+    /// (`?intrinsic=measured`); a misplaced view is outlined twice over its panel, dashed
     /// where Interface Builder recorded it (`class="misplaced recorded"`) and solid where
     /// it belongs (`class="misplaced solved"`), each with its view's `data-view`. A
     /// hierarchy that does not compile is drawn as its title and first diagnostic.
@@ -19,6 +20,7 @@ extension SceneEngine {
         var top = 0.0, width = 320.0
         let titleHeight = 24.0
         var parts: [[UInt8]] = []
+        var textBudget = WireframeRenderer.maxDrawnTextBytes
         for (index, hierarchy) in outcome.imported.hierarchies.enumerated() {
             var part = Array("<text class=\"hierarchy-title\" x=\"4\" y=\"\(JSONWriter.format(top + 16))\" font-size=\"14\">".utf8)
             part += Self.escaped(hierarchy.name) + Array("</text>\n".utf8)
@@ -33,7 +35,10 @@ extension SceneEngine {
                 continue
             }
             let remaining = maxResponseBytes - work
-            let output = WireframeRenderer.svg(compiled: compiled, layouts: [layout], sizes: nil,
+            // The labels' lines, as `/solve?format=svg` draws them: at most
+            // ``WireframeRenderer/maxDrawnTextBytes`` for the whole document.
+            let texts = solved.text.map { [$0.drawnLabels(in: layout, budget: &textBudget)] } ?? []
+            let output = WireframeRenderer.svg(compiled: compiled, layouts: [layout], sizes: nil, texts: texts,
                                                maxBytes: max(0, remaining), pool: nil, maxWork: max(0, limits.maxSolverWork - work))
             if let stop = output.stop { return stopped(stop) }
             work += output.bytes.count

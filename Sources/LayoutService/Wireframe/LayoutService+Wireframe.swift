@@ -104,13 +104,16 @@ extension LayoutService {
     /// number in [0.001, 16]) or `width` (pixels, an integer from 16 to 16384), at most one of
     /// them, each at most once (``WireframeDisplay/parse(scale:width:)``).
     static func wireframeDisplay(query: String?) -> Result<WireframeDisplay, ServiceFailure> {
+        var values: [String?] = []
         for name in ["scale", "width"] {
-            let count = queryCount(name, in: query)
-            if count > 1 { return .failure(.repeatedQueryParameter(name, count: count)) }
+            switch singleQueryValue(name, in: query) {
+            case .success(let value): values.append(value)
+            case .failure(let repeated): return .failure(.repeatedQueryParameter(repeated.name, count: repeated.count))
+            }
         }
-        // Parsed as sent (``queryValue(_:in:)`` lowers the case for `format`), so a refusal
-        // echoes what the client wrote (`scale='NaN'`).
-        switch WireframeDisplay.parse(scale: sentQueryValue("scale", in: query), width: sentQueryValue("width", in: query)) {
+        // Case kept (``queryValue(_:in:)`` lowers it for `format`), so a refusal echoes
+        // what the client wrote (`scale='NaN'`).
+        switch WireframeDisplay.parse(scale: values[0], width: values[1]) {
         case .success(let display): return .success(display)
         case .failure(.scale(let text)): return .failure(.invalidDisplaySize(parameter: "scale", value: Diagnostic.echo(text)))
         case .failure(.width(let text)): return .failure(.invalidDisplaySize(parameter: "width", value: Diagnostic.echo(text)))
