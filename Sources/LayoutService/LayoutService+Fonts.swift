@@ -77,7 +77,7 @@ extension LayoutService {
             case .failure(let failure): return failure.response
             case .success(let version): ifMatch = version
             }
-            let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
+            let ifNoneMatchAny = Self.ifNoneMatchAny(request)
             let (stored, created) = try fontStore.putFace(name: name, bytes: bytes, sha256: SHA256.hexDigest(bytes),
                                                           ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
             frontCache.invalidate()
@@ -123,15 +123,22 @@ extension LayoutService {
         if let reason = Self.fontNameProblem(family: family, face: face) {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
-        if case .failure(let failure) = fontPreconditions(request, family: family, face: face) { return failure.response }
+        let ifMatch: Int?
+        switch fontPreconditions(request, family: family, face: face) {
+        case .failure(let failure): return failure.response
+        case .success(let version): ifMatch = version
+        }
         do {
-            guard let name = try storedFaceName(family: family, face: face), try fontStore.deleteFace(named: name) else {
+            // As a group's DELETE: `If-None-Match: *` fails (412) when the face exists and
+            // holds (the usual 404) when it does not; re-checked in the delete's transaction.
+            guard let name = try storedFaceName(family: family, face: face),
+                  try fontStore.deleteFace(named: name, ifMatch: ifMatch, ifNoneMatchAny: Self.ifNoneMatchAny(request)) else {
                 return problem(.unknownFontFace(family + "/" + face))
             }
             frontCache.invalidate()
             return HTTPResponse(status: 204)
         } catch {
-            return storeFailure(error, groupName: nil, subject: .font)
+            return storeFailure(error, groupName: family + "/" + face, subject: .font)
         }
     }
 

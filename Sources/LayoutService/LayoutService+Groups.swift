@@ -61,7 +61,7 @@ extension LayoutService {
         case .failure(let failure): return failure.response
         case .success(let version): ifMatch = version
         }
-        let ifNoneMatchAny = request.headers["If-None-Match"].map { Self.entityTags($0).contains("*") } ?? false
+        let ifNoneMatchAny = Self.ifNoneMatchAny(request)
         do {
             let (group, created) = try groupStore.putGroup(
                 name: name, constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
@@ -195,9 +195,16 @@ extension LayoutService {
     func deleteGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
         if let denied = authorize(request) { return denied }
         guard isValidGroupName(name) else { return invalidName(name) }
-        if case .failure(let failure) = checkPreconditions(request, name: name) { return failure.response }
+        let ifMatch: Int?
+        switch checkPreconditions(request, name: name) {
+        case .failure(let failure): return failure.response
+        case .success(let version): ifMatch = version
+        }
         do {
-            guard try groupStore.deleteGroup(named: name) else {
+            // RFC 9110 §13.1.2: `If-None-Match: *` fails for a DELETE of a group that
+            // exists (412); when none exists it holds and the answer is the usual 404.
+            // Both conditions are re-checked in the delete's transaction.
+            guard try groupStore.deleteGroup(named: name, ifMatch: ifMatch, ifNoneMatchAny: Self.ifNoneMatchAny(request)) else {
                 return problem(.unknownGroup(name))
             }
             frontCache.invalidate()
@@ -315,12 +322,20 @@ extension LayoutService {
         if let header = ifNoneMatch, let current {
             // The weak comparison: any listed tag equal to the current version fails.
             let tags = Self.entityTags(header)
-            // `*` is left to the store, whose write re-checks it atomically.
+            // `*` is left to the store, whose write (PUT or DELETE) checks it atomically.
             if !tags.contains("*") && tags.compactMap(Self.version).contains(current) {
                 return .failure(HTTPFailure(problem(.ifNoneMatchMatches(header: header, group: name, state: state, font: font))))
             }
         }
         return .success(named)
+    }
+
+    /// Whether the request's `If-None-Match` lists `*` (RFC 9110 §13.1.2): for a PUT, write
+    /// only when nothing exists; for a DELETE, fail (412) whenever something exists. Left
+    /// to the store by ``evaluatePreconditions(_:name:font:current:)`` so that the write's
+    /// transaction checks it atomically.
+    static func ifNoneMatchAny(_ request: HTTPRequest) -> Bool {
+        request.headers["If-None-Match"].map { entityTags($0).contains("*") } ?? false
     }
 
     /// The strong entity tags of a field: `"3", W/"4"` → `["3"]`; unquoted text is no tag.

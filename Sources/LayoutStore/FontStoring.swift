@@ -102,8 +102,13 @@ public protocol FontStoring: Sendable {
     func face(named name: String) throws(StoreError) -> StoredFace?
     /// Every face's current version, sorted by name in byte order of UTF-8.
     func faces() throws(StoreError) -> [FaceSummary]
-    /// Deletes `name`; its version numbers stay used. `false` if there was none.
-    func deleteFace(named name: String) throws(StoreError) -> Bool
+    /// Deletes `name`; its version numbers stay used. `false` if there was none (and no
+    /// precondition failed). `ifMatch` and `ifNoneMatchAny` are as in
+    /// ``GroupStoring/deleteGroup(named:ifMatch:ifNoneMatchAny:)``, re-checked in the
+    /// delete's transaction.
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when a precondition fails;
+    ///   nothing is deleted.
+    func deleteFace(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool
     /// The sum of ``StoredBytes/count(payload:)`` over the stored faces.
     func fontBytes() throws(StoreError) -> Int
     /// The current version of each stored face whose name is one of `names` without
@@ -121,5 +126,10 @@ extension FontStoring {
     /// ``putFace(name:bytes:sha256:ifMatch:ifNoneMatchAny:)``.
     public func putFace(name: String, bytes: [UInt8], sha256: String) throws(StoreError) -> (face: StoredFace, created: Bool) {
         try putFace(name: name, bytes: bytes, sha256: sha256, ifMatch: nil, ifNoneMatchAny: false)
+    }
+
+    /// Deletes `name` without preconditions; see ``deleteFace(named:ifMatch:ifNoneMatchAny:)``.
+    public func deleteFace(named name: String) throws(StoreError) -> Bool {
+        try deleteFace(named: name, ifMatch: nil, ifNoneMatchAny: false)
     }
 }

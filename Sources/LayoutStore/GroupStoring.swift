@@ -41,8 +41,15 @@ public protocol GroupStoring: Sendable {
     ) throws(StoreError) -> (group: StoredGroup, created: Bool)
 
     /// Deletes `name` and all its versions; its version numbers stay used.
-    /// - Returns: `false` if there was no such group.
-    func deleteGroup(named name: String) throws(StoreError) -> Bool
+    /// - Parameters:
+    ///   - ifMatch: the version the client expects to be current (`If-Match`), re-checked
+    ///     in the delete's transaction; `nil` for no expectation.
+    ///   - ifNoneMatchAny: `If-None-Match: *` (RFC 9110 §13.1.2): delete only when `name`
+    ///     does not exist, that is, refuse whenever it exists.
+    /// - Returns: `false` if there was no such group (and no precondition failed).
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when a precondition fails;
+    ///   nothing is deleted.
+    func deleteGroup(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool
 
     /// The current version of `name`, or `nil`.
     func group(named name: String) throws(StoreError) -> StoredGroup?
@@ -94,4 +101,11 @@ public protocol GroupStoring: Sendable {
 
     /// Whether the database answers a trivial query now (for `/readyz`).
     func isReachable() -> Bool
+}
+
+extension GroupStoring {
+    /// Deletes `name` without preconditions; see ``deleteGroup(named:ifMatch:ifNoneMatchAny:)``.
+    public func deleteGroup(named name: String) throws(StoreError) -> Bool {
+        try deleteGroup(named: name, ifMatch: nil, ifNoneMatchAny: false)
+    }
 }

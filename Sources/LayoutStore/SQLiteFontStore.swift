@@ -44,9 +44,12 @@ final class SQLiteFontStore {
         }
     }
 
-    func delete(name: String) throws(StoreError) -> Bool {
+    /// Deletes `name` when `ifMatch` / `ifNoneMatchAny` hold (checked in the transaction).
+    func delete(name: String, ifMatch: Int? = nil, ifNoneMatchAny: Bool = false) throws(StoreError) -> Bool {
         try connection.transaction { () throws(StoreError) -> Bool in
-            try mapped { () throws(SQLiteError) -> Bool in try policy.delete(name: name, in: rows) }
+            try mapped { () throws(SQLiteError) -> Result<Bool, StoreError> in
+                try policy.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: rows)
+            }.get()
         }
     }
 

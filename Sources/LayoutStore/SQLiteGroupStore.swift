@@ -74,11 +74,16 @@ final class SQLiteGroupStore {
         }
     }
 
-    /// Deletes `name` and all its versions, and the cached results that used it.
+    /// Deletes `name` and all its versions, and the cached results that used it, when
+    /// `ifMatch` / `ifNoneMatchAny` hold (checked in the transaction; see
+    /// ``VersionedWritePolicy/delete(name:ifMatch:ifNoneMatchAny:in:)``).
     /// - Returns: `false` if there was no such group.
-    func delete(name: String) throws(StoreError) -> Bool {
+    /// - Throws: ``StoreError/preconditionFailed(current:)`` when a precondition fails.
+    func delete(name: String, ifMatch: Int? = nil, ifNoneMatchAny: Bool = false) throws(StoreError) -> Bool {
         try connection.transaction { () throws(StoreError) -> Bool in
-            try mapped { () throws(SQLiteError) -> Bool in try policy.delete(name: name, in: rows) }
+            try mapped { () throws(SQLiteError) -> Result<Bool, StoreError> in
+                try policy.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: rows)
+            }.get()
         }
     }
 

@@ -533,12 +533,15 @@ public final class SQLiteStore: @unchecked Sendable {
     }
 
     /// Deletes the group `name` with all its versions and every cached result that used it,
-    /// in one transaction. Its version numbers stay used.
+    /// in one transaction, when `ifMatch` / `ifNoneMatchAny` hold (checked in it; see
+    /// ``GroupStoring/deleteGroup(named:ifMatch:ifNoneMatchAny:)``). Its version numbers stay used.
     /// - Returns: `false` if there was no such group.
-    /// - Throws: ``StoreError/readOnly``, ``StoreError/busy``, ….
-    public func deleteGroup(named name: String) throws(StoreError) -> Bool {
+    /// - Throws: ``StoreError/preconditionFailed(current:)``, ``StoreError/readOnly``, ``StoreError/busy``, ….
+    public func deleteGroup(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
-            try groupWrite(state) { () throws(StoreError) -> Bool in try state.groups.delete(name: name) }
+            try groupWrite(state) { () throws(StoreError) -> Bool in
+                try state.groups.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+            }
         }
     }
 
@@ -622,9 +625,11 @@ extension SQLiteStore: FontStoring {
         }
     }
 
-    public func deleteFace(named name: String) throws(StoreError) -> Bool {
+    public func deleteFace(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
-            try groupWrite(state) { () throws(StoreError) -> Bool in try state.fonts.delete(name: name) }
+            try groupWrite(state) { () throws(StoreError) -> Bool in
+                try state.fonts.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+            }
         }
     }
 

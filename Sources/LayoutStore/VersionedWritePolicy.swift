@@ -284,10 +284,20 @@ public struct VersionedWritePolicy: Sendable, Equatable {
     }
 
     /// Deletes `name` and all its versions; its mark stays (within ``maxDeletedNames``).
-    /// - Returns: `false` if it had no current version.
+    /// `ifMatch` and `ifNoneMatchAny` are checked on the locked row, as ``put(name:ifMatch:ifNoneMatchAny:in:make:)``
+    /// checks them: RFC 9110 §13.1.2 makes `If-None-Match: *` false for any method but
+    /// GET/HEAD when the name has a current version, so such a delete is refused; when it
+    /// has none the condition holds and the delete answers `false` as without it.
+    /// - Returns: `false` if it had no current version, or the refusal
+    ///   ``StoreError/preconditionFailed(current:)``; on a refusal nothing was written.
     /// - Throws: what `rows` throws.
-    func delete<Rows: VersionedRows>(name: String, in rows: Rows) throws(Rows.Failure) -> Bool {
-        guard let current = try rows.lockName(name, creation: .never)?.current else { return false }
+    func delete<Rows: VersionedRows>(
+        name: String, ifMatch: Int? = nil, ifNoneMatchAny: Bool = false, in rows: Rows
+    ) throws(Rows.Failure) -> Result<Bool, StoreError> {
+        let current = try rows.lockName(name, creation: .never)?.current
+        if let ifMatch, ifMatch != current { return .failure(.preconditionFailed(current: current)) }
+        if ifNoneMatchAny, current != nil { return .failure(.preconditionFailed(current: current)) }
+        guard let current else { return .success(false) }
         let freed = try rows.storedBytes(of: name, upTo: current)
         try rows.deleteVersions(of: name, upTo: nil)
         try rows.markDeleted(name)
@@ -297,6 +307,6 @@ public struct VersionedWritePolicy: Sendable, Equatable {
         }
         if freed != 0 { try rows.addToTotalBytes(-freed) }
         try rows.didWrite(name)
-        return true
+        return .success(true)
     }
 }

@@ -178,6 +178,21 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// RFC 9110 §13.1.2: `If-None-Match: *` is false for a DELETE of a group that exists
+    /// (412, nothing deleted) and true for one that does not (the usual 404).
+    @Test func deleteWithIfNoneMatchAny() throws {
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
+        let refused = request(.DELETE, "/groups/g", headers: ["If-None-Match": "*"])
+        #expect(refused.status == 412)
+        #expect(refused.headers["Content-Type"] == "application/problem+json")
+        #expect(try json(refused)["detail"] == .string("Precondition failed for group 'g': the current version is 1"))
+        #expect(request(.GET, "/groups/g").status == 200)
+        let absent = request(.DELETE, "/groups/none", headers: ["If-None-Match": "*"])
+        #expect(absent.status == 404)
+        #expect(try json(absent)["detail"] == .string("No group named 'none'"))
+        #expect(request(.DELETE, "/groups/g").status == 204)
+    }
+
     @Test func groupThatDoesNotParseIsNotStored() throws {
         let refused = request(.PUT, "/groups/bad", #"{"constraints":["H:|-[a", "a.widht == 1"]}"#)
         #expect(refused.status == 422)

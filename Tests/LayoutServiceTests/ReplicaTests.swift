@@ -37,7 +37,10 @@ final class ObservedGroupStore: GroupStoring {
         return try base.putGroup(name: name, constraintsJSON: constraintsJSON, metricsJSON: metricsJSON,
                                  ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
     }
-    func deleteGroup(named name: String) throws(StoreError) -> Bool { try check(); return try base.deleteGroup(named: name) }
+    func deleteGroup(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool {
+        try check()
+        return try base.deleteGroup(named: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+    }
     func group(named name: String) throws(StoreError) -> StoredGroup? {
         try check()
         groupReads.add(1, ordering: .relaxed)

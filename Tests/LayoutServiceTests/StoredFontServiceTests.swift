@@ -257,6 +257,13 @@ struct StoredFontServiceTests {
         let staleDelete = send(.DELETE, "/fonts/acme/400", [], [("If-Match", "\"2\"")])
         #expect(staleDelete.status.code == 412)
         #expect(try detail(staleDelete) == "If-Match '\"2\"' does not match font face 'acme/400': the current version is 3")
+        // RFC 9110 §13.1.2: If-None-Match: * fails a DELETE of an existing face.
+        let anyDelete = send(.DELETE, "/fonts/acme/400", [], [("If-None-Match", "*")])
+        #expect(anyDelete.status.code == 412)
+        #expect(try detail(anyDelete) == "Precondition failed for font face 'acme/400': the current version is 3")
+        let absentDelete = send(.DELETE, "/fonts/Acme/500", [], [("If-None-Match", "*")])
+        #expect(absentDelete.status.code == 404)
+        #expect(try detail(absentDelete) == "No stored font face 'Acme/500'")
         // Nothing changed.
         let got = send(.GET, "/fonts/Acme/400", [], [])
         #expect(got.body == file)

@@ -68,6 +68,22 @@ struct FontStoreTests {
         #expect(try store.putFace(name: "Acme Sans/400", bytes: [9], sha256: fakeDigest("d")).face.version == 3)
     }
 
+    @Test("a delete checks If-Match and If-None-Match: * in its transaction; a refused one changes nothing",
+          arguments: GroupBackend.available)
+    func deletePreconditions(_ backend: GroupBackend) throws {
+        let opened = try OpenedFontStore(backend)
+        let store = opened.store
+        _ = try store.putFace(name: "Acme/400", bytes: [1, 2, 3], sha256: fakeDigest("a"))
+        #expect(storeError { _ = try store.deleteFace(named: "Acme/400", ifMatch: nil, ifNoneMatchAny: true) }
+                == .preconditionFailed(current: 1))
+        #expect(storeError { _ = try store.deleteFace(named: "Acme/400", ifMatch: 7, ifNoneMatchAny: false) }
+                == .preconditionFailed(current: 1))
+        #expect(try store.face(named: "Acme/400")?.bytes == [1, 2, 3])
+        #expect(try store.deleteFace(named: "Nope/400", ifMatch: nil, ifNoneMatchAny: true) == false)
+        #expect(try store.deleteFace(named: "Acme/400", ifMatch: 1, ifNoneMatchAny: false))
+        #expect(try store.face(named: "Acme/400") == nil)
+    }
+
     @Test("the byte total is StoredBytes.count of each kept face (name, digest, file, timestamp) and one version is kept",
           arguments: GroupBackend.available)
     func bytesCounted(_ backend: GroupBackend) throws {

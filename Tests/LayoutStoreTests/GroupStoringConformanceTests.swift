@@ -85,6 +85,28 @@ struct GroupStoringConformanceTests {
         #expect(try store.groups().map { "\($0.name)@\($0.version)" } == ["row@3"])
     }
 
+    /// A delete checks `If-Match` and `If-None-Match: *` in its own transaction (RFC 9110
+    /// §13.1.2: `*` fails a DELETE of an existing group; for an absent one it holds and the
+    /// delete finds nothing). A refused delete changes nothing.
+    @Test(arguments: GroupBackend.available)
+    func deletePreconditionsAreCheckedInTheTransaction(_ backend: GroupBackend) throws {
+        let opened = try OpenedGroupStore(backend)
+        let store = opened.store
+        try opened.put("row")
+        try opened.put("row")
+        #expect(storeError { _ = try store.deleteGroup(named: "row", ifMatch: nil, ifNoneMatchAny: true) }
+                == .preconditionFailed(current: 2))
+        #expect(storeError { _ = try store.deleteGroup(named: "row", ifMatch: 1, ifNoneMatchAny: false) }
+                == .preconditionFailed(current: 2))
+        #expect(storeError { _ = try store.deleteGroup(named: "none", ifMatch: 1, ifNoneMatchAny: false) }
+                == .preconditionFailed(current: nil))
+        #expect(try store.group(named: "row")?.version == 2)
+        #expect(try store.groups().map(\.name) == ["row"])
+        #expect(try store.deleteGroup(named: "none", ifMatch: nil, ifNoneMatchAny: true) == false)
+        #expect(try store.deleteGroup(named: "row", ifMatch: 2, ifNoneMatchAny: false))
+        #expect(try store.group(named: "row") == nil)
+    }
+
     @Test(arguments: GroupBackend.available)
     func updatedAtIsTheDatabasesClockToTheSecond(_ backend: GroupBackend) throws {
         let opened = try OpenedGroupStore(backend)

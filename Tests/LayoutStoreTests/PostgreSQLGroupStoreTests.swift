@@ -74,8 +74,8 @@ struct PostgreSQLGroupStoreTests {
         let store = try Self.makeStore(database)
         _ = try Self.put(store, "g")
         _ = try Self.put(store, "g")
-        #expect(try store.delete(name: "g"))
-        #expect(try !store.delete(name: "g"))
+        #expect(try store.delete(name: "g").get())
+        #expect(try !store.delete(name: "g").get())
         #expect(try store.group(named: "g") == nil)
         #expect(try store.versions(ofGroup: "g") == nil)
         #expect(try store.count() == 0)
@@ -145,7 +145,7 @@ struct PostgreSQLGroupStoreTests {
         #expect(try stores[0].count() == 3)
         // A delete makes room for exactly one more.
         let existing = try #require(try stores[0].all().first?.name)
-        #expect(try stores[1].delete(name: existing))
+        #expect(try stores[1].delete(name: existing).get())
         #expect(Self.writtenVersion(try Self.put(stores[0], "late")) == 1)
         #expect(try Self.put(stores[1], "later") == .limitExceeded("maxGroups (3 groups): raise it with --max-groups"))
     }
@@ -182,7 +182,7 @@ struct PostgreSQLGroupStoreTests {
         _ = try Self.put(store, "a")
         _ = try Self.put(store, "a")
         _ = try Self.put(store, "b")
-        #expect(try store.delete(name: "b"))
+        #expect(try store.delete(name: "b").get())
         _ = try Self.put(store, #"odd"name\with,{braces}"#)
         let versions = try store.currentVersions(of: ["a", "b", "missing", #"odd"name\with,{braces}"#])
         #expect(versions == ["a": 2, #"odd"name\with,{braces}"#: 1])

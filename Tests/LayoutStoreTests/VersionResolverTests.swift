@@ -57,7 +57,7 @@ final class VersionCountingStore: GroupStoring {
 
     func putGroup(name: String, constraintsJSON: String, metricsJSON: String, ifMatch: Int?, ifNoneMatchAny: Bool)
         throws(StoreError) -> (group: StoredGroup, created: Bool) { throw .unavailable("not used") }
-    func deleteGroup(named name: String) throws(StoreError) -> Bool { throw .unavailable("not used") }
+    func deleteGroup(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool { throw .unavailable("not used") }
     func group(named name: String) throws(StoreError) -> StoredGroup? { throw .unavailable("not used") }
     func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? { throw .unavailable("not used") }
     func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? { throw .unavailable("not used") }

@@ -110,7 +110,8 @@ def _hhea_metric_count(font):
 def preconditions(ctx):
     """Font writes honour If-Match and If-None-Match as group writes do (RFC 9110
     §13.1.1): a stale If-Match on PUT or DELETE and If-None-Match: * on an existing face
-    are 412 problems and change nothing; a matching If-Match writes."""
+    (PUT or DELETE) are 412 problems and change nothing; If-None-Match: * on a DELETE of an
+    absent face is the usual 404; a matching If-Match writes."""
     dejavu, inter = _read(DEJAVU), _read(INTER_BOLD)
     path = '/fonts/E2E%20Match/400'
     r = ctx.request('PUT', path, dejavu, {'If-Match': '*'})
@@ -128,6 +129,12 @@ def preconditions(ctx):
     ctx.expect_equal(r.json()['detail'], "Precondition failed for font face 'E2E Match/400': the current version is 3", 'detail')
     r = ctx.request('DELETE', path, None, {'If-Match': '"2"'})
     ctx.expect_status(r, 412, 'DELETE with a stale If-Match')
+    r = ctx.request('DELETE', path, None, {'If-None-Match': '*'})
+    ctx.expect_status(r, 412, 'DELETE with If-None-Match: * on an existing face')
+    ctx.expect_equal(r.json()['detail'], "Precondition failed for font face 'E2E Match/400': the current version is 3", 'detail')
+    r = ctx.request('DELETE', '/fonts/E2E%20Match/500', None, {'If-None-Match': '*'})
+    ctx.expect_status(r, 404, 'DELETE with If-None-Match: * on an absent face')
+    ctx.expect_equal(r.json()['detail'], "No stored font face 'E2E Match/500'", '404 detail')
     r = ctx.request('GET', path)
     ctx.expect_equal((r.headers.get('etag'), r.body == dejavu), ('"3"', True), 'face unchanged by refused writes')
     r = ctx.request('PUT', path, inter, {'If-Match': '"3"'})

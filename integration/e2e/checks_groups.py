@@ -80,6 +80,25 @@ def crud(ctx):
     ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
 
 
+@check('groups/delete-if-none-match-any')
+def delete_if_none_match_any(ctx):
+    """RFC 9110 §13.1.2: If-None-Match: * is false for a DELETE of an existing group (412,
+    nothing deleted) and true for an absent one (the usual 404)."""
+    name = _name('nomatch')
+    path = '/groups/' + name
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['H:|-[a]']}), 201, 'PUT')
+    r = ctx.request('DELETE', path, None, {'If-None-Match': '*'})
+    ctx.expect_status(r, 412, 'If-None-Match: * on an existing group')
+    ctx.expect_equal((r.headers.get('content-type'), r.json()['detail']),
+                     ('application/problem+json', "Precondition failed for group '%s': the current version is 1" % name),
+                     '412 answer')
+    ctx.expect_equal(ctx.request('GET', path).headers.get('etag'), '"1"', 'group kept')
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'DELETE')
+    r = ctx.request('DELETE', path, None, {'If-None-Match': '*'})
+    ctx.expect_status(r, 404, 'If-None-Match: * on an absent group')
+    ctx.expect_equal(r.json()['detail'], "No group named '%s'" % name, '404 detail')
+
+
 @check('groups/list-sorted')
 def list_sorted(ctx):
     names = [_name('zeta'), _name('Alpha'), _name('mid')]

@@ -45,8 +45,10 @@ public final class PostgreSQLFontStore: FontStoring {
         return (face, created)
     }
 
-    public func deleteFace(named name: String) throws(StoreError) -> Bool {
-        try write { (rows) throws(PostgreSQLError) -> Result<Bool, StoreError> in .success(try policy.delete(name: name, in: rows)) }
+    public func deleteFace(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool {
+        try write { (rows) throws(PostgreSQLError) -> Result<Bool, StoreError> in
+            try policy.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny, in: rows)
+        }
     }
 
     @discardableResult

@@ -234,12 +234,15 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }
     }
 
-    /// Deletes `name` and all its versions under ``policy``; the high-water mark stays.
-    /// - Returns: `false` if there was no such group.
-    func delete(name: String) throws(PostgreSQLError) -> Bool {
-        try pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in
-            try connection.transaction { () throws(PostgreSQLError) -> Bool in
-                try policy.delete(name: name, in: PostgreSQLVersionedRows(connection, tables: .groups))
+    /// Deletes `name` and all its versions under ``policy`` when `ifMatch` /
+    /// `ifNoneMatchAny` hold (checked in the transaction); the high-water mark stays.
+    /// - Returns: `false` if there was no such group, or the policy's refusal
+    ///   (``StoreError/preconditionFailed(current:)``).
+    func delete(name: String, ifMatch: Int? = nil, ifNoneMatchAny: Bool = false) throws(PostgreSQLError) -> Result<Bool, StoreError> {
+        try pool.withConnection { (connection) throws(PostgreSQLError) -> Result<Bool, StoreError> in
+            try connection.transaction { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+                try policy.delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny,
+                                  in: PostgreSQLVersionedRows(connection, tables: .groups))
             }
         }
     }
@@ -268,9 +271,11 @@ public final class PostgreSQLGroupStore: GroupStoring {
         return (group, created)
     }
 
-    public func deleteGroup(named name: String) throws(StoreError) -> Bool {
+    public func deleteGroup(named name: String, ifMatch: Int?, ifNoneMatchAny: Bool) throws(StoreError) -> Bool {
         try requireSchema()
-        return try Self.mapping { () throws(PostgreSQLError) -> Bool in try delete(name: name) }
+        return try Self.mapping { () throws(PostgreSQLError) -> Result<Bool, StoreError> in
+            try delete(name: name, ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+        }.get()
     }
 
     public func group(named name: String) throws(StoreError) -> StoredGroup? {
