@@ -41,6 +41,10 @@ public struct ServiceConfiguration: Sendable {
     /// Bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
     /// 67,108,864); a longer one is 422 `limit_exceeded` (``SceneEngine/maxResponseBytes``).
     public var maxResponseBytes = SceneEngine.defaultMaxResponseBytes
+    /// The server's `--max-body-bytes` (default 1 MiB, 1,048,576; `HTTP1.ServerLimits`
+    /// enforces it): here only so that `POST /import` can say when a scene it made is
+    /// larger than `/solve` reads (``SceneEngine/solveLimitNotes(_:limits:maxBodyBytes:)``).
+    public var maxBodyBytes = 1 << 20
     /// How many `/solve` and `/validate` requests may run at once (decode, compile, solve:
     /// everything but a front cache hit's wait on the group store); the others wait for a
     /// turn. `nil`

@@ -19,9 +19,15 @@ struct ImportServiceTests {
         return elements[index]
     }
 
-    func post(_ target: String, _ body: String, contentType: String? = "application/xml") -> HTTPResponse {
+    func post(_ target: String, _ body: String, contentType: String? = "application/xml", accept: String? = nil) -> HTTPResponse {
+        Self.post(router, target, body, contentType: contentType, accept: accept)
+    }
+
+    static func post(_ router: Router, _ target: String, _ body: String, contentType: String? = "application/xml",
+                     accept: String? = nil) -> HTTPResponse {
         var fields: HTTPFields = ["Host": "test"]
         if let contentType { fields.append("Content-Type", contentType) }
+        if let accept { fields.append("Accept", accept) }
         return router.respond(to: HTTPRequest(method: .POST, target: target, headers: fields, body: Array(body.utf8)))
     }
 
@@ -173,6 +179,91 @@ struct ImportServiceTests {
         #expect(recorded.status == 200)
         #expect(recorded.headers["Content-Security-Policy"] == PlaygroundPage.wireframePolicy)
         #expect(!String(decoding: recorded.body, as: UTF8.self).contains(#"<g class="text""#))
+    }
+
+    /// `Accept` chooses JSON or the drawing as on `/solve`: `image/svg+xml` ranked strictly
+    /// above `application/json` draws; a tie, `*/*` or no acceptable type answers JSON
+    /// (never 406, as `/solve`); `format` wins over `Accept`. Both carry `Vary: Accept`.
+    @Test func acceptChoosesTheDrawingAsOnSolve() throws {
+        let drawn = post("/import", Self.document(), accept: "image/svg+xml")
+        #expect(drawn.status == 200)
+        #expect(drawn.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(drawn.headers["Content-Security-Policy"] == PlaygroundPage.wireframePolicy)
+        #expect(drawn.headers["Vary"] == "Accept")
+        #expect(drawn.body == post("/import?format=svg", Self.document()).body)
+        let ranked = post("/import", Self.document(), accept: "application/json;q=0.5, image/svg+xml")
+        #expect(ranked.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        for accept in ["application/json", "*/*", "image/svg+xml, application/json", "text/html"] {
+            let json = post("/import", Self.document(), accept: accept)
+            #expect(json.status == 200, "\(accept)")
+            #expect(json.headers["Content-Type"] == "application/json", "\(accept)")
+            #expect(json.headers["Vary"] == "Accept", "\(accept)")
+            let solved = router.respond(to: HTTPRequest(method: .POST, target: "/solve",
+                                                        headers: ["Host": "test", "Accept": accept], body: Array(#"{"views":{}}"#.utf8)))
+            #expect(solved.status == 200, "\(accept)")
+            #expect(solved.headers["Content-Type"] == "application/json", "\(accept)")
+        }
+        let forced = post("/import?format=json", Self.document(), accept: "image/svg+xml")
+        #expect(forced.headers["Content-Type"] == "application/json")
+        #expect(try ImportRequest.parse(query: nil, accept: "image/svg+xml") == ImportRequest(drawsWireframe: true))
+        #expect(try ImportRequest.parse(query: "format=json", accept: "image/svg+xml") == ImportRequest())
+        #expect(try ImportRequest.parse(query: "solve=1", accept: "image/*;q=0.9, application/json;q=0.8")
+                == ImportRequest(solves: true, drawsWireframe: true))
+    }
+
+    /// `curl --data-binary @file.xib` sends curl's default `application/x-www-form-urlencoded`:
+    /// the body is read as the document all the same, as `/solve` reads such a body as
+    /// JSON; a body that is not a document is the usual 422 `invalid_document`.
+    @Test func curlsDefaultContentTypeIsReadAsTheDocument() throws {
+        let form = post("/import", Self.document(), contentType: "application/x-www-form-urlencoded")
+        #expect(form.status == 200)
+        #expect(form.body == post("/import", Self.document()).body)
+        let notXML = post("/import", "a=1&b=2", contentType: "application/x-www-form-urlencoded")
+        #expect(notXML.status == 422)
+        let diagnostics = try #require(try JSONParser().parse(notXML.body)["diagnostics"]?.arrayValue)
+        #expect(diagnostics.map { $0["code"] } == [.string("invalid_document")])
+        let solved = router.respond(to: HTTPRequest(method: .POST, target: "/solve",
+                                                    headers: ["Host": "test", "Content-Type": "application/x-www-form-urlencoded"],
+                                                    body: Array(#"{"views":{}}"#.utf8)))
+        #expect(solved.status == 200)
+        let html = post("/import", Self.document(), contentType: "text/html")
+        #expect(html.status == 415)
+        #expect(html.headers["Accept-Post"] == "application/xml, text/xml, application/octet-stream")
+    }
+
+    /// A scene `/solve` would refuse for a limit is imported with a note naming the limit
+    /// and its flag; sent to `/solve` of the same service it is the 422 the note quotes.
+    @Test func scenesBeyondSolveLimitsSayWhich() throws {
+        var configuration = ServiceConfiguration()
+        configuration.sceneLimits.maxConstraints = 3
+        configuration.maxBodyBytes = 100
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration).makeRouter()
+        let response = Self.post(router, "/import", Self.document())
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        let scene = try #require(hierarchy["scene"])
+        var writer = JSONWriter()
+        writer.value(scene)
+        let sceneBytes = writer.bytes
+        #expect(sceneBytes.count > 100)
+        let notes = try #require(hierarchy["notes"]?.arrayValue)
+        #expect(notes.suffix(2) == [
+            .string("/solve would refuse this scene (413): it is \(sceneBytes.count) bytes as JSON, more than the 100 a request body may have (limit maxBodyBytes, --max-body-bytes)"),
+            .string("/solve would refuse this scene (422 limit_exceeded): The scene has 4 constraints; at most 3 are allowed (limit maxConstraints): raise it with --max-constraints"),
+        ])
+        let solved = router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "test"], body: sceneBytes))
+        #expect(solved.status == 422)
+        let diagnostics = try #require(try JSONParser().parse(solved.body)["diagnostics"]?.arrayValue)
+        #expect(diagnostics.map { $0["code"] } == [.string("limit_exceeded")])
+        #expect(diagnostics.first?["message"] == .string("The scene has 4 constraints; at most 3 are allowed (limit maxConstraints)"))
+        // Within the limits: no such note.
+        let within = try #require(Self.item(try JSONParser().parse(post("/import", Self.document()).body)["hierarchies"], 0))
+        #expect(within["notes"]?.arrayValue?.contains { $0.stringValue?.hasPrefix("/solve would refuse") == true } == false)
+        #expect(SceneEngine.solveLimitNotes(scene, limits: SceneLimits(), maxBodyBytes: sceneBytes.count) == [])
+        var shallow = SceneLimits()
+        shallow.maxJSONDepth = 2
+        #expect(SceneEngine.solveLimitNotes(scene, limits: shallow, maxBodyBytes: sceneBytes.count)
+                == ["/solve would refuse this scene (400): its JSON is nested more than 2 levels deep (limit maxJSONDepth, --max-json-depth)"])
     }
 
     @Test func queryParsing() throws {

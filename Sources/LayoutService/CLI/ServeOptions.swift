@@ -52,6 +52,7 @@ struct ServeOptions {
         let resolved = try? bindAddress.get()
         isLoopback = resolved?.isLoopback ?? false
         configuration = try Self.serviceConfiguration(options, bindAddress: resolved, isLoopback: isLoopback)
+        configuration.maxBodyBytes = limits.maxBodyBytes
         workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         ioThreads = try options.int("io-threads", default: ProcessInfo.processInfo.activeProcessorCount)

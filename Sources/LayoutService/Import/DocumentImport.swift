@@ -11,7 +11,8 @@ public struct ImportRequest: Sendable, Equatable {
     /// `?orientation=portrait|landscape` (with or without `device`: without it, the
     /// document's own device turned).
     public var orientation: String?
-    /// `?format=svg`: the hierarchies drawn instead of JSON.
+    /// `?format=svg`, or without `format` an `Accept` that ranks `image/svg+xml` above
+    /// `application/json` (as on `/solve`): the hierarchies drawn instead of JSON.
     public var drawsWireframe = false
     /// `?intrinsic=measured`: labels measured from their text and mapped font.
     public var measuresLabels = false
@@ -50,10 +51,13 @@ public struct ImportRequest: Sendable, Equatable {
     /// (`recorded` or `measured`), `format` (`json`, `svg`). Each value is read as `/solve`
     /// reads `scale` and `width` (``LayoutService/singleQueryValue(_:in:)``):
     /// percent-decoded, case-sensitive, each parameter at most once. Unknown parameters
-    /// are ignored, as `/solve` ignores them.
+    /// are ignored, as `/solve` ignores them. Without `format`, `accept` (the request's
+    /// `Accept` field) chooses the drawing as on `/solve`
+    /// (``LayoutService/prefersWireframe(accept:query:)``: `image/svg+xml` ranked strictly
+    /// above `application/json`); JSON otherwise, never a 406.
     /// - Throws: ``Refusal`` naming the first parameter (in the order above) given twice or
     ///   whose value is not allowed.
-    public static func parse(query: String?) throws(Refusal) -> ImportRequest {
+    public static func parse(query: String?, accept: String? = nil) throws(Refusal) -> ImportRequest {
         func value(_ name: String) throws(Refusal) -> String? {
             switch LayoutService.singleQueryValue(name, in: query) {
             case .success(let value): return value
@@ -87,6 +91,8 @@ public struct ImportRequest: Sendable, Equatable {
         if let format = try value("format") {
             guard format == "json" || format == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
             request.drawsWireframe = format == "svg"
+        } else {
+            request.drawsWireframe = LayoutService.prefersWireframe(accept: accept, query: nil)
         }
         return request
     }
@@ -138,9 +144,15 @@ extension SceneEngine {
     ///   line (``IBImportError``), or one `limit_exceeded` when the importer's own solve
     ///   (each hierarchy's free sizes, ``IBImportOptions/maxSolverWork``) passes
     ///   `limits.maxSolverWork`.
+    /// A hierarchy whose scene `/solve` would refuse for a limit (its JSON longer than
+    /// `maxBodyBytes`, more views or constraints than `limits` allow, …) is imported all
+    /// the same, with a note per limit naming it and its `serve` flag
+    /// (``solveLimitNotes(_:limits:maxBodyBytes:)``).
+    ///
     /// - Complexity: the import is O(elements + constraints × log views); each solve is
     ///   bounded by its share of the work limit.
-    public func importDocument(_ bytes: [UInt8], request: ImportRequest) throws(EngineFailure) -> ImportOutcome {
+    public func importDocument(_ bytes: [UInt8], request: ImportRequest,
+                               maxBodyBytes: Int = 1 << 20) throws(EngineFailure) -> ImportOutcome {
         var options = IBImportOptions()
         options.measuresLabels = request.measuresLabels
         options.maxSolverWork = limits.maxSolverWork
@@ -151,11 +163,15 @@ extension SceneEngine {
                 options.device = IBDevice.named(id, orientation: request.orientation ?? (request.deviceID == nil ? recorded?.orientation : nil) ?? "portrait")
             }
         }
-        let imported: IBImport
+        var imported: IBImport
         do {
             imported = try InterfaceBuilderImporter.importDocument(bytes, options: options)
         } catch {
             throw EngineFailure.invalidDocument(error)
+        }
+        for index in imported.hierarchies.indices {
+            imported.hierarchies[index].notes += Self.solveLimitNotes(imported.hierarchies[index].scene, limits: limits,
+                                                                      maxBodyBytes: maxBodyBytes)
         }
         guard request.solves || request.drawsWireframe else { return ImportOutcome(imported: imported, solved: []) }
         let problems = Self.documentProblems(imported)
@@ -194,6 +210,50 @@ extension SceneEngine {
             }
         }
         return ImportOutcome(imported: imported, solved: solved)
+    }
+
+    /// The `serve` flag of each scene limit that has one (the others are fixed).
+    static let sceneLimitFlags: [String: String] = [
+        "maxViews": "--max-views", "maxConstraints": "--max-constraints", "maxSizes": "--max-sizes",
+        "maxConstraintBytes": "--max-constraint-bytes", "maxHierarchyDepth": "--max-hierarchy-depth",
+        "maxJSONDepth": "--max-json-depth",
+    ]
+
+    /// What `POST /solve` would refuse in `scene` for a limit, one note each, in the
+    /// decoder's order: its JSON over `maxBodyBytes` (`/solve` answers 413), nested deeper
+    /// than `limits.maxJSONDepth` (400), or a decoder's `limit_exceeded` (422: views,
+    /// guides, constraints, one constraint's bytes, hierarchy depth), each with the limit
+    /// and the flag that raises it. Empty when `/solve` reads the scene. The limits the
+    /// compiler checks (priority levels, constraint bytes with groups) and the solver work
+    /// show in a solved hierarchy's `diagnostics` instead. Held by
+    /// `ImportServiceTests.scenesBeyondSolveLimitsSayWhich`.
+    /// - Complexity: O(scene): it is written and decoded once.
+    public static func solveLimitNotes(_ scene: JSONValue, limits: SceneLimits, maxBodyBytes: Int) -> [String] {
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.value(scene)
+        var notes: [String] = []
+        if writer.bytes.count > maxBodyBytes {
+            notes.append("/solve would refuse this scene (413): it is \(writer.bytes.count) bytes as JSON, "
+                         + "more than the \(maxBodyBytes) a request body may have (limit maxBodyBytes, --max-body-bytes)")
+        }
+        let json: JSONValue
+        do {
+            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(writer.bytes)
+        } catch {
+            notes.append("/solve would refuse this scene (400): its JSON is nested more than \(limits.maxJSONDepth) levels deep "
+                         + "(limit maxJSONDepth, --max-json-depth)")
+            return notes
+        }
+        do {
+            _ = try SceneDecoder(limits: limits).decode(json)
+        } catch {
+            for diagnostic in error.diagnostics where diagnostic.code == .limitExceeded {
+                let flag = Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.key))") }?.value
+                notes.append("/solve would refuse this scene (422 limit_exceeded): \(diagnostic.message)"
+                             + (flag.map { ": raise it with \($0)" } ?? ""))
+            }
+        }
+        return notes
     }
 
     /// The document's problems (``IBImport/problems``) as `invalid_document` warnings with

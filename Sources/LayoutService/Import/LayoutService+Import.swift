@@ -7,7 +7,8 @@ extension LayoutService {
 
     /// `POST /import`: an Interface Builder document in, its hierarchies as scenes out
     /// (``SceneEngine/importDocument(_:request:)``), solved with `?solve=true`, drawn with
-    /// `?format=svg`. Runs in a solving turn, as `/solve` does. The body is bounded by
+    /// `?format=svg` or `Accept: image/svg+xml` (as `/solve` negotiates; its 200 answers,
+    /// JSON or SVG, carry `Vary: Accept`). Runs in a solving turn, as `/solve` does. The body is bounded by
     /// `--max-body-bytes` (413 beyond) and the XML by ``XMLLimits`` (422). Answers are not
     /// cached.
     func importDocument(_ request: HTTPRequest) -> HTTPResponse {
@@ -17,7 +18,7 @@ extension LayoutService {
     private func importInTurn(_ request: HTTPRequest) -> HTTPResponse {
         let importRequest: ImportRequest
         do {
-            importRequest = try ImportRequest.parse(query: request.query)
+            importRequest = try ImportRequest.parse(query: request.query, accept: request.headers["Accept"])
         } catch {
             if error.count > 1 { return problem(.repeatedQueryParameter(error.parameter, count: error.count)) }
             return problem(.invalidImportParameter(error))
@@ -25,7 +26,7 @@ extension LayoutService {
         if let unsupported = checkDocumentType(request) { return unsupported }
         let outcome: ImportOutcome
         do {
-            outcome = try engine.importDocument(request.body, request: importRequest)
+            outcome = try engine.importDocument(request.body, request: importRequest, maxBodyBytes: configuration.maxBodyBytes)
         } catch {
             return response(for: error)
         }
@@ -36,14 +37,19 @@ extension LayoutService {
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
+            response.headers.append("Vary", "Accept")
             return response
         }
-        return answer(engine.importAnswer(outcome), cacheStatus: nil)
+        var response = answer(engine.importAnswer(outcome), cacheStatus: nil)
+        response.headers.append("Vary", "Accept")
+        return response
     }
 
     /// 415 unless the body is declared as one of ``importMediaTypes`` (parameters such as
-    /// `charset` allowed), or not declared; 415 for a content-coded body
-    /// as on `/solve`.
+    /// `charset` allowed), as curl's default `application/x-www-form-urlencoded`
+    /// (`curl --data-binary @file.xib` sends it; read as the document all the same, as
+    /// `/solve` reads it as JSON), or not declared; 415 for a content-coded body as on
+    /// `/solve`.
     func checkDocumentType(_ request: HTTPRequest) -> HTTPResponse? {
         if let coding = request.headers["Content-Encoding"],
            coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
@@ -53,7 +59,7 @@ extension LayoutService {
               !contentType.allSatisfy({ $0 == " " || $0 == "\t" }) else { return nil }
         let mediaType = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
             .first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        if Self.importMediaTypes.contains(mediaType) {
+        if Self.importMediaTypes.contains(mediaType) || mediaType == "application/x-www-form-urlencoded" {
             return nil
         }
         return problem(.unsupportedDocumentType(contentType: contentType))
