@@ -383,12 +383,20 @@ struct NameMaker {
 
     /// `text` split into words at every character that is not a letter or digit, joined in
     /// lowerCamelCase; `fallback` when nothing is left; `2`, `3`, … appended until unique.
+    /// Names are ASCII (the contract's `[A-Za-z_][A-Za-z0-9_]*`), so Latin letters outside
+    /// ASCII are folded first (``asciiFolding(of:)``: `Café` → `cafe`, `Größe` → `grosse`)
+    /// and combining marks dropped (`e` + U+0301 → `e`); any other character, such as a
+    /// Cyrillic or CJK letter, separates words. Held by `IBMappingTests.nonASCIILabelsFoldToReadableNames`.
     mutating func make(from text: String, fallback: String) -> String {
         var words: [String] = []
         var current = ""
         for scalar in text.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 current.unicodeScalars.append(scalar)
+            } else if let folded = Self.asciiFolding(of: scalar) {
+                current += folded
+            } else if scalar.properties.generalCategory == .nonspacingMark {
+                continue
             } else if !current.isEmpty {
                 words.append(current)
                 current = ""
@@ -421,6 +429,34 @@ struct NameMaker {
 
     /// Base → the first counter not yet tried for it.
     var nextCounter: [String: Int] = [:]
+
+    /// The ASCII letters of a Latin letter of U+00C0–U+017F (Latin-1 Supplement and Latin
+    /// Extended-A), `nil` for any other scalar or for `×` and `÷`: the base letter of its
+    /// canonical decomposition (Unicode's UnicodeData.txt: `é` → `e`, `Ł` has none), else
+    /// CLDR's Latin-ASCII transliteration (`ß` → `ss`, `æ` → `ae`, `ø` → `o`, `þ` → `th`,
+    /// `ł` → `l`, `đ` → `d`, `ı` → `i`), its capitals in title case (`Æ` → `Ae`, so that a
+    /// word's first letter stays its only capital in lowerCamelCase).
+    static func asciiFolding(of scalar: Unicode.Scalar) -> String? {
+        guard (0xC0...0x17F).contains(scalar.value) else { return nil }
+        let folded = latinFolding[Int(scalar.value - 0xC0)]
+        return folded.isEmpty ? nil : folded
+    }
+
+    /// ``asciiFolding(of:)``'s table, from U+00C0; `""` for the two signs.
+    static let latinFolding: [String] = [
+        "A", "A", "A", "A", "A", "A", "Ae", "C", "E", "E", "E", "E", "I", "I", "I", "I",  // U+00C0
+        "D", "N", "O", "O", "O", "O", "O", "", "O", "U", "U", "U", "U", "Y", "Th", "ss",  // U+00D0
+        "a", "a", "a", "a", "a", "a", "ae", "c", "e", "e", "e", "e", "i", "i", "i", "i",  // U+00E0
+        "d", "n", "o", "o", "o", "o", "o", "", "o", "u", "u", "u", "u", "y", "th", "y",  // U+00F0
+        "A", "a", "A", "a", "A", "a", "C", "c", "C", "c", "C", "c", "C", "c", "D", "d",  // U+0100
+        "D", "d", "E", "e", "E", "e", "E", "e", "E", "e", "E", "e", "G", "g", "G", "g",  // U+0110
+        "G", "g", "G", "g", "H", "h", "H", "h", "I", "i", "I", "i", "I", "i", "I", "i",  // U+0120
+        "I", "i", "Ij", "ij", "J", "j", "K", "k", "q", "L", "l", "L", "l", "L", "l", "L",  // U+0130
+        "l", "L", "l", "N", "n", "N", "n", "N", "n", "n", "N", "n", "O", "o", "O", "o",  // U+0140
+        "O", "o", "Oe", "oe", "R", "r", "R", "r", "R", "r", "S", "s", "S", "s", "S", "s",  // U+0150
+        "S", "s", "T", "t", "T", "t", "T", "t", "U", "u", "U", "u", "U", "u", "U", "u",  // U+0160
+        "U", "u", "U", "u", "W", "w", "Y", "y", "Y", "Z", "z", "Z", "z", "Z", "z", "s",  // U+0170
+    ]
 }
 
 extension IBImport {

@@ -72,6 +72,29 @@ struct IBMappingTests {
         _ = try Self.solve(hierarchy)
     }
 
+    /// Names are ASCII: Latin letters with diacritics fold to their base letters (`é` → `e`,
+    /// also written as `e` and a combining acute), `ß` → `ss`, `æ` → `ae`; other scripts
+    /// separate words, and a label of nothing foldable falls back to its element.
+    @Test func nonASCIILabelsFoldToReadableNames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view userLabel="Café" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <label text="Größe" id="v2">\(Self.rect(0, 0, 10, 10))</label>
+                    <view userLabel="Cafe\u{301} Crème Brûlée" id="v3">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Ærø Łódź" id="v4">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Привет" id="v5">\(Self.rect(0, 0, 10, 10))</view>
+                    <label text="Prix × 2 — Ñandú" id="v6">\(Self.rect(0, 0, 10, 10))</label>
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "cafe", "labelGrosse", "cafeCremeBrulee", "aeroLodz", "view",
+                                              "labelPrix2Nandu"])
+        let scene = try SceneDecoder().decode(hierarchy.scene)
+        #expect(scene.views.map(\.name).sorted() == ["aeroLodz", "cafe", "cafeCremeBrulee", "labelGrosse", "labelPrix2Nandu", "view"])
+        _ = try Self.solve(hierarchy)
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;

@@ -143,6 +143,61 @@ def svg(ctx):
     ET.fromstring(r.body)
 
 
+@check('import/negotiation')
+def negotiation(ctx):
+    """POST /import negotiates as /solve: Accept: image/svg+xml draws, format wins over
+    Accept, an unacceptable Accept still answers JSON (never 406), 200s carry Vary: Accept;
+    curl's default form type (`--data-binary @file.xib`) is read as the document; another
+    type is a 415 listing the types."""
+    body = _read(ctx, 'Automattic__pocket-casts-ios__AddCell.xib')
+    drawn = ctx.request('POST', '/import', body, dict(XML, Accept='image/svg+xml'))
+    ctx.expect_status(drawn, 200, 'Accept: image/svg+xml')
+    ctx.expect_equal((drawn.headers.get('content-type'), drawn.headers.get('vary')),
+                     ('image/svg+xml; charset=utf-8', 'Accept'), 'the drawing and Vary')
+    ctx.expect_equal(drawn.body, ctx.request('POST', '/import?format=svg', body, XML).body, 'the drawing of format=svg')
+    for accept in ('text/html', '*/*', 'application/json'):
+        r = ctx.request('POST', '/import', body, dict(XML, Accept=accept))
+        ctx.expect_status(r, 200, 'Accept: %s' % accept)
+        ctx.expect_equal(r.headers.get('content-type'), 'application/json', 'JSON for Accept: %s' % accept)
+        s = ctx.request('POST', '/solve', {'views': {}}, {'Accept': accept})
+        ctx.expect_equal((s.status, s.headers.get('content-type')), (200, 'application/json'), '/solve for Accept: %s' % accept)
+    r = ctx.request('POST', '/import?format=json', body, dict(XML, Accept='image/svg+xml'))
+    ctx.expect_equal(r.headers.get('content-type'), 'application/json', 'format=json over Accept')
+    path = os.path.join(_files(ctx)[0], 'Automattic__pocket-casts-ios__AddCell.xib')
+    curled = ctx.curl(['--data-binary', '@' + path, 'http://127.0.0.1:%d/import' % ctx.port], target='/import')
+    ctx.expect_status(curled, 200, "curl --data-binary @file.xib (curl's default Content-Type)")
+    ctx.expect_equal(curled.json(), ctx.request('POST', '/import', body, XML).json(), 'the same answer as application/xml')
+    r = ctx.request('POST', '/import', body, {'Content-Type': 'text/html'})
+    ctx.expect_status(r, 415, 'Content-Type: text/html')
+    ctx.expect_equal(r.headers.get('accept-post'), 'application/xml, text/xml, application/octet-stream', 'Accept-Post')
+
+
+@check('import/names-and-solve-limits', needs='binary')
+def names_and_solve_limits(ctx):
+    """Labels outside ASCII fold to readable ASCII names (Café → cafe, Größe →
+    labelGrosse); a server started with --max-views 1 imports a two-view hierarchy with a
+    note naming the limit and flag, and its /solve answers the scene the 422 the note quotes."""
+    doc = (IOS_HEAD + '<view id="root-1"><rect key="frame" x="0" y="0" width="200" height="100"/>\n<subviews>\n'
+           '<view userLabel="Café" translatesAutoresizingMaskIntoConstraints="NO" id="a-1"><rect key="frame" x="0" y="0" width="200" height="50"/></view>\n'
+           '<label text="Größe" translatesAutoresizingMaskIntoConstraints="NO" id="b-1"><rect key="frame" x="0" y="50" width="200" height="50"/></label>\n'
+           '</subviews>\n</view>\n</objects>\n</document>\n').encode('utf-8')
+    s = ctx.new_server('import-limits', ['--max-views', '1', '--quiet'])
+    try:
+        r = ctx.request('POST', '/import', doc, XML, server=s)
+        ctx.expect_status(r, 200, 'import')
+        h = r.json()['hierarchies'][0]
+        ctx.expect_equal(h['ids'], {'superview': 'root-1', 'cafe': 'a-1', 'labelGrosse': 'b-1'}, 'ASCII names')
+        message = 'The scene has 2 views; at most 1 are allowed (limit maxViews)'
+        ctx.expect_equal([n for n in h['notes'] if n.startswith('/solve would')],
+                         ['/solve would refuse this scene (422 limit_exceeded): %s: raise it with --max-views' % message], 'the note')
+        solved = ctx.request('POST', '/solve', h['scene'], server=s)
+        ctx.expect_status(solved, 422, '/solve of the imported scene')
+        ctx.expect_equal([(d['code'], d['message']) for d in solved.json()['diagnostics']],
+                         [('limit_exceeded', message)], "/solve's diagnostic")
+    finally:
+        s.stop()
+
+
 def _lint(ctx, path):
     return subprocess.run([ctx.binary, 'lint', path], capture_output=True, timeout=120)
 
