@@ -3,8 +3,6 @@
 // fuzz/regressions/font/ and Debian's fonts cut and corrupted on every `swift test`.
 // No Testing import and no Foundation (TextLayout's ICU module clashes with Foundation's):
 // each check returns the first invariant an input breaks, or nil.
-import Glibc
-import Synchronization
 import TextLayout
 
 /// The settings and invariants of the font fuzz target: the stored-font upload path
@@ -26,23 +24,11 @@ enum FontFuzz {
     /// `(width, numberOfLines)`: unwrapped, one line, wrapped at widths from 0 to very wide.
     static let layouts: [(Double?, Int)] = [(nil, 0), (120, 1), (120, 0), (0, 3), (37.5, 2), (1e6, 0)]
 
-    /// The folder of this process's stand-ins for `/usr/share/fonts`.
-    static let folder: String = {
-        let folder = "/tmp/layoutd-font-fuzz-\(getpid())"
-        mkdir(folder, 0o700)
-        return folder
-    }()
-    /// Numbers each check's fonts root, so that checks running at once (the unit tests run
-    /// in parallel) never write a file another has mapped: HarfBuzz maps the file, and
-    /// truncating it under a mapping is a SIGBUS.
-    static let calls = Atomic<Int>(0)
-
-    /// Writes `bytes` to `path` (replacing it). Returns false when it cannot.
-    static func write(_ bytes: [UInt8], to path: String) -> Bool {
-        guard let file = fopen(path, "wb") else { return false }
-        defer { fclose(file) }
-        return bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) } == bytes.count
-    }
+    /// A catalog with no faces (every file is absent): measuring falls back to nothing,
+    /// so each input's own face shapes every glyph (`.notdef` where it has none).
+    static let emptyCatalog = FontCatalog(fontsRoot: "/nonexistent", fileExists: { _ in false })
+    /// The face an input is loaded as; its path only names it (a stored face's kind of key).
+    static let fuzzedFace = FontFace(family: "Fuzzed", weight: 400, italic: false, path: "stored:Fuzzed/400@1")
 
     /// The invariants of bytes → check → load → measure, for any input:
     /// - ``FontFileCheck/check(_:)`` refuses with a message, or accepts with at least one
@@ -62,26 +48,12 @@ enum FontFuzz {
         guard info.glyphCount >= 1, (16...16_384).contains(info.unitsPerEm) else {
             return "accepted with \(info.glyphCount) glyphs and unitsPerEm \(info.unitsPerEm)"
         }
-        // The bytes are written where the built-in table expects DejaVu Sans, under a fonts
-        // root of this call's own: a catalog rooted there has that one face (and no
-        // fallback family).
-        let root = folder + "/\(calls.add(1, ordering: .relaxed).newValue)"
-        let facePath = root + "/truetype/dejavu/DejaVuSans.ttf"
-        for path in [root, root + "/truetype", root + "/truetype/dejavu"] { mkdir(path, 0o700) }
-        defer {
-            unlink(facePath)
-            for path in [root + "/truetype/dejavu", root + "/truetype", root] { rmdir(path) }
-        }
-        guard write(bytes, to: facePath) else { return nil }  // the disk, not the input
-        let measurer = TextMeasurer(catalog: FontCatalog(fontsRoot: root), faceCapacity: 2)
+        // Loaded from the bytes, as a stored face is (no file): HarfBuzz copies them.
+        guard let loaded = LoadedFace(fuzzedFace, bytes: bytes) else { return "an accepted font does not load" }
+        let measurer = TextMeasurer(catalog: emptyCatalog, faceCapacity: 2)
         let cases = strings.map { ($0, 17.0) } + extremeSizes.map { (strings[0], $0) }
         for (string, size) in cases {
-            let prepared: PreparedText
-            do {
-                prepared = try measurer.prepare(string, font: FontRequest(family: "DejaVu Sans", size: size))
-            } catch {
-                return "an accepted font does not load: \(error)"
-            }
+            let prepared = measurer.prepare(string, font: FontRequest(family: "Fuzzed", size: size), primary: loaded)
             let length = prepared.utf16.count
             for (width, numberOfLines) in layouts {
                 let measured = prepared.layout(width: width, numberOfLines: numberOfLines)

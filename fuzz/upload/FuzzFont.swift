@@ -1,5 +1,6 @@
 // libFuzzer entry for the stored-font upload path: bytes → FontFileCheck → a HarfBuzz face
-// → strings measured with it. Build: scripts/fuzz-upload-smoke.sh. The invariants are
+// loaded from the bytes (LoadedFace(_:bytes:), as a stored face is: no temporary file) →
+// strings measured with it. Build: scripts/fuzz-upload-smoke.sh. The invariants are
 // FontFuzz.checkFont (Tests/TextLayoutTests/FontFuzzInvariants.swift).
 
 @_cdecl("LLVMFuzzerTestOneInput")
