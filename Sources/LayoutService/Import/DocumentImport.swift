@@ -140,15 +140,17 @@ extension SceneEngine {
     /// empty when the document is laid out on another device than its own (its recorded
     /// frames are not that device's).
     ///
-    /// - Throws: ``EngineFailure`` 422 with one `invalid_document` diagnostic naming the
-    ///   line (``IBImportError``), or one `limit_exceeded` when the importer's own solve
-    ///   (each hierarchy's free sizes, ``IBImportOptions/maxSolverWork``) passes
-    ///   `limits.maxSolverWork`.
     /// A hierarchy whose scene `/solve` would refuse for a limit (its JSON longer than
     /// `maxBodyBytes`, more views or constraints than `limits` allow, …) is imported all
     /// the same, with a note per limit naming it and its `serve` flag
     /// (``solveLimitNotes(_:limits:maxBodyBytes:)``).
     ///
+    /// - Parameter maxBodyBytes: the bytes of a `/solve` body, the server's
+    ///   `--max-body-bytes` (default 1 MiB, its default).
+    /// - Throws: ``EngineFailure`` 422 with one `invalid_document` diagnostic naming the
+    ///   line (``IBImportError``), or one `limit_exceeded` when the importer's own solve
+    ///   (each hierarchy's free sizes, ``IBImportOptions/maxSolverWork``) passes
+    ///   `limits.maxSolverWork`.
     /// - Complexity: the import is O(elements + constraints × log views); each solve is
     ///   bounded by its share of the work limit.
     public func importDocument(_ bytes: [UInt8], request: ImportRequest,
@@ -212,11 +214,12 @@ extension SceneEngine {
         return ImportOutcome(imported: imported, solved: solved)
     }
 
-    /// The `serve` flag of each scene limit that has one (the others are fixed).
-    static let sceneLimitFlags: [String: String] = [
-        "maxViews": "--max-views", "maxConstraints": "--max-constraints", "maxSizes": "--max-sizes",
-        "maxConstraintBytes": "--max-constraint-bytes", "maxHierarchyDepth": "--max-hierarchy-depth",
-        "maxJSONDepth": "--max-json-depth",
+    /// The `serve` flag of each scene limit that has one (the others are fixed), in a fixed
+    /// order (a list, not a dictionary: no hash order decides which is found).
+    static let sceneLimitFlags: [(limit: String, flag: String)] = [
+        ("maxViews", "--max-views"), ("maxConstraints", "--max-constraints"), ("maxSizes", "--max-sizes"),
+        ("maxConstraintBytes", "--max-constraint-bytes"), ("maxHierarchyDepth", "--max-hierarchy-depth"),
+        ("maxJSONDepth", "--max-json-depth"),
     ]
 
     /// What `POST /solve` would refuse in `scene` for a limit, one note each, in the
@@ -248,7 +251,7 @@ extension SceneEngine {
             _ = try SceneDecoder(limits: limits).decode(json)
         } catch {
             for diagnostic in error.diagnostics where diagnostic.code == .limitExceeded {
-                let flag = Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.key))") }?.value
+                let flag = Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.limit))") }?.flag
                 notes.append("/solve would refuse this scene (422 limit_exceeded): \(diagnostic.message)"
                              + (flag.map { ": raise it with \($0)" } ?? ""))
             }
