@@ -156,6 +156,14 @@ struct SceneBuilder {
             && Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
             notes.append("Stack \(view.name) arranges within its margins, as its recorded frames show (the document does not say layoutMarginsRelativeArrangement)")
         }
+        for stack in views where stack.element["distribution"] == "fillProportionally" {
+            let weighed = views.filter { view in
+                guard view.parent == stack.name, let vertical = proportionalWeightAxis(of: view) else { return false }
+                return intrinsicSize(view, weighingProportionally: false)?[vertical ? "height" : "width"] == nil
+            }.map(\.name)
+            guard !weighed.isEmpty else { continue }
+            notes.append("Stack \(stack.name) fills proportionally: \(weighed.joined(separator: ", ")), of no intrinsic length along its axis, weigh by their recorded length (their current length, as UIStackView reads it)")
+        }
         for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
             guard let side = Self.readableSide(view) else { continue }
             notes.append("Margins of \(view.name) follow the readable width (\(JSONWriter.format(Self.readableWidth)) points): at least \(JSONWriter.format(side)) left and right")
@@ -841,6 +849,12 @@ struct SceneBuilder {
     /// The recorded size (less the alignment insets: the intrinsic size is the alignment
     /// rectangle's) of a view sized by its content; `placeholderIntrinsicWidth/Height` win.
     func intrinsicSize(_ view: IBView) -> JSONValue? {
+        intrinsicSize(view, weighingProportionally: true)
+    }
+
+    /// ``intrinsicSize(_:)``, with or without the recorded length standing for the weight
+    /// of an arranged view in a proportional stack (``proportionalWeightAxis(of:)``).
+    func intrinsicSize(_ view: IBView, weighingProportionally: Bool) -> JSONValue? {
         let element = view.element
         var width: Double?, height: Double?
         let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
@@ -864,11 +878,38 @@ struct SceneBuilder {
             let value = text == "infinite" ? -1 : (Double(text) ?? -1)
             if isWidth { width = value } else { height = value }
         }
+        // A proportional stack weighs an arranged view of no intrinsic length on its axis
+        // by its current length (``proportionalWeightAxis(of:)``).
+        if weighingProportionally, let vertical = proportionalWeightAxis(of: view) {
+            let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
+            if vertical, height == nil || height! < 0 {
+                height = onPixelGrid(view.frame.height - inset.top - inset.bottom)
+            } else if !vertical, width == nil || width! < 0 {
+                width = onPixelGrid(view.frame.width - inset.left - inset.right)
+            }
+        }
         guard width != nil || height != nil else { return nil }
         var members: [(String, JSONValue)] = []
         if let width { members.append(("width", .number(width))) }
         if let height { members.append(("height", .number(height))) }
         return .object(members)
+    }
+
+    /// Whether `view` is a shown arranged view of a `fillProportionally` stack: then `true`
+    /// for a vertical stack, `false` for a horizontal one; `nil` otherwise.
+    ///
+    /// UIStackView sizes such views in proportion to their intrinsic lengths along its axis;
+    /// a view that has none (a plain view, a nested stack view: `UIView.noIntrinsicMetric`)
+    /// counts with its current length, which a loaded document sets to the recorded frame.
+    /// Interface Builder's recorded frames are a fixed point of that rule (a stack of plain
+    /// views keeps lengths that no content gives), so the recorded length along the axis
+    /// stands for the view's weight, as its intrinsic length there.
+    /// `IBMappingTests.proportionalStacksWeighViewsByTheirRecordedLength` holds it.
+    func proportionalWeightAxis(of view: IBView) -> Bool? {
+        guard view.isArranged, let stackName = view.parent, let stack = self.view(named: stackName),
+              stack.element["distribution"] == "fillProportionally",
+              view.element["hidden"] != "YES" || recordedShown(view) else { return nil }
+        return stack.element["axis"] == "vertical"
     }
 
     static func priorities(_ element: XMLElement, _ suffix: String) -> JSONValue? {

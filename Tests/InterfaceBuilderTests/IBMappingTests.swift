@@ -764,6 +764,37 @@ struct IBMappingTests {
         #expect(frames["view"] == Frame(x: 0, y: 10, width: 375, height: 20))
     }
 
+    /// A vertical `fillProportionally` stack of two plain views (no intrinsic height) drawn
+    /// 30 and 90 high in a 124-point stack (spacing 4): UIStackView weighs each by its
+    /// current height, so the recorded 30 and 90 reproduce; without the weights each would
+    /// get 0 × the stack's height.
+    @Test func proportionalStacksWeighViewsByTheirRecordedLength() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 200, 124))
+                <subviews>
+                    <stackView axis="vertical" distribution="fillProportionally" spacing="4" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 200, 124))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="top" id="v1">\(Self.rect(0, 0, 200, 30))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="bottom" id="v2">\(Self.rect(0, 34, 200, 90))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c3"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["top"]?["intrinsicSize"] == .object([("height", .number(30))]))
+        #expect(hierarchy.scene["views"]?["bottom"]?["intrinsicSize"] == .object([("height", .number(90))]))
+        #expect(hierarchy.notes.contains { $0.contains("fills proportionally: top, bottom") })
+        let frames = try Self.solve(hierarchy).frames
+        #expect(frames["top"] == Frame(x: 0, y: 0, width: 200, height: 30))
+        #expect(frames["bottom"] == Frame(x: 0, y: 34, width: 200, height: 90))
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
