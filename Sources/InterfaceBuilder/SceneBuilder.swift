@@ -948,7 +948,7 @@ struct SceneBuilder {
         let vertical = stack.element["axis"] == "vertical"
         let arranged = views.filter { $0.parent == stackName && $0.isArranged }
         guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { return false }
-        let spacing = stack.element["spacing"].flatMap(Double.init) ?? 0
+        let spacing = stack.element["spacing"].flatMap(Double.init) ?? (stack.element["spacingType"] == "standard" ? Self.systemSpacing : 0)
         func start(_ item: IBView) -> Double { vertical ? item.frame.y : item.frame.x }
         func end(_ item: IBView) -> Double { vertical ? item.frame.y + item.frame.height : item.frame.x + item.frame.width }
         guard end(view) - start(view) > 0.01 else { return false }
@@ -983,7 +983,13 @@ struct SceneBuilder {
         .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
     }
 
-    /// UIStackView's IB attributes → the scene's `stack`: the subviews are the arranged views.
+    /// The system spacing between sibling views (Interface Builder's "Standard" spacing,
+    /// UIStackView's `spacingUseSystem`, written `spacingType="standard"`): 8 points.
+    /// `IBMappingTests.standardStackSpacingIsEightPoints` holds it.
+    static let systemSpacing = 8.0
+
+    /// UIStackView's IB attributes → the scene's `stack`: the subviews are the arranged views;
+    /// `spacingType="standard"` without a `spacing` is ``systemSpacing``.
     func stack(_ view: IBView) -> JSONValue {
         let element = view.element
         let axis = element["axis"] == "vertical" ? "vertical" : "horizontal"
@@ -993,7 +999,11 @@ struct SceneBuilder {
             if alignment == "baseline" { alignment = "lastBaseline" }
             if axis == "horizontal" || !alignment.hasSuffix("aseline") { members.append(("alignment", .string(alignment))) }
         }
-        if let spacing = element["spacing"].flatMap(Double.init) { members.append(("spacing", .number(spacing))) }
+        if let spacing = element["spacing"].flatMap(Double.init) {
+            members.append(("spacing", .number(spacing)))
+        } else if element["spacingType"] == "standard" {
+            members.append(("spacing", .number(Self.systemSpacing)))
+        }
         let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
         members.append(("arranged", .array(arranged)))
         if element["layoutMarginsRelativeArrangement"] == "YES" || Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {

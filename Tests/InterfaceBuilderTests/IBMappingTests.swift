@@ -795,6 +795,34 @@ struct IBMappingTests {
         #expect(frames["bottom"] == Frame(x: 0, y: 34, width: 200, height: 90))
     }
 
+    /// `spacingType="standard"` (Interface Builder's "Standard" stack spacing) is the system
+    /// spacing between siblings, 8 points: a 100-point label and a 50-point one in a
+    /// 200-point horizontal stack that fills leave the first 142 wide, the second at 150.
+    @Test func standardStackSpacingIsEightPoints() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 200, 40))
+                <subviews>
+                    <stackView spacingType="standard" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 200, 40))
+                        <subviews>
+                            <label text="Title" horizontalHuggingPriority="249" translatesAutoresizingMaskIntoConstraints="NO" id="l1">\(Self.rect(0, 0, 142, 40))</label>
+                            <label text="On" translatesAutoresizingMaskIntoConstraints="NO" id="l2">\(Self.rect(150, 0, 50, 40))</label>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c3"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["stackView"]?["stack"]?["spacing"] == .number(8))
+        let frames = try Self.solve(hierarchy).frames
+        #expect(frames["labelTitle"] == Frame(x: 0, y: 0, width: 142, height: 40))
+        #expect(frames["labelOn"] == Frame(x: 150, y: 0, width: 50, height: 40))
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
