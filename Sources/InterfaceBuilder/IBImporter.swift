@@ -166,12 +166,14 @@ public enum InterfaceBuilderImporter {
         }
 
         let excluded = excludedByVariations(root, device: target ?? device)
+        let wholePoints = recordsWholePoints(root)
         var hierarchyNames = NameMaker()
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
             builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
             builder.toolsVersion = Int(info.toolsVersion) ?? 0
+            builder.recordsWholePoints = wholePoints
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             if options.measuresLabels {
@@ -331,6 +333,24 @@ public enum InterfaceBuilderImporter {
         if runtime.lowercased().hasPrefix("watchkit") || type.contains("WatchKit") { return "watchOS" }
         if runtime.hasPrefix("AppleTV") || type.contains("AppleTV") { return "tvOS" }
         return nil
+    }
+
+    /// Whether the document records at least one frame and every `<rect key="frame">` in it
+    /// lies on whole points (each value within 10⁻³ of an integer). Recursion depth is
+    /// bounded by ``XMLLimits/maxDepth``.
+    static func recordsWholePoints(_ root: XMLElement) -> Bool {
+        var frames = 0
+        func visit(_ element: XMLElement) -> Bool {
+            if element.name == "rect", element["key"] == "frame" {
+                frames += 1
+                for attribute in ["x", "y", "width", "height"] {
+                    guard let value = element[attribute].flatMap(Double.init) else { continue }
+                    if abs(value - value.rounded()) > 1e-3 { return false }
+                }
+            }
+            return element.children.allSatisfy(visit)
+        }
+        return visit(root) && frames > 0
     }
 
     /// The id of the view File's Owner's `view` outlet names, when the xib has one.

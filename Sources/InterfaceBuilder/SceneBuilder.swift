@@ -99,8 +99,22 @@ struct SceneBuilder {
     }
 
     /// The pixel grid of the scene's frames (`options.displayScale`): the device's scale,
-    /// else ``recordedScale()``.
+    /// else ``recordedScale()``; 1 when ``recordsWholePoints``.
     var displayScale: Int?
+
+    /// Whether every frame of the whole document (``InterfaceBuilderImporter/recordsWholePoints(_:)``)
+    /// lies on whole points. Such a document drawn before Xcode 9 (``pixelGridToolsVersion``)
+    /// was laid out on a grid of whole points (an Xcode 8 storyboard records a 48-point view
+    /// centred in 375 points at 164, not 163.5), so its frames are solved with display scale 1. This never undoes a reproduced frame: an edge
+    /// that rounds to a whole point on a finer grid (within ¼ point at @2x, ⅙ at @3x) rounds
+    /// to the same point on the grid of whole points.
+    /// `IBMappingTests.documentsRecordingWholePointsAreSolvedOnWholePoints` holds it.
+    var recordsWholePoints = false
+
+    /// The first `toolsVersion` of Xcode 9, whose canvas records frames on the device's
+    /// pixels (the corpus README); a document of an earlier Xcode whose frames all lie on
+    /// whole points (``recordsWholePoints``) is solved on whole points.
+    static let pixelGridToolsVersion = 13000
 
     /// The pixel grid a document without a `<device>` (drawn before Xcode 8, whose canvas
     /// did not name one) was laid out on, as its recorded frames show it: the smallest of
@@ -130,6 +144,10 @@ struct SceneBuilder {
         collectSubviews(of: rootElement, name: "superview", absolute: views[0].absolute)
         collectGuides()
         displayScale = device?.scale
+        if let device, device.scale > 1, recordsWholePoints, toolsVersion > 0, toolsVersion < Self.pixelGridToolsVersion {
+            displayScale = 1
+            notes.append("Every frame the document records lies on whole points, though its device has \(device.scale) pixels per point: the frames are taken as laid out on whole points (display scale 1), as Xcode 8 recorded centred views")
+        }
         if device == nil, let scale = recordedScale() {
             displayScale = scale
             notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point, taken as the display scale")

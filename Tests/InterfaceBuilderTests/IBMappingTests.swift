@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LayoutCompiler
 @testable import InterfaceBuilder
@@ -821,6 +822,37 @@ struct IBMappingTests {
         let frames = try Self.solve(hierarchy).frames
         #expect(frames["labelTitle"] == Frame(x: 0, y: 0, width: 142, height: 40))
         #expect(frames["labelOn"] == Frame(x: 150, y: 0, width: 50, height: 40))
+    }
+
+    /// A document drawn before Xcode 9 whose every frame lies on whole points was laid out
+    /// on whole points: a 48-point view centred in 375 points is recorded at 164 and solves
+    /// there with display scale 1 (noted); the same document from a later Xcode keeps its
+    /// device's grid and solves at 163.5.
+    @Test func documentsRecordingWholePointsAreSolvedOnWholePoints() throws {
+        let objects = """
+            <view id="root">\(Self.rect(0, 0, 375, 667))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="dot" id="v1">\(Self.rect(164, 0, 48, 48))
+                        <constraints>
+                            <constraint firstAttribute="width" constant="48" id="c1"/>
+                            <constraint firstAttribute="height" constant="48" id="c2"/>
+                        </constraints>
+                    </view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="c3"/>
+                    <constraint firstItem="v1" firstAttribute="top" secondItem="root" secondAttribute="top" id="c4"/>
+                </constraints>
+            </view>
+        """
+        let xcode8 = try Self.single(Array(String(decoding: Self.xib(objects), as: UTF8.self)
+            .replacingOccurrences(of: "toolsVersion=\"22505\"", with: "toolsVersion=\"11762\"").utf8))
+        #expect(xcode8.scene["options"] == .object([("displayScale", .number(1))]))
+        #expect(xcode8.notes.contains { $0.contains("lies on whole points") })
+        #expect(try Self.solve(xcode8).frames["dot"] == Frame(x: 164, y: 0, width: 48, height: 48))
+        let later = try Self.single(Self.xib(objects))
+        #expect(later.scene["options"] == .object([("displayScale", .number(2))]))
+        #expect(try Self.solve(later).frames["dot"] == Frame(x: 163.5, y: 0, width: 48, height: 48))
     }
 
     @Test func theAnswerHasTheContractsShape() throws {
