@@ -104,7 +104,7 @@ public enum InterfaceBuilderImporter {
     ///   or hold a numeric attribute that is not a finite number (``IBNumbers``).
     /// - Complexity: O(elements + constraints × log views).
     public static func importDocument(_ bytes: [UInt8], options: IBImportOptions = IBImportOptions()) throws(IBImportError) -> IBImport {
-        let root: XMLElement
+        var root: XMLElement
         do {
             root = try SafeXML.parse(bytes, limits: options.limits)
         } catch {
@@ -130,6 +130,10 @@ public enum InterfaceBuilderImporter {
         let target = options.device.flatMap { $0 == recorded ? nil : $0 }
         let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
                                   recordedDevice: target == nil ? nil : recorded)
+        var varied: [(id: String, text: String)] = []
+        if let traitsDevice = target ?? device {
+            root = applyingPropertyVariations(root, device: traitsDevice, applied: &varied)
+        }
 
         var roots: [HierarchyRoot] = []
         if kind == "storyboard" {
@@ -179,6 +183,11 @@ public enum InterfaceBuilderImporter {
             if options.measuresLabels {
                 hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
                                                         notes: &hierarchy.notes)
+            }
+            if !varied.isEmpty {
+                var inside: Set<String> = []
+                collectIDs(hierarchyRoot.element, into: &inside)
+                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
             }
             if let target {
                 hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
@@ -324,6 +333,47 @@ public enum InterfaceBuilderImporter {
         }
         visit(root)
         return defaultExcluded.subtracting(included).union(matchingExcluded)
+    }
+
+    /// `element` with the attribute overrides of its size-class variations applied for
+    /// `device`'s traits: a child `<variation key="heightClass=compact" hidden="NO"/>` (or
+    /// `constant=`, `spacing=`, `axis=`, …) sets those attributes of its parent element where
+    /// its key matches (``IBDevice/matches(variation:)``), as UIKit's trait collection selects
+    /// them at run time; among several that match, the more specific key (more traits) wins.
+    /// `default` keys and mask variations (``excludedByVariations(_:device:)``) are left
+    /// alone. Each override is listed in `applied` with the element's id, for the notes.
+    /// Recursion depth is bounded by ``XMLLimits/maxDepth``.
+    /// `IBMappingTests.sizeClassAttributeVariationsAreApplied` holds it.
+    static func applyingPropertyVariations(_ element: XMLElement, device: IBDevice,
+                                           applied: inout [(id: String, text: String)]) -> XMLElement {
+        var result = element
+        let overrides = element.children
+            .filter { $0.name == "variation" && $0.attributes.count > 1 }
+            .compactMap { variation -> (parts: Int, key: String, attributes: [(name: String, value: String)])? in
+                guard let key = variation["key"], key != "default", device.matches(variation: key) else { return nil }
+                return (key.split(separator: "-").count, key, variation.attributes.filter { $0.name != "key" })
+            }
+            .enumerated().sorted { ($0.element.parts, $0.offset) < ($1.element.parts, $1.offset) }.map(\.element)
+        for override in overrides {
+            for attribute in override.attributes {
+                if let index = result.attributes.firstIndex(where: { $0.name == attribute.name }) {
+                    result.attributes[index].value = attribute.value
+                } else {
+                    result.attributes.append(attribute)
+                }
+                if let id = element["id"] {
+                    applied.append((id, "Size-class variation \(override.key) sets \(attribute.name)=\"\(attribute.value)\" on \(element.name) \(id) (the device's traits)"))
+                }
+            }
+        }
+        result.children = element.children.map { applyingPropertyVariations($0, device: device, applied: &applied) }
+        return result
+    }
+
+    /// Every `id` in `element`'s subtree. Recursion depth is bounded by ``XMLLimits/maxDepth``.
+    static func collectIDs(_ element: XMLElement, into ids: inout Set<String>) {
+        if let id = element["id"] { ids.insert(id) }
+        for child in element.children { collectIDs(child, into: &ids) }
     }
 
     /// The platform of a non-iOS document, from `targetRuntime` (`MacOSX.Cocoa`,
