@@ -46,6 +46,8 @@ struct SceneBuilder {
     /// View name → the axes whose size the constraints leave free, which the recorded size
     /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
     var freeSizes: [String: (width: Bool, height: Bool)] = [:]
+    /// Hidden arranged views that cannot collapse (``uncollapsibleConstraints()``).
+    var uncollapsible: Set<String> = []
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
     /// A controller's top and bottom layout guides: their bottom and top are the safe area's
@@ -553,6 +555,19 @@ struct SceneBuilder {
             }
         }
         var taken = false
+        // Hidden arranged views whose hiding conflicts with their own constraints.
+        for diagnostic in layout.diagnostics where diagnostic.code == .unsatisfiableConstraints {
+            for reference in (diagnostic.conflicting ?? []) + (diagnostic.broken.map { [$0] } ?? []) {
+                guard reference.text.hasSuffix(" hiding)"), let dot = reference.text.firstIndex(of: ".") else { continue }
+                let name = String(reference.text[..<dot])
+                let rest = reference.text[reference.text.index(after: dot)...]
+                guard rest.hasPrefix("width == 0 (stack ") || rest.hasPrefix("height == 0 (stack "),
+                      !uncollapsible.contains(name), let view = self.view(named: name), isUncollapsibleCandidate(view) else { continue }
+                uncollapsible.insert(name)
+                taken = true
+                notes.append("Hidden arranged view \(name) cannot collapse (its own required constraints give it a length): it keeps that length where its stack hides it, as Interface Builder lays it out, instead of the stack's hiding")
+            }
+        }
         for view in views.dropFirst() where !Self.isMarked(view) {
             guard let axes = found[view.name] else { continue }
             freeSizes[view.name] = axes
@@ -561,6 +576,71 @@ struct SceneBuilder {
             notes.append("The constraints leave the \(what) of \(view.name) free and Interface Builder did not mark it ambiguous: its recorded \(what) is taken as its intrinsic size (a size of its own at design time)")
         }
         return taken
+    }
+
+    /// Whether `view` is a hidden arranged view, unmarked, that the recorded frames show
+    /// with a length along its stack's axis though not laid out shown (``recordedShown(_:)``),
+    /// in a stack whose alignment ``uncollapsibleConstraints()`` can place it by.
+    func isUncollapsibleCandidate(_ view: IBView) -> Bool {
+        guard view.isArranged, view.element["hidden"] == "YES", !Self.isMarked(view), !recordedShown(view),
+              let stackName = view.parent, let stack = self.view(named: stackName) else { return false }
+        let vertical = stack.element["axis"] == "vertical"
+        let alignment = stack.element["alignment"] ?? "fill"
+        guard ["fill", "leading", "top", "trailing", "bottom", "center"].contains(alignment) else { return false }
+        return (vertical ? view.frame.height : view.frame.width) > 0
+    }
+
+    /// A hidden arranged view whose own required constraints give it a length along its
+    /// stack's axis cannot take the stack's hiding length 0: UIKit's engine, as Interface
+    /// Builder's recorded frames show it (no such view is marked misplaced), keeps the
+    /// view's constraints and breaks the hiding. The view keeps its length, out of the
+    /// arrangement, where the stack hides it: its start at the end of the visible arranged
+    /// view before it (plus half the spacing when a visible one follows), else its end at
+    /// the start of the visible one after it, else at the stack's start (always at the
+    /// stack's start in `equalSpacing` and `equalCentering` stacks, which do not place
+    /// hidden views between their neighbours); across the axis
+    /// as the stack's alignment places arranged views (within the margins when the stack
+    /// arranges within them). `IBMappingTests.hiddenArrangedViewsThatCannotCollapseKeepTheirLength`
+    /// holds it.
+    func uncollapsibleConstraints() -> [JSONValue] {
+        var result: [JSONValue] = []
+        for view in views where uncollapsible.contains(view.name) {
+            guard let stackName = view.parent, let stack = self.view(named: stackName) else { continue }
+            let vertical = stack.element["axis"] == "vertical"
+            let marginal = stack.element["layoutMarginsRelativeArrangement"] == "YES"
+                || Self.arrangesWithinMargins(stack, arranged: views.filter { $0.parent == stackName && $0.isArranged })
+            func edge(_ attribute: String) -> String { marginal ? attribute + "Margin" : attribute }
+            let (start, end) = vertical ? ("top", "bottom") : ("leading", "trailing")
+            let arranged = views.filter { $0.parent == stackName && $0.isArranged }
+            guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { continue }
+            func visible(_ item: IBView) -> Bool { item.element["hidden"] != "YES" || recordedShown(item) }
+            let previous = arranged[..<index].last(where: visible)
+            let next = arranged[(index + 1)...].first(where: visible)
+            let spacing = stack.element["spacing"].flatMap(Double.init) ?? (stack.element["spacingType"] == "standard" ? Self.systemSpacing : 0)
+            var equations: [String] = []
+            let distribution = stack.element["distribution"] ?? "fill"
+            if distribution == "equalSpacing" || distribution == "equalCentering" {
+                equations.append("\(view.name).\(start) == \(stackName).\(edge(start))")
+            } else if let previous {
+                let constant = next != nil ? spacing / 2 : 0
+                equations.append("\(view.name).\(start) == \(previous.name).\(end)" + (constant == 0 ? "" : " + \(JSONWriter.format(constant))"))
+            } else if let next {
+                equations.append("\(view.name).\(end) == \(next.name).\(start)")
+            } else {
+                equations.append("\(view.name).\(start) == \(stackName).\(edge(start))")
+            }
+            let (crossStart, crossEnd, crossCenter) = vertical ? ("leading", "trailing", "centerX") : ("top", "bottom", "centerY")
+            switch stack.element["alignment"] ?? "fill" {
+            case "fill":
+                equations.append("\(view.name).\(crossStart) == \(stackName).\(edge(crossStart))")
+                equations.append("\(view.name).\(crossEnd) == \(stackName).\(edge(crossEnd))")
+            case "leading", "top": equations.append("\(view.name).\(crossStart) == \(stackName).\(edge(crossStart))")
+            case "trailing", "bottom": equations.append("\(view.name).\(crossEnd) == \(stackName).\(edge(crossEnd))")
+            default: equations.append("\(view.name).\(crossCenter) == \(stackName).\(crossCenter)")
+            }
+            result += equations.map { .object([("equation", .string($0)), ("id", .string("hidden:\(view.name)"))]) }
+        }
+        return result
     }
 
     // MARK: Margins
@@ -793,7 +873,9 @@ struct SceneBuilder {
         var viewMembers: [(String, JSONValue)] = []
         for view in views.dropFirst() {
             var members: [(String, JSONValue)] = []
-            if let parent = view.parent, parent != "superview", !(view.isArranged) { members.append(("parent", .string(parent))) }
+            if let parent = view.parent, parent != "superview", !view.isArranged || uncollapsible.contains(view.name) {
+                members.append(("parent", .string(parent)))
+            }
             let element = view.element
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
@@ -818,7 +900,7 @@ struct SceneBuilder {
         if !guides.isEmpty {
             scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
         }
-        scene.append(("constraints", .array(guideConstraints + constraints)))
+        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints())))
         if let displayScale { scene.append(("options", .object([("displayScale", .number(Double(displayScale)))]))) }
         return .object(scene)
     }
@@ -1022,7 +1104,7 @@ struct SceneBuilder {
         } else if element["spacingType"] == "standard" {
             members.append(("spacing", .number(Self.systemSpacing)))
         }
-        let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
+        let arranged = views.filter { $0.parent == view.name && $0.isArranged && !uncollapsible.contains($0.name) }.map { JSONValue.string($0.name) }
         members.append(("arranged", .array(arranged)))
         if element["layoutMarginsRelativeArrangement"] == "YES" || Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
             members.append(("layoutMarginsRelative", .bool(true)))

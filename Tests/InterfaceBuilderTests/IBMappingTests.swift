@@ -893,6 +893,45 @@ struct IBMappingTests {
         #expect(frames["box"] == Frame(x: 0, y: 0, width: 375, height: 150))
     }
 
+    /// A hidden arranged view whose own required width (44) cannot take its stack's hiding
+    /// width 0 keeps its width where the stack hides it, as Interface Builder records it:
+    /// between two visible 44-point buttons of a `fillEqually` stack it starts at the first
+    /// one's end (x 44), the second button beside the first; no conflict is left.
+    @Test func hiddenArrangedViewsThatCannotCollapseKeepTheirLength() throws {
+        func button(_ id: String, _ label: String, _ x: Double, hidden: Bool = false) -> String {
+            """
+            <button \(hidden ? "hidden=\"YES\" " : "")userLabel="\(label)" translatesAutoresizingMaskIntoConstraints="NO" id="\(id)">\(Self.rect(x, 0, 44, 44))
+                <constraints><constraint firstAttribute="width" constant="44" id="w\(id)"/></constraints>
+            </button>
+            """
+        }
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 88, 44))
+                <subviews>
+                    <stackView distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 88, 44))
+                        <subviews>
+                            \(button("b1", "first", 0))
+                            \(button("b2", "gone", 44, hidden: true))
+                            \(button("b3", "second", 44))
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.notes.contains { $0.hasPrefix("Hidden arranged view gone cannot collapse") })
+        #expect(hierarchy.scene["views"]?["stackView"]?["stack"]?["arranged"] == .array([.string("first"), .string("second")]))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(!diagnostics.contains { $0.code == .unsatisfiableConstraints }, "\(diagnostics.map(\.message))")
+        #expect(frames["first"] == Frame(x: 0, y: 0, width: 44, height: 44))
+        #expect(frames["gone"] == Frame(x: 44, y: 0, width: 44, height: 44))
+        #expect(frames["second"] == Frame(x: 44, y: 0, width: 44, height: 44))
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
