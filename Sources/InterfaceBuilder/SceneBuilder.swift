@@ -1051,7 +1051,9 @@ struct SceneBuilder {
         let spacing = stack.element["spacing"].flatMap(Double.init) ?? (stack.element["spacingType"] == "standard" ? Self.systemSpacing : 0)
         func start(_ item: IBView) -> Double { vertical ? item.frame.y : item.frame.x }
         func end(_ item: IBView) -> Double { vertical ? item.frame.y + item.frame.height : item.frame.x + item.frame.width }
-        guard end(view) - start(view) > 0.01 else { return false }
+        // Laid out shown, a view lies within its stack: one drawn before the stack's start
+        // was placed by the hiding (``uncollapsibleConstraints()``).
+        guard end(view) - start(view) > 0.01, start(view) >= -0.01 else { return false }
         if index + 1 < arranged.count {
             return abs(start(arranged[index + 1]) - (end(view) + spacing)) <= 0.01
         }

@@ -930,6 +930,29 @@ struct IBMappingTests {
         #expect(frames["first"] == Frame(x: 0, y: 0, width: 44, height: 44))
         #expect(frames["gone"] == Frame(x: 44, y: 0, width: 44, height: 44))
         #expect(frames["second"] == Frame(x: 44, y: 0, width: 44, height: 44))
+
+        // Hidden first, drawn before the stack's start (not laid out shown, though the next
+        // view starts at its end): its end at the next visible view's start.
+        let first = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 44, 44))
+                <subviews>
+                    <stackView distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 44, 44))
+                        <subviews>
+                            \(button("b1", "gone", -44, hidden: true))
+                            \(button("b2", "only", 0))
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        let firstFrames = try Self.solve(first).frames
+        #expect(firstFrames["gone"] == Frame(x: -44, y: 0, width: 44, height: 44))
+        #expect(firstFrames["only"] == Frame(x: 0, y: 0, width: 44, height: 44))
     }
 
     @Test func theAnswerHasTheContractsShape() throws {
