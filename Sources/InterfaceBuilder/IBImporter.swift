@@ -136,6 +136,7 @@ public enum InterfaceBuilderImporter {
         }
 
         var roots: [HierarchyRoot] = []
+        let pushed = kind == "storyboard" ? pushedControllers(root) : []
         if kind == "storyboard" {
             for scenes in root.children where scenes.name == "scenes" {
                 for scene in scenes.children where scene.name == "scene" {
@@ -146,6 +147,7 @@ public enum InterfaceBuilderImporter {
                             let guides = controller.child("layoutGuides")?.children ?? []
                             var hierarchyRoot = HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true)
                             hierarchyRoot.controller = controller
+                            hierarchyRoot.isPushed = controller["id"].map(pushed.contains) ?? false
                             roots.append(hierarchyRoot)
                         }
                     }
@@ -370,6 +372,52 @@ public enum InterfaceBuilderImporter {
         return result
     }
 
+    /// The ids of a storyboard's controllers shown inside a navigation controller without
+    /// a `<navigationItem>` of their own: the destinations of `show` (or `push`) segues from
+    /// a controller in a navigation stack (a `rootViewController` of a
+    /// `navigationController`, a controller with a `navigationItem`, or one so reached),
+    /// which UIKit pushes onto that stack, under its navigation bar. To a fixed point: at
+    /// most one pass per controller, each O(elements).
+    static func pushedControllers(_ root: XMLElement) -> Set<String> {
+        var controllers: [String: XMLElement] = [:]
+        var inStack: Set<String> = []
+        var order: [String] = []
+        for scenes in root.children where scenes.name == "scenes" {
+            for scene in scenes.children where scene.name == "scene" {
+                for controller in scene.child("objects")?.children ?? [] {
+                    guard let id = controller["id"], controller["sceneMemberID"] == "viewController" else { continue }
+                    controllers[id] = controller
+                    order.append(id)
+                    if controller.child("navigationItem", key: "navigationItem") != nil { inStack.insert(id) }
+                }
+            }
+        }
+        func segues(_ element: XMLElement, _ body: (XMLElement) -> Void) {
+            for child in element.children {
+                if child.name == "segue" { body(child) }
+                segues(child, body)
+            }
+        }
+        for id in order where controllers[id]?.name == "navigationController" {
+            segues(controllers[id]!) { segue in
+                if segue["relationship"] == "rootViewController", let destination = segue["destination"] { inStack.insert(destination) }
+            }
+        }
+        var pushed: Set<String> = []
+        var queue = order.filter(inStack.contains)
+        var visited = Set(queue)
+        while let id = queue.popLast() {
+            guard let controller = controllers[id] else { continue }
+            segues(controller) { segue in
+                guard segue["kind"] == "show" || segue["kind"] == "push", let destination = segue["destination"],
+                      controllers[destination]?.name != "navigationController" else { return }
+                if controllers[destination]?.child("navigationItem", key: "navigationItem") == nil { pushed.insert(destination) }
+                if visited.insert(destination).inserted { queue.append(destination) }
+            }
+        }
+        return pushed
+    }
+
     /// Every `id` in `element`'s subtree. Recursion depth is bounded by ``XMLLimits/maxDepth``.
     static func collectIDs(_ element: XMLElement, into ids: inout Set<String>) {
         if let id = element["id"] { ids.insert(id) }
@@ -445,6 +493,10 @@ struct HierarchyRoot {
     /// A storyboard scene's controller element (its `navigationItem` and `tabBarItem` say
     /// which bars cover the root view).
     var controller: XMLElement? = nil
+    /// The controller is pushed onto a navigation controller's stack without a
+    /// `navigationItem` of its own (``InterfaceBuilderImporter/pushedControllers(_:)``):
+    /// the navigation bar covers it all the same.
+    var isPushed = false
 }
 
 /// Makes valid (`[A-Za-z_][A-Za-z0-9_]*`), readable, unique lowerCamelCase names.

@@ -791,10 +791,10 @@ struct SceneBuilder {
             let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
             top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
             bottom = notched ? 34 : 0
-            let bars = Self.bars(of: root.controller, device: device)
+            let bars = Self.bars(of: root.controller, device: device, pushed: root.isPushed)
             if bars.top > 0 {
                 top += bars.top
-                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller has a navigationItem)")
+                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller " + (root.isPushed ? "is pushed by a show segue onto a navigation controller's stack)" : "has a navigationItem)"))
             }
             if bars.bottom > 0 {
                 bottom = (notched ? 34 : 0) + bars.bottom
@@ -812,12 +812,12 @@ struct SceneBuilder {
     /// knows), a tab bar when it has a `<tabBarItem>` (49 points on an
     /// iPhone, 50 on an iPad). Sizes: UIKit's `UINavigationBar` and `UITabBar` heights
     /// (Apple's Human Interface Guidelines, "Navigation bars", "Tab bars").
-    static func bars(of controller: XMLElement?, device: IBDevice) -> (top: Double, bottom: Double) {
+    static func bars(of controller: XMLElement?, device: IBDevice, pushed: Bool = false) -> (top: Double, bottom: Double) {
         guard let controller else { return (0, 0) }
         let iPad = device.id.hasPrefix("ipad")
         var top = 0.0, bottom = 0.0
-        if let item = controller.child("navigationItem", key: "navigationItem"), item["prompt"] == nil,
-           item["largeTitleDisplayMode"] == nil || item["largeTitleDisplayMode"] == "never" {
+        let item = controller.child("navigationItem", key: "navigationItem")
+        if (item == nil && pushed) || (item.map { $0["prompt"] == nil && ($0["largeTitleDisplayMode"] == nil || $0["largeTitleDisplayMode"] == "never") } ?? false) {
             top = iPad ? 50 : (device.orientation == "landscape" ? 32 : 44)
         }
         if controller.child("tabBarItem", key: "tabBarItem") != nil {

@@ -955,6 +955,57 @@ struct IBMappingTests {
         #expect(firstFrames["only"] == Frame(x: 0, y: 0, width: 44, height: 44))
     }
 
+    /// A controller without a `navigationItem` that a `show` segue pushes from the root of a
+    /// navigation controller sits under the navigation bar all the same: its safe area's
+    /// top is 20 + 44 on a 4.7-inch iPhone; a controller no segue pushes keeps 20.
+    @Test func controllersPushedByShowSeguesAreUnderTheNavigationBar() throws {
+        func controller(_ id: String, navigationItem: Bool, segue: String) -> String {
+            let item = navigationItem ? "<navigationItem key=\"navigationItem\" title=\"Parent\" id=\"\(id)-nav\"/>" : ""
+            return """
+            <viewController id="\(id)" sceneMemberID="viewController">
+                <view key="view" contentMode="scaleToFill" id="\(id)-root">\(Self.rect(0, 0, 375, 667))
+                    <subviews>
+                        <button translatesAutoresizingMaskIntoConstraints="NO" userLabel="item" id="\(id)-a">\(Self.rect(0, 64, 375, 44))
+                            <connections>\(segue)</connections>
+                        </button>
+                    </subviews>
+                    <viewLayoutGuide key="safeArea" id="\(id)-safe"/>
+                    <constraints>
+                        <constraint firstItem="\(id)-a" firstAttribute="top" secondItem="\(id)-root" secondAttribute="top" constant="64" id="\(id)-k1"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="leading" secondItem="\(id)-root" secondAttribute="leading" id="\(id)-k2"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="trailing" secondItem="\(id)-root" secondAttribute="trailing" id="\(id)-k3"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="height" constant="44" id="\(id)-k4"/>
+                    </constraints>
+                </view>
+                \(item)
+            </viewController>
+            """
+        }
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch">
+            <device id="retina4_7" orientation="portrait"/>
+            <scenes>
+                <scene sceneID="s1"><objects>
+                    <navigationController id="nav" sceneMemberID="viewController">
+                        <connections><segue destination="parent" kind="relationship" relationship="rootViewController" id="g1"/></connections>
+                    </navigationController>
+                </objects></scene>
+                <scene sceneID="s2"><objects>\(controller("parent", navigationItem: true, segue: "<segue destination=\"child\" kind=\"show\" id=\"g2\"/>"))</objects></scene>
+                <scene sceneID="s3"><objects>\(controller("child", navigationItem: false, segue: ""))</objects></scene>
+                <scene sceneID="s4"><objects>\(controller("alone", navigationItem: false, segue: ""))</objects></scene>
+            </scenes>
+        </document>
+        """.utf8)
+        let result = try InterfaceBuilderImporter.importDocument(bytes)
+        #expect(result.hierarchies.count == 3)
+        let child = try #require(result.hierarchies.first { $0.ibId == "child-root" })
+        #expect(child.notes.contains { $0.contains("is pushed by a show segue") })
+        #expect(child.scene["container"]?["safeArea"]?["top"] == .number(64))
+        let alone = try #require(result.hierarchies.first { $0.ibId == "alone-root" })
+        #expect(alone.scene["container"]?["safeArea"]?["top"] == .number(20))
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
