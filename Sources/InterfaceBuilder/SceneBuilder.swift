@@ -998,12 +998,13 @@ struct SceneBuilder {
     /// Whether `view` is a shown arranged view of a `fillProportionally` stack: then `true`
     /// for a vertical stack, `false` for a horizontal one; `nil` otherwise.
     ///
-    /// UIStackView sizes such views in proportion to their intrinsic lengths along its axis;
-    /// a view that has none (a plain view, a nested stack view: `UIView.noIntrinsicMetric`)
-    /// counts with its current length, which a loaded document sets to the recorded frame.
-    /// Interface Builder's recorded frames are a fixed point of that rule (a stack of plain
-    /// views keeps lengths that no content gives), so the recorded length along the axis
-    /// stands for the view's weight, as its intrinsic length there.
+    /// UIStackView sizes such views in proportion to their intrinsic lengths along its axis
+    /// (Apple's `UIStackView.Distribution.fillProportionally`); a view that has none (a plain
+    /// view, a nested stack view: `UIView.noIntrinsicMetric`) keeps the share of its current
+    /// length, which a loaded document sets to the recorded frame, as the recorded frames
+    /// show: a stack of plain views keeps lengths that no content gives (they are a fixed
+    /// point of this rule). So the recorded length along the axis stands for the view's
+    /// weight, as its intrinsic length there.
     /// `IBMappingTests.proportionalStacksWeighViewsByTheirRecordedLength` holds it.
     func proportionalWeightAxis(of view: IBView) -> Bool? {
         guard view.isArranged, let stackName = view.parent, let stack = self.view(named: stackName),
