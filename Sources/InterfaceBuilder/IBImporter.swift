@@ -104,7 +104,7 @@ public enum InterfaceBuilderImporter {
     ///   or hold a numeric attribute that is not a finite number (``IBNumbers``).
     /// - Complexity: O(elements + constraints × log views).
     public static func importDocument(_ bytes: [UInt8], options: IBImportOptions = IBImportOptions()) throws(IBImportError) -> IBImport {
-        let root: XMLElement
+        var root: XMLElement
         do {
             root = try SafeXML.parse(bytes, limits: options.limits)
         } catch {
@@ -130,8 +130,13 @@ public enum InterfaceBuilderImporter {
         let target = options.device.flatMap { $0 == recorded ? nil : $0 }
         let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
                                   recordedDevice: target == nil ? nil : recorded)
+        var varied: [(id: String, text: String)] = []
+        if let traitsDevice = target ?? device {
+            root = applyingPropertyVariations(root, device: traitsDevice, applied: &varied)
+        }
 
         var roots: [HierarchyRoot] = []
+        let pushed = kind == "storyboard" ? pushedControllers(root) : []
         if kind == "storyboard" {
             for scenes in root.children where scenes.name == "scenes" {
                 for scene in scenes.children where scene.name == "scene" {
@@ -142,6 +147,7 @@ public enum InterfaceBuilderImporter {
                             let guides = controller.child("layoutGuides")?.children ?? []
                             var hierarchyRoot = HierarchyRoot(element: view, kind: "scene", title: title, controllerGuides: guides, isControllerView: true)
                             hierarchyRoot.controller = controller
+                            hierarchyRoot.isPushed = controller["id"].map(pushed.contains) ?? false
                             roots.append(hierarchyRoot)
                         }
                     }
@@ -166,17 +172,24 @@ public enum InterfaceBuilderImporter {
         }
 
         let excluded = excludedByVariations(root, device: target ?? device)
+        let wholePoints = recordsWholePoints(root)
         var hierarchyNames = NameMaker()
         var hierarchies: [IBHierarchy] = []
         for hierarchyRoot in roots {
             var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
             builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
             builder.toolsVersion = Int(info.toolsVersion) ?? 0
+            builder.recordsWholePoints = wholePoints
             var hierarchy = try builder.build()
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             if options.measuresLabels {
                 hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
                                                         notes: &hierarchy.notes)
+            }
+            if !varied.isEmpty {
+                var inside: Set<String> = []
+                collectIDs(hierarchyRoot.element, into: &inside)
+                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
             }
             if let target {
                 hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
@@ -324,6 +337,93 @@ public enum InterfaceBuilderImporter {
         return defaultExcluded.subtracting(included).union(matchingExcluded)
     }
 
+    /// `element` with the attribute overrides of its size-class variations applied for
+    /// `device`'s traits: a child `<variation key="heightClass=compact" hidden="NO"/>` (or
+    /// `constant=`, `spacing=`, `axis=`, …) sets those attributes of its parent element where
+    /// its key matches (``IBDevice/matches(variation:)``), as UIKit's trait collection selects
+    /// them at run time; among several that match, the more specific key (more traits) wins.
+    /// `default` keys and mask variations (``excludedByVariations(_:device:)``) are left
+    /// alone. Each override is listed in `applied` with the element's id, for the notes.
+    /// Recursion depth is bounded by ``XMLLimits/maxDepth``.
+    /// `IBMappingTests.sizeClassAttributeVariationsAreApplied` holds it.
+    static func applyingPropertyVariations(_ element: XMLElement, device: IBDevice,
+                                           applied: inout [(id: String, text: String)]) -> XMLElement {
+        var result = element
+        let overrides = element.children
+            .filter { $0.name == "variation" && $0.attributes.count > 1 }
+            .compactMap { variation -> (parts: Int, key: String, attributes: [(name: String, value: String)])? in
+                guard let key = variation["key"], key != "default", device.matches(variation: key) else { return nil }
+                return (key.split(separator: "-").count, key, variation.attributes.filter { $0.name != "key" })
+            }
+            .enumerated().sorted { ($0.element.parts, $0.offset) < ($1.element.parts, $1.offset) }.map(\.element)
+        for override in overrides {
+            for attribute in override.attributes {
+                if let index = result.attributes.firstIndex(where: { $0.name == attribute.name }) {
+                    result.attributes[index].value = attribute.value
+                } else {
+                    result.attributes.append(attribute)
+                }
+                if let id = element["id"] {
+                    applied.append((id, "Size-class variation \(override.key) sets \(attribute.name)=\"\(attribute.value)\" on \(element.name) \(id) (the device's traits)"))
+                }
+            }
+        }
+        result.children = element.children.map { applyingPropertyVariations($0, device: device, applied: &applied) }
+        return result
+    }
+
+    /// The ids of a storyboard's controllers shown inside a navigation controller without
+    /// a `<navigationItem>` of their own: the destinations of `show` (or `push`) segues from
+    /// a controller in a navigation stack (a `rootViewController` of a
+    /// `navigationController`, a controller with a `navigationItem`, or one so reached),
+    /// which UIKit pushes onto that stack, under its navigation bar. To a fixed point: at
+    /// most one pass per controller, each O(elements).
+    static func pushedControllers(_ root: XMLElement) -> Set<String> {
+        var controllers: [String: XMLElement] = [:]
+        var inStack: Set<String> = []
+        var order: [String] = []
+        for scenes in root.children where scenes.name == "scenes" {
+            for scene in scenes.children where scene.name == "scene" {
+                for controller in scene.child("objects")?.children ?? [] {
+                    guard let id = controller["id"], controller["sceneMemberID"] == "viewController" else { continue }
+                    controllers[id] = controller
+                    order.append(id)
+                    if controller.child("navigationItem", key: "navigationItem") != nil { inStack.insert(id) }
+                }
+            }
+        }
+        func segues(_ element: XMLElement, _ body: (XMLElement) -> Void) {
+            for child in element.children {
+                if child.name == "segue" { body(child) }
+                segues(child, body)
+            }
+        }
+        for id in order where controllers[id]?.name == "navigationController" {
+            segues(controllers[id]!) { segue in
+                if segue["relationship"] == "rootViewController", let destination = segue["destination"] { inStack.insert(destination) }
+            }
+        }
+        var pushed: Set<String> = []
+        var queue = order.filter(inStack.contains)
+        var visited = Set(queue)
+        while let id = queue.popLast() {
+            guard let controller = controllers[id] else { continue }
+            segues(controller) { segue in
+                guard segue["kind"] == "show" || segue["kind"] == "push", let destination = segue["destination"],
+                      controllers[destination]?.name != "navigationController" else { return }
+                if controllers[destination]?.child("navigationItem", key: "navigationItem") == nil { pushed.insert(destination) }
+                if visited.insert(destination).inserted { queue.append(destination) }
+            }
+        }
+        return pushed
+    }
+
+    /// Every `id` in `element`'s subtree. Recursion depth is bounded by ``XMLLimits/maxDepth``.
+    static func collectIDs(_ element: XMLElement, into ids: inout Set<String>) {
+        if let id = element["id"] { ids.insert(id) }
+        for child in element.children { collectIDs(child, into: &ids) }
+    }
+
     /// The platform of a non-iOS document, from `targetRuntime` (`MacOSX.Cocoa`,
     /// `watchKit`, `AppleTV`) or its `type`.
     static func otherPlatform(type: String, runtime: String) -> String? {
@@ -331,6 +431,24 @@ public enum InterfaceBuilderImporter {
         if runtime.lowercased().hasPrefix("watchkit") || type.contains("WatchKit") { return "watchOS" }
         if runtime.hasPrefix("AppleTV") || type.contains("AppleTV") { return "tvOS" }
         return nil
+    }
+
+    /// Whether the document records at least one frame and every `<rect key="frame">` in it
+    /// lies on whole points (each value within 10⁻³ of an integer). Recursion depth is
+    /// bounded by ``XMLLimits/maxDepth``.
+    static func recordsWholePoints(_ root: XMLElement) -> Bool {
+        var frames = 0
+        func visit(_ element: XMLElement) -> Bool {
+            if element.name == "rect", element["key"] == "frame" {
+                frames += 1
+                for attribute in ["x", "y", "width", "height"] {
+                    guard let value = element[attribute].flatMap(Double.init) else { continue }
+                    if abs(value - value.rounded()) > 1e-3 { return false }
+                }
+            }
+            return element.children.allSatisfy(visit)
+        }
+        return visit(root) && frames > 0
     }
 
     /// The id of the view File's Owner's `view` outlet names, when the xib has one.
@@ -375,6 +493,10 @@ struct HierarchyRoot {
     /// A storyboard scene's controller element (its `navigationItem` and `tabBarItem` say
     /// which bars cover the root view).
     var controller: XMLElement? = nil
+    /// The controller is pushed onto a navigation controller's stack without a
+    /// `navigationItem` of its own (``InterfaceBuilderImporter/pushedControllers(_:)``):
+    /// the navigation bar covers it all the same.
+    var isPushed = false
 }
 
 /// Makes valid (`[A-Za-z_][A-Za-z0-9_]*`), readable, unique lowerCamelCase names.

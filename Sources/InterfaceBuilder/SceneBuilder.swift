@@ -46,6 +46,8 @@ struct SceneBuilder {
     /// View name → the axes whose size the constraints leave free, which the recorded size
     /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
     var freeSizes: [String: (width: Bool, height: Bool)] = [:]
+    /// Hidden arranged views that cannot collapse (``uncollapsibleConstraints()``).
+    var uncollapsible: Set<String> = []
     /// Scroll view name → the content guide made for it (when the document declares none).
     var madeContentGuides: [String: String] = [:]
     /// A controller's top and bottom layout guides: their bottom and top are the safe area's
@@ -99,8 +101,22 @@ struct SceneBuilder {
     }
 
     /// The pixel grid of the scene's frames (`options.displayScale`): the device's scale,
-    /// else ``recordedScale()``.
+    /// else ``recordedScale()``; 1 when ``recordsWholePoints``.
     var displayScale: Int?
+
+    /// Whether every frame of the whole document (``InterfaceBuilderImporter/recordsWholePoints(_:)``)
+    /// lies on whole points. Such a document drawn before Xcode 9 (``pixelGridToolsVersion``)
+    /// was laid out on a grid of whole points (an Xcode 8 storyboard records a 48-point view
+    /// centred in 375 points at 164, not 163.5), so its frames are solved with display scale 1. This never undoes a reproduced frame: an edge
+    /// that rounds to a whole point on a finer grid (within ¼ point at @2x, ⅙ at @3x) rounds
+    /// to the same point on the grid of whole points.
+    /// `IBMappingTests.documentsRecordingWholePointsAreSolvedOnWholePoints` holds it.
+    var recordsWholePoints = false
+
+    /// The first `toolsVersion` of Xcode 9, whose canvas records frames on the device's
+    /// pixels (the corpus README); a document of an earlier Xcode whose frames all lie on
+    /// whole points (``recordsWholePoints``) is solved on whole points.
+    static let pixelGridToolsVersion = 13000
 
     /// The pixel grid a document without a `<device>` (drawn before Xcode 8, whose canvas
     /// did not name one) was laid out on, as its recorded frames show it: the smallest of
@@ -130,6 +146,10 @@ struct SceneBuilder {
         collectSubviews(of: rootElement, name: "superview", absolute: views[0].absolute)
         collectGuides()
         displayScale = device?.scale
+        if let device, device.scale > 1, recordsWholePoints, toolsVersion > 0, toolsVersion < Self.pixelGridToolsVersion {
+            displayScale = 1
+            notes.append("Every frame the document records lies on whole points, though its device has \(device.scale) pixels per point: the frames are taken as laid out on whole points (display scale 1), as Xcode 8 recorded centred views")
+        }
         if device == nil, let scale = recordedScale() {
             displayScale = scale
             notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point, taken as the display scale")
@@ -155,6 +175,14 @@ struct SceneBuilder {
         for view in views where view.element.name == "stackView"
             && Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
             notes.append("Stack \(view.name) arranges within its margins, as its recorded frames show (the document does not say layoutMarginsRelativeArrangement)")
+        }
+        for stack in views where stack.element["distribution"] == "fillProportionally" {
+            let weighed = views.filter { view in
+                guard view.parent == stack.name, let vertical = proportionalWeightAxis(of: view) else { return false }
+                return intrinsicSize(view, weighingProportionally: false)?[vertical ? "height" : "width"] == nil
+            }.map(\.name)
+            guard !weighed.isEmpty else { continue }
+            notes.append("Stack \(stack.name) fills proportionally: \(weighed.joined(separator: ", ")), of no intrinsic length along its axis, weigh by their recorded length (their current length, as UIStackView reads it)")
         }
         for view in views where explicitMargins(view.element) == nil && solvedMargins[view.name] == nil {
             guard let side = Self.readableSide(view) else { continue }
@@ -527,6 +555,19 @@ struct SceneBuilder {
             }
         }
         var taken = false
+        // Hidden arranged views whose hiding conflicts with their own constraints.
+        for diagnostic in layout.diagnostics where diagnostic.code == .unsatisfiableConstraints {
+            for reference in (diagnostic.conflicting ?? []) + (diagnostic.broken.map { [$0] } ?? []) {
+                guard reference.text.hasSuffix(" hiding)"), let dot = reference.text.firstIndex(of: ".") else { continue }
+                let name = String(reference.text[..<dot])
+                let rest = reference.text[reference.text.index(after: dot)...]
+                guard rest.hasPrefix("width == 0 (stack ") || rest.hasPrefix("height == 0 (stack "),
+                      !uncollapsible.contains(name), let view = self.view(named: name), isUncollapsibleCandidate(view) else { continue }
+                uncollapsible.insert(name)
+                taken = true
+                notes.append("Hidden arranged view \(name) cannot collapse (its own required constraints give it a length): it keeps that length where its stack hides it, as Interface Builder lays it out, instead of the stack's hiding")
+            }
+        }
         for view in views.dropFirst() where !Self.isMarked(view) {
             guard let axes = found[view.name] else { continue }
             freeSizes[view.name] = axes
@@ -535,6 +576,71 @@ struct SceneBuilder {
             notes.append("The constraints leave the \(what) of \(view.name) free and Interface Builder did not mark it ambiguous: its recorded \(what) is taken as its intrinsic size (a size of its own at design time)")
         }
         return taken
+    }
+
+    /// Whether `view` is a hidden arranged view, unmarked, that the recorded frames show
+    /// with a length along its stack's axis though not laid out shown (``recordedShown(_:)``),
+    /// in a stack whose alignment ``uncollapsibleConstraints()`` can place it by.
+    func isUncollapsibleCandidate(_ view: IBView) -> Bool {
+        guard view.isArranged, view.element["hidden"] == "YES", !Self.isMarked(view), !recordedShown(view),
+              let stackName = view.parent, let stack = self.view(named: stackName) else { return false }
+        let vertical = stack.element["axis"] == "vertical"
+        let alignment = stack.element["alignment"] ?? "fill"
+        guard ["fill", "leading", "top", "trailing", "bottom", "center"].contains(alignment) else { return false }
+        return (vertical ? view.frame.height : view.frame.width) > 0
+    }
+
+    /// A hidden arranged view whose own required constraints give it a length along its
+    /// stack's axis cannot take the stack's hiding length 0: UIKit's engine, as Interface
+    /// Builder's recorded frames show it (no such view is marked misplaced), keeps the
+    /// view's constraints and breaks the hiding. The view keeps its length, out of the
+    /// arrangement, where the stack hides it: its start at the end of the visible arranged
+    /// view before it (plus half the spacing when a visible one follows), else its end at
+    /// the start of the visible one after it, else at the stack's start (always at the
+    /// stack's start in `equalSpacing` and `equalCentering` stacks, which do not place
+    /// hidden views between their neighbours); across the axis
+    /// as the stack's alignment places arranged views (within the margins when the stack
+    /// arranges within them). `IBMappingTests.hiddenArrangedViewsThatCannotCollapseKeepTheirLength`
+    /// holds it.
+    func uncollapsibleConstraints() -> [JSONValue] {
+        var result: [JSONValue] = []
+        for view in views where uncollapsible.contains(view.name) {
+            guard let stackName = view.parent, let stack = self.view(named: stackName) else { continue }
+            let vertical = stack.element["axis"] == "vertical"
+            let marginal = stack.element["layoutMarginsRelativeArrangement"] == "YES"
+                || Self.arrangesWithinMargins(stack, arranged: views.filter { $0.parent == stackName && $0.isArranged })
+            func edge(_ attribute: String) -> String { marginal ? attribute + "Margin" : attribute }
+            let (start, end) = vertical ? ("top", "bottom") : ("leading", "trailing")
+            let arranged = views.filter { $0.parent == stackName && $0.isArranged }
+            guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { continue }
+            func visible(_ item: IBView) -> Bool { item.element["hidden"] != "YES" || recordedShown(item) }
+            let previous = arranged[..<index].last(where: visible)
+            let next = arranged[(index + 1)...].first(where: visible)
+            let spacing = stack.element["spacing"].flatMap(Double.init) ?? (stack.element["spacingType"] == "standard" ? Self.systemSpacing : 0)
+            var equations: [String] = []
+            let distribution = stack.element["distribution"] ?? "fill"
+            if distribution == "equalSpacing" || distribution == "equalCentering" {
+                equations.append("\(view.name).\(start) == \(stackName).\(edge(start))")
+            } else if let previous {
+                let constant = next != nil ? spacing / 2 : 0
+                equations.append("\(view.name).\(start) == \(previous.name).\(end)" + (constant == 0 ? "" : " + \(JSONWriter.format(constant))"))
+            } else if let next {
+                equations.append("\(view.name).\(end) == \(next.name).\(start)")
+            } else {
+                equations.append("\(view.name).\(start) == \(stackName).\(edge(start))")
+            }
+            let (crossStart, crossEnd, crossCenter) = vertical ? ("leading", "trailing", "centerX") : ("top", "bottom", "centerY")
+            switch stack.element["alignment"] ?? "fill" {
+            case "fill":
+                equations.append("\(view.name).\(crossStart) == \(stackName).\(edge(crossStart))")
+                equations.append("\(view.name).\(crossEnd) == \(stackName).\(edge(crossEnd))")
+            case "leading", "top": equations.append("\(view.name).\(crossStart) == \(stackName).\(edge(crossStart))")
+            case "trailing", "bottom": equations.append("\(view.name).\(crossEnd) == \(stackName).\(edge(crossEnd))")
+            default: equations.append("\(view.name).\(crossCenter) == \(stackName).\(crossCenter)")
+            }
+            result += equations.map { .object([("equation", .string($0)), ("id", .string("hidden:\(view.name)"))]) }
+        }
+        return result
     }
 
     // MARK: Margins
@@ -685,10 +791,10 @@ struct SceneBuilder {
             let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
             top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
             bottom = notched ? 34 : 0
-            let bars = Self.bars(of: root.controller, device: device)
+            let bars = Self.bars(of: root.controller, device: device, pushed: root.isPushed)
             if bars.top > 0 {
                 top += bars.top
-                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller has a navigationItem)")
+                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller " + (root.isPushed ? "is pushed by a show segue onto a navigation controller's stack)" : "has a navigationItem)"))
             }
             if bars.bottom > 0 {
                 bottom = (notched ? 34 : 0) + bars.bottom
@@ -706,12 +812,12 @@ struct SceneBuilder {
     /// knows), a tab bar when it has a `<tabBarItem>` (49 points on an
     /// iPhone, 50 on an iPad). Sizes: UIKit's `UINavigationBar` and `UITabBar` heights
     /// (Apple's Human Interface Guidelines, "Navigation bars", "Tab bars").
-    static func bars(of controller: XMLElement?, device: IBDevice) -> (top: Double, bottom: Double) {
+    static func bars(of controller: XMLElement?, device: IBDevice, pushed: Bool = false) -> (top: Double, bottom: Double) {
         guard let controller else { return (0, 0) }
         let iPad = device.id.hasPrefix("ipad")
         var top = 0.0, bottom = 0.0
-        if let item = controller.child("navigationItem", key: "navigationItem"), item["prompt"] == nil,
-           item["largeTitleDisplayMode"] == nil || item["largeTitleDisplayMode"] == "never" {
+        let item = controller.child("navigationItem", key: "navigationItem")
+        if (item == nil && pushed) || (item.map { $0["prompt"] == nil && ($0["largeTitleDisplayMode"] == nil || $0["largeTitleDisplayMode"] == "never") } ?? false) {
             top = iPad ? 50 : (device.orientation == "landscape" ? 32 : 44)
         }
         if controller.child("tabBarItem", key: "tabBarItem") != nil {
@@ -767,7 +873,9 @@ struct SceneBuilder {
         var viewMembers: [(String, JSONValue)] = []
         for view in views.dropFirst() {
             var members: [(String, JSONValue)] = []
-            if let parent = view.parent, parent != "superview", !(view.isArranged) { members.append(("parent", .string(parent))) }
+            if let parent = view.parent, parent != "superview", !view.isArranged || uncollapsible.contains(view.name) {
+                members.append(("parent", .string(parent)))
+            }
             let element = view.element
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
@@ -792,7 +900,7 @@ struct SceneBuilder {
         if !guides.isEmpty {
             scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
         }
-        scene.append(("constraints", .array(guideConstraints + constraints)))
+        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints())))
         if let displayScale { scene.append(("options", .object([("displayScale", .number(Double(displayScale)))]))) }
         return .object(scene)
     }
@@ -841,6 +949,12 @@ struct SceneBuilder {
     /// The recorded size (less the alignment insets: the intrinsic size is the alignment
     /// rectangle's) of a view sized by its content; `placeholderIntrinsicWidth/Height` win.
     func intrinsicSize(_ view: IBView) -> JSONValue? {
+        intrinsicSize(view, weighingProportionally: true)
+    }
+
+    /// ``intrinsicSize(_:)``, with or without the recorded length standing for the weight
+    /// of an arranged view in a proportional stack (``proportionalWeightAxis(of:)``).
+    func intrinsicSize(_ view: IBView, weighingProportionally: Bool) -> JSONValue? {
         let element = view.element
         var width: Double?, height: Double?
         let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
@@ -864,11 +978,39 @@ struct SceneBuilder {
             let value = text == "infinite" ? -1 : (Double(text) ?? -1)
             if isWidth { width = value } else { height = value }
         }
+        // A proportional stack weighs an arranged view of no intrinsic length on its axis
+        // by its current length (``proportionalWeightAxis(of:)``).
+        if weighingProportionally, let vertical = proportionalWeightAxis(of: view) {
+            let inset = alignmentInsets(of: element) ?? (0, 0, 0, 0)
+            if vertical, height == nil || height! < 0 {
+                height = onPixelGrid(view.frame.height - inset.top - inset.bottom)
+            } else if !vertical, width == nil || width! < 0 {
+                width = onPixelGrid(view.frame.width - inset.left - inset.right)
+            }
+        }
         guard width != nil || height != nil else { return nil }
         var members: [(String, JSONValue)] = []
         if let width { members.append(("width", .number(width))) }
         if let height { members.append(("height", .number(height))) }
         return .object(members)
+    }
+
+    /// Whether `view` is a shown arranged view of a `fillProportionally` stack: then `true`
+    /// for a vertical stack, `false` for a horizontal one; `nil` otherwise.
+    ///
+    /// UIStackView sizes such views in proportion to their intrinsic lengths along its axis
+    /// (Apple's `UIStackView.Distribution.fillProportionally`); a view that has none (a plain
+    /// view, a nested stack view: `UIView.noIntrinsicMetric`) keeps the share of its current
+    /// length, which a loaded document sets to the recorded frame, as the recorded frames
+    /// show: a stack of plain views keeps lengths that no content gives (they are a fixed
+    /// point of this rule). So the recorded length along the axis stands for the view's
+    /// weight, as its intrinsic length there.
+    /// `IBMappingTests.proportionalStacksWeighViewsByTheirRecordedLength` holds it.
+    func proportionalWeightAxis(of view: IBView) -> Bool? {
+        guard view.isArranged, let stackName = view.parent, let stack = self.view(named: stackName),
+              stack.element["distribution"] == "fillProportionally",
+              view.element["hidden"] != "YES" || recordedShown(view) else { return nil }
+        return stack.element["axis"] == "vertical"
     }
 
     static func priorities(_ element: XMLElement, _ suffix: String) -> JSONValue? {
@@ -907,10 +1049,12 @@ struct SceneBuilder {
         let vertical = stack.element["axis"] == "vertical"
         let arranged = views.filter { $0.parent == stackName && $0.isArranged }
         guard let index = arranged.firstIndex(where: { $0.name == view.name }) else { return false }
-        let spacing = stack.element["spacing"].flatMap(Double.init) ?? 0
+        let spacing = stack.element["spacing"].flatMap(Double.init) ?? (stack.element["spacingType"] == "standard" ? Self.systemSpacing : 0)
         func start(_ item: IBView) -> Double { vertical ? item.frame.y : item.frame.x }
         func end(_ item: IBView) -> Double { vertical ? item.frame.y + item.frame.height : item.frame.x + item.frame.width }
-        guard end(view) - start(view) > 0.01 else { return false }
+        // Laid out shown, a view lies within its stack: one drawn before the stack's start
+        // was placed by the hiding (``uncollapsibleConstraints()``).
+        guard end(view) - start(view) > 0.01, start(view) >= -0.01 else { return false }
         if index + 1 < arranged.count {
             return abs(start(arranged[index + 1]) - (end(view) + spacing)) <= 0.01
         }
@@ -942,7 +1086,13 @@ struct SceneBuilder {
         .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
     }
 
-    /// UIStackView's IB attributes → the scene's `stack`: the subviews are the arranged views.
+    /// The system spacing between sibling views (Interface Builder's "Standard" spacing,
+    /// UIStackView's `spacingUseSystem`, written `spacingType="standard"`): 8 points.
+    /// `IBMappingTests.standardStackSpacingIsEightPoints` holds it.
+    static let systemSpacing = 8.0
+
+    /// UIStackView's IB attributes → the scene's `stack`: the subviews are the arranged views;
+    /// `spacingType="standard"` without a `spacing` is ``systemSpacing``.
     func stack(_ view: IBView) -> JSONValue {
         let element = view.element
         let axis = element["axis"] == "vertical" ? "vertical" : "horizontal"
@@ -952,8 +1102,12 @@ struct SceneBuilder {
             if alignment == "baseline" { alignment = "lastBaseline" }
             if axis == "horizontal" || !alignment.hasSuffix("aseline") { members.append(("alignment", .string(alignment))) }
         }
-        if let spacing = element["spacing"].flatMap(Double.init) { members.append(("spacing", .number(spacing))) }
-        let arranged = views.filter { $0.parent == view.name && $0.isArranged }.map { JSONValue.string($0.name) }
+        if let spacing = element["spacing"].flatMap(Double.init) {
+            members.append(("spacing", .number(spacing)))
+        } else if element["spacingType"] == "standard" {
+            members.append(("spacing", .number(Self.systemSpacing)))
+        }
+        let arranged = views.filter { $0.parent == view.name && $0.isArranged && !uncollapsible.contains($0.name) }.map { JSONValue.string($0.name) }
         members.append(("arranged", .array(arranged)))
         if element["layoutMarginsRelativeArrangement"] == "YES" || Self.arrangesWithinMargins(view, arranged: views.filter { $0.parent == view.name && $0.isArranged }) {
             members.append(("layoutMarginsRelative", .bool(true)))

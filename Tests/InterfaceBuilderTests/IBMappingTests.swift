@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import LayoutCompiler
 @testable import InterfaceBuilder
@@ -785,6 +786,247 @@ struct IBMappingTests {
         let (frames, diagnostics) = try Self.solve(hierarchy)
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
         #expect(frames["view"] == Frame(x: 0, y: 10, width: 375, height: 20))
+    }
+
+    /// A vertical `fillProportionally` stack of two plain views (no intrinsic height) drawn
+    /// 30 and 90 high in a 124-point stack (spacing 4): UIStackView weighs each by its
+    /// current height, so the recorded 30 and 90 reproduce; without the weights each would
+    /// get 0 × the stack's height.
+    @Test func proportionalStacksWeighViewsByTheirRecordedLength() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 200, 124))
+                <subviews>
+                    <stackView axis="vertical" distribution="fillProportionally" spacing="4" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 200, 124))
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="top" id="v1">\(Self.rect(0, 0, 200, 30))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="bottom" id="v2">\(Self.rect(0, 34, 200, 90))</view>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c3"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["top"]?["intrinsicSize"] == .object([("height", .number(30))]))
+        #expect(hierarchy.scene["views"]?["bottom"]?["intrinsicSize"] == .object([("height", .number(90))]))
+        #expect(hierarchy.notes.contains { $0.contains("fills proportionally: top, bottom") })
+        let frames = try Self.solve(hierarchy).frames
+        #expect(frames["top"] == Frame(x: 0, y: 0, width: 200, height: 30))
+        #expect(frames["bottom"] == Frame(x: 0, y: 34, width: 200, height: 90))
+    }
+
+    /// `spacingType="standard"` (Interface Builder's "Standard" stack spacing) is the system
+    /// spacing between siblings, 8 points: a 100-point label and a 50-point one in a
+    /// 200-point horizontal stack that fills leave the first 142 wide, the second at 150.
+    @Test func standardStackSpacingIsEightPoints() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 200, 40))
+                <subviews>
+                    <stackView spacingType="standard" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 200, 40))
+                        <subviews>
+                            <label text="Title" horizontalHuggingPriority="249" translatesAutoresizingMaskIntoConstraints="NO" id="l1">\(Self.rect(0, 0, 142, 40))</label>
+                            <label text="On" translatesAutoresizingMaskIntoConstraints="NO" id="l2">\(Self.rect(150, 0, 50, 40))</label>
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="c3"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["stackView"]?["stack"]?["spacing"] == .number(8))
+        let frames = try Self.solve(hierarchy).frames
+        #expect(frames["labelTitle"] == Frame(x: 0, y: 0, width: 142, height: 40))
+        #expect(frames["labelOn"] == Frame(x: 150, y: 0, width: 50, height: 40))
+    }
+
+    /// A document drawn before Xcode 9 whose every frame lies on whole points was laid out
+    /// on whole points: a 48-point view centred in 375 points is recorded at 164 and solves
+    /// there with display scale 1 (noted); the same document from a later Xcode keeps its
+    /// device's grid and solves at 163.5.
+    @Test func documentsRecordingWholePointsAreSolvedOnWholePoints() throws {
+        let objects = """
+            <view id="root">\(Self.rect(0, 0, 375, 667))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="dot" id="v1">\(Self.rect(164, 0, 48, 48))
+                        <constraints>
+                            <constraint firstAttribute="width" constant="48" id="c1"/>
+                            <constraint firstAttribute="height" constant="48" id="c2"/>
+                        </constraints>
+                    </view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="centerX" secondItem="root" secondAttribute="centerX" id="c3"/>
+                    <constraint firstItem="v1" firstAttribute="top" secondItem="root" secondAttribute="top" id="c4"/>
+                </constraints>
+            </view>
+        """
+        let xcode8 = try Self.single(Array(String(decoding: Self.xib(objects), as: UTF8.self)
+            .replacingOccurrences(of: "toolsVersion=\"22505\"", with: "toolsVersion=\"11762\"").utf8))
+        #expect(xcode8.scene["options"] == .object([("displayScale", .number(1))]))
+        #expect(xcode8.notes.contains { $0.contains("lies on whole points") })
+        #expect(try Self.solve(xcode8).frames["dot"] == Frame(x: 164, y: 0, width: 48, height: 48))
+        let later = try Self.single(Self.xib(objects))
+        #expect(later.scene["options"] == .object([("displayScale", .number(2))]))
+        #expect(try Self.solve(later).frames["dot"] == Frame(x: 163.5, y: 0, width: 48, height: 48))
+    }
+
+    /// A `<variation key=… constant=…/>` (or `hidden=`, `spacing=`, …) sets its element's
+    /// attribute where its key matches the device's traits, the more specific key winning:
+    /// on an iPhone in portrait (compact width, regular height) the height constant is 150
+    /// (`heightClass=regular-widthClass=compact` over `widthClass=compact`'s 180), and the
+    /// view hidden only in regular width is shown.
+    @Test func sizeClassAttributeVariationsAreApplied() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 667))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" userLabel="box" id="a">\(Self.rect(0, 0, 375, 150))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="50" id="k1">
+                                <variation key="widthClass=compact" constant="180"/>
+                                <variation key="heightClass=regular-widthClass=compact" constant="150"/>
+                            </constraint>
+                        </constraints>
+                    </view>
+                    <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" userLabel="regularOnly" id="b">\(Self.rect(0, 0, 10, 10))
+                        <variation key="widthClass=regular" hidden="NO"/>
+                    </view>
+                    <view hidden="YES" translatesAutoresizingMaskIntoConstraints="NO" userLabel="compactOnly" id="c">\(Self.rect(0, 0, 10, 10))
+                        <variation key="widthClass=compact" hidden="NO"/>
+                    </view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="top" secondItem="root" secondAttribute="top" id="k2"/>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="k3"/>
+                    <constraint firstItem="a" firstAttribute="trailing" secondItem="root" secondAttribute="trailing" id="k4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.scene["views"]?["regularOnly"]?["hidden"] == .bool(true))
+        #expect(hierarchy.scene["views"]?["compactOnly"]?["hidden"] == nil)
+        #expect(hierarchy.notes.contains("Size-class variation heightClass=regular-widthClass=compact sets constant=\"150\" on constraint k1 (the device's traits)"))
+        let frames = try Self.solve(hierarchy).frames
+        #expect(frames["box"] == Frame(x: 0, y: 0, width: 375, height: 150))
+    }
+
+    /// A hidden arranged view whose own required width (44) cannot take its stack's hiding
+    /// width 0 keeps its width where the stack hides it, as Interface Builder records it:
+    /// between two visible 44-point buttons of a `fillEqually` stack it starts at the first
+    /// one's end (x 44), the second button beside the first; no conflict is left.
+    @Test func hiddenArrangedViewsThatCannotCollapseKeepTheirLength() throws {
+        func button(_ id: String, _ label: String, _ x: Double, hidden: Bool = false) -> String {
+            """
+            <button \(hidden ? "hidden=\"YES\" " : "")userLabel="\(label)" translatesAutoresizingMaskIntoConstraints="NO" id="\(id)">\(Self.rect(x, 0, 44, 44))
+                <constraints><constraint firstAttribute="width" constant="44" id="w\(id)"/></constraints>
+            </button>
+            """
+        }
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 88, 44))
+                <subviews>
+                    <stackView distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 88, 44))
+                        <subviews>
+                            \(button("b1", "first", 0))
+                            \(button("b2", "gone", 44, hidden: true))
+                            \(button("b3", "second", 44))
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.notes.contains { $0.hasPrefix("Hidden arranged view gone cannot collapse") })
+        #expect(hierarchy.scene["views"]?["stackView"]?["stack"]?["arranged"] == .array([.string("first"), .string("second")]))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(!diagnostics.contains { $0.code == .unsatisfiableConstraints }, "\(diagnostics.map(\.message))")
+        #expect(frames["first"] == Frame(x: 0, y: 0, width: 44, height: 44))
+        #expect(frames["gone"] == Frame(x: 44, y: 0, width: 44, height: 44))
+        #expect(frames["second"] == Frame(x: 44, y: 0, width: 44, height: 44))
+
+        // Hidden first, drawn before the stack's start (not laid out shown, though the next
+        // view starts at its end): its end at the next visible view's start.
+        let first = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 44, 44))
+                <subviews>
+                    <stackView distribution="fillEqually" translatesAutoresizingMaskIntoConstraints="NO" id="stk">\(Self.rect(0, 0, 44, 44))
+                        <subviews>
+                            \(button("b1", "gone", -44, hidden: true))
+                            \(button("b2", "only", 0))
+                        </subviews>
+                    </stackView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="stk" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="stk" firstAttribute="leading" secondItem="root" secondAttribute="leading" id="c2"/>
+                    <constraint firstItem="stk" firstAttribute="bottom" secondItem="root" secondAttribute="bottom" id="c4"/>
+                </constraints>
+            </view>
+        """))
+        let firstFrames = try Self.solve(first).frames
+        #expect(firstFrames["gone"] == Frame(x: -44, y: 0, width: 44, height: 44))
+        #expect(firstFrames["only"] == Frame(x: 0, y: 0, width: 44, height: 44))
+    }
+
+    /// A controller without a `navigationItem` that a `show` segue pushes from the root of a
+    /// navigation controller sits under the navigation bar all the same: its safe area's
+    /// top is 20 + 44 on a 4.7-inch iPhone; a controller no segue pushes keeps 20.
+    @Test func controllersPushedByShowSeguesAreUnderTheNavigationBar() throws {
+        func controller(_ id: String, navigationItem: Bool, segue: String) -> String {
+            let item = navigationItem ? "<navigationItem key=\"navigationItem\" title=\"Parent\" id=\"\(id)-nav\"/>" : ""
+            return """
+            <viewController id="\(id)" sceneMemberID="viewController">
+                <view key="view" contentMode="scaleToFill" id="\(id)-root">\(Self.rect(0, 0, 375, 667))
+                    <subviews>
+                        <button translatesAutoresizingMaskIntoConstraints="NO" userLabel="item" id="\(id)-a">\(Self.rect(0, 64, 375, 44))
+                            <connections>\(segue)</connections>
+                        </button>
+                    </subviews>
+                    <viewLayoutGuide key="safeArea" id="\(id)-safe"/>
+                    <constraints>
+                        <constraint firstItem="\(id)-a" firstAttribute="top" secondItem="\(id)-root" secondAttribute="top" constant="64" id="\(id)-k1"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="leading" secondItem="\(id)-root" secondAttribute="leading" id="\(id)-k2"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="trailing" secondItem="\(id)-root" secondAttribute="trailing" id="\(id)-k3"/>
+                        <constraint firstItem="\(id)-a" firstAttribute="height" constant="44" id="\(id)-k4"/>
+                    </constraints>
+                </view>
+                \(item)
+            </viewController>
+            """
+        }
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch">
+            <device id="retina4_7" orientation="portrait"/>
+            <scenes>
+                <scene sceneID="s1"><objects>
+                    <navigationController id="nav" sceneMemberID="viewController">
+                        <connections><segue destination="parent" kind="relationship" relationship="rootViewController" id="g1"/></connections>
+                    </navigationController>
+                </objects></scene>
+                <scene sceneID="s2"><objects>\(controller("parent", navigationItem: true, segue: "<segue destination=\"child\" kind=\"show\" id=\"g2\"/>"))</objects></scene>
+                <scene sceneID="s3"><objects>\(controller("child", navigationItem: false, segue: ""))</objects></scene>
+                <scene sceneID="s4"><objects>\(controller("alone", navigationItem: false, segue: ""))</objects></scene>
+            </scenes>
+        </document>
+        """.utf8)
+        let result = try InterfaceBuilderImporter.importDocument(bytes)
+        #expect(result.hierarchies.count == 3)
+        let child = try #require(result.hierarchies.first { $0.ibId == "child-root" })
+        #expect(child.notes.contains { $0.contains("is pushed by a show segue") })
+        #expect(child.scene["container"]?["safeArea"]?["top"] == .number(64))
+        let alone = try #require(result.hierarchies.first { $0.ibId == "alone-root" })
+        #expect(alone.scene["container"]?["safeArea"]?["top"] == .number(20))
     }
 
     @Test func theAnswerHasTheContractsShape() throws {
