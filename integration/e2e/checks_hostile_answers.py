@@ -187,9 +187,10 @@ def concurrent_pending(ctx):
     # The server closes a connection whose client has read nothing of its answer for
     # --body-timeout and gives that answer's bytes back to the count. With the default
     # 30 s, a loaded machine that solves the other three for longer than that after the
-    # first answer is queued rightly gives a second 18 MB answer ([200, 200, 503, 503],
-    # the first one cut short; reproduced with --body-timeout 2). What is checked here is
-    # the count while answers stay unread, so they stay unread for the whole check.
+    # first answer is queued rightly gives a second 18 MB answer (with --body-timeout 2
+    # the statuses are [200, 200, 503, 503], the first answer cut short; the unit test
+    # anUnreadAnswerIsCountedUntilTheBodyTimeoutDropsIt holds that). What is checked here
+    # is the count while answers stay unread, so they stay unread for the whole check.
     wait = wall_bound(ctx, 20)
     server = hostile.start(ctx, 'answers-pending', ['--max-pending-response-bytes', str(bound),
                                                     '--body-timeout', str(4 * wait)])
