@@ -65,7 +65,23 @@ dockerfile() { hadolint Dockerfile; }
 deploy() { python3 scripts/validate-deploy.py; }
 # The replicas checks (checks_replicas.py, pg_cluster.py) start their own PostgreSQL cluster
 # with scripts/pg-test-cluster.sh --control: they stop and start it.
-e2e() { python3 integration/e2e/run.py --binary .build/debug/layoutd; }
+# Every check with the server's own count of event loops (one per core), then the
+# connection-handling checks (raw sockets, pipelining, limits, slow and unread clients,
+# answers held unread) with one loop and with four, so that answers made on different
+# loop threads keep every limit and order (about a minute each in debug).
+e2e_loop_checks=(--only 'http/keep-alive' --only 'http/pipelining' --only 'http/chunked-upload-raw'
+    --only 'http/http10-closes' --only 'http/expect-100-continue' --only 'http/framing-errors'
+    --only 'http/smuggling-rejected' --only 'http/413-body-too-large' --only 'process/connection-limit'
+    --only 'process/sigterm-exits-0' --only 'hostile/http-*' --only 'hostile/answers-concurrent-pending')
+e2e() {
+    local status=0 loops
+    python3 integration/e2e/run.py --binary .build/debug/layoutd || status=1
+    for loops in 1 4; do
+        echo "e2e: the connection checks with --io-threads $loops"
+        python3 integration/e2e/run.py --binary .build/debug/layoutd --io-threads "$loops" "${e2e_loop_checks[@]}" || status=1
+    done
+    return "$status"
+}
 # schemathesis against a server on SQLite, then on PostgreSQL (a throwaway cluster of its own).
 schemathesis() {
     scripts/schemathesis-smoke.sh .build/debug/layoutd 15 sqlite \

@@ -190,4 +190,37 @@ struct PendingRequestBytesTests {
         #expect(answer.bodyText == "ok")
         #expect(try hoarder.readResponse().body == big)
     }
+
+    /// An answer its client reads none of stays counted until ``ServerLimits/bodyTimeout``
+    /// closes its connection; its bytes then go back, and the next large answer is given
+    /// (docs/operations.md, `--max-pending-response-bytes`). On every loop count.
+    @Test(arguments: [1, 2, 4])
+    func anUnreadAnswerIsCountedUntilTheBodyTimeoutDropsIt(ioThreads: Int) throws {
+        var limits = ServerLimits()
+        limits.maxPendingResponseBytes = 1 << 20
+        limits.bodyTimeout = 1
+        // More than the kernel's socket buffers hold (tcp_wmem's largest is 4 MiB), so
+        // most of it waits in the server.
+        let big = [UInt8](repeating: 0x62, count: 8 << 20)
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2, ioThreads: ioThreads) { _ in
+            HTTPResponse(status: 200, body: big)
+        }
+        let port = try server.start()
+        defer { server.shutdown() }
+        let hoarder = try RawClient(port: port, receiveBuffer: 4096)
+        hoarder.send("GET /big HTTP/1.1\nHost: t\n\n")
+        #expect(eventually { server.pendingResponseBytes.current > limits.maxPendingResponseBytes })
+        let early = try RawClient(port: port)
+        early.send("GET /big HTTP/1.1\nHost: t\n\n")
+        #expect(try early.readResponse().status == 503)
+        // Nothing of it read for the body timeout: the connection is closed, the count
+        // is given back, and the client gets only what the kernel held, then the end.
+        #expect(eventually { server.pendingResponseBytes.current == 0 })
+        #expect(throws: RawClient.Failure.self) { try hoarder.readResponse() }
+        let later = try RawClient(port: port)
+        later.send("GET /big HTTP/1.1\nHost: t\n\n")
+        let given = try later.readResponse()
+        #expect(given.status == 200)
+        #expect(given.body == big)
+    }
 }

@@ -114,16 +114,22 @@ struct LoopAnswerTests {
 
     @Test(arguments: [1, 2, 4])
     func pipelinedHitsAndMissesKeepTheirOrder(ioThreads: Int) throws {
-        try Self.withServer(ioThreads: ioThreads) { port, _ in
+        try Self.withServer(ioThreads: ioThreads) { port, server in
             let warm = try Client(port: port)
             warm.send(Client.post("/solve", Self.scene))
             let cached = try warm.readResponse().body
-            // hit, miss, hit, 404, miss (the same scene, now a front cache hit), hit: one write.
+            // hit, miss, hit, 404, miss (the same scene, now a front cache hit), hit: one
+            // write, each request with its own X-Request-Id, which its answer echoes.
             let client = try Client(port: port)
-            client.send(Client.post("/solve", Self.scene) + Client.post("/solve", Self.otherScene) + Client.post("/solve", Self.scene)
-                        + Array("GET /nowhere HTTP/1.1\r\nHost: test\r\n\r\n".utf8) + Client.post("/solve", Self.otherScene)
-                        + Client.post("/solve", Self.scene))
+            client.send(Client.post("/solve", Self.scene, id: "r0") + Client.post("/solve", Self.otherScene, id: "r1")
+                        + Client.post("/solve", Self.scene, id: "r2")
+                        + Array("GET /nowhere HTTP/1.1\r\nHost: test\r\nX-Request-Id: r3\r\n\r\n".utf8)
+                        + Client.post("/solve", Self.otherScene, id: "r4") + Client.post("/solve", Self.scene, id: "r5"))
             let answers = try (0..<6).map { _ in try client.readResponse() }
+            #expect(answers.map { Client.field("X-Request-Id", of: $0) } == ["r0", "r1", "r2", "r3", "r4", "r5"])
+            // The hit ahead of the miss is answered on the loop; the miss, and everything
+            // pipelined behind it, by the worker that answers the miss (after the warm-up's).
+            #expect(server.answeredCounts == (onLoops: 1, byWorkers: 6))
             #expect(answers.map(\.body).enumerated().filter { [0, 2, 5].contains($0.offset) }.allSatisfy { $0.element == cached })
             #expect(answers[1].head.contains("Cache-Status: layoutd; fwd=miss; stored"))
             #expect(answers[3].head.hasPrefix("HTTP/1.1 404 "))
@@ -168,9 +174,21 @@ final class Client {
 
     deinit { close(fd) }
 
-    /// A `POST` of `body` as JSON to `path`.
-    static func post(_ path: String, _ body: String) -> [UInt8] {
-        Array("POST \(path) HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    /// A `POST` of `body` as JSON to `path`, with `X-Request-Id: id` when `id` is given.
+    static func post(_ path: String, _ body: String, id: String? = nil) -> [UInt8] {
+        let idField = id.map { "X-Request-Id: \($0)\r\n" } ?? ""
+        return Array("POST \(path) HTTP/1.1\r\nHost: test\r\n\(idField)Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+    }
+
+    /// The value of the field `name` (case-insensitive) in `response`'s head, or `nil`.
+    static func field(_ name: String, of response: Response) -> String? {
+        for line in response.head.split(separator: "\r\n").dropFirst() {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
     }
 
     func send(_ bytes: [UInt8]) {
