@@ -134,6 +134,9 @@ enum SceneBench {
     /// `compile`, `solve` (the Cassowary solve and the ambiguity check at the
     /// container's size) and `answer` (everything of `SceneEngine.solve` but
     /// `compile` and `solve`: the response body and freeing the compiled scene).
+    ///
+    /// With `--structure-hit-only`, only the structure-hit phase runs (one compile, then
+    /// N resizes), so a profiler sees that path alone.
     static func runEngine(_ arguments: [String]) -> Int32 {
         guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
             FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N]\n".utf8))
@@ -141,6 +144,12 @@ enum SceneBench {
         }
         let repeats = intOption(arguments, "--repeats", 2000)
         let body = [UInt8](data)
+        if arguments.contains("--structure-hit-only") {
+            let json = (try? JSONParser(maximumDepth: SceneLimits().maxJSONDepth).parse(body)) ?? .null
+            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"structure_hit_median_us\":%.1f}",
+                         path, structureHitMicroseconds(json, repeats: repeats, limits: SceneLimits())))
+            return 0
+        }
         let engine = SceneEngine()
         let first = solve(body, engine: engine)
         guard case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) else {
