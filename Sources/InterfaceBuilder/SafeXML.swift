@@ -185,8 +185,24 @@ private struct TreeBuilder {
             if status == 0 { break }
             if status < 0 {
                 let error = Self.lastError()
+                let errorLine = error.map(\.line).flatMap { $0 > 0 ? $0 : nil } ?? line
+                // libxml2's words for a cut document name the end, not the open tag:
+                // `<document><objects>` is "Extra content at the end of the document"
+                // (XML_ERR_DOCUMENT_END, 5) or "Premature end of data" (XML_ERR_TAG_NOT_FINISHED,
+                // 77). SafeXMLTests.aCutDocumentNamesItsOpenElement.
+                if let unclosed = open.last, error?.code == 5 || error?.code == 77 {
+                    return .failure(XMLReadError(
+                        message: "The document ends before <\(unclosed.name)> (line \(unclosed.line)) is closed",
+                        line: errorLine))
+                }
+                // XML_ERR_DOCUMENT_EMPTY (4) for bytes that are there: they did not decode.
+                if error?.code == 4 {
+                    return .failure(XMLReadError(
+                        message: "No XML could be read: the document must be UTF-8 (or UTF-16 with a byte-order mark) and start with '<'",
+                        line: errorLine))
+                }
                 return .failure(XMLReadError(message: error?.message ?? "The document is not well-formed XML",
-                                             line: error.map(\.line).flatMap { $0 > 0 ? $0 : nil } ?? line))
+                                             line: errorLine))
             }
             switch Int(xmlTextReaderNodeType(reader)) {
             case Int(XML_READER_TYPE_ELEMENT.rawValue):
@@ -251,11 +267,11 @@ private struct TreeBuilder {
     }
 
     /// libxml2's last error on this thread (its error state is per thread): the message,
-    /// trimmed, and its line.
-    static func lastError() -> (message: String, line: Int)? {
+    /// trimmed, its line and its `xmlParserErrors` code.
+    static func lastError() -> (message: String, line: Int, code: Int)? {
         guard let error = xmlGetLastError(), let message = error.pointee.message else { return nil }
         let text = String(cString: message).trimmingSuffix("\n")
-        return text.isEmpty ? nil : (text, Int(error.pointee.line))
+        return text.isEmpty ? nil : (text, Int(error.pointee.line), Int(error.pointee.code))
     }
 }
 

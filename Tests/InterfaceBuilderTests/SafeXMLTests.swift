@@ -36,6 +36,22 @@ struct SafeXMLTests {
         #expect(try failure("").line == 1)
     }
 
+    @Test func aCutDocumentNamesItsOpenElement() throws {
+        let cut = try failure("<document>\n  <objects>")
+        #expect(cut.message == "The document ends before <objects> (line 2) is closed")
+        #expect(cut.line == 2)
+        // Cut inside a start tag: libxml2's own words name that tag.
+        let cutInTag = try failure("<document>\n<objects><view")
+        #expect(cutInTag.message == "Couldn't find end of Start Tag view")
+        #expect(cutInTag.line == 2)
+        // A UTF-16 byte-order mark before UTF-8 text: nothing decodes.
+        var caught: XMLReadError?
+        do { _ = try SafeXML.parse([0xFF, 0xFE] + Array("<doc".utf8)) } catch { caught = error }
+        let error = try #require(caught)
+        #expect(error.message == "No XML could be read: the document must be UTF-8 (or UTF-16 with a byte-order mark) and start with '<'")
+        #expect(error.line == 1)
+    }
+
     @Test func billionLaughsIsRefusedAtTheDTD() throws {
         var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
         for level in 1...9 {
