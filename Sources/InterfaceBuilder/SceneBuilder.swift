@@ -62,6 +62,9 @@ struct SceneBuilder {
     /// Margins back-solved from the recorded frames: view name → the insets found, per edge
     /// (`nil` where no constraint tells).
     var solvedMargins: [String: (top: Double?, left: Double?, bottom: Double?, right: Double?)] = [:]
+    /// Alignment insets of image views showing a system symbol image, back-solved from the
+    /// recorded frames (``backSolveSymbolInsets(of:)``): IB id → insets, points.
+    var symbolInsets: [String: (top: Double, left: Double, bottom: Double, right: Double)] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
@@ -192,6 +195,9 @@ struct SceneBuilder {
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
         if try sizeFreeSizes(of: scene) {
+            scene = sceneJSON(safeArea: safeArea)
+        }
+        if try backSolveSymbolInsets(of: scene) {
             scene = sceneJSON(safeArea: safeArea)
         }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
@@ -593,8 +599,10 @@ struct SceneBuilder {
     /// its recorded frames sit on the constraints' edges.
     static let insetFreeSliderToolsVersion = 24000
 
-    /// The alignment insets of `element` in a document of this `toolsVersion`, or `nil`.
+    /// The alignment insets of `element` in a document of this `toolsVersion` (a symbol
+    /// image view's back-solved ones, ``backSolveSymbolInsets(of:)``), or `nil`.
     func alignmentInsets(of element: XMLElement) -> (top: Double, left: Double, bottom: Double, right: Double)? {
+        if let id = element["id"], let insets = symbolInsets[id] { return insets }
         if element.name == "slider" && toolsVersion >= Self.insetFreeSliderToolsVersion { return nil }
         return Self.alignmentInsets[element.name]
     }

@@ -1029,6 +1029,57 @@ struct IBMappingTests {
         #expect(alone.scene["container"]?["safeArea"]?["top"] == .number(20))
     }
 
+    /// An image view showing a system symbol image is laid out by the symbol's alignment
+    /// rectangle, which the document does not record: its insets are back-solved from its
+    /// recorded frame and the rectangle its constraints place. A chevron drawn 12.5 × 16.5
+    /// where a 20-point height centres it, and one (named by an `<imageReference>`) drawn
+    /// 20 × 14 where a 1:1 ratio makes it 20 × 20; an image that is not a symbol gets none.
+    @Test func symbolImageViewsGetTheirAlignmentInsetsFromTheRecordedFrames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 132))
+                <subviews>
+                    <imageView contentMode="scaleAspectFit" horizontalHuggingPriority="251" verticalHuggingPriority="251" image="chevron.right" catalog="system" userLabel="Chevron" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(346.5, 13.5, 12.5, 16.5))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="20" id="h"/>
+                        </constraints>
+                    </imageView>
+                    <imageView contentMode="scaleAspectFit" horizontalHuggingPriority="251" verticalHuggingPriority="251" userLabel="Down" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(16, 59, 20, 14))
+                        <constraints>
+                            <constraint firstAttribute="width" secondItem="b" secondAttribute="height" multiplier="1:1" id="r"/>
+                        </constraints>
+                        <imageReference key="image" image="chevron.down" catalog="system" symbolScale="default"/>
+                    </imageView>
+                    <imageView contentMode="scaleAspectFit" image="photo" userLabel="Photo" translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(16, 101.5, 12.5, 16.5))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="20" id="k"/>
+                        </constraints>
+                    </imageView>
+                </subviews>
+                <constraints>
+                    <constraint firstAttribute="trailing" secondItem="a" secondAttribute="trailing" constant="16" id="c1"/>
+                    <constraint firstItem="a" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="22" id="c2"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c3"/>
+                    <constraint firstItem="b" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="66" id="c4"/>
+                    <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c5"/>
+                    <constraint firstItem="c" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="110" id="c6"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["chevron"]?["alignmentInsets"] == .object([("top", .number(-1.5)), ("left", .number(0)), ("bottom", .number(-2)), ("right", .number(0))]))
+        #expect(views["chevron"]?["intrinsicSize"] == .object([("width", .number(12.5)), ("height", .number(20))]))
+        #expect(views["down"]?["alignmentInsets"] == .object([("top", .number(-3)), ("left", .number(0)), ("bottom", .number(-3)), ("right", .number(0))]))
+        #expect(views["down"]?["intrinsicSize"] == .object([("width", .number(20)), ("height", .number(20))]))
+        #expect(views["photo"]?["alignmentInsets"] == nil)
+        #expect(hierarchy.notes.contains("Alignment insets top -1.5, bottom -2 of chevron, which shows a system symbol image (the document does not record its insets), back-solved from its recorded frame and the rectangle its constraints place; its intrinsic size is the recorded size less these"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["chevron"] == Frame(x: 346.5, y: 13.5, width: 12.5, height: 16.5))
+        #expect(frames["down"] == Frame(x: 16, y: 59, width: 20, height: 14))
+        #expect(frames["photo"] == Frame(x: 16, y: 100, width: 12.5, height: 20))
+        let misplaced = IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).map(\.view)
+        #expect(misplaced == ["photo"])
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
