@@ -65,6 +65,9 @@ struct SceneBuilder {
     /// Alignment insets of image views showing a system symbol image, back-solved from the
     /// recorded frames (``backSolveSymbolInsets(of:)``): IB id → insets, points.
     var symbolInsets: [String: (top: Double, left: Double, bottom: Double, right: Double)] = [:]
+    /// Baselines of text views back-solved from the recorded frames (``inferBaselines()``):
+    /// view name → `firstBaseline`/`baseline` → offset from the view's top, points.
+    var solvedBaselines: [String: [String: Double]] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
@@ -167,6 +170,7 @@ struct SceneBuilder {
         addAutoresizingConstraints()
         noteAlignmentInsets()
         inferMargins()
+        inferBaselines()
         if root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES", explicitMargins(views[0].element) != nil {
             let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
             notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
@@ -557,6 +561,11 @@ struct SceneBuilder {
             let element = view.element
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
+            if let baselines = solvedBaselines[view.name] {
+                for which in ["baseline", "firstBaseline"] {
+                    if let offset = baselines[which] { members.append((which, .number(offset))) }
+                }
+            }
             if let resistance = Self.priorities(element, "CompressionResistancePriority") { members.append(("compressionResistance", resistance)) }
             if let margins = explicitMargins(element) {
                 members.append(("margins", margins))

@@ -1080,6 +1080,55 @@ struct IBMappingTests {
         #expect(misplaced == ["photo"])
     }
 
+    /// A text view's baselines come from its font, which the document does not record: a
+    /// constraint between a baseline and another view's edge back-solves it from the
+    /// recorded frames, and a baseline-to-baseline tie carries it to the other label. A
+    /// chevron's bottom on a 51-point label's first baseline 18 below its top; a label whose
+    /// last baseline is 8 above the root's bottom; a larger label aligned with it.
+    @Test func textBaselinesAreBackSolvedFromTheRecordedFrames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 80))
+                <subviews>
+                    <label text="Title" userLabel="Title" translatesAutoresizingMaskIntoConstraints="NO" id="l1">\(Self.rect(16, 0, 100, 51))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                    <imageView image="chevron" userLabel="Chevron" translatesAutoresizingMaskIntoConstraints="NO" id="im">\(Self.rect(124, 6, 7, 12))</imageView>
+                    <label text="Small" userLabel="Small" translatesAutoresizingMaskIntoConstraints="NO" id="l2">\(Self.rect(16, 55, 60, 20.5))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                    <label text="Large" userLabel="Large" translatesAutoresizingMaskIntoConstraints="NO" id="l3">\(Self.rect(200, 49, 100, 29))
+                        <fontDescription key="fontDescription" type="system" pointSize="24"/>
+                    </label>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="l1" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="l1" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c2"/>
+                    <constraint firstItem="l1" firstAttribute="height" constant="51" id="c3"/>
+                    <constraint firstItem="im" firstAttribute="leading" secondItem="l1" secondAttribute="trailing" constant="8" id="c4"/>
+                    <constraint firstItem="im" firstAttribute="bottom" secondItem="l1" secondAttribute="firstBaseline" id="c5"/>
+                    <constraint firstItem="l2" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c6"/>
+                    <constraint firstAttribute="bottom" secondItem="l2" secondAttribute="baseline" constant="8" id="c7"/>
+                    <constraint firstItem="l3" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="200" id="c8"/>
+                    <constraint firstItem="l3" firstAttribute="baseline" secondItem="l2" secondAttribute="baseline" id="c9"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["title"]?["firstBaseline"] == .number(18))
+        #expect(views["title"]?["baseline"] == nil)
+        #expect(views["small"]?["baseline"] == .number(17))
+        #expect(views["large"]?["baseline"] == .number(23))
+        #expect(views["chevron"]?["baseline"] == nil)
+        #expect(hierarchy.notes.contains("Baselines of title (first 18 below its top) back-solved from the recorded frames (its text's font metrics are not recorded)"))
+        #expect(hierarchy.notes.contains("Baselines of large (last 23 below its top) back-solved from the recorded frames (its text's font metrics are not recorded)"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["chevron"] == Frame(x: 124, y: 6, width: 7, height: 12))
+        #expect(frames["small"] == Frame(x: 16, y: 55, width: 60, height: 20.5))
+        #expect(frames["large"] == Frame(x: 200, y: 49, width: 100, height: 29))
+        #expect(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).isEmpty)
+    }
+
     @Test func theAnswerHasTheContractsShape() throws {
         let result = try InterfaceBuilderImporter.importDocument(Self.xib("""
             <view userLabel="Card" id="c-1">\(Self.rect(0, 0, 320, 44))</view>
