@@ -354,9 +354,9 @@ struct IBMappingTests {
         // A plain view in a centring vertical stack: only its height is constrained;
         // UIStackView's ambiguity suppression would make it 0 wide, the file records 240.
         let hierarchy = try Self.single(Self.xib("""
-            <view id="root">\(Self.rect(0, 0, 300, 100))
+            <view id="root">\(Self.rect(0, 0, 300, 120))
                 <subviews>
-                    <stackView axis="vertical" alignment="center" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 300, 100))
+                    <stackView axis="vertical" alignment="center" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 300, 120))
                         <subviews>
                             <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(30, 0, 240, 20))
                                 <constraints>
@@ -364,6 +364,12 @@ struct IBMappingTests {
                                 </constraints>
                             </view>
                             <view placeholderIntrinsicWidth="60" placeholderIntrinsicHeight="80" id="b">\(Self.rect(120, 20, 60, 80))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(90, 100, 120, 20))
+                                <constraints>
+                                    <constraint firstAttribute="height" constant="20" id="h2"/>
+                                    <constraint firstAttribute="width" relation="greaterThanOrEqual" constant="50" id="w2"/>
+                                </constraints>
+                            </view>
                         </subviews>
                     </stackView>
                 </subviews>
@@ -380,6 +386,9 @@ struct IBMappingTests {
         let (frames, _) = try Self.solve(hierarchy)
         #expect(frames["view"] == Frame(x: 30, y: 0, width: 240, height: 20))
         #expect(frames["view2"] == Frame(x: 120, y: 20, width: 60, height: 80))
+        // Only `width >= 50` bounds the third: the suppression would make it 50 wide.
+        #expect(hierarchy.scene["views"]?["view3"]?["intrinsicSize"] == .object([("width", .number(120))]))
+        #expect(frames["view3"] == Frame(x: 90, y: 100, width: 120, height: 20))
     }
 
     @Test func aDocumentWithoutADeviceTakesThePixelGridOfItsRecordedFrames() throws {
