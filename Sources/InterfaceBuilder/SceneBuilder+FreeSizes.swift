@@ -34,17 +34,19 @@ extension SceneBuilder {
         }
         // UIStackView settles an arranged view's size across its axis, when its alignment
         // does not fill and nothing else sizes it, with a weak constraint to 0 (ambiguity
-        // suppression): a view of no content size solved so while the recorded frame shows
-        // it sized is sized by its content on that axis, as above.
+        // suppression): a view of no content size solved so (to 0, or to the lower bound of
+        // a `>=` constraint) while the recorded frame shows it larger is sized by its
+        // content on that axis, as above. The suppression only ever pulls shorter, so a
+        // solved length below the recorded one is its doing.
         let solved = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         for view in views.dropFirst() where view.isArranged && !Self.isMarked(view) {
             guard let stackName = view.parent, let stack = self.view(named: stackName),
                   (stack.element["alignment"] ?? "fill") != "fill", let frame = solved[view.name] else { continue }
             let vertical = stack.element["axis"] == "vertical"
             let content = intrinsicSize(view)
-            if vertical, frame.width.magnitude < 1e-6, view.frame.width > 0, content?["width"] == nil {
+            if vertical, frame.width < view.frame.width - 1e-3, content?["width"] == nil {
                 found[view.name, default: (false, false)].width = true
-            } else if !vertical, frame.height.magnitude < 1e-6, view.frame.height > 0, content?["height"] == nil {
+            } else if !vertical, frame.height < view.frame.height - 1e-3, content?["height"] == nil {
                 found[view.name, default: (false, false)].height = true
             }
         }
