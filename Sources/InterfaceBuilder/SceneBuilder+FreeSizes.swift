@@ -20,15 +20,17 @@ extension SceneBuilder {
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return false }
         let layout = compiled.solve(size: decoded.container.size)
-        if layout.diagnostics.contains(where: { $0.code == .limitExceeded }) {
+        // The solver's work limit, not the diagnostics list's bound (`omitted`): the free
+        // sizes are read from `ambiguousSizes`, which holds them all
+        // (IBMappingTests.freeSizesPastTheDiagnosticsBoundAreAllTaken).
+        if layout.diagnostics.contains(where: { $0.code == .limitExceeded && $0.omitted == nil }) {
             throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
         }
         var found: [String: (width: Bool, height: Bool)] = [:]
-        for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
-            guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,
-                  attribute == "width" || attribute == "height" else { continue }
-            found[name, default: (false, false)].width = found[name, default: (false, false)].width || attribute == "width"
-            found[name, default: (false, false)].height = found[name, default: (false, false)].height || attribute == "height"
+        for (index, bits) in layout.ambiguousSizes.enumerated() where bits != 0 && index < layout.frames.count {
+            let name = layout.frames[index].name
+            guard name != "superview" else { continue }
+            found[name] = (bits & 1 != 0, bits & 2 != 0)
         }
         // UIStackView settles an arranged view's size across its axis, when its alignment
         // does not fill and nothing else sizes it, with a weak constraint to 0 (ambiguity
