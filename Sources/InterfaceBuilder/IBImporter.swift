@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 
 /// The document-level facts of an imported Interface Builder document.
@@ -508,8 +509,8 @@ struct NameMaker {
     /// `text` split into words at every character that is not a letter or digit, joined in
     /// lowerCamelCase; `fallback` when nothing is left; `2`, `3`, … appended until unique.
     /// Names are ASCII (the contract's `[A-Za-z_][A-Za-z0-9_]*`), so Latin letters outside
-    /// ASCII are folded first (``asciiFolding(of:)``: `Café` → `cafe`, `Größe` → `grosse`)
-    /// and combining marks dropped (`e` + U+0301 → `e`); any other character, such as a
+    /// ASCII are folded first (``asciiFolding(of:)``: `Café` → `cafe`, `Größe` → `grosse`;
+    /// ``compatibilityFolding(of:)`` for the rest: `ﬁne` → `fine`) and combining marks dropped (`e` + U+0301 → `e`); any other character, such as a
     /// Cyrillic or CJK letter, separates words. Held by `IBMappingTests.nonASCIILabelsFoldToReadableNames`.
     mutating func make(from text: String, fallback: String) -> String {
         var words: [String] = []
@@ -517,7 +518,7 @@ struct NameMaker {
         for scalar in text.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 current.unicodeScalars.append(scalar)
-            } else if let folded = Self.asciiFolding(of: scalar) {
+            } else if let folded = Self.asciiFolding(of: scalar) ?? Self.compatibilityFolding(of: scalar) {
                 current += folded
             } else if scalar.properties.generalCategory == .nonspacingMark {
                 continue
@@ -563,6 +564,24 @@ struct NameMaker {
     static func asciiFolding(of scalar: Unicode.Scalar) -> String? {
         guard (0xC0...0x17F).contains(scalar.value) else { return nil }
         let folded = latinFolding[Int(scalar.value - 0xC0)]
+        return folded.isEmpty ? nil : folded
+    }
+
+    /// The ASCII letters and digits of a letter outside ``asciiFolding(of:)``'s table whose
+    /// compatibility decomposition (Unicode NFKD) is ASCII letters and digits with combining
+    /// marks, the marks left out: `ǅ` → `Dz`, `ﬁ` → `fi`, `İ` → `I`, `Ａ` → `A`; `nil` for any
+    /// other scalar (symbols such as `™` stay separators, Cyrillic and CJK letters too).
+    static func compatibilityFolding(of scalar: Unicode.Scalar) -> String? {
+        guard !scalar.isASCII, scalar.properties.isAlphabetic,
+              scalar.properties.generalCategory != .nonspacingMark else { return nil }
+        var folded = ""
+        for part in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if part.isASCII, part.properties.isAlphabetic || ("0"..."9").contains(part) {
+                folded.unicodeScalars.append(part)
+            } else if part.properties.generalCategory != .nonspacingMark {
+                return nil
+            }
+        }
         return folded.isEmpty ? nil : folded
     }
 

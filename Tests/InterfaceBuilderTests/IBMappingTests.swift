@@ -86,13 +86,15 @@ struct IBMappingTests {
                     <view userLabel="Ærø Łódź" id="v4">\(Self.rect(0, 0, 10, 10))</view>
                     <view userLabel="Привет" id="v5">\(Self.rect(0, 0, 10, 10))</view>
                     <label text="Prix × 2 — Ñandú" id="v6">\(Self.rect(0, 0, 10, 10))</label>
+                    <view userLabel="İstanbul ǅemal ﬁne Brand™ Ｓale" id="v7">\(Self.rect(0, 0, 10, 10))</view>
                 </subviews>
             </view>
         """))
         #expect(hierarchy.ids.map(\.name) == ["superview", "cafe", "labelGrosse", "cafeCremeBrulee", "aeroLodz", "view",
-                                              "labelPrix2Nandu"])
+                                              "labelPrix2Nandu", "istanbulDzemalFineBrandSale"])
         let scene = try SceneDecoder().decode(hierarchy.scene)
-        #expect(scene.views.map(\.name).sorted() == ["aeroLodz", "cafe", "cafeCremeBrulee", "labelGrosse", "labelPrix2Nandu", "view"])
+        #expect(scene.views.map(\.name).sorted() == ["aeroLodz", "cafe", "cafeCremeBrulee", "istanbulDzemalFineBrandSale",
+                                                     "labelGrosse", "labelPrix2Nandu", "view"])
         _ = try Self.solve(hierarchy)
     }
 
