@@ -221,6 +221,14 @@ public struct SceneDecoder: Sendable {
                 throw SceneRejection(.malformed, diagnostics: context.typeErrors)
             }
             metrics = checkMetrics(entries, path: { isValidName($0) ? "$.metrics" + pathComponent($0) : "$.metrics" }, &context)
+            // A metric no scene could use is refused when the group is written, not in every
+            // scene that includes it (HandlerTests.aMetricBeyondTheMagnitudeLimitIsRefusedOnPut).
+            for entry in entries where !(abs(entry.points) <= maximumMagnitude) && isValidName(entry.name) {
+                context.sceneErrors.append(LayoutDiagnostic(
+                    code: .limitExceeded,
+                    message: "$.metrics\(pathComponent(entry.name)) is \(JSONWriter.format(entry.points)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)",
+                    path: "$.metrics" + pathComponent(entry.name)))
+            }
         }
         if constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))

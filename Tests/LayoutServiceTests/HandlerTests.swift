@@ -201,6 +201,19 @@ struct HandlerTests {
         #expect(request(.GET, "/groups/bad").status == 404)
     }
 
+    /// A metric beyond ±10¹² points, which every scene including the group would refuse, is
+    /// a 422 when the group is written; nothing is stored.
+    @Test func aMetricBeyondTheMagnitudeLimitIsRefusedOnPut() throws {
+        let refused = request(.PUT, "/groups/m", #"{"constraints":["a.width == x"],"metrics":{"x":1e300,"y":5}}"#)
+        #expect(refused.status == 422)
+        let diagnostics = try json(refused)["diagnostics"]?.arrayValue ?? []
+        #expect(diagnostics.map { $0["code"] } == [.string("limit_exceeded")])
+        #expect(diagnostics.first?["path"] == .string("$.metrics.x"))
+        #expect(diagnostics.first?["message"] == .string("$.metrics.x is 1e+300; lengths are limited to ±1000000000000 points (limit maxMagnitude)"))
+        #expect(request(.GET, "/groups/m").status == 404)
+        #expect(request(.PUT, "/groups/m", #"{"constraints":["a.width == x"],"metrics":{"x":-1e12}}"#).status == 201)
+    }
+
     /// `GET /openapi.yaml` serves the top-level `openapi.yaml`, byte for byte.
     @Test func servedOpenAPIDocumentIsTheFile() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
