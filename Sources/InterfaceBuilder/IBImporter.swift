@@ -134,10 +134,111 @@ public enum InterfaceBuilderImporter {
         let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
                                   recordedDevice: target == nil ? nil : recorded)
         var varied: [(id: String, text: String)] = []
+        let original = root
         if let traitsDevice = target ?? device {
             root = applyingPropertyVariations(root, device: traitsDevice, applied: &varied)
         }
 
+        let roots = hierarchyRoots(root, kind: kind)
+        // On another device, what is back-solved from the recorded frames (margins, insets,
+        // free sizes, baselines) is found with the variations of the recorded device's
+        // traits, under which the frames were recorded (``withRecordedFacts(_:into:)``).
+        var recordedTraits: (roots: [HierarchyRoot], excluded: Set<String>)?
+        if target != nil && containsVariation(original) {
+            var ignored: [(id: String, text: String)] = []
+            let recordedRoot = device.map { applyingPropertyVariations(original, device: $0, applied: &ignored) } ?? original
+            recordedTraits = (hierarchyRoots(recordedRoot, kind: kind), excludedByVariations(recordedRoot, device: device))
+        }
+
+        let excluded = excludedByVariations(root, device: target ?? device)
+        let wholePoints = recordsWholePoints(root)
+        var hierarchyNames = NameMaker()
+        var hierarchies: [IBHierarchy] = []
+        for (index, hierarchyRoot) in roots.enumerated() {
+            func built(_ hierarchyRoot: HierarchyRoot, excluded: Set<String>) throws(IBImportError) -> IBHierarchy {
+                var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+                builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count * (recordedTraits == nil ? 1 : 2)))
+                builder.toolsVersion = Int(info.toolsVersion) ?? 0
+                builder.recordsWholePoints = wholePoints
+                return try builder.build()
+            }
+            var hierarchy = try built(hierarchyRoot, excluded: excluded)
+            if let recordedTraits, index < recordedTraits.roots.count {
+                let recordedHierarchy = try built(recordedTraits.roots[index], excluded: recordedTraits.excluded)
+                hierarchy.scene = withRecordedFacts(recordedHierarchy.scene, into: hierarchy.scene)
+                hierarchy.notes = recordedHierarchy.notes
+            }
+            hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
+            if options.measuresLabels {
+                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
+                                                        notes: &hierarchy.notes)
+            }
+            if !varied.isEmpty {
+                var inside: Set<String> = []
+                collectIDs(hierarchyRoot.element, into: &inside)
+                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
+            }
+            if let target {
+                hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
+            }
+            hierarchies.append(hierarchy)
+        }
+        var lines: [String: Int] = [:]
+        var problems: [(message: String, line: Int, viewID: String)] = []
+        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
+        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
+        for reference in references where lines[reference.id] == nil {
+            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
+                             reference.line, reference.ownerID))
+        }
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+    }
+
+    /// Whether any element of the tree is a `<variation>`. Recursion depth is bounded by
+    /// ``XMLLimits/maxDepth``.
+    static func containsVariation(_ element: XMLElement) -> Bool {
+        element.name == "variation" || element.children.contains(where: containsVariation)
+    }
+
+    /// The members of a view back-solved from the recorded frames or taken from them.
+    static let recordedFactKeys = ["margins", "alignmentInsets", "intrinsicSize", "baseline", "firstBaseline"]
+
+    /// `scene` (built with the size-class variations of another device's traits) with the
+    /// container and, for each view both have, the ``recordedFactKeys`` members of
+    /// `recorded` (built with the variations of the recorded device's traits): what was
+    /// back-solved from the frames is what those frames say under the traits they were
+    /// recorded with. A variation's constraint constants stay the other device's.
+    /// `IBDeviceTests.variationsDoNotSkewWhatIsBackSolved` holds it.
+    static func withRecordedFacts(_ recorded: JSONValue, into scene: JSONValue) -> JSONValue {
+        guard case .object(var members) = scene, case .object(let recordedMembers) = recorded else { return scene }
+        func member(_ key: String, _ object: [(String, JSONValue)]) -> JSONValue? { object.first(where: { $0.0 == key })?.1 }
+        for index in members.indices {
+            switch members[index].0 {
+            case "container":
+                if let container = member("container", recordedMembers) { members[index].1 = container }
+            case "views":
+                guard case .object(var views) = members[index].1, case .object(let recordedViews)? = member("views", recordedMembers) else { continue }
+                for viewIndex in views.indices {
+                    guard case .object(var view) = views[viewIndex].1,
+                          case .object(let recordedView)? = member(views[viewIndex].0, recordedViews) else { continue }
+                    for key in recordedFactKeys {
+                        view.removeAll { $0.0 == key }
+                        if let value = member(key, recordedView) { view.append((key, value)) }
+                    }
+                    views[viewIndex].1 = .object(view)
+                }
+                members[index].1 = .object(views)
+            default:
+                continue
+            }
+        }
+        return .object(members)
+    }
+
+    /// The hierarchies of a document's element tree, in document order: each storyboard
+    /// scene's root view (or each top-level view of a xib), then every cell's content view.
+    /// The same for trees that differ only in attributes (size-class variations applied).
+    static func hierarchyRoots(_ root: XMLElement, kind: String) -> [HierarchyRoot] {
         var roots: [HierarchyRoot] = []
         let pushed = kind == "storyboard" ? pushedControllers(root) : []
         if kind == "storyboard" {
@@ -173,41 +274,7 @@ public enum InterfaceBuilderImporter {
             roots.append(HierarchyRoot(element: content, kind: "cell", title: title, controllerGuides: [],
                                        isControllerView: false, cellID: cell["id"]))
         }
-
-        let excluded = excludedByVariations(root, device: target ?? device)
-        let wholePoints = recordsWholePoints(root)
-        var hierarchyNames = NameMaker()
-        var hierarchies: [IBHierarchy] = []
-        for hierarchyRoot in roots {
-            var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
-            builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
-            builder.toolsVersion = Int(info.toolsVersion) ?? 0
-            builder.recordsWholePoints = wholePoints
-            var hierarchy = try builder.build()
-            hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
-            if options.measuresLabels {
-                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
-                                                        notes: &hierarchy.notes)
-            }
-            if !varied.isEmpty {
-                var inside: Set<String> = []
-                collectIDs(hierarchyRoot.element, into: &inside)
-                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
-            }
-            if let target {
-                hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
-            }
-            hierarchies.append(hierarchy)
-        }
-        var lines: [String: Int] = [:]
-        var problems: [(message: String, line: Int, viewID: String)] = []
-        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
-        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
-        for reference in references where lines[reference.id] == nil {
-            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
-                             reference.line, reference.ownerID))
-        }
-        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+        return roots
     }
 
     /// Every element's `id` → its line (the first element with an id, if repeated; a
