@@ -201,7 +201,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case anonymousWritesRefused(fonts: Bool)
     /// A group write (`fonts`: a font write) without the configured bearer token: 401 with
     /// `WWW-Authenticate` (RFC 6750 §3).
-    case writesNeedAToken(fonts: Bool)
+    case writesNeedAToken(fonts: Bool, presented: Bool = false)
     /// `If-Match: *` for a group (`font`: a stored font face) that does not exist: 412
     /// (RFC 9110 §13.1.1). The font cases name `family/face` in `group`.
     case ifMatchAnyButAbsent(group: String, font: Bool = false)
@@ -311,12 +311,15 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return message
         case .anonymousWritesRefused(let fonts):
             return LayoutService.anonymousWritesRefusedDetail(fonts: fonts)
-        case .writesNeedAToken(let fonts):
+        case .writesNeedAToken(let fonts, let presented):
             return "Writing \(fonts ? "fonts" : "groups") needs 'Authorization: Bearer <token>'"
+                + (presented ? ": the bearer token given is not the server's (--api-token)" : "")
         case .ifMatchAnyButAbsent(let group, let font):
             return "If-Match: * but no \(font ? "font face" : "group") named '\(group)' exists"
         case .ifMatchMismatch(let header, let group, let state, let hasWeakTags, let font):
-            return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")"
+            // An entity tag is a quoted string (RFC 9110 §8.8.3): `2` is not the tag `"2"`.
+            let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
+            return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
         case .ifNoneMatchMatches(let header, let group, let state, let font):
             return "If-None-Match '\(header)' matches \(font ? "font face" : "group") '\(group)': \(state)"
         case .storePreconditionFailed(let group, let current, let font):

@@ -253,7 +253,7 @@ extension LayoutService {
         let presented: [UInt8] = parts.count == 2 && parts[0].lowercased() == "bearer"
             ? Array(parts[1].trimmingCharacters(in: .whitespaces).utf8) : []
         if Self.constantTimeEquals(presented, Array(token.utf8)) { return nil }
-        return problem(.writesNeedAToken(fonts: fonts))
+        return problem(.writesNeedAToken(fonts: fonts, presented: !presented.isEmpty))
     }
 
     /// The `detail` of the 403 that refuses a group write (or, `fonts`, a font write)

@@ -130,6 +130,20 @@ struct SceneDecoderTests {
         }
     }
 
+    /// JSON nested deeper than `maxJSONDepth` is a 400 `invalid_json` naming the limit.
+    @Test func jsonDepthLimitIsNamed() throws {
+        var limits = SceneLimits()
+        limits.maxJSONDepth = 3
+        let json = #"{"views":{"v1":{"intrinsicSize":{"width":1}}}}"#
+        do {
+            _ = try SceneDecoder(limits: limits).decode(body: Array(json.utf8))
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.diagnostics.map(\.code) == [.invalidJSON])
+            #expect(error.diagnostics.map(\.message) == ["Malformed JSON: JSON nested deeper than 3 levels (limit maxJSONDepth) at line 1, column 33"])
+        }
+    }
+
     /// A parent spelled with U+212A KELVIN SIGN does not name the view `K`: names are
     /// compared by their bytes, after the name rule (ASCII), never by Swift's canonical
     /// equivalence.

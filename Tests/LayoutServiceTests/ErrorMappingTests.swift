@@ -119,6 +119,9 @@ struct ErrorMappingTests {
         #expect(ServiceFailure.unknownFormat("png").detail == "Unknown format 'png': use format=json (the default) or format=svg")
         #expect(ServiceFailure.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true).detail
             == "If-Match 'W/\"2\"' does not match group 'cards': the current version is 2 (weak tags never match)")
+        // An unquoted tag is not a tag: the detail shows the quoted spelling.
+        #expect(ServiceFailure.ifMatchMismatch(header: "2", group: "card", state: "the current version is 2", hasWeakTags: false).detail
+            == "If-Match '2' does not match group 'card': the current version is 2; entity tags are quoted: If-Match: \"2\"")
         #expect(ServiceFailure.storePreconditionFailed(group: "cards", current: 3).detail
             == "Precondition failed for group 'cards': the current version is 3")
         let long = String(repeating: "h", count: 300)

@@ -38,8 +38,10 @@ struct StoredFontServiceTests {
         let router: Router
         init(_ service: LayoutService) { router = service.makeRouter() }
 
-        func send(_ method: HTTPMethod, _ target: String, _ body: [UInt8]) -> HTTPResponse {
-            router.respond(to: HTTPRequest(method: method, target: target, headers: ["Host": "test"], body: body))
+        func send(_ method: HTTPMethod, _ target: String, _ body: [UInt8], _ extra: [(String, String)] = []) -> HTTPResponse {
+            var headers: HTTPFields = ["Host": "test"]
+            for (name, value) in extra { headers.append(name, value) }
+            return router.respond(to: HTTPRequest(method: method, target: target, headers: headers, body: body))
         }
 
         func put(_ family: String, _ face: String, file path: String) throws -> Int {
@@ -294,6 +296,11 @@ struct StoredFontServiceTests {
         }
         let group = client.send(.PUT, "/groups/g", Array(#"{"constraints":[]}"#.utf8))
         #expect(try JSONParser().parse(group.body)["detail"]?.stringValue == "Writing groups needs 'Authorization: Bearer <token>'")
+        // A wrong token says so.
+        let wrong = client.send(.PUT, "/groups/g", Array(#"{"constraints":[]}"#.utf8), [("Authorization", "Bearer guess")])
+        #expect(wrong.status.code == 401)
+        #expect(try JSONParser().parse(wrong.body)["detail"]?.stringValue
+                == "Writing groups needs 'Authorization: Bearer <token>': the bearer token given is not the server's (--api-token)")
         configuration.apiToken = nil
         configuration.allowsAnonymousWrites = false
         let closed = Client(LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration))

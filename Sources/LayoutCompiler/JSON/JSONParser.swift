@@ -126,7 +126,7 @@ private struct Reader {
     }
 
     mutating func parseObject(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels") }
+        guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels (limit maxJSONDepth)") }
         position += 1
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
@@ -164,7 +164,7 @@ private struct Reader {
     }
 
     mutating func parseArray(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels") }
+        guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels (limit maxJSONDepth)") }
         position += 1
         skipWhitespace()
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
