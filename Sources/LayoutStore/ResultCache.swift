@@ -45,9 +45,10 @@ private let writeToFile = Darwin.write
 ///   used entries until the total is at most `maxBytes` (no slack below it), in the same
 ///   transaction; a body over `maxBytes` is not stored. The two batches add at most
 ///   2 × `writeBehindBytes` (each plus its last entry) in memory, one batch on disk. Pages
-///   the deletes free are returned to the file system after the commit
-///   (``SQLiteConnection/incrementalVacuum()``, by ``SQLiteStore``), so the file stays near
-///   the groups plus `maxBytes`.
+///   the deletes free stay in the file for the next batch while they hold at most
+///   `writeBehindBytes`, and are returned to the file system after the commit that passes
+///   that (``SQLiteConnection/incrementalVacuum(keepingBytes:)``, by ``SQLiteStore``), so the
+///   file stays near the groups plus `maxBytes` plus one batch.
 ///
 /// Not thread-safe: owned by ``SQLiteStore`` and used only on its queue (its
 /// ``writeBehind`` is thread-safe).

@@ -196,10 +196,23 @@ final class SQLiteConnection {
     /// - Complexity: O(free pages) page moves, each written to the `-wal` file.
     @discardableResult
     func incrementalVacuum() throws(SQLiteError) -> Int {
+        try incrementalVacuum(keepingBytes: 0)
+    }
+
+    /// ``incrementalVacuum()`` when the free pages hold more than `bytes` (page size ×
+    /// `freelist_count`); otherwise nothing, and they stay for later writes to reuse.
+    /// - Returns: the pages freed.
+    @discardableResult
+    func incrementalVacuum(keepingBytes bytes: Int) throws(SQLiteError) -> Int {
         let free = try freePageCount
-        guard free > 0 else { return 0 }
+        guard free > 0, free * (try pageSize) > bytes else { return 0 }
         try execute("PRAGMA incremental_vacuum")
         return free - (try freePageCount)
+    }
+
+    /// The database's page size, bytes (`PRAGMA page_size`).
+    var pageSize: Int {
+        get throws(SQLiteError) { try scalarInt("PRAGMA page_size") }
     }
 
     /// Copies the `-wal` file into the database and truncates both (`PRAGMA
