@@ -85,10 +85,12 @@ public struct IBImportOptions: Sendable {
     /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
     /// recorded size as their intrinsic size (`recorded`, the default).
     public var measuresLabels = false
-    /// Simplex cell operations the import may spend finding each hierarchy's free sizes
-    /// (one compile and solve per hierarchy, ``SceneBuilder/sizeFreeSizes(of:)``), for the
-    /// whole document, shared evenly by its hierarchies: a request's `--max-solver-work`.
-    /// Beyond it the import is refused (``IBImportError/isLimit``).
+    /// Simplex cell operations the import may spend on each solve it makes: one compile and
+    /// solve per hierarchy finding its free sizes (``SceneBuilder/sizeFreeSizes(of:)``), and
+    /// a second for a hierarchy with an image view showing a system symbol image
+    /// (``SceneBuilder/backSolveSymbolInsets(of:)``); for the whole document, shared evenly
+    /// by its hierarchies: a request's `--max-solver-work`. Beyond it the import is refused
+    /// (``IBImportError/isLimit``).
     public var maxSolverWork = SceneLimits().maxSolverWork
     public init() {}
 }
