@@ -68,13 +68,31 @@ stop() { kill "$1" 2>/dev/null || true; wait "$1" 2>/dev/null || true; }
 free_port() { python3 -c 'import socket;s=socket.socket();s.bind(("127.0.0.1",0));print(s.getsockname()[1])'; }
 rss_kb() { awk -v k="$2" '$1==k":"{print $2}' "/proc/$1/status"; }   # VmRSS / VmHWM, kB
 
+# CPU time (user + system) of process $1 so far, in clock ticks.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+
 # run_wrk LABEL CONNS URL SCRIPT [ARGS...]: one wrk run, appends a row to results.tsv.
+# Besides wrk's figures, the row has the CPU time per request of the server (SRV_PID,
+# from /proc) and of wrk itself (its rusage), in µs: on shared cores, what each request
+# costs the machine, and wrk's own share of it.
 run_wrk() {
     local label=$1 conns=$2 url=$3 script=$4; shift 4
     local threads=2; [ "$conns" -lt 2 ] && threads=1
     local raw="$OUT/wrk-$(echo "$label" | tr -c 'a-zA-Z0-9' '_')-c$conns.txt"
-    wrk -t"$threads" -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
+    local before; before=$(cpu_ticks "${SRV_PID:-0}")
+    python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[2:])
+r = resource.getrusage(resource.RUSAGE_CHILDREN)
+open(sys.argv[1], "w").write(f"WRKCPU {r.ru_utime} {r.ru_stime}\n")' "$raw.time" \
+        wrk -t"$threads" -c"$conns" -d"$DURATION" --timeout 5s -s "$script" "$url" -- "$@" >"$raw" 2>&1 || true
+    local after; after=$(cpu_ticks "${SRV_PID:-0}")
     local line; line=$(grep '^RESULT' "$raw" || echo "RESULT requests=0 rps=0 p50_us=0 p99_us=0 errors=-1 non2xx=-1")
+    line="$line $(awk -v b="$before" -v a="$after" -v srv="${SRV_PID:-}" -v hz="$(getconf CLK_TCK)" -v line="$line" '
+        /^WRKCPU/ { w = $2 + $3 }
+        END { n = line; sub(/.*requests=/, "", n); sub(/ .*/, "", n); n += 0
+              if (n == 0) n = 1
+              if (srv != "") printf "server_cpu_us=%.1f ", (a - b) / hz * 1e6 / n
+              printf "wrk_cpu_us=%.1f", w * 1e6 / n }' "$raw.time" 2>/dev/null)"
     printf '%s\t%s\t%s\n' "$label" "$conns" "$line" >>"$OUT/results.tsv"
     echo "  $label c=$conns: $line" >&2
 }
@@ -117,6 +135,7 @@ chmod -R a+rX "$OUT/nginx"
 NGINX_PID=$!; PIDS+=("$NGINX_PID")
 for _ in $(seq 100); do curl -fs -o /dev/null "http://127.0.0.1:$NPORT/solve.json" && break; sleep 0.05; done
 echo "nginx static $(stat -c %s "$OUT/nginx/www/solve.json") bytes on :$NPORT" >&2
+SRV_PID=""   # nginx's CPU is in its worker processes: not counted
 for c in 1 64; do run_wrk "nginx static file" $c "http://127.0.0.1:$NPORT/solve.json" "$BENCH/get.lua"; done
 stop "$NGINX_PID"
 

@@ -1,3 +1,4 @@
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 private let writeToFile = Glibc.write
@@ -19,7 +20,11 @@ private let writeToFile = Darwin.write
 ///   (default 16 MiB), on ``flush()`` (``count()``, close). One transaction per batch
 ///   instead of one per store is what keeps stores off the critical path (measured:
 ///   ~50 µs for a transaction per store). A crash (kill -9) loses at most the buffered
-///   entries, which are only cache; group data is never buffered.
+///   entries, which are only cache; group data is never buffered. The buffer, the batch
+///   being written and the key fingerprints live in a ``WriteBehindBuffer`` that other
+///   threads reach without the store's queue (``SQLiteStore``): while one thread writes a
+///   batch, the others' misses and stores go on, into the next batch. So at most two
+///   batches are in memory: the one being written and the one filling.
 /// - Size: a body over `maxResultBytes` (default 16 MiB) is not stored at all. Each entry of
 ///   a batch is written under its own savepoint: an entry that fails to write (say
 ///   `SQLITE_TOOBIG`) is skipped, reported once on stderr and counted in
@@ -29,7 +34,8 @@ private let writeToFile = Darwin.write
 ///   the new clock value in memory, written with the next batch or when more than
 ///   ``maxPendingTouches`` accumulate. A crash can lose those updates, never data.
 /// - Capacity: the table never holds more than `capacity` entries after a commit; with the
-///   buffer, at most `capacity + writeBehindLimit` entries are visible at once. When a batch
+///   two batches in memory, at most `capacity + 2 × (writeBehindLimit + 1)` entries are
+///   visible at once (plus one per thread storing while a batch is written). When a batch
 ///   makes the table exceed `capacity`, the least recently used entries are evicted down to
 ///   `capacity − evictionBatch` in the same transaction, so eviction does not run on every
 ///   insert. `evictionBatch` is `capacity / 100`, at most 256 (0 for capacities under 100).
@@ -37,12 +43,15 @@ private let writeToFile = Darwin.write
 ///   counted is exactly the stored response bodies, `sum(length(body))`; keys, group
 ///   rows, indexes and page slack are not). A batch that passes it evicts least recently
 ///   used entries until the total is at most `maxBytes` (no slack below it), in the same
-///   transaction; a body over `maxBytes` is not stored. The buffer adds at most
-///   `writeBehindBytes` in memory, not on disk. Pages the deletes free are returned to the
-///   file system after the commit (``SQLiteConnection/incrementalVacuum()``, by
-///   ``SQLiteStore``), so the file stays near the groups plus `maxBytes`.
+///   transaction; a body over `maxBytes` is not stored. The two batches add at most
+///   2 × `writeBehindBytes` (each plus its last entry) in memory, one batch on disk. Pages
+///   the deletes free stay in the file for the next batch while they hold at most
+///   `writeBehindBytes`, and are returned to the file system after the commit that passes
+///   that (``SQLiteConnection/incrementalVacuum(keepingBytes:)``, by ``SQLiteStore``), so the
+///   file stays near the groups plus `maxBytes` plus one batch.
 ///
-/// Not thread-safe: owned by ``SQLiteStore`` and used only on its queue.
+/// Not thread-safe: owned by ``SQLiteStore`` and used only on its queue (its
+/// ``writeBehind`` is thread-safe).
 final class ResultCache {
     /// The most entries kept in the table.
     let capacity: Int
@@ -67,39 +76,16 @@ final class ResultCache {
     /// Pending recency updates beyond which a hit writes them in its own transaction.
     static let maxPendingTouches = 1024
 
-    /// An entry stored but not written yet.
-    private struct BufferedEntry {
-        var body: [UInt8]
-        var groups: [GroupVersion]
-        var lastUsed: Int64
-    }
-
     private let connection: SQLiteConnection
     private let isReadOnly: Bool
-    /// The LRU clock: the last value handed out.
-    private var clock: Int64
-    /// Entries not written yet: key → entry. Never iterated for anything observable
-    /// without sorting by `lastUsed` (unique clock values).
-    private var buffer: [String: BufferedEntry] = [:]
-    /// The bytes of the bodies in `buffer`.
-    private var bufferedBytes = 0
-    /// Recency updates of written entries, not written yet: key → clock value.
-    private var pendingTouches: [String: Int64] = [:]
+    /// The entries not written yet, the batch being written, recency updates, the LRU
+    /// clock and the key fingerprints: shared with threads off the store's queue.
+    let writeBehind: WriteBehindBuffer
     /// The number of rows, when known without counting; `nil` forces a `COUNT(*)`.
     private var knownCount: Int?
     /// The bytes of the table's bodies, when known without summing; `nil` forces a
     /// `sum(length(body))` (which reads record headers, not the bodies' pages).
     private var knownBytes: Int?
-    /// Fingerprints (``fingerprint(_:)``) of the keys in the table and the buffer, so that
-    /// a key stored nowhere, the lookup of every new scene, is answered without a query.
-    /// A superset: keys evicted or invalidated stay until the set is rebuilt from the
-    /// table (when it holds more than twice `capacity + writeBehindLimit`), which costs a
-    /// query for such a key, never a wrong answer. A key another process writes after
-    /// this one read the table is missing: a miss here, computed and stored again.
-    private var fingerprints = Set<UInt64>()
-    /// Whether ``fingerprints`` covers every key (false after a rollback it could not be
-    /// rebuilt after, until the next rebuild): while not, every lookup queries.
-    private var fingerprintsAreTrusted = true
 
     /// - Parameters:
     ///   - capacity: the most entries kept in the table.
@@ -125,7 +111,8 @@ final class ResultCache {
         self.maxBytes = max(0, maxBytes)
         self.maxResultBytes = max(0, min(maxResultBytes, connection.lengthLimit - 65_536, max(0, maxBytes)))
         self.report = report
-        self.clock = Int64(try connection.scalarInt("SELECT coalesce(max(last_used), 0) FROM cached_results"))
+        self.writeBehind = WriteBehindBuffer(
+            clock: Int64(try connection.scalarInt("SELECT coalesce(max(last_used), 0) FROM cached_results")))
         try rebuildFingerprints()
     }
 
@@ -139,16 +126,14 @@ final class ResultCache {
         return hash
     }
 
-    /// Sets ``fingerprints`` to the keys of the table and the buffer.
+    /// Sets the fingerprints (``WriteBehindBuffer``) to the keys of the table and the buffer.
     /// - Complexity: O(entries), one scan of the key index.
     private func rebuildFingerprints() throws(SQLiteError) {
         var rebuilt = Set<UInt64>(minimumCapacity: capacity + writeBehindLimit)
         try connection.withStatement("SELECT key FROM cached_results") { (statement) throws(SQLiteError) in
             while try statement.step() { rebuilt.insert(Self.fingerprint(statement.string(at: 0))) }
         }
-        for key in buffer.keys { rebuilt.insert(Self.fingerprint(key)) }
-        fingerprints = rebuilt
-        fingerprintsAreTrusted = true
+        writeBehind.setFingerprints(tableKeys: rebuilt)
     }
 
     /// The default of `writeBehindBytes`: 16 MiB.
@@ -172,23 +157,17 @@ final class ResultCache {
         _ = bytes.withUnsafeBytes { writeToFile(2, $0.baseAddress, $0.count) }
     }
 
-    private func tick() -> Int64 {
-        clock &+= 1
-        return clock
-    }
-
     // MARK: - Reading
 
     /// The body stored under `key`, marking it most recently used.
     /// - Complexity: O(log n) (one index lookup), or O(1) for a buffered entry or a key
-    ///   whose fingerprint is not in ``fingerprints`` (stored nowhere).
+    ///   whose fingerprint is not in ``WriteBehindBuffer``'s set (stored nowhere).
     func body(forKey key: String) throws(SQLiteError) -> [UInt8]? {
-        if let entry = buffer[key] {
-            buffer[key]?.lastUsed = tick()
-            return entry.body
+        switch writeBehind.lookup(key) {
+        case .found(let body): return body
+        case .absent: return nil   // stored nowhere: no query (a new scene's lookup, the common miss)
+        case .inTable: break
         }
-        // Stored nowhere: no query (a new scene's lookup, the common miss).
-        guard !fingerprintsAreTrusted || fingerprints.contains(Self.fingerprint(key)) else { return nil }
         let body = try connection.withStatement("SELECT body FROM cached_results WHERE key = ?") {
             (statement) throws(SQLiteError) -> [UInt8]? in
             try statement.bind(key, at: 1)
@@ -196,8 +175,7 @@ final class ResultCache {
         }
         // A read-only database cannot record recency; eviction does not happen there either.
         guard let body, !isReadOnly else { return body }
-        pendingTouches[key] = tick()
-        if pendingTouches.count > Self.maxPendingTouches {
+        if writeBehind.touch(key) > Self.maxPendingTouches {
             do throws(SQLiteError) {
                 try flush()
             } catch {
@@ -256,16 +234,18 @@ final class ResultCache {
             }
             guard exists else { return false }
         }
-        pendingTouches[key] = nil
-        if let replaced = buffer.updateValue(BufferedEntry(body: body, groups: groups, lastUsed: tick()), forKey: key) {
-            bufferedBytes -= replaced.body.count
-        }
-        bufferedBytes += body.count
-        fingerprints.insert(Self.fingerprint(key))
-        if buffer.count > writeBehindLimit || bufferedBytes > writeBehindBytes {
+        if writeBehind.add(body, forKey: key, groups: groups, limit: writeBehindLimit, limitBytes: writeBehindBytes) {
             return try !flush().contains(key)
         }
         return true
+    }
+
+    /// After a store made off the queue (``WriteBehindBuffer/add(_:forKey:groups:limit:limitBytes:)``)
+    /// filled the buffer: writes it, unless another thread's flush already took it.
+    /// - Returns: `false` when the entry under `key` was in the batch written and was skipped.
+    func flushIfFull(storing key: String) throws(SQLiteError) -> Bool {
+        guard writeBehind.isFull(limit: writeBehindLimit, limitBytes: writeBehindBytes) else { return true }
+        return try !flush().contains(key)
     }
 
     /// Writes the buffered entries and recency updates in one `BEGIN IMMEDIATE`
@@ -276,13 +256,9 @@ final class ResultCache {
     /// - Returns: the keys of the entries skipped, oldest first.
     @discardableResult
     func flush() throws(SQLiteError) -> [String] {
-        guard !isReadOnly, !buffer.isEmpty || !pendingTouches.isEmpty else { return [] }
-        // Oldest first, by unique clock values: deterministic order.
-        let entries = buffer.sorted { $0.value.lastUsed < $1.value.lastUsed }
-        let touches = pendingTouches.sorted { $0.value < $1.value }
-        buffer.removeAll(keepingCapacity: true)
-        bufferedBytes = 0
-        pendingTouches.removeAll(keepingCapacity: true)
+        guard !isReadOnly, let (entries, touches) = writeBehind.takeBatch() else { return [] }
+        // Lookups find the batch's entries until it is committed or dropped.
+        defer { writeBehind.finishBatch() }
         var skipped: [String] = []
         var failures: [String] = []
         do throws(SQLiteError) {
@@ -318,7 +294,7 @@ final class ResultCache {
             knownCount = nil
             knownBytes = nil
             // Rows an eviction deleted in the rolled-back batch are back: find them again.
-            fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
+            if (try? rebuildFingerprints()) == nil { writeBehind.distrustFingerprints() }
             throw error
         }
         // Reported after the commit: a rolled-back batch reports only its error.
@@ -327,7 +303,7 @@ final class ResultCache {
         return skipped
     }
 
-    private func write(_ entry: BufferedEntry, forKey key: String) throws(SQLiteError) {
+    private func write(_ entry: WriteBehindBuffer.Entry, forKey key: String) throws(SQLiteError) {
         let replacedBytes = try connection.withStatement("DELETE FROM cached_results WHERE key = ? RETURNING length(body)") {
             (statement) throws(SQLiteError) -> Int? in
             try statement.bind(key, at: 1)
@@ -377,7 +353,7 @@ final class ResultCache {
         knownCount = count - deleted
         knownBytes = bytes - freed
         if deleted > 0 { deletedRows = true }
-        if fingerprints.count > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
+        if writeBehind.fingerprintCount > 2 * (capacity + writeBehindLimit) { try rebuildFingerprints() }
     }
 
     /// Deletes entries in least-recently-used order (`last_used`, then `id`) while
@@ -409,9 +385,7 @@ final class ResultCache {
     /// - Returns: the entries deleted.
     @discardableResult
     func shrink(toBytes bytes: Int) throws(SQLiteError) -> Int {
-        buffer.removeAll()
-        bufferedBytes = 0
-        pendingTouches.removeAll()
+        writeBehind.removeAll(forgettingKeys: false)
         do throws(SQLiteError) {
             return try connection.transaction { () throws(SQLiteError) -> Int in
                 let before = try connection.scalarInt("SELECT count(*) FROM cached_results")
@@ -431,8 +405,7 @@ final class ResultCache {
     /// Deletes every entry computed from any version of the group `name`, buffered or
     /// written. Call inside the transaction that replaces or deletes the group.
     func invalidate(groupNamed name: String) throws(SQLiteError) {
-        buffer = buffer.filter { entry in !entry.value.groups.contains { $0.name == name } }
-        bufferedBytes = buffer.values.reduce(0) { $0 + $1.body.count }
+        writeBehind.removeEntries(usingGroupNamed: name)
         var deleted = 0
         var freed = 0
         try connection.withStatement(
@@ -451,14 +424,11 @@ final class ResultCache {
 
     /// Deletes every entry, buffered or written. Call inside a transaction.
     func removeAll() throws(SQLiteError) {
-        buffer.removeAll()
-        bufferedBytes = 0
-        pendingTouches.removeAll()
+        writeBehind.removeAll(forgettingKeys: true)
         try connection.execute("DELETE FROM cached_result_groups")
         try connection.execute("DELETE FROM cached_results")
         knownCount = 0
         knownBytes = 0
-        fingerprints.removeAll()
     }
 
     /// Forgets in-memory bookkeeping that a rolled-back transaction may have made stale.
@@ -466,7 +436,7 @@ final class ResultCache {
         knownCount = nil
         knownBytes = nil
         // Rows deleted in the transaction are back: their keys must be found again.
-        fingerprintsAreTrusted = (try? rebuildFingerprints()) != nil
+        if (try? rebuildFingerprints()) == nil { writeBehind.distrustFingerprints() }
     }
 
     /// Writes the buffer and recency updates before the store closes (best effort).
@@ -477,3 +447,189 @@ final class ResultCache {
 
 @available(*, unavailable)
 extension ResultCache: Sendable {}
+
+/// The result cache's state that threads reach without the store's queue: the entries
+/// stored but not written yet (the filling batch), the batch being written, the recency
+/// updates not written yet, the LRU clock, and the fingerprints of every stored key.
+///
+/// Lookups (``lookup(_:)``) and stores without group versions (``add(_:forKey:groups:limit:limitBytes:)``)
+/// take only this lock, so a thread writing a batch on the store's queue (seconds at
+/// worst, on a slow disk) holds up neither misses nor stores of other threads; the queue
+/// is needed only to query the table, to check group versions, and to write a batch.
+/// ``ResultCache`` takes a batch (``takeBatch()``) and ends it (``finishBatch()``) on the
+/// queue, so at most one batch is being written, and no other queue operation (a group
+/// write's invalidation, a clear) sees one.
+///
+/// Fingerprints (``ResultCache/fingerprint(_:)``) of the keys in the table and in memory,
+/// so that a key stored nowhere, the lookup of every new scene, is answered without a
+/// query. A superset: keys evicted or invalidated stay until the set is rebuilt from the
+/// table, which costs a query for such a key, never a wrong answer. A key another process
+/// writes after this one read the table is missing: a miss here, computed and stored again.
+///
+/// `Sendable`: every field is behind one `Mutex`. Held by `WriteBehindTests`.
+final class WriteBehindBuffer: Sendable {
+    /// An entry stored but not written yet.
+    struct Entry: Sendable {
+        var body: [UInt8]
+        var groups: [GroupVersion]
+        var lastUsed: Int64
+    }
+
+    /// What the memory knows of a key.
+    enum Lookup {
+        /// Stored but not written yet (or being written): its body.
+        case found([UInt8])
+        /// Stored nowhere: no query needed.
+        case absent
+        /// Maybe in the table: ask it.
+        case inTable
+    }
+
+    private struct State {
+        /// The LRU clock: the last value handed out.
+        var clock: Int64
+        /// The filling batch: key → entry. Never iterated for anything observable without
+        /// sorting by `lastUsed` (unique clock values).
+        var buffer: [String: Entry] = [:]
+        /// The bytes of the bodies in `buffer`.
+        var bufferedBytes = 0
+        /// The batch being written (empty when none is).
+        var writing: [String: Entry] = [:]
+        /// Recency updates of written entries, not written yet: key → clock value.
+        var touches: [String: Int64] = [:]
+        var fingerprints = Set<UInt64>()
+        /// Whether `fingerprints` covers every key (false after a rollback the set could not
+        /// be rebuilt after, until the next rebuild): while not, every lookup queries.
+        var fingerprintsAreTrusted = true
+
+        mutating func tick() -> Int64 {
+            clock &+= 1
+            return clock
+        }
+    }
+
+    private let state: Mutex<State>
+
+    /// An empty buffer whose clock starts after `clock` (the table's largest `last_used`).
+    init(clock: Int64) {
+        state = Mutex(State(clock: clock))
+    }
+
+    /// What is known of `key` without a query; a found entry becomes the most recently used.
+    /// - Complexity: O(1) (expected) and one hash of the key.
+    func lookup(_ key: String) -> Lookup {
+        let fingerprint = ResultCache.fingerprint(key)
+        return state.withLock { state in
+            if let entry = state.buffer[key] {
+                let now = state.tick()
+                state.buffer[key]?.lastUsed = now
+                return .found(entry.body)
+            }
+            if let entry = state.writing[key] {
+                // Written by the batch in progress: its recency goes with the next one.
+                let now = state.tick()
+                state.touches[key] = now
+                return .found(entry.body)
+            }
+            return !state.fingerprintsAreTrusted || state.fingerprints.contains(fingerprint) ? .inTable : .absent
+        }
+    }
+
+    /// Records that the written entry under `key` was used now.
+    /// - Returns: the recency updates waiting to be written.
+    func touch(_ key: String) -> Int {
+        state.withLock { state in
+            let now = state.tick()
+            state.touches[key] = now
+            return state.touches.count
+        }
+    }
+
+    /// Puts `body` under `key` (computed from `groups`) into the filling batch, replacing any
+    /// entry there.
+    /// - Returns: whether the batch is now full (over `limit` entries or `limitBytes` bytes
+    ///   of bodies): then the caller writes it (``ResultCache/flush()``).
+    func add(_ body: [UInt8], forKey key: String, groups: [GroupVersion], limit: Int, limitBytes: Int) -> Bool {
+        let fingerprint = ResultCache.fingerprint(key)
+        return state.withLock { state in
+            state.touches[key] = nil
+            let entry = Entry(body: body, groups: groups, lastUsed: state.tick())
+            if let replaced = state.buffer.updateValue(entry, forKey: key) { state.bufferedBytes -= replaced.body.count }
+            state.bufferedBytes += body.count
+            state.fingerprints.insert(fingerprint)
+            return state.buffer.count > limit || state.bufferedBytes > limitBytes
+        }
+    }
+
+    /// Whether the filling batch is over `limit` entries or `limitBytes` bytes.
+    func isFull(limit: Int, limitBytes: Int) -> Bool {
+        state.withLock { $0.buffer.count > limit || $0.bufferedBytes > limitBytes }
+    }
+
+    /// Makes the filling batch the one being written (lookups still find its entries) and
+    /// takes the recency updates.
+    /// - Returns: the entries and the updates, each oldest first (unique clock values:
+    ///   a deterministic order); `nil` when there is neither.
+    func takeBatch() -> (entries: [(key: String, value: Entry)], touches: [(key: String, value: Int64)])? {
+        let (buffer, touches) = state.withLock { state -> ([String: Entry], [String: Int64]) in
+            guard !state.buffer.isEmpty || !state.touches.isEmpty else { return ([:], [:]) }
+            state.writing = state.buffer
+            state.buffer = [:]
+            state.bufferedBytes = 0
+            let touches = state.touches
+            state.touches = [:]
+            return (state.writing, touches)
+        }
+        guard !buffer.isEmpty || !touches.isEmpty else { return nil }
+        return (buffer.sorted { $0.value.lastUsed < $1.value.lastUsed }, touches.sorted { $0.value < $1.value })
+    }
+
+    /// Ends the batch being written (committed or dropped).
+    func finishBatch() {
+        let written = state.withLock { state -> [String: Entry] in
+            let written = state.writing
+            state.writing = [:]
+            return written
+        }
+        _ = written   // freed outside the lock
+    }
+
+    /// Drops the buffered entries that used any version of the group `name`.
+    func removeEntries(usingGroupNamed name: String) {
+        state.withLock { state in
+            state.buffer = state.buffer.filter { entry in !entry.value.groups.contains { $0.name == name } }
+            state.bufferedBytes = state.buffer.values.reduce(0) { $0 + $1.body.count }
+        }
+    }
+
+    /// Drops every buffered entry and recency update; with `forgettingKeys`, the
+    /// fingerprints too (the table is being emptied).
+    func removeAll(forgettingKeys: Bool) {
+        state.withLock { state in
+            state.buffer.removeAll()
+            state.bufferedBytes = 0
+            state.touches.removeAll()
+            if forgettingKeys { state.fingerprints.removeAll() }
+        }
+    }
+
+    /// Sets the fingerprints to `tableKeys` (the table's, read on the store's queue) and
+    /// those of the entries in memory, and trusts them.
+    func setFingerprints(tableKeys: Set<UInt64>) {
+        var keys = tableKeys
+        state.withLock { state in
+            for key in state.buffer.keys { keys.insert(ResultCache.fingerprint(key)) }
+            for key in state.writing.keys { keys.insert(ResultCache.fingerprint(key)) }
+            swap(&state.fingerprints, &keys)
+            state.fingerprintsAreTrusted = true
+        }
+    }
+
+    /// Makes every lookup query the table until the fingerprints are rebuilt.
+    func distrustFingerprints() {
+        state.withLock { $0.fingerprintsAreTrusted = false }
+    }
+
+    /// The fingerprints held (a rebuild is due when they outgrow the table).
+    var fingerprintCount: Int { state.withLock { $0.fingerprints.count } }
+}

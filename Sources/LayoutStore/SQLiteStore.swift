@@ -22,9 +22,11 @@ import Synchronization
 /// Size (`BoundsTests`, `GroupBytesTests`): the cache's bodies total at most ``maxCacheBytes`` after each commit,
 /// each group keeps its last ``maxGroupVersions`` versions, the kept versions count at most
 /// ``maxGroupBytes`` together (``StoredBytes/count(payload:)``), and deleted names' high-water
-/// marks are bounded (``VersionedWritePolicy``). Pages freed by evictions, prunings and deletes are
-/// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), so the file
-/// stays near the groups' bytes plus ``maxCacheBytes``.
+/// marks are bounded (``VersionedWritePolicy``). Pages freed by prunings and deletes are
+/// returned to the file system after the commit (`auto_vacuum = INCREMENTAL`), and those
+/// freed by the result cache's evictions once they pass one write-behind batch's bytes
+/// (fewer stay for the next batch), so the file stays near the groups' bytes plus
+/// ``maxCacheBytes`` plus one batch (`BoundsTests`).
 ///
 /// A full disk (`SQLITE_FULL`): a group write that hits it deletes the reserve file
 /// (``DiskReserve``, `<db>-reserve`, so SQLite has room to write the deletions), deletes
@@ -72,6 +74,15 @@ public final class SQLiteStore: @unchecked Sendable {
     private let queue = DispatchQueue(label: "layoutd.store")
     /// The open state; `nil` after ``close()``. Touched only on `queue`.
     private var state: State?
+    /// The result cache's entries in memory and key fingerprints (``ResultCache/writeBehind``):
+    /// lookups and stores without group versions use them without the queue, so a thread
+    /// writing a batch of results there holds up no other request's miss or store.
+    private let writeBehind: WriteBehindBuffer
+    /// The result cache's batch bounds (entries, bytes of bodies), as ``ResultCache`` has them.
+    private let cacheWriteBehind: (entries: Int, bytes: Int)
+    /// Set by ``close()`` before it writes the last batch: from then on every call goes to
+    /// the queue, which answers ``StoreError/cannotOpen(_:)``.
+    private let isClosed = Atomic<Bool>(false)
 
     /// Everything confined to `queue`.
     private final class State {
@@ -108,6 +119,17 @@ public final class SQLiteStore: @unchecked Sendable {
         /// effort: a failure leaves the pages free inside the file, reused by later writes.
         func reclaimFreePages() {
             _ = try? connection.incrementalVacuum()
+        }
+
+        /// After a batch of cached results that deleted rows (evictions, replacements):
+        /// returns the free pages to the file system once they pass one batch's byte bound
+        /// (``ResultCache/writeBehindBytes``); fewer stay in the file, where the next batch
+        /// reuses them. A batch that evicts as much as it adds, the steady state of a full
+        /// cache, thus moves no pages: returning them after every batch (moving pages from
+        /// the end of the file into the holes, then growing the file again for the next
+        /// batch) cost about a tenth of the server's CPU under a stream of new scenes.
+        func reclaimFreeCachePages() {
+            _ = try? connection.incrementalVacuum(keepingBytes: cache.writeBehindBytes)
         }
 
         /// Makes room on a full disk: deletes the reserve file (so SQLite can write the
@@ -204,11 +226,12 @@ public final class SQLiteStore: @unchecked Sendable {
             throw Self.openError(error, path: path)
         }
         var effectiveMaxResultBytes = 0
+        var opened: State?
         do throws(StoreError) {
             try Self.checkIntegrity(connection, path: path)
             try Schema.migrate(connection)
             do {
-                let opened = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
+                let state = try State(connection: connection, cacheCapacity: cacheCapacity, cacheWriteBehind: cacheWriteBehind,
                                   cacheWriteBehindBytes: cacheWriteBehindBytes, maxResultBytes: maxResultBytes,
                                   maxCacheBytes: maxCacheBytes, maxGroups: maxGroups, maxGroupVersions: maxGroupVersions,
                                   maxDeletedNames: maxDeletedNames, maxGroupBytes: maxGroupBytes,
@@ -216,9 +239,9 @@ public final class SQLiteStore: @unchecked Sendable {
                                   reserve: path == ":memory:" || connection.isReadOnly || diskReserveBytes <= 0
                                       ? nil : DiskReserve(path: path + "-reserve", bytes: diskReserveBytes),
                                   now: now, report: report)
-                opened.reserve?.acquire()
-                state = opened
-                effectiveMaxResultBytes = opened.cache.maxResultBytes
+                state.reserve?.acquire()
+                opened = state
+                effectiveMaxResultBytes = state.cache.maxResultBytes
             } catch {
                 throw StoreError(error)
             }
@@ -226,6 +249,10 @@ public final class SQLiteStore: @unchecked Sendable {
             connection.close()
             throw error
         }
+        guard let opened else { throw .cannotOpen(path) }   // every path above opened it or threw
+        self.state = opened
+        self.writeBehind = opened.cache.writeBehind
+        self.cacheWriteBehind = (opened.cache.writeBehindLimit, opened.cache.writeBehindBytes)
         self.cacheCapacity = max(0, cacheCapacity)
         self.maxResultBytes = effectiveMaxResultBytes
         self.maxGroups = max(0, maxGroups)
@@ -278,6 +305,7 @@ public final class SQLiteStore: @unchecked Sendable {
     public func close() {
         queue.sync {
             guard let state else { return }
+            isClosed.store(true, ordering: .releasing)
             state.cache.flushBeforeClose()
             state.connection.close()
             state.reserve?.release()
@@ -322,7 +350,15 @@ public final class SQLiteStore: @unchecked Sendable {
     /// - Complexity: O(log n); a hit does not write to the database (recency is written in
     ///   batches, see ``ResultCache``).
     public func cachedResult(forKey key: String) throws(StoreError) -> [UInt8]? {
-        try perform { (state) throws(StoreError) -> [UInt8]? in
+        // An entry in memory, or a key stored nowhere (every new scene), without the queue.
+        if !isClosed.load(ordering: .acquiring) {
+            switch writeBehind.lookup(key) {
+            case .found(let body): return body
+            case .absent: return nil
+            case .inTable: break
+            }
+        }
+        return try perform { (state) throws(StoreError) -> [UInt8]? in
             try mapped { () throws(SQLiteError) -> [UInt8]? in try state.cache.body(forKey: key) }
         }
     }
@@ -335,12 +371,14 @@ public final class SQLiteStore: @unchecked Sendable {
     /// versions it was computed from.
     ///
     /// The entry is visible to ``cachedResult(forKey:)`` at once. It is written to the
-    /// database with a batch of up to 64 stores, or 16 MiB of bodies, in one transaction (a
-    /// kill -9 loses at most that batch, which is only cache; ``close()`` writes it), and
-    /// least recently used entries beyond ``cacheCapacity`` are evicted in the same
-    /// transaction: after a commit the table never holds more than ``cacheCapacity``
-    /// entries; at most 64 more (16 MiB of bodies) can be buffered. An entry of a batch that
-    /// cannot be written is skipped and reported on stderr; the others are written.
+    /// database with a batch of up to 512 stores, or 16 MiB of bodies, in one transaction,
+    /// by the store that fills the batch, and least recently used entries beyond
+    /// ``cacheCapacity`` are evicted in the same transaction: after a commit the table never
+    /// holds more than ``cacheCapacity`` entries. While one thread writes a batch, stores
+    /// without `groups` fill the next one without waiting for it (lookups too), so at most
+    /// two batches are in memory (a kill -9 loses at most those, which are only cache;
+    /// ``close()`` writes them). An entry of a batch that cannot be written is skipped and
+    /// reported on stderr; the others are written.
     /// Nothing is stored if `body` is over ``maxResultBytes``, one of `groups` no longer
     /// exists (deleted while the result was being computed) or the capacity is 0.
     ///
@@ -359,12 +397,28 @@ public final class SQLiteStore: @unchecked Sendable {
     ///   is dropped (`false`) and half the cache's bytes are freed (see the type's notes).
     @discardableResult
     public func storeResult(_ body: [UInt8], forKey key: String, groups: [GroupVersion]) throws(StoreError) -> Bool {
+        guard !isReadOnly else { throw .readOnly }
+        if groups.isEmpty && !isClosed.load(ordering: .acquiring) {
+            // No group version to check: buffered without the queue, which another thread
+            // may hold while it writes a batch; only the store that fills the batch waits
+            // for the queue, to write it.
+            guard cacheCapacity > 0, body.count <= maxResultBytes else { return false }
+            guard writeBehind.add(body, forKey: key, groups: [], limit: cacheWriteBehind.entries,
+                                  limitBytes: cacheWriteBehind.bytes) else { return true }
+            return try writeCache { (state) throws(SQLiteError) -> Bool in try state.cache.flushIfFull(storing: key) }
+        }
+        return try writeCache { (state) throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
+    }
+
+    /// Runs a result cache write (`body`: a store, or the batch a store filled) on the queue,
+    /// returning free pages after it and handling a full disk (see the type's notes).
+    private func writeCache(_ body: (State) throws(SQLiteError) -> Bool) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
             do throws(StoreError) {
-                let stored = try mapped { () throws(SQLiteError) -> Bool in try state.cache.store(body, forKey: key, groups: groups) }
+                let stored = try mapped { () throws(SQLiteError) -> Bool in try body(state) }
                 if state.cache.deletedRows {
                     state.cache.deletedRows = false
-                    state.reclaimFreePages()
+                    state.reclaimFreeCachePages()
                 }
                 return stored
             } catch .full {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import LayoutStore
 
@@ -92,5 +93,46 @@ import Testing
         try other.execute("ROLLBACK")
         #expect(try store.cachedResult(forKey: "a") == nil)
         #expect(try store.cacheCount() == 0)
+    }
+
+    /// While another thread holds the store's queue (as one writing a batch does), a miss
+    /// of a key stored nowhere, a store without groups that does not fill the batch, and a
+    /// lookup of a buffered entry are answered without waiting for it; a lookup that must
+    /// query the table waits.
+    @Test func missesAndStoresDoNotWaitForABatchBeingWritten() throws {
+        let store = try openStore(":memory:", cacheWriteBehind: 4)
+        try store.storeResult(bytes("written"), forKey: "w", groups: [])
+        #expect(try store.cacheCount() == 1)   // writes the buffer: "w" is in the table
+        let holding = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.withConnection { (_) throws(StoreError) in
+                holding.signal()
+                release.wait()
+            }
+        }.start()
+        holding.wait()
+        let answered = DispatchSemaphore(value: 0)
+        let results = ReportedLines()
+        Thread {
+            results.append("\((try? store.cachedResult(forKey: "new")).map { $0.map { _ in "found" } ?? "miss" } ?? "error")")
+            results.append("\((try? store.storeResult(bytes("a"), forKey: "a", groups: [])).map(String.init) ?? "error")")
+            results.append("\((try? store.cachedResult(forKey: "a")).map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "miss" } ?? "error")")
+            answered.signal()
+        }.start()
+        let inTime = answered.wait(timeout: .now() + 10) == .success
+        #expect(inTime, "the calls waited for the queue")
+        #expect(results.lines == ["miss", "true", "a"])
+        // A key the table may hold waits for the queue.
+        let queried = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.cachedResult(forKey: "w")
+            queried.signal()
+        }.start()
+        #expect(queried.wait(timeout: .now() + 0.2) == .timedOut)
+        release.signal()
+        #expect(queried.wait(timeout: .now() + 10) == .success)
+        if !inTime { #expect(answered.wait(timeout: .now() + 10) == .success) }
+        #expect(try store.cacheCount() == 2)
     }
 }

@@ -51,15 +51,18 @@ def main() -> int:
 
     print(f"\nHTTP on loopback, wrk and server on the same {cores} cores "
           f"(-t1 at 1 connection, -t2 at 64; deltas are relative to the target)\n")
-    head = ["scenario", "conns", "req/s", "p50", "p99", "× nginx", "target", "verdict"]
+    # CPU time per request (user + system) of the server and of wrk, µs: what a request
+    # costs the shared cores, and how much of that is the load generator's.
+    head = ["scenario", "conns", "req/s", "p50", "p99", "× nginx", "server CPU/req", "wrk CPU/req", "target", "verdict"]
     table = []
     for label, c, r in rows:
         if label.startswith("memory"):
             continue
         ratio = r["rps"] / nginx[c] if nginx.get(c) else float("nan")
         target, verd = verdict(label, c, r)
+        cpu = lambda key: f"{r[key]:.0f} µs" if key in r else "-"
         table.append([label, str(c), f"{r['rps']:,.0f}", ms(r["p50_us"]), ms(r["p99_us"]),
-                      f"{ratio:.2f}", target, verd])
+                      f"{ratio:.2f}", cpu("server_cpu_us"), cpu("wrk_cpu_us"), target, verd])
     widths = [max(len(x[i]) for x in table + [head]) for i in range(len(head))]
     fmt = "| " + " | ".join("{:<%d}" % w for w in widths) + " |"
     print(fmt.format(*head))
