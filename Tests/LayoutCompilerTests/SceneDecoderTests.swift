@@ -144,6 +144,16 @@ struct SceneDecoderTests {
         }
     }
 
+    /// A body that starts with a UTF-8 byte order mark is refused naming it.
+    @Test func byteOrderMarkIsNamed() throws {
+        do {
+            _ = try SceneDecoder().decode(body: [0xEF, 0xBB, 0xBF] + Array(#"{"views":["a"]}"#.utf8))
+            Issue.record("expected a rejection")
+        } catch {
+            #expect(error.diagnostics.map(\.message) == ["Malformed JSON: The body starts with a UTF-8 byte order mark (EF BB BF), which JSON text must not have (RFC 8259 §8.1): remove it at line 1, column 1"])
+        }
+    }
+
     /// A parent spelled with U+212A KELVIN SIGN does not name the view `K`: names are
     /// compared by their bytes, after the name rule (ASCII), never by Swift's canonical
     /// equivalence.

@@ -29,6 +29,10 @@ public struct JSONParser: Sendable {
         let array = Array(bytes)
         return try array.withUnsafeBufferPointer { buffer throws(SyntaxError) -> JSONValue in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+            // JSON text has no byte order mark (RFC 8259 §8.1): say so, not "byte 0xEF".
+            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
+                throw reader.error("The body starts with a UTF-8 byte order mark (EF BB BF), which JSON text must not have (RFC 8259 §8.1): remove it")
+            }
             reader.skipWhitespace()
             let value = try reader.parseValue(depth: 0)
             reader.skipWhitespace()
