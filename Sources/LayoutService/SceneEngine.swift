@@ -499,13 +499,7 @@ public struct SceneEngine: Sendable {
     private func writeFrames(_ frames: [(name: String, frame: Frame)], into writer: inout JSONWriter) {
         writer.beginObject()
         for (name, frame) in frames {
-            writer.key(name)
-            writer.beginObject()
-            writer.key(plain: "x"); writer.number(frame.x)
-            writer.key(plain: "y"); writer.number(frame.y)
-            writer.key(plain: "width"); writer.number(frame.width)
-            writer.key(plain: "height"); writer.number(frame.height)
-            writer.endObject()
+            writer.frame(named: name, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         writer.endObject()
     }
