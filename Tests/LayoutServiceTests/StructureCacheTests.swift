@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LayoutCompiler
 @testable import LayoutService
 import Testing
@@ -190,6 +191,44 @@ struct StructureCacheTests {
         // And the same scene written plainly, at another width, still answers as without the cache.
         let other = Self.resized(scene, width: 280)
         #expect(Self.answer(engine, other).body == Self.answer(SceneEngine(), other).body)
+    }
+
+    /// Requests of one structure at different widths on several threads at once: each
+    /// takes its own scratch copy of the kept base (or copies the base), and each gets the
+    /// frames of a fresh engine at its own width, byte for byte; afterwards at most
+    /// ``ScratchSolvers/capacity`` copies are kept, each restored to the base.
+    @Test func concurrentResizesOfOneStructure() throws {
+        let engine = Self.cachingEngine()
+        let widths = (0..<64).map { 200 + Double($0) * 7.25 }
+        let bodies = widths.map { width -> [UInt8] in
+            var writer = JSONWriter()
+            writer.value(Self.resized(Self.form, width: width))
+            return writer.bytes
+        }
+        let expected = bodies.map { Self.answer(SceneEngine(), body: $0).body }
+        // Some widths give a negative size (a warning): the answers differ from width to width.
+        #expect(Set(expected).count == widths.count)
+        _ = Self.answer(engine, body: bodies[0])
+        let answers = Mutex([[UInt8]?](repeating: nil, count: widths.count))
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 0..<4 {
+                for index in stride(from: (worker + round) % 4, to: widths.count, by: 4) {
+                    let body = Self.answer(engine, body: bodies[index]).body
+                    answers.withLock { answers in
+                        if let earlier = answers[index] { #expect(earlier == body, "width \(widths[index])") }
+                        answers[index] = body
+                    }
+                }
+            }
+        }
+        let answered = answers.withLock { $0 }
+        for index in widths.indices {
+            #expect(answered[index] == expected[index], "width \(widths[index])")
+        }
+        let prepared = try engine.prepare(body: bodies[0], resolveGroup: { _ in nil }).get()
+        let entry = try #require(engine.structures?.lookup(digest: prepared.structureKey, fitsWidth: false, fitsHeight: false))
+        #expect((1...ScratchSolvers.capacity).contains(entry.base.scratch.count))
+        #expect(engine.structures?.usage.entries == 1)
     }
 
     /// The ambiguity analysis of a size reached from a kept base by the same pivots as
