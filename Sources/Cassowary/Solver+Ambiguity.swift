@@ -144,6 +144,19 @@ extension Solver {
 
     func isDetermined(_ expression: Expression, blocking: inout DegeneracyIndex) -> Bool {
         guard expression.isFinite else { return false }
+        // One or two terms over distinct seen variables (every frame field): their symbols,
+        // ascending, are the cells of the row built below, so the sum of determined symbols
+        // is recognised without building it (no allocation). The same symbols are asked in
+        // the same order, so a "no" here asks nothing new below (answers are memoised).
+        let terms = expression.terms
+        if terms.count == 1 || terms.count == 2, terms[0].coefficient != 0, let first = variableSymbols[terms[0].variable] {
+            if terms.count == 1 {
+                if isSymbolDetermined(first, blocking: &blocking) { return true }
+            } else if terms[1].coefficient != 0, let second = variableSymbols[terms[1].variable], second != first {
+                let (low, high) = first < second ? (first, second) : (second, first)
+                if isSymbolDetermined(low, blocking: &blocking) && isSymbolDetermined(high, blocking: &blocking) { return true }
+            }
+        }
         var direct = Row(constant: expression.constant)
         var unseen: [Variable: Double] = [:]
         for term in expression.terms where term.coefficient != 0 {

@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 
 /// The document-level facts of an imported Interface Builder document.
@@ -85,10 +86,12 @@ public struct IBImportOptions: Sendable {
     /// fonts mapped to built-in families (``IBLabelFonts``), instead of taking their
     /// recorded size as their intrinsic size (`recorded`, the default).
     public var measuresLabels = false
-    /// Simplex cell operations the import may spend finding each hierarchy's free sizes
-    /// (one compile and solve per hierarchy, ``SceneBuilder/sizeFreeSizes(of:)``), for the
-    /// whole document, shared evenly by its hierarchies: a request's `--max-solver-work`.
-    /// Beyond it the import is refused (``IBImportError/isLimit``).
+    /// Simplex cell operations the import may spend on each solve it makes: one compile and
+    /// solve per hierarchy finding its free sizes (``SceneBuilder/sizeFreeSizes(of:)``), and
+    /// a second for a hierarchy with an image view showing a system symbol image
+    /// (``SceneBuilder/backSolveSymbolInsets(of:)``); for the whole document, shared evenly
+    /// by its hierarchies: a request's `--max-solver-work`. Beyond it the import is refused
+    /// (``IBImportError/isLimit``).
     public var maxSolverWork = SceneLimits().maxSolverWork
     public init() {}
 }
@@ -131,10 +134,111 @@ public enum InterfaceBuilderImporter {
         let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
                                   recordedDevice: target == nil ? nil : recorded)
         var varied: [(id: String, text: String)] = []
+        let original = root
         if let traitsDevice = target ?? device {
             root = applyingPropertyVariations(root, device: traitsDevice, applied: &varied)
         }
 
+        let roots = hierarchyRoots(root, kind: kind)
+        // On another device, what is back-solved from the recorded frames (margins, insets,
+        // free sizes, baselines) is found with the variations of the recorded device's
+        // traits, under which the frames were recorded (``withRecordedFacts(_:into:)``).
+        var recordedTraits: (roots: [HierarchyRoot], excluded: Set<String>)?
+        if target != nil && containsVariation(original) {
+            var ignored: [(id: String, text: String)] = []
+            let recordedRoot = device.map { applyingPropertyVariations(original, device: $0, applied: &ignored) } ?? original
+            recordedTraits = (hierarchyRoots(recordedRoot, kind: kind), excludedByVariations(recordedRoot, device: device))
+        }
+
+        let excluded = excludedByVariations(root, device: target ?? device)
+        let wholePoints = recordsWholePoints(root)
+        var hierarchyNames = NameMaker()
+        var hierarchies: [IBHierarchy] = []
+        for (index, hierarchyRoot) in roots.enumerated() {
+            func built(_ hierarchyRoot: HierarchyRoot, excluded: Set<String>) throws(IBImportError) -> IBHierarchy {
+                var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
+                builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count * (recordedTraits == nil ? 1 : 2)))
+                builder.toolsVersion = Int(info.toolsVersion) ?? 0
+                builder.recordsWholePoints = wholePoints
+                return try builder.build()
+            }
+            var hierarchy = try built(hierarchyRoot, excluded: excluded)
+            if let recordedTraits, index < recordedTraits.roots.count {
+                let recordedHierarchy = try built(recordedTraits.roots[index], excluded: recordedTraits.excluded)
+                hierarchy.scene = withRecordedFacts(recordedHierarchy.scene, into: hierarchy.scene)
+                hierarchy.notes = recordedHierarchy.notes
+            }
+            hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
+            if options.measuresLabels {
+                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
+                                                        notes: &hierarchy.notes)
+            }
+            if !varied.isEmpty {
+                var inside: Set<String> = []
+                collectIDs(hierarchyRoot.element, into: &inside)
+                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
+            }
+            if let target {
+                hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
+            }
+            hierarchies.append(hierarchy)
+        }
+        var lines: [String: Int] = [:]
+        var problems: [(message: String, line: Int, viewID: String)] = []
+        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
+        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
+        for reference in references where lines[reference.id] == nil {
+            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
+                             reference.line, reference.ownerID))
+        }
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+    }
+
+    /// Whether any element of the tree is a `<variation>`. Recursion depth is bounded by
+    /// ``XMLLimits/maxDepth``.
+    static func containsVariation(_ element: XMLElement) -> Bool {
+        element.name == "variation" || element.children.contains(where: containsVariation)
+    }
+
+    /// The members of a view back-solved from the recorded frames or taken from them.
+    static let recordedFactKeys = ["margins", "alignmentInsets", "intrinsicSize", "baseline", "firstBaseline"]
+
+    /// `scene` (built with the size-class variations of another device's traits) with the
+    /// container and, for each view both have, the ``recordedFactKeys`` members of
+    /// `recorded` (built with the variations of the recorded device's traits): what was
+    /// back-solved from the frames is what those frames say under the traits they were
+    /// recorded with. A variation's constraint constants stay the other device's.
+    /// `IBDeviceTests.variationsDoNotSkewWhatIsBackSolved` holds it.
+    static func withRecordedFacts(_ recorded: JSONValue, into scene: JSONValue) -> JSONValue {
+        guard case .object(var members) = scene, case .object(let recordedMembers) = recorded else { return scene }
+        func member(_ key: String, _ object: [(String, JSONValue)]) -> JSONValue? { object.first(where: { $0.0 == key })?.1 }
+        for index in members.indices {
+            switch members[index].0 {
+            case "container":
+                if let container = member("container", recordedMembers) { members[index].1 = container }
+            case "views":
+                guard case .object(var views) = members[index].1, case .object(let recordedViews)? = member("views", recordedMembers) else { continue }
+                for viewIndex in views.indices {
+                    guard case .object(var view) = views[viewIndex].1,
+                          case .object(let recordedView)? = member(views[viewIndex].0, recordedViews) else { continue }
+                    for key in recordedFactKeys {
+                        view.removeAll { $0.0 == key }
+                        if let value = member(key, recordedView) { view.append((key, value)) }
+                    }
+                    views[viewIndex].1 = .object(view)
+                }
+                members[index].1 = .object(views)
+            default:
+                continue
+            }
+        }
+        return .object(members)
+    }
+
+    /// The hierarchies of a document's element tree, in document order: each storyboard
+    /// scene's root view (or each top-level view of a xib), then every cell's content view.
+    /// The same for trees that differ only in attributes (size-class variations applied).
+    static func hierarchyRoots(_ root: XMLElement, kind: String) -> [HierarchyRoot] {
         var roots: [HierarchyRoot] = []
         let pushed = kind == "storyboard" ? pushedControllers(root) : []
         if kind == "storyboard" {
@@ -170,41 +274,7 @@ public enum InterfaceBuilderImporter {
             roots.append(HierarchyRoot(element: content, kind: "cell", title: title, controllerGuides: [],
                                        isControllerView: false, cellID: cell["id"]))
         }
-
-        let excluded = excludedByVariations(root, device: target ?? device)
-        let wholePoints = recordsWholePoints(root)
-        var hierarchyNames = NameMaker()
-        var hierarchies: [IBHierarchy] = []
-        for hierarchyRoot in roots {
-            var builder = SceneBuilder(root: hierarchyRoot, device: device, excluded: excluded)
-            builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count))
-            builder.toolsVersion = Int(info.toolsVersion) ?? 0
-            builder.recordsWholePoints = wholePoints
-            var hierarchy = try builder.build()
-            hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
-            if options.measuresLabels {
-                hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
-                                                        notes: &hierarchy.notes)
-            }
-            if !varied.isEmpty {
-                var inside: Set<String> = []
-                collectIDs(hierarchyRoot.element, into: &inside)
-                for entry in varied where inside.contains(entry.id) { hierarchy.notes.append(entry.text) }
-            }
-            if let target {
-                hierarchy.scene = retarget(hierarchy.scene, root: hierarchyRoot, recorded: recorded, to: target, notes: &hierarchy.notes)
-            }
-            hierarchies.append(hierarchy)
-        }
-        var lines: [String: Int] = [:]
-        var problems: [(message: String, line: Int, viewID: String)] = []
-        var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
-        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
-        for reference in references where lines[reference.id] == nil {
-            problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
-                             reference.line, reference.ownerID))
-        }
-        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+        return roots
     }
 
     /// Every element's `id` → its line (the first element with an id, if repeated; a
@@ -506,8 +576,8 @@ struct NameMaker {
     /// `text` split into words at every character that is not a letter or digit, joined in
     /// lowerCamelCase; `fallback` when nothing is left; `2`, `3`, … appended until unique.
     /// Names are ASCII (the contract's `[A-Za-z_][A-Za-z0-9_]*`), so Latin letters outside
-    /// ASCII are folded first (``asciiFolding(of:)``: `Café` → `cafe`, `Größe` → `grosse`)
-    /// and combining marks dropped (`e` + U+0301 → `e`); any other character, such as a
+    /// ASCII are folded first (``asciiFolding(of:)``: `Café` → `cafe`, `Größe` → `grosse`;
+    /// ``compatibilityFolding(of:)`` for the rest: `ﬁne` → `fine`) and combining marks dropped (`e` + U+0301 → `e`); any other character, such as a
     /// Cyrillic or CJK letter, separates words. Held by `IBMappingTests.nonASCIILabelsFoldToReadableNames`.
     mutating func make(from text: String, fallback: String) -> String {
         var words: [String] = []
@@ -515,7 +585,7 @@ struct NameMaker {
         for scalar in text.unicodeScalars {
             if scalar.isASCII, scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
                 current.unicodeScalars.append(scalar)
-            } else if let folded = Self.asciiFolding(of: scalar) {
+            } else if let folded = Self.asciiFolding(of: scalar) ?? Self.compatibilityFolding(of: scalar) {
                 current += folded
             } else if scalar.properties.generalCategory == .nonspacingMark {
                 continue
@@ -561,6 +631,24 @@ struct NameMaker {
     static func asciiFolding(of scalar: Unicode.Scalar) -> String? {
         guard (0xC0...0x17F).contains(scalar.value) else { return nil }
         let folded = latinFolding[Int(scalar.value - 0xC0)]
+        return folded.isEmpty ? nil : folded
+    }
+
+    /// The ASCII letters and digits of a letter outside ``asciiFolding(of:)``'s table whose
+    /// compatibility decomposition (Unicode NFKD) is ASCII letters and digits with combining
+    /// marks, the marks left out: `ǅ` → `Dz`, `ﬁ` → `fi`, `İ` → `I`, `Ａ` → `A`; `nil` for any
+    /// other scalar (symbols such as `™` stay separators, Cyrillic and CJK letters too).
+    static func compatibilityFolding(of scalar: Unicode.Scalar) -> String? {
+        guard !scalar.isASCII, scalar.properties.isAlphabetic,
+              scalar.properties.generalCategory != .nonspacingMark else { return nil }
+        var folded = ""
+        for part in String(scalar).decomposedStringWithCompatibilityMapping.unicodeScalars {
+            if part.isASCII, part.properties.isAlphabetic || ("0"..."9").contains(part) {
+                folded.unicodeScalars.append(part)
+            } else if part.properties.generalCategory != .nonspacingMark {
+                return nil
+            }
+        }
         return folded.isEmpty ? nil : folded
     }
 

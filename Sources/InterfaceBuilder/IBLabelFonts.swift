@@ -67,7 +67,7 @@ enum IBLabelFonts {
 
     /// `scene` with each label of `labels` (scene name → `<label>` element) made a `text`
     /// view: its string (the `text` attribute or `<string key="text">`), its mapped font,
-    /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size dropped.
+    /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size and back-solved baselines dropped (its text gives them).
     /// A label whose text is longer than ``TextSpec/maxStringLength`` keeps its recorded
     /// size, with a note (held by `longLabelKeepsItsRecordedSizeWhenMeasured`).
     static func measured(_ scene: JSONValue, labels: [(name: String, element: XMLElement)], notes: inout [String]) -> JSONValue {
@@ -83,7 +83,7 @@ enum IBLabelFonts {
                 notes.append("Label \(name) keeps its recorded size: its text has \(string.count) characters, more than the \(TextSpec.maxStringLength) a label measures")
                 continue
             }
-            view.removeAll { $0.0 == "intrinsicSize" }
+            view.removeAll { $0.0 == "intrinsicSize" || $0.0 == "baseline" || $0.0 == "firstBaseline" }
             let font = font(element.child("fontDescription", key: "fontDescription"))
             var text: [(String, JSONValue)] = [("string", .string(string)), ("font", .object([
                 ("family", .string(font.family)), ("size", .number(font.size)), ("weight", .number(Double(font.weight))),

@@ -20,29 +20,33 @@ extension SceneBuilder {
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return false }
         let layout = compiled.solve(size: decoded.container.size)
-        if layout.diagnostics.contains(where: { $0.code == .limitExceeded }) {
+        // The solver's work limit, not the diagnostics list's bound (`omitted`): the free
+        // sizes are read from `ambiguousSizes`, which holds them all
+        // (IBMappingTests.freeSizesPastTheDiagnosticsBoundAreAllTaken).
+        if layout.diagnostics.contains(where: { $0.code == .limitExceeded && $0.omitted == nil }) {
             throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
         }
         var found: [String: (width: Bool, height: Bool)] = [:]
-        for diagnostic in layout.diagnostics where diagnostic.code == .ambiguousLayout {
-            guard let name = diagnostic.view, name != "superview", let attribute = diagnostic.attribute,
-                  attribute == "width" || attribute == "height" else { continue }
-            found[name, default: (false, false)].width = found[name, default: (false, false)].width || attribute == "width"
-            found[name, default: (false, false)].height = found[name, default: (false, false)].height || attribute == "height"
+        for (index, bits) in layout.ambiguousSizes.enumerated() where bits != 0 && index < layout.frames.count {
+            let name = layout.frames[index].name
+            guard name != "superview" else { continue }
+            found[name] = (bits & 1 != 0, bits & 2 != 0)
         }
         // UIStackView settles an arranged view's size across its axis, when its alignment
         // does not fill and nothing else sizes it, with a weak constraint to 0 (ambiguity
-        // suppression): a view of no content size solved so while the recorded frame shows
-        // it sized is sized by its content on that axis, as above.
+        // suppression): a view of no content size solved so (to 0, or to the lower bound of
+        // a `>=` constraint) while the recorded frame shows it larger is sized by its
+        // content on that axis, as above. The suppression only ever pulls shorter, so a
+        // solved length below the recorded one is its doing.
         let solved = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         for view in views.dropFirst() where view.isArranged && !Self.isMarked(view) {
             guard let stackName = view.parent, let stack = self.view(named: stackName),
                   (stack.element["alignment"] ?? "fill") != "fill", let frame = solved[view.name] else { continue }
             let vertical = stack.element["axis"] == "vertical"
             let content = intrinsicSize(view)
-            if vertical, frame.width.magnitude < 1e-6, view.frame.width > 0, content?["width"] == nil {
+            if vertical, frame.width < view.frame.width - 1e-3, content?["width"] == nil {
                 found[view.name, default: (false, false)].width = true
-            } else if !vertical, frame.height.magnitude < 1e-6, view.frame.height > 0, content?["height"] == nil {
+            } else if !vertical, frame.height < view.frame.height - 1e-3, content?["height"] == nil {
                 found[view.name, default: (false, false)].height = true
             }
         }

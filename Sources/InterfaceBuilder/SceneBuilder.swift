@@ -62,6 +62,12 @@ struct SceneBuilder {
     /// Margins back-solved from the recorded frames: view name → the insets found, per edge
     /// (`nil` where no constraint tells).
     var solvedMargins: [String: (top: Double?, left: Double?, bottom: Double?, right: Double?)] = [:]
+    /// Alignment insets of image views showing a system symbol image, back-solved from the
+    /// recorded frames (``backSolveSymbolInsets(of:)``): IB id → insets, points.
+    var symbolInsets: [String: (top: Double, left: Double, bottom: Double, right: Double)] = [:]
+    /// Baselines of text views back-solved from the recorded frames (``inferBaselines()``):
+    /// view name → `firstBaseline`/`baseline` → offset from the view's top, points.
+    var solvedBaselines: [String: [String: Double]] = [:]
 
     init(root: HierarchyRoot, device: IBDevice?, excluded: Set<String> = []) {
         self.root = root
@@ -164,6 +170,7 @@ struct SceneBuilder {
         addAutoresizingConstraints()
         noteAlignmentInsets()
         inferMargins()
+        inferBaselines()
         if root.kind == "cell", views[0].element["preservesSuperviewLayoutMargins"] == "YES", explicitMargins(views[0].element) != nil {
             let side = (device?.width ?? views[0].frame.width) > 400 ? 20 : 16
             notes.append("The content view preserves the table's margins: left and right at least \(side) (the system margin for the screen's width)")
@@ -192,6 +199,9 @@ struct SceneBuilder {
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
         if try sizeFreeSizes(of: scene) {
+            scene = sceneJSON(safeArea: safeArea)
+        }
+        if try backSolveSymbolInsets(of: scene) {
             scene = sceneJSON(safeArea: safeArea)
         }
         return IBHierarchy(name: "", ibId: root.cellID ?? rootElement["id"] ?? "", kind: root.kind,
@@ -551,6 +561,11 @@ struct SceneBuilder {
             let element = view.element
             if let intrinsic = intrinsicSize(view) { members.append(("intrinsicSize", intrinsic)) }
             if let hugging = Self.priorities(element, "HuggingPriority") { members.append(("hugging", hugging)) }
+            if let baselines = solvedBaselines[view.name] {
+                for which in ["baseline", "firstBaseline"] {
+                    if let offset = baselines[which] { members.append((which, .number(offset))) }
+                }
+            }
             if let resistance = Self.priorities(element, "CompressionResistancePriority") { members.append(("compressionResistance", resistance)) }
             if let margins = explicitMargins(element) {
                 members.append(("margins", margins))
@@ -593,8 +608,10 @@ struct SceneBuilder {
     /// its recorded frames sit on the constraints' edges.
     static let insetFreeSliderToolsVersion = 24000
 
-    /// The alignment insets of `element` in a document of this `toolsVersion`, or `nil`.
+    /// The alignment insets of `element` in a document of this `toolsVersion` (a symbol
+    /// image view's back-solved ones, ``backSolveSymbolInsets(of:)``), or `nil`.
     func alignmentInsets(of element: XMLElement) -> (top: Double, left: Double, bottom: Double, right: Double)? {
+        if let id = element["id"], let insets = symbolInsets[id] { return insets }
         if element.name == "slider" && toolsVersion >= Self.insetFreeSliderToolsVersion { return nil }
         return Self.alignmentInsets[element.name]
     }

@@ -141,6 +141,11 @@ public struct Layout: Sendable {
     /// The fields `explain` asks for, each with the constraints that move it
     /// (``CompiledScene/explainedFields`` order); empty without `explain` or when rejected.
     public var explanations: [FieldExplanation] = []
+    /// Per view, in ``frames``' order: bit 1 when its width, bit 2 when its height is
+    /// ambiguous. Every ambiguous size counts, also those past the diagnostics list's
+    /// bound; empty when the ambiguity check did not run (`ambiguity: ignore`, or it passed
+    /// the work limit).
+    public var ambiguousSizes: [UInt8] = []
 }
 
 extension CompiledScene {
@@ -548,7 +553,9 @@ extension CompiledScene {
             ambiguousSizes = sizes
         }
         reportNegativeSizes(absolute, ambiguousSizes: ambiguousSizes, size: size, into: &findings)
-        return finishedLayout(absolute, findings: findings, frames: frames, guides: guideFrames)
+        var layout = finishedLayout(absolute, findings: findings, frames: frames, guides: guideFrames)
+        layout.ambiguousSizes = Array(ambiguousSizes.prefix(frames.count))
+        return layout
     }
 
     /// The diagnostics of one layout as they are found: past ``LayoutDiagnostic/maxCount``

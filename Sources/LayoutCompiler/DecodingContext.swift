@@ -29,10 +29,15 @@ struct DecodingContext {
     /// A member is a known field only when its bytes are the field's (`known` is ASCII;
     /// U+212A KELVIN SIGN never spells `K`). The suggestion is searched for the
     /// diagnostics that are listed (``LayoutDiagnostic/maxCount``).
+    ///
+    /// - Returns: for each field of `known`, the index in `members` of the last member
+    ///   with its bytes (what ``JSONValue/subscript(_:)`` finds), or -1 when absent: a
+    ///   caller reads every field from there instead of searching the members again.
     /// - Complexity: O(members × known).
-    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) {
-        var given = [Bool](repeating: false, count: known.count)
-        for (name, _) in members {
+    @discardableResult
+    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) -> [Int] {
+        var given = [Int](repeating: -1, count: known.count)
+        for (offset, (name, _)) in members.enumerated() {
             guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
                 var suggestion = ""
                 if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
@@ -41,11 +46,12 @@ struct DecodingContext {
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
                 continue
             }
-            if given[field] {
+            if given[field] >= 0 {
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
             }
-            given[field] = true
+            given[field] = offset
         }
+        return given
     }
 
     mutating func optionalNumber(_ value: JSONValue?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {

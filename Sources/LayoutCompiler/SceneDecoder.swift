@@ -173,6 +173,15 @@ public struct SceneDecoder: Sendable {
     /// The members of a scene object.
     static let sceneMembers = ["container", "views", "guides", "metrics", "constraints", "groups", "options", "sizes", "explain"]
 
+    /// The members of a view object, in ``ViewMember`` order.
+    static let viewMembers = ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins",
+                              "alignmentInsets", "stack", "hidden", "text"]
+
+    /// The index of each member of a view object in ``viewMembers``.
+    enum ViewMember: Int {
+        case parent, intrinsicSize, hugging, compressionResistance, baseline, firstBaseline, margins, alignmentInsets, stack, hidden, text
+    }
+
     /// The members of the `container` object.
     static let containerMembers = ["width", "height", "margins", "safeArea"]
 
@@ -212,6 +221,14 @@ public struct SceneDecoder: Sendable {
                 throw SceneRejection(.malformed, diagnostics: context.typeErrors)
             }
             metrics = checkMetrics(entries, path: { isValidName($0) ? "$.metrics" + pathComponent($0) : "$.metrics" }, &context)
+            // A metric no scene could use is refused when the group is written, not in every
+            // scene that includes it (HandlerTests.aMetricBeyondTheMagnitudeLimitIsRefusedOnPut).
+            for entry in entries where !(abs(entry.points) <= maximumMagnitude) && isValidName(entry.name) {
+                context.sceneErrors.append(LayoutDiagnostic(
+                    code: .limitExceeded,
+                    message: "$.metrics\(pathComponent(entry.name)) is \(JSONWriter.format(entry.points)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)",
+                    path: "$.metrics" + pathComponent(entry.name)))
+            }
         }
         if constraints.count > limits.maxConstraints {
             context.sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "A group may hold at most \(limits.maxConstraints) constraints; this one has \(constraints.count) (limit maxConstraints)", path: "$.constraints"))
@@ -279,16 +296,18 @@ public struct SceneDecoder: Sendable {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
-                context.checkMembers(fields, known: ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins", "alignmentInsets", "stack", "hidden", "text"], path: path())
+                // Each field read where the check found it (one pass over the members).
+                let at = context.checkMembers(fields, known: Self.viewMembers, path: path())
+                func member(_ field: ViewMember) -> JSONValue? { at[field.rawValue] >= 0 ? fields[at[field.rawValue]].1 : nil }
                 var view = ViewSpec(name: name)
-                if let parent = body["parent"] {
+                if let parent = member(.parent) {
                     if case .string(let parentName) = parent {
                         view.parent = parentName
                     } else {
                         context.typeErrors.append(context.typeError(path() + ".parent", expected: "a view name (a string)", found: parent))
                     }
                 }
-                if let size = body["intrinsicSize"] {
+                if let size = member(.intrinsicSize) {
                     if case .object(let sizeFields) = size {
                         context.checkMembers(sizeFields, known: ["width", "height"], path: path() + ".intrinsicSize")
                         view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path() + ".intrinsicSize.width")
@@ -297,19 +316,19 @@ public struct SceneDecoder: Sendable {
                         context.typeErrors.append(context.typeError(path() + ".intrinsicSize", expected: "an object {width, height}", found: size))
                     }
                 }
-                view.hugging = context.axisPriorities(body["hugging"], path: path() + ".hugging", defaults: view.hugging)
-                view.compressionResistance = context.axisPriorities(body["compressionResistance"], path: path() + ".compressionResistance", defaults: view.compressionResistance)
-                view.baseline = context.optionalNumber(body["baseline"], path: path() + ".baseline")
-                view.firstBaseline = context.optionalNumber(body["firstBaseline"], path: path() + ".firstBaseline")
-                view.margins = decodeInsets(body["margins"], path: path() + ".margins", &context)
-                view.alignmentInsets = decodeInsets(body["alignmentInsets"], path: path() + ".alignmentInsets", default: 0, &context)
-                if let stack = body["stack"] { view.stack = decodeStack(stack, path: path() + ".stack", &context) }
-                if let hidden = body["hidden"] {
+                view.hugging = context.axisPriorities(member(.hugging), path: path() + ".hugging", defaults: view.hugging)
+                view.compressionResistance = context.axisPriorities(member(.compressionResistance), path: path() + ".compressionResistance", defaults: view.compressionResistance)
+                view.baseline = context.optionalNumber(member(.baseline), path: path() + ".baseline")
+                view.firstBaseline = context.optionalNumber(member(.firstBaseline), path: path() + ".firstBaseline")
+                view.margins = decodeInsets(member(.margins), path: path() + ".margins", &context)
+                view.alignmentInsets = decodeInsets(member(.alignmentInsets), path: path() + ".alignmentInsets", default: 0, &context)
+                if let stack = member(.stack) { view.stack = decodeStack(stack, path: path() + ".stack", &context) }
+                if let hidden = member(.hidden) {
                     if case .bool(let flag) = hidden { view.isHidden = flag } else {
                         context.typeErrors.append(context.typeError(path() + ".hidden", expected: "true or false", found: hidden))
                     }
                 }
-                if let text = body["text"] {
+                if let text = member(.text) {
                     view.text = decodeText(text, path: path() + ".text", &context)
                     for member in ["intrinsicSize", "baseline", "firstBaseline"] where body[member] != nil {
                         context.sceneErrors.append(LayoutDiagnostic(

@@ -21,12 +21,24 @@ public struct SceneText: Sendable {
 
     /// The most passes (the first included).
     public static let maxPasses = 8
-    /// Cell operations charged to the solver work budget per UTF-16 code unit shaped or
-    /// laid out, so that text work is bounded by ``SceneLimits/maxSolverWork`` too:
-    /// `layoutd-bench text` measured a label of about 110 units in 166 µs with 6 processes
-    /// per core (about 0.25 µs a unit of one core's time), where a cell operation takes
-    /// about 6 ns: 20 keeps the budget's time bound within a small factor.
-    public static let workPerCodeUnit = 20
+    /// Cell operations charged to the solver work budget per UTF-16 code unit prepared
+    /// (the paragraph shaped whole, its break opportunities found) and per unit given to
+    /// HarfBuzz by a layout, so that text work is bounded by ``SceneLimits/maxSolverWork``
+    /// too, where a cell operation takes about 6 ns. Measured with a release build on the
+    /// 2-core machine: 100 labels of 10,000 `W` prepared and laid out on one line each took
+    /// about 1.0 s of CPU for about 2 million units shaped and 1 million prepared, about
+    /// 0.45 µs a unit: 75 cell operations.
+    public static let workPerCodeUnit = 75
+    /// Cell operations charged per HarfBuzz call of a layout (a line shaped on its own),
+    /// besides its units: the same 100 labels wrapped at 47 points (3 characters a line)
+    /// took 2.4 s more for about 500,000 calls, about 4.8 µs a call: 800 cell operations.
+    /// `TextSceneTests.narrowLabelsAreChargedPerLineShaped` holds the bound.
+    public static let workPerShapingCall = 800
+
+    /// The cell operations `shaping` stands for.
+    static func work(_ shaping: PreparedText.ShapingCount) -> Int {
+        shaping.calls &* workPerShapingCall &+ shaping.units &* workPerCodeUnit
+    }
 
     struct Label: Sendable {
         /// Index into ``Scene/views``.
@@ -41,6 +53,8 @@ public struct SceneText: Sendable {
     }
 
     let labels: [Label]
+    /// Each label measured for the first pass (``firstPass()``), in ``labels``' order.
+    let first: [TextMeasurement]
     /// Size-independent warnings (`missing_glyphs`).
     public let diagnostics: [LayoutDiagnostic]
     /// Cell operations the preparation cost (charged to the first solve's budget).
@@ -59,17 +73,19 @@ public struct SceneText: Sendable {
         var labels: [Label] = []
         var errors: [LayoutDiagnostic] = []
         var warnings: [LayoutDiagnostic] = []
+        var first: [TextMeasurement] = []
         var work = 0
+        func overLimit(_ path: String) -> SceneRejection {
+            SceneRejection(.invalid, diagnostics: [LayoutDiagnostic(
+                code: .limitExceeded,
+                message: "The scene's labels take more work to measure than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request): shorten or split them, or raise --max-solver-work",
+                path: path)])
+        }
         for (index, view) in scene.views.enumerated() {
             guard let spec = view.text else { continue }
             let path = (view.jsonPath ?? "$.views." + view.name) + ".text.font.family"
             work += (spec.string.utf16.count + 1) * Self.workPerCodeUnit
-            if work > limits.maxSolverWork {
-                throw SceneRejection(.invalid, diagnostics: [LayoutDiagnostic(
-                    code: .limitExceeded,
-                    message: "The scene's labels take more work to measure than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request): shorten or split them, or raise --max-solver-work",
-                    path: path)])
-            }
+            if work > limits.maxSolverWork { throw overLimit(path) }
             let font = FontRequest(family: spec.family, size: spec.size, weight: spec.weight, italic: spec.italic)
             do throws(FontError) {
                 let prepared: PreparedText
@@ -80,7 +96,13 @@ public struct SceneText: Sendable {
                     guard case .unknownFamily = error, let face = stored.face(for: font) else { throw error }
                     prepared = measurer.prepare(spec.string, font: font, primary: face)
                 }
-                labels.append(Label(view: index, name: view.name, spec: spec, prepared: prepared))
+                let label = Label(view: index, name: view.name, spec: spec, prepared: prepared)
+                labels.append(label)
+                // The first pass, charged as it is laid out: a label of many short lines
+                // costs a HarfBuzz call a line.
+                var shaping = PreparedText.ShapingCount()
+                first.append(prepared.layout(width: label.fixedWidth, numberOfLines: spec.numberOfLines, shaping: &shaping))
+                work &+= Self.work(shaping)
                 if prepared.missingGlyphs {
                     warnings.append(LayoutDiagnostic(
                         severity: .warning, code: .missingGlyphs,
@@ -105,17 +127,17 @@ public struct SceneText: Sendable {
                         path: path, view: view.name))
                 }
             }
+            if work > limits.maxSolverWork { throw overLimit(path) }
         }
         if !errors.isEmpty { throw SceneRejection(.invalid, diagnostics: errors) }
         self.labels = labels
+        self.first = first
         self.diagnostics = warnings
         self.preparationWork = work
     }
 
     /// The measurement of each label for the first pass: unwrapped when automatic.
-    func firstPass() -> [TextMeasurement] {
-        labels.map { $0.prepared.layout(width: $0.fixedWidth, numberOfLines: $0.spec.numberOfLines) }
-    }
+    func firstPass() -> [TextMeasurement] { first }
 
     /// `scene` with each label's intrinsic size and baselines set from `measurements`.
     func applying(_ measurements: [TextMeasurement], to scene: Scene) -> Scene {
@@ -174,7 +196,11 @@ public struct SceneText: Sendable {
                     // No text is laid out past the budget (TextSceneTests.aThousandLabelsAtAThousandSizesIsOverTheWorkLimit).
                     if budget == 0 { break }
                     guard let width = layout.frame(of: label.name)?.width else { continue }
-                    next[index] = label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines)
+                    var shaping = PreparedText.ShapingCount()
+                    next[index] = label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines, shaping: &shaping)
+                    // The lines shaped, charged after the label (it overruns by one label at most).
+                    budget -= min(budget, Self.work(shaping))
+                    if budget == 0 { break }
                     let old = measurements[index].intrinsicSize(displayScale: scale)
                     let new = next[index].intrinsicSize(displayScale: scale)
                     if abs(old.width - new.width) > 1e-6 || abs(old.height - new.height) > 1e-6 { changed = true }

@@ -53,12 +53,15 @@ enum Problem {
             if first?.code == .invalidJSON {
                 return ("urn:layoutd:problem:invalid-json", "Malformed JSON", detail)
             }
-            return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : subject == .font ? "Invalid font" : "Invalid scene", detail)
+            if subject == .font { return ("urn:layoutd:problem:invalid-font", "Invalid font", detail) }
+            return ("urn:layoutd:problem:invalid-scene", subject == .group ? "Invalid group" : "Invalid scene", detail)
         case .unprocessableContent where subject == .document:
             return ("urn:layoutd:problem:invalid-document", "The document cannot be imported", detail)
+        case .unprocessableContent where subject == .font:
+            return ("urn:layoutd:problem:invalid-font", "The font cannot be stored", detail)
         case .unprocessableContent:
             return ("urn:layoutd:problem:unprocessable-scene",
-                    subject == .group ? "The group cannot be stored" : subject == .font ? "The font cannot be stored" : "The scene cannot be laid out", detail)
+                    subject == .group ? "The group cannot be stored" : "The scene cannot be laid out", detail)
         default:
             return (type(for: status), status.reasonPhrase, detail)
         }

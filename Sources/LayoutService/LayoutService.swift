@@ -407,6 +407,10 @@ public final class LayoutService: Sendable {
     }
 
     private func solveInTurn(_ request: HTTPRequest) -> HTTPResponse {
+        // A repeated `format` is refused, as `scale`, `width` and `/import`'s parameters are:
+        // which one was meant cannot be told (HandlerTests.routesAndMethods).
+        let formats = Self.queryCount("format", in: request.query)
+        if formats > 1 { return problem(.repeatedQueryParameter("format", count: formats)) }
         if let format = Self.queryValue("format", in: request.query), format != "json" && format != "svg" {
             return problem(.unknownFormat(format))
         }

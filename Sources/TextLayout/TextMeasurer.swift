@@ -59,6 +59,14 @@ public final class TextMeasurer: Sendable {
 /// Memory: O(n) in the string's UTF-16 length, plus a memo of line widths cleared when it
 /// passes `lineMemoLimit` entries.
 public final class PreparedText: Sendable {
+    /// The shaping a layout did (``layout(width:numberOfLines:shaping:)``): HarfBuzz calls,
+    /// and the UTF-16 units (context included) they were given.
+    public struct ShapingCount: Sendable, Equatable {
+        public var calls = 0
+        public var units = 0
+        public init() {}
+    }
+
     /// The string's UTF-16 code units.
     public let utf16: [UInt16]
     public let font: FontRequest
@@ -208,13 +216,15 @@ public final class PreparedText: Sendable {
 
     /// Points: the width of `units[range]` shaped on its own (each face run of it in its
     /// face, the line as context), memoized.
-    func lineWidth(_ range: Range<Int>, paragraph: Paragraph, buffer: OpaquePointer?) -> Double {
+    func lineWidth(_ range: Range<Int>, paragraph: Paragraph, buffer: OpaquePointer?, shaping: inout ShapingCount) -> Double {
         guard !range.isEmpty else { return 0 }
         let key = range.lowerBound << 32 | range.upperBound
         if let known = lineWidths.withLock({ $0[key] }) { return known }
         var width = 0.0
         for run in paragraph.runs where run.range.overlaps(range) {
             let item = max(run.range.lowerBound, range.lowerBound)..<min(run.range.upperBound, range.upperBound)
+            shaping.calls += 1
+            shaping.units += range.count
             Self.shape(utf16, context: range, item: item, face: faces[run.face], size: font.size, buffer: buffer) { _, advance in
                 width += advance
             }
@@ -256,6 +266,14 @@ public final class PreparedText: Sendable {
     /// than the margin. TextLayoutDifferentialTests and scripts/text-differential.py hold
     /// this against line-by-line shaping.
     public func layout(width: Double?, numberOfLines: Int) -> TextMeasurement {
+        var shaping = ShapingCount()
+        return layout(width: width, numberOfLines: numberOfLines, shaping: &shaping)
+    }
+
+    /// ``layout(width:numberOfLines:)``, adding to `shaping` the HarfBuzz calls it made and
+    /// the UTF-16 units they were given (lines found in the memo cost none), which is
+    /// what its time goes with: a line of a few characters costs one call's set-up.
+    public func layout(width: Double?, numberOfLines: Int, shaping: inout ShapingCount) -> TextMeasurement {
         let limit = numberOfLines > 0 ? numberOfLines : Int.max
         let wrapWidth: Double? = numberOfLines == 1 ? nil : width.map { max($0, 0) }
         let slack = 0.5 * font.size
@@ -278,7 +296,7 @@ public final class PreparedText: Sendable {
             guard let maxWidth = wrapWidth, !range.isEmpty else {
                 let end = trimmed(range.lowerBound, range.upperBound)
                 lines.append(TextLine(range: range.lowerBound..<end,
-                                      width: lineWidth(range.lowerBound..<end, paragraph: paragraph, buffer: buffer)))
+                                      width: lineWidth(range.lowerBound..<end, paragraph: paragraph, buffer: buffer, shaping: &shaping)))
                 continue
             }
             var start = range.lowerBound
@@ -303,7 +321,7 @@ public final class PreparedText: Sendable {
                 var candidate = furthest - 1
                 while candidate >= next {
                     let end = trimmed(start, opportunities[candidate])
-                    let width = lineWidth(start..<end, paragraph: paragraph, buffer: buffer)
+                    let width = lineWidth(start..<end, paragraph: paragraph, buffer: buffer, shaping: &shaping)
                     if width <= maxWidth + fitTolerance {
                         chosen = (opportunities[candidate], TextLine(range: start..<end, width: width))
                         break
@@ -328,7 +346,7 @@ public final class PreparedText: Sendable {
                 var boundary = upper - 1
                 while boundary > lower {
                     let end = graphemes[boundary]
-                    let width = lineWidth(start..<end, paragraph: paragraph, buffer: buffer)
+                    let width = lineWidth(start..<end, paragraph: paragraph, buffer: buffer, shaping: &shaping)
                     if width <= maxWidth + fitTolerance {
                         line = TextLine(range: start..<end, width: width)
                         break
@@ -339,7 +357,7 @@ public final class PreparedText: Sendable {
                     // Not even one grapheme cluster fits: it gets a line of its own.
                     lower = min(lower, graphemes.count - 1)
                     let end = graphemes[lower]
-                    line = TextLine(range: start..<end, width: lineWidth(start..<end, paragraph: paragraph, buffer: buffer))
+                    line = TextLine(range: start..<end, width: lineWidth(start..<end, paragraph: paragraph, buffer: buffer, shaping: &shaping))
                 }
                 lines.append(line!)
                 start = line!.range.upperBound

@@ -136,7 +136,8 @@ enum SceneBench {
     /// `compile` and `solve`: the response body and freeing the compiled scene).
     ///
     /// With `--structure-hit-only`, only the structure-hit phase runs (one compile, then
-    /// N resizes), so a profiler sees that path alone.
+    /// N resizes), so a profiler sees that path alone; with `--new-scene-only`, only the
+    /// N uncached solves of the first figure run.
     static func runEngine(_ arguments: [String]) -> Int32 {
         guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
             FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N]\n".utf8))
@@ -169,6 +170,11 @@ enum SceneBench {
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
         }
         samples.sort()
+        if arguments.contains("--new-scene-only") {
+            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f}",
+                         path, first.status.code, samples[samples.count / 2], samples[samples.count * 9 / 10]))
+            return 0
+        }
         let compiled = SceneCompiler(scene: prepared.scene, groups: prepared.groups, limits: engine.limits).compile()
         let prepareMicroseconds = median { _ = engine.prepare(body: body, resolveGroup: { _ in nil }) }
         let parser = JSONParser(maximumDepth: engine.limits.maxJSONDepth)

@@ -30,7 +30,7 @@ let commands: [(name: String, command: Subcommand)] = [
         usage: "sizes [--views 50] [--sizes 100] [--repeats 5]   (one request with sizes vs separate requests)",
         run: SceneBench.runSizes)),
     ("engine", Subcommand(
-        usage: "engine FILE [--repeats 2000] [--structure-hit-only]   (in-process cost of one uncached /solve)",
+        usage: "engine FILE [--repeats 2000] [--structure-hit-only | --new-scene-only]   (in-process cost of one uncached /solve)",
         run: SceneBench.runEngine)),
     ("cached", Subcommand(
         usage: "cached FILE [--repeats 2000]   (in-process cost of a /solve answered from the caches)",

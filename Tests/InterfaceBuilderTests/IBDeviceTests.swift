@@ -5,6 +5,56 @@ import LayoutCompiler
 /// The device table (docs/scenes.md, "From Interface Builder"): sizes, traits, safe areas,
 /// and a document moved to another device.
 struct IBDeviceTests {
+    /// A cell whose stack is pinned to its content view's margins, its bottom constraint 0
+    /// with a `heightClass=compact` variation of 4, recorded in portrait (regular height):
+    /// the margins are back-solved under the recorded traits (11 at the top and bottom,
+    /// the variation not applied), so in landscape the variation's 4 moves the stack's
+    /// bottom up by 4 instead of changing the back-solved margin.
+    @Test func variationsDoNotSkewWhatIsBackSolved() throws {
+        let document = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" version="3.0" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useTraitCollections="YES">
+            <device id="retina6_12" orientation="portrait" appearance="light"/>
+            <objects>
+                <tableViewCell contentMode="scaleToFill" id="cell-1" customClass="RowCell">
+                    <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                    <tableViewCellContentView key="contentView" contentMode="center" tableViewCell="cell-1" id="cv-1">
+                        <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                        <subviews>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="st-1">
+                                <rect key="frame" x="20" y="11" width="350" height="22"/>
+                            </view>
+                        </subviews>
+                        <constraints>
+                            <constraint firstItem="st-1" firstAttribute="leading" secondItem="cv-1" secondAttribute="leadingMargin" id="c1"/>
+                            <constraint firstAttribute="trailingMargin" secondItem="st-1" secondAttribute="trailing" id="c2"/>
+                            <constraint firstItem="st-1" firstAttribute="top" secondItem="cv-1" secondAttribute="topMargin" id="c3"/>
+                            <constraint firstAttribute="bottomMargin" secondItem="st-1" secondAttribute="bottom" id="c4">
+                                <variation key="heightClass=compact" constant="4"/>
+                            </constraint>
+                        </constraints>
+                    </tableViewCellContentView>
+                </tableViewCell>
+            </objects>
+        </document>
+        """.utf8)
+        func solved(_ orientation: String?) throws -> (margins: JSONValue?, frame: Frame?) {
+            var options = IBImportOptions()
+            options.device = orientation.flatMap { IBDevice.named("retina6_12", orientation: $0) }
+            let hierarchy = try #require(try InterfaceBuilderImporter.importDocument(document, options: options).hierarchies.first)
+            let (frames, _) = try IBMappingTests.solve(hierarchy)
+            return (hierarchy.scene["container"]?["margins"], frames["view"])
+        }
+        let recorded = try solved(nil)
+        #expect(recorded.frame == Frame(x: 20, y: 11, width: 350, height: 22))
+        let landscape = try solved("landscape")
+        #expect(landscape.margins == recorded.margins)
+        #expect(landscape.margins?["bottom"] == .number(11))
+        // Recorded 44 high (a cell keeps its height): the stack's bottom 4 above the margin.
+        #expect(landscape.frame?.y == 11)
+        #expect(landscape.frame?.height == 18)
+    }
+
     @Test func rowsOfTheTable() throws {
         let phone = try #require(IBDevice.named("retina6_1", orientation: "portrait"))
         #expect((phone.width, phone.height, phone.scale) == (414, 896, 2))

@@ -86,13 +86,15 @@ struct IBMappingTests {
                     <view userLabel="Ærø Łódź" id="v4">\(Self.rect(0, 0, 10, 10))</view>
                     <view userLabel="Привет" id="v5">\(Self.rect(0, 0, 10, 10))</view>
                     <label text="Prix × 2 — Ñandú" id="v6">\(Self.rect(0, 0, 10, 10))</label>
+                    <view userLabel="İstanbul ǅemal ﬁne Brand™ Ｓale" id="v7">\(Self.rect(0, 0, 10, 10))</view>
                 </subviews>
             </view>
         """))
         #expect(hierarchy.ids.map(\.name) == ["superview", "cafe", "labelGrosse", "cafeCremeBrulee", "aeroLodz", "view",
-                                              "labelPrix2Nandu"])
+                                              "labelPrix2Nandu", "istanbulDzemalFineBrandSale"])
         let scene = try SceneDecoder().decode(hierarchy.scene)
-        #expect(scene.views.map(\.name).sorted() == ["aeroLodz", "cafe", "cafeCremeBrulee", "labelGrosse", "labelPrix2Nandu", "view"])
+        #expect(scene.views.map(\.name).sorted() == ["aeroLodz", "cafe", "cafeCremeBrulee", "istanbulDzemalFineBrandSale",
+                                                     "labelGrosse", "labelPrix2Nandu", "view"])
         _ = try Self.solve(hierarchy)
     }
 
@@ -354,9 +356,9 @@ struct IBMappingTests {
         // A plain view in a centring vertical stack: only its height is constrained;
         // UIStackView's ambiguity suppression would make it 0 wide, the file records 240.
         let hierarchy = try Self.single(Self.xib("""
-            <view id="root">\(Self.rect(0, 0, 300, 100))
+            <view id="root">\(Self.rect(0, 0, 300, 120))
                 <subviews>
-                    <stackView axis="vertical" alignment="center" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 300, 100))
+                    <stackView axis="vertical" alignment="center" translatesAutoresizingMaskIntoConstraints="NO" id="st">\(Self.rect(0, 0, 300, 120))
                         <subviews>
                             <view translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(30, 0, 240, 20))
                                 <constraints>
@@ -364,6 +366,12 @@ struct IBMappingTests {
                                 </constraints>
                             </view>
                             <view placeholderIntrinsicWidth="60" placeholderIntrinsicHeight="80" id="b">\(Self.rect(120, 20, 60, 80))</view>
+                            <view translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(90, 100, 120, 20))
+                                <constraints>
+                                    <constraint firstAttribute="height" constant="20" id="h2"/>
+                                    <constraint firstAttribute="width" relation="greaterThanOrEqual" constant="50" id="w2"/>
+                                </constraints>
+                            </view>
                         </subviews>
                     </stackView>
                 </subviews>
@@ -380,6 +388,9 @@ struct IBMappingTests {
         let (frames, _) = try Self.solve(hierarchy)
         #expect(frames["view"] == Frame(x: 30, y: 0, width: 240, height: 20))
         #expect(frames["view2"] == Frame(x: 120, y: 20, width: 60, height: 80))
+        // Only `width >= 50` bounds the third: the suppression would make it 50 wide.
+        #expect(hierarchy.scene["views"]?["view3"]?["intrinsicSize"] == .object([("width", .number(120))]))
+        #expect(frames["view3"] == Frame(x: 90, y: 100, width: 120, height: 20))
     }
 
     @Test func aDocumentWithoutADeviceTakesThePixelGridOfItsRecordedFrames() throws {
@@ -1027,6 +1038,106 @@ struct IBMappingTests {
         #expect(child.scene["container"]?["safeArea"]?["top"] == .number(64))
         let alone = try #require(result.hierarchies.first { $0.ibId == "alone-root" })
         #expect(alone.scene["container"]?["safeArea"]?["top"] == .number(20))
+    }
+
+    /// An image view showing a system symbol image is laid out by the symbol's alignment
+    /// rectangle, which the document does not record: its insets are back-solved from its
+    /// recorded frame and the rectangle its constraints place. A chevron drawn 12.5 × 16.5
+    /// where a 20-point height centres it, and one (named by an `<imageReference>`) drawn
+    /// 20 × 14 where a 1:1 ratio makes it 20 × 20; an image that is not a symbol gets none.
+    @Test func symbolImageViewsGetTheirAlignmentInsetsFromTheRecordedFrames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 132))
+                <subviews>
+                    <imageView contentMode="scaleAspectFit" horizontalHuggingPriority="251" verticalHuggingPriority="251" image="chevron.right" catalog="system" userLabel="Chevron" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(346.5, 13.5, 12.5, 16.5))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="20" id="h"/>
+                        </constraints>
+                    </imageView>
+                    <imageView contentMode="scaleAspectFit" horizontalHuggingPriority="251" verticalHuggingPriority="251" userLabel="Down" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(16, 59, 20, 14))
+                        <constraints>
+                            <constraint firstAttribute="width" secondItem="b" secondAttribute="height" multiplier="1:1" id="r"/>
+                        </constraints>
+                        <imageReference key="image" image="chevron.down" catalog="system" symbolScale="default"/>
+                    </imageView>
+                    <imageView contentMode="scaleAspectFit" image="photo" userLabel="Photo" translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(16, 101.5, 12.5, 16.5))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="20" id="k"/>
+                        </constraints>
+                    </imageView>
+                </subviews>
+                <constraints>
+                    <constraint firstAttribute="trailing" secondItem="a" secondAttribute="trailing" constant="16" id="c1"/>
+                    <constraint firstItem="a" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="22" id="c2"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c3"/>
+                    <constraint firstItem="b" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="66" id="c4"/>
+                    <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c5"/>
+                    <constraint firstItem="c" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="110" id="c6"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["chevron"]?["alignmentInsets"] == .object([("top", .number(-1.5)), ("left", .number(0)), ("bottom", .number(-2)), ("right", .number(0))]))
+        #expect(views["chevron"]?["intrinsicSize"] == .object([("width", .number(12.5)), ("height", .number(20))]))
+        #expect(views["down"]?["alignmentInsets"] == .object([("top", .number(-3)), ("left", .number(0)), ("bottom", .number(-3)), ("right", .number(0))]))
+        #expect(views["down"]?["intrinsicSize"] == .object([("width", .number(20)), ("height", .number(20))]))
+        #expect(views["photo"]?["alignmentInsets"] == nil)
+        #expect(hierarchy.notes.contains("Alignment insets top -1.5, bottom -2 of chevron, which shows a system symbol image (the document does not record its insets), back-solved from its recorded frame and the rectangle its constraints place; its intrinsic size is the recorded size less these"))
+        let (frames, _) = try Self.solve(hierarchy)
+        #expect(frames["chevron"] == Frame(x: 346.5, y: 13.5, width: 12.5, height: 16.5))
+        #expect(frames["down"] == Frame(x: 16, y: 59, width: 20, height: 14))
+        #expect(frames["photo"] == Frame(x: 16, y: 100, width: 12.5, height: 20))
+        let misplaced = IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).map(\.view)
+        #expect(misplaced == ["photo"])
+    }
+
+    /// A text view's baselines come from its font, which the document does not record: a
+    /// constraint between a baseline and another view's edge back-solves it from the
+    /// recorded frames, and a baseline-to-baseline tie carries it to the other label. A
+    /// chevron's bottom on a 51-point label's first baseline 18 below its top; a label whose
+    /// last baseline is 8 above the root's bottom; a larger label aligned with it.
+    @Test func textBaselinesAreBackSolvedFromTheRecordedFrames() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 80))
+                <subviews>
+                    <label text="Title" userLabel="Title" translatesAutoresizingMaskIntoConstraints="NO" id="l1">\(Self.rect(16, 0, 100, 51))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                    <imageView image="chevron" userLabel="Chevron" translatesAutoresizingMaskIntoConstraints="NO" id="im">\(Self.rect(124, 6, 7, 12))</imageView>
+                    <label text="Small" userLabel="Small" translatesAutoresizingMaskIntoConstraints="NO" id="l2">\(Self.rect(16, 55, 60, 20.5))
+                        <fontDescription key="fontDescription" type="system" pointSize="17"/>
+                    </label>
+                    <label text="Large" userLabel="Large" translatesAutoresizingMaskIntoConstraints="NO" id="l3">\(Self.rect(200, 49, 100, 29))
+                        <fontDescription key="fontDescription" type="system" pointSize="24"/>
+                    </label>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="l1" firstAttribute="top" secondItem="root" secondAttribute="top" id="c1"/>
+                    <constraint firstItem="l1" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c2"/>
+                    <constraint firstItem="l1" firstAttribute="height" constant="51" id="c3"/>
+                    <constraint firstItem="im" firstAttribute="leading" secondItem="l1" secondAttribute="trailing" constant="8" id="c4"/>
+                    <constraint firstItem="im" firstAttribute="bottom" secondItem="l1" secondAttribute="firstBaseline" id="c5"/>
+                    <constraint firstItem="l2" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="c6"/>
+                    <constraint firstAttribute="bottom" secondItem="l2" secondAttribute="baseline" constant="8" id="c7"/>
+                    <constraint firstItem="l3" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="200" id="c8"/>
+                    <constraint firstItem="l3" firstAttribute="baseline" secondItem="l2" secondAttribute="baseline" id="c9"/>
+                </constraints>
+            </view>
+        """))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["title"]?["firstBaseline"] == .number(18))
+        #expect(views["title"]?["baseline"] == nil)
+        #expect(views["small"]?["baseline"] == .number(17))
+        #expect(views["large"]?["baseline"] == .number(23))
+        #expect(views["chevron"]?["baseline"] == nil)
+        #expect(hierarchy.notes.contains("Baselines of title (first 18 below its top) back-solved from the recorded frames (its text's font metrics are not recorded)"))
+        #expect(hierarchy.notes.contains("Baselines of large (last 23 below its top) back-solved from the recorded frames (its text's font metrics are not recorded)"))
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
+        #expect(frames["chevron"] == Frame(x: 124, y: 6, width: 7, height: 12))
+        #expect(frames["small"] == Frame(x: 16, y: 55, width: 60, height: 20.5))
+        #expect(frames["large"] == Frame(x: 200, y: 49, width: 100, height: 29))
+        #expect(IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).isEmpty)
     }
 
     @Test func theAnswerHasTheContractsShape() throws {

@@ -201,6 +201,19 @@ struct HandlerTests {
         #expect(request(.GET, "/groups/bad").status == 404)
     }
 
+    /// A metric beyond ±10¹² points, which every scene including the group would refuse, is
+    /// a 422 when the group is written; nothing is stored.
+    @Test func aMetricBeyondTheMagnitudeLimitIsRefusedOnPut() throws {
+        let refused = request(.PUT, "/groups/m", #"{"constraints":["a.width == x"],"metrics":{"x":1e300,"y":5}}"#)
+        #expect(refused.status == 422)
+        let diagnostics = try json(refused)["diagnostics"]?.arrayValue ?? []
+        #expect(diagnostics.map { $0["code"] } == [.string("limit_exceeded")])
+        #expect(diagnostics.first?["path"] == .string("$.metrics.x"))
+        #expect(diagnostics.first?["message"] == .string("$.metrics.x is 1e+300; lengths are limited to ±1000000000000 points (limit maxMagnitude)"))
+        #expect(request(.GET, "/groups/m").status == 404)
+        #expect(request(.PUT, "/groups/m", #"{"constraints":["a.width == x"],"metrics":{"x":-1e12}}"#).status == 201)
+    }
+
     /// `GET /openapi.yaml` serves the top-level `openapi.yaml`, byte for byte.
     @Test func servedOpenAPIDocumentIsTheFile() throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -224,12 +237,14 @@ struct HandlerTests {
         #expect(request(.GET, "/nope").status == 404)
         #expect(request(.POST, "/solve?format=png", Self.scene).status == 400)
         #expect(request(.POST, "/solve?format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
-        // A bare `format` is the empty value (400, as `format=`); the first occurrence counts.
+        // A bare `format` is the empty value (400, as `format=`); a repeated one is refused.
         #expect(request(.POST, "/solve?format", Self.scene).status == 400)
         #expect(request(.POST, "/solve?format=", Self.scene).status == 400)
-        #expect(request(.POST, "/solve?format=svg&format=png", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
-        #expect(request(.POST, "/solve?format=png&format=svg", Self.scene).status == 400)
-        #expect(request(.POST, "/solve?format=json&format=svg", Self.scene).headers["Content-Type"] == "application/json")
+        let repeated = request(.POST, "/solve?format=svg&format=json", Self.scene)
+        #expect(repeated.status == 400)
+        #expect(String(decoding: repeated.body, as: UTF8.self).contains("'format' is given 2 times: give it at most once"))
+        #expect(request(.POST, "/solve?format=json&format=json", Self.scene).status == 400)
+        #expect(request(.POST, "/solve?scale=2&format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
     }
 
     @Test func corsIsOffByDefaultAndAnswersPreflightWhenConfigured() throws {

@@ -266,6 +266,28 @@ struct ImportServiceTests {
                 == ["/solve would refuse this scene (400): its JSON is nested more than 2 levels deep (limit maxJSONDepth, --max-json-depth)"])
     }
 
+    /// The depth note's rule is the parser's: for every nesting of arrays and objects up to
+    /// 6 levels and every limit from 1 to 6, `nestsDeeper` is true exactly when
+    /// `JSONParser(maximumDepth:)` refuses the value's bytes.
+    @Test func depthWalkAgreesWithTheParser() throws {
+        var values: [JSONValue] = [.null, .number(1), .string("a")]
+        var frontier: [JSONValue] = values
+        for _ in 1...6 {
+            frontier = frontier.prefix(3).flatMap { inner in
+                [JSONValue.array([inner]), .object([("k", inner)]), .array([.number(0), .object([("k", inner)])])]
+            }
+            values += frontier
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.value(value)
+            for limit in 1...6 {
+                let refused = (try? JSONParser(maximumDepth: limit).parse(writer.bytes)) == nil
+                #expect(SceneEngine.nestsDeeper(value, than: limit) == refused, "\(String(decoding: writer.bytes, as: UTF8.self)) at \(limit)")
+            }
+        }
+    }
+
     @Test func queryParsing() throws {
         #expect(try ImportRequest.parse(query: "solve&device=ipad12_9&orientation=landscape&intrinsic=measured&format=svg")
                 == ImportRequest(solves: true, deviceID: "ipad12_9", orientation: "landscape", drawsWireframe: true, measuresLabels: true))

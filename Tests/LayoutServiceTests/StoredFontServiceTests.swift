@@ -182,6 +182,11 @@ struct StoredFontServiceTests {
     @Test func aBuiltInFamilyIsNeverShadowed() throws {
         let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
         #expect(try client.put("liberation mono", "400", file: Self.dejaVuMono) == 422)
+        let refused = client.send(.PUT, "/fonts/liberation%20mono/400", Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono))))
+        let problem = try JSONParser().parse(refused.body)
+        #expect(problem["type"] == .string("urn:layoutd:problem:invalid-font"))
+        #expect(problem["title"] == .string("The font cannot be stored"))
+        #expect(problem["diagnostics"]?.arrayValue?.first?["code"] == .string("invalid_font"))
         let solved = try client.solve(Self.scene(family: "Liberation Mono"))
         #expect((solved.width, solved.height) == (try Self.expectedSize(Self.liberationMono)))
     }

@@ -18,8 +18,8 @@ struct TextSceneTests {
                 Double(loaded.ascender) * scale)
     }()
 
-    func answer(_ json: String, validate: Bool = false) throws -> (status: Int, body: JSONValue, text: String) {
-        let engine = SceneEngine()
+    func answer(_ json: String, validate: Bool = false, limits: SceneLimits = SceneLimits()) throws -> (status: Int, body: JSONValue, text: String) {
+        let engine = SceneEngine(limits: limits)
         let answer: EngineAnswer
         switch engine.prepare(body: Array(json.utf8), resolveGroup: { _ in nil }) {
         case .success(let prepared): answer = validate ? engine.validate(prepared) : engine.solve(prepared)
@@ -176,6 +176,28 @@ struct TextSceneTests {
         }
         let (_, body, _) = try answer(#"{"views":{"l":{"text":{"string":"x","font":{"family":"LIBERATION sanz"}}}}}"#)
         #expect(first(body["diagnostics"])?["message"] == .string("Unknown font family 'LIBERATION sanz'; did you mean 'Liberation Sans'?"))
+    }
+
+    /// A label wrapped into many short lines costs a HarfBuzz call a line, and is charged
+    /// so: one label of 10,000 `W` at 47 points (2 a line, 5,000 lines) is refused under a
+    /// budget of 4 million cell operations that the same label on one line fits in
+    /// (preparing, the first pass and the second each charge its 10,001 units at 75).
+    @Test func narrowLabelsAreChargedPerLineShaped() throws {
+        var limits = SceneLimits()
+        limits.maxSolverWork = 4_000_000
+        func scene(width: Int) -> String {
+            #"{"container":{"width":\#(width)},"views":{"l":{"text":{"string":"\#(String(repeating: "W", count: 10_000))","numberOfLines":0}}},"constraints":["H:|[l]|","V:|[l]"]}"#
+        }
+        let (wide, wideBody, wideText) = try answer(scene(width: 1_000_000), limits: limits)
+        #expect(wide == 200, "\(wideText.prefix(300))")
+        #expect(wideBody["text"]?["l"]?["lines"] == .number(1))
+        let (narrow, narrowBody, narrowText) = try answer(scene(width: 47), limits: limits)
+        #expect(narrow == 422, "\(narrowText.prefix(300))")
+        #expect(first(narrowBody["diagnostics"])?["code"] == .string("limit_exceeded"), "\(narrowText.prefix(300))")
+        #expect(narrowBody["frames"] == nil)
+        // Under the default budget it is laid out: 5,000 lines.
+        let (_, body, text) = try answer(scene(width: 47))
+        #expect(body["text"]?["l"]?["lines"] == .number(5000), "\(text.prefix(300))")
     }
 
     @Test func aThousandLabelsAtAThousandSizesIsOverTheWorkLimit() throws {

@@ -197,6 +197,7 @@ def bounds(ctx):
         d = ctx.expect_diagnostic(r.json(), 'limit_exceeded')
         ctx.expect('--max-fonts' in d['message'], 'the 422 names its flag: %r' % d['message'])
         ctx.expect_equal(r.json()['title'], 'The font cannot be stored', "the 422's title")
+        ctx.expect_equal(r.json()['type'], 'urn:layoutd:problem:invalid-font', "the 422's problem type")
         ctx.expect_equal(ctx.request('GET', '/fonts', server=s).json()['fonts'],
                          [{'family': 'Small', 'faces': [_faces(ctx, 'Small', server=s)['700']]}], 'what is stored')
     finally:

@@ -434,6 +434,16 @@ public func utf8Precedes(_ a: String, _ b: String) -> Bool {
 /// -1, 0 or 1 as `a`'s UTF-8 bytes sort before, equal or after `b`'s (byte-wise, a
 /// prefix first).
 func utf8Compare(_ a: String, _ b: String) -> Int {
+    // In place where both are contiguous (native strings: no copy, no retain), as `utf8Equal`.
+    let fast = a.utf8.withContiguousStorageIfAvailable { left in
+        b.utf8.withContiguousStorageIfAvailable { right -> Int in
+            for index in 0..<min(left.count, right.count) where left[index] != right[index] {
+                return left[index] < right[index] ? -1 : 1
+            }
+            return left.count < right.count ? -1 : left.count == right.count ? 0 : 1
+        }
+    }
+    if let fast, let order = fast { return order }
     var a = a
     var b = b
     return a.withUTF8 { left in

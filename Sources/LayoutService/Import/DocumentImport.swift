@@ -230,7 +230,8 @@ extension SceneEngine {
     /// compiler checks (priority levels, constraint bytes with groups) and the solver work
     /// show in a solved hierarchy's `diagnostics` instead. Held by
     /// `ImportServiceTests.scenesBeyondSolveLimitsSayWhich`.
-    /// - Complexity: O(scene): it is written and decoded once.
+    /// - Complexity: O(scene): it is written once (for its length) and decoded once, from
+    ///   the value itself.
     public static func solveLimitNotes(_ scene: JSONValue, limits: SceneLimits, maxBodyBytes: Int) -> [String] {
         var writer = JSONWriter(reservingCapacity: 4096)
         writer.value(scene)
@@ -239,16 +240,13 @@ extension SceneEngine {
             notes.append("/solve would refuse this scene (413): it is \(writer.bytes.count) bytes as JSON, "
                          + "more than the \(maxBodyBytes) a request body may have (limit maxBodyBytes, --max-body-bytes)")
         }
-        let json: JSONValue
-        do {
-            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(writer.bytes)
-        } catch {
+        guard !Self.nestsDeeper(scene, than: limits.maxJSONDepth) else {
             notes.append("/solve would refuse this scene (400): its JSON is nested more than \(limits.maxJSONDepth) levels deep "
                          + "(limit maxJSONDepth, --max-json-depth)")
             return notes
         }
         do {
-            _ = try SceneDecoder(limits: limits).decode(json)
+            _ = try SceneDecoder(limits: limits).decode(scene)
         } catch {
             for diagnostic in error.diagnostics where diagnostic.code == .limitExceeded {
                 let flag = Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.limit))") }?.flag
@@ -257,6 +255,23 @@ extension SceneEngine {
             }
         }
         return notes
+    }
+
+    /// Whether `value` nests arrays and objects more than `maximumDepth` levels deep, counted
+    /// as ``JSONParser`` counts them (the outermost container is level 1), so a scene this
+    /// refuses is one `/solve`'s parser refuses for depth. It descends at most
+    /// `maximumDepth + 1` levels. Held by `ImportServiceTests.scenesBeyondSolveLimitsSayWhich`.
+    static func nestsDeeper(_ value: JSONValue, than maximumDepth: Int, level: Int = 0) -> Bool {
+        switch value {
+        case .array(let elements):
+            guard level < maximumDepth else { return true }
+            return elements.contains { nestsDeeper($0, than: maximumDepth, level: level + 1) }
+        case .object(let members):
+            guard level < maximumDepth else { return true }
+            return members.contains { nestsDeeper($0.1, than: maximumDepth, level: level + 1) }
+        default:
+            return false
+        }
     }
 
     /// The document's problems (``IBImport/problems``) as `invalid_document` warnings with

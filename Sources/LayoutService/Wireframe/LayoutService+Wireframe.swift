@@ -14,7 +14,7 @@ extension LayoutService {
     }
 
     static func prefersWireframe(accept: String?, query: String?) -> Bool {
-        // The first `format` counts (an unknown one is answered 400 before this).
+        // `format` is given once here (an unknown or repeated one is answered 400 before this).
         if let value = queryValue("format", in: query) {
             if value == "svg" { return true }
             if value == "json" { return false }
