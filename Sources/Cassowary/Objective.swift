@@ -45,6 +45,16 @@ struct Objective: Sendable {
     /// Number of levels.
     var levelCount: Int { ranks.count }
 
+    /// Exchanges the reduced-cost vectors with `other` (``Solver/restore(from:)`` takes
+    /// them out before the objective is replaced, and gives them back restored).
+    mutating func swapVectors(_ other: inout [Vector]) { swap(&vectors, &other) }
+
+    /// Makes `mine` (vectors taken out of another objective) equal to this objective's
+    /// vectors, in its own buffer (``Solver/restore(from:)``).
+    func restoreVectors(_ mine: inout [Vector]) {
+        mine.restoreElements(from: vectors) { vector, theirs in vector = theirs }
+    }
+
     /// Rank of `level` (0 = strongest).
     @inline(__always)
     func rank(of level: Int) -> Int { Int(ranks[level]) }

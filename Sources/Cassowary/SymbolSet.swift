@@ -22,6 +22,28 @@ struct SymbolSet: Sendable, Sequence {
 
     init() {}
 
+    /// Makes this set equal to `base`, copying its slots into this set's own buffer when
+    /// both have as many (``Solver/restore(from:)``).
+    @inline(__always)
+    mutating func restore(from base: SymbolSet) {
+        first = base.first
+        second = base.second
+        third = base.third
+        fourth = base.fourth
+        storedCount = base.storedCount
+        guard slots.count == base.slots.count, !slots.isEmpty else {
+            slots = base.slots
+            return
+        }
+        // The same buffer: nothing to copy (and asking for mutable access would copy it).
+        if slots.withUnsafeBufferPointer({ mine in base.slots.withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress } }) { return }
+        slots.withUnsafeMutableBufferPointer { mine in
+            base.slots.withUnsafeBufferPointer { theirs in
+                for index in 0..<mine.count { mine[index] = theirs[index] }
+            }
+        }
+    }
+
     var count: Int { Int(storedCount) }
     var isEmpty: Bool { storedCount == 0 }
 

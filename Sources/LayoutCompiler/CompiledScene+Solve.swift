@@ -35,9 +35,48 @@ public struct ResizableBase: Sendable {
     /// What the ambiguity analysis found at sizes reached from this base (shared by its
     /// copies, so a kept base learns across requests).
     public let memo = AmbiguityMemo()
+    /// Copies of ``solver`` a resize works on and restores afterwards (shared by the
+    /// copies of this base, so a kept base lends them across requests).
+    public let scratch = ScratchSolvers()
 
-    /// About how many bytes of memory it holds (for cache limits).
-    public var approximateByteCount: Int { solver?.approximateByteCount ?? 0 }
+    /// About how many bytes of memory it holds (for cache limits): the solver's, and as
+    /// much again for each scratch copy it may keep (``ScratchSolvers/capacity``: a copy
+    /// holds at most what the solver does).
+    public var approximateByteCount: Int { (solver?.approximateByteCount ?? 0) * (1 + ScratchSolvers.capacity) }
+}
+
+/// Scratch copies of a ``ResizableBase``'s solver for the resize path: a request takes
+/// one (or copies the base when none is kept), suggests its sizes on it, and gives it
+/// back restored to the base (``Solver/restore(from:)``), so the next request writes in
+/// the copy's own storage instead of copying the base's tables and freeing them after.
+///
+/// A copy is used by one request at a time: taking it removes it from the list, under a
+/// `Mutex`; requests of one structure at the same time each take their own or copy the
+/// base (`StructureCacheTests.concurrentResizesOfOneStructure`). At most ``capacity``
+/// are kept. A restored copy equals the base in every stored value, so answers never
+/// depend on which one a request took.
+public final class ScratchSolvers: Sendable {
+    /// The most copies kept: one per request of one structure solved at the same time
+    /// beyond which a request copies the base, as without them.
+    public static let capacity = 2
+    private let kept = Mutex<[Solver]>([])
+
+    init() {}
+
+    /// A kept copy, restored to the base, or `nil`.
+    func take() -> Solver? { kept.withLock { $0.popLast() } }
+
+    /// Keeps `solver`, restored to `base`, unless ``capacity`` copies are kept.
+    func give(_ solver: inout Solver, restoredFrom base: Solver) {
+        solver.restore(from: base)
+        kept.withLock { kept in
+            guard kept.count < Self.capacity else { return }
+            kept.append(solver)
+        }
+    }
+
+    /// Copies kept (for tests).
+    public var count: Int { kept.withLock { $0.count } }
 }
 
 /// The ambiguity analyses of layouts reached from one ``ResizableBase``, so a size
@@ -300,26 +339,52 @@ extension CompiledScene {
         // resizable base does not): the explanation is read from the tableau that gave
         // the frames, and is exactly what a separate /solve answers.
         guard scene.options.ambiguity != .ignore && scene.explain.isEmpty else { return sizes.map { solve(size: $0, budget: &budget) } }
-        var bases: [Int: Solver?] = [:]
+        // By which dimensions are given (bit 0 the width, bit 1 the height): the solver
+        // moving from size to size (`.some(nil)`: none, each size is solved from scratch),
+        // and the base it came from when a scratch copy of it is to be given back.
+        var bases = [Solver??](repeating: nil, count: 4)
+        var lenders = [ResizableBase?](repeating: nil, count: 4)
+        defer {
+            // Each scratch copy back to its base, restored (a copy left broken by the work
+            // limit is dropped).
+            for key in 0..<4 {
+                // Moved out of the table: the copy's only reference is `solver`, restored in place.
+                guard let lender = lenders[key], let baseSolver = lender.solver, case .some(.some(var solver)) = bases[key].take() else { continue }
+                lender.scratch.give(&solver, restoredFrom: baseSolver)
+            }
+        }
         return sizes.map { size in
             guard budget > 0 else { return workLimitLayout([], size: size) }
             let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
             // Taken out of the table while it is used, so that it is the only reference
             // to its storage and moves in place (left in, every size would copy it).
-            let base: Solver?
+            var base: Solver?
             // Set when the solver comes straight from the base (not from another size).
             var memo: AmbiguityMemo? = nil
-            if let taken = bases.removeValue(forKey: key) {
-                base = taken
+            if let taken = bases[key].take() {
+                base = consume taken
             } else {
                 let fitsWidth = size.width == nil, fitsHeight = size.height == nil
                 let built = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
                 // Over the budget left: what building it here would have run into.
-                base = built.work <= budget ? built.solver : nil
+                if built.work <= budget, let solver = built.solver {
+                    // A base handed out by `makeBase` may be kept for other requests: its
+                    // scratch copies are used and given back. One built here is not.
+                    if makeBase != nil {
+                        base = built.scratch.take() ?? solver
+                        lenders[key] = built
+                    } else {
+                        base = solver
+                    }
+                } else {
+                    base = nil
+                }
                 budget -= min(budget, built.work)
                 memo = built.memo
             }
-            guard var solver = base else {
+            // Moved out of `base`, so that a scratch copy is the only reference to its
+            // storage and is written in place.
+            guard var solver = base.take() else {
                 bases[key] = .some(nil)
                 return solve(size: size, budget: &budget)
             }

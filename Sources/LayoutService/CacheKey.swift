@@ -81,10 +81,16 @@ public enum CacheKey {
     /// versions of the groups it includes) changes it.
     public static func result(_ prepared: SceneEngine.Prepared, route: Space) -> String {
         var hasher = SHA256()
-        hasher.update("layoutd \(layoutdVersion)\n\(route.name)\n")
+        hasher.update(resultPrefixes[Int(route.rawValue)])
         hasher.update(prepared.structureKey)
         hasher.update(prepared.sizeJSON)
         return hasher.finalize().hex
+    }
+
+    /// `"layoutd VERSION\nROUTE\n"` of each route, by ``Space/rawValue``: the start of
+    /// every ``result(_:route:)`` key, written once.
+    private static let resultPrefixes: [[UInt8]] = [Space.solve, .validate, .template].map {
+        Array("layoutd \(layoutdVersion)\n\($0.name)\n".utf8)
     }
 
     /// Which container dimensions a scene leaves to be fitted (no `width`, no `height`):

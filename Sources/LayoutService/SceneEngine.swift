@@ -149,11 +149,14 @@ public struct SceneEngine: Sendable {
         body: [UInt8], currentVersions: CurrentVersionResolver? = nil, fonts: StoredFontSource? = nil, resolveGroup: GroupResolver
     ) -> Result<Prepared, EngineFailure> {
         let decoder = SceneDecoder(limits: limits)
-        let template = structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth)
+        // The template of one of the latest bodies, recognised in place, or made afresh.
+        let recentTemplate = structures?.recentTemplate(of: body, maximumDepth: limits.maxJSONDepth)
+        let template = recentTemplate ?? (structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth))
         let scene: Scene, digest: SHA256Digest, size: JSONValue
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
             (scene, digest, size) = (resized, known.digest, CacheKey.split(template.sizeMembers).size)
+            if recentTemplate == nil { structures?.noteRecent(template) }
         } else {
             let json: JSONValue
             do {
@@ -169,7 +172,10 @@ public struct SceneEngine: Sendable {
             } catch {
                 return .failure(EngineFailure(error))
             }
-            if let template { structures?.insert(scene, digest: digest, template: template) }
+            if let template {
+                structures?.insert(scene, digest: digest, template: template)
+                if recentTemplate == nil { structures?.noteRecent(template) }
+            }
         }
         // Labels: fonts resolved and text shaped once per request (unknown_font is a 422).
         var sceneText: SceneText?
@@ -277,8 +283,16 @@ public struct SceneEngine: Sendable {
     /// before; the layouts are the same either way.
     func compileAndSolve(_ prepared: Prepared) -> (compiled: CompiledScene, layouts: [Layout]) {
         let digest = prepared.structureKey
+        let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
+        // The entry of the first size's fitted dimensions, looked up once: its compiled
+        // scene, and its base for that size (any kept entry of the structure has the same
+        // compiled scene).
+        let first = sizes.first.flatMap { size in
+            structures?.lookup(digest: digest, fitsWidth: size.width == nil, fitsHeight: size.height == nil)
+                .map { (fitsWidth: size.width == nil, fitsHeight: size.height == nil, entry: $0) }
+        }
         let compiled: CompiledScene
-        if let kept = structures?.compiledScene(digest: digest) {
+        if let kept = first?.entry.compiled ?? structures?.compiledScene(digest: digest) {
             // Compiled from the same structure; the sizes are the request's. (A label's
             // first-pass measurement depends on the structure only.)
             compiled = kept
@@ -287,8 +301,8 @@ public struct SceneEngine: Sendable {
             compiled = SceneCompiler(scene: scene, groups: prepared.groups, limits: limits).compile()
         }
         if compiled.hasErrors { return (compiled, []) }
-        let sizes = prepared.scene.sizes ?? [prepared.scene.container.size]
         let makeBase: (Bool, Bool) -> ResizableBase = { [structures] fitsWidth, fitsHeight in
+            if let first, first.fitsWidth == fitsWidth, first.fitsHeight == fitsHeight { return first.entry.base }
             if let entry = structures?.lookup(digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight) {
                 return entry.base
             }
@@ -299,15 +313,7 @@ public struct SceneEngine: Sendable {
         if let text = prepared.text {
             return (compiled, text.solve(compiled, groups: prepared.groups, sizes: sizes, base: makeBase))
         }
-        let layouts = compiled.solve(sizes: sizes) { [structures] fitsWidth, fitsHeight in
-            if let entry = structures?.lookup(digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight) {
-                return entry.base
-            }
-            let built = compiled.makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
-            structures?.insert(.init(compiled: compiled, base: built), digest: digest, fitsWidth: fitsWidth, fitsHeight: fitsHeight)
-            return built
-        }
-        return (compiled, layouts)
+        return (compiled, compiled.solve(sizes: sizes, base: makeBase))
     }
 
     /// Solves a prepared scene: 200 with frames (or `layouts` for `sizes`), or 422; the
@@ -499,13 +505,7 @@ public struct SceneEngine: Sendable {
     private func writeFrames(_ frames: [(name: String, frame: Frame)], into writer: inout JSONWriter) {
         writer.beginObject()
         for (name, frame) in frames {
-            writer.key(name)
-            writer.beginObject()
-            writer.key(plain: "x"); writer.number(frame.x)
-            writer.key(plain: "y"); writer.number(frame.y)
-            writer.key(plain: "width"); writer.number(frame.width)
-            writer.key(plain: "height"); writer.number(frame.height)
-            writer.endObject()
+            writer.frame(named: name, x: frame.x, y: frame.y, width: frame.width, height: frame.height)
         }
         writer.endObject()
     }

@@ -1,3 +1,4 @@
+import Glibc
 import LayoutCompiler
 
 /// A scene body split for ``StructureCache``: everything but its container's size and
@@ -17,12 +18,24 @@ import LayoutCompiler
 /// body whose margins or safe area repeat a name never has the template of a body that
 /// decoded: it is decoded whole and refused as on a cold server
 /// (`NameBytesServiceTests.everyRejectionIsTheSameThroughAWarmTemplate`).
-struct SceneTemplate {
+///
+/// A template also keeps the body it was made from, where its members are, and the
+/// container's canonical structure, so that another body of the same template is
+/// recognised by comparing bytes in place (``rebased(onto:maximumDepth:)``) without
+/// skimming, copying and hashing the whole body again.
+struct SceneTemplate: Sendable {
     /// The template key (``CacheKey/template(members:)``: its hash is computed once).
     let key: FrontCacheKey
     /// `{"container": {...}, "sizes": [...]}` with the members the body has, in its order:
     /// what ``SceneDecoder/redecodeSizes(_:of:)`` and ``CacheKey/split(_:)`` read.
     let sizeMembers: JSONValue
+    /// The body the template was made from.
+    let body: [UInt8]
+    /// Where `container`'s and `sizes`' values are in ``body``, in the body's order
+    /// (`isContainer` false for `sizes`): what varies between bodies of one template.
+    let varying: [(isContainer: Bool, value: Range<Int>)]
+    /// The container's canonical structure (the key's tag-1 value), empty without a container.
+    let containerStructure: [UInt8]
 
     /// The template of `body`; `nil` when the body is not an object whose members can be
     /// found (``JSONSkim``), has more than 16 members, a repeated name or a name written
@@ -42,31 +55,95 @@ struct SceneTemplate {
         var key: [UInt8] = []
         key.reserveCapacity(body.count + 16 * members.count)
         var sizes: [(String, JSONValue)] = []
+        var varying: [(isContainer: Bool, value: Range<Int>)] = []
+        var containerStructure: [UInt8] = []
         func append(_ tag: UInt8, _ name: ArraySlice<UInt8>, _ value: some Collection<UInt8>) {
             key.append(tag)
-            for part in [name.count, value.count] {
-                withUnsafeBytes(of: UInt32(truncatingIfNeeded: part).littleEndian) { key.append(contentsOf: $0) }
-            }
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: name.count).littleEndian) { key.append(contentsOf: $0) }
+            withUnsafeBytes(of: UInt32(truncatingIfNeeded: value.count).littleEndian) { key.append(contentsOf: $0) }
             key.append(contentsOf: name)
             key.append(contentsOf: value)
         }
         for member in members {
             let name = body[member.name]
             if name.elementsEqual("container".utf8) {
-                guard case .some(.object(let container)) = try? parser.parse(body[member.value]) else { return nil }
-                var structure = JSONWriter(reservingCapacity: 64)
-                structure.value(.object(CacheKey.splitContainer(container).structure), sortingKeys: true)
-                append(1, name, structure.bytes)
+                guard let (container, structure) = Self.container(body[member.value], parser: parser) else { return nil }
+                append(1, name, structure)
                 sizes.append(("container", .object(container)))
+                varying.append((true, member.value))
+                containerStructure = structure
             } else if name.elementsEqual("sizes".utf8) {
                 guard let value = try? parser.parse(body[member.value]) else { return nil }
                 append(2, name, EmptyCollection())
                 sizes.append(("sizes", value))
+                varying.append((false, member.value))
             } else {
                 append(0, name, body[member.value])
             }
         }
         self.key = CacheKey.template(members: key)
         self.sizeMembers = .object(sizes)
+        self.body = body
+        self.varying = varying
+        self.containerStructure = containerStructure
+    }
+
+    private init(key: FrontCacheKey, sizeMembers: JSONValue, body: [UInt8], varying: [(isContainer: Bool, value: Range<Int>)],
+                 containerStructure: [UInt8]) {
+        self.key = key
+        self.sizeMembers = sizeMembers
+        self.body = body
+        self.varying = varying
+        self.containerStructure = containerStructure
+    }
+
+    /// A container value parsed, with its canonical structure (every member but `width`
+    /// and `height`, sorted: ``CacheKey/splitContainer(_:)``); `nil` unless it is an object.
+    private static func container(_ value: ArraySlice<UInt8>, parser: JSONParser) -> ([(String, JSONValue)], [UInt8])? {
+        guard case .some(.object(let container)) = try? parser.parse(value) else { return nil }
+        var structure = JSONWriter(reservingCapacity: 64)
+        structure.value(.object(CacheKey.splitContainer(container).structure), sortingKeys: true)
+        return (container, structure.bytes)
+    }
+
+    /// The template of `other` when it is this template, found in place: `other`'s bytes
+    /// equal ``body``'s but for the values of `container` and `sizes`, each of which is
+    /// one JSON value (skimmed, then parsed), and the container's canonical structure is
+    /// the same. `other` then has exactly the members of ``body`` — the bytes between the
+    /// two values are the same, so are the names, their order and every other value — and
+    /// its template is ``init(body:maximumDepth:)``'s for it: the same key, and its own
+    /// sizes. `nil` otherwise (the caller makes the template of `other` from scratch).
+    /// - Complexity: O(body) bytes compared (`memcmp`); only the two values are read.
+    func rebased(onto other: [UInt8], maximumDepth: Int) -> SceneTemplate? {
+        let parser = JSONParser(maximumDepth: maximumDepth - 1)
+        var sizes: [(String, JSONValue)] = []
+        var moved: [(isContainer: Bool, value: Range<Int>)] = []
+        var mine = 0, theirs = 0
+        /// Whether `other[theirs..<theirs + count]` equals `body[mine..<mine + count]`.
+        func same(_ count: Int) -> Bool {
+            guard count >= 0, mine + count <= body.count, theirs + count <= other.count else { return false }
+            guard count > 0 else { return true }
+            return body.withUnsafeBytes { left in
+                other.withUnsafeBytes { right in memcmp(left.baseAddress! + mine, right.baseAddress! + theirs, count) == 0 }
+            }
+        }
+        for (isContainer, value) in varying {
+            guard same(value.lowerBound - mine) else { return nil }
+            theirs += value.lowerBound - mine
+            guard let end = JSONSkim.valueEnd(other, from: theirs) else { return nil }
+            if isContainer {
+                guard let (container, structure) = Self.container(other[theirs..<end], parser: parser),
+                      structure == containerStructure else { return nil }
+                sizes.append(("container", .object(container)))
+            } else {
+                guard let parsed = try? parser.parse(other[theirs..<end]) else { return nil }
+                sizes.append(("sizes", parsed))
+            }
+            moved.append((isContainer, theirs..<end))
+            mine = value.upperBound
+            theirs = end
+        }
+        guard body.count - mine == other.count - theirs, same(body.count - mine) else { return nil }
+        return SceneTemplate(key: key, sizeMembers: .object(sizes), body: other, varying: moved, containerStructure: containerStructure)
     }
 }

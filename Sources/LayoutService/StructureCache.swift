@@ -1,4 +1,5 @@
 import LayoutCompiler
+import Synchronization
 
 /// Decoded scenes, compiled scenes and their solved resizable bases, kept per scene
 /// *structure*: everything of a scene but its container's width and height and its
@@ -45,6 +46,13 @@ final class StructureCache: Sendable {
 
     private let table: TwoGenerationCache<Key, Entry>
     private let templates: TwoGenerationCache<FrontCacheKey, KnownScene>
+    /// The templates of the latest bodies that made or found one, most recent first (at
+    /// most ``recentCapacity``, bodies of at most ``recentBodyBytes``): a body of one of
+    /// them is recognised in place (``SceneTemplate/rebased(onto:maximumDepth:)``).
+    /// Each holds its body: at most 4 × 64 KiB, and as much again for their keys.
+    private let recent = Mutex<[SceneTemplate]>([])
+    static let recentCapacity = 4
+    static let recentBodyBytes = 64 << 10
 
     /// A cache of at most `capacity` structures in about `maxBytes` bytes: half for the
     /// decoded scenes, half for the compiled ones with their bases (so an entry over
@@ -56,6 +64,29 @@ final class StructureCache: Sendable {
 
     /// Compiled entries and their estimated bytes held now (for tests).
     var usage: (entries: Int, bytes: Int) { table.usage }
+
+    /// The template of `body` when it is the template of one of the latest bodies
+    /// (``SceneTemplate/rebased(onto:maximumDepth:)``), else `nil`.
+    func recentTemplate(of body: [UInt8], maximumDepth: Int) -> SceneTemplate? {
+        guard body.count <= Self.recentBodyBytes else { return nil }
+        let candidates = recent.withLock { $0 }
+        for candidate in candidates {
+            if let template = candidate.rebased(onto: body, maximumDepth: maximumDepth) { return template }
+        }
+        return nil
+    }
+
+    /// Puts `template` first among the latest templates (a body of at most
+    /// ``recentBodyBytes``), dropping an older one of the same key and the oldest past
+    /// ``recentCapacity``.
+    func noteRecent(_ template: SceneTemplate) {
+        guard template.body.count <= Self.recentBodyBytes else { return }
+        recent.withLock { recent in
+            recent.removeAll { $0.key == template.key }
+            recent.insert(template, at: 0)
+            if recent.count > Self.recentCapacity { recent.removeLast(recent.count - Self.recentCapacity) }
+        }
+    }
 
     /// The scene decoded from a body of `template` (``SceneTemplate``), with its digest.
     func scene(template: SceneTemplate) -> KnownScene? { templates.lookup(template.key) }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import LayoutCompiler
 @testable import LayoutService
 import Testing
@@ -190,6 +191,90 @@ struct StructureCacheTests {
         // And the same scene written plainly, at another width, still answers as without the cache.
         let other = Self.resized(scene, width: 280)
         #expect(Self.answer(engine, other).body == Self.answer(SceneEngine(), other).body)
+    }
+
+    /// A body recognised in place as another body's template has the template made from
+    /// scratch (same key, same sizes); a body that is not (other margins, another view,
+    /// a value cut off or followed by anything) is not recognised.
+    @Test func aTemplateIsRecognisedInPlaceExactlyWhenItIsTheSame() throws {
+        let base = #"{"container": {"width": 375, "height": 200, "margins": {"left": 20}}, "views": ["a", "b"], "constraints": ["H:|-[a]-[b]-|"], "sizes": [{"width": 10}]}"#
+        let template = try #require(SceneTemplate(body: Array(base.utf8), maximumDepth: 64))
+        let same = [
+            base,
+            base.replacingOccurrences(of: #""width": 375"#, with: #""width": 320.0001"#),
+            base.replacingOccurrences(of: #""width": 375, "height": 200, "#, with: ""),
+            base.replacingOccurrences(of: #"{"width": 375, "height": 200, "margins": {"left": 20}}"#, with: #"{ "margins" : {"left":20}, "height": 1e2 }"#),
+            base.replacingOccurrences(of: #"[{"width": 10}]"#, with: #"[{"width": 10}, {"height": 5}, {}]"#),
+            base.replacingOccurrences(of: #"[{"width": 10}]"#, with: #""none""#),
+        ]
+        let other = [
+            base.replacingOccurrences(of: #""left": 20"#, with: #""left": 21"#),
+            base.replacingOccurrences(of: #"["a", "b"]"#, with: #"["a", "c"]"#),
+            base.replacingOccurrences(of: #""height": 200, "#, with: #""height": 200,, "#),
+            base.replacingOccurrences(of: #"[{"width": 10}]"#, with: #"[{"width": 10}"#),
+            base.replacingOccurrences(of: #"[{"width": 10}]"#, with: #"[{"width": 10}]]"#),
+            base.replacingOccurrences(of: #"[{"width": 10}]"#, with: #"[{"width": 10}] 3"#),
+            base + " x",
+            String(base.dropLast()),
+            base.replacingOccurrences(of: #""container""#, with: #""contain\u0065r""#),
+        ]
+        for text in same {
+            let body = Array(text.utf8)
+            let fresh = try #require(SceneTemplate(body: body, maximumDepth: 64), "\(text)")
+            let found = try #require(template.rebased(onto: body, maximumDepth: 64), "\(text)")
+            #expect(found.key == fresh.key && found.key == template.key, "\(text)")
+            #expect(found.sizeMembers == fresh.sizeMembers, "\(text)")
+            #expect(found.varying.map(\.value) == fresh.varying.map(\.value), "\(text)")
+            // And recognised from the recognised one in turn.
+            #expect(found.rebased(onto: Array(base.utf8), maximumDepth: 64)?.sizeMembers == template.sizeMembers)
+        }
+        for text in other {
+            #expect(template.rebased(onto: Array(text.utf8), maximumDepth: 64) == nil, "\(text)")
+            if let fresh = SceneTemplate(body: Array(text.utf8), maximumDepth: 64) { #expect(fresh.key != template.key, "\(text)") }
+        }
+        // Other whitespace between the members: the same template, but not found in place
+        // (the body is then read whole and finds it by its key).
+        let spaced = Array(base.replacingOccurrences(of: #""views": "#, with: #""views":"#).utf8)
+        #expect(template.rebased(onto: spaced, maximumDepth: 64) == nil)
+        #expect(SceneTemplate(body: spaced, maximumDepth: 64)?.key == template.key)
+    }
+
+    /// Requests of one structure at different widths on several threads at once: each
+    /// takes its own scratch copy of the kept base (or copies the base), and each gets the
+    /// frames of a fresh engine at its own width, byte for byte; afterwards at most
+    /// ``ScratchSolvers/capacity`` copies are kept, each restored to the base.
+    @Test func concurrentResizesOfOneStructure() throws {
+        let engine = Self.cachingEngine()
+        let widths = (0..<64).map { 200 + Double($0) * 7.25 }
+        let bodies = widths.map { width -> [UInt8] in
+            var writer = JSONWriter()
+            writer.value(Self.resized(Self.form, width: width))
+            return writer.bytes
+        }
+        let expected = bodies.map { Self.answer(SceneEngine(), body: $0).body }
+        // Some widths give a negative size (a warning): the answers differ from width to width.
+        #expect(Set(expected).count == widths.count)
+        _ = Self.answer(engine, body: bodies[0])
+        let answers = Mutex([[UInt8]?](repeating: nil, count: widths.count))
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 0..<4 {
+                for index in stride(from: (worker + round) % 4, to: widths.count, by: 4) {
+                    let body = Self.answer(engine, body: bodies[index]).body
+                    answers.withLock { answers in
+                        if let earlier = answers[index] { #expect(earlier == body, "width \(widths[index])") }
+                        answers[index] = body
+                    }
+                }
+            }
+        }
+        let answered = answers.withLock { $0 }
+        for index in widths.indices {
+            #expect(answered[index] == expected[index], "width \(widths[index])")
+        }
+        let prepared = try engine.prepare(body: bodies[0], resolveGroup: { _ in nil }).get()
+        let entry = try #require(engine.structures?.lookup(digest: prepared.structureKey, fitsWidth: false, fitsHeight: false))
+        #expect((1...ScratchSolvers.capacity).contains(entry.base.scratch.count))
+        #expect(engine.structures?.usage.entries == 1)
     }
 
     /// The ambiguity analysis of a size reached from a kept base by the same pivots as

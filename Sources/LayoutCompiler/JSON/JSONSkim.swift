@@ -24,6 +24,20 @@ public enum JSONSkim {
         }
     }
 
+    /// The end of the value that starts at `start` in `bytes` (its first byte, no
+    /// whitespace before it): the index after its last byte, or `nil` when it is cut off.
+    /// Like ``topLevelMembers(_:)`` it does not validate: on a valid value it finds
+    /// exactly its end.
+    /// - Complexity: O(length of the value).
+    public static func valueEnd(_ bytes: [UInt8], from start: Int) -> Int? {
+        guard start >= 0, start < bytes.count else { return nil }
+        return bytes.withUnsafeBufferPointer { buffer -> Int? in
+            var scanner = Scanner(buffer: buffer)
+            scanner.position = start
+            return scanner.skipValue() ? scanner.position : nil
+        }
+    }
+
     /// The tokenizer's position in the text.
     private struct Scanner {
         let buffer: UnsafeBufferPointer<UInt8>

@@ -77,33 +77,171 @@ public struct JSONWriter: Sendable {
     public mutating func number(_ value: Double) {
         guard out.admits() else { return }
         separate()
-        if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
-            appendDigits(Int64(value))   // integral: the common case, written without a String
-        } else {
-            out.append(contentsOf: JSONWriter.format(value).utf8)   // at most 24 bytes
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxNumberBytes) { buffer in
+            let count = Self.formatNumber(value, into: buffer.baseAddress!)
+            out.append(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
         }
         needsComma = true
     }
-    /// Writes an integer.
-    public mutating func integer(_ value: Int) { guard out.admits() else { return }; separate(); appendDigits(Int64(value)); needsComma = true }
 
-    /// Appends the decimal digits of `value` (`-0` is `0`).
-    private mutating func appendDigits(_ value: Int64) {
-        if value == 0 { out.append(UInt8(ascii: "0")); return }
-        var magnitude = value.magnitude
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+    /// Writes a frame, `{"x":X,"y":Y,"width":W,"height":H}` (numbers in ``format(_:)``'s
+    /// form): the bytes of ``beginObject()``, ``key(plain:)`` and ``number(_:)`` for each
+    /// field and ``endObject()``, formatted on the stack and appended at once (an answer
+    /// writes one per view).
+    public mutating func frame(x: Double, y: Double, width: Double, height: Double) {
+        writeFrame(plainName: nil, x: x, y: y, width: width, height: height)
+    }
+
+    /// Writes the member `"NAME":` and its frame (``frame(x:y:width:height:)``): the bytes
+    /// of ``key(_:)`` and that call, in one append when the name needs no escape and has
+    /// at most ``maxPlainNameBytes`` bytes.
+    public mutating func frame(named name: String, x: Double, y: Double, width: Double, height: Double) {
+        let plain = name.utf8.count <= Self.maxPlainNameBytes && name.utf8.withContiguousStorageIfAvailable { bytes in
+            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
+        } == true
+        if plain {
+            writeFrame(plainName: name, x: x, y: y, width: width, height: height)
+        } else {
+            key(name)
+            writeFrame(plainName: nil, x: x, y: y, width: width, height: height)
         }
+    }
+
+    /// The longest member name ``frame(named:x:y:width:height:)`` writes in one append.
+    static let maxPlainNameBytes = 64
+
+    /// ``frame(named:x:y:width:height:)`` with a name known to need no escape (at most
+    /// ``maxPlainNameBytes`` bytes), or none.
+    private mutating func writeFrame(plainName name: String?, x: Double, y: Double, width: Double, height: Double) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * Self.maxNumberBytes + Self.maxPlainNameBytes + 40) { buffer in
+            let start = buffer.baseAddress!
+            var end = start
+            if needsComma { end.initialize(to: UInt8(ascii: ",")); end += 1 }
+            if let name {
+                end.initialize(to: UInt8(ascii: "\"")); end += 1
+                name.utf8.withContiguousStorageIfAvailable { bytes in
+                    for byte in bytes { end.initialize(to: byte); end += 1 }
+                }
+                end.initialize(to: UInt8(ascii: "\"")); end += 1
+                end.initialize(to: UInt8(ascii: ":")); end += 1
+            }
+            @inline(__always) func put(_ literal: StaticString) {
+                literal.withUTF8Buffer { bytes in
+                    for byte in bytes { end.initialize(to: byte); end += 1 }
+                }
+            }
+            put("{\"x\":")
+            end += Self.formatNumber(x, into: end)
+            put(",\"y\":")
+            end += Self.formatNumber(y, into: end)
+            put(",\"width\":")
+            end += Self.formatNumber(width, into: end)
+            put(",\"height\":")
+            end += Self.formatNumber(height, into: end)
+            put("}")
+            let written = UnsafeBufferPointer(start: start, count: end - start)
+            // Checked as the bytes are: a frame past the limit stops the writer here, and
+            // the answer is the same stop as if written field by field.
+            guard out.admits(written.count) else { return }
+            out.append(written)
+        }
+        needsComma = true
+    }
+
+    /// The most bytes ``formatNumber(_:into:)`` writes: `description`'s longest form,
+    /// `-2.2250738585072014e-308`, is 24.
+    static let maxNumberBytes = 32
+
+    /// Writes `value` in ``format(_:)``'s form at `buffer` (room for ``maxNumberBytes``)
+    /// and returns the byte count: integral values and those of
+    /// ``writeMicroDecimal(_:into:)`` without a String, others from `description`.
+    @inline(__always)
+    static func formatNumber(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
+            return writeDigits(Int64(value), into: buffer)   // integral: the common case
+        }
+        let count = writeMicroDecimal(value, into: buffer)
+        if count > 0 { return count }
+        var text = format(value)
+        return text.withUTF8 { bytes in
+            let count = min(bytes.count, maxNumberBytes)
+            for index in 0..<count { buffer[index] = bytes[index] }
+            return count
+        }
+    }
+
+    /// Writes a non-integral `value` with 10⁻⁴ ≤ |value| < 10⁹ that is the double
+    /// nearest a decimal `n / 10⁶` (what ``roundedForResponse(_:)`` returns: every
+    /// answered coordinate) in the bytes Swift's `description` writes for it, without a
+    /// String: `-`, the integer part, `.`, the fraction without trailing zeros. Returns
+    /// the byte count, or 0, writing nothing, for any other value.
+    ///
+    /// Why the bytes are `description`'s: `description` writes the shortest decimal that
+    /// reads back to the value (the closest of those on a tie), in positional form for
+    /// magnitudes from 10⁻⁴ to 2⁵³. `n / 10⁶` reads back to the value and has at most
+    /// 15 significant digits (n < 10¹⁵); two different decimals of at most 15 significant
+    /// digits never read back to the same double (`DBL_DIG` is 15), so no other decimal of
+    /// that length or shorter does, and the shortest form is `n / 10⁶` without its
+    /// trailing zeros. Held byte for byte against `description` by
+    /// `JSONWriterTests.microDecimalsAreWrittenAsDescriptionWritesThem`.
+    @inline(__always)
+    static func writeMicroDecimal(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let magnitude = abs(value)
+        guard magnitude >= 1e-4, magnitude < 1e9 else { return 0 }
+        // Within a quarter of an integer n when the value is the double nearest n / 10⁶
+        // (relative error 2⁻⁵³ of a product below 10¹⁵), so rounding finds n; the
+        // division (correctly rounded) checks that the value is that double.
+        let scaled = (magnitude * 1_000_000).rounded()
+        guard scaled / 1_000_000 == magnitude else { return 0 }
+        var fraction = UInt64(scaled)
+        let whole = fraction / 1_000_000
+        fraction -= whole * 1_000_000
+        guard fraction != 0 else { return 0 }   // integral: written as an integer
+        var count = 0
+        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+        count += writeDigits(Int64(whole), into: buffer + count)
+        buffer[count] = UInt8(ascii: ".")
+        count += 1
+        var digits = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        // The fraction's digits, leading zeros included (0.05 → "05").
+        for place in stride(from: digits - 1, through: 0, by: -1) {
+            buffer[count + place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+        }
+        return count + digits
+    }
+
+    /// Writes an integer.
+    public mutating func integer(_ value: Int) {
+        guard out.admits() else { return }
+        separate()
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxNumberBytes) { buffer in
+            let count = Self.writeDigits(Int64(value), into: buffer.baseAddress!)
+            out.append(UnsafeBufferPointer(start: buffer.baseAddress, count: count))
+        }
+        needsComma = true
+    }
+
+    /// Writes the decimal digits of `value` (`-0` is `0`) at `buffer` (room for 20
+    /// bytes) and returns their count.
+    @inline(__always)
+    static func writeDigits(_ value: Int64, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        if value == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }
+        var magnitude = value.magnitude
+        var count = 0
+        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+        var digits = 0
+        var rest = magnitude
+        while rest > 0 { rest /= 10; digits += 1 }
+        for place in stride(from: count + digits - 1, through: count, by: -1) {
+            buffer[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        return count + digits
     }
     /// Writes `true` or `false`.
     public mutating func bool(_ value: Bool) { guard out.admits() else { return }; separate(); out.append(contentsOf: (value ? "true" : "false").utf8); needsComma = true }

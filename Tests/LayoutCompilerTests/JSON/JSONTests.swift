@@ -1,3 +1,4 @@
+import Foundation
 import LayoutCompiler
 import Testing
 
@@ -150,6 +151,108 @@ struct JSONWriterTests {
         #expect(object["\u{E9}"] == nil)
         #expect(JSONValue.string("\u{E9}") != .string("e\u{301}"))
         #expect(JSONValue.object([("K", .null)]) != .object([("\u{212A}", .null)]))
+    }
+
+    /// Every number is written as ``JSONWriter/format(_:)`` writes it (integral values as
+    /// integers, others as Swift's `description`), byte for byte, whichever way the writer
+    /// takes: seeded random bit patterns, values rounded for a response at every magnitude,
+    /// the pixel grids of display scales 1, 2 and 3 and their resizes by 1/10,000 of a point,
+    /// and the bounds of the decimal path.
+    @Test func microDecimalsAreWrittenAsDescriptionWritesThem() {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next() -> UInt64 {
+            state = state &+ 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+        var values: [Double] = []
+        for _ in 0..<100_000 {
+            let bits = Double(bitPattern: next())
+            if bits.isFinite { values.append(bits) }
+        }
+        for _ in 0..<200_000 {
+            // Every magnitude from 10⁻⁷ to 10¹⁰, either sign, rounded as answers are.
+            let magnitude = Foundation.pow(10, unit() * 17 - 7) * (next() & 1 == 0 ? 1 : -1)
+            values.append(roundedForResponse(magnitude))
+            values.append(magnitude)
+        }
+        for scale in [1.0, 2, 3] {
+            for k in -20_000...20_000 {
+                let pixel = Double(k) / scale
+                values.append(pixel)
+                values.append(roundedForResponse(pixel))
+                values.append(roundedForResponse((320 + Double(k) / 10_000) / scale))
+            }
+        }
+        for bound in [1e-4, 0.00012, 0.000999999, 0.001, 999_999_999.999999, 1e9, 123_456_789.123456, 0.1 + 0.2] {
+            for value in [bound, bound.nextUp, bound.nextDown, -bound, roundedForResponse(bound)] { values.append(value) }
+        }
+        var mismatches: [String] = []
+        var decimals = 0
+        for value in values {
+            var writer = JSONWriter()
+            writer.number(value)
+            let expected = JSONWriter.format(value)
+            if value != value.rounded(.towardZero) {
+                #expect(expected == value.description)
+                decimals += 1
+            }
+            if writer.bytes != Array(expected.utf8), mismatches.count < 10 {
+                mismatches.append("\(value.bitPattern): \(String(decoding: writer.bytes, as: UTF8.self)) against \(expected)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        #expect(values.count > 800_000 && decimals > 600_000, "\(values.count) values, \(decimals) not integral")
+    }
+
+    /// ``JSONWriter/frame(x:y:width:height:)`` writes the bytes of the object written field
+    /// by field, and under every byte limit it stops exactly when the field-by-field
+    /// writer does.
+    @Test func aFrameIsWrittenAsItsFields() {
+        let frames: [(Double, Double, Double, Double)] = [
+            (0, -0.0, 320.0001, 1e-7), (1.5, 2.25, -3.333333, 1e17), (-12, 0.1 + 0.2, 44.000001, 999_999_999.5),
+            (123_456_789.123456, -0.0001, 7, 0.5),
+        ]
+        // Plain names, and names written through the escaping path: a quote, a control
+        // character, past the plain length, non-ASCII.
+        let names = ["view0", "q\"uote", "tab\t", String(repeating: "n", count: 65), "\u{E9}t\u{E9}", String(repeating: "m", count: 64)]
+        func write(fused: Bool, limit: Int = .max) -> JSONWriter {
+            var writer = JSONWriter(limit: limit)
+            writer.beginObject()
+            for (index, name) in names.enumerated() {
+                let frame = frames[index % frames.count]
+                if fused && index % 2 == 1 {
+                    writer.key(name)
+                    writer.frame(x: frame.0, y: frame.1, width: frame.2, height: frame.3)
+                } else if fused {
+                    writer.frame(named: name, x: frame.0, y: frame.1, width: frame.2, height: frame.3)
+                } else {
+                    writer.key(name)
+                    writer.beginObject()
+                    writer.key(plain: "x"); writer.number(frame.0)
+                    writer.key(plain: "y"); writer.number(frame.1)
+                    writer.key(plain: "width"); writer.number(frame.2)
+                    writer.key(plain: "height"); writer.number(frame.3)
+                    writer.endObject()
+                }
+            }
+            writer.endObject()
+            return writer
+        }
+        let whole = write(fused: false).bytes
+        #expect(write(fused: true).bytes == whole)
+        #expect(String(decoding: whole, as: UTF8.self).hasPrefix(#"{"view0":{"x":0,"y":0,"width":320.0001,"height":1e-07},"q\"uote":{"x":1.5,"#))
+        for limit in 0...(whole.count + 2) {
+            var fused = write(fused: true, limit: limit), fields = write(fused: false, limit: limit)
+            let finished = fields.finish()
+            #expect(fused.finish() == finished, "limit \(limit)")
+            // A stopped writer's bytes are never used (``JSONWriter/finish()`` is false).
+            #expect(fused.stop == fields.stop && (!finished || fused.bytes == fields.bytes), "limit \(limit)")
+            #expect(finished == (limit >= whole.count), "limit \(limit)")
+        }
     }
 
     @Test func roundingForResponses() {

@@ -1,0 +1,68 @@
+@testable import Cassowary
+import Testing
+
+/// ``Solver/restore(from:)``: a scratch copy restored after a resize behaves exactly as a
+/// new copy of its base (the resize path of a kept base relies on it).
+struct SolverRestoreTests {
+    /// A flow layout with a free root width under an edit variable, resized to seeded
+    /// widths: each round on a new copy of the base and on one scratch copy restored after
+    /// every round. The values (bit for bit), pivots and cell operations are the same, and
+    /// after each restore the scratch reads as the base.
+    @Test func aRestoredSolverResizesAsACopyOfItsBase() throws {
+        var flow = try FlowLayout(rows: 6, pinnedWidth: false)
+        let root = flow.variables[0]
+        try flow.solver.addEditVariable(root, strength: Strength(1e9))
+        let base = flow.solver
+        let baseValues = flow.variables.map { base.value(of: $0).bitPattern }
+        var scratch = base
+        var state: UInt64 = 11
+        var pivots = 0
+        for round in 0..<40 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let width = 200 + Double(state >> 44) / 4   // 200 to about 1,200, in quarters
+            var copy = base
+            try copy.suggestValue(width, for: root)
+            copy.updateVariables()
+            try scratch.suggestValue(width, for: root)
+            scratch.updateVariables()
+            #expect(scratch.cellOperations == copy.cellOperations, "round \(round)")
+            #expect(scratch.pivotCount == copy.pivotCount, "round \(round)")
+            #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == flow.variables.map { copy.value(of: $0).bitPattern },
+                    "round \(round), width \(width)")
+            pivots += copy.pivotCount - base.pivotCount
+            // Then a second width on both, from the first one's optimum.
+            try copy.suggestValue(width + 33.5, for: root)
+            try scratch.suggestValue(width + 33.5, for: root)
+            scratch.updateVariables()
+            copy.updateVariables()
+            #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == flow.variables.map { copy.value(of: $0).bitPattern })
+            scratch.restore(from: base)
+            #expect(scratch.cellOperations == base.cellOperations && scratch.pivotCount == base.pivotCount)
+            #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == baseValues)
+        }
+        // The widths moved the basis (rows were pivoted and restored), and the base itself
+        // was never written.
+        #expect(pivots > 40)
+        #expect(flow.variables.map { base.value(of: $0).bitPattern } == baseValues)
+    }
+
+    /// A copy stopped by its work limit in the middle of a re-solve is restored too.
+    @Test func aSolverStoppedByItsWorkLimitIsRestored() throws {
+        var flow = try FlowLayout(rows: 4, pinnedWidth: false)
+        let root = flow.variables[0]
+        try flow.solver.addEditVariable(root, strength: Strength(1e9))
+        let base = flow.solver
+        var scratch = base
+        scratch.workLimit = scratch.cellOperations + 1
+        #expect(throws: SolverError.workLimitExceeded) { try scratch.suggestValue(250, for: root) }
+        scratch.restore(from: base)
+        var copy = base
+        try copy.suggestValue(250, for: root)
+        try scratch.suggestValue(250, for: root)
+        copy.updateVariables()
+        scratch.updateVariables()
+        #expect(scratch.cellOperations == copy.cellOperations)
+        #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == flow.variables.map { copy.value(of: $0).bitPattern })
+        #expect(copy.value(of: root) == 250)
+    }
+}
