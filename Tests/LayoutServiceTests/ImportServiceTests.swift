@@ -289,6 +289,8 @@ struct ImportServiceTests {
     }
 
     @Test func queryParsing() throws {
+        #expect(try ImportRequest.parse(query: "format=SVG") == ImportRequest(drawsWireframe: true))
+        #expect(try ImportRequest.parse(query: "format=Json") == ImportRequest(drawsWireframe: false))
         #expect(try ImportRequest.parse(query: "solve&device=ipad12_9&orientation=landscape&intrinsic=measured&format=svg")
                 == ImportRequest(solves: true, deviceID: "ipad12_9", orientation: "landscape", drawsWireframe: true, measuresLabels: true))
         #expect(throws: ImportRequest.Refusal(parameter: "solve", value: "maybe", allowed: ["true", "false", "1", "0", "''"])) {
@@ -325,7 +327,10 @@ struct ImportServiceTests {
         let yes = post("/import?solve=yes", Self.document())
         #expect(yes.status == 400)
         #expect(try JSONParser().parse(yes.body)["detail"] == .string("solve='yes' is not allowed: use one of true, false, 1, 0, ''"))
-        #expect(post("/import?format=SVG", Self.document()).status == 400)
+        // `format` is compared case-insensitively, as `/solve` compares it.
+        let svg = post("/import?format=SVG", Self.document())
+        #expect(svg.status == 200)
+        #expect(svg.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
     }
 
     /// The importer's own solve (the free-size pass) is charged to `--max-solver-work`: a

@@ -89,8 +89,10 @@ public struct ImportRequest: Sendable, Equatable {
             request.measuresLabels = intrinsic == "measured"
         }
         if let format = try value("format") {
-            guard format == "json" || format == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
-            request.drawsWireframe = format == "svg"
+            // Compared case-insensitively, as `/solve` compares it.
+            let lowered = format.lowercased()
+            guard lowered == "json" || lowered == "svg" else { throw Refusal(parameter: "format", value: format, allowed: ["json", "svg"]) }
+            request.drawsWireframe = lowered == "svg"
         } else {
             request.drawsWireframe = LayoutService.prefersWireframe(accept: accept, query: nil)
         }
