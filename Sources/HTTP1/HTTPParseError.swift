@@ -105,7 +105,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .invalidFieldValue: "A header field value contains a control character."
         case .missingHost: "An HTTP/1.1 request must have a Host header field."
         case .duplicateHost: "The request has more than one Host header field."
-        case .invalidContentLength: "Content-Length is not a single non-negative decimal integer."
+        case .invalidContentLength: "Content-Length is not one non-negative decimal integer of at most 18 digits (repeated values must agree)."
         case .contentLengthWithTransferEncoding: "The request has both Content-Length and Transfer-Encoding."
         case .invalidTransferEncoding: "Transfer-Encoding must end with a single 'chunked' in an HTTP/1.1 request."
         case .unsupportedTransferCoding(let coding): "The transfer coding '\(coding)' is not implemented."

@@ -106,7 +106,10 @@ public struct SceneText: Sendable {
                 if prepared.missingGlyphs {
                     warnings.append(LayoutDiagnostic(
                         severity: .warning, code: .missingGlyphs,
-                        message: "Label '\(view.name)' has characters that neither \(spec.family) nor any built-in family has: they are measured as the font's .notdef glyph",
+                        message: "Label '\(view.name)' has characters that neither \(spec.family) nor any built-in family has ("
+                            + prepared.missingScalars.map(codePoint).joined(separator: ", ")
+                            + (prepared.missingScalars.count == PreparedText.maxMissingListed ? ", …" : "")
+                            + "): they are measured as the font's .notdef glyph",
                         view: view.name))
                 }
             } catch {

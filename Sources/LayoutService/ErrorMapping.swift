@@ -321,9 +321,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
             return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
         case .ifNoneMatchMatches(let header, let group, let state, let font):
+            if header.trimmingCharacters(in: .whitespaces) == "*" {
+                return "If-None-Match: * but \(font ? "font face" : "group") '\(group)' exists: \(state)"
+            }
             return "If-None-Match '\(header)' matches \(font ? "font face" : "group") '\(group)': \(state)"
         case .storePreconditionFailed(let group, let current, let font):
-            let state = current.map { "the current version is \($0)" } ?? "the \(font ? "font face" : "group") does not exist"
+            let state = current.map { "it exists and the current version is \($0)" } ?? "the \(font ? "font face" : "group") does not exist"
             return "Precondition failed for \(font ? "font face" : "group") '\(group)': \(state)"
         case .databaseReadOnly:
             return "The database is read-only: groups can be read but not written"

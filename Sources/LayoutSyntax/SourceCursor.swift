@@ -330,7 +330,7 @@ func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
 }
 
 /// `U+00A0`: the code point in upper-case hex, at least four digits.
-func codePoint(_ scalar: Unicode.Scalar) -> String {
+public func codePoint(_ scalar: Unicode.Scalar) -> String {
     let hex = String(scalar.value, radix: 16, uppercase: true)
     return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
 }

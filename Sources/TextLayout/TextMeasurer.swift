@@ -77,6 +77,10 @@ public final class PreparedText: Sendable {
     public let ascender: Double
     /// A character of the string has no glyph in any face: `.notdef` is measured for it.
     public let missingGlyphs: Bool
+    /// The first such characters' scalars (at most ``maxMissingListed``, in string order,
+    /// each once), for the diagnostic that names them.
+    public let missingScalars: [Unicode.Scalar]
+    public static let maxMissingListed = 8
     private let lineWidths = Mutex<[Int: Double]>([:])
     static let lineMemoLimit = 8192
 
@@ -130,6 +134,7 @@ public final class PreparedText: Sendable {
         var faces = [primary]
         var fallbacks: [LoadedFace]?
         var missing = false
+        var missingScalars: [Unicode.Scalar] = []
         func faceIndex(for character: Character) -> Int {
             func covers(_ face: LoadedFace) -> Bool {
                 // The cmap lookup first: Unicode property lookups cost more, and are needed
@@ -147,6 +152,12 @@ public final class PreparedText: Sendable {
                 return faces.count - 1
             }
             missing = true
+            if missingScalars.count < Self.maxMissingListed {
+                for scalar in character.unicodeScalars where !primary.hasGlyph(scalar) && !missingScalars.contains(scalar)
+                    && !scalar.properties.isDefaultIgnorableCodePoint && scalar.properties.generalCategory != .control {
+                    if missingScalars.count < Self.maxMissingListed { missingScalars.append(scalar) }
+                }
+            }
             return 0
         }
 
@@ -189,6 +200,7 @@ public final class PreparedText: Sendable {
         self.faces = faces
         self.paragraphs = paragraphs
         self.missingGlyphs = missing
+        self.missingScalars = missingScalars
     }
 
     /// Shapes `units[item]` with `units[context]` as its context, HarfBuzz's default

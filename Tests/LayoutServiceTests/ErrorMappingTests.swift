@@ -123,7 +123,7 @@ struct ErrorMappingTests {
         #expect(ServiceFailure.ifMatchMismatch(header: "2", group: "card", state: "the current version is 2", hasWeakTags: false).detail
             == "If-Match '2' does not match group 'card': the current version is 2; entity tags are quoted: If-Match: \"2\"")
         #expect(ServiceFailure.storePreconditionFailed(group: "cards", current: 3).detail
-            == "Precondition failed for group 'cards': the current version is 3")
+            == "Precondition failed for group 'cards': it exists and the current version is 3")
         let long = String(repeating: "h", count: 300)
         #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
         #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")

@@ -185,7 +185,7 @@ struct HandlerTests {
         let refused = request(.DELETE, "/groups/g", headers: ["If-None-Match": "*"])
         #expect(refused.status == 412)
         #expect(refused.headers["Content-Type"] == "application/problem+json")
-        #expect(try json(refused)["detail"] == .string("Precondition failed for group 'g': the current version is 1"))
+        #expect(try json(refused)["detail"] == .string("Precondition failed for group 'g': it exists and the current version is 1"))
         #expect(request(.GET, "/groups/g").status == 200)
         let absent = request(.DELETE, "/groups/none", headers: ["If-None-Match": "*"])
         #expect(absent.status == 404)

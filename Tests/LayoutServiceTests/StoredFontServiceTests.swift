@@ -255,7 +255,7 @@ struct StoredFontServiceTests {
         #expect(try detail(stale) == "If-Match '\"1\"' does not match font face 'Acme/400': the current version is 3")
         let exists = send(.PUT, "/fonts/Acme/400", other, [("If-None-Match", "*")])
         #expect(exists.status.code == 412)
-        #expect(try detail(exists) == "Precondition failed for font face 'Acme/400': the current version is 3")
+        #expect(try detail(exists) == "Precondition failed for font face 'Acme/400': it exists and the current version is 3")
         let listed = send(.PUT, "/fonts/acme/400", other, [("If-None-Match", "\"2\", \"3\"")])
         #expect(listed.status.code == 422)  // another spelling of a stored family is refused first
         let named = send(.PUT, "/fonts/Acme/400", other, [("If-None-Match", "\"2\", \"3\"")])
@@ -267,7 +267,7 @@ struct StoredFontServiceTests {
         // RFC 9110 §13.1.2: If-None-Match: * fails a DELETE of an existing face.
         let anyDelete = send(.DELETE, "/fonts/acme/400", [], [("If-None-Match", "*")])
         #expect(anyDelete.status.code == 412)
-        #expect(try detail(anyDelete) == "Precondition failed for font face 'acme/400': the current version is 3")
+        #expect(try detail(anyDelete) == "Precondition failed for font face 'acme/400': it exists and the current version is 3")
         let absentDelete = send(.DELETE, "/fonts/Acme/500", [], [("If-None-Match", "*")])
         #expect(absentDelete.status.code == 404)
         #expect(try detail(absentDelete) == "No stored font face 'Acme/500'")

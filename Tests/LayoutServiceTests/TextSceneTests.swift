@@ -155,6 +155,8 @@ struct TextSceneTests {
         #expect(body["valid"] == .bool(true), "\(text)")
         guard case .array(let diagnostics)? = body["diagnostics"] else { Issue.record("\(text)"); return }
         #expect(diagnostics.map { $0["code"] } == [.string("missing_glyphs")], "\(text)")
+        // It names the characters: U+0FFF (unassigned) is in no built-in family.
+        #expect(diagnostics.first?["message"] == .string("Label 'l' has characters that neither Inter nor any built-in family has (U+0FFF): they are measured as the font's .notdef glyph"), "\(text)")
     }
 
     @Test func badTextIsRejected() throws {

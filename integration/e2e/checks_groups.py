@@ -90,7 +90,7 @@ def delete_if_none_match_any(ctx):
     r = ctx.request('DELETE', path, None, {'If-None-Match': '*'})
     ctx.expect_status(r, 412, 'If-None-Match: * on an existing group')
     ctx.expect_equal((r.headers.get('content-type'), r.json()['detail']),
-                     ('application/problem+json', "Precondition failed for group '%s': the current version is 1" % name),
+                     ('application/problem+json', "Precondition failed for group '%s': it exists and the current version is 1" % name),
                      '412 answer')
     ctx.expect_equal(ctx.request('GET', path).headers.get('etag'), '"1"', 'group kept')
     ctx.expect_status(ctx.request('DELETE', path), 204, 'DELETE')
