@@ -550,6 +550,7 @@ struct HTTPServerTests {
         limits.maxPendingResponseBytes = 3 << 20
         let pending = PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         let refusals = Atomic<Int>(0)
+        let slowHolds = Atomic<Bool>(false)
         let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2,
                                 pendingResponseBytes: pending) { request in
             // Each answer holds 2 MiB while written: of two at once, one finds no room.
@@ -559,7 +560,10 @@ struct HTTPServerTests {
             }
             var response = HTTPResponse(status: 200, body: Array("written".utf8))
             response.attachment = Reservation(pool: pending, bytes: 2 << 20)
-            if request.path == "/slow" { usleep(300_000) }
+            if request.path == "/slow" {
+                slowHolds.store(true, ordering: .releasing)
+                usleep(300_000)
+            }
             return response
         }
         let port = try server.start()
@@ -567,6 +571,11 @@ struct HTTPServerTests {
         #expect(server.pendingResponseBytes === pending)
         let slow = try RawClient(port: port)
         slow.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        // The fast requests are sent once the slow answer holds its reservation, so they,
+        // not it, find no room however the threads are scheduled.
+        for _ in 0..<400 where !slowHolds.load(ordering: .acquiring) { usleep(5_000) }
+        let held = slowHolds.load(ordering: .acquiring)
+        try #require(held, "the slow answer never reserved")
         var refused: RawClient.Response?
         for _ in 0..<100 where refused == nil {
             let other = try RawClient(port: port)
