@@ -141,10 +141,10 @@ public struct Layout: Sendable {
     /// The fields `explain` asks for, each with the constraints that move it
     /// (``CompiledScene/explainedFields`` order); empty without `explain` or when rejected.
     public var explanations: [FieldExplanation] = []
-    /// Per view, in ``frames``' order: bit 1 when its width, bit 2 when its height is
-    /// ambiguous. Every ambiguous size counts, also those past the diagnostics list's
-    /// bound; empty when the ambiguity check did not run (`ambiguity: ignore`, or it passed
-    /// the work limit).
+    /// Per view, in ``frames``' order (then the layout guides, in their order): bit 1 when
+    /// its width, bit 2 when its height is ambiguous. Every ambiguous size counts, also
+    /// those past the diagnostics list's bound; empty when the ambiguity check did not run
+    /// (`ambiguity: ignore`, or it passed the work limit).
     public var ambiguousSizes: [UInt8] = []
 }
 
@@ -554,7 +554,7 @@ extension CompiledScene {
         }
         reportNegativeSizes(absolute, ambiguousSizes: ambiguousSizes, size: size, into: &findings)
         var layout = finishedLayout(absolute, findings: findings, frames: frames, guides: guideFrames)
-        layout.ambiguousSizes = Array(ambiguousSizes.prefix(frames.count))
+        layout.ambiguousSizes = ambiguousSizes   // the analysis's own array: no copy per layout
         return layout
     }
 
