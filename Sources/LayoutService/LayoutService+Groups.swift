@@ -101,10 +101,27 @@ extension LayoutService {
                 }
                 return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
             }
-            return groupResponse(group, status: .ok)
+            return Self.conditionalGET(request, groupResponse(group, status: .ok))
         } catch {
             return storeFailure(error, groupName: name)
         }
+    }
+
+    /// `ok` (a `200` carrying an `ETag`), or `304 Not Modified` when `request` is a `GET`
+    /// or `HEAD` whose `If-None-Match` lists that entity tag or `*`: no content, the same
+    /// `ETag` (RFC 9110 §13.1.2, §15.4.5; the weak comparison, so `W/"2"` matches `"2"`).
+    /// Every answer that sends an `ETag` to a `GET` goes through here: a group, a group's
+    /// version, a stored font face (HandlerTests.conditionalGETs,
+    /// StoredFontServiceTests.conditionalGET).
+    static func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse) -> HTTPResponse {
+        guard request.method == .GET || request.method == .HEAD,
+              let header = request.headers["If-None-Match"], let etag = ok.headers["ETag"] else { return ok }
+        let tag = entityTags(etag).first ?? etag
+        let listed = entityTags(header)
+        guard listed.contains("*") || listed.contains(tag) else { return ok }
+        var response = HTTPResponse(status: .notModified)
+        response.headers.append("ETag", etag)
+        return response
     }
 
     /// The default page size of `GET /groups/{name}/versions` (`limit`): 100.

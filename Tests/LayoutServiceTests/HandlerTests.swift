@@ -178,6 +178,30 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// RFC 9110 §13.1.2: a GET (or HEAD) of a group or of one of its versions whose
+    /// `If-None-Match` lists its entity tag (weakly compared) or `*` is `304 Not Modified`
+    /// with no content and the same `ETag`; another tag gets the 200.
+    @Test func conditionalGETs() throws {
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
+        #expect(request(.PUT, "/groups/g", #"{"constraints":["H:|[a]|"]}"#).status == 200)   // version 2
+        for (target, tag) in [("/groups/g", "\"2\""), ("/groups/g/versions/1", "\"1\"")] {
+            for header in [tag, "W/\(tag)", "\"9\", \(tag)", "*"] {
+                for method in [HTTPMethod.GET, .HEAD] {
+                    let unchanged = request(method, target, headers: ["If-None-Match": header])
+                    #expect(unchanged.status == 304, "\(method) \(target) If-None-Match: \(header)")
+                    #expect(unchanged.body.isEmpty)
+                    #expect(unchanged.headers["ETag"] == tag)
+                    #expect(unchanged.headers["Content-Type"] == nil)
+                }
+            }
+            let changed = request(.GET, target, headers: ["If-None-Match": "\"7\""])
+            #expect(changed.status == 200)
+            #expect(changed.headers["ETag"] == tag)
+            #expect(try json(changed)["version"] == .number(target.hasSuffix("/1") ? 1 : 2))
+        }
+        #expect(request(.GET, "/groups/none", headers: ["If-None-Match": "*"]).status == 404)
+    }
+
     /// RFC 9110 §13.1.2: `If-None-Match: *` is false for a DELETE of a group that exists
     /// (412, nothing deleted) and true for one that does not (the usual 404).
     @Test func deleteWithIfNoneMatchAny() throws {

@@ -230,6 +230,27 @@ struct StoredFontServiceTests {
         #expect(client.send(.DELETE, "/fonts/Acme%20Mono/400", []).status.code == 404)
     }
 
+    /// RFC 9110 §13.1.2: a GET of a stored face whose `If-None-Match` lists its `ETag`
+    /// (weakly compared) or `*` is `304 Not Modified`, no content, the same `ETag`.
+    @Test func conditionalGET() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        #expect(try client.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        let file = Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono)))
+        func get(_ ifNoneMatch: String) -> HTTPResponse {
+            client.router.respond(to: HTTPRequest(method: .GET, target: "/fonts/acme%20mono/400",
+                                                  headers: ["Host": "test", "If-None-Match": ifNoneMatch], body: []))
+        }
+        for header in ["\"1\"", "W/\"1\"", "*"] {
+            let unchanged = get(header)
+            #expect(unchanged.status.code == 304)
+            #expect(unchanged.body.isEmpty)
+            #expect(unchanged.headers["ETag"] == "\"1\"")
+        }
+        let changed = get("\"2\"")
+        #expect(changed.status.code == 200)
+        #expect(changed.body == file)
+    }
+
     /// Font writes evaluate `If-Match` and `If-None-Match` as group writes do (RFC 9110
     /// §13.1.1): a stale `If-Match` or `If-None-Match: *` on an existing face is 412 and
     /// changes nothing; a matching `If-Match` writes.

@@ -111,7 +111,8 @@ def preconditions(ctx):
     """Font writes honour If-Match and If-None-Match as group writes do (RFC 9110
     §13.1.1): a stale If-Match on PUT or DELETE and If-None-Match: * on an existing face
     (PUT or DELETE) are 412 problems and change nothing; If-None-Match: * on a DELETE of an
-    absent face is the usual 404; a matching If-Match writes."""
+    absent face is the usual 404; a matching If-Match writes; a GET whose If-None-Match
+    names the current ETag is 304."""
     dejavu, inter = _read(DEJAVU), _read(INTER_BOLD)
     path = '/fonts/E2E%20Match/400'
     r = ctx.request('PUT', path, dejavu, {'If-Match': '*'})
@@ -137,6 +138,11 @@ def preconditions(ctx):
     ctx.expect_equal(r.json()['detail'], "No stored font face 'E2E Match/500'", '404 detail')
     r = ctx.request('GET', path)
     ctx.expect_equal((r.headers.get('etag'), r.body == dejavu), ('"3"', True), 'face unchanged by refused writes')
+    # RFC 9110 §13.1.2: a GET naming the current ETag is 304, no content, the same ETag.
+    r = ctx.request('GET', path, None, {'If-None-Match': '"3"'})
+    ctx.expect_equal((r.status, r.body, r.headers.get('etag')), (304, b'', '"3"'), 'GET with a matching If-None-Match')
+    r = ctx.request('GET', path, None, {'If-None-Match': '"2"'})
+    ctx.expect_equal((r.status, r.body == dejavu), (200, True), 'GET with another If-None-Match')
     r = ctx.request('PUT', path, inter, {'If-Match': '"3"'})
     ctx.expect_status(r, 200, 'matching If-Match')
     ctx.expect_equal(r.json()['version'], 4, 'version written under a matching If-Match')

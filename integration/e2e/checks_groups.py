@@ -99,6 +99,26 @@ def delete_if_none_match_any(ctx):
     ctx.expect_equal(r.json()['detail'], "No group named '%s'" % name, '404 detail')
 
 
+@check('groups/get-if-none-match')
+def get_if_none_match(ctx):
+    """RFC 9110 §13.1.2: a GET of a group (or of one of its versions) whose If-None-Match
+    lists its ETag (weakly compared) or * is 304 Not Modified, no content, the same ETag;
+    another tag gets the 200 and the group."""
+    name = _name('cond')
+    path = '/groups/' + name
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['H:|-[a]']}), 201, 'PUT')
+    ctx.expect_status(ctx.request('PUT', path, {'constraints': ['H:|-1-[a]']}), 200, 'PUT version 2')
+    for target, tag in ((path, '"2"'), (path + '/versions/1', '"1"')):
+        for header in (tag, 'W/' + tag, '"9", ' + tag, '*'):
+            r = ctx.request('GET', target, None, {'If-None-Match': header})
+            ctx.expect_equal((r.status, r.body, r.headers.get('etag'), r.headers.get('content-length')),
+                             (304, b'', tag, None), 'GET %s If-None-Match: %s' % (target, header))
+        r = ctx.request('GET', target, None, {'If-None-Match': '"7"'})
+        ctx.expect_equal((r.status, r.headers.get('etag'), r.json()['version']), (200, tag, int(tag.strip('"'))),
+                         'GET %s with another tag' % target)
+    ctx.expect_status(ctx.request('DELETE', path), 204, 'cleanup')
+
+
 @check('groups/list-sorted')
 def list_sorted(ctx):
     names = [_name('zeta'), _name('Alpha'), _name('mid')]
