@@ -183,6 +183,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case invalidPageSize(String, maximum: Int)
     /// A query parameter that may be given once (`after`, `limit`) given `count` times: 400.
     case repeatedQueryParameter(String, count: Int)
+    /// A query whose pair `text` (as sent) holds a `%` not followed by two hexadecimal
+    /// digits (RFC 3986 §2.1), in the parameter `parameter`: 400.
+    case malformedQueryEscape(parameter: String, text: String)
+    /// A query parameter the route (`METHOD /pattern`) does not take: 400 naming it, the
+    /// route's parameters `known`, and the closest of them when one is.
+    case unknownQueryParameter(String, route: String, known: [String], suggestion: String?)
     /// No group of that name: 404.
     case unknownGroup(String)
     /// No stored face `family/face` (GET or DELETE of `/fonts/{family}/{face}`).
@@ -232,7 +238,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .fontFileTooLarge: .contentTooLarge
         case .invalidImportParameter: .badRequest
         case .unsupportedDocumentType: .unsupportedMediaType
-        case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter: .badRequest
+        case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter,
+             .malformedQueryEscape, .unknownQueryParameter: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
         case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
@@ -297,6 +304,13 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "limit='\(text)' is not a page size: write an integer from 1 to \(maximum)"
         case .repeatedQueryParameter(let name, let count):
             return "'\(name)' is given \(count) times: give it at most once"
+        case .malformedQueryEscape(let parameter, let text):
+            return "The query parameter '\(Diagnostic.echo(parameter))' has a malformed percent-escape in '\(Diagnostic.echo(text))': "
+                + "'%' must be followed by two hexadecimal digits (RFC 3986 §2.1; write '%25' for '%' itself)"
+        case .unknownQueryParameter(let name, let route, let known, let suggestion):
+            let takes = known.isEmpty ? "\(route) takes no query parameters"
+                : "\(route) takes \(known.joined(separator: ", "))"
+            return "Unknown query parameter '\(Diagnostic.echo(name))': \(takes)" + (suggestion.map { "; did you mean '\($0)'?" } ?? "")
         case .unknownGroup(let name):
             return "No group named '\(Diagnostic.echo(name))'"
         case .unknownFontFace(let name):
@@ -353,7 +367,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidImportParameter: []
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
-             .repeatedQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
+             .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
              .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing: []
         }
     }

@@ -156,50 +156,57 @@ public final class LayoutService: Sendable {
     /// The router with every route of the API (see `openapi.yaml`).
     public func makeRouter() -> Router {
         var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
-        router.add(.POST, "/solve") { [self] request, _ in solve(request) }
-        router.add(.POST, "/validate") { [self] request, _ in validate(request) }
-        router.add(.POST, "/import") { [self] request, _ in importDocument(request) }
-        router.add(.GET, "/healthz") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
-        router.add(.GET, "/readyz") { [self] _, _ in
+        // Every route's query is checked first, the same way (``queryProblem(_:route:)``).
+        func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
+            let route = "\(method.rawValue) \(pattern)"
+            router.add(method, pattern) { [self] request, parameters in
+                queryProblem(request, route: route) ?? handler(request, parameters)
+            }
+        }
+        add(.POST, "/solve") { [self] request, _ in solve(request) }
+        add(.POST, "/validate") { [self] request, _ in validate(request) }
+        add(.POST, "/import") { [self] request, _ in importDocument(request) }
+        add(.GET, "/healthz") { _, _ in Self.json(.ok, #"{"status":"ok"}"#) }
+        add(.GET, "/readyz") { [self] _, _ in
             let missingFonts = SceneText.measurer.catalog.missingFamilies
             if !missingFonts.isEmpty { return problem(.fontsMissing(missingFonts)) }
             return groupStore.isReachable() ? Self.json(.ok, #"{"status":"ready"}"#)
                 : problem(.databaseNotReachable)
         }
-        router.add(.GET, "/metrics") { [self] _, _ in
+        add(.GET, "/metrics") { [self] _, _ in
             let groups = try? groupStore.groupCount()
             var response = HTTPResponse(status: .ok, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
                                                                                  diskFull: store.diskFullCount, answered: answeredCounts()).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return response
         }
-        router.add(.GET, "/openapi.yaml") { _, _ in
+        add(.GET, "/openapi.yaml") { _, _ in
             var response = HTTPResponse(status: .ok, body: OpenAPIDocument.bytes)
             response.headers.append("Content-Type", "application/yaml")
             return response
         }
-        router.add(.GET, "/") { _, _ in
+        add(.GET, "/") { _, _ in
             var response = HTTPResponse(status: .ok, body: PlaygroundPage.html)
             response.headers.append("Content-Type", "text/html; charset=utf-8")
             response.headers.append("Content-Security-Policy", PlaygroundPage.contentSecurityPolicy)
             return response
         }
-        router.add(.GET, "/groups") { [self] request, _ in listGroups(request) }
-        router.add(.PUT, "/groups/{name}") { [self] request, parameters in putGroup(request, name: parameters["name"] ?? "") }
-        router.add(.GET, "/groups/{name}") { [self] request, parameters in getGroup(request, name: parameters["name"] ?? "", version: nil) }
-        router.add(.DELETE, "/groups/{name}") { [self] request, parameters in deleteGroup(request, name: parameters["name"] ?? "") }
-        router.add(.GET, "/groups/{name}/versions") { [self] request, parameters in listVersions(request, name: parameters["name"] ?? "") }
-        router.add(.GET, "/groups/{name}/versions/{version}") { [self] request, parameters in
+        add(.GET, "/groups") { [self] request, _ in listGroups(request) }
+        add(.PUT, "/groups/{name}") { [self] request, parameters in putGroup(request, name: parameters["name"] ?? "") }
+        add(.GET, "/groups/{name}") { [self] request, parameters in getGroup(request, name: parameters["name"] ?? "", version: nil) }
+        add(.DELETE, "/groups/{name}") { [self] request, parameters in deleteGroup(request, name: parameters["name"] ?? "") }
+        add(.GET, "/groups/{name}/versions") { [self] request, parameters in listVersions(request, name: parameters["name"] ?? "") }
+        add(.GET, "/groups/{name}/versions/{version}") { [self] request, parameters in
             getGroup(request, name: parameters["name"] ?? "", version: parameters["version"] ?? "")
         }
-        router.add(.GET, "/fonts") { [self] request, _ in listFonts(request) }
-        router.add(.PUT, "/fonts/{family}/{face}") { [self] request, parameters in
+        add(.GET, "/fonts") { [self] request, _ in listFonts(request) }
+        add(.PUT, "/fonts/{family}/{face}") { [self] request, parameters in
             putFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
         }
-        router.add(.GET, "/fonts/{family}/{face}") { [self] request, parameters in
+        add(.GET, "/fonts/{family}/{face}") { [self] request, parameters in
             getFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
         }
-        router.add(.DELETE, "/fonts/{family}/{face}") { [self] request, parameters in
+        add(.DELETE, "/fonts/{family}/{face}") { [self] request, parameters in
             deleteFont(request, family: parameters["family"] ?? "", face: parameters["face"] ?? "")
         }
         return router
@@ -727,28 +734,22 @@ public final class LayoutService: Sendable {
         return String(decoding: (0..<16).map { hex[Int((value >> (UInt64($0) &* 4)) & 0xF)] }, as: UTF8.self)
     }
 
-    /// The value of the first `name=value` pair of a query string, lowercased; a bare
-    /// `name` (no `=`) has the empty value, as `name=` has (WHATWG URL's
-    /// application/x-www-form-urlencoded parsing). `nil` when `name` does not occur.
+    /// The value of the first parameter `name` of a query string (``QueryParameters``:
+    /// percent-decoded), lowercased; `""` for a bare `name` (no `=`), as for `name=`.
+    /// `nil` when `name` does not occur.
     static func queryValue(_ name: String, in query: String?) -> String? {
-        guard let query else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0] == name { return parts.count == 2 ? parts[1].lowercased() : "" }
-        }
-        return nil
+        QueryParameters(query).value(name)?.lowercased()
     }
 
-    /// The value of the parameter `name` of `query` as the client meant it: percent-decoded
-    /// (WHATWG URL's application/x-www-form-urlencoded parsing: `+` is a space, `%XX` a
-    /// byte, a `%` not followed by two hex digits kept; bytes that are not UTF-8 become
-    /// U+FFFD), case kept, `""` for a bare `name`, `nil` when absent. The parameters of
-    /// `/solve` (`scale`, `width`) and of `/import` are read so; `.failure(count)` when
-    /// `name` is given more than once (a 400 ``ServiceFailure/repeatedQueryParameter(_:count:)``).
+    /// The value of the parameter `name` of `query` as the client meant it
+    /// (``QueryParameters``: percent-decoded, `+` a space), case kept, `""` for a bare
+    /// `name`, `nil` when absent; `.failure(count)` when `name` is given more than once (a
+    /// 400 ``ServiceFailure/repeatedQueryParameter(_:count:)``).
     static func singleQueryValue(_ name: String, in query: String?) -> Result<String?, RepeatedQueryParameter> {
-        let count = queryCount(name, in: query)
+        let parameters = QueryParameters(query)
+        let count = parameters.count(name)
         if count > 1 { return .failure(RepeatedQueryParameter(name: name, count: count)) }
-        return .success(sentQueryValue(name, in: query).map(percentDecoded))
+        return .success(parameters.value(name))
     }
 
     /// A query parameter given `count` (more than one) times.
@@ -757,40 +758,9 @@ public final class LayoutService: Sendable {
         var count: Int
     }
 
-    /// `text` percent-decoded as a form-urlencoded value (see ``singleQueryValue(_:in:)``).
-    static func percentDecoded(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return text }
-        func hex(_ byte: UInt8) -> UInt8? {
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-            default: nil
-            }
-        }
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "%"), index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) {
-                out.append(high << 4 | low)
-                index += 3
-                continue
-            }
-            out.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// How many `name=value` pairs (or bare `name`s) of `query` are named `name`.
+    /// How many parameters of `query` (``QueryParameters``, names decoded) are named `name`.
     static func queryCount(_ name: String, in query: String?) -> Int {
-        guard let query else { return 0 }
-        return query.split(separator: "&").count { pair in
-            pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)[0] == name
-        }
+        QueryParameters(query).count(name)
     }
 
     /// The access log's time: RFC 3339 UTC to the second, `2026-11-30T23:10:18Z`.

@@ -599,3 +599,34 @@ def playground(ctx):
     h = ctx.request('HEAD', '/')
     ctx.expect_equal((h.status, h.body, h.headers.get('content-length')),
                      (200, b'', str(len(r.body))), 'HEAD /')
+
+
+# ---------------------------------------------------------------- query strings
+
+@check('http/query-strings')
+def query_strings(ctx):
+    """Every route reads its query one way: names and values percent-decoded (RFC 3986
+    §2.1), so /solve?format=%73vg draws as ?format=svg does; a malformed escape is a 400
+    naming the parameter; a parameter the route does not take is a 400 naming it and the
+    route's parameters (a typo is not silently ignored)."""
+    scene = {'container': {'width': 100, 'height': 100}, 'views': ['a'], 'constraints': ['H:|[a]|', 'V:|[a]|']}
+    r = ctx.request('POST', '/solve?format=%73vg', scene)
+    ctx.expect_equal((r.status, r.headers.get('content-type')), (200, 'image/svg+xml; charset=utf-8'), 'format=%73vg')
+    cases = [
+        ('POST', '/solve?format=%7', scene,
+         "The query parameter 'format' has a malformed percent-escape in 'format=%7': "
+         "'%' must be followed by two hexadecimal digits (RFC 3986 §2.1; write '%25' for '%' itself)"),
+        ('POST', '/import?devcie=iphone-15', b'<document/>',
+         "Unknown query parameter 'devcie': POST /import takes solve, device, orientation, intrinsic, format; did you mean 'device'?"),
+        ('POST', '/solve?format=svg&sclae=2', scene,
+         "Unknown query parameter 'sclae': POST /solve takes format, scale, width; did you mean 'scale'?"),
+        ('POST', '/validate?verbose=1', scene, "Unknown query parameter 'verbose': POST /validate takes no query parameters"),
+        ('GET', '/groups/x/versions?page=2', None,
+         "Unknown query parameter 'page': GET /groups/{name}/versions takes after, limit"),
+    ]
+    for method, target, body, detail in cases:
+        headers = {'Content-Type': 'application/xml'} if isinstance(body, bytes) else None
+        r = ctx.request(method, target, body, headers)
+        ctx.expect_equal((r.status, r.headers.get('content-type'), r.json().get('type'), r.json().get('detail')),
+                         (400, 'application/problem+json', 'urn:layoutd:problem:bad-request', detail), target)
+    ctx.expect_status(ctx.request('GET', '/healthz?'), 200, 'an empty query')

@@ -50,8 +50,9 @@ public struct ImportRequest: Sendable, Equatable {
     /// `device` (an id of the table), `orientation` (`portrait`, `landscape`), `intrinsic`
     /// (`recorded` or `measured`), `format` (`json`, `svg`). Each value is read as `/solve`
     /// reads `scale` and `width` (``LayoutService/singleQueryValue(_:in:)``):
-    /// percent-decoded, case-sensitive, each parameter at most once. Unknown parameters
-    /// are ignored, as `/solve` ignores them. Without `format`, `accept` (the request's
+    /// percent-decoded (``QueryParameters``), case-sensitive, each parameter at most once.
+    /// Other parameters are not read here: the route refuses them first
+    /// (``LayoutService/queryProblem(_:route:)``). Without `format`, `accept` (the request's
     /// `Accept` field) chooses the drawing as on `/solve`
     /// (``LayoutService/prefersWireframe(accept:query:)``: `image/svg+xml` ranked strictly
     /// above `application/json`); JSON otherwise, never a 406.

@@ -90,16 +90,6 @@ extension LayoutService {
         return response
     }
 
-    /// The value of the first `name=value` pair of `query`, as sent ("" for a bare `name`).
-    static func sentQueryValue(_ name: String, in query: String?) -> String? {
-        guard let query else { return nil }
-        for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if parts[0] == name { return parts.count == 2 ? String(parts[1]) : "" }
-        }
-        return nil
-    }
-
     /// The wireframe's display size from the query: `scale` (pixels per point, a decimal
     /// number in [0.001, 16]) or `width` (pixels, an integer from 16 to 16384), at most one of
     /// them, each at most once (``WireframeDisplay/parse(scale:width:)``).
