@@ -290,8 +290,12 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
         case .unsupportedMediaType(let contentType):
             return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
+                + (Self.isForm(contentType) ? "; send the JSON itself as the body, not a form (curl -F): "
+                    + "curl --data-binary @scene.json -H 'Content-Type: application/json'" : "")
         case .unsupportedDocumentType(let contentType):
             return "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); got '\(Diagnostic.echo(contentType))'"
+                + (Self.isForm(contentType) ? "; send the file itself as the body, not a form (curl -F): "
+                    + "curl --data-binary @file.xib -H 'Content-Type: application/xml'" : "")
         case .invalidImportParameter(let refusal):
             return "\(refusal.parameter)='\(Diagnostic.echo(refusal.value))' is not allowed: use one of \(refusal.allowed.joined(separator: ", "))"
         case .invalidGroupName(let name):
@@ -353,6 +357,13 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .databaseFailed:
             return "The database failed; the error was logged"
         }
+    }
+
+    /// Whether `contentType` is `multipart/form-data` (what `curl -F` and HTML file forms
+    /// send), whose 415 says how to send the file as the body instead.
+    static func isForm(_ contentType: String) -> Bool {
+        contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "multipart/form-data" } ?? false
     }
 
     /// Fields the answer carries after `Content-Type`, in this order.

@@ -131,6 +131,16 @@ struct ErrorMappingTests {
         let long = String(repeating: "h", count: 300)
         #expect(ServiceFailure.misdirected(host: long).detail.hasPrefix("This server does not answer for the host '\(String(repeating: "h", count: 255))…'"))
         #expect(ServiceFailure.repeatedQueryParameter("after", count: 3).detail == "'after' is given 3 times: give it at most once")
+        // A form (curl -F) is told to send the file as the body; other types are not.
+        #expect(ServiceFailure.unsupportedDocumentType(contentType: "multipart/form-data; boundary=x").detail
+            == "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); "
+            + "got 'multipart/form-data; boundary=x'; send the file itself as the body, not a form (curl -F): "
+            + "curl --data-binary @file.xib -H 'Content-Type: application/xml'")
+        #expect(ServiceFailure.unsupportedMediaType(contentType: "Multipart/Form-Data;boundary=y").detail
+            == "The body must be JSON (Content-Type: application/json); got 'Multipart/Form-Data;boundary=y'; send the JSON itself "
+            + "as the body, not a form (curl -F): curl --data-binary @scene.json -H 'Content-Type: application/json'")
+        #expect(ServiceFailure.unsupportedMediaType(contentType: "text/plain").detail
+            == "The body must be JSON (Content-Type: application/json); got 'text/plain'")
         #expect(ServiceFailure.overCommitted.detail == HTTPServer.overCommittedDetail)
         // Names from the request target are cut at 256 scalars like any echo.
         let name = String(repeating: "A", count: 5000)

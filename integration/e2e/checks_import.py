@@ -148,7 +148,7 @@ def negotiation(ctx):
     """POST /import negotiates as /solve: Accept: image/svg+xml draws, format wins over
     Accept, an unacceptable Accept still answers JSON (never 406), 200s carry Vary: Accept;
     curl's default form type (`--data-binary @file.xib`) is read as the document; another
-    type is a 415 listing the types."""
+    type is a 415 listing the types, and a form's (curl -F) says to send the file as the body."""
     body = _read(ctx, 'Automattic__pocket-casts-ios__AddCell.xib')
     drawn = ctx.request('POST', '/import', body, dict(XML, Accept='image/svg+xml'))
     ctx.expect_status(drawn, 200, 'Accept: image/svg+xml')
@@ -170,6 +170,12 @@ def negotiation(ctx):
     r = ctx.request('POST', '/import', body, {'Content-Type': 'text/html'})
     ctx.expect_status(r, 415, 'Content-Type: text/html')
     ctx.expect_equal(r.headers.get('accept-post'), 'application/xml, text/xml, application/octet-stream', 'Accept-Post')
+    # curl -F (a form) is told to send the file as the body instead.
+    formed = ctx.curl(['-F', 'file=@' + path, 'http://127.0.0.1:%d/import' % ctx.port], target='/import')
+    ctx.expect_status(formed, 415, 'curl -F file=@file.xib')
+    ctx.expect(formed.json()['detail'].endswith("; send the file itself as the body, not a form (curl -F): "
+                                                "curl --data-binary @file.xib -H 'Content-Type: application/xml'"),
+               'the 415 of a form says how to send the file: %r' % formed.json()['detail'])
 
 
 @check('import/names-and-solve-limits', needs='binary')
