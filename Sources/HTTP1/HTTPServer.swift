@@ -163,11 +163,15 @@ public final class HTTPServer: Sendable {
     /// - Returns: The bound port (the ephemeral one when `port` is 0).
     /// - Throws: ``HTTPServerError`` if the address cannot be resolved or bound,
     ///   or the server was already started.
+    ///
+    /// - Parameter listener: A socket already bound and listening (``Listener/bind(_:)``),
+    ///   which the server then owns; `nil` binds ``address`` (or resolves ``host``) here.
     @discardableResult
-    public func start() throws -> Int {
+    public func start(on listener: Listener? = nil) throws -> Int {
         try state.withLock { state in
             guard case .idle = state else { throw HTTPServerError.alreadyStarted }
-            let (fd, boundPort) = try Socket.listen(address ?? BindAddress.resolve(host, port: port), backlog: SOMAXCONN)
+            let (fd, boundPort) = try listener.map { ($0.fd, $0.port) }
+                ?? Socket.listen(address ?? BindAddress.resolve(host, port: port), backlog: SOMAXCONN)
             let timer = DispatchSource.makeTimerSource(queue: timerQueue)
             let interval = sweepInterval
             timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(10))
@@ -295,4 +299,25 @@ public final class HTTPServer: Sendable {
     private func snapshot() -> [Connection] {
         context.allConnections()
     }
+}
+
+/// A TCP socket bound and listening (`SO_REUSEADDR`, backlog `SOMAXCONN`, non-blocking),
+/// not yet served: an application binds first, so that an address in use fails before it
+/// creates anything (a database file), then hands it to ``HTTPServer/start(on:)``.
+public struct Listener: Sendable {
+    /// The listening socket's descriptor.
+    public let fd: Int32
+    /// The port bound (the ephemeral one for port 0).
+    public let port: Int
+
+    /// Binds and listens on `address`.
+    /// - Throws: ``HTTPServerError/socket(operation:errno:message:)`` (`EADDRINUSE` for a
+    ///   port in use).
+    public static func bind(_ address: BindAddress) throws(HTTPServerError) -> Listener {
+        let (fd, port) = try Socket.listen(address, backlog: SOMAXCONN)
+        return Listener(fd: fd, port: port)
+    }
+
+    /// Closes the socket of a listener that will not be served.
+    public func close() { _ = Glibc.close(fd) }
 }

@@ -255,6 +255,28 @@ def max_body_bytes(ctx):
         s.stop()
 
 
+@check('process/port-in-use-creates-no-database', needs='binary')
+def port_in_use_creates_no_database(ctx):
+    """`layoutd serve` on a port another socket holds exits 1 saying it cannot listen
+    there, and leaves no database file behind (it binds before it opens the database)."""
+    import socket
+    holder = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        holder.bind(('127.0.0.1', 0))
+        holder.listen(1)
+        port = holder.getsockname()[1]
+        db = os.path.join(ctx.workdir, 'port-in-use.db')
+        p = _cli(ctx, ['serve', '--host', '127.0.0.1', '--port', str(port), '--db', db])
+    finally:
+        holder.close()
+    text = p.stderr.decode('utf-8', 'replace')
+    ctx.expect_equal(p.returncode, 1, 'exit status')
+    ctx.expect(text.startswith('layoutd: cannot listen on 127.0.0.1:%d: ' % port) and 'Address already in use' in text,
+               'stderr: %r' % text)
+    left = [name for name in os.listdir(ctx.workdir) if name.startswith('port-in-use.db')]
+    ctx.expect_equal(left, [], 'files left behind')
+
+
 @check('cli/serve-help', needs='binary')
 def serve_help(ctx):
     """`layoutd serve --help` exits 0 and documents every flag of the service surface."""

@@ -140,13 +140,26 @@ public enum LayoutdCommand {
             FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
             return 1
         }
-        guard let stores = openServeStores(options) else { return 1 }
+        // Bind before opening the stores: a port in use then leaves no database file behind
+        // (e2e process/port-in-use-creates-no-database).
+        let listener: Listener
+        do {
+            listener = try Listener.bind(bindAddress)
+        } catch {
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
+            return 1
+        }
+        guard let stores = openServeStores(options) else {
+            listener.close()
+            return 1
+        }
         let server = makeServer(options, address: bindAddress, stores: stores)
         let boundPort: Int
         do {
-            boundPort = try server.start()
+            boundPort = try server.start(on: listener)
         } catch {
-            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("layoutd: cannot start serving on \(options.host):\(options.port): \(error)\n".utf8))
+            listener.close()
             stores.close()
             return 1
         }
