@@ -653,6 +653,14 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError("$.sizes", expected: "an array of {width?, height?}", found: value))
             return nil
         }
+        // The contract's `sizes` lists the sizes to answer, one layout each: an empty list
+        // would answer no layout at all (and not the container's), so it is refused (422).
+        if elements.isEmpty {
+            context.sceneErrors.append(LayoutDiagnostic(
+                code: .invalidScene,
+                message: "$.sizes is empty: give at least one size ({\"width\"?, \"height\"?}), or leave sizes out to lay out the container",
+                path: "$.sizes"))
+        }
         var sizes: [ContainerSize] = []
         for (index, element) in elements.enumerated() {
             func path() -> String { "$.sizes[\(index)]" }

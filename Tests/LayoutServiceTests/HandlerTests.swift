@@ -178,6 +178,18 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// `"sizes": []` would answer no layout (the container left out): a 422 naming `$.sizes`.
+    @Test func emptySizesAreRefused() throws {
+        let refused = request(.POST, "/solve", #"{"container":{"width":100,"height":50},"views":["a"],"constraints":["H:|[a]|","V:|[a]|"],"sizes":[]}"#)
+        #expect(refused.status == 422)
+        let body = try json(refused)
+        #expect(body["detail"] == .string(#"$.sizes is empty: give at least one size ({"width"?, "height"?}), or leave sizes out to lay out the container"#))
+        let diagnostic = try #require(body["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"] == .string("invalid_scene"))
+        #expect(diagnostic["path"] == .string("$.sizes"))
+        #expect(request(.POST, "/solve", #"{"views":["a"],"constraints":["H:|[a(10)]|","V:|[a(10)]|"],"sizes":[{}]}"#).status == 200)
+    }
+
     /// RFC 9110 §13.1.2: a GET (or HEAD) of a group or of one of its versions whose
     /// `If-None-Match` lists its entity tag (weakly compared) or `*` is `304 Not Modified`
     /// with no content and the same `ETag`; another tag gets the 200.
