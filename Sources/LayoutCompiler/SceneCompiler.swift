@@ -505,12 +505,14 @@ struct CompileState {
     mutating func reportNumberBeyondLimit(_ result: ParseResult, entry: ConstraintEntry, key: ConstraintKey) -> Bool {
         guard let beyond = result.numberBeyondLimit else { return false }
         let what: String
+        // The message names the constraint (as `constraint` and `column` place it), so the
+        // problem's `detail` alone says where the number is.
         if let metric = beyond.metric {
-            what = "Metric '\(Diagnostic.echo(metric))' is \(JSONWriter.format(beyond.value)), which is"
+            what = "Metric '\(Diagnostic.echo(metric))' in \(key.displayName) is \(JSONWriter.format(beyond.value)), which is"
         } else {
             let bytes = Array(entry.source.utf8)
             let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
-            what = "The number \(String(decoding: bytes[span], as: UTF8.self)) is"
+            what = "The number \(Diagnostic.echo(String(decoding: bytes[span], as: UTF8.self))) in \(key.displayName) is"
         }
         report(LayoutDiagnostic(
             code: .limitExceeded,
@@ -545,7 +547,7 @@ struct CompileState {
             guard isWithinRange(expression) else {
                 report(LayoutDiagnostic(
                     code: .limitExceeded,
-                    message: "The constraint has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
+                    message: "\(key.displayName.prefix(1).uppercased() + key.displayName.dropFirst()) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                     constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: parsed.span.lowerBound, in: entry),
                     source: entry.source))
                 continue

@@ -621,25 +621,25 @@ struct FaultColumnTests {
     /// Every literal beyond ±1e12, and every metric used whose value is beyond it, is
     /// `limit_exceeded` at its own column, even when the arithmetic cancels it out.
     @Test("limit error at the number or metric", arguments: [
-        ("a.width == b.width + big", 21, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:|-big-[a]", 4, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:|-(==big)-[a]", 7, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:[a(>=big@500)]", 7, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("distribute(by: big, horizontally: a, b)", 15, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("a.width == 1e13 - 1e13 + 5", 11, "The number 1e13 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("a.width == 5 + 2e13 - 2e13", 15, "The number 2e13 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("a.width == b.width * 3e12 / 3e12", 21, "The number 3e12 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width + big", 21, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-big-[a]", 4, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-(==big)-[a]", 7, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:[a(>=big@500)]", 7, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("distribute(by: big, horizontally: a, b)", 15, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == 1e13 - 1e13 + 5", 11, "The number 1e13 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == 5 + 2e13 - 2e13", 15, "The number 2e13 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width * 3e12 / 3e12", 21, "The number 3e12 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
         // Arithmetic that overflows a double: still the first number beyond the limit
         // (not an `equation_syntax` "Number is out of range" at column 0).
-        ("a.width == b.width * 1e300 * 1e300", 21, "The number 1e300 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width * 1e300 * 1e300", 21, "The number 1e300 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
         // A literal beyond a double is beyond the limit too (not "Number is out of range").
-        ("a.width == 1e309", 11, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("a.width == b.width - 1e309 + 1e309", 21, "The number 1e309 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("distribute(by: 1e400, horizontally: a, b)", 15, "The number 1e400 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:|-1e999-[a]", 4, "The number 1e999 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:[a(<=1e999)]", 7, "The number 1e999 is beyond ±1000000000000 (limit maxMagnitude)"),
-        ("H:|-(-30000000000000)-[a]", 6, "The number 30000000000000 is beyond ±1000000000000 (limit maxMagnitude)"),
-        (#"{"equation":"a.width == pad + big","id":"x"}"#, 17, "Metric 'big' is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == 1e309", 11, "The number 1e309 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("a.width == b.width - 1e309 + 1e309", 21, "The number 1e309 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("distribute(by: 1e400, horizontally: a, b)", 15, "The number 1e400 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-1e999-[a]", 4, "The number 1e999 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:[a(<=1e999)]", 7, "The number 1e999 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("H:|-(-30000000000000)-[a]", 6, "The number 30000000000000 in constraint 0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        (#"{"equation":"a.width == pad + big","id":"x"}"#, 17, "Metric 'big' in constraint 0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)"),
     ])
     func limitAtTheNumber(_ source: String, _ expected: Int, _ message: String) throws {
         let compiled = try compile([source], metrics: #"{"big":1e13,"pad":8}"#)
@@ -655,6 +655,7 @@ struct FaultColumnTests {
         #expect(compiled.diagnostics.map(\.code) == [.limitExceeded])
         #expect(compiled.diagnostics.first?.column == 0)
         #expect(compiled.diagnostics.first?.part == 0)
+        #expect(compiled.diagnostics.first?.message == "Constraint 0 has a number beyond ±1000000000000 (limit maxMagnitude)")
     }
 
     /// An unused metric beyond the limit is not checked (openapi.yaml, Metrics), nor a
@@ -673,6 +674,7 @@ struct FaultColumnTests {
         #expect(beyond.map(\.code) == [.limitExceeded])
         #expect(beyond.first?.constraint == .group(name: "g", index: 0))
         #expect(beyond.first?.column == 11)
+        #expect(beyond.first?.message == "Metric 'big' in group:g/0 is 10000000000000, which is beyond ±1000000000000 (limit maxMagnitude)")
     }
 
     /// A priority both in the `priority` field and in the text: the error is at the `@`.
