@@ -49,8 +49,39 @@ public struct Diagnostic: Hashable, Sendable {
     /// `text` as a message quotes it: unchanged up to ``maxEchoLength`` scalars, else its
     /// first `maxEchoLength - 1` scalars and `…` (U+2026), so the result is
     /// `maxEchoLength` scalars long. Tested by `DiagnosticTests.echoCutsLongInputAt256Scalars`.
-    /// - Complexity: O(min(|text|, maxEchoLength)) beyond the O(1) UTF-8 count check.
+    /// Bidirectional formatting characters (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
+    /// which would reorder the message around the quote when it is shown (the "Trojan
+    /// Source" display, CVE-2021-42574), are then written as `\u{202E}`
+    /// (`DiagnosticTests.echoEscapesBidiControls`).
+    /// - Complexity: O(|text|) for the bidi scan, O(min(|text|, maxEchoLength)) beyond it.
     public static func echo(_ text: some StringProtocol) -> String {
+        // Every bidi control's UTF-8 starts with 0xE2: most text is passed over by bytes.
+        if text.utf8.contains(0xE2), text.unicodeScalars.contains(where: isBidiControl) {
+            var escaped = ""
+            for scalar in cut(text).unicodeScalars {
+                if isBidiControl(scalar) {
+                    escaped += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                } else {
+                    escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped
+        }
+        return cut(text)
+    }
+
+    /// Whether `scalar` is a bidirectional formatting character: LRM, RLM (U+200E, U+200F),
+    /// the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069 (Unicode
+    /// Standard Annex #9, table 4).
+    public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` cut to ``maxEchoLength`` scalars as ``echo(_:)`` cuts it.
+    private static func cut(_ text: some StringProtocol) -> String {
         guard text.utf8.count > maxEchoLength else { return String(text) }
         var scalars = String.UnicodeScalarView()
         var count = 0

@@ -190,6 +190,16 @@ struct HandlerTests {
         #expect(request(.POST, "/solve", #"{"views":["a"],"constraints":["H:|[a(10)]|","V:|[a(10)]|"],"sizes":[{}]}"#).status == 200)
     }
 
+    /// Client text quoted in a problem's `detail` has its bidi controls written `\u{…}`.
+    @Test func bidiControlsInEchoedTextAreEscaped() throws {
+        let refused = request(.POST, "/solve", "{\"views\":[],\"constraints\":[],\"x\u{202E}y\u{2066}\":1}")
+        #expect(refused.status == 400)
+        #expect(try json(refused)["detail"] == .string(#"Unknown field 'x\u{202E}y\u{2066}' at $"#))
+        let group = request(.GET, "/groups/a%E2%80%AEb")
+        #expect(group.status == 400)
+        #expect(try json(group)["detail"] == .string(#"'a\u{202E}b' is not a valid group name: names match [A-Za-z0-9][A-Za-z0-9._-]{0,127}"#))
+    }
+
     /// RFC 9110 §13.1.2: a GET (or HEAD) of a group or of one of its versions whose
     /// `If-None-Match` lists its entity tag (weakly compared) or `*` is `304 Not Modified`
     /// with no content and the same `ETag`; another tag gets the 200.
