@@ -46,6 +46,13 @@ struct SceneBuilder {
     /// View name → the axes whose size the constraints leave free, which the recorded size
     /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
     var freeSizes: [String: (width: Bool, height: Bool)] = [:]
+    /// The unmarked views whose position the free-size solve left free
+    /// (``placeFreePositions(of:sceneChanged:)``), and the constraints that keep them at
+    /// their recorded position.
+    var freePositionCandidates: [(name: String, x: Bool, y: Bool)] = []
+    var positionConstraints: [JSONValue] = []
+    /// Views named by a constraint left out as a placeholder (`placeholder="YES"`).
+    var placeholderItems: Set<String> = []
     /// Hidden arranged views that cannot collapse (``uncollapsibleConstraints()``).
     var uncollapsible: Set<String> = []
     /// Scroll view name → the content guide made for it (when the document declares none).
@@ -198,7 +205,11 @@ struct SceneBuilder {
         let safeArea = inferSafeArea()
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
-        if try sizeFreeSizes(of: scene) {
+        let sizesTaken = try sizeFreeSizes(of: scene)
+        if sizesTaken {
+            scene = sceneJSON(safeArea: safeArea)
+        }
+        if try placeFreePositions(of: scene, sceneChanged: sizesTaken) {
             scene = sceneJSON(safeArea: safeArea)
         }
         if try backSolveSymbolInsets(of: scene) {
@@ -299,7 +310,14 @@ struct SceneBuilder {
     /// `secondItem` makes it a constant constraint; `placeholder="YES"` ones are left out
     /// (IB removes them at build time).
     mutating func addConstraint(_ element: XMLElement, owner: String) throws(IBImportError) {
-        if element["placeholder"] == "YES" || excluded.contains(element["id"] ?? "") { return }
+        if element["placeholder"] == "YES" {
+            for id in [element["firstItem"], element["secondItem"]].compactMap({ $0 }) {
+                if let name = itemNames[id] { placeholderItems.insert(name) }
+            }
+            if element["firstItem"] == nil { placeholderItems.insert(owner) }
+            return
+        }
+        if excluded.contains(element["id"] ?? "") { return }
         guard let firstAttribute = element["firstAttribute"] else {
             throw IBImportError(message: "A constraint without firstAttribute", line: element.line)
         }
@@ -587,7 +605,7 @@ struct SceneBuilder {
         if !guides.isEmpty {
             scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
         }
-        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints())))
+        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints() + positionConstraints)))
         if let displayScale { scene.append(("options", .object([("displayScale", .number(Double(displayScale)))]))) }
         return .object(scene)
     }

@@ -612,6 +612,56 @@ struct IBMappingTests {
         #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
     }
 
+    /// A view Xcode did not mark ambiguous whose position the constraints leave free keeps
+    /// its recorded position at priority 1: `card`, placed by a top constraint removed at
+    /// build time (`placeholder="YES"`), and `shadow`, tied to it, keep their recorded y.
+    /// `badge`, whose y is free only while its height is (bottom-pinned, no height), is
+    /// placed by its recorded height once that is taken: no position of its own. `loose`,
+    /// marked ambiguous, stays ambiguous.
+    @Test func freePositionsKeepTheirRecordedPlace() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 300))
+                <subviews>
+                    <view userLabel="Card" translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(16, 50, 300, 50))</view>
+                    <view userLabel="Shadow" translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(16, 50, 300, 50))</view>
+                    <view userLabel="Badge" customClass="BadgeView" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(20, 250, 40, 30))</view>
+                    <view userLabel="Loose" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(100, 120, 40, 40))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="50" placeholder="YES" id="k1"/>
+                    <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="k2"/>
+                    <constraint firstItem="c" firstAttribute="width" constant="300" id="k3"/>
+                    <constraint firstItem="c" firstAttribute="height" constant="50" id="k4"/>
+                    <constraint firstItem="s" firstAttribute="top" secondItem="c" secondAttribute="top" id="k5"/>
+                    <constraint firstItem="s" firstAttribute="bottom" secondItem="c" secondAttribute="bottom" id="k6"/>
+                    <constraint firstItem="s" firstAttribute="leading" secondItem="c" secondAttribute="leading" id="k7"/>
+                    <constraint firstItem="s" firstAttribute="trailing" secondItem="c" secondAttribute="trailing" id="k8"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="k9"/>
+                    <constraint firstItem="b" firstAttribute="width" constant="40" id="k10"/>
+                    <constraint firstAttribute="bottom" secondItem="b" secondAttribute="bottom" constant="20" id="k11"/>
+                    <constraint firstItem="l" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="k12"/>
+                    <constraint firstItem="l" firstAttribute="width" constant="40" id="k13"/>
+                    <constraint firstItem="l" firstAttribute="height" constant="40" id="k14"/>
+                </constraints>
+            </view>
+        """))
+        let constraints = try #require(hierarchy.scene["constraints"]?.arrayValue)
+        let kept = constraints.filter { $0["id"]?.stringValue?.hasPrefix("position:") == true }
+        #expect(kept == [
+            .object([("equation", .string("card.top == superview.top + 50")), ("priority", .number(1)), ("id", .string("position:card"))]),
+            .object([("equation", .string("shadow.top == superview.top + 50")), ("priority", .number(1)), ("id", .string("position:shadow"))]),
+        ])
+        #expect(hierarchy.notes.contains("The constraints leave the y of card free and a constraint on it is removed at build time (placeholder): its recorded y is kept, at priority 1 (nothing at run time places it elsewhere)"))
+        #expect(hierarchy.notes.contains("The constraints leave the y of shadow free and Interface Builder did not mark it ambiguous: its recorded y is kept, at priority 1 (nothing at run time places it elsewhere)"))
+        #expect(hierarchy.scene["views"]?["badge"]?["intrinsicSize"] == .object([("height", .number(30))]))
+        #expect(!hierarchy.notes.contains { $0.contains("the y of badge") })
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(frames["card"] == Frame(x: 16, y: 50, width: 300, height: 50))
+        #expect(frames["shadow"] == Frame(x: 16, y: 50, width: 300, height: 50))
+        #expect(frames["badge"] == Frame(x: 20, y: 250, width: 40, height: 30))
+        #expect(diagnostics.map { "\($0.view ?? "").\($0.attribute ?? "")" } == ["loose.y"])
+    }
+
     /// A stack's hidden arranged view that the recorded frames show laid out (the next
     /// arranged view one spacing after its end) is imported shown, and noted; one they show
     /// collapsed keeps `hidden`.
