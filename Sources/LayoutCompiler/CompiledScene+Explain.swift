@@ -78,7 +78,7 @@ extension CompiledScene {
     /// the rounded edges. The container stays at (0, 0). An edge within
     /// ``halfPixelNoise`` of a half pixel is that half pixel: the solver's float noise
     /// (259.74999999999997 for the 259.75 that three thirds of 538 and a centred 40.5 make)
-    /// must not round a half the other way (`IBMappingTests.edgesOnAHalfPixelRoundAwayFromZeroDespiteNoise`).
+    /// must not round a half the other way (`ExplainAndDisplayScaleTests.edgesOnAHalfPixelRoundAwayFromZeroDespiteNoise`).
     /// Pixels: how far from a half pixel a solved edge may be and still round as that half.
     /// Far below anything a layout means (a millionth of a pixel), far above the solver's
     /// float noise (10⁻¹³ of a pixel on screen-sized values).
