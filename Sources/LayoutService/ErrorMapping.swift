@@ -278,7 +278,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
                 + "loopback hosts (\(HostPolicy.loopbackHostsDescription)) and those given with --allowed-hosts. "
                 + "Start it with --allowed-hosts NAME[,NAME…] (or LAYOUTD_ALLOWED_HOSTS; * allows any host) to answer other names."
         case .unknownFormat(let format):
-            return "Unknown format '\(format)': use format=json (the default) or format=svg"
+            return "Unknown format '\(Diagnostic.echo(format))': use format=json (the default) or format=svg"
         case .invalidDisplaySize(let parameter, let value):
             if parameter == "scale" {
                 return "scale='\(value)' is not a display scale: write a decimal number of pixels per point, from \(JSONWriter.format(WireframeDisplay.minScale)) to \(JSONWriter.format(WireframeDisplay.maxScale))"
@@ -289,7 +289,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .contentCoded(let coding):
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
         case .unsupportedMediaType(let contentType):
-            return "The body must be JSON (Content-Type: application/json); got '\(contentType)'"
+            return "The body must be JSON (Content-Type: application/json); got '\(Diagnostic.echo(contentType))'"
                 + (Self.isForm(contentType) ? "; send the JSON itself as the body, not a form (curl -F): "
                     + "curl --data-binary @scene.json -H 'Content-Type: application/json'" : "")
         case .unsupportedDocumentType(let contentType):
@@ -303,9 +303,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidVersion(let version):
             return "'\(Diagnostic.echo(version))' is not a version: versions are positive integers written without leading zeros"
         case .invalidPageStart(let text):
-            return "after='\(text)' is not a version: write a non-negative integer without leading zeros"
+            return "after='\(Diagnostic.echo(text))' is not a version: write a non-negative integer without leading zeros"
         case .invalidPageSize(let text, let maximum):
-            return "limit='\(text)' is not a page size: write an integer from 1 to \(maximum)"
+            return "limit='\(Diagnostic.echo(text))' is not a page size: write an integer from 1 to \(maximum)"
         case .repeatedQueryParameter(let name, let count):
             return "'\(name)' is given \(count) times: give it at most once"
         case .malformedQueryEscape(let parameter, let text):

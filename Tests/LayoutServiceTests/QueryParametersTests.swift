@@ -42,6 +42,17 @@ struct QueryParametersTests {
         #expect(QueryParameters(nil).pairs.isEmpty)
     }
 
+    /// Decoded values quoted in a 400 have their bidi controls written `\u{…}`, as all
+    /// echoed client text has.
+    @Test func decodedValuesAreEchoedEscaped() throws {
+        let format = send(.POST, "/solve?format=%E2%80%AEgvs", #"{"views":[]}"#)
+        #expect(format.status == 400)
+        #expect(try detail(format) == #"Unknown format '\u{202E}gvs': use format=json (the default) or format=svg"#)
+        let limit = send(.GET, "/groups/g/versions?limit=1%E2%81%A6")
+        #expect(limit.status == 400)
+        #expect(try detail(limit) == #"limit='1\u{2066}' is not a page size: write an integer from 1 to 1000"#)
+    }
+
     /// `/solve`'s `format` is percent-decoded as `/import`'s parameters are.
     @Test func solveDecodesFormat() {
         let scene = #"{"container":{"width":100,"height":100},"views":["a"],"constraints":["H:|[a]|","V:|[a]|"]}"#
