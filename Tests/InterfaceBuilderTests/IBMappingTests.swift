@@ -98,6 +98,40 @@ struct IBMappingTests {
         _ = try Self.solve(hierarchy)
     }
 
+    /// The capital sharp s folds as `ß` does, and a compatibility folding of several letters
+    /// is in title case whatever the letter's case (`Ǆ` as `ǅ`).
+    @Test func capitalSharpSAndDigraphsFoldAsTheirOtherForms() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view userLabel="ẞig" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Ǆemal" id="v2">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="ǲemal" id="v3">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Big ǄEMAL" id="v4">\(Self.rect(0, 0, 10, 10))</view>
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "ssig", "dzemal", "dzemal2", "bigDzEMAL"])
+    }
+
+    /// A subview that records no frame is not a view to the importer; a note says which
+    /// were left out (eight named, then a count), so nothing disappears silently.
+    @Test func subviewsWithoutAFrameAreLeftOutWithANote() throws {
+        let frameless = (1...10).map { "<view id=\"f\($0)\"/>" }.joined()
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <label text="No frame" id="l1"/>
+                    \(frameless)
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "view"])
+        #expect(hierarchy.notes.contains("11 subviews record no frame (<rect key=\"frame\">) and are left out with their subviews and constraints: <label id=\"l1\">, <view id=\"f1\">, <view id=\"f2\">, <view id=\"f3\">, <view id=\"f4\">, <view id=\"f5\">, <view id=\"f6\">, <view id=\"f7\"> and 3 more"),
+                "\(hierarchy.notes)")
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
@@ -158,6 +192,21 @@ struct IBMappingTests {
         #expect(throws: IBImportError(message: "Malformed multiplier \"1:0\"", line: 9)) {
             try InterfaceBuilderImporter.importDocument(bytes)
         }
+    }
+
+    /// A ratio whose quotient overflows or underflows, a hexadecimal float and a zero
+    /// are malformed (the overflowing ratios were imported as a multiplier of 0, silently).
+    @Test func malformedMultipliersAreRefused() throws {
+        for text in ["1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
+            #expect(throws: IBImportError(message: "Malformed multiplier \"\(text)\"", line: 7), "\(text)") {
+                try SceneBuilder.multiplier(text, line: 7)
+            }
+        }
+        #expect(try SceneBuilder.multiplier("1:2", line: 7) == 0.5)
+        #expect(try SceneBuilder.multiplier("3/4", line: 7) == 0.75)
+        #expect(try SceneBuilder.multiplier("1.5e0", line: 7) == 1.5)
+        #expect(try SceneBuilder.multiplier("-2", line: 7) == -2)
+        #expect(try SceneBuilder.multiplier(nil, line: 7) == 1)
     }
 
     @Test func nonFiniteFontSizesAndInsetsAreRefusedNamingTheLine() throws {
