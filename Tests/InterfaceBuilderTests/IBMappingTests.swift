@@ -1190,6 +1190,36 @@ struct IBMappingTests {
         #expect(misplaced == ["photo"])
     }
 
+    /// At 3 pixels per point a symbol's rectangle placed at y 22.5, 15 high (snapped to
+    /// 22.667…37.667) and recorded at 74 px, 34 px high (24.667, 11.333): the insets are
+    /// taken against the rectangle before pixel alignment (top −2.167, bottom −1.5), so
+    /// the re-solved frame snaps back to the recorded one. Taken against the snapped
+    /// rectangle (bottom −1.667) its bottom landed at 107.499 px and snapped to 107.
+    @Test func symbolInsetsAreTakenBeforePixelAlignment() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 414, 60))
+                <subviews>
+                    <imageView image="chevron.right" catalog="system" userLabel="Active" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(271, 24.666666666666668, 15, 11.333333333333334))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="15" id="h"/>
+                            <constraint firstAttribute="width" constant="15" id="w"/>
+                        </constraints>
+                    </imageView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="271" id="c1"/>
+                    <constraint firstItem="a" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="30" id="c2"/>
+                </constraints>
+            </view>
+        """, device: "retina5_5"))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["active"]?["alignmentInsets"] == .object([("top", .number(-2.167)), ("left", .number(0)), ("bottom", .number(-1.5)), ("right", .number(0))]))
+        let (frames, _) = try Self.solve(hierarchy)
+        let frame = try #require(frames["active"])
+        #expect(abs(frame.y - 74.0 / 3) < 1e-3 && abs(frame.height - 34.0 / 3) < 1e-3, "\(frame)")
+        #expect(frame.x == 271 && frame.width == 15)
+    }
+
     /// A text view's baselines come from its font, which the document does not record: a
     /// constraint between a baseline and another view's edge back-solves it from the
     /// recorded frames, and a baseline-to-baseline tie carries it to the other label. A
