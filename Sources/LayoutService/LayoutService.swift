@@ -156,9 +156,15 @@ public final class LayoutService: Sendable {
     /// The router with every route of the API (see `openapi.yaml`).
     public func makeRouter() -> Router {
         var router = Router(problemTypeBase: Self.problemTypeBase, problemMembers: Self.problemMembers)
-        // Every route's query is checked first, the same way (``queryProblem(_:route:)``).
+        // Every API route's query is checked first, the same way (``queryProblem(_:route:)``);
+        // the probes, the metrics, the OpenAPI document and the playground page ignore theirs
+        // (``operationalRoutes``), as a load balancer's probe or a cache-buster may add one.
         func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Router.Handler) {
             let route = "\(method.rawValue) \(pattern)"
+            if Self.operationalRoutes.contains(route) {
+                router.add(method, pattern, handler)
+                return
+            }
             router.add(method, pattern) { [self] request, parameters in
                 queryProblem(request, route: route) ?? handler(request, parameters)
             }

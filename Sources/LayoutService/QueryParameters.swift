@@ -87,6 +87,12 @@ struct QueryParameters: Sendable, Equatable {
 }
 
 extension LayoutService {
+    /// The routes whose query is never read nor checked: the liveness and readiness
+    /// probes, the metrics, the OpenAPI document and the playground page (which reads
+    /// `scene` and `example` in the browser). A probe or a cache-buster that adds a
+    /// parameter must not turn a health check into a 400. `QueryParametersTests.operationalRoutesIgnoreTheirQuery`.
+    static let operationalRoutes: Set<String> = ["GET /healthz", "GET /readyz", "GET /metrics", "GET /openapi.yaml", "GET /"]
+
     /// The query parameters each route takes, by the route's pattern (``Router/route(for:)``);
     /// a route not listed takes none. Any other parameter is a 400
     /// (``queryProblem(_:route:)``), so a misspelt one (`?devcie=`) is not silently
@@ -95,8 +101,6 @@ extension LayoutService {
         "POST /solve": ["format", "scale", "width"],
         "POST /import": ["solve", "device", "orientation", "intrinsic", "format"],
         "GET /groups/{name}/versions": ["after", "limit"],
-        // The playground reads these in the browser (a scene to load, an example's name).
-        "GET /": ["scene", "example"],
     ]
 
     /// The 400 for `request`'s query on `route` (`METHOD /pattern`; `HEAD` is checked as

@@ -91,11 +91,23 @@ struct QueryParametersTests {
         let versions = send(.GET, "/groups/g/versions?page=2")
         #expect(try detail(versions) == "Unknown query parameter 'page': GET /groups/{name}/versions takes after, limit")
         // HEAD is checked as GET; a decoded name is what is compared and named.
-        #expect(send(.HEAD, "/healthz?verbose").status == 400)
+        #expect(send(.HEAD, "/groups/g/versions?page=2").status == 400)
         #expect(try detail(send(.GET, "/groups?n%61me=x")) == "Unknown query parameter 'name': GET /groups takes no query parameters")
         // Known parameters and empty queries pass.
         #expect(send(.GET, "/healthz?").status == 200)
         #expect(send(.GET, "/?example=stack&scene=%7B%7D").status == 200)
         #expect(send(.GET, "/groups/none/versions?after=0&limit=5").status == 404)
+    }
+
+    /// The probes, the metrics, the OpenAPI document and the playground answer whatever
+    /// their query, a malformed escape included.
+    @Test func operationalRoutesIgnoreTheirQuery() throws {
+        #expect(send(.GET, "/readyz?x=%zz").status == send(.GET, "/readyz").status)
+        for target in ["/healthz?verbose", "/healthz?_=1733500000", "/metrics?format=json",
+                       "/openapi.yaml?v=2", "/?example=stack&scene=%7B%7D", "/?utm_source=mail"] {
+            #expect(send(.GET, target).status == .ok, "\(target)")
+        }
+        #expect(send(.HEAD, "/healthz?verbose").status == .ok)
+        #expect(send(.GET, "/groups?page=2").status == 400)
     }
 }
