@@ -35,6 +35,9 @@ public enum HTTPParseError: Error, Equatable, Sendable {
     case missingHost
     /// More than one `Host` field (RFC 9112 §3.2). → 400
     case duplicateHost
+    /// A `Host` field value that is not `uri-host [ ":" port ]` (RFC 9112 §3.2, RFC 9110
+    /// §7.2), e.g. `evil.example#.localhost`. → 400
+    case invalidHost
     /// A `Content-Length` that is not 1*DIGIT, overflows, or lists differing
     /// values (RFC 9112 §6.3 item 5). → 400
     case invalidContentLength
@@ -68,7 +71,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .unsupportedExpectation: .expectationFailed
         case .invalidRequestLine, .invalidTarget, .asteriskFormWithoutOptions, .obsoleteLineFolding, .whitespaceBeforeColon,
              .bareCarriageReturn, .invalidFieldName, .invalidFieldValue, .missingHost,
-             .duplicateHost, .invalidContentLength, .contentLengthWithTransferEncoding,
+             .duplicateHost, .invalidHost, .invalidContentLength, .contentLengthWithTransferEncoding,
              .invalidTransferEncoding, .invalidChunkSize, .invalidChunkFraming:
             .badRequest
         }
@@ -105,6 +108,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .invalidFieldValue: "A header field value contains a control character."
         case .missingHost: "An HTTP/1.1 request must have a Host header field."
         case .duplicateHost: "The request has more than one Host header field."
+        case .invalidHost: "The Host header field is not a host name or address with an optional port (RFC 9110 §7.2)."
         case .invalidContentLength: "Content-Length is not one non-negative decimal integer of at most 18 digits (repeated values must agree)."
         case .contentLengthWithTransferEncoding: "The request has both Content-Length and Transfer-Encoding."
         case .invalidTransferEncoding: "Transfer-Encoding must end with a single 'chunked' in an HTTP/1.1 request."

@@ -468,12 +468,56 @@ public struct RequestParser: Sendable {
         return .invalidTarget
     }
 
+    /// Whether `value` is a `Host` field value RFC 9112 §3.2 accepts: empty, or
+    /// `uri-host [ ":" port ]` (RFC 9110 §7.2) with RFC 3986 §3.2.2's host — an IP literal
+    /// in brackets (hex digits, `:`, `.`, or `v`-prefixed IPvFuture characters) or a
+    /// reg-name / IPv4 address of unreserved characters, sub-delims and `%XX` — and
+    /// §3.2.3's port (`*DIGIT`). `RequestParserTests.hostValuesAreChecked`.
+    /// - Complexity: O(length of `value`).
+    static func isValidHost(_ value: String.UTF8View) -> Bool {
+        let bytes = Array(value)
+        var index = 0
+        func isUnreservedOrSubDelim(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                 UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                return true
+            default:
+                return false
+            }
+        }
+        func isHex(_ byte: UInt8) -> Bool {
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte | 0x20)
+        }
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+            guard bytes[1..<close].allSatisfy({ isUnreservedOrSubDelim($0) || $0 == UInt8(ascii: ":") }) else { return false }
+            index = close + 1
+        } else {
+            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                if bytes[index] == UInt8(ascii: "%") {
+                    guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }
+                    index += 3
+                } else {
+                    guard isUnreservedOrSubDelim(bytes[index]) else { return false }
+                    index += 1
+                }
+            }
+        }
+        guard index < bytes.count else { return true }
+        guard bytes[index] == UInt8(ascii: ":") else { return false }
+        return bytes[(index + 1)...].allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    }
+
     /// Host, message body length (RFC 9112 §6.3) and Expect (RFC 9110 §10.1.1).
     private mutating func checkHead() -> HTTPParseError? {
         let isHTTP11 = version.minor >= 1
-        let hosts = headers.values("Host").count
-        if hosts > 1 { return .duplicateHost }
-        if hosts == 0 && isHTTP11 { return .missingHost }
+        let hosts = headers.values("Host")
+        if hosts.count > 1 { return .duplicateHost }
+        if hosts.isEmpty && isHTTP11 { return .missingHost }
+        if let host = hosts.first, !Self.isValidHost(host.utf8) { return .invalidHost }
 
         let lengths = headers.values("Content-Length")
         let codings = headers.values("Transfer-Encoding")

@@ -629,6 +629,8 @@ struct NameMaker {
     /// `ł` → `l`, `đ` → `d`, `ı` → `i`), its capitals in title case (`Æ` → `Ae`, so that a
     /// word's first letter stays its only capital in lowerCamelCase).
     static func asciiFolding(of scalar: Unicode.Scalar) -> String? {
+        // U+1E9E LATIN CAPITAL LETTER SHARP S has no decomposition; CLDR's Latin-ASCII gives SS.
+        if scalar.value == 0x1E9E { return "Ss" }
         guard (0xC0...0x17F).contains(scalar.value) else { return nil }
         let folded = latinFolding[Int(scalar.value - 0xC0)]
         return folded.isEmpty ? nil : folded
@@ -636,7 +638,7 @@ struct NameMaker {
 
     /// The ASCII letters and digits of a letter outside ``asciiFolding(of:)``'s table whose
     /// compatibility decomposition (Unicode NFKD) is ASCII letters and digits with combining
-    /// marks, the marks left out: `ǅ` → `Dz`, `ﬁ` → `fi`, `İ` → `I`, `Ａ` → `A`; `nil` for any
+    /// marks, the marks left out, in title case: `ǅ` and `Ǆ` → `Dz`, `ﬁ` → `fi`, `İ` → `I`, `Ａ` → `A`; `nil` for any
     /// other scalar (symbols such as `™` stay separators, Cyrillic and CJK letters too).
     static func compatibilityFolding(of scalar: Unicode.Scalar) -> String? {
         guard !scalar.isASCII, scalar.properties.isAlphabetic,
@@ -649,10 +651,15 @@ struct NameMaker {
                 return nil
             }
         }
-        return folded.isEmpty ? nil : folded
+        guard let first = folded.first else { return nil }
+        // Title case, as the table's capitals: `Ǆ` → `Dz` as `ǅ` (a word's first letter
+        // stays its only capital in lowerCamelCase).
+        return String(first) + folded.dropFirst().lowercased()
     }
 
-    /// ``asciiFolding(of:)``'s table, from U+00C0; `""` for the two signs.
+    /// ``asciiFolding(of:)``'s table, from U+00C0; `""` for the two signs. Where a letter's
+    /// NFKD is its base letter and marks (`é`), ``compatibilityFolding(of:)`` would give the
+    /// same; the table is kept whole so that one lookup answers the whole block.
     static let latinFolding: [String] = [
         "A", "A", "A", "A", "A", "A", "Ae", "C", "E", "E", "E", "E", "I", "I", "I", "I",  // U+00C0
         "D", "N", "O", "O", "O", "O", "O", "", "O", "U", "U", "U", "U", "Y", "Th", "ss",  // U+00D0

@@ -14,20 +14,10 @@ extension SceneBuilder {
     /// - Throws: ``IBImportError`` with `isLimit` when that solve takes more than
     ///   ``maxSolverWork`` cell operations.
     mutating func sizeFreeSizes(of scene: JSONValue) throws(IBImportError) -> Bool {
-        guard let decoded = try? SceneDecoder().decode(scene) else { return false }
-        var limits = SceneLimits()
-        limits.maxSolverWork = maxSolverWork
-        let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
-        guard !compiled.hasErrors else { return false }
-        let layout = compiled.solve(size: decoded.container.size)
-        // The solver's work limit, not the diagnostics list's bound (`omitted`): the free
-        // sizes are read from `ambiguousSizes`, which holds them all
-        // (IBMappingTests.freeSizesPastTheDiagnosticsBoundAreAllTaken).
-        if layout.diagnostics.contains(where: { $0.code == .limitExceeded && $0.omitted == nil }) {
-            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
-        }
+        guard let layout = try solvedOnce(scene) else { return false }
         var found: [String: (width: Bool, height: Bool)] = [:]
-        for (index, bits) in layout.ambiguousSizes.enumerated() where bits != 0 && index < layout.frames.count {
+        freePositionCandidates = freePositions(in: layout)
+        for (index, bits) in layout.ambiguousFields.enumerated() where bits & 3 != 0 && index < layout.frames.count {
             let name = layout.frames[index].name
             guard name != "superview" else { continue }
             found[name] = (bits & 1 != 0, bits & 2 != 0)
@@ -70,6 +60,83 @@ extension SceneBuilder {
             taken = true
             let what = axes.width && axes.height ? "width and height" : axes.width ? "width" : "height"
             notes.append("The constraints leave the \(what) of \(view.name) free and Interface Builder did not mark it ambiguous: its recorded \(what) is taken as its intrinsic size (a size of its own at design time)")
+        }
+        return taken
+    }
+
+    /// `scene` compiled and solved once with this hierarchy's work limit; `nil` when it does
+    /// not decode or compile (the import then answers it as it is).
+    /// - Throws: ``IBImportError`` with `isLimit` when the solve takes more than
+    ///   ``maxSolverWork`` cell operations. The solver's work limit, not the diagnostics
+    ///   list's bound (`omitted`): free fields are read from `ambiguousFields`, which holds
+    ///   them all (IBMappingTests.freeSizesPastTheDiagnosticsBoundAreAllTaken).
+    func solvedOnce(_ scene: JSONValue) throws(IBImportError) -> Layout? {
+        guard let decoded = try? SceneDecoder().decode(scene) else { return nil }
+        var limits = SceneLimits()
+        limits.maxSolverWork = maxSolverWork
+        let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
+        guard !compiled.hasErrors else { return nil }
+        let layout = compiled.solve(size: decoded.container.size)
+        if layout.diagnostics.contains(where: { $0.code == .limitExceeded && $0.omitted == nil }) {
+            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
+        }
+        return layout
+    }
+
+    /// The unmarked views of `layout` whose x or y (relative to the parent) it leaves
+    /// ambiguous, in the document's order.
+    func freePositions(in layout: Layout) -> [(name: String, x: Bool, y: Bool)] {
+        var bitsByName: [String: UInt8] = [:]
+        for (index, bits) in layout.ambiguousFields.enumerated() where bits & 12 != 0 && index < layout.frames.count {
+            bitsByName[layout.frames[index].name] = bits
+        }
+        guard !bitsByName.isEmpty else { return [] }
+        return views.dropFirst().compactMap { view in
+            guard let bits = bitsByName[view.name], !Self.isMarked(view) else { return nil }
+            return (view.name, bits & 4 != 0, bits & 8 != 0)
+        }
+    }
+
+    /// Interface Builder marks a view `ambiguous="YES"` when its constraints leave its
+    /// position free at design time. A view without that mark whose x or y the scene leaves
+    /// free was placed at design time by something the running app does not have: a
+    /// constraint marked "remove at build time" (`placeholder="YES"`, which stands for one
+    /// the app makes in code and which UIKit never sees, so the import leaves it out), else
+    /// a fact the file does not record. Nothing at run time says where such a view goes, so
+    /// it stays where the document placed it: its alignment rectangle's recorded x or y
+    /// relative to its parent, at priority 1 (below every constraint the document and
+    /// UIKit's stacks add, so it only chooses among the positions they leave equally good).
+    /// Found after the free sizes are taken (a free size can leave a position free with
+    /// it): from the free-size solve when it took nothing, else by one more solve, only
+    /// when that solve found a free position. Noted per view. Returns whether any position
+    /// was taken (the scene must then be built again).
+    /// `IBMappingTests.freePositionsKeepTheirRecordedPlace` holds it.
+    /// - Complexity: at most one compile and solve of the hierarchy's scene.
+    /// - Throws: ``IBImportError`` with `isLimit` when that solve takes more than
+    ///   ``maxSolverWork`` cell operations.
+    mutating func placeFreePositions(of scene: JSONValue, sceneChanged: Bool) throws(IBImportError) -> Bool {
+        guard !freePositionCandidates.isEmpty else { return false }
+        var free = freePositionCandidates
+        if sceneChanged {
+            guard let layout = try solvedOnce(scene) else { return false }
+            free = freePositions(in: layout)
+        }
+        var taken = false
+        for (name, x, y) in free where x || y {
+            guard let view = self.view(named: name), let parentName = view.parent, let parent = self.view(named: parentName) else { continue }
+            let frame = alignmentFrame(view)
+            var equations: [String] = []
+            if x { equations.append("\(name).left == \(parentName).left + \(JSONWriter.format(frame.x - parent.absolute.x))") }
+            if y { equations.append("\(name).top == \(parentName).top + \(JSONWriter.format(frame.y - parent.absolute.y))") }
+            positionConstraints += equations.map {
+                .object([("equation", .string($0)), ("priority", .number(1)), ("id", .string("position:\(name)"))])
+            }
+            taken = true
+            let what = x && y ? "x and y" : x ? "x" : "y"
+            let cause = placeholderItems.contains(name)
+                ? "a constraint on it is removed at build time (placeholder)"
+                : "Interface Builder did not mark it ambiguous"
+            notes.append("The constraints leave the \(what) of \(name) free and \(cause): its recorded \(what) is kept, at priority 1 (nothing at run time places it elsewhere)")
         }
         return taken
     }

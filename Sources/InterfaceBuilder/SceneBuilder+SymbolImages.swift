@@ -34,7 +34,12 @@ extension SceneBuilder {
     ///   ``maxSolverWork`` cell operations.
     mutating func backSolveSymbolInsets(of scene: JSONValue) throws(IBImportError) -> Bool {
         let symbols = views.dropFirst().filter { Self.showsSymbolImage($0.element) && !Self.isMarked($0) && $0.element["id"] != nil }
-        guard !symbols.isEmpty, let decoded = try? SceneDecoder().decode(scene) else { return false }
+        guard !symbols.isEmpty, var decoded = try? SceneDecoder().decode(scene) else { return false }
+        // The rectangle is taken before pixel alignment: the recorded frame is on the grid,
+        // so the insets are the exact difference and the re-solved frame snaps back to it
+        // (measured against the snapped rectangle, a @3x edge landed a hair below a half
+        // pixel and snapped away: IBMappingTests.symbolInsetsAreTakenBeforePixelAlignment).
+        decoded.options.displayScale = nil
         var limits = SceneLimits()
         limits.maxSolverWork = maxSolverWork
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()

@@ -40,12 +40,22 @@ struct SceneBuilder {
     /// The same with a priority below required (for margins no required one tells).
     var optionalEqualities: [(first: String, firstAttribute: String, second: String, secondAttribute: String, constant: Double)] = []
     var notes: [String] = []
+    /// Elements with an `id` in a `<subviews>` list that record no frame: not views to the
+    /// importer (``InterfaceBuilderImporter/isView(_:)``), said in one note.
+    var framelessSubviews: [(element: String, id: String)] = []
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
     var rootSafeAreaID: String?
     /// View name → the axes whose size the constraints leave free, which the recorded size
     /// stands for as intrinsic size (``sizeFreeSizes(of:)``).
     var freeSizes: [String: (width: Bool, height: Bool)] = [:]
+    /// The unmarked views whose position the free-size solve left free
+    /// (``placeFreePositions(of:sceneChanged:)``), and the constraints that keep them at
+    /// their recorded position.
+    var freePositionCandidates: [(name: String, x: Bool, y: Bool)] = []
+    var positionConstraints: [JSONValue] = []
+    /// Views named by a constraint left out as a placeholder (`placeholder="YES"`).
+    var placeholderItems: Set<String> = []
     /// Hidden arranged views that cannot collapse (``uncollapsibleConstraints()``).
     var uncollapsible: Set<String> = []
     /// Scroll view name → the content guide made for it (when the document declares none).
@@ -150,6 +160,11 @@ struct SceneBuilder {
                             absolute: Frame(x: 0, y: 0, width: rootFrame.width, height: rootFrame.height), isArranged: false))
         register(id: rootElement["id"], name: "superview")
         collectSubviews(of: rootElement, name: "superview", absolute: views[0].absolute)
+        if !framelessSubviews.isEmpty {
+            let shown = framelessSubviews.prefix(8).map { "<\($0.element) id=\"\($0.id)\">" }.joined(separator: ", ")
+            let more = framelessSubviews.count > 8 ? " and \(framelessSubviews.count - 8) more" : ""
+            notes.append("\(framelessSubviews.count) subview\(framelessSubviews.count == 1 ? " records" : "s record") no frame (<rect key=\"frame\">) and \(framelessSubviews.count == 1 ? "is" : "are") left out with \(framelessSubviews.count == 1 ? "its" : "their") subviews and constraints: \(shown)\(more)")
+        }
         collectGuides()
         displayScale = device?.scale
         if let device, device.scale > 1, recordsWholePoints, toolsVersion > 0, toolsVersion < Self.pixelGridToolsVersion {
@@ -198,7 +213,11 @@ struct SceneBuilder {
         let safeArea = inferSafeArea()
         insetViewSafeAreas(safeArea)
         var scene = sceneJSON(safeArea: safeArea)
-        if try sizeFreeSizes(of: scene) {
+        let sizesTaken = try sizeFreeSizes(of: scene)
+        if sizesTaken {
+            scene = sceneJSON(safeArea: safeArea)
+        }
+        if try placeFreePositions(of: scene, sceneChanged: sizesTaken) {
             scene = sceneJSON(safeArea: safeArea)
         }
         if try backSolveSymbolInsets(of: scene) {
@@ -222,6 +241,9 @@ struct SceneBuilder {
     mutating func collectSubviews(of element: XMLElement, name: String, absolute: Frame) {
         let isStack = element.name == "stackView"
         for list in element.children where list.name == "subviews" {
+            for child in list.children where !InterfaceBuilderImporter.isView(child) {
+                if let id = child["id"], !excluded.contains(id) { framelessSubviews.append((child.name, id)) }
+            }
             for child in list.children where InterfaceBuilderImporter.isView(child) && !excluded.contains(child["id"] ?? "") {
                 let frame = Self.recordedFrame(child)
                 let childAbsolute = Frame(x: absolute.x + frame.x, y: absolute.y + frame.y, width: frame.width, height: frame.height)
@@ -299,7 +321,14 @@ struct SceneBuilder {
     /// `secondItem` makes it a constant constraint; `placeholder="YES"` ones are left out
     /// (IB removes them at build time).
     mutating func addConstraint(_ element: XMLElement, owner: String) throws(IBImportError) {
-        if element["placeholder"] == "YES" || excluded.contains(element["id"] ?? "") { return }
+        if element["placeholder"] == "YES" {
+            for id in [element["firstItem"], element["secondItem"]].compactMap({ $0 }) {
+                if let name = itemNames[id] { placeholderItems.insert(name) }
+            }
+            if element["firstItem"] == nil { placeholderItems.insert(owner) }
+            return
+        }
+        if excluded.contains(element["id"] ?? "") { return }
         guard let firstAttribute = element["firstAttribute"] else {
             throw IBImportError(message: "A constraint without firstAttribute", line: element.line)
         }
@@ -395,25 +424,39 @@ struct SceneBuilder {
         name == "baseline" ? "lastBaseline" : name
     }
 
+    /// `text` as a decimal number (digits, sign, point, exponent: what Interface Builder
+    /// writes), `nil` for anything else, hexadecimal floats (`0x10`), `inf` and `nan`
+    /// included, and for a value beyond `Double`'s range.
+    static func decimal<S: StringProtocol>(_ text: S) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E")
+        }), let value = Double(String(text)), value.isFinite else { return nil }
+        return value
+    }
+
     static func number(_ text: String?, default value: Double, what: String, line: Int) throws(IBImportError) -> Double {
         guard let text else { return value }
-        guard let number = Double(text), number.isFinite else {
+        guard let number = decimal(text) else {
             throw IBImportError(message: "Malformed \(what) \"\(text)\"", line: line)
         }
         return number
     }
 
-    /// IB writes multipliers as `a:b`, `a/b` or a decimal.
+    /// IB writes multipliers as `a:b`, `a/b` or a decimal. The value must be a finite,
+    /// non-zero number: a ratio whose quotient overflows (`1:1e-320`) or underflows to 0
+    /// is malformed, as `0` and `1/0` are. `IBMappingTests.malformedMultipliersAreRefused`.
     static func multiplier(_ text: String?, line: Int) throws(IBImportError) -> Double {
         guard let text else { return 1 }
         for separator in [":", "/"] where text.contains(separator) {
             let parts = text.split(separator: Character(separator), omittingEmptySubsequences: false)
-            if parts.count == 2, let a = Double(parts[0]), let b = Double(parts[1]), a.isFinite, b.isFinite, b != 0 {
-                return a / b
+            if parts.count == 2, let a = decimal(parts[0]), let b = decimal(parts[1]), b != 0 {
+                let value = a / b
+                if value.isFinite, value != 0 { return value }
             }
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
-        guard let value = Double(text), value.isFinite, value != 0 else {
+        guard let value = decimal(text), value != 0 else {
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
         return value
@@ -587,7 +630,7 @@ struct SceneBuilder {
         if !guides.isEmpty {
             scene.append(("guides", .object(guides.map { ($0.name, .object([("owner", .string($0.owner))])) })))
         }
-        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints())))
+        scene.append(("constraints", .array(guideConstraints + constraints + uncollapsibleConstraints() + positionConstraints)))
         if let displayScale { scene.append(("options", .object([("displayScale", .number(Double(displayScale)))]))) }
         return .object(scene)
     }

@@ -75,10 +75,23 @@ extension CompiledScene {
     /// `absolute` (container coordinates) as a screen of `scale` pixels per point shows
     /// it (contract, `options.displayScale`): each view's min and max edges rounded to the
     /// nearest multiple of `1/scale` (halves away from zero), origin and size derived from
-    /// the rounded edges. The container stays at (0, 0).
+    /// the rounded edges. The container stays at (0, 0). An edge within
+    /// ``halfPixelNoise`` of a half pixel is that half pixel: the solver's float noise
+    /// (259.74999999999997 for the 259.75 that three thirds of 538 and a centred 40.5 make)
+    /// must not round a half the other way (`ExplainAndDisplayScaleTests.edgesOnAHalfPixelRoundAwayFromZeroDespiteNoise`).
+    /// Pixels: how far from a half pixel a solved edge may be and still round as that half.
+    /// Far below anything a layout means (a millionth of a pixel), far above the solver's
+    /// float noise (10⁻¹³ of a pixel on screen-sized values).
+    static let halfPixelNoise = 1e-6
+
     static func pixelAligned(_ absolute: [Frame], scale: Int) -> [Frame] {
         let factor = Double(scale)
-        func aligned(_ value: Double) -> Double { (value * factor).rounded(.toNearestOrAwayFromZero) / factor }
+        func aligned(_ value: Double) -> Double {
+            let pixels = value * factor
+            let half = (pixels - 0.5).rounded() + 0.5
+            let snapped = abs(pixels - half) <= halfPixelNoise ? half : pixels
+            return snapped.rounded(.toNearestOrAwayFromZero) / factor
+        }
         return absolute.map { frame in
             let minX = aligned(frame.x), minY = aligned(frame.y)
             return Frame(x: minX, y: minY, width: aligned(frame.x + frame.width) - minX, height: aligned(frame.y + frame.height) - minY)

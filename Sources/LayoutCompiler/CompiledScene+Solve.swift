@@ -152,11 +152,13 @@ public struct Layout: Sendable {
     /// The fields `explain` asks for, each with the constraints that move it
     /// (``CompiledScene/explainedFields`` order); empty without `explain` or when rejected.
     public var explanations: [FieldExplanation] = []
-    /// Per view, in ``frames``' order (then the layout guides, in their order): bit 1 when
-    /// its width, bit 2 when its height is ambiguous. Every ambiguous size counts, also
-    /// those past the diagnostics list's bound; empty when the ambiguity check did not run
-    /// (`ambiguity: ignore`, or it passed the work limit).
-    public var ambiguousSizes: [UInt8] = []
+    /// Per view, in ``frames``' order (then the layout guides, in their order), its frame
+    /// fields that are ambiguous: bit 1 its width, bit 2 its height, bit 4 its x, bit 8 its
+    /// y (as reported: relative to the parent, or to the container under `coordinates:
+    /// root`). Every ambiguous field counts, also those past the diagnostics list's bound;
+    /// empty when the ambiguity check did not run (`ambiguity: ignore`, or it passed the
+    /// work limit).
+    public var ambiguousFields: [UInt8] = []
 }
 
 extension CompiledScene {
@@ -552,7 +554,7 @@ extension CompiledScene {
     ///
     /// The steps: the solved frames (``solvedFrames(_:)``) and their answered form
     /// (``answeredFrames(_:)``), ambiguity (``reportAmbiguity(_:into:workLimit:work:refs:constraintRef:memo:)``),
-    /// negative sizes (``reportNegativeSizes(_:ambiguousSizes:size:into:)``), then the
+    /// negative sizes (``reportNegativeSizes(_:ambiguousFields:size:into:)``), then the
     /// range check and whether the layout is rejected (``finishedLayout(_:findings:frames:guides:)``).
     func readLayout(from solver: Solver, diagnostics: [LayoutDiagnostic], size: ContainerSize, workLimit: Int, work: inout Int,
                     refs: ConstraintRefCache = ConstraintRefCache(),
@@ -561,18 +563,18 @@ extension CompiledScene {
         var findings = LayoutFindings(diagnostics)
         let absolute = solvedFrames(solver)
         let (frames, guideFrames) = answeredFrames(absolute)
-        var ambiguousSizes: [UInt8] = []
+        var ambiguousFields: [UInt8] = []
         if scene.options.ambiguity != .ignore {
             guard let sizes = reportAmbiguity(solver, into: &findings, workLimit: workLimit, work: &work, refs: refs,
                                               constraintRef: constraintRef, memo: memo) else {
                 return workLimitLayout(findings.diagnostics, size: ContainerSize(width: absolute[0].width, height: absolute[0].height),
                                        reason: Self.ambiguityReason)
             }
-            ambiguousSizes = sizes
+            ambiguousFields = sizes
         }
-        reportNegativeSizes(absolute, ambiguousSizes: ambiguousSizes, size: size, into: &findings)
+        reportNegativeSizes(absolute, ambiguousFields: ambiguousFields, size: size, into: &findings)
         var layout = finishedLayout(absolute, findings: findings, frames: frames, guides: guideFrames)
-        layout.ambiguousSizes = ambiguousSizes   // the analysis's own array: no copy per layout
+        layout.ambiguousFields = ambiguousFields   // the analysis's own array: no copy per layout
         return layout
     }
 
@@ -644,12 +646,12 @@ extension CompiledScene {
 
     /// Reports each frame field the constraints leave ambiguous, with the constraints that
     /// tie when `constraintRef` can name them.
-    /// - Returns: by view, bit 1 its width and bit 2 its height reported ambiguous; `nil`
-    ///   when the analysis passed `workLimit`.
+    /// - Returns: by view, its fields reported ambiguous (bit 1 width, 2 height, 4 x, 8 y,
+    ///   as ``Layout/ambiguousFields``); `nil` when the analysis passed `workLimit`.
     func reportAmbiguity(_ solver: Solver, into findings: inout LayoutFindings, workLimit: Int, work: inout Int,
                          refs: ConstraintRefCache, constraintRef: ((ConstraintHandle) -> ConstraintRef?)?,
                          memo: (AmbiguityMemo, AmbiguityMemo.Signature)?) -> [UInt8]? {
-        var ambiguousSizes = [UInt8](repeating: 0, count: hierarchy.itemCount)
+        var ambiguousFields = [UInt8](repeating: 0, count: hierarchy.itemCount)
         let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
         // Every reported field as an expression (built once at compile time), checked in
         // one batch (one index of the tableau's degenerate rows shared by all queries).
@@ -677,7 +679,12 @@ extension CompiledScene {
         }
         for (order, index) in ambiguous.enumerated() {
             let field = frameFields[index]
-            if field.field == .width { ambiguousSizes[field.view] |= 1 } else if field.field == .height { ambiguousSizes[field.view] |= 2 }
+            switch field.field {
+            case .width: ambiguousFields[field.view] |= 1
+            case .height: ambiguousFields[field.view] |= 2
+            case .x: ambiguousFields[field.view] |= 4
+            case .y: ambiguousFields[field.view] |= 8
+            }
             let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
             findings.report(ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
         }
@@ -685,19 +692,19 @@ extension CompiledScene {
         // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
         // diagnostics, 6 s and 200 MB): charged in cell operations of like time.
         work &+= Self.ambiguityDiagnosticCost &* ambiguous.count
-        return ambiguousSizes
+        return ambiguousFields
     }
 
     /// Reports each view's negative width or height, and a guide's when a constraint names
     /// it (contract: a guide placed between two edges that cross is otherwise no one's
-    /// mistake to flag). A negative size that is ambiguous (`ambiguousSizes`, from
+    /// mistake to flag). A negative size that is ambiguous (`ambiguousFields`, from
     /// ``reportAmbiguity(_:into:workLimit:work:refs:constraintRef:memo:)``) is one arbitrary
     /// solution of many, not what the constraints make it: its `ambiguous_layout`
     /// diagnostic says what to fix.
-    func reportNegativeSizes(_ absolute: [Frame], ambiguousSizes: [UInt8], size: ContainerSize, into findings: inout LayoutFindings) {
+    func reportNegativeSizes(_ absolute: [Frame], ambiguousFields: [UInt8], size: ContainerSize, into findings: inout LayoutFindings) {
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
-            if view < ambiguousSizes.count && ambiguousSizes[view] & (field == "width" ? 1 : 2) != 0 { return }
+            if view < ambiguousFields.count && ambiguousFields[view] & (field == "width" ? 1 : 2) != 0 { return }
             guard findings.room > 0 else { findings.omitted += 1; return }
             // A fitted container (no size on this axis) is as small as the constraints
             // allow, which is often what drives a view below 0: the note says so.

@@ -714,17 +714,14 @@ public final class LayoutService: Sendable {
         }
     }
 
-    /// The client's `X-Request-Id` when it is short and printable, else a new one.
+    /// The client's `X-Request-Id` when it is short and printable, else a new one
+    /// (`RequestIDs.next()`: 16 hex digits, unique within the process).
     static func requestID(_ given: String?) -> String {
         if let given, !given.isEmpty, given.utf8.count <= 128,
            given.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
             return given
         }
-        // One 64-bit draw (one getrandom call) gives all 16 hex digits.
-        var generator = SystemRandomNumberGenerator()
-        let value: UInt64 = generator.next()
-        let hex = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<16).map { hex[Int((value >> (UInt64($0) &* 4)) & 0xF)] }, as: UTF8.self)
+        return RequestIDs.next()
     }
 
     /// The value of the first `name=value` pair of a query string, lowercased; a bare

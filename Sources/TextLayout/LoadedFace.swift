@@ -7,7 +7,8 @@ import Synchronization
 public final class LoadedFace: @unchecked Sendable {
     /// The file's face.
     public let face: FontFace
-    /// `hb_font_t *`, scale = unitsPerEm on both axes.
+    /// `hb_font_t *`, scale = unitsPerEm on both axes: a sub-font of HarfBuzz's OpenType
+    /// font whose horizontal advances are ``unsignedAdvanceFuncs``'.
     let font: OpaquePointer
     /// `head.unitsPerEm`.
     public let unitsPerEm: Int32
@@ -48,8 +49,13 @@ public final class LoadedFace: @unchecked Sendable {
         defer { hb_face_destroy(hbFace) }
         guard hb_face_get_glyph_count(hbFace) > 0 else { return nil }
         let upem = Int32(hb_face_get_upem(hbFace))
-        guard upem > 0, let font = hb_font_create(hbFace) else { return nil }
-        hb_font_set_scale(font, upem, upem)
+        guard upem > 0, let parent = hb_font_create(hbFace) else { return nil }
+        hb_font_set_scale(parent, upem, upem)
+        hb_font_make_immutable(parent)
+        // The sub-font holds its own reference to the parent.
+        defer { hb_font_destroy(parent) }
+        guard let font = hb_font_create_sub_font(parent) else { return nil }
+        hb_font_set_funcs(font, Self.unsignedAdvanceFuncs, nil, nil)
         hb_font_make_immutable(font)
         var extents = hb_font_extents_t()
         _ = hb_font_get_h_extents(font, &extents)
@@ -63,6 +69,23 @@ public final class LoadedFace: @unchecked Sendable {
     }
 
     deinit { hb_font_destroy(font) }
+
+    /// Font functions whose horizontal advance is the parent font's read as the `UFWORD`
+    /// (unsigned 16-bit) that `hmtx` stores (OpenType spec, hmtx: `advanceWidth`); every
+    /// other function falls through to the parent. HarfBuzz 6's OpenType functions scale an
+    /// advance as a signed 16-bit value, so 32,768–65,535 units came back as −32,768…−1.
+    /// At scale = unitsPerEm that scaling is exact, so the low 16 bits of the parent's
+    /// answer are the table's value. `StoredFaceTests.advancesOf32768UnitsOrMoreAreUnsigned`
+    /// holds it.
+    nonisolated(unsafe) static let unsignedAdvanceFuncs: OpaquePointer = {
+        let funcs = hb_font_funcs_create()!
+        hb_font_funcs_set_glyph_h_advance_func(funcs, { font, _, glyph, _ in
+            let advance = hb_font_get_glyph_h_advance(hb_font_get_parent(font), glyph)
+            return hb_position_t(UInt16(truncatingIfNeeded: advance))
+        }, nil, nil)
+        hb_font_funcs_make_immutable(funcs)
+        return funcs
+    }()
 
     /// The hmtx advance of `scalar`'s nominal glyph, font units (nil without a glyph).
     public func advance(of scalar: Unicode.Scalar) -> Int32? {

@@ -50,7 +50,7 @@ public final class TextMeasurer: Sendable {
     }
 }
 
-/// A label's text split into paragraphs at hard line breaks (`\n`, `\r\n`, U+2028), each
+/// A label's text split into paragraphs at mandatory line breaks (``endsLine(_:)``), each
 /// itemized into runs by face (the requested face, else the first built-in family that
 /// has a character's glyphs), shaped once as a whole and given its UAX #14 break
 /// opportunities and grapheme-cluster boundaries. Laying it out at a width then needs
@@ -117,7 +117,7 @@ public final class PreparedText: Sendable {
         var characters: [[Character]] = [[]]
         for character in string {
             let length = character.utf16.count
-            if character == "\n" || character == "\r\n" || character == "\u{2028}" {
+            if Self.endsLine(character) {
                 paragraphRanges.append(start..<offset)
                 start = offset + length
                 graphemeStarts.append([])
@@ -246,6 +246,19 @@ public final class PreparedText: Sendable {
             memo[key] = width
         }
         return width
+    }
+
+    /// Whether `character` is a mandatory line break: LF, VT, FF, CR, CR LF (one break),
+    /// NEL (U+0085), LINE SEPARATOR (U+2028) or PARAGRAPH SEPARATOR (U+2029). These are
+    /// UAX #14's mandatory breaks (LB4, LB5: classes BK, CR, LF, NL) and include every line
+    /// separator of Apple's `NSString.getLineStart(_:end:contentsEnd:for:)`. A Swift
+    /// `Character` holds CR LF as one cluster, and each of the others alone (UAX #29 GB4,
+    /// GB5), so CR LF ends one line. `TextMeasuringTests.everyMandatoryBreakEndsALine` holds it.
+    static func endsLine(_ character: Character) -> Bool {
+        switch character {
+        case "\n", "\u{0B}", "\u{0C}", "\r", "\r\n", "\u{85}", "\u{2028}", "\u{2029}": return true
+        default: return false
+        }
     }
 
     /// Whether a UTF-16 unit is white space that hangs at the end of a line (white space

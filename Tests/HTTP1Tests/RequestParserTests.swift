@@ -141,6 +141,25 @@ struct RequestParserTests {
         #expect(parser.next() == .failure(.contentTooLarge))
     }
 
+    /// RFC 9112 §3.2: a Host field with an invalid value is a 400; RFC 9110 §7.2's
+    /// `uri-host [ ":" port ]` and the empty value (a target without authority) are not.
+    @Test func hostValuesAreChecked() {
+        let valid = ["", "localhost", "localhost:8080", "127.0.0.1:99999", "a.localhost.", "[::1]", "[::1]:80",
+                     "[v7.fe80::1]", "xn--bcher-kva.example", "caf%C3%A9.example", "a_b~c!$&'()*+,;=d", "h:"]
+        for host in valid {
+            #expect(RequestParser.isValidHost(host.utf8), "\(host)")
+        }
+        let invalid = ["evil.com#.localhost", "a b", "a/b", "a@b", "[::1", "[]", "[::1]x", "[::1]:8o", "a:b:c",
+                       "a%2", "a%zz", "a:80a", "caf\u{E9}.example", "a\"b", "<a>"]
+        for host in invalid {
+            #expect(!RequestParser.isValidHost(host.utf8), "\(host)")
+        }
+        var parser = RequestParser()
+        parser.append(crlf("GET / HTTP/1.1\nHost: a/b\n\n"))
+        #expect(parser.next() == .failure(.invalidHost))
+        #expect(HTTPParseError.invalidHost.status == .badRequest)
+    }
+
     @Test func failureIsSticky() {
         var parser = RequestParser()
         parser.append(crlf("GET / HTTP/1.1\nHost: a\nHost: b\n\n"))
@@ -181,6 +200,7 @@ struct RequestParserTests {
         // Host (RFC 9112 §3.2).
         ("GET / HTTP/1.1\nAccept: */*\n\n", .missingHost),
         ("GET / HTTP/1.1\nHost: a\nhost: a\n\n", .duplicateHost),
+        ("GET / HTTP/1.1\nHost: evil.example#.localhost\n\n", .invalidHost),
         // Field syntax (RFC 9112 §5).
         ("GET / HTTP/1.1\nHost : a\n\n", .whitespaceBeforeColon),
         ("GET / HTTP/1.1\nHost: a\nX-A: b\n  folded\n\n", .obsoleteLineFolding),
@@ -226,7 +246,7 @@ struct RequestParserTests {
         (HTTPParseError.invalidRequestLine, 400), (.unknownMethod("X"), 501), (.unsupportedVersion("HTTP/2.0"), 505),
         (.targetTooLong, 414), (.headerLineTooLong, 431), (.headerSectionTooLarge, 431), (.contentTooLarge, 413),
         (.unsupportedTransferCoding("gzip"), 501), (.contentLengthWithTransferEncoding, 400), (.invalidChunkSize, 400),
-        (.missingHost, 400), (.duplicateHost, 400), (.obsoleteLineFolding, 400), (.bareCarriageReturn, 400),
+        (.missingHost, 400), (.duplicateHost, 400), (.invalidHost, 400), (.obsoleteLineFolding, 400), (.bareCarriageReturn, 400),
         (.unsupportedExpectation, 417),
     ])
     func statusOfError(_ error: HTTPParseError, _ status: Int) {

@@ -7,8 +7,18 @@ import LayoutCompiler
 /// projects, read at test time and never copied: several are copyleft). Every document
 /// must import; the figures of how many hierarchies solve without conflict and reproduce
 /// Apple's recorded frames are printed.
+///
+/// Setting the environment variable `LAYOUTD_IB_CORPUS` to a directory measures the `.xib`
+/// and `.storyboard` documents there instead (a held-out set, to show the figures hold on
+/// documents the rules were not built from): every document must still import, the figures
+/// are printed with the consistent hierarchies that do not reproduce, the false alarms and
+/// the marked views not found, and the floors of the shipped corpus are not applied.
 struct IBCorpusTests {
-    static let directory: URL = URL(fileURLWithPath: #filePath)
+    /// The held-out directory named by `LAYOUTD_IB_CORPUS`, or nil (unset or empty) for the
+    /// shipped corpus.
+    static let heldOutDirectory: String? = ProcessInfo.processInfo.environment["LAYOUTD_IB_CORPUS"].flatMap { $0.isEmpty ? nil : $0 }
+
+    static let directory: URL = heldOutDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/corpus/ib/files")
 
@@ -18,7 +28,7 @@ struct IBCorpusTests {
     }
 
     @Test func corpusIsPresent() {
-        #expect(Self.files().count >= 100, "expected the Interface Builder corpus at \(Self.directory.path)")
+        #expect(Self.files().count >= (Self.heldOutDirectory == nil ? 100 : 1), "expected the Interface Builder corpus at \(Self.directory.path)")
     }
 
     /// What the corpus gives, counted over every hierarchy of every document.
@@ -35,6 +45,9 @@ struct IBCorpusTests {
         /// views that differ (recorded → solved), conflicts.
         var notReproduced: [String] = []
         var doesNotCompile: [String] = []
+        /// One line per false alarm (file, hierarchy, the views listed) and per hierarchy
+        /// with marked views not found (file, hierarchy, those views).
+        var falseAlarms: [String] = [], misplacedNotFound: [String] = []
     }
 
     static func format(_ frame: Frame) -> String {
@@ -98,10 +111,15 @@ struct IBCorpusTests {
                         if !ambiguousDiffering.isEmpty { conflictText += "; ambiguous: " + ambiguousDiffering.prefix(4).joined(separator: ", ") }
                         figures.notReproduced.append("\(file) \(hierarchy.name): \(differing.prefix(4).joined(separator: "; "))\(more)\(conflictText)")
                     }
-                    if !found.isEmpty { figures.falseAlarmHierarchies += 1 }
+                    if !found.isEmpty {
+                        figures.falseAlarmHierarchies += 1
+                        figures.falseAlarms.append("\(file) \(hierarchy.name): \(found.sorted().joined(separator: ", "))")
+                    }
                 }
                 figures.misplacedMarked += hierarchy.misplacedMarks.count
                 figures.misplacedFound += hierarchy.misplacedMarks.filter(found.contains).count
+                let notFound = hierarchy.misplacedMarks.filter { !found.contains($0) }
+                if !notFound.isEmpty { figures.misplacedNotFound.append("\(file) \(hierarchy.name): \(notFound.sorted().joined(separator: ", "))") }
             }
         }
         return figures
@@ -125,14 +143,20 @@ struct IBCorpusTests {
         """)
         for line in figures.doesNotCompile { print("  does not compile: \(line)") }
         for line in figures.notReproduced { print("  not reproduced: \(line)") }
+        if let heldOut = Self.heldOutDirectory {
+            print("  (held-out documents at \(heldOut); the shipped corpus's floors are not applied)")
+            for line in figures.falseAlarms { print("  false alarm: \(line)") }
+            for line in figures.misplacedNotFound { print("  misplaced not found: \(line)") }
+            return
+        }
         #expect(figures.hierarchies >= figures.documents)
         #expect(figures.documents >= 105)
         #expect(figures.hierarchies == 426)
         #expect(figures.withoutConflict >= 423)
-        #expect(figures.unmarkedReproduced >= 382)
-        #expect(figures.unmarkedViewsReproduced >= 2067)
+        #expect(figures.unmarkedReproduced >= 386)
+        #expect(figures.unmarkedViewsReproduced >= 2073)
         #expect(figures.misplacedMarked == 18)
         #expect(figures.misplacedFound >= 17)
-        #expect(figures.falseAlarmHierarchies <= 20)
+        #expect(figures.falseAlarmHierarchies <= 18)
     }
 }

@@ -98,6 +98,40 @@ struct IBMappingTests {
         _ = try Self.solve(hierarchy)
     }
 
+    /// The capital sharp s folds as `ß` does, and a compatibility folding of several letters
+    /// is in title case whatever the letter's case (`Ǆ` as `ǅ`).
+    @Test func capitalSharpSAndDigraphsFoldAsTheirOtherForms() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view userLabel="ẞig" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Ǆemal" id="v2">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="ǲemal" id="v3">\(Self.rect(0, 0, 10, 10))</view>
+                    <view userLabel="Big ǄEMAL" id="v4">\(Self.rect(0, 0, 10, 10))</view>
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "ssig", "dzemal", "dzemal2", "bigDzEMAL"])
+    }
+
+    /// A subview that records no frame is not a view to the importer; a note says which
+    /// were left out (eight named, then a count), so nothing disappears silently.
+    @Test func subviewsWithoutAFrameAreLeftOutWithANote() throws {
+        let frameless = (1...10).map { "<view id=\"f\($0)\"/>" }.joined()
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root-id">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <label text="No frame" id="l1"/>
+                    \(frameless)
+                </subviews>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "view"])
+        #expect(hierarchy.notes.contains("11 subviews record no frame (<rect key=\"frame\">) and are left out with their subviews and constraints: <label id=\"l1\">, <view id=\"f1\">, <view id=\"f2\">, <view id=\"f3\">, <view id=\"f4\">, <view id=\"f5\">, <view id=\"f6\">, <view id=\"f7\"> and 3 more"),
+                "\(hierarchy.notes)")
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
@@ -158,6 +192,21 @@ struct IBMappingTests {
         #expect(throws: IBImportError(message: "Malformed multiplier \"1:0\"", line: 9)) {
             try InterfaceBuilderImporter.importDocument(bytes)
         }
+    }
+
+    /// A ratio whose quotient overflows or underflows, a hexadecimal float and a zero
+    /// are malformed (the overflowing ratios were imported as a multiplier of 0, silently).
+    @Test func malformedMultipliersAreRefused() throws {
+        for text in ["1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
+            #expect(throws: IBImportError(message: "Malformed multiplier \"\(text)\"", line: 7), "\(text)") {
+                try SceneBuilder.multiplier(text, line: 7)
+            }
+        }
+        #expect(try SceneBuilder.multiplier("1:2", line: 7) == 0.5)
+        #expect(try SceneBuilder.multiplier("3/4", line: 7) == 0.75)
+        #expect(try SceneBuilder.multiplier("1.5e0", line: 7) == 1.5)
+        #expect(try SceneBuilder.multiplier("-2", line: 7) == -2)
+        #expect(try SceneBuilder.multiplier(nil, line: 7) == 1)
     }
 
     @Test func nonFiniteFontSizesAndInsetsAreRefusedNamingTheLine() throws {
@@ -610,6 +659,56 @@ struct IBMappingTests {
         // The root's margins are 176 (readable); the view's own 8 put its frame 8 outside.
         #expect(hierarchy.notes.contains("Margins of superview follow the readable width (672 points): at least 176 left and right"))
         #expect(frames["view"] == Frame(x: 168, y: 100, width: 688, height: 10))
+    }
+
+    /// A view Xcode did not mark ambiguous whose position the constraints leave free keeps
+    /// its recorded position at priority 1: `card`, placed by a top constraint removed at
+    /// build time (`placeholder="YES"`), and `shadow`, tied to it, keep their recorded y.
+    /// `badge`, whose y is free only while its height is (bottom-pinned, no height), is
+    /// placed by its recorded height once that is taken: no position of its own. `loose`,
+    /// marked ambiguous, stays ambiguous.
+    @Test func freePositionsKeepTheirRecordedPlace() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 300))
+                <subviews>
+                    <view userLabel="Card" translatesAutoresizingMaskIntoConstraints="NO" id="c">\(Self.rect(16, 50, 300, 50))</view>
+                    <view userLabel="Shadow" translatesAutoresizingMaskIntoConstraints="NO" id="s">\(Self.rect(16, 50, 300, 50))</view>
+                    <view userLabel="Badge" customClass="BadgeView" translatesAutoresizingMaskIntoConstraints="NO" id="b">\(Self.rect(20, 250, 40, 30))</view>
+                    <view userLabel="Loose" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="l">\(Self.rect(100, 120, 40, 40))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="c" firstAttribute="top" secondItem="root" secondAttribute="top" constant="50" placeholder="YES" id="k1"/>
+                    <constraint firstItem="c" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="16" id="k2"/>
+                    <constraint firstItem="c" firstAttribute="width" constant="300" id="k3"/>
+                    <constraint firstItem="c" firstAttribute="height" constant="50" id="k4"/>
+                    <constraint firstItem="s" firstAttribute="top" secondItem="c" secondAttribute="top" id="k5"/>
+                    <constraint firstItem="s" firstAttribute="bottom" secondItem="c" secondAttribute="bottom" id="k6"/>
+                    <constraint firstItem="s" firstAttribute="leading" secondItem="c" secondAttribute="leading" id="k7"/>
+                    <constraint firstItem="s" firstAttribute="trailing" secondItem="c" secondAttribute="trailing" id="k8"/>
+                    <constraint firstItem="b" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="20" id="k9"/>
+                    <constraint firstItem="b" firstAttribute="width" constant="40" id="k10"/>
+                    <constraint firstAttribute="bottom" secondItem="b" secondAttribute="bottom" constant="20" id="k11"/>
+                    <constraint firstItem="l" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="100" id="k12"/>
+                    <constraint firstItem="l" firstAttribute="width" constant="40" id="k13"/>
+                    <constraint firstItem="l" firstAttribute="height" constant="40" id="k14"/>
+                </constraints>
+            </view>
+        """))
+        let constraints = try #require(hierarchy.scene["constraints"]?.arrayValue)
+        let kept = constraints.filter { $0["id"]?.stringValue?.hasPrefix("position:") == true }
+        #expect(kept == [
+            .object([("equation", .string("card.top == superview.top + 50")), ("priority", .number(1)), ("id", .string("position:card"))]),
+            .object([("equation", .string("shadow.top == superview.top + 50")), ("priority", .number(1)), ("id", .string("position:shadow"))]),
+        ])
+        #expect(hierarchy.notes.contains("The constraints leave the y of card free and a constraint on it is removed at build time (placeholder): its recorded y is kept, at priority 1 (nothing at run time places it elsewhere)"))
+        #expect(hierarchy.notes.contains("The constraints leave the y of shadow free and Interface Builder did not mark it ambiguous: its recorded y is kept, at priority 1 (nothing at run time places it elsewhere)"))
+        #expect(hierarchy.scene["views"]?["badge"]?["intrinsicSize"] == .object([("height", .number(30))]))
+        #expect(!hierarchy.notes.contains { $0.contains("the y of badge") })
+        let (frames, diagnostics) = try Self.solve(hierarchy)
+        #expect(frames["card"] == Frame(x: 16, y: 50, width: 300, height: 50))
+        #expect(frames["shadow"] == Frame(x: 16, y: 50, width: 300, height: 50))
+        #expect(frames["badge"] == Frame(x: 20, y: 250, width: 40, height: 30))
+        #expect(diagnostics.map { "\($0.view ?? "").\($0.attribute ?? "")" } == ["loose.y"])
     }
 
     /// A stack's hidden arranged view that the recorded frames show laid out (the next
@@ -1089,6 +1188,36 @@ struct IBMappingTests {
         #expect(frames["photo"] == Frame(x: 16, y: 100, width: 12.5, height: 20))
         let misplaced = IBMisplacement.misplacedViews(in: hierarchy, solvedFrames: frames.map { ($0.key, $0.value) }).map(\.view)
         #expect(misplaced == ["photo"])
+    }
+
+    /// At 3 pixels per point a symbol's rectangle placed at y 22.5, 15 high (snapped to
+    /// 22.667…37.667) and recorded at 74 px, 34 px high (24.667, 11.333): the insets are
+    /// taken against the rectangle before pixel alignment (top −2.167, bottom −1.5), so
+    /// the re-solved frame snaps back to the recorded one. Taken against the snapped
+    /// rectangle (bottom −1.667) its bottom landed at 107.499 px and snapped to 107.
+    @Test func symbolInsetsAreTakenBeforePixelAlignment() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 414, 60))
+                <subviews>
+                    <imageView image="chevron.right" catalog="system" userLabel="Active" translatesAutoresizingMaskIntoConstraints="NO" id="a">\(Self.rect(271, 24.666666666666668, 15, 11.333333333333334))
+                        <constraints>
+                            <constraint firstAttribute="height" constant="15" id="h"/>
+                            <constraint firstAttribute="width" constant="15" id="w"/>
+                        </constraints>
+                    </imageView>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="a" firstAttribute="leading" secondItem="root" secondAttribute="leading" constant="271" id="c1"/>
+                    <constraint firstItem="a" firstAttribute="centerY" secondItem="root" secondAttribute="top" constant="30" id="c2"/>
+                </constraints>
+            </view>
+        """, device: "retina5_5"))
+        let views = try #require(hierarchy.scene["views"])
+        #expect(views["active"]?["alignmentInsets"] == .object([("top", .number(-2.167)), ("left", .number(0)), ("bottom", .number(-1.5)), ("right", .number(0))]))
+        let (frames, _) = try Self.solve(hierarchy)
+        let frame = try #require(frames["active"])
+        #expect(abs(frame.y - 74.0 / 3) < 1e-3 && abs(frame.height - 34.0 / 3) < 1e-3, "\(frame)")
+        #expect(frame.x == 271 && frame.width == 15)
     }
 
     /// A text view's baselines come from its font, which the document does not record: a

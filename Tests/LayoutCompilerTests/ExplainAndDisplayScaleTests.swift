@@ -1,4 +1,4 @@
-import LayoutCompiler
+@testable import LayoutCompiler
 import LayoutSyntax
 import Testing
 
@@ -176,6 +176,30 @@ struct ExplainAndDisplayScaleTests {
         """#)
         #expect(result.frame("a") == frame(-0.5, 0, 11, 10))
         #expect(result.frame("b") == frame(1, 0, 0, 10))
+    }
+
+    @Test func edgesOnAHalfPixelRoundAwayFromZeroDespiteNoise() throws {
+        // Three equal columns in 560 - 2 × 10 - 2 × 1 = 538: each 179.333…; the middle one
+        // starts at 10 + 179.333… + 1 = 190.333…, and m, 40.5 wide, centred in it, at
+        // 190.333… + (179.333… - 40.5) / 2 = 259.75: ×2 = 519.5, a half, away from zero to
+        // 520 → 260. c's edges: 380.67 → 381 and 739.33 → 739, so c = 190.5 wide 179; m in
+        // c at 260 - 190.5 = 69.5. Where the solver's arithmetic leaves such an edge at
+        // 259.74999999999997 (an imported storyboard's cell does), it is still that half:
+        // the direct call below.
+        let (_, result) = try layout(#"""
+        {"container":{"width":560,"height":50},"views":{"l":{},"c":{},"r":{},"m":{"parent":"c"}},
+         "constraints":["H:|-10-[l]-1-[c(==l)]-1-[r(==l)]-10-|","V:|[l(10)]","V:|[c(10)]","V:|[r(10)]",
+                        "m.centerX == c.centerX","m.width == 40.5","V:|[m(10)]"],
+         "options":{"displayScale":2}}
+        """#)
+        #expect(result.frame("c") == frame(190.5, 0, 179, 10))
+        #expect(result.frame("m") == frame(69.5, 0, 40.5, 10))
+        // 259.74999999999997 (×2 = 519.4999999999999) is the half 519.5: 260, and its right
+        // edge 260.74999999999997 is 261. Off a half pixel by more than the noise (0.2499 ×
+        // 2 = 0.4998), an edge rounds to its nearest pixel: 0.
+        let aligned = CompiledScene.pixelAligned([Frame(x: 0, y: 0, width: 10, height: 10),
+                                                  Frame(x: 259.74999999999997, y: 0.2499, width: 1, height: 1)], scale: 2)
+        #expect(aligned[1] == Frame(x: 260, y: 0, width: 1, height: 1))
     }
 
     @Test func diagnosticsAreJudgedOnExactValues() throws {

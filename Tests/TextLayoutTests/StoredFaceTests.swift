@@ -28,6 +28,43 @@ struct StoredFaceTests {
         #expect(LoadedFace(Self.face(400), bytes: []) == nil)
     }
 
+    /// `bytes` with every `hmtx` long metric's advanceWidth set to `advance` (the table
+    /// directory, `hhea.numberOfHMetrics` and `hmtx` as the OpenType spec lays them out).
+    static func withEveryAdvance(_ advance: UInt16, in bytes: [UInt8]) throws -> [UInt8] {
+        var bytes = bytes
+        func u16(_ at: Int) -> Int { Int(bytes[at]) << 8 | Int(bytes[at + 1]) }
+        func u32(_ at: Int) -> Int { u16(at) << 16 | u16(at + 2) }
+        var offsets: [String: Int] = [:]
+        for index in 0..<u16(4) {
+            let record = 12 + 16 * index
+            offsets[String(decoding: bytes[record..<record + 4], as: UTF8.self)] = u32(record + 8)
+        }
+        let hhea = try #require(offsets["hhea"]), hmtx = try #require(offsets["hmtx"])
+        for metric in 0..<u16(hhea + 34) {
+            bytes[hmtx + 4 * metric] = UInt8(advance >> 8)
+            bytes[hmtx + 4 * metric + 1] = UInt8(advance & 0xFF)
+        }
+        return bytes
+    }
+
+    /// hmtx advanceWidth is a UFWORD (unsigned 16-bit): a face whose advances are 32,768
+    /// units or more measures sum of advances × size / unitsPerEm, not a negative (then
+    /// zero) width. DejaVu Sans has unitsPerEm 2,048 and no kerning between two W's.
+    @Test(arguments: [1 as UInt16, 1234, 32_767, 32_768, 40_000, 65_535])
+    func advancesOf32768UnitsOrMoreAreUnsigned(_ advance: UInt16) throws {
+        let path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let bytes = try Self.withEveryAdvance(advance, in: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let loaded = try #require(LoadedFace(Self.face(400), bytes: bytes))
+        #expect(loaded.unitsPerEm == 2048)
+        #expect(loaded.advance(of: "W") == Int32(advance))
+        let measured = TextMeasurer().prepare("WW", font: FontRequest(family: "Acme", size: 17), primary: loaded).layout(width: nil, numberOfLines: 1)
+        #expect(measured.lines.count == 1)
+        #expect(abs(measured.lines[0].width - 2 * Double(advance) * 17 / 2048) < 1e-9)
+        // The vertical extents stay the file's (hhea ascender and descender are signed FWORDs).
+        let file = try FontFile(path)
+        #expect(abs(measured.lineHeight - Double(file.ascender - file.descender + file.lineGap) * 17 / 2048) < 1e-9)
+    }
+
     /// CSS Fonts 4 §5.2 among a stored family's faces: style first, then weight.
     @Test(arguments: [
         // desired, italic, faces (weight, italic), chosen (weight, italic)

@@ -130,6 +130,34 @@ struct TextMeasuringTests {
         #expect(one.truncated)
     }
 
+    /// Every mandatory break of UAX #14 (LB4, LB5: BK = VT, FF, U+2028, U+2029; CR; LF;
+    /// NL = U+0085) and every line separator of NSString's getLineStart ends a line; CR LF
+    /// ends one, and two breaks in a row leave an empty line between them.
+    @Test(arguments: ["\n", "\r", "\r\n", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"])
+    func everyMandatoryBreakEndsALine(_ separator: String) throws {
+        let file = try FontFile(Fonts.mono)
+        let prepared = try measurer.prepare("ab" + separator + "cd" + separator + separator + "e", font: mono)
+        let result = prepared.layout(width: nil, numberOfLines: 0)
+        #expect(lines(result, prepared) == ["ab", "cd", "", "e"])
+        let advance = Double(try file.advance("a")) * 13 / Double(file.unitsPerEm)
+        #expect(abs(result.width - 2 * advance) < 1e-9)
+        #expect(abs(result.height - 4 * file.lineHeight(size: 13)) < 1e-9)
+        let one = prepared.layout(width: nil, numberOfLines: 1)
+        #expect(lines(one, prepared) == ["ab"])
+        #expect(one.truncated)
+    }
+
+    /// Other controls and separators are no line break: a tab, NUL, U+001E (a UAX #14 CM),
+    /// and LF CR is two breaks (an empty line between), not one.
+    @Test func otherCharactersDoNotEndALine() throws {
+        for text in ["a\tb", "a\u{0}b", "a\u{1E}b", "a\u{0E}b"] {
+            let prepared = try measurer.prepare(text, font: mono)
+            #expect(prepared.layout(width: nil, numberOfLines: 0).lines.count == 1, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+        let prepared = try measurer.prepare("a\n\rb", font: mono)
+        #expect(lines(prepared.layout(width: nil, numberOfLines: 0), prepared) == ["a", "", "b"])
+    }
+
     @Test func greedyWrappingAtSpaces() throws {
         let file = try FontFile(Fonts.mono)
         let advance = Double(try file.advance("a")) * 13 / Double(file.unitsPerEm)

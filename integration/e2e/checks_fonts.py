@@ -401,3 +401,36 @@ def stored_face_across_pg_replicas(ctx):
             b.stop()
     finally:
         a.stop()
+
+
+def _with_every_advance(data, advance):
+    """The font file `data` with every hmtx long metric's advanceWidth set to `advance`
+    (the table directory, hhea.numberOfHMetrics and hmtx as the OpenType spec lays them out)."""
+    import struct
+    data = bytearray(data)
+    offsets = {}
+    for index in range(struct.unpack_from('>H', data, 4)[0]):
+        tag, _, offset, _ = struct.unpack_from('>4sIII', data, 12 + 16 * index)
+        offsets[tag] = offset
+    for metric in range(struct.unpack_from('>H', data, offsets[b'hhea'] + 34)[0]):
+        struct.pack_into('>H', data, offsets[b'hmtx'] + 4 * metric, advance)
+    return bytes(data)
+
+
+@check('fonts/advances-are-unsigned')
+def advances_are_unsigned(ctx):
+    """hmtx advanceWidth is an unsigned 16-bit UFWORD: a stored DejaVu Sans (unitsPerEm 2,048)
+    whose every advance is 32,767, 32,768, 40,000 or 65,535 units measures "WW" at 17 points
+    as 2 × advance × 17 / 2,048, rounded up to whole points, never 0."""
+    path = '/fonts/E2E%20Advances/400'
+    try:
+        for advance in (32767, 32768, 40000, 65535):
+            r = ctx.request('PUT', path, _with_every_advance(_read(DEJAVU), advance), {'Content-Type': 'font/ttf'})
+            ctx.expect(r.status in (200, 201), 'PUT with advances %d: %d %r' % (advance, r.status, r.body[:200]))
+            scene = {'container': {'width': 2000, 'height': 100},
+                     'views': {'l': {'text': {'string': 'WW', 'font': {'family': 'E2E Advances', 'size': 17}}}},
+                     'constraints': ['H:|[l]', 'V:|[l]']}
+            got, _ = _measured(ctx, scene, 'advances %d' % advance)
+            ctx.expect_equal(got[0], math.ceil(2 * advance * 17 / 2048), 'width of WW with advances %d' % advance)
+    finally:
+        ctx.request('DELETE', path)

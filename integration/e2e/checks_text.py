@@ -66,6 +66,47 @@ def spaces_never_form_a_line(ctx):
     ctx.expect_equal(doc['frames']['l']['height'], math.ceil(10 * lh), 'label height (10 lines)')
 
 
+@check('text/every-mandatory-break-ends-a-line')
+def every_mandatory_break(ctx):
+    """LF, VT, FF, CR, CR LF (once), NEL, U+2028 and U+2029 each end a line (UAX #14 LB4,
+    LB5): "ab", the break, "cd" is 2 lines in /solve and 2 drawn lines "ab" and "cd" in the
+    wireframe; a tab is no break."""
+    import xml.etree.ElementTree as ET
+    a, lh = _mono()
+    ns = '{http://www.w3.org/2000/svg}'
+    for sep in ['\n', '\x0b', '\x0c', '\r', '\r\n', '\x85', '\u2028', '\u2029', '\t']:
+        want = 1 if sep == '\t' else 2
+        scene = {'container': {'width': 320, 'height': 400}, 'views': {'l': _label('ab' + sep + 'cd')},
+                 'constraints': ['H:|-[l]', 'V:|-[l]']}
+        doc = _post(ctx, scene).json()
+        ctx.expect_equal(doc['text']['l'], {'lines': want, 'truncated': False}, 'text of ab%rcd' % sep)
+        ctx.expect_equal(doc['frames']['l']['height'], math.ceil(want * lh), 'height of ab%rcd' % sep)
+        svg = _post(ctx, scene, target='/solve?format=svg').body
+        group = [g for g in ET.fromstring(svg).iter(ns + 'g') if g.get('class') == 'text' and g.get('data-view') == 'l']
+        drawn = [t.text for t in group[0].findall(ns + 'text')] if group else None
+        ctx.expect_equal(drawn, ['ab', 'cd'] if want == 2 else ['ab\tcd'], 'drawn lines of ab%rcd' % sep)
+
+
+@check('text/import-measures-every-line-break')
+def import_measures_every_line_break(ctx):
+    """/import?intrinsic=measured keeps a label's CR (`&#13;` in the document) and measures
+    it as a line break: the label is two lines high, the frame /solve gives the same scene."""
+    from checks_import import XML, _doc
+    label = ('<label text="ab&#13;cd" numberOfLines="0" translatesAutoresizingMaskIntoConstraints="NO" id="l-1">'
+             '<rect key="frame" x="16" y="20" width="90" height="24"/>'
+             '<fontDescription key="fontDescription" type="system" pointSize="17"/></label>\n')
+    body = _doc(label, '<constraint firstItem="l-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="16" id="c-1"/>\n'
+                       '<constraint firstItem="l-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="20" id="c-2"/>\n')
+    r = ctx.request('POST', '/import?solve=true&intrinsic=measured', body, XML)
+    ctx.expect_status(r, 200, 'intrinsic=measured')
+    h = r.json()['hierarchies'][0]
+    names = [name for name, view in h['scene']['views'].items() if view.get('text', {}).get('string') == 'ab\rcd']
+    ctx.expect_equal(len(names), 1, 'labels whose string is ab CR cd')
+    solved = _post(ctx, h['scene']).json()
+    ctx.expect_equal(solved['text'][names[0]], {'lines': 2, 'truncated': False}, 'text of the imported label')
+    ctx.expect_equal(h['frames'][names[0]], solved['frames'][names[0]], 'the frame /solve gives')
+
+
 @check('text/validate-and-unknown-font')
 def validate_and_unknown(ctx):
     scene = {'container': {'width': 320, 'height': 100},
