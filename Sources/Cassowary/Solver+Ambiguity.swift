@@ -120,7 +120,11 @@ extension Solver {
     /// Symbols are given by their ids (`Symbol.id`), the numbers ``pivotTrail`` holds.
     /// - Complexity: O(symbols).
     public func degenerateRows() -> [Int] {
-        table.kinds.indices.filter { isDegenerate(Symbol($0)) }
+        // In id order, as `filter` gives them; room for a small tableau's set at once.
+        var rows: [Int] = []
+        rows.reserveCapacity(min(table.kinds.count, 64))
+        for id in table.kinds.indices where isDegenerate(Symbol(id)) { rows.append(id) }
+        return rows
     }
 
     /// A restricted basic row whose value is 0 (up to ``Tolerance``).

@@ -130,6 +130,7 @@ extension Solver {
     /// - Complexity: O(Σ length of the definitions `symbol` depends on).
     func evaluateDefinition(_ symbol: Symbol) -> Double {
         var memo: [Symbol: Double] = [:]   // lookups only
+        memo.reserveCapacity(16)   // a short chain without regrowing
         var stack = [symbol]
         while let top = stack.last {
             if memo[top] != nil {

@@ -206,7 +206,10 @@ extension Solver {
         var count = 0
         while let leaving = infeasible.popMin() {
             guard table.isBasic[leaving.id], table.kinds[leaving.id] != .external, table.rows[leaving.id].constant < 0 else { continue }
-            guard let entering = dualEnteringSymbol(table.rows[leaving.id]) else {
+            // The row read in place (passing `table.rows[leaving.id]` to a method of `self`
+            // made the optimiser copy the whole solver, a retain and release per array).
+            let entering = table.rows.withUnsafeBufferPointer { rows in dualEnteringSymbol(rows[leaving.id]) }
+            guard let entering else {
                 infeasible.removeAll()
                 throw .internalError("dual optimize failed")
             }

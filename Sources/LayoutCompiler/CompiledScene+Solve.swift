@@ -25,13 +25,23 @@ public struct Frame: Sendable, Hashable {
 
 /// A scene solved once with edit variables on its container's given dimensions, the
 /// start of every size's resize path (``CompiledScene/solve(sizes:base:)``).
-public struct ResizableBase: Sendable {
+///
+/// A class, immutable once made: a structure cache's entries, their lookups and a
+/// request's resize path pass one reference around instead of copying the solver's
+/// few dozen stored arrays (a retain and a release each) with every copy of the value.
+public final class ResizableBase: Sendable {
     /// The solved base; `nil` when a required constraint conflicts already or the
     /// work limit was exceeded (each size is then solved from scratch, or not at all).
     public let solver: Solver?
     /// Cell operations spent building it (``Solver/cellOperations``), charged to every
     /// request that uses it.
     public let work: Int
+
+    /// A base of `solver` (or none) that took `work` cell operations to build.
+    public init(solver: Solver?, work: Int) {
+        self.solver = solver
+        self.work = work
+    }
     /// What the ambiguity analysis found at sizes reached from this base (shared by its
     /// copies, so a kept base learns across requests).
     public let memo = AmbiguityMemo()
@@ -67,11 +77,12 @@ public final class ScratchSolvers: Sendable {
     func take() -> Solver? { kept.withLock { $0.popLast() } }
 
     /// Keeps `solver`, restored to `base`, unless ``capacity`` copies are kept.
-    func give(_ solver: inout Solver, restoredFrom base: Solver) {
-        solver.restore(from: base)
+    func give(_ solver: consuming Solver, restoredFrom base: borrowing Solver) {
+        var restored: Solver? = consume solver
+        restored!.restore(from: base)
         kept.withLock { kept in
-            guard kept.count < Self.capacity else { return }
-            kept.append(solver)
+            guard kept.count < Self.capacity, let moved = restored.take() else { return }
+            kept.append(moved)
         }
     }
 
@@ -351,54 +362,14 @@ extension CompiledScene {
             // limit is dropped).
             for key in 0..<4 {
                 // Moved out of the table: the copy's only reference is `solver`, restored in place.
-                guard let lender = lenders[key], let baseSolver = lender.solver, case .some(.some(var solver)) = bases[key].take() else { continue }
-                lender.scratch.give(&solver, restoredFrom: baseSolver)
+                guard let lender = lenders[key], lender.solver != nil, case .some(.some(let solver)) = bases[key].take() else { continue }
+                lender.scratch.give(consume solver, restoredFrom: lender.solver!)
             }
         }
-        return sizes.map { size in
-            guard budget > 0 else { return workLimitLayout([], size: size) }
-            let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
-            // Taken out of the table while it is used, so that it is the only reference
-            // to its storage and moves in place (left in, every size would copy it).
-            var base: Solver?
-            // Set when the solver comes straight from the base (not from another size).
-            var memo: AmbiguityMemo? = nil
-            if let taken = bases[key].take() {
-                base = consume taken
-            } else {
-                let fitsWidth = size.width == nil, fitsHeight = size.height == nil
-                let built = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
-                // Over the budget left: what building it here would have run into.
-                if built.work <= budget, let solver = built.solver {
-                    // A base handed out by `makeBase` may be kept for other requests: its
-                    // scratch copies are used and given back. One built here is not.
-                    if makeBase != nil {
-                        base = built.scratch.take() ?? solver
-                        lenders[key] = built
-                    } else {
-                        base = solver
-                    }
-                } else {
-                    base = nil
-                }
-                budget -= min(budget, built.work)
-                memo = built.memo
-            }
-            // Moved out of `base`, so that a scratch copy is the only reference to its
-            // storage and is written in place.
-            guard var solver = base.take() else {
-                bases[key] = .some(nil)
-                return solve(size: size, budget: &budget)
-            }
-            // The solver moves from size to size in place (no copy): the optimum at a size
-            // does not depend on the path when it is unique, and it is checked to be.
-            var isBroken = false
-            let start = solver.cellOperations
-            defer {
-                budget -= min(budget, solver.cellOperations - start)
-                solver.pivotTrail = nil
-                bases[key] = isBroken ? .some(nil) : solver
-            }
+        /// One size on `solver`: its suggestions, then the layout read from it, or the
+        /// size solved from scratch when the resize path cannot answer it. `isBroken` is
+        /// set when the solver must not be resized further.
+        func resize(_ solver: inout Solver, to size: ContainerSize, start: Int, memo: AmbiguityMemo?, isBroken: inout Bool) -> Layout {
             solver.workLimit = solver.cellOperations > Int.max - budget ? Int.max : solver.cellOperations + budget
             if memo != nil { solver.pivotTrail = [] }
             for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
@@ -432,6 +403,53 @@ extension CompiledScene {
                 if budget == 0 { return workLimitLayout([], size: size, reason: Self.ambiguityReason) }
                 return solve(size: size, budget: &budget)
             }
+            return layout
+        }
+        return sizes.map { size in
+            guard budget > 0 else { return workLimitLayout([], size: size) }
+            let key = (size.width == nil ? 0 : 1) | (size.height == nil ? 0 : 2)
+            // Taken out of the table while it is used, so that it is the only reference
+            // to its storage and moves in place (left in, every size would copy it).
+            var base: Solver?
+            // Set when the solver comes straight from the base (not from another size).
+            var memo: AmbiguityMemo? = nil
+            if let taken = bases[key].take() {
+                base = consume taken
+            } else {
+                let fitsWidth = size.width == nil, fitsHeight = size.height == nil
+                let built = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+                // Over the budget left: what building it here would have run into.
+                if built.work <= budget, built.solver != nil {
+                    // A base handed out by `makeBase` may be kept for other requests: its
+                    // scratch copies are used and given back. One built here is not.
+                    if makeBase != nil {
+                        base = built.scratch.take() ?? built.solver
+                        lenders[key] = built
+                    } else {
+                        base = built.solver
+                    }
+                } else {
+                    base = nil
+                }
+                budget -= min(budget, built.work)
+                memo = built.memo
+            }
+            // Moved out of `base`, so that a scratch copy is the only reference to its
+            // storage and is written in place.
+            guard var solver = base.take() else {
+                bases[key] = .some(nil)
+                return solve(size: size, budget: &budget)
+            }
+            // The solver moves from size to size in place (no copy): the optimum at a size
+            // does not depend on the path when it is unique, and it is checked to be.
+            var isBroken = false
+            let start = solver.cellOperations
+            let layout = resize(&solver, to: size, start: start, memo: memo, isBroken: &isBroken)
+            // Charged after the layout (and any solve from scratch it fell back to), then
+            // moved back into the table: its last use, so no copy of the solver is made.
+            budget -= min(budget, solver.cellOperations - start)
+            solver.pivotTrail = nil
+            bases[key] = isBroken ? .some(nil) : .some(solver)
             return layout
         }
     }

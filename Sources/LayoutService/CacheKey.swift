@@ -144,6 +144,8 @@ public enum CacheKey {
     static func splitContainer(_ container: [(String, JSONValue)]) -> (structure: [(String, JSONValue)], size: [(String, JSONValue)]) {
         var structure: [(String, JSONValue)] = []
         var size: [(String, JSONValue)] = []
+        structure.reserveCapacity(container.count)
+        size.reserveCapacity(min(container.count, 2))
         for member in container {
             if utf8Equal(member.0, "width") || utf8Equal(member.0, "height") { size.append(member) } else { structure.append(member) }
         }

@@ -76,6 +76,44 @@ struct DefinitionRowTests {
         #expect(solver.value(of: x2) == -7)
     }
 
+    /// A stale read (after a suggestion, before ``Solver/updateVariables()``) of a
+    /// definition over no other definition and of one over a chain of them gives, bit for
+    /// bit, what the refreshed cache gives: the resize path checks a suggestion held with
+    /// such a read, and answers from the cache.
+    @Test func staleReadsOfLeafAndChainedDefinitionsMatchTheCache() throws {
+        let w = Variable(id: 900), leaf = Variable(id: 901)
+        let v = (0...12).map { Variable(id: $0) }
+        // A leaf: its row first, so that `w` is held and the edit makes it a basic row.
+        var leafSolver = Solver()
+        try leafSolver.addConstraint(Constraint(e(leaf) - e(w) * 0.3 - 0.7, .equal))   // leaf = 0.3·w + 0.7
+        try leafSolver.addEditVariable(w, strength: Strength(900))
+        // A chain: the edit first (its row a definition), then v0 = 1.1·w, v[i] = v[i-1] + 10.
+        var chainSolver = Solver()
+        try chainSolver.addEditVariable(w, strength: Strength(900))
+        try chainSolver.addConstraint(Constraint(e(v[0]) - e(w) * 1.1, .equal))
+        for i in 1...12 { try chainSolver.addConstraint(Constraint(e(v[i]) - e(v[i - 1]) - 10, .equal)) }
+        // Which path each read takes: the leaf's row names no basic definition, v12's does.
+        func namesADefinition(_ solver: Solver, _ variable: Variable) throws -> Bool {
+            let symbol = try #require(solver.variableSymbols[variable])
+            #expect(solver.isDefinition(symbol))
+            return solver.table.rows[symbol.id].cells.contains { solver.table.isBasic[$0.symbol.id] && solver.isDefinition($0.symbol) }
+        }
+        leafSolver.updateVariables()
+        chainSolver.updateVariables()
+        #expect(try !namesADefinition(leafSolver, leaf))
+        #expect(try namesADefinition(chainSolver, v[12]))
+        for suggestion in [12.345, -7.25, 1e-3, 480.1] {
+            try leafSolver.suggestValue(suggestion, for: w)
+            try chainSolver.suggestValue(suggestion, for: w)
+            let stale = [leafSolver.value(of: leaf).bitPattern] + v.map { chainSolver.value(of: $0).bitPattern }
+            leafSolver.updateVariables()
+            chainSolver.updateVariables()
+            #expect(stale == [leafSolver.value(of: leaf).bitPattern] + v.map { chainSolver.value(of: $0).bitPattern }, "\(suggestion)")
+            #expect(abs(leafSolver.value(of: leaf) - (0.3 * suggestion + 0.7)) < 1e-9)
+            #expect(abs(chainSolver.value(of: v[12]) - (1.1 * suggestion + 120)) < 1e-9)
+        }
+    }
+
     @Test func editVariableWhoseRowIsADefinition() throws {
         // The edit constraint of a variable nothing holds becomes its definition row, so
         // a suggestion shifts that row's constant.

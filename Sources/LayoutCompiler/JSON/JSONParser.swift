@@ -26,21 +26,34 @@ public struct JSONParser: Sendable {
     /// - Throws: ``SyntaxError`` for malformed input, invalid UTF-8 in strings, or nesting
     ///   deeper than ``maximumDepth``.
     public func parse(_ bytes: some Collection<UInt8>) throws(SyntaxError) -> JSONValue {
-        let array = Array(bytes)
-        return try array.withUnsafeBufferPointer { buffer throws(SyntaxError) -> JSONValue in
-            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
-            // JSON text has no byte order mark (RFC 8259 §8.1): say so, not "byte 0xEF".
-            if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
-                throw reader.error("The body starts with a UTF-8 byte order mark (EF BB BF), which JSON text must not have (RFC 8259 §8.1): remove it")
-            }
-            reader.skipWhitespace()
-            let value = try reader.parseValue(depth: 0)
-            reader.skipWhitespace()
-            if reader.position != buffer.count {
-                throw reader.error("Unexpected \(reader.describeCurrent()) after the JSON value")
-            }
-            return value
+        try parse(Array(bytes))
+    }
+
+    /// ``parse(_:)`` of an array's bytes, read in place.
+    public func parse(_ bytes: [UInt8]) throws(SyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in try parse(buffer: buffer) }
+    }
+
+    /// ``parse(_:)`` of a slice's bytes, read in place (not copied into an array first);
+    /// offsets, lines and columns count from the slice's start.
+    public func parse(_ bytes: ArraySlice<UInt8>) throws(SyntaxError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in try parse(buffer: buffer) }
+    }
+
+    @inline(__always)
+    private func parse(buffer: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+        // JSON text has no byte order mark (RFC 8259 §8.1): say so, not "byte 0xEF".
+        if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw reader.error("The body starts with a UTF-8 byte order mark (EF BB BF), which JSON text must not have (RFC 8259 §8.1): remove it")
         }
+        reader.skipWhitespace()
+        let value = try reader.parseValue(depth: 0)
+        reader.skipWhitespace()
+        if reader.position != buffer.count {
+            throw reader.error("Unexpected \(reader.describeCurrent()) after the JSON value")
+        }
+        return value
     }
 }
 

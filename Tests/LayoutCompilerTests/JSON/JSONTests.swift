@@ -42,6 +42,26 @@ struct JSONParserTests {
         }
     }
 
+    /// A slice of a larger buffer is read in place (not copied first): the same values,
+    /// and errors at the same offsets, lines and columns (counted from the slice's start)
+    /// as the same bytes in an array of their own; a collection without contiguous
+    /// storage is copied and parsed alike.
+    @Test func slicesParseAsTheirOwnBytes() throws {
+        let texts = [#"{"width":320.5,"height":[1,2]}"#, #"{"a": tru}"#, "{\n  \"a\": 1,\n}", #"[1] x"#]
+        for text in texts {
+            let bytes = Array(text.utf8)
+            let framed = Array("xx[".utf8) + bytes + Array("]yy".utf8)
+            let slice = framed[3..<(3 + bytes.count)]
+            let lazy = bytes.lazy.map { $0 }   // no contiguous storage
+            let own = Result { () throws(JSONParser.SyntaxError) in try JSONParser().parse(bytes) }
+            let sliced = Result { () throws(JSONParser.SyntaxError) in try JSONParser().parse(slice) }
+            let copied = Result { () throws(JSONParser.SyntaxError) in try JSONParser().parse(lazy) }
+            #expect(sliced == own, "\(text)")
+            #expect(copied == own, "\(text)")
+        }
+        #expect(try JSONParser().parse(Array(#"{"width":320.5}"#.utf8)[9..<14]) == .number(320.5))
+    }
+
     @Test func nestingBeyondTheLimitIsAnErrorNotACrash() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         #expect(throws: JSONParser.SyntaxError.self) { try parse(deep) }
