@@ -315,6 +315,13 @@ extension LayoutService {
         let ifMatch = request.headers["If-Match"]
         let ifNoneMatch = request.headers["If-None-Match"]
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
+        for (field, value) in [("If-Match", ifMatch), ("If-None-Match", ifNoneMatch)] {
+            guard let value else { continue }
+            let tags = Self.entityTags(value)
+            if tags.count > 1 && tags.contains("*") {
+                return .failure(HTTPFailure(problem(.starAmongEntityTags(field: field, value: value))))
+            }
+        }
         let current: Int?
         do { current = try currentVersion() } catch {
             return .failure(HTTPFailure(storeFailure(error, groupName: name, subject: font ? .font : .group)))

@@ -178,6 +178,17 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// `*` beside entity tags is outside RFC 9110's `"*" / #entity-tag`: a 400, nothing written.
+    @Test func starBesideEntityTagsIsRefused() throws {
+        #expect(request(.PUT, "/groups/s", #"{"constraints":[]}"#).status == 201)
+        let mixed = request(.PUT, "/groups/s", #"{"constraints":[]}"#, headers: ["If-Match": "\"1\", *"])
+        #expect(mixed.status == 400)
+        #expect(try json(mixed)["detail"] == .string("If-Match: '\"1\", *' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"))
+        #expect(request(.DELETE, "/groups/s", headers: ["If-None-Match": "*, \"7\""]).status == 400)
+        #expect(request(.GET, "/groups/s").headers["ETag"] == "\"1\"")
+        #expect(request(.PUT, "/groups/s", #"{"constraints":[]}"#, headers: ["If-Match": "\"1\""]).status == 200)
+    }
+
     /// `"sizes": []` would answer no layout (the container left out): a 422 naming `$.sizes`.
     @Test func emptySizesAreRefused() throws {
         let refused = request(.POST, "/solve", #"{"container":{"width":100,"height":50},"views":["a"],"constraints":["H:|[a]|","V:|[a]|"],"sizes":[]}"#)
