@@ -372,8 +372,10 @@ extension CompiledScene {
         func resize(_ solver: inout Solver, to size: ContainerSize, start: Int, memo: AmbiguityMemo?, isBroken: inout Bool) -> Layout {
             solver.workLimit = solver.cellOperations > Int.max - budget ? Int.max : solver.cellOperations + budget
             if memo != nil { solver.pivotTrail = [] }
-            for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
-                guard let value else { continue }
+            // The width, then the height (without a list of the two to allocate).
+            for dimension in 0..<2 {
+                let variable = dimension == 0 ? hierarchy.widthVariable(0) : hierarchy.heightVariable(0)
+                guard let value = dimension == 0 ? size.width : size.height else { continue }
                 do throws(SolverError) {
                     try solver.suggestValue(value, for: variable)
                 } catch .workLimitExceeded {
