@@ -211,6 +211,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `If-Match: *` for a group (`font`: a stored font face) that does not exist: 412
     /// (RFC 9110 §13.1.1). The font cases name `family/face` in `group`.
     case ifMatchAnyButAbsent(group: String, font: Bool = false)
+    /// An `If-Match` or `If-None-Match` (`field`) that lists `*` beside entity tags, which
+    /// RFC 9110's grammar (`"*" / #entity-tag`, §13.1.1, §13.1.2) does not allow: 400.
+    case starAmongEntityTags(field: String, value: String)
     /// `If-Match` naming no current version (`state` says what is current): 412.
     case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool, font: Bool = false)
     /// `If-None-Match` naming the current version: 412 (RFC 9110 §13.1.2).
@@ -239,7 +242,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidImportParameter: .badRequest
         case .unsupportedDocumentType: .unsupportedMediaType
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter,
-             .malformedQueryEscape, .unknownQueryParameter: .badRequest
+             .malformedQueryEscape, .unknownQueryParameter, .starAmongEntityTags: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
         case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
@@ -332,6 +335,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken(let fonts, let presented):
             return "Writing \(fonts ? "fonts" : "groups") needs 'Authorization: Bearer <token>'"
                 + (presented ? ": the bearer token given is not the server's (--api-token)" : "")
+        case .starAmongEntityTags(let field, let value):
+            return "\(field): '\(Diagnostic.echo(value))' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"
         case .ifMatchAnyButAbsent(let group, let font):
             return "If-Match: * but no \(font ? "font face" : "group") named '\(group)' exists"
         case .ifMatchMismatch(let header, let group, let state, let hasWeakTags, let font):
@@ -379,7 +384,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing: []
+             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags: []
         }
     }
 }

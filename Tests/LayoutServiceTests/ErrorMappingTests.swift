@@ -42,6 +42,7 @@ struct ErrorMappingTests {
         (.anonymousWritesRefused(fonts: false), 403, "forbidden", []),
         (.writesNeedAToken(fonts: false), 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
         (.ifMatchAnyButAbsent(group: "cards"), 412, "precondition-failed", []),
+        (.starAmongEntityTags(field: "If-Match", value: "\"1\", *"), 400, "bad-request", []),
         (.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true), 412, "precondition-failed", []),
         (.ifNoneMatchMatches(header: "\"2\"", group: "cards", state: "the current version is 2"), 412, "precondition-failed", []),
         (.storePreconditionFailed(group: "cards", current: nil), 412, "precondition-failed", []),
@@ -72,6 +73,7 @@ struct ErrorMappingTests {
         case .invalidPageSize: "invalidPageSize"
         case .repeatedQueryParameter: "repeatedQueryParameter"
         case .malformedQueryEscape: "malformedQueryEscape"
+        case .starAmongEntityTags: "starAmongEntityTags"
         case .unknownQueryParameter: "unknownQueryParameter"
         case .unknownGroup: "unknownGroup"
         case .unknownFontFace: "unknownFontFace"
@@ -95,7 +97,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 35)
+        #expect(names.count == 36)
         #expect(Set(names).count == names.count)
     }
 
