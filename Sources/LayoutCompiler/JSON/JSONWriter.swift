@@ -153,12 +153,23 @@ public struct JSONWriter: Sendable {
     static let maxNumberBytes = 32
 
     /// Writes `value` in ``format(_:)``'s form at `buffer` (room for ``maxNumberBytes``)
-    /// and returns the byte count: integral values and those of
-    /// ``writeMicroDecimal(_:into:)`` without a String, others from `description`.
+    /// and returns the byte count: values of ``writeShortBinary(_:into:)`` (whole points
+    /// and pixel grids of display scales 2, 4 and 8 below 2³¹: nearly every answered
+    /// coordinate), other integral values and those of ``writeMicroDecimal(_:into:)``
+    /// without a String, others from `description`.
     @inline(__always)
     static func formatNumber(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let short = writeShortBinary(value, into: buffer)
+        if short > 0 { return short }
+        return formatOtherNumber(value, into: buffer)
+    }
+
+    /// ``formatNumber(_:into:)`` for a value ``writeShortBinary(_:into:)`` does not write;
+    /// kept out of line so that the common path is inlined without this one's frame.
+    @inline(never)
+    static func formatOtherNumber(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
         if value.isFinite, value == value.rounded(.towardZero), abs(value) < 9_007_199_254_740_992 {
-            return writeDigits(Int64(value), into: buffer)   // integral: the common case
+            return writeDigits(Int64(value), into: buffer)   // integral, at or past 2³¹
         }
         let count = writeMicroDecimal(value, into: buffer)
         if count > 0 { return count }
@@ -167,6 +178,93 @@ public struct JSONWriter: Sendable {
             let count = min(bytes.count, maxNumberBytes)
             for index in 0..<count { buffer[index] = bytes[index] }
             return count
+        }
+    }
+
+    /// Writes `value` when |value| < 2³¹ and it is a whole number or a multiple of 1/32
+    /// (`12`, `-0.5`, `7.25`, `0.03125`) in the bytes ``format(_:)`` writes for it, digit
+    /// by digit without a String: `-` for a negative value other than `-0`, the integer
+    /// part, and for a fraction `.` and its digits without trailing zeros. Returns the byte
+    /// count, or 0, writing nothing, for any other value (NaN and infinities included).
+    ///
+    /// Why the bytes are `description`'s: a multiple of 1/32 below 2³¹ is exactly a decimal
+    /// of at most 10 integer and 5 fraction digits, 15 significant digits or fewer, and
+    /// at least 1/32 > 10⁻⁴, where `description` is positional. `description` writes the
+    /// shortest decimal that reads back to the value; two different decimals of at most 15
+    /// significant digits never read back to the same double (`DBL_DIG` is 15), so the
+    /// shortest is that exact decimal without its trailing zeros. Whole numbers are
+    /// ``format(_:)``'s integers, `-0` written `0`. Held byte for byte against
+    /// ``format(_:)`` by `JSONWriterTests.microDecimalsAreWrittenAsDescriptionWritesThem`
+    /// (every k/32 for |k| ≤ 2¹⁸, both sides of 2³¹, values one ulp off each fraction).
+    ///
+    /// Complexity: O(digits), no allocation.
+    @inline(__always)
+    static func writeShortBinary(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let magnitude = abs(value)
+        guard magnitude < 2_147_483_648 else { return 0 }   // false for NaN too
+        let whole = UInt32(magnitude)   // toward zero
+        // Exact: a double below 2³¹ less its integer part loses no bit.
+        let scaled = (magnitude - Double(whole)) * 32   // exact: a power of two
+        let steps = UInt32(scaled)   // the fraction in 32nds
+        guard Double(steps) == scaled else { return 0 }
+        if steps == 0 {
+            // Whole: `-0` is `0` (format(_:) writes integers through Int64).
+            if whole == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }
+            var count = 0
+            if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+            return count + writeWhole(whole, into: buffer + count)
+        }
+        var count = 0
+        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+        count += writeWhole(whole, into: buffer + count)
+        buffer[count] = UInt8(ascii: ".")
+        count += 1
+        // k/32 = (k · 3125) / 10⁵: the five fraction digits, then without trailing zeros.
+        var fraction = steps &* 3125
+        var digits = 5
+        while fraction % 10 == 0 {
+            fraction /= 10
+            digits -= 1
+        }
+        for place in stride(from: digits - 1, through: 0, by: -1) {
+            buffer[count + place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
+        }
+        return count + digits
+    }
+
+    /// The two-digit decimal forms of 0 to 99, `00` to `99`, back to back.
+    private static let digitPairs: StaticString =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+
+    /// Writes the decimal digits of `value` (no sign; `0` is `0`) at `buffer` (room for 10
+    /// bytes), two at a time, and returns their count.
+    @inline(__always)
+    static func writeWhole(_ value: UInt32, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var power: UInt32 = 10
+        while digits < 10 && value >= power {
+            digits += 1
+            power &*= 10
+        }
+        return digitPairs.withUTF8Buffer { pairs in
+            var rest = value
+            var place = digits
+            while rest >= 100 {
+                let pair = Int(rest % 100) &* 2
+                rest /= 100
+                place -= 2
+                buffer[place] = pairs[pair]
+                buffer[place + 1] = pairs[pair + 1]
+            }
+            if rest >= 10 {
+                let pair = Int(rest) &* 2
+                buffer[place - 2] = pairs[pair]
+                buffer[place - 1] = pairs[pair + 1]
+            } else {
+                buffer[place - 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest)
+            }
+            return digits
         }
     }
 

@@ -207,6 +207,25 @@ struct JSONWriterTests {
                 values.append(roundedForResponse((320 + Double(k) / 10_000) / scale))
             }
         }
+        // The short binary path's values: every k/32 (and every k/64, half of them past
+        // it) for |k| ≤ 2¹⁸, each one ulp either side; whole numbers and 32nds around
+        // 2³¹, where the path ends, and around powers of ten, where a digit is added.
+        for k in -(1 << 18)...(1 << 18) {
+            let value = Double(k) / 32
+            values.append(value)
+            values.append(value.nextUp)
+            values.append(value.nextDown)
+            values.append(Double(k) / 64)
+        }
+        for base in [2_147_483_648.0, 4_294_967_296] + (0...10).map({ Foundation.pow(10, Double($0)) }) {
+            for k in -64...64 {
+                let value = base + Double(k) / 32
+                values.append(value)
+                values.append(-value)
+                values.append(value.nextUp)
+            }
+        }
+        values.append(-0.0)
         for bound in [1e-4, 0.00012, 0.000999999, 0.001, 999_999_999.999999, 1e9, 123_456_789.123456, 0.1 + 0.2] {
             for value in [bound, bound.nextUp, bound.nextDown, -bound, roundedForResponse(bound)] { values.append(value) }
         }
@@ -225,7 +244,7 @@ struct JSONWriterTests {
             }
         }
         #expect(mismatches.isEmpty, "\(mismatches)")
-        #expect(values.count > 800_000 && decimals > 600_000, "\(values.count) values, \(decimals) not integral")
+        #expect(values.count > 2_800_000 && decimals > 2_500_000, "\(values.count) values, \(decimals) not integral")
     }
 
     /// ``JSONWriter/frame(x:y:width:height:)`` writes the bytes of the object written field
