@@ -291,13 +291,13 @@ public struct JSONWriter: Sendable {
         // division (correctly rounded) checks that the value is that double.
         let scaled = (magnitude * 1_000_000).rounded()
         guard scaled / 1_000_000 == magnitude else { return 0 }
-        var fraction = UInt64(scaled)
-        let whole = fraction / 1_000_000
-        fraction -= whole * 1_000_000
+        let micros = UInt64(scaled)
+        let whole = UInt32(truncatingIfNeeded: micros / 1_000_000)   // < 10⁹
+        var fraction = UInt32(truncatingIfNeeded: micros - UInt64(whole) * 1_000_000)
         guard fraction != 0 else { return 0 }   // integral: written as an integer
         var count = 0
         if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
-        count += writeDigits(Int64(whole), into: buffer + count)
+        count += writeWhole(whole, into: buffer + count)
         buffer[count] = UInt8(ascii: ".")
         count += 1
         var digits = 6
