@@ -444,19 +444,21 @@ struct SceneBuilder {
     }
 
     /// IB writes multipliers as `a:b`, `a/b` or a decimal. The value must be a finite,
-    /// non-zero number: a ratio whose quotient overflows (`1:1e-320`) or underflows to 0
-    /// is malformed, as `0` and `1/0` are. `IBMappingTests.malformedMultipliersAreRefused`.
+    /// non-zero, normal number: a ratio whose quotient overflows (`1:1e-320`) or underflows
+    /// to 0 is malformed, as `0` and `1/0` are, and so is a subnormal value (`1e-320`,
+    /// `4.9e-324`) or a ratio with a subnormal term, which keeps too few significant bits
+    /// to scale a length (IEEE 754-2008 §3.4). `IBMappingTests.malformedMultipliersAreRefused`.
     static func multiplier(_ text: String?, line: Int) throws(IBImportError) -> Double {
         guard let text else { return 1 }
         for separator in [":", "/"] where text.contains(separator) {
             let parts = text.split(separator: Character(separator), omittingEmptySubsequences: false)
             if parts.count == 2, let a = decimal(parts[0]), let b = decimal(parts[1]), b != 0 {
                 let value = a / b
-                if value.isFinite, value != 0 { return value }
+                if value.isFinite, value != 0, !value.isSubnormal, !a.isSubnormal, !b.isSubnormal { return value }
             }
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
-        guard let value = decimal(text), value != 0 else {
+        guard let value = decimal(text), value != 0, !value.isSubnormal else {
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
         return value

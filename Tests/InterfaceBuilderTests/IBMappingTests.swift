@@ -197,7 +197,7 @@ struct IBMappingTests {
     /// A ratio whose quotient overflows or underflows, a hexadecimal float and a zero
     /// are malformed (the overflowing ratios were imported as a multiplier of 0, silently).
     @Test func malformedMultipliersAreRefused() throws {
-        for text in ["1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
+        for text in ["1e-320", "4.9e-324", "-1e-310", "1e-320:1e-320", "1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
             #expect(throws: IBImportError(message: "Malformed multiplier \"\(text)\"", line: 7), "\(text)") {
                 try SceneBuilder.multiplier(text, line: 7)
             }
