@@ -132,6 +132,28 @@ struct IBMappingTests {
                 "\(hierarchy.notes)")
     }
 
+    /// A constraint naming a frameless subview (or a view inside one) says the view was
+    /// left out for its missing frame; one naming an unknown id says it is not in the hierarchy.
+    @Test func constraintsNamingAFramelessSubviewSayWhy() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <view id="f1"><subviews><view id="f2">\(Self.rect(0, 0, 5, 5))</view></subviews></view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="width" secondItem="f1" secondAttribute="width" id="c1"/>
+                    <constraint firstItem="f2" firstAttribute="height" constant="4" id="c2"/>
+                    <constraint firstItem="v1" firstAttribute="height" secondItem="zz" secondAttribute="height" id="c3"/>
+                </constraints>
+            </view>
+        """))
+        let noFrame = "a view left out because it (or a view containing it) records no frame (<rect key=\"frame\">); left out"
+        #expect(hierarchy.notes.contains("Constraint c1 (line 12) names f1, \(noFrame)"), "\(hierarchy.notes)")
+        #expect(hierarchy.notes.contains("Constraint c2 (line 13) names f2, \(noFrame)"), "\(hierarchy.notes)")
+        #expect(hierarchy.notes.contains("Constraint c3 (line 14) names zz, which is not in this hierarchy; left out"), "\(hierarchy.notes)")
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
