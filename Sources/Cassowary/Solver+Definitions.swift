@@ -127,30 +127,34 @@ extension Solver {
 
     /// The value of the definition `symbol` without the cache (after a change that has
     /// not been followed by ``solve()``): evaluates the definitions it depends on.
-    /// - Complexity: O(Σ length of the definitions `symbol` depends on).
+    /// The memo is indexed by definition rank: a definition names only definitions of
+    /// lower rank, so ranks `0...rank(symbol)` cover every one it depends on.
+    /// - Complexity: O(rank of `symbol` + Σ length of the definitions it depends on).
     func evaluateDefinition(_ symbol: Symbol) -> Double {
-        var memo: [Symbol: Double] = [:]   // lookups only
-        memo.reserveCapacity(16)   // a short chain without regrowing
+        let rank = table.definitionRank[symbol.id]
+        var memo = [Double?](repeating: nil, count: rank + 1)
         var stack = [symbol]
         while let top = stack.last {
-            if memo[top] != nil {
+            let topRank = table.definitionRank[top.id]
+            if memo[topRank] != nil {
                 stack.removeLast()
                 continue
             }
             var ready = true
-            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] && isDefinition(cell.symbol) && memo[cell.symbol] == nil {
+            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] && isDefinition(cell.symbol)
+                && memo[table.definitionRank[cell.symbol.id]] == nil {
                 stack.append(cell.symbol)
                 ready = false
             }
             guard ready else { continue }
             var value = table.rows[top.id].constant
             for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[cell.symbol] ?? 0 : table.rows[cell.symbol.id].constant)
+                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[table.definitionRank[cell.symbol.id]] ?? 0 : table.rows[cell.symbol.id].constant)
             }
-            memo[top] = value
+            memo[topRank] = value
             stack.removeLast()
         }
-        return memo[symbol] ?? 0
+        return memo[rank] ?? 0
     }
 }
 

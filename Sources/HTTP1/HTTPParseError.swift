@@ -97,7 +97,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .unknownMethod(let method): "The method '\(method)' is not implemented."
         case .unsupportedVersion(let version): "The protocol version '\(version)' is not supported; use HTTP/1.1."
         case .targetTooLong: "The request target is longer than the server accepts."
-        case .invalidTarget: "The request target is not in origin, absolute or asterisk form (and a target never has a '#' fragment)."
+        case .invalidTarget: "The request target is not in origin, absolute or asterisk form (a target never has a '#' fragment, nor user information before '@' in its authority)."
         case .asteriskFormWithoutOptions: "The asterisk-form target '*' is only for OPTIONS (RFC 9112 §3.2.4)."
         case .headerLineTooLong: "A header field line is longer than the server accepts."
         case .headerSectionTooLarge: "The header section is larger than the server accepts."

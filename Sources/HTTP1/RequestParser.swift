@@ -463,7 +463,9 @@ public struct RequestParser: Sendable {
         for scheme in ["http://", "https://"] where lowered.hasPrefix(scheme) {
             let rest = lowered.utf8.dropFirst(scheme.utf8.count)
             let authorityEnd = rest.firstIndex { $0 == .slash || $0 == .question } ?? rest.endIndex
-            return rest[rest.startIndex..<authorityEnd].isEmpty ? .invalidTarget : nil
+            let authority = rest[rest.startIndex..<authorityEnd]
+            // RFC 9110 §4.2.4: userinfo (`user:pass@`) in an http(s) URI is an error.
+            return authority.isEmpty || authority.contains(UInt8(ascii: "@")) ? .invalidTarget : nil
         }
         return .invalidTarget
     }

@@ -12,6 +12,18 @@ public enum HTTPServerError: Error, Equatable, Sendable {
     case alreadyStarted
 }
 
+extension HTTPServerError: CustomStringConvertible {
+    /// One line for a person: `Address already in use (bind, errno 98)`,
+    /// `cannot resolve 'nohost': Name or service not known`.
+    public var description: String {
+        switch self {
+        case .addressResolution(let host, let message): "cannot resolve '\(host)': \(message)"
+        case .socket(let operation, let errno, let message): "\(message) (\(operation), errno \(errno))"
+        case .alreadyStarted: "the server was already started"
+        }
+    }
+}
+
 /// Thin wrappers over the BSD socket calls the server needs.
 enum Socket {
     /// Creates a non-blocking listening TCP socket on `address` with `SO_REUSEADDR`,

@@ -372,8 +372,10 @@ extension CompiledScene {
         func resize(_ solver: inout Solver, to size: ContainerSize, start: Int, memo: AmbiguityMemo?, isBroken: inout Bool) -> Layout {
             solver.workLimit = solver.cellOperations > Int.max - budget ? Int.max : solver.cellOperations + budget
             if memo != nil { solver.pivotTrail = [] }
-            for (variable, value) in [(hierarchy.widthVariable(0), size.width), (hierarchy.heightVariable(0), size.height)] {
-                guard let value else { continue }
+            // The width, then the height (without a list of the two to allocate).
+            for dimension in 0..<2 {
+                let variable = dimension == 0 ? hierarchy.widthVariable(0) : hierarchy.heightVariable(0)
+                guard let value = dimension == 0 ? size.width : size.height else { continue }
                 do throws(SolverError) {
                     try solver.suggestValue(value, for: variable)
                 } catch .workLimitExceeded {
@@ -435,21 +437,23 @@ extension CompiledScene {
                 memo = built.memo
             }
             // Moved out of `base`, so that a scratch copy is the only reference to its
-            // storage and is written in place.
-            guard var solver = base.take() else {
+            // storage and is written in place. Kept optional and moved back with `take()`:
+            // unwrapped into a variable of its own, it was copied once a size.
+            var solver = base.take()
+            guard solver != nil else {
                 bases[key] = .some(nil)
                 return solve(size: size, budget: &budget)
             }
             // The solver moves from size to size in place (no copy): the optimum at a size
             // does not depend on the path when it is unique, and it is checked to be.
             var isBroken = false
-            let start = solver.cellOperations
-            let layout = resize(&solver, to: size, start: start, memo: memo, isBroken: &isBroken)
+            let start = solver!.cellOperations
+            let layout = resize(&solver!, to: size, start: start, memo: memo, isBroken: &isBroken)
             // Charged after the layout (and any solve from scratch it fell back to), then
-            // moved back into the table: its last use, so no copy of the solver is made.
-            budget -= min(budget, solver.cellOperations - start)
-            solver.pivotTrail = nil
-            bases[key] = isBroken ? .some(nil) : .some(solver)
+            // moved back into the table.
+            budget -= min(budget, solver!.cellOperations - start)
+            solver!.pivotTrail = nil
+            bases[key] = isBroken ? .some(nil) : .some(solver.take())
             return layout
         }
     }

@@ -101,7 +101,7 @@ extension LayoutService {
                 }
                 return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
             }
-            return Self.conditionalGET(request, groupResponse(group, status: .ok))
+            return conditionalGET(request, groupResponse(group, status: .ok))
         } catch {
             return storeFailure(error, groupName: name)
         }
@@ -113,11 +113,14 @@ extension LayoutService {
     /// Every answer that sends an `ETag` to a `GET` goes through here: a group, a group's
     /// version, a stored font face (HandlerTests.conditionalGETs,
     /// StoredFontServiceTests.conditionalGET).
-    static func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse) -> HTTPResponse {
+    func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse) -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD,
-              let header = request.headers["If-None-Match"], let etag = ok.headers["ETag"] else { return ok }
-        let tag = entityTags(etag).first ?? etag
-        let listed = entityTags(header)
+              let header = Self.listField("If-None-Match", of: request), let etag = ok.headers["ETag"] else { return ok }
+        let tag = Self.entityTags(etag).first ?? etag
+        let listed = Self.entityTags(header, quotedOnly: true)
+        if listed.count > 1 && listed.contains("*") {
+            return problem(.starAmongEntityTags(field: "If-None-Match", value: header))
+        }
         guard listed.contains("*") || listed.contains(tag) else { return ok }
         var response = HTTPResponse(status: .notModified)
         response.headers.append("ETag", etag)
@@ -133,7 +136,8 @@ extension LayoutService {
     /// (default 0), at most `limit` (1…1,000, default 100), ascending; when more follow,
     /// `next` and a `Link: <…>; rel="next"` header (RFC 8288 §3) name the next page. 400 for
     /// a parameter that is not a canonical integer in range or that is given more than once
-    /// (no "first wins": `?limit=5&limit=abc` is 400); other parameters are ignored.
+    /// (no "first wins": `?limit=5&limit=abc` is 400); any other parameter is refused
+    /// before this runs (``queryProblem(_:route:)``).
     func listVersions(_ request: HTTPRequest, name: String) -> HTTPResponse {
         guard isValidGroupName(name) else { return invalidName(name) }
         for parameter in ["after", "limit"] {
@@ -312,8 +316,8 @@ extension LayoutService {
     ///   when there is no `If-Match` or it is `*`, or the 412 (or store error) to answer.
     func evaluatePreconditions(_ request: HTTPRequest, name: String, font: Bool,
                                current currentVersion: () throws(StoreError) -> Int?) -> Result<Int?, HTTPFailure> {
-        let ifMatch = request.headers["If-Match"]
-        let ifNoneMatch = request.headers["If-None-Match"]
+        let ifMatch = Self.listField("If-Match", of: request)
+        let ifNoneMatch = Self.listField("If-None-Match", of: request)
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
         for (field, value) in [("If-Match", ifMatch), ("If-None-Match", ifNoneMatch)] {
             guard let value else { continue }
@@ -359,7 +363,14 @@ extension LayoutService {
     /// to the store by ``evaluatePreconditions(_:name:font:current:)`` so that the write's
     /// transaction checks it atomically.
     static func ifNoneMatchAny(_ request: HTTPRequest) -> Bool {
-        request.headers["If-None-Match"].map { entityTags($0).contains("*") } ?? false
+        listField("If-None-Match", of: request).map { entityTags($0).contains("*") } ?? false
+    }
+
+    /// A list field's value with its field lines joined by `, ` (RFC 9110 §5.3: several
+    /// lines of a list field are one list), `nil` when absent.
+    static func listField(_ name: String, of request: HTTPRequest) -> String? {
+        let values = request.headers.values(name)
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     /// The strong entity tags of a field: `"3", W/"4"` → `["3"]`; unquoted text is no tag.
@@ -380,12 +391,13 @@ extension LayoutService {
 
     /// The entity tags of an `If-Match` / `If-None-Match` field (RFC 9110 §8.8.3), quotes
     /// and weakness markers removed: `"3", W/"4"` → `["3", "4"]`; `*` → `["*"]`.
-    static func entityTags(_ value: String) -> [String] {
-        value.split(separator: ",").map { tag in
+    /// With `quotedOnly`, unquoted text (`2`), which is no entity tag, is left out; `*` stays.
+    static func entityTags(_ value: String, quotedOnly: Bool = false) -> [String] {
+        value.split(separator: ",").compactMap { tag in
             var text = tag.trimmingCharacters(in: .whitespaces)
             if text.hasPrefix("W/") { text.removeFirst(2) }
-            if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { text = String(text.dropFirst().dropLast()) }
-            return text
+            if text.hasPrefix("\"") && text.hasSuffix("\"") && text.count >= 2 { return String(text.dropFirst().dropLast()) }
+            return quotedOnly && text != "*" ? nil : text
         }
     }
 }

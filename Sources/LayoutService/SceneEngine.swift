@@ -153,9 +153,12 @@ public struct SceneEngine: Sendable {
         let recentTemplate = structures?.recentTemplate(of: body, maximumDepth: limits.maxJSONDepth)
         let template = recentTemplate ?? (structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth))
         let scene: Scene, digest: SHA256Digest, size: JSONValue
+        // The structure key without groups and labels, when the structure cache has it.
+        var plainKey: SHA256Digest? = nil
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
             (scene, digest, size) = (resized, known.digest, CacheKey.split(template.sizeMembers).size)
+            plainKey = known.plainKey
             if recentTemplate == nil { structures?.noteRecent(template) }
         } else {
             let json: JSONValue
@@ -268,10 +271,16 @@ public struct SceneEngine: Sendable {
         }
         var sizeWriter = JSONWriter(reservingCapacity: 64)
         sizeWriter.value(size, sortingKeys: true)
+        let structureKey: SHA256Digest
+        if let plainKey, groups.isEmpty, sceneText == nil, storedFonts.used.isEmpty {
+            structureKey = plainKey   // the same hash of the same digest, kept
+        } else {
+            structureKey = CacheKey.structureKey(digest: digest, groups: groups,
+                                                 fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint,
+                                                 storedFaces: storedFonts.used)
+        }
         return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
-                                 structureDigest: digest, structureKey: CacheKey.structureKey(digest: digest, groups: groups,
-                                                                   fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint,
-                                                                   storedFaces: storedFonts.used),
+                                 structureDigest: digest, structureKey: structureKey,
                                  currentVersions: resolvedCurrent, text: sceneText, fontNames: fontNames, storedFonts: storedFonts))
     }
 

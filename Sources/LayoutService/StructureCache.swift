@@ -42,6 +42,11 @@ final class StructureCache: Sendable {
     struct KnownScene: Sendable {
         let scene: Scene
         let digest: SHA256Digest
+        /// `CacheKey.structureKey(digest: digest, groups: [])`: the structure key of a body
+        /// of this template that includes no groups and has no labels (no fonts, no
+        /// stored faces), hashed once here instead of once a request
+        /// (`StructureCacheTests.keptStructureKeyIsTheComputedOne`).
+        let plainKey: SHA256Digest
     }
 
     private let table: TwoGenerationCache<Key, Entry>
@@ -93,7 +98,7 @@ final class StructureCache: Sendable {
 
     /// Keeps `scene`, decoded from a body of `template` whose structure has `digest`.
     func insert(_ scene: Scene, digest: SHA256Digest, template: SceneTemplate) {
-        templates.insert(KnownScene(scene: scene, digest: digest), for: template.key,
+        templates.insert(KnownScene(scene: scene, digest: digest, plainKey: CacheKey.structureKey(digest: digest, groups: [])), for: template.key,
                          cost: template.key.bytes.count + scene.approximateByteCount, generation: templates.generation)
     }
 

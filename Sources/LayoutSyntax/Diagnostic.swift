@@ -49,14 +49,15 @@ public struct Diagnostic: Hashable, Sendable {
     /// `text` as a message quotes it: unchanged up to ``maxEchoLength`` scalars, else its
     /// first `maxEchoLength - 1` scalars and `…` (U+2026), so the result is
     /// `maxEchoLength` scalars long. Tested by `DiagnosticTests.echoCutsLongInputAt256Scalars`.
-    /// Bidirectional formatting characters (U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
+    /// Bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069),
     /// which would reorder the message around the quote when it is shown (the "Trojan
     /// Source" display, CVE-2021-42574), are then written as `\u{202E}`
     /// (`DiagnosticTests.echoEscapesBidiControls`).
     /// - Complexity: O(|text|) for the bidi scan, O(min(|text|, maxEchoLength)) beyond it.
     public static func echo(_ text: some StringProtocol) -> String {
-        // Every bidi control's UTF-8 starts with 0xE2: most text is passed over by bytes.
-        if text.utf8.contains(0xE2), text.unicodeScalars.contains(where: isBidiControl) {
+        // Every bidi control's UTF-8 starts with 0xE2 (U+2xxx) or 0xD8 (U+061C): most text is
+        // passed over by bytes.
+        if text.utf8.contains(where: { $0 == 0xE2 || $0 == 0xD8 }), text.unicodeScalars.contains(where: isBidiControl) {
             var escaped = ""
             for scalar in cut(text).unicodeScalars {
                 if isBidiControl(scalar) {
@@ -70,12 +71,12 @@ public struct Diagnostic: Hashable, Sendable {
         return cut(text)
     }
 
-    /// Whether `scalar` is a bidirectional formatting character: LRM, RLM (U+200E, U+200F),
-    /// the embeddings and overrides U+202A–U+202E, the isolates U+2066–U+2069 (Unicode
-    /// Standard Annex #9, table 4).
+    /// Whether `scalar` is a bidirectional formatting character, Unicode's Bidi_Control
+    /// property (PropList.txt): ALM (U+061C), LRM, RLM (U+200E, U+200F), the embeddings and
+    /// overrides U+202A–U+202E, the isolates U+2066–U+2069 (Unicode Standard Annex #9, table 4).
     public static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
-        case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
         default: false
         }
     }

@@ -227,6 +227,8 @@ struct RequestParserTests {
         ("GET * HTTP/1.1\nHost: a\n\n", .asteriskFormWithoutOptions),
         ("GET ftp://a/b HTTP/1.1\nHost: a\n\n", .invalidTarget),
         ("GET http:///b HTTP/1.1\nHost: a\n\n", .invalidTarget),
+        ("GET http://u:p@localhost:8080/healthz HTTP/1.1\nHost: localhost\n\n", .invalidTarget),
+        ("GET https://@localhost HTTP/1.1\nHost: localhost\n\n", .invalidTarget),
         ("GET abc HTTP/1.1\nHost: a\n\n", .invalidTarget),
         ("GET /caf\u{E9} HTTP/1.1\nHost: a\n\n", .invalidTarget),
         // A fragment is not part of any request-target form (RFC 9112 §3.2, RFC 3986 §3.5).

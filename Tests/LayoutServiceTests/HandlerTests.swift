@@ -233,6 +233,16 @@ struct HandlerTests {
             #expect(try json(changed)["version"] == .number(target.hasSuffix("/1") ? 1 : 2))
         }
         #expect(request(.GET, "/groups/none", headers: ["If-None-Match": "*"]).status == 404)
+        // `*` beside tags is a 400 on a GET as on a write; unquoted text is no entity tag.
+        #expect(request(.GET, "/groups/g", headers: ["If-None-Match": "\"2\", *"]).status == 400)
+        #expect(request(.HEAD, "/groups/g", headers: ["If-None-Match": "*, \"1\""]).status == 400)
+        #expect(request(.GET, "/groups/g", headers: ["If-None-Match": "2"]).status == 200)
+        // Several field lines are one list (RFC 9110 §5.3).
+        let lines = HTTPRequest(method: .GET, target: "/groups/g", headers: [("Host", "t"), ("If-None-Match", "\"7\""), ("If-None-Match", "\"2\"")], body: [])
+        #expect(LayoutService.listField("If-None-Match", of: lines) == "\"7\", \"2\"")
+        #expect(router.respond(to: lines).status == 304)
+        let star = HTTPRequest(method: .GET, target: "/groups/g", headers: [("Host", "t"), ("If-None-Match", "\"2\""), ("If-None-Match", "*")], body: [])
+        #expect(router.respond(to: star).status == 400)
     }
 
     /// RFC 9110 §13.1.2: `If-None-Match: *` is false for a DELETE of a group that exists

@@ -204,3 +204,18 @@ struct HostPolicyTests {
         return out
     }
 }
+
+/// What `serve` prints when it cannot listen: the address as a URI authority, the socket
+/// error in words.
+struct ListenFailureTests {
+    @Test func theAddressIsAnAuthorityAndTheErrorOneLine() {
+        #expect(LayoutdCommand.authority("::1", 8080) == "[::1]:8080")
+        #expect(LayoutdCommand.authority("[::1]", 8080) == "[::1]:8080")
+        #expect(LayoutdCommand.authority("127.0.0.1", 80) == "127.0.0.1:80")
+        #expect(LayoutdCommand.authority("localhost", 80) == "localhost:80")
+        #expect(String(describing: HTTPServerError.socket(operation: "bind", errno: 98, message: "Address already in use"))
+            == "Address already in use (bind, errno 98)")
+        #expect(String(describing: HTTPServerError.addressResolution(host: "nohost", message: "Name or service not known"))
+            == "cannot resolve 'nohost': Name or service not known")
+    }
+}

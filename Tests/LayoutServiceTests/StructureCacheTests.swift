@@ -83,6 +83,41 @@ struct StructureCacheTests {
         #expect(engine.structures?.usage.entries == 1)
     }
 
+    /// A body of a known template takes its structure key from the structure cache when
+    /// it includes no groups and has no labels: the key must be the one computed from its
+    /// digest, groups and fonts, on the first body and on every later size; with groups
+    /// or a label it is computed (and differs from the key without them).
+    @Test func keptStructureKeyIsTheComputedOne() throws {
+        let engine = Self.cachingEngine()
+        let resolve: GroupResolver = { reference in
+            ResolvedGroup(name: reference.name, version: reference.version ?? 3, constraints: [], metrics: [:])
+        }
+        func key(_ prepared: SceneEngine.Prepared) -> SHA256Digest {
+            CacheKey.structureKey(digest: prepared.structureDigest, groups: prepared.groups,
+                                  fonts: prepared.text == nil ? nil : SceneText.measurer.catalog.fingerprint,
+                                  storedFaces: prepared.storedFonts.used)
+        }
+        let plain = #"{"container": {"width": WIDTH, "height": 100}, "views": {"a": {}}, "constraints": ["H:|-[a]-|", "V:|-[a]-|"]}"#
+        let grouped = #"{"container": {"width": WIDTH, "height": 100}, "groups": ["g"], "views": {"a": {}}, "constraints": ["H:|-[a]-|", "V:|-[a]-|"]}"#
+        let labelled = #"{"container": {"width": WIDTH, "height": 100}, "views": {"a": {"text": {"string": "Hi", "font": {"family": "Inter", "size": 15}}}}, "constraints": ["H:|-[a]", "V:|-[a]"]}"#
+        var keys: [String: Set<SHA256Digest>] = [:]
+        for width in [300, 310, 320.5] {
+            for (name, text) in [("plain", plain), ("grouped", grouped), ("labelled", labelled)] {
+                let body = Array(text.replacingOccurrences(of: "WIDTH", with: "\(width)").utf8)
+                let prepared = try engine.prepare(body: body, resolveGroup: resolve).get()
+                #expect(prepared.structureKey == key(prepared), "\(name) at \(width)")
+                keys[name, default: []].insert(prepared.structureKey)
+            }
+        }
+        // One key per structure whatever the width, and three structures.
+        #expect(keys.mapValues(\.count) == ["plain": 1, "grouped": 1, "labelled": 1])
+        #expect(Set(keys.values.flatMap { $0 }).count == 3)
+        // The grouped scene's key is not its digest's key without groups.
+        let grouped300 = try engine.prepare(body: Array(grouped.replacingOccurrences(of: "WIDTH", with: "300").utf8), resolveGroup: resolve).get()
+        #expect(grouped300.groups.map(\.version) == [3])
+        #expect(grouped300.structureKey != CacheKey.structureKey(digest: grouped300.structureDigest, groups: []))
+    }
+
     /// The margins are part of the structure: a kept compiled scene of other margins
     /// must not be used.
     @Test func marginsAreNotSharedBetweenStructures() throws {

@@ -82,12 +82,12 @@ struct DiagnosticEchoTests {
     /// they reorder the message around the quote. Other text, and the cut, stay as they are.
     @Test func echoEscapesBidiControls() {
         #expect(Diagnostic.echo("ab\u{202E}cd\u{2066}e\u{200F}") == #"ab\u{202E}cd\u{2066}e\u{200F}"#)
-        for value: UInt32 in [0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
+        for value: UInt32 in [0x061C, 0x200E, 0x200F, 0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069] {
             let scalar = Unicode.Scalar(value)!
             #expect(Diagnostic.echo(String(scalar)) == "\\u{\(String(value, radix: 16, uppercase: true))}")
         }
         // Neighbours of the ranges, and other U+20xx punctuation, are not bidi controls.
-        #expect(Diagnostic.echo("\u{200D}\u{2029}\u{202F}\u{2065}\u{206A}–…") == "\u{200D}\u{2029}\u{202F}\u{2065}\u{206A}–…")
+        #expect(Diagnostic.echo("\u{061B}\u{061D}\u{200D}\u{2029}\u{202F}\u{2065}\u{206A}–…") == "\u{061B}\u{061D}\u{200D}\u{2029}\u{202F}\u{2065}\u{206A}–…")
         let long = String(repeating: "x", count: 300) + "\u{202E}"
         #expect(Diagnostic.echo(long) == String(repeating: "x", count: 255) + "…")
         #expect(Diagnostic.echo(String(repeating: "x", count: 254) + "\u{202E}y") == String(repeating: "x", count: 254) + #"\u{202E}y"#)

@@ -127,6 +127,11 @@ public enum LayoutdCommand {
     /// - Returns: 0 after `--help`; 1 when a store cannot be opened or the address cannot
     ///   be bound (it never returns once serving).
     /// - Throws: ``UsageError`` for bad options (exit 2).
+    /// `host:port` as a URI's authority: an IPv6 address in brackets (`[::1]:8080`, RFC 3986 §3.2.2).
+    static func authority(_ host: String, _ port: Int) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
     static func serve(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print(OptionParser.help(usage: "layoutd serve [options]", summary: "Runs the layoutd HTTP/1.1 service.", specs: serveOptions))
@@ -137,7 +142,7 @@ public enum LayoutdCommand {
         switch options.bindAddress {
         case .success(let address): bindAddress = address
         case .failure(let error):
-            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(Self.authority(options.host, options.port)): \(error)\n".utf8))
             return 1
         }
         // Bind before opening the stores: a port in use then leaves no database file behind
@@ -146,7 +151,7 @@ public enum LayoutdCommand {
         do {
             listener = try Listener.bind(bindAddress)
         } catch {
-            FileHandle.standardError.write(Data("layoutd: cannot listen on \(options.host):\(options.port): \(error)\n".utf8))
+            FileHandle.standardError.write(Data("layoutd: cannot listen on \(Self.authority(options.host, options.port)): \(error)\n".utf8))
             return 1
         }
         guard let stores = openServeStores(options) else {
