@@ -154,6 +154,24 @@ struct IBMappingTests {
         #expect(hierarchy.notes.contains("Constraint c3 (line 14) names zz, which is not in this hierarchy; left out"), "\(hierarchy.notes)")
     }
 
+    /// A multiplier that pushes a length past the magnitude bound is said as that limit, in
+    /// a note, and the hierarchy is imported; it is not blamed on the work budget.
+    @Test func aMagnitudeLimitIsNotBlamedOnWork() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="1e10" id="c1"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "view"])
+        #expect(hierarchy.notes.contains("Solving this hierarchy to infer what the document does not record stopped at a limit: The solution has lengths beyond ±1000000000000 points; the constraints push views far out (limit maxMagnitude); nothing was inferred from that solve, and /solve of this scene answers the same limit"),
+                "\(hierarchy.notes)")
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
