@@ -70,17 +70,38 @@ extension SceneBuilder {
     ///   ``maxSolverWork`` cell operations. The solver's work limit, not the diagnostics
     ///   list's bound (`omitted`): free fields are read from `ambiguousFields`, which holds
     ///   them all (IBMappingTests.freeSizesPastTheDiagnosticsBoundAreAllTaken).
-    func solvedOnce(_ scene: JSONValue) throws(IBImportError) -> Layout? {
+    ///   Another limit (the magnitude bound: a multiplier of `1e10` pushes lengths past
+    ///   ±10¹²) is no work refusal: nothing is inferred from the solve and a note names the
+    ///   limit (``noteLimit(of:)``); `IBMappingTests.aMagnitudeLimitIsNotBlamedOnWork`.
+    mutating func solvedOnce(_ scene: JSONValue) throws(IBImportError) -> Layout? {
         guard let decoded = try? SceneDecoder().decode(scene) else { return nil }
         var limits = SceneLimits()
         limits.maxSolverWork = maxSolverWork
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return nil }
         let layout = compiled.solve(size: decoded.container.size)
-        if layout.diagnostics.contains(where: { $0.code == .limitExceeded && $0.omitted == nil }) {
+        if layout.diagnostics.contains(where: Self.isWorkLimit) {
             throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
         }
+        if noteLimit(of: layout) { return nil }
         return layout
+    }
+
+    /// Whether `diagnostic` is the solver's work refusal (limit maxSolverWork), the one
+    /// limit that makes the import a work refusal; not the diagnostics list's own bound
+    /// (`omitted`). The engine says which limit in its message, "(limit maxSolverWork".
+    static func isWorkLimit(_ diagnostic: LayoutDiagnostic) -> Bool {
+        diagnostic.code == .limitExceeded && diagnostic.omitted == nil && diagnostic.message.contains("(limit maxSolverWork")
+    }
+
+    /// When a solve the import makes stops at a limit other than the work budget (a
+    /// rejected layout with a `limit_exceeded` error), notes it once, naming the limit as
+    /// the engine says it; returns whether it did (the solve then tells nothing).
+    mutating func noteLimit(of layout: Layout) -> Bool {
+        guard let diagnostic = layout.diagnostics.first(where: { $0.code == .limitExceeded && $0.omitted == nil && $0.isError }) else { return false }
+        let note = "Solving this hierarchy to infer what the document does not record stopped at a limit: \(diagnostic.message); nothing was inferred from that solve, and /solve of this scene answers the same limit"
+        if !notes.contains(note) { notes.append(note) }
+        return true
     }
 
     /// The unmarked views of `layout` whose x or y (relative to the parent) it leaves

@@ -45,9 +45,10 @@ extension SceneBuilder {
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return false }
         let layout = compiled.solve(size: decoded.container.size)
-        if layout.diagnostics.contains(where: { $0.code == .limitExceeded }) {
+        if layout.diagnostics.contains(where: Self.isWorkLimit) {
             throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's symbol images, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
         }
+        if noteLimit(of: layout) { return false }
         let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
         let placed = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         var taken = false

@@ -43,6 +43,10 @@ struct SceneBuilder {
     /// Elements with an `id` in a `<subviews>` list that record no frame: not views to the
     /// importer (``InterfaceBuilderImporter/isView(_:)``), said in one note.
     var framelessSubviews: [(element: String, id: String)] = []
+    /// The ids of the frameless subviews and of every element inside them: a constraint
+    /// naming one is noted as naming a view left out for its frame, not as a stranger
+    /// (`IBMappingTests.constraintsNamingAFramelessSubviewSayWhy`).
+    var framelessIDs: Set<String> = []
     /// IB ids of the safe-area guides of views other than the root: a guide pinned to that
     /// view's edges stands for each (noted).
     var rootSafeAreaID: String?
@@ -242,7 +246,10 @@ struct SceneBuilder {
         let isStack = element.name == "stackView"
         for list in element.children where list.name == "subviews" {
             for child in list.children where !InterfaceBuilderImporter.isView(child) {
-                if let id = child["id"], !excluded.contains(id) { framelessSubviews.append((child.name, id)) }
+                if let id = child["id"], !excluded.contains(id) {
+                    framelessSubviews.append((child.name, id))
+                    Self.collectIDs(in: child, into: &framelessIDs)
+                }
             }
             for child in list.children where InterfaceBuilderImporter.isView(child) && !excluded.contains(child["id"] ?? "") {
                 let frame = Self.recordedFrame(child)
@@ -255,6 +262,20 @@ struct SceneBuilder {
                 collectSubviews(of: child, name: childName, absolute: childAbsolute)
             }
         }
+    }
+
+    /// Every `id` of `element` and its descendants. - Complexity: O(elements).
+    static func collectIDs(in element: XMLElement, into ids: inout Set<String>) {
+        if let id = element["id"] { ids.insert(id) }
+        for child in element.children { collectIDs(in: child, into: &ids) }
+    }
+
+    /// Why a constraint naming `id` that is not an item of this hierarchy is left out.
+    func missingItemNote(_ element: XMLElement, id: String) -> String {
+        let why = framelessIDs.contains(id)
+            ? "a view left out because it (or a view containing it) records no frame (<rect key=\"frame\">)"
+            : "which is not in this hierarchy"
+        return "Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), \(why); left out"
     }
 
     /// The user label, else the custom class, else the element and its text.
@@ -335,7 +356,7 @@ struct SceneBuilder {
         var first: String
         if let id = element["firstItem"] {
             guard let name = itemNames[id] else {
-                notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), which is not in this hierarchy; left out")
+                notes.append(missingItemNote(element, id: id))
                 return
             }
             first = name
@@ -362,7 +383,7 @@ struct SceneBuilder {
         var equation = "\(first).\(Self.attribute(firstAttribute)) \(relation) "
         if let secondID = element["secondItem"] {
             guard let second else {
-                notes.append("Constraint \(element["id"] ?? "?") (line \(element.line)) names \(secondID), which is not in this hierarchy; left out")
+                notes.append(missingItemNote(element, id: secondID))
                 return
             }
             var multiplier = try Self.multiplier(element["multiplier"], line: element.line)
@@ -444,19 +465,21 @@ struct SceneBuilder {
     }
 
     /// IB writes multipliers as `a:b`, `a/b` or a decimal. The value must be a finite,
-    /// non-zero number: a ratio whose quotient overflows (`1:1e-320`) or underflows to 0
-    /// is malformed, as `0` and `1/0` are. `IBMappingTests.malformedMultipliersAreRefused`.
+    /// non-zero, normal number: a ratio whose quotient overflows (`1:1e-320`) or underflows
+    /// to 0 is malformed, as `0` and `1/0` are, and so is a subnormal value (`1e-320`,
+    /// `4.9e-324`) or a ratio with a subnormal term, which keeps too few significant bits
+    /// to scale a length (IEEE 754-2008 §3.4). `IBMappingTests.malformedMultipliersAreRefused`.
     static func multiplier(_ text: String?, line: Int) throws(IBImportError) -> Double {
         guard let text else { return 1 }
         for separator in [":", "/"] where text.contains(separator) {
             let parts = text.split(separator: Character(separator), omittingEmptySubsequences: false)
             if parts.count == 2, let a = decimal(parts[0]), let b = decimal(parts[1]), b != 0 {
                 let value = a / b
-                if value.isFinite, value != 0 { return value }
+                if value.isFinite, value != 0, !value.isSubnormal, !a.isSubnormal, !b.isSubnormal { return value }
             }
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
-        guard let value = decimal(text), value != 0 else {
+        guard let value = decimal(text), value != 0, !value.isSubnormal else {
             throw IBImportError(message: "Malformed multiplier \"\(text)\"", line: line)
         }
         return value

@@ -235,6 +235,13 @@ extension ConstraintKey {
         case .implicit(let name): return name
         }
     }
+
+    /// The key opening a sentence: `Constraint 3`, `The constraint group:cards/0` (a group
+    /// reference keeps its spelling; `DiagnosticsTests.productBeyondTheLimitIsAtTheStart`).
+    public var sentenceStart: String {
+        if case .scene(let index) = self { return "Constraint \(index)" }
+        return "The constraint \(displayName)"
+    }
 }
 
 extension JSONWriter {

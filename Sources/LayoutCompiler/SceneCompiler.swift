@@ -547,7 +547,7 @@ struct CompileState {
             guard isWithinRange(expression) else {
                 report(LayoutDiagnostic(
                     code: .limitExceeded,
-                    message: "\(key.displayName.prefix(1).uppercased() + key.displayName.dropFirst()) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
+                    message: "\(key.sentenceStart) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                     constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: parsed.span.lowerBound, in: entry),
                     source: entry.source))
                 continue

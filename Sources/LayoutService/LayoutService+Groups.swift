@@ -47,6 +47,19 @@ extension LayoutService {
                     code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message, constraint: .group(name: name, index: index),
                     id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source, notes: diagnostic.notes))
             }
+            // A literal beyond maxMagnitude would refuse every scene that includes the group:
+            // refused now, as the group's own metrics are (a metric of the scene's is checked
+            // when a scene uses it). HandlerTests.groupConstantsBeyondTheMagnitudeAreRefused.
+            if result.diagnostics.isEmpty, let beyond = result.numberBeyondLimit, beyond.metric == nil {
+                let bytes = Array(entry.source.utf8)
+                let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
+                let literal = Diagnostic.echo(String(decoding: bytes[span], as: UTF8.self))
+                diagnostics.append(LayoutDiagnostic(
+                    code: .limitExceeded,
+                    message: "The number \(literal) in group:\(name)/\(index) is beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
+                    constraint: .group(name: name, index: index), id: entry.id,
+                    column: Diagnostic(code: .equationSyntax, message: "", span: span).column(in: entry.source), source: entry.source))
+            }
         }
         if !diagnostics.isEmpty {
             return response(for: EngineFailure.unprocessable(diagnostics).aboutAGroup())

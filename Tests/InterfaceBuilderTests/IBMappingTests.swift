@@ -132,6 +132,46 @@ struct IBMappingTests {
                 "\(hierarchy.notes)")
     }
 
+    /// A constraint naming a frameless subview (or a view inside one) says the view was
+    /// left out for its missing frame; one naming an unknown id says it is not in the hierarchy.
+    @Test func constraintsNamingAFramelessSubviewSayWhy() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                    <view id="f1"><subviews><view id="f2">\(Self.rect(0, 0, 5, 5))</view></subviews></view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="width" secondItem="f1" secondAttribute="width" id="c1"/>
+                    <constraint firstItem="f2" firstAttribute="height" constant="4" id="c2"/>
+                    <constraint firstItem="v1" firstAttribute="height" secondItem="zz" secondAttribute="height" id="c3"/>
+                </constraints>
+            </view>
+        """))
+        let noFrame = "a view left out because it (or a view containing it) records no frame (<rect key=\"frame\">); left out"
+        #expect(hierarchy.notes.contains("Constraint c1 (line 12) names f1, \(noFrame)"), "\(hierarchy.notes)")
+        #expect(hierarchy.notes.contains("Constraint c2 (line 13) names f2, \(noFrame)"), "\(hierarchy.notes)")
+        #expect(hierarchy.notes.contains("Constraint c3 (line 14) names zz, which is not in this hierarchy; left out"), "\(hierarchy.notes)")
+    }
+
+    /// A multiplier that pushes a length past the magnitude bound is said as that limit, in
+    /// a note, and the hierarchy is imported; it is not blamed on the work budget.
+    @Test func aMagnitudeLimitIsNotBlamedOnWork() throws {
+        let hierarchy = try Self.single(Self.xib("""
+            <view id="root">\(Self.rect(0, 0, 375, 100))
+                <subviews>
+                    <view translatesAutoresizingMaskIntoConstraints="NO" id="v1">\(Self.rect(0, 0, 10, 10))</view>
+                </subviews>
+                <constraints>
+                    <constraint firstItem="v1" firstAttribute="width" secondItem="root" secondAttribute="width" multiplier="1e10" id="c1"/>
+                </constraints>
+            </view>
+        """))
+        #expect(hierarchy.ids.map(\.name) == ["superview", "view"])
+        #expect(hierarchy.notes.contains("Solving this hierarchy to infer what the document does not record stopped at a limit: The solution has lengths beyond ±1000000000000 points; the constraints push views far out (limit maxMagnitude); nothing was inferred from that solve, and /solve of this scene answers the same limit"),
+                "\(hierarchy.notes)")
+    }
+
     @Test func constraintsBecomeEquations() throws {
         // a: pinned by constraints owned by the root (omitted firstItem = the root);
         // b: width = a.width × 1:2, height = a.height × 1/3, placeholder constraint dropped;
@@ -197,7 +237,7 @@ struct IBMappingTests {
     /// A ratio whose quotient overflows or underflows, a hexadecimal float and a zero
     /// are malformed (the overflowing ratios were imported as a multiplier of 0, silently).
     @Test func malformedMultipliersAreRefused() throws {
-        for text in ["1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
+        for text in ["1e-320", "4.9e-324", "-1e-310", "1e-320:1e-320", "1:1e-320", "1e300:1e-300", "3:1e-310", "1e-320:1e300", "0x10", "0x1p4:1", "0:1", "0", "1/0", "inf", " 2:1"] {
             #expect(throws: IBImportError(message: "Malformed multiplier \"\(text)\"", line: 7), "\(text)") {
                 try SceneBuilder.multiplier(text, line: 7)
             }

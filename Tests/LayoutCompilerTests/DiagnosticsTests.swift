@@ -656,6 +656,8 @@ struct FaultColumnTests {
         #expect(compiled.diagnostics.first?.column == 0)
         #expect(compiled.diagnostics.first?.part == 0)
         #expect(compiled.diagnostics.first?.message == "Constraint 0 has a number beyond ±1000000000000 (limit maxMagnitude)")
+        #expect(ConstraintKey.group(name: "g4", index: 0).sentenceStart == "The constraint group:g4/0")
+        #expect(ConstraintKey.scene(3).sentenceStart == "Constraint 3")
     }
 
     /// An unused metric beyond the limit is not checked (openapi.yaml, Metrics), nor a

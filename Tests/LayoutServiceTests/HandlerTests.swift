@@ -178,6 +178,21 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// A group constant beyond maxMagnitude would refuse every scene including the group:
+    /// refused when stored, at its column, nothing written; a metric's use is left to the scene.
+    @Test func groupConstantsBeyondTheMagnitudeAreRefused() throws {
+        let refused = request(.PUT, "/groups/big", #"{"constraints":["H:|[a]|", "red.width == 3e12"]}"#)
+        #expect(refused.status == 422)
+        let body = try json(refused)
+        let diagnostic = try #require(body["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"] == .string("limit_exceeded"))
+        #expect(diagnostic["message"] == .string("The number 3e12 in group:big/1 is beyond ±1000000000000 (limit maxMagnitude)"))
+        #expect(diagnostic["column"] == .number(13))
+        #expect(request(.GET, "/groups/big").status == 404)
+        #expect(request(.PUT, "/groups/big", #"{"constraints":["red.width == huge"]}"#).status == 201)
+        #expect(request(.PUT, "/groups/big", #"{"constraints":["red.width == 1e12"]}"#).status == 200)
+    }
+
     /// `*` beside entity tags is outside RFC 9110's `"*" / #entity-tag`: a 400, nothing written.
     @Test func starBesideEntityTagsIsRefused() throws {
         #expect(request(.PUT, "/groups/s", #"{"constraints":[]}"#).status == 201)
