@@ -214,14 +214,24 @@ public struct JSONWriter: Sendable {
             if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
             return count + writeWhole(whole, into: buffer + count)
         }
+        // k/32 = (k · 3125) / 10⁵: five fraction digits.
+        return writeDecimal(negative: value < 0, whole: whole, fraction: steps &* 3125, digits: 5, into: buffer)
+    }
+
+    /// Writes `-` when `negative`, `whole`, `.` and the `digits`-digit `fraction` (non-zero,
+    /// leading zeros kept: 5 of 6 digits is `000005`) without its trailing zeros; returns
+    /// the byte count. The shared tail of ``writeShortBinary(_:into:)`` and
+    /// ``writeMicroDecimal(_:into:)``.
+    @inline(__always)
+    static func writeDecimal(negative: Bool, whole: UInt32, fraction: UInt32, digits: Int,
+                             into buffer: UnsafeMutablePointer<UInt8>) -> Int {
         var count = 0
-        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+        if negative { buffer[0] = UInt8(ascii: "-"); count = 1 }
         count += writeWhole(whole, into: buffer + count)
         buffer[count] = UInt8(ascii: ".")
         count += 1
-        // k/32 = (k · 3125) / 10⁵: the five fraction digits, then without trailing zeros.
-        var fraction = steps &* 3125
-        var digits = 5
+        var fraction = fraction
+        var digits = digits
         while fraction % 10 == 0 {
             fraction /= 10
             digits -= 1
@@ -293,24 +303,9 @@ public struct JSONWriter: Sendable {
         guard scaled / 1_000_000 == magnitude else { return 0 }
         let micros = UInt64(scaled)
         let whole = UInt32(truncatingIfNeeded: micros / 1_000_000)   // < 10⁹
-        var fraction = UInt32(truncatingIfNeeded: micros - UInt64(whole) * 1_000_000)
+        let fraction = UInt32(truncatingIfNeeded: micros - UInt64(whole) * 1_000_000)
         guard fraction != 0 else { return 0 }   // integral: written as an integer
-        var count = 0
-        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
-        count += writeWhole(whole, into: buffer + count)
-        buffer[count] = UInt8(ascii: ".")
-        count += 1
-        var digits = 6
-        while fraction % 10 == 0 {
-            fraction /= 10
-            digits -= 1
-        }
-        // The fraction's digits, leading zeros included (0.05 → "05").
-        for place in stride(from: digits - 1, through: 0, by: -1) {
-            buffer[count + place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-            fraction /= 10
-        }
-        return count + digits
+        return writeDecimal(negative: value < 0, whole: whole, fraction: fraction, digits: 6, into: buffer)
     }
 
     /// Writes an integer.
