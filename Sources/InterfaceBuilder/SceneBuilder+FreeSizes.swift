@@ -73,15 +73,18 @@ extension SceneBuilder {
     ///   Another limit (the magnitude bound: a multiplier of `1e10` pushes lengths past
     ///   ±10¹²) is no work refusal: nothing is inferred from the solve and a note names the
     ///   limit (``noteLimit(of:)``); `IBMappingTests.aMagnitudeLimitIsNotBlamedOnWork`.
-    mutating func solvedOnce(_ scene: JSONValue) throws(IBImportError) -> Layout? {
-        guard let decoded = try? SceneDecoder().decode(scene) else { return nil }
+    /// `purpose` names what the solve infers in the refusal ("free sizes"); `pixelAligned`
+    /// false solves without the scene's display scale (the frames before pixel alignment).
+    mutating func solvedOnce(_ scene: JSONValue, purpose: String = "free sizes", pixelAligned: Bool = true) throws(IBImportError) -> Layout? {
+        guard var decoded = try? SceneDecoder().decode(scene) else { return nil }
+        if !pixelAligned { decoded.options.displayScale = nil }
         var limits = SceneLimits()
         limits.maxSolverWork = maxSolverWork
         let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
         guard !compiled.hasErrors else { return nil }
         let layout = compiled.solve(size: decoded.container.size)
         if layout.diagnostics.contains(where: Self.isWorkLimit) {
-            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's free sizes, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
+            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's \(purpose), the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
         }
         if noteLimit(of: layout) { return nil }
         return layout

@@ -34,21 +34,12 @@ extension SceneBuilder {
     ///   ``maxSolverWork`` cell operations.
     mutating func backSolveSymbolInsets(of scene: JSONValue) throws(IBImportError) -> Bool {
         let symbols = views.dropFirst().filter { Self.showsSymbolImage($0.element) && !Self.isMarked($0) && $0.element["id"] != nil }
-        guard !symbols.isEmpty, var decoded = try? SceneDecoder().decode(scene) else { return false }
+        guard !symbols.isEmpty else { return false }
         // The rectangle is taken before pixel alignment: the recorded frame is on the grid,
         // so the insets are the exact difference and the re-solved frame snaps back to it
         // (measured against the snapped rectangle, a @3x edge landed a hair below a half
         // pixel and snapped away: IBMappingTests.symbolInsetsAreTakenBeforePixelAlignment).
-        decoded.options.displayScale = nil
-        var limits = SceneLimits()
-        limits.maxSolverWork = maxSolverWork
-        let compiled = SceneCompiler(scene: decoded, limits: limits).compile()
-        guard !compiled.hasErrors else { return false }
-        let layout = compiled.solve(size: decoded.container.size)
-        if layout.diagnostics.contains(where: Self.isWorkLimit) {
-            throw IBImportError(message: "Importing this document takes more work than allowed (limit maxSolverWork, \(maxSolverWork) cell operations for this hierarchy's symbol images, the request's budget shared by the document's hierarchies): split it, or raise --max-solver-work", line: 0, isLimit: true)
-        }
-        if noteLimit(of: layout) { return false }
+        guard let layout = try solvedOnce(scene, purpose: "symbol images", pixelAligned: false) else { return false }
         let ambiguous = Set(layout.diagnostics.filter { $0.code == .ambiguousLayout }.compactMap(\.view))
         let placed = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
         var taken = false
