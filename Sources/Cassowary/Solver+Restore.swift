@@ -4,9 +4,17 @@
 
 extension Solver {
     /// Makes this solver equal to `base` in every stored value, keeping its own storage for
-    /// the per-symbol tables that a resize writes (the rows, the column index, the
-    /// objective's vectors, the definitions' values) so that the next resize writes in
-    /// place instead of copying them on write.
+    /// what a resize writes (the rows, the column index, the objective's vectors, the
+    /// definitions' values, the basic flags, the edit variables' suggested values, the
+    /// infeasible-row heap and the substitution's scratch arrays) so that the next resize
+    /// writes in place instead of copying them on write and freeing the copies here.
+    ///
+    /// The substitution's scratch arrays are not part of the state: every substitution
+    /// empties them before writing (``Row/merge(_:skipping:_:times:into:added:removed:track:)``
+    /// and ``substitute(_:with:)``), so which buffers they are changes nothing. The heap is
+    /// kept only when it and `base`'s are empty; the edit variables' table only when it
+    /// has `base`'s variables (their values are then written in place, so its layout,
+    /// a copy of `base`'s, and its iteration order stay `base`'s).
     ///
     /// Any solver may be restored from any other: every field is `base`'s afterwards
     /// (`self = base`), and then the four tables are given back their own buffers with
@@ -23,25 +31,68 @@ extension Solver {
         var columns: [SymbolSet] = []
         var values: [Double] = []
         var vectors: [Objective.Vector] = []
+        var basic: [Bool] = []
+        var editTable: [Variable: EditInfo] = [:]
+        var heap = MinHeap()
+        var scratch = SubstitutionScratch()
         swap(&rows, &table.rows)
         swap(&columns, &table.columns)
         swap(&values, &table.definitionValues)
         objective.swapVectors(&vectors)
+        swap(&basic, &table.isBasic)
+        swap(&editTable, &edits)
+        swap(&heap, &infeasible)
+        swap(&scratch, &buffers.substitution)
         self = base
         Self.restore(&rows, from: table.rows)
         columns.restoreElements(from: table.columns) { mine, theirs in mine.restore(from: theirs) }
-        if values.count == table.definitionValues.count {
-            values.withUnsafeMutableBufferPointer { mine in
-                table.definitionValues.withUnsafeBufferPointer { theirs in _ = mine.update(fromContentsOf: theirs) }
-            }
-        } else {
-            values = table.definitionValues
-        }
+        Self.restore(&values, from: table.definitionValues)
+        Self.restore(&basic, from: table.isBasic)
         objective.restoreVectors(&vectors)
+        if !Self.restore(&editTable, from: edits) { editTable = edits }
+        if !(heap.isEmpty && infeasible.isEmpty) { heap = infeasible }
         swap(&rows, &table.rows)
         swap(&columns, &table.columns)
         swap(&values, &table.definitionValues)
         objective.swapVectors(&vectors)
+        swap(&basic, &table.isBasic)
+        swap(&editTable, &edits)
+        swap(&heap, &infeasible)
+        swap(&scratch, &buffers.substitution)
+    }
+}
+
+extension Solver {
+    /// `mine` made equal to `base` in its own buffer when the counts match (no write when
+    /// it is `base`'s buffer), else `base` itself.
+    @inline(__always)
+    static func restore<Element: BitwiseCopyable>(_ mine: inout [Element], from base: [Element]) {
+        guard mine.count == base.count else {
+            mine = base
+            return
+        }
+        let shared = mine.withUnsafeBufferPointer { left in base.withUnsafeBufferPointer { $0.baseAddress == left.baseAddress } }
+        if shared { return }
+        mine.withUnsafeMutableBufferPointer { left in
+            base.withUnsafeBufferPointer { theirs in _ = left.update(fromContentsOf: theirs) }
+        }
+    }
+
+    /// Writes `base`'s edit records into `mine` when both hold the same variables, leaving
+    /// `mine`'s layout as it is (only values of present keys are written, and only those
+    /// that differ, so a table still shared with `base` is not copied).
+    /// - Returns: false when the variables differ (`mine` is then to be replaced by `base`).
+    static func restore(_ mine: inout [Variable: EditInfo], from base: [Variable: EditInfo]) -> Bool {
+        guard mine.count == base.count else { return false }
+        for (variable, info) in base {
+            guard let current = mine[variable] else { return false }
+            if current.constant.bitPattern != info.constant.bitPattern || current.handle != info.handle
+                || current.tag.marker != info.tag.marker || current.tag.other != info.tag.other
+                || current.tag.isRedundant != info.tag.isRedundant {
+                mine[variable] = info
+            }
+        }
+        return true
     }
 }
 
@@ -98,11 +149,17 @@ extension Array {
                     let offset = index &* stride
                     var equal = true
                     var word = 0
-                    // Whole words, then the bytes of a size that is not a multiple of 8.
+                    // Whole words, then half a word and the bytes of a size that is not a
+                    // multiple of 8.
                     while word &+ 8 <= size {
                         if leftBytes.loadUnaligned(fromByteOffset: offset &+ word, as: UInt64.self)
                             != rightBytes.loadUnaligned(fromByteOffset: offset &+ word, as: UInt64.self) { equal = false; break }
                         word &+= 8
+                    }
+                    if equal && word &+ 4 <= size {
+                        if leftBytes.loadUnaligned(fromByteOffset: offset &+ word, as: UInt32.self)
+                            != rightBytes.loadUnaligned(fromByteOffset: offset &+ word, as: UInt32.self) { equal = false }
+                        word &+= 4
                     }
                     while equal && word < size {
                         if leftBytes.load(fromByteOffset: offset &+ word, as: UInt8.self) != rightBytes.load(fromByteOffset: offset &+ word, as: UInt8.self) { equal = false }

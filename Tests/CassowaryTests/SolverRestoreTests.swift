@@ -46,6 +46,54 @@ struct SolverRestoreTests {
         #expect(flow.variables.map { base.value(of: $0).bitPattern } == baseValues)
     }
 
+    /// Two edit variables suggested in turn, sizes after other sizes: the scratch copy
+    /// keeps its own edit table, basic flags, heap and scratch arrays across restores,
+    /// and every round still matches a new copy of the base bit for bit, with the same
+    /// pivots and cell operations. A solver whose edit variables differ from the base's
+    /// (one more) is restored to the base's exactly: the extra one is gone.
+    @Test func twoEditVariablesResizeAfterOtherSizesAsACopy() throws {
+        var flow = try FlowLayout(rows: 5, pinnedWidth: false)
+        let root = flow.variables[0], firstRowHeight = flow.variables[2]
+        try flow.solver.addEditVariable(root, strength: Strength(1e9))
+        try flow.solver.addEditVariable(firstRowHeight, strength: Strength(1e9))
+        let base = flow.solver
+        let baseValues = flow.variables.map { base.value(of: $0).bitPattern }
+        var scratch = base
+        let sizes: [(Double, Double)] = [(320, 44), (900.25, 44), (320, 60), (150.5, 8), (320, 44), (1_200, 100), (900.25, 44)]
+        for (round, (width, height)) in sizes.enumerated() {
+            var copy = base
+            try copy.suggestValue(width, for: root)
+            try copy.suggestValue(height, for: firstRowHeight)
+            copy.updateVariables()
+            try scratch.suggestValue(width, for: root)
+            try scratch.suggestValue(height, for: firstRowHeight)
+            scratch.updateVariables()
+            #expect(scratch.cellOperations == copy.cellOperations && scratch.pivotCount == copy.pivotCount, "round \(round)")
+            #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == flow.variables.map { copy.value(of: $0).bitPattern },
+                    "round \(round), \(width) × \(height)")
+            #expect(copy.value(of: root) == width)
+            scratch.restore(from: base)
+            #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == baseValues, "round \(round)")
+            #expect(scratch.cellOperations == base.cellOperations && scratch.pivotCount == base.pivotCount)
+        }
+        // More edit variables than the base: restored to the base's two.
+        let extra = flow.variables[5]
+        try scratch.addEditVariable(extra, strength: Strength(1e9))
+        try scratch.suggestValue(333, for: extra)
+        try scratch.suggestValue(640, for: root)
+        scratch.restore(from: base)
+        #expect(!scratch.hasEditVariable(extra) && scratch.hasEditVariable(root) && scratch.hasEditVariable(firstRowHeight))
+        #expect(throws: SolverError.unknownEditVariable(extra)) { try scratch.suggestValue(1, for: extra) }
+        var copy = base
+        try copy.suggestValue(640, for: root)
+        try scratch.suggestValue(640, for: root)
+        copy.updateVariables()
+        scratch.updateVariables()
+        #expect(scratch.cellOperations == copy.cellOperations)
+        #expect(flow.variables.map { scratch.value(of: $0).bitPattern } == flow.variables.map { copy.value(of: $0).bitPattern })
+        #expect(flow.variables.map { base.value(of: $0).bitPattern } == baseValues)
+    }
+
     /// A copy stopped by its work limit in the middle of a re-solve is restored too.
     @Test func aSolverStoppedByItsWorkLimitIsRestored() throws {
         var flow = try FlowLayout(rows: 4, pinnedWidth: false)
