@@ -130,6 +130,35 @@ public final class AmbiguityMemo: Sendable {
     }
 }
 
+/// Four values, one for each combination of given container dimensions (key bit 0 the
+/// width, bit 1 the height), held inline: ``CompiledScene/solve(sizes:base:)`` keeps its
+/// solvers and their bases here without allocating an array a request.
+struct ByGivenDimensions<Value> {
+    private var values: (Value, Value, Value, Value)
+
+    init(repeating value: Value) { values = (value, value, value, value) }
+
+    /// The value of `key` (0 to 3; a larger key is 3's).
+    subscript(key: Int) -> Value {
+        get {
+            switch key {
+            case 0: values.0
+            case 1: values.1
+            case 2: values.2
+            default: values.3
+            }
+        }
+        _modify {
+            switch key {
+            case 0: yield &values.0
+            case 1: yield &values.1
+            case 2: yield &values.2
+            default: yield &values.3
+            }
+        }
+    }
+}
+
 /// One solved layout: the frames in the contract's fixed order and the diagnostics
 /// that depend on the size (conflicts, ambiguity, negative sizes).
 public struct Layout: Sendable {
@@ -355,8 +384,8 @@ extension CompiledScene {
         // By which dimensions are given (bit 0 the width, bit 1 the height): the solver
         // moving from size to size (`.some(nil)`: none, each size is solved from scratch),
         // and the base it came from when a scratch copy of it is to be given back.
-        var bases = [Solver??](repeating: nil, count: 4)
-        var lenders = [ResizableBase?](repeating: nil, count: 4)
+        var bases = ByGivenDimensions<Solver??>(repeating: nil)
+        var lenders = ByGivenDimensions<ResizableBase?>(repeating: nil)
         defer {
             // Each scratch copy back to its base, restored (a copy left broken by the work
             // limit is dropped).
@@ -661,9 +690,10 @@ extension CompiledScene {
         // one batch (one index of the tableau's degenerate rows shared by all queries).
         let determined: [Bool]
         if let (kept, signature) = memo, let knownWork = kept.work(for: signature), knownWork <= workLimit {
-            // The same tableau as an analysis that completed within this limit.
-            determined = Array(repeating: true, count: frameFieldExpressions.count)
+            // The same tableau as an analysis that completed within this limit and found
+            // every field determined: nothing to report, no diagnostic to charge.
             work &+= knownWork
+            return ambiguousFields
         } else {
             let before = work
             guard let answers = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else { return nil }

@@ -96,32 +96,35 @@ public struct JSONWriter: Sendable {
     /// of ``key(_:)`` and that call, in one append when the name needs no escape and has
     /// at most ``maxPlainNameBytes`` bytes.
     public mutating func frame(named name: String, x: Double, y: Double, width: Double, height: Double) {
-        let plain = name.utf8.count <= Self.maxPlainNameBytes && name.utf8.withContiguousStorageIfAvailable { bytes in
-            !bytes.contains { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }
-        } == true
-        if plain {
-            writeFrame(plainName: name, x: x, y: y, width: width, height: height)
-        } else {
-            key(name)
-            writeFrame(plainName: nil, x: x, y: y, width: width, height: height)
-        }
+        // The name is checked as it is copied; one that needs an escape is written by `key`.
+        if name.utf8.count <= Self.maxPlainNameBytes && writeFrame(plainName: name, x: x, y: y, width: width, height: height) { return }
+        key(name)
+        writeFrame(plainName: nil, x: x, y: y, width: width, height: height)
     }
 
     /// The longest member name ``frame(named:x:y:width:height:)`` writes in one append.
     static let maxPlainNameBytes = 64
 
-    /// ``frame(named:x:y:width:height:)`` with a name known to need no escape (at most
-    /// ``maxPlainNameBytes`` bytes), or none.
-    private mutating func writeFrame(plainName name: String?, x: Double, y: Double, width: Double, height: Double) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * Self.maxNumberBytes + Self.maxPlainNameBytes + 40) { buffer in
+    /// ``frame(named:x:y:width:height:)`` with a name of at most ``maxPlainNameBytes``
+    /// bytes, or none.
+    /// - Returns: false, having written nothing, when the name needs an escape (a byte
+    ///   below 0x20, `"` or `\`) or its bytes are not contiguous.
+    @discardableResult
+    private mutating func writeFrame(plainName name: String?, x: Double, y: Double, width: Double, height: Double) -> Bool {
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 4 * Self.maxNumberBytes + Self.maxPlainNameBytes + 40) { buffer -> Bool in
             let start = buffer.baseAddress!
             var end = start
             if needsComma { end.initialize(to: UInt8(ascii: ",")); end += 1 }
             if let name {
                 end.initialize(to: UInt8(ascii: "\"")); end += 1
-                name.utf8.withContiguousStorageIfAvailable { bytes in
-                    for byte in bytes { end.initialize(to: byte); end += 1 }
+                let plain = name.utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+                    for byte in bytes {
+                        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+                        end.initialize(to: byte); end += 1
+                    }
+                    return true
                 }
+                guard plain == true else { return false }
                 end.initialize(to: UInt8(ascii: "\"")); end += 1
                 end.initialize(to: UInt8(ascii: ":")); end += 1
             }
@@ -142,10 +145,13 @@ public struct JSONWriter: Sendable {
             let written = UnsafeBufferPointer(start: start, count: end - start)
             // Checked as the bytes are: a frame past the limit stops the writer here, and
             // the answer is the same stop as if written field by field.
-            guard out.admits(written.count) else { return }
+            guard out.admits(written.count) else { return true }
             out.append(written)
+            return true
         }
+        guard written else { return false }
         needsComma = true
+        return true
     }
 
     /// The most bytes ``formatNumber(_:into:)`` writes: `description`'s longest form,
@@ -555,6 +561,13 @@ public func roundedForResponse(_ value: Double) -> Double {
     // Beyond 1e9 points a double has no 6 decimals left to round (its spacing there is
     // about 1e-7), and scaling by 1e6 could overflow: such values are returned as they are.
     guard value.isFinite, abs(value) < 1e9 else { return value }
-    let rounded = (value * 1_000_000).rounded() / 1_000_000
+    // `scaled.rounded()` (to nearest, halves away from zero) without a call into libm:
+    // below 10¹⁵ in magnitude the truncation through Int64 is exact, and so is the
+    // fraction `scaled - truncated` (`JSONWriterTests.roundingForTheResponseMatchesRounded`).
+    let scaled = value * 1_000_000
+    let truncated = Double(Int64(scaled))
+    let fraction = scaled - truncated
+    let nearest = fraction >= 0.5 ? truncated + 1 : fraction <= -0.5 ? truncated - 1 : truncated
+    let rounded = nearest / 1_000_000
     return rounded == 0 ? 0 : rounded
 }

@@ -294,6 +294,56 @@ struct JSONWriterTests {
         }
     }
 
+    /// ``JSONWriter/frame(named:x:y:width:height:)`` with any name writes the bytes of
+    /// ``JSONWriter/key(_:)`` and ``JSONWriter/frame(x:y:width:height:)``: names that need
+    /// an escape anywhere (first, middle, last byte) fall back to the key after the plain
+    /// copy has begun, and leave nothing of it behind.
+    @Test func aFrameOfAnyNameIsWrittenAsItsKeyAndFrame() {
+        let names = ["a", "\"first", "mid\"dle", "last\"", "back\\slash", "ctl\u{1}", "\u{1F}", "caf\u{E9}",
+                     String(repeating: "p", count: 64), String(repeating: "q", count: 63) + "\"", ""]
+        for name in names {
+            var fused = JSONWriter(), parts = JSONWriter()
+            fused.beginObject(); parts.beginObject()
+            for (x, y) in [(1.5, -2.0), (320.0001, 0.1 + 0.2)] {
+                fused.frame(named: name, x: x, y: y, width: 10, height: 44.000001)
+                parts.key(name)
+                parts.frame(x: x, y: y, width: 10, height: 44.000001)
+            }
+            fused.endObject(); parts.endObject()
+            #expect(String(decoding: fused.bytes, as: UTF8.self) == String(decoding: parts.bytes, as: UTF8.self), "name \(name.debugDescription)")
+        }
+    }
+
+    /// ``roundedForResponse(_:)`` equals `(value * 1e6).rounded() / 1e6` (halves away from
+    /// zero, `-0` as `0`) bit for bit: on exact halves of a millionth, their neighbours,
+    /// and values of every magnitude below 10⁹ of both signs.
+    @Test func roundingForTheResponseMatchesRounded() {
+        func reference(_ value: Double) -> Double {
+            guard value.isFinite, abs(value) < 1e9 else { return value }
+            let rounded = (value * 1_000_000).rounded() / 1_000_000
+            return rounded == 0 ? 0 : rounded
+        }
+        var values: [Double] = [0, -0.0, 0.5e-6, -0.5e-6, 1.5e-6, -2.5e-6, 0.4999999e-6, 999_999_999.9999995, -999_999_999.9999995,
+                                1e9, -1e9, 1e9.nextDown, .nan, .infinity, -.infinity, .leastNonzeroMagnitude, 320.0001, 0.1 + 0.2]
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for _ in 0..<200_000 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            let whole = Double(state >> 34)                  // 0 to 2³⁰
+            let fraction = Double((state >> 8) & 0x3FF_FFFF) / Double(1 << 26)
+            let sign: Double = state & 1 == 0 ? 1 : -1
+            let magnitude = (whole + fraction) / pow(10, Double((state >> 1) & 15))
+            values.append(sign * magnitude)
+            // Exact halves of a millionth, and the doubles next to them.
+            let half = sign * (Double(state >> 44) + 0.5) / 1_000_000
+            values.append(contentsOf: [half, half.nextUp, half.nextDown])
+        }
+        let differing = values.filter { value in
+            !(roundedForResponse(value).bitPattern == reference(value).bitPattern || (value.isNaN && roundedForResponse(value).isNaN))
+        }
+        #expect(values.count == 800_018)
+        #expect(differing.isEmpty, "first: \(differing.prefix(5))")
+    }
+
     @Test func roundingForResponses() {
         #expect(roundedForResponse(1.23456789) == 1.234568)
         #expect(roundedForResponse(-0.0000001) == 0)
