@@ -139,6 +139,19 @@ public enum CacheKey {
         return (.object(structure), .object(size))
     }
 
+    /// `split(json).size` without building the structure: `json` itself when it has only
+    /// `sizes` and a `container` object of only `width` and `height` (the split would
+    /// rebuild the same members in the same order), else the split's.
+    static func sizePart(_ json: JSONValue) -> JSONValue {
+        guard case .object(let members) = json else { return .object([]) }
+        for (name, value) in members {
+            if utf8Equal(name, "sizes") { continue }
+            guard utf8Equal(name, "container"), case .object(let container) = value,
+                  container.allSatisfy({ utf8Equal($0.0, "width") || utf8Equal($0.0, "height") }) else { return split(json).size }
+        }
+        return json
+    }
+
     /// A container object's members split into its structure (all but `width` and
     /// `height`) and its size (those two), each in document order.
     static func splitContainer(_ container: [(String, JSONValue)]) -> (structure: [(String, JSONValue)], size: [(String, JSONValue)]) {

@@ -155,10 +155,13 @@ public struct SceneEngine: Sendable {
         let scene: Scene, digest: SHA256Digest, size: JSONValue
         // The structure key without groups and labels, when the structure cache has it.
         var plainKey: SHA256Digest? = nil
+        // Whether a view is a label, when the structure cache knows it.
+        var knownHasText: Bool? = nil
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
-            (scene, digest, size) = (resized, known.digest, CacheKey.split(template.sizeMembers).size)
+            (scene, digest, size) = (resized, known.digest, CacheKey.sizePart(template.sizeMembers))
             plainKey = known.plainKey
+            knownHasText = known.hasText
             if recentTemplate == nil { structures?.noteRecent(template) }
         } else {
             let json: JSONValue
@@ -184,7 +187,7 @@ public struct SceneEngine: Sendable {
         var sceneText: SceneText?
         var fontNames: [String] = []
         var storedFonts = StoredFonts.none
-        if scene.views.contains(where: { $0.text != nil }) {
+        if knownHasText ?? scene.views.contains(where: { $0.text != nil }) {
             if let fonts {
                 let families = StoredFonts.families(in: scene)
                 if !families.isEmpty {

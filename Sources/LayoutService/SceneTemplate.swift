@@ -101,10 +101,20 @@ struct SceneTemplate: Sendable {
     /// and `height`, sorted: ``CacheKey/splitContainer(_:)``); `nil` unless it is an object.
     private static func container(_ value: ArraySlice<UInt8>, parser: JSONParser) -> ([(String, JSONValue)], [UInt8])? {
         guard case .some(.object(let container)) = try? parser.parse(value) else { return nil }
+        // Only a size: the structure is the empty object's, written once.
+        if container.allSatisfy({ utf8Equal($0.0, "width") || utf8Equal($0.0, "height") }) { return (container, emptyStructure) }
         var structure = JSONWriter(reservingCapacity: 64)
         structure.value(.object(CacheKey.splitContainer(container).structure), sortingKeys: true)
         return (container, structure.bytes)
     }
+
+    /// The canonical structure of a container with no member but `width` and `height`
+    /// (an empty object, as ``container(_:parser:)`` writes it otherwise).
+    private static let emptyStructure: [UInt8] = {
+        var writer = JSONWriter(reservingCapacity: 8)
+        writer.value(.object([]), sortingKeys: true)
+        return writer.bytes
+    }()
 
     /// The template of `other` when it is this template, found in place: `other`'s bytes
     /// equal ``body``'s but for the values of `container` and `sizes`, each of which is

@@ -47,6 +47,9 @@ final class StructureCache: Sendable {
         /// stored faces), hashed once here instead of once a request
         /// (`StructureCacheTests.keptStructureKeyIsTheComputedOne`).
         let plainKey: SHA256Digest
+        /// Whether a view of ``scene`` is a label (has `text`): the same for every body of
+        /// the template (a body's sizes change no view), so a request need not look.
+        let hasText: Bool
     }
 
     private let table: TwoGenerationCache<Key, Entry>
@@ -98,7 +101,8 @@ final class StructureCache: Sendable {
 
     /// Keeps `scene`, decoded from a body of `template` whose structure has `digest`.
     func insert(_ scene: Scene, digest: SHA256Digest, template: SceneTemplate) {
-        templates.insert(KnownScene(scene: scene, digest: digest, plainKey: CacheKey.structureKey(digest: digest, groups: [])), for: template.key,
+        templates.insert(KnownScene(scene: scene, digest: digest, plainKey: CacheKey.structureKey(digest: digest, groups: []),
+                                    hasText: scene.views.contains { $0.text != nil }), for: template.key,
                          cost: template.key.bytes.count + scene.approximateByteCount, generation: templates.generation)
     }
 

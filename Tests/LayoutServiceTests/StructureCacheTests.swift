@@ -351,4 +351,74 @@ struct StructureCacheTests {
         // 360 and 361 reach the same tableau: still one kept analysis, now reused.
         #expect(base.memo.count == 1)
     }
+
+    /// Both container dimensions given and changed from request to request, a size after
+    /// a different size (the scratch copy of the kept base restored in between), then the
+    /// first sizes again: every answer is a fresh engine's, byte for byte, and one scratch
+    /// copy is kept, restored to the base.
+    @Test func sizesAfterOtherSizesInBothDimensionsMatchFreshSolves() throws {
+        let engine = Self.cachingEngine()
+        let sizes: [(Double, Double)] = [(375, 200), (320.0001, 200), (375, 480.5), (90, 60), (1_000, 200), (375, 200),
+                                         (320.0001, 480.5), (90, 60)]
+        var writer = JSONWriter()
+        writer.value(Self.form)
+        let text = String(decoding: writer.bytes, as: UTF8.self)
+        #expect(text.contains(#""width":375,"height":200,"#))
+        for (width, height) in sizes {
+            let body = Array(text.replacingOccurrences(of: #""width":375,"height":200,"#, with: #""width":\#(width),"height":\#(height),"#).utf8)
+            let cached = Self.answer(engine, body: body), fresh = Self.answer(SceneEngine(), body: body)
+            #expect(cached.status == fresh.status, "\(width) × \(height)")
+            #expect(String(decoding: cached.body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self), "\(width) × \(height)")
+        }
+        let prepared = try engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }).get()
+        let entry = try #require(engine.structures?.lookup(digest: prepared.structureKey, fitsWidth: false, fitsHeight: false))
+        #expect(entry.base.scratch.count == 1)
+        #expect(engine.structures?.usage.entries == 1)
+    }
+
+    /// ``CacheKey/sizePart(_:)`` is ``CacheKey/split(_:)``'s size for every shape of size
+    /// members a template keeps: a container of only its size (in either order, one of the
+    /// two, none), with margins or a safe area, with `sizes`, `sizes` alone.
+    @Test func theSizePartIsTheSplitsSize() throws {
+        let shapes = [
+            #"{"container": {"width": 320.0001, "height": 200}}"#,
+            #"{"container": {"height": 200, "width": 1}}"#,
+            #"{"container": {"width": 1}}"#,
+            #"{"container": {}}"#,
+            #"{"container": {"width": 1, "margins": {"left": 2}, "height": 3}}"#,
+            #"{"container": {"safeArea": {"top": 20}, "width": 1}}"#,
+            #"{"container": {"width": 1, "height": 2}, "sizes": [{"width": 5}, {}]}"#,
+            #"{"sizes": [{"height": 5}], "container": {"height": 2}}"#,
+            #"{"sizes": "none"}"#,
+            #"{}"#,
+        ]
+        for shape in shapes {
+            let json = try JSONParser().parse(Array(shape.utf8))
+            #expect(CacheKey.sizePart(json) == CacheKey.split(json).size, "\(shape)")
+            var fast = JSONWriter(), split = JSONWriter()
+            fast.value(CacheKey.sizePart(json), sortingKeys: true)
+            split.value(CacheKey.split(json).size, sortingKeys: true)
+            #expect(fast.bytes == split.bytes, "\(shape)")
+        }
+    }
+
+    /// A container of only its size has the template of the empty structure: bodies of
+    /// other sizes (or none) are recognised in place and have the key made from scratch,
+    /// and one with margins is not the same template.
+    @Test func aContainerOfOnlyItsSizeIsRecognised() throws {
+        let base = #"{"container": {"width": 375, "height": 200}, "views": ["a"], "constraints": ["H:|-[a]-|"]}"#
+        let template = try #require(SceneTemplate(body: Array(base.utf8), maximumDepth: 64))
+        for text in [base.replacingOccurrences(of: "375", with: "320.0001"), base.replacingOccurrences(of: #""width": 375, "height": 200"#, with: ""),
+                     base.replacingOccurrences(of: #""width": 375, "height": 200"#, with: #""height": 1, "width": 2"#)] {
+            let body = Array(text.utf8)
+            let found = try #require(template.rebased(onto: body, maximumDepth: 64), "\(text)")
+            let fresh = try #require(SceneTemplate(body: body, maximumDepth: 64))
+            #expect(found.key == fresh.key && found.key == template.key && found.sizeMembers == fresh.sizeMembers, "\(text)")
+        }
+        for text in [base.replacingOccurrences(of: #""height": 200"#, with: #""height": 200, "margins": {}"#),
+                     base.replacingOccurrences(of: #""height": 200"#, with: #""height": 200, "x": 1"#)] {
+            #expect(template.rebased(onto: Array(text.utf8), maximumDepth: 64) == nil, "\(text)")
+            #expect(SceneTemplate(body: Array(text.utf8), maximumDepth: 64)?.key != template.key, "\(text)")
+        }
+    }
 }
