@@ -132,7 +132,11 @@ extension Solver {
     /// - Complexity: O(rank of `symbol` + Σ length of the definitions it depends on).
     func evaluateDefinition(_ symbol: Symbol) -> Double {
         let rank = table.definitionRank[symbol.id]
-        var memo = [Double?](repeating: nil, count: rank + 1)
+        // Grown from empty rather than `Array(repeating:count:)` (an allocation that is not
+        // specialised, with a run-time type lookup).
+        var memo: [Double?] = []
+        memo.reserveCapacity(rank + 1)
+        memo.append(contentsOf: repeatElement(nil, count: rank + 1))
         var stack = [symbol]
         while let top = stack.last {
             let topRank = table.definitionRank[top.id]

@@ -684,7 +684,11 @@ extension CompiledScene {
     func reportAmbiguity(_ solver: Solver, into findings: inout LayoutFindings, workLimit: Int, work: inout Int,
                          refs: ConstraintRefCache, constraintRef: ((ConstraintHandle) -> ConstraintRef?)?,
                          memo: (AmbiguityMemo, AmbiguityMemo.Signature)?) -> [UInt8]? {
-        var ambiguousFields = [UInt8](repeating: 0, count: hierarchy.itemCount)
+        // Grown from empty rather than `Array(repeating:count:)` (an allocation that is not
+        // specialised, with a run-time type lookup): one per layout.
+        var ambiguousFields: [UInt8] = []
+        ambiguousFields.reserveCapacity(hierarchy.itemCount)
+        ambiguousFields.append(contentsOf: repeatElement(0, count: hierarchy.itemCount))
         let severity: Diagnostic.Severity = scene.options.ambiguity == .error ? .error : .warning
         // Every reported field as an expression (built once at compile time), checked in
         // one batch (one index of the tableau's degenerate rows shared by all queries).

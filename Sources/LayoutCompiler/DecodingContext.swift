@@ -36,7 +36,11 @@ struct DecodingContext {
     /// - Complexity: O(members × known).
     @discardableResult
     mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) -> [Int] {
-        var given = [Int](repeating: -1, count: known.count)
+        // Grown from empty rather than `Array(repeating:count:)`, whose allocation is not
+        // specialised and looks its storage type up at run time on every call.
+        var given: [Int] = []
+        given.reserveCapacity(known.count)
+        given.append(contentsOf: repeatElement(-1, count: known.count))
         for (offset, (name, _)) in members.enumerated() {
             guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
                 var suggestion = ""
