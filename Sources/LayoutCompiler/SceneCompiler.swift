@@ -211,15 +211,12 @@ public struct SceneCompiler: Sendable {
             if state.usesSafeArea { state.prependSafeAreaDefinitions() }
         }
         if state.omitted > 0 { state.diagnostics.append(.omission(state.omitted)) }
-        var levels = Set<Double>()   // counted only: its order chooses nothing
-        for compiled in state.constraints where !compiled.constraint.strength.isRequired {
-            levels.insert(compiled.constraint.strength.value)
-        }
-        if levels.count > limits.maxPriorityLevels {
+        let levelCount = Self.optionalLevelCount(state.constraints)
+        if levelCount > limits.maxPriorityLevels {
             state.hasErrors = true
             state.diagnostics = LayoutDiagnostic.appending(LayoutDiagnostic(
                 code: .limitExceeded,
-                message: "The scene uses \(levels.count) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"),
+                message: "The scene uses \(levelCount) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"),
                 to: state.diagnostics)
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
@@ -228,6 +225,34 @@ public struct SceneCompiler: Sendable {
                              frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
                              hasErrors: state.hasErrors, guideSizesNamed: state.guideSizesNamed)
     }
+}
+
+extension SceneCompiler {
+    /// How many distinct strengths below required `constraints` use (each is a strength
+    /// level of the solver). The first ``levelListLimit`` are kept in a list compared in
+    /// place (a scene's usual handful of priorities: no hashing, no set to allocate);
+    /// past them a set counts the rest. Either way the exact count
+    /// (`DiagnosticsTests.distinctPrioritiesAreLimited`, `levelCountIsTheDistinctCount`).
+    /// - Complexity: O(constraints × ``levelListLimit``), then O(1) a constraint.
+    static func optionalLevelCount(_ constraints: [CompiledConstraint]) -> Int {
+        var listed: [Double] = []
+        var others: Set<Double>? = nil   // counted only: its order chooses nothing
+        for compiled in constraints where !compiled.constraint.strength.isRequired {
+            let value = compiled.constraint.strength.value
+            if listed.contains(value) { continue }
+            if listed.count < levelListLimit {
+                if listed.isEmpty { listed.reserveCapacity(levelListLimit) }
+                listed.append(value)
+            } else {
+                others = others ?? []
+                others!.insert(value)
+            }
+        }
+        return listed.count + (others?.count ?? 0)
+    }
+
+    /// The distinct strengths ``optionalLevelCount(_:)`` keeps in its list.
+    static var levelListLimit: Int { 16 }
 }
 
 /// Maps an Apple priority (1...1000) to a solver strength: 1000 is required; every
@@ -262,6 +287,10 @@ struct CompileState {
     var mentions: [(key: Int, constraint: Int)] = []
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
+    /// The arrays of the last entry's ``ResolvedTerms``, emptied and filled again by the
+    /// next one (``resolveNames(_:entry:key:isVisualFormat:names:)``): one pair of arrays
+    /// a compile instead of one a constraint entry.
+    var resolvedBuffers = ResolvedTerms()
     let isRightToLeft: Bool
     /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
     /// its height (only then is a negative size of it reported).
@@ -375,6 +404,8 @@ struct CompileState {
         if result.diagnostics.contains(where: { $0.severity == .error }) { return }
         var names = RecentNames()
         guard var resolved = resolveNames(result, entry: entry, key: key, isVisualFormat: isVisualFormat, names: &names) else { return }
+        // Its arrays go back for the next entry (``resolvedBuffers``), whatever happens below.
+        defer { resolvedBuffers = resolved }
         var vflSuperview = 0
         if isVisualFormat {
             guard let superview = visualFormatSuperview(result, resolved: resolved, entry: entry, key: key, names: &names) else { return }
@@ -411,6 +442,9 @@ struct CompileState {
     mutating func resolveNames(_ result: ParseResult, entry: ConstraintEntry, key: ConstraintKey, isVisualFormat: Bool,
                                names: inout RecentNames) -> ResolvedTerms? {
         var resolved = ResolvedTerms()
+        swap(&resolved, &resolvedBuffers)
+        resolved.views.removeAll(keepingCapacity: true)
+        resolved.starts.removeAll(keepingCapacity: true)
         var failed = false
         var reportedUnknown: Set<String> = []
         resolved.starts.reserveCapacity(result.constraints.count + 1)
