@@ -306,20 +306,20 @@ struct CompileState {
         addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
-        let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
+        var sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
                                         superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
                                         views: hierarchy)
         for (index, entry) in scene.constraints.enumerated() {
-            add(entry, key: .scene(index), parseOptions: sceneOptions)
+            add(entry, key: .scene(index), parseOptions: &sceneOptions)
         }
         for group in groups {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
-            let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
+            var groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
                                             superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
                                             views: hierarchy)
             for (index, entry) in group.constraints.enumerated() {
-                add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
+                add(entry, key: .group(name: group.name, index: index), parseOptions: &groupOptions)
             }
         }
     }
@@ -380,8 +380,10 @@ struct CompileState {
     /// VFL views in different parents (``visualFormatSuperview(_:resolved:entry:key:names:)``),
     /// a number beyond ±``maximumMagnitude`` (``reportNumberBeyondLimit(_:entry:key:)``);
     /// then each part (``addParts(_:resolved:superview:entry:key:)``).
-    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: ParseOptions) {
-        var parseOptions = parseOptions
+    /// `parseOptions` is the entry's scene's or group's, its ``ParseOptions/suggestionComparisons``
+    /// set here for this entry (set in place: a copy of the options retains their metrics
+    /// and views again).
+    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: inout ParseOptions) {
         // Past the listed diagnostics no note is answered: no did-you-mean search either.
         parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
@@ -449,10 +451,11 @@ struct CompileState {
         var reportedUnknown: Set<String> = []
         resolved.starts.reserveCapacity(result.constraints.count + 1)
         resolved.views.reserveCapacity(2 * result.constraints.count)
-        for parsed in result.constraints {
+        // By index: each part's sides are read in place, not copied with the part.
+        for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
             for side in 0..<2 {
-                for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
+                for term in side == 0 ? result.constraints[part].lhs.terms : result.constraints[part].rhs.terms {
                     switch term.item {
                     case .view(let name):
                         if let index = names.index(of: name, in: hierarchy), index != 0 {
