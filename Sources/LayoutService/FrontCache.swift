@@ -17,23 +17,24 @@ import Synchronization
 /// cannot empty the cache or hold memory.
 ///
 /// Never stale, even with other processes writing groups: a scene may include groups
-/// whose current version changes without the body changing, so each entry
-/// (``FrontAnswer``) carries the versions its scene's unversioned references were
-/// resolved to, and a hit on an entry that has any is used only after the store, asked
-/// in one round trip (``GroupStoring/currentVersions(of:)``), names exactly those
-/// versions. An entry without such references (no groups, or only pinned `NAME@VERSION`
-/// ones, whose content never changes) is answered without asking the store. A group
-/// write through this process also bumps ``generation`` and empties the cache; a result
-/// is only inserted if no group write happened here since its request started.
+/// whose current version changes without the body changing, or pin a version
+/// (`NAME@VERSION`) that another process deletes or prunes, so each entry
+/// (``FrontAnswer``) carries the current version of every group its scene includes, and
+/// a hit on an entry that has any is used only after the store, asked in one round trip
+/// (``GroupStoring/currentVersions(of:)``), names exactly those versions (a delete or a
+/// prune always changes them). An entry without groups is answered without asking the
+/// store. A group write through this process also bumps ``generation`` and empties the
+/// cache; a result is only inserted if no group write happened here since its request
+/// started.
 ///
 /// A `final class` because the cache is shared by all request threads; its state is
 /// guarded by a `Mutex`. The same two-generation table also keeps compiled scene
 /// structures (``StructureCache``), with each value's own cost.
 typealias FrontCache = TwoGenerationCache<FrontCacheKey, FrontAnswer>
 
-/// A front cache entry: an answer's body and the versions its scene's references without
-/// a version were resolved to (``SceneEngine/Prepared/currentVersions``: sorted by name,
-/// one per name; empty when the scene has none).
+/// A front cache entry: an answer's body and the current versions of the groups its scene
+/// includes, pinned or not (``SceneEngine/Prepared/currentVersions``: sorted by name, one
+/// per name; empty when the scene has none).
 ///
 /// Stored font faces likewise: ``fontNames`` are the face names the scene's families may
 /// have (``SceneEngine/Prepared/fontNames``) and ``fontVersions`` the stored faces the font

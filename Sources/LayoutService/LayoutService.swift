@@ -35,6 +35,9 @@ public final class LayoutService: Sendable {
     /// The counters behind `GET /metrics`.
     public let metrics = Metrics()
     let engine: SceneEngine
+    /// The result key's limits component (``CacheKey/limits(_:maxResponseBytes:)``) of
+    /// ``engine``'s limits, which never change while the service runs.
+    let resultKeyLimits: [UInt8]
     let frontCache: FrontCache
     /// Stored groups decoded, by `NAME@VERSION` (``GroupCache``).
     let groupCache = GroupCache()
@@ -80,6 +83,7 @@ public final class LayoutService: Sendable {
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
                                   structureCacheBytes: configuration.structureCacheBytes,
                                   maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
+        self.resultKeyLimits = CacheKey.limits(configuration.sceneLimits, maxResponseBytes: configuration.maxResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
         self.answeredCounts = answeredCounts
@@ -295,8 +299,8 @@ public final class LayoutService: Sendable {
     /// A `/solve` or `/validate` answer straight from the front cache, when it needs
     /// neither solving nor the store: the request has no query, asks for JSON, has an
     /// accepted media type and no `Cache-Control: no-cache`/`no-store`, and the hit's
-    /// scene references no group without a version and no stored font family (both need the
-    /// store to say the hit is current: e2e `fonts/stored-face-across-pg-replicas`). The same bytes and fields as
+    /// scene includes no group and no stored font family (both need the store to say the
+    /// hit is current: e2e `fonts/stored-face-across-pg-replicas`). The same bytes and fields as
     /// ``solve(_:)``'s and ``validate(_:)``'s answers to it; `nil` otherwise.
     func answerFromFront(_ request: HTTPRequest, route: CacheKey.Space) -> HTTPResponse? {
         guard request.query == nil, checkMediaType(request) == nil else { return nil }
@@ -409,9 +413,10 @@ public final class LayoutService: Sendable {
     // MARK: - /solve and /validate
 
     /// `POST /solve`. Read-your-writes across processes: every cache is looked up only by
-    /// keys carrying the versions the request's scene resolves to, the unversioned
-    /// references resolved against the group store once per request
-    /// (``currentVersions(_:known:)``); see ``FrontCache`` and ``CacheKey``.
+    /// keys carrying the versions the request's scene resolves to, the current versions of
+    /// all its groups (pinned ones included: a delete or prune elsewhere removes them) asked
+    /// of the group store once per request (``currentVersions(_:known:)``); see
+    /// ``FrontCache`` and ``CacheKey``.
     ///
     /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
     /// versions are looked up (``checkFront(_:)``).
@@ -460,13 +465,13 @@ public final class LayoutService: Sendable {
     private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
-        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              fonts: storedFontSource, resolveGroup: resolveGroup) {
+        let groups = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groups.current, fonts: storedFontSource, resolveGroup: groups.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
             return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
         }
-        let key = CacheKey.result(prepared, route: .solve)
+        let key = CacheKey.result(prepared, route: .solve, limits: resultKeyLimits)
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
@@ -525,8 +530,8 @@ public final class LayoutService: Sendable {
     /// `POST /validate` past the front cache: prepare and validate.
     private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
-        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              fonts: storedFontSource, resolveGroup: resolveGroup) {
+        let groups = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groups.current, fonts: storedFontSource, resolveGroup: groups.resolve) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
@@ -555,8 +560,8 @@ public final class LayoutService: Sendable {
     }
 
     /// Checks a front cache hit against the store: current at once, without a round trip,
-    /// when its scene has no unversioned references; otherwise after one
-    /// ``GroupStoring/currentVersions(of:)``.
+    /// when its scene includes no group; otherwise after one
+    /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not.
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
@@ -583,7 +588,7 @@ public final class LayoutService: Sendable {
         }
     }
 
-    /// The current versions of `names` (a scene's unversioned references, sorted): `known`'s
+    /// The current versions of `names` (the groups a scene includes, sorted): `known`'s
     /// when it asked the store for exactly these names in this request, else the store's
     /// answer in one round trip.
     /// - Throws: ``EngineFailure/groupLookupFailed(_:)`` (503) when the store cannot answer.
@@ -596,13 +601,39 @@ public final class LayoutService: Sendable {
         }
     }
 
-    /// Loads a group for a scene: a pinned version (pinned by the scene, or resolved by
-    /// ``currentVersions(_:known:)``) kept in ``groupCache`` is used without asking the
-    /// store; otherwise it is read and kept. Store failures become an ``EngineFailure``
-    /// (503); a pinned version that was pruned throws ``PrunedGroupVersion``.
-    func resolveGroup(_ reference: GroupReference) throws -> ResolvedGroup? {
-        if let version = reference.version, let kept = groupCache.lookup(name: reference.name, version: version) {
-            return kept
+    /// The two group closures of one request's ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)``:
+    /// the current versions of the scene's names (``currentVersions(_:known:)``, one lookup,
+    /// or `known`'s), and a resolver that checks pinned versions against that same answer
+    /// (``resolveGroup(_:current:)``).
+    func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver) {
+        let seen = SeenVersions()
+        return ({ [self] names in
+            let versions = try currentVersions(names, known: known)
+            seen.versions = versions
+            return versions
+        }, { [self] reference in try resolveGroup(reference, current: seen.versions) })
+    }
+
+    /// What one request's store lookup answered (``groupSource(known:)``); used on that
+    /// request's thread only.
+    final class SeenVersions {
+        var versions: [String: Int] = [:]
+    }
+
+    /// Loads a group for a scene, given `current`: the current versions the store named for
+    /// the scene's names in this request (``groupSource(known:)``). A pinned version (pinned
+    /// by the scene, or resolved from `current`) of a name without a current version was
+    /// deleted: `nil`. One kept in ``groupCache`` and sure to be stored still
+    /// (``GroupCache/lookup(name:version:current:)``) is used without asking the store;
+    /// otherwise it is read and kept. Store failures become an ``EngineFailure`` (503); a
+    /// pinned version that was pruned throws ``PrunedGroupVersion``.
+    func resolveGroup(_ reference: GroupReference, current: [String: Int]) throws -> ResolvedGroup? {
+        var nameCurrent = 0
+        if let version = reference.version {
+            // A delete removes every version; numbers are never reused.
+            guard let known = current[reference.name] else { return nil }
+            nameCurrent = known
+            if let kept = groupCache.lookup(name: reference.name, version: version, current: known) { return kept }
         }
         let stored: StoredGroup?
         do {
@@ -620,7 +651,7 @@ public final class LayoutService: Sendable {
             }
             return nil
         }
-        return try groupCache.group(name: stored.name, version: stored.version,
+        return try groupCache.group(name: stored.name, version: stored.version, current: max(nameCurrent, stored.version),
                                     jsonBytes: stored.constraintsJSON.utf8.count + stored.metricsJSON.utf8.count) {
             let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
             guard let json = try? JSONParser().parse(Array(body.utf8)),

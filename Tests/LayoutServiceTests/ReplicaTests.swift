@@ -202,9 +202,9 @@ struct ReplicaReadYourWritesTests {
     }
 }
 
-/// The round trips a request makes to the group store: none for a scene without groups
-/// or with pinned versions already decoded, exactly one (for all its groups) for a scene
-/// with unversioned references, cached or not.
+/// The round trips a request makes to the group store: none for a scene without groups,
+/// exactly one (for all its groups, pinned or not) for a scene with groups, cached or not,
+/// and no group read for versions already decoded.
 @Suite("replicas: round trips per request")
 struct ReplicaRoundTripTests {
     typealias R = ReplicaRequests
@@ -237,21 +237,22 @@ struct ReplicaRoundTripTests {
         #expect(groups.currentVersionCalls.load(ordering: .relaxed) == 3)
         #expect(groups.groupReads.load(ordering: .relaxed) == 2)
 
-        // Pinned: read once, then never asked again.
+        // Pinned: read once; then each request asks the current versions once, as for
+        // unversioned names (a delete or prune elsewhere changes them), and reads nothing.
         #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
         let calls = groups.currentVersionCalls.load(ordering: .relaxed)
         let reads = groups.groupReads.load(ordering: .relaxed)
         #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
         #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":100")))
                 == .number(76))
-        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls)
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 2)
         #expect(groups.groupReads.load(ordering: .relaxed) == reads)
     }
 }
 
 /// The group store unreachable (PostgreSQL down): `/readyz` 503; group reads and writes
-/// and scenes with unversioned groups 503 with `Retry-After` (/solve and /validate alike,
-/// cached or not); scenes without groups, and with pinned versions held in memory, still
+/// and scenes with groups 503 with `Retry-After` (/solve and /validate alike,
+/// cached or not, pinned versions held in memory included); scenes without groups still
 /// solve; everything answers again once the store is back, with no restart.
 @Suite("replicas: the group store down")
 struct ReplicaFaultTests {
@@ -291,7 +292,11 @@ struct ReplicaFaultTests {
             #expect(response.headers["Retry-After"] == "5")
         }
         let other = R.scene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
-        for (path, body) in [("/solve", R.scene), ("/solve", other), ("/validate", R.scene), ("/validate", other)] {
+        // A pinned version held in memory too: whether another replica deleted or pruned
+        // it cannot be told without the store.
+        let pinnedOther = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
+        for (path, body) in [("/solve", R.scene), ("/solve", other), ("/validate", R.scene), ("/validate", other),
+                             ("/solve", R.pinnedScene), ("/solve", pinnedOther), ("/validate", pinnedOther)] {
             let response = R.post(router, path, body)
             #expect(response.status == 503, "\(path) \(body)")
             #expect(response.headers["Retry-After"] == "5", "\(path) \(body)")
@@ -300,15 +305,86 @@ struct ReplicaFaultTests {
             #expect(detail == .string("The group store cannot be read right now: the database is unavailable"))
         }
         #expect(try R.redWidth(R.post(router, "/solve", R.plainScene)) == .number(186))
-        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
-        let pinnedOther = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
-        #expect(try R.redWidth(R.post(router, "/solve", pinnedOther)) == .number(276))
-        #expect(try JSONParser().parse(R.post(router, "/validate", pinnedOther).body)["valid"] == .bool(true))
 
         groups.isDown.store(false, ordering: .relaxed)
         #expect(R.request(router, .GET, "/readyz").status == 200)
         #expect(try R.redWidth(R.post(router, "/solve", other)) == .number(276))
+        #expect(try R.redWidth(R.post(router, "/solve", pinnedOther)) == .number(276))
         #expect(R.put(router, pad: 20).status == 200)
         #expect(try R.redWidth(R.post(router, "/solve", R.scene)) == .number(160))
+    }
+}
+
+/// A pinned version (`row@1`) deleted or pruned through another replica: the next answer
+/// of a replica that solved, cached and decoded it is what a fresh process answers (422
+/// `unknown_group`), from its front cache, with `Cache-Control: no-cache`, for a body it
+/// never saw, and from `/validate`. Against one SQLite file always, and one PostgreSQL
+/// database when `LAYOUTD_TEST_PG_URL` names a server.
+@Suite("replicas: pinned versions removed elsewhere")
+struct ReplicaPinnedVersionTests {
+    typealias R = ReplicaRequests
+
+    /// The 422s `router` gives for `R.pinnedScene` through every path, each with `message`.
+    static func expectRemoved(_ router: Router, message: String) throws {
+        let other = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":250")
+        let noCache = router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t", "Cache-Control": "no-cache"],
+                                                     body: Array(R.pinnedScene.utf8)))
+        for (name, response) in [("front", R.post(router, "/solve", R.pinnedScene)), ("no-cache", noCache),
+                                 ("new body", R.post(router, "/solve", other))] {
+            #expect(response.status == 422, "\(name)")
+            #expect(response.headers["Cache-Status"] != "layoutd; hit", "\(name)")
+            let first = try #require(Self.firstDiagnostic(JSONParser().parse(response.body)), "\(name)")
+            #expect(first["code"] == .string("unknown_group"), "\(name)")
+            #expect(first["message"] == .string(message), "\(name)")
+        }
+        let verdict = try JSONParser().parse(R.post(router, "/validate", R.pinnedScene).body)
+        #expect(verdict["valid"] == .bool(false))
+        #expect(Self.firstDiagnostic(verdict)?["message"] == .string(message))
+    }
+
+    static func firstDiagnostic(_ json: JSONValue) -> JSONValue? {
+        guard case .array(let diagnostics)? = json["diagnostics"] else { return nil }
+        return diagnostics.first
+    }
+
+    /// B solves `row@1` until it is a front cache hit, and validates it.
+    static func warm(_ router: Router) throws {
+        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
+        let hit = R.post(router, "/solve", R.pinnedScene)
+        #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try R.redWidth(hit) == .number(176))
+        #expect(try JSONParser().parse(R.post(router, "/validate", R.pinnedScene).body)["valid"] == .bool(true))
+    }
+
+    @Test(arguments: TransferBackend.available)
+    func aDeleteThroughOneEndsThePinnedAnswersOfTheOther(_ backend: TransferBackend) throws {
+        let replicas = try Replicas(backend)
+        let (a, b) = (replicas.first, replicas.second)
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.warm(b)
+        #expect(R.request(a, .DELETE, "/groups/row").status == 204)
+        try Self.expectRemoved(b, message: "Group 'row' has no version 1 (included as 'row@1')")
+        // A new life of the name starts above every old version: row@1 stays gone.
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.expectRemoved(b, message: "Group 'row' has no version 1 (included as 'row@1')")
+    }
+
+    @Test(arguments: TransferBackend.available)
+    func aPruneThroughOneEndsThePinnedAnswersOfTheOther(_ backend: TransferBackend) throws {
+        let replicas = try Replicas(backend)
+        let (a, b) = (replicas.first, replicas.second)
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.warm(b)
+        // A write that keeps version 1 changes nothing for it: B still answers its frames.
+        #expect(R.put(a, pad: 40).status == 200)
+        #expect(try R.redWidth(R.post(b, "/solve", R.pinnedScene)) == .number(176))
+        #expect(R.post(b, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        // 100 versions are kept: the 101st write prunes version 1.
+        for pad in 1...99 { #expect(R.put(a, pad: pad).status == 200) }
+        #expect(R.request(a, .GET, "/groups/row/versions/1").status == 404)
+        try Self.expectRemoved(b, message: "Group 'row' version 1 was pruned: only the last 100 versions of a group are kept (--max-group-versions); the oldest kept is 2 (included as 'row@1')")
+        // The versions still kept answer through B as through A.
+        let kept = R.pinnedScene.replacingOccurrences(of: "row@1", with: "row@2")
+        #expect(try R.redWidth(R.post(b, "/solve", kept)) == .number(120))
     }
 }
