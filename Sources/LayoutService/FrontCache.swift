@@ -23,7 +23,9 @@ import Synchronization
 /// a hit on an entry that has any is used only after the store, asked in one round trip
 /// (``GroupStoring/currentVersions(of:)``), names exactly those versions (a delete or a
 /// prune always changes them). An entry without groups is answered without asking the
-/// store. A group write through this process also bumps ``generation`` and empties the
+/// store; one whose scene pins every group is answered as held while the store cannot be
+/// asked (as ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)`` resolves
+/// such a scene), and nothing computed meanwhile is kept. A group write through this process also bumps ``generation`` and empties the
 /// cache; a result is only inserted if no group write happened here since its request
 /// started.
 ///
@@ -50,8 +52,13 @@ struct FrontAnswer: Sendable, Equatable {
     let fontNames: [String]
     /// The stored faces the font store answered for ``fontNames``, sorted by name.
     let fontVersions: [StoredFaceVersion]
+    /// Whether the scene pins a version of each group it includes: then, while the store
+    /// cannot be asked, the hit is answered as held.
+    let pinnedOnly: Bool
 
-    init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = []) {
+    init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = [],
+         pinnedOnly: Bool = false) {
+        self.pinnedOnly = pinnedOnly
         self.body = body
         self.currentVersions = currentVersions
         self.currentNames = currentVersions.map(\.name)

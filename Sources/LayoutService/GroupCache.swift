@@ -59,6 +59,12 @@ final class GroupCache: Sendable {
         return entry.group
     }
 
+    /// The group kept as `name` version `version`, however long ago it was read, or `nil`:
+    /// what a scene pinning it is answered with while the store cannot be asked.
+    func held(name: String, version: Int) -> ResolvedGroup? {
+        table.lookup(CacheKey.group(name: name, version: version))?.group
+    }
+
     /// Empties the cache (after any group write).
     func invalidate() { table.invalidate() }
 }

@@ -151,10 +151,19 @@ public final class LayoutService: Sendable {
             })
     }
 
-    /// The front cache entry of an answer computed from `prepared`.
-    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared) -> FrontAnswer {
-        FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
-                    fontVersions: prepared.storedFonts.available)
+    /// The front cache entry of an answer computed from `prepared`; `nil` when its groups'
+    /// versions were not confirmed by the store (it was away and the scene pins every
+    /// group: ``SceneEngine/Prepared/currentVersions`` is empty), so it is not kept.
+    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared) -> FrontAnswer? {
+        if !prepared.groups.isEmpty && prepared.currentVersions.isEmpty { return nil }
+        return FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
+                           fontVersions: prepared.storedFonts.available,
+                           pinnedOnly: prepared.scene.groups.allSatisfy { $0.version != nil })
+    }
+
+    /// Keeps `answer` (when there is one) for `key` in the front cache.
+    func keepInFront(_ answer: FrontAnswer?, for key: FrontCacheKey, generation: UInt64) {
+        if let answer { frontCache.insert(answer, for: key, generation: generation) }
     }
 
     /// The router with every route of the API (see `openapi.yaml`).
@@ -475,7 +484,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
-                frontCache.insert(Self.frontAnswer(stored, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(stored, prepared), for: frontKey, generation: generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
@@ -497,7 +506,7 @@ public final class LayoutService: Sendable {
             // later hit never contradicts this answer's Cache-Status.
             if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
                 if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
-                frontCache.insert(Self.frontAnswer(result.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(result.body, prepared), for: frontKey, generation: generation)
             }
         }
         return answer(result, cacheStatus: cacheStatus)
@@ -536,7 +545,7 @@ public final class LayoutService: Sendable {
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
             if verdict.status == .ok {
-                frontCache.insert(Self.frontAnswer(verdict.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(verdict.body, prepared), for: frontKey, generation: generation)
             }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
@@ -561,7 +570,9 @@ public final class LayoutService: Sendable {
 
     /// Checks a front cache hit against the store: current at once, without a round trip,
     /// when its scene includes no group; otherwise after one
-    /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not.
+    /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not. When that
+    /// lookup fails, a hit whose scene pins every group is current (as held); any other
+    /// is the 503.
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
@@ -584,6 +595,9 @@ public final class LayoutService: Sendable {
             let versions = try lookUpCurrentVersions(names)
             return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))
         } catch {
+            // Pinned versions only: answered as held while the store is away (whether
+            // another process removed one cannot be told until it is back).
+            if hit.pinnedOnly { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
             return .failure(.groupLookupFailed(error))
         }
     }
@@ -604,7 +618,7 @@ public final class LayoutService: Sendable {
     /// The two group closures of one request's ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)``:
     /// the current versions of the scene's names (``currentVersions(_:known:)``, one lookup,
     /// or `known`'s), and a resolver that checks pinned versions against that same answer
-    /// (``resolveGroup(_:current:)``).
+    /// (``resolveGroup(_:current:)``), or resolves them as held when the lookup failed.
     func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver) {
         let seen = SeenVersions()
         return ({ [self] names in
@@ -614,10 +628,10 @@ public final class LayoutService: Sendable {
         }, { [self] reference in try resolveGroup(reference, current: seen.versions) })
     }
 
-    /// What one request's store lookup answered (``groupSource(known:)``); used on that
-    /// request's thread only.
+    /// What one request's store lookup answered (``groupSource(known:)``), `nil` until it
+    /// answered; used on that request's thread only.
     final class SeenVersions {
-        var versions: [String: Int] = [:]
+        var versions: [String: Int]?
     }
 
     /// Loads a group for a scene, given `current`: the current versions the store named for
@@ -625,15 +639,21 @@ public final class LayoutService: Sendable {
     /// by the scene, or resolved from `current`) of a name without a current version was
     /// deleted: `nil`. One kept in ``groupCache`` and sure to be stored still
     /// (``GroupCache/lookup(name:version:current:)``) is used without asking the store;
-    /// otherwise it is read and kept. Store failures become an ``EngineFailure`` (503); a
-    /// pinned version that was pruned throws ``PrunedGroupVersion``.
-    func resolveGroup(_ reference: GroupReference, current: [String: Int]) throws -> ResolvedGroup? {
+    /// otherwise it is read and kept. With `current` `nil` (the store could not be asked;
+    /// the scene pins every group) a kept version is used as held, anything else is read.
+    /// Store failures become an ``EngineFailure`` (503); a pinned version that was pruned
+    /// throws ``PrunedGroupVersion``.
+    func resolveGroup(_ reference: GroupReference, current: [String: Int]?) throws -> ResolvedGroup? {
         var nameCurrent = 0
         if let version = reference.version {
-            // A delete removes every version; numbers are never reused.
-            guard let known = current[reference.name] else { return nil }
-            nameCurrent = known
-            if let kept = groupCache.lookup(name: reference.name, version: version, current: known) { return kept }
+            if let current {
+                // A delete removes every version; numbers are never reused.
+                guard let known = current[reference.name] else { return nil }
+                nameCurrent = known
+                if let kept = groupCache.lookup(name: reference.name, version: version, current: known) { return kept }
+            } else if let held = groupCache.held(name: reference.name, version: version) {
+                return held
+            }
         }
         let stored: StoredGroup?
         do {

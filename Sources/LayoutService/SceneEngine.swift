@@ -117,7 +117,8 @@ public struct SceneEngine: Sendable {
         /// none. An answer computed from this scene holds exactly while these are the
         /// current versions (the front cache's check, ``FrontAnswer``): a reference without
         /// a version was resolved to it, and a pinned version is removed only by a delete
-        /// or a prune, which change it.
+        /// or a prune, which change it. Empty with groups only when the store could not be
+        /// asked and every reference is pinned: then nothing confirms the versions.
         public var currentVersions: [GroupVersion] = []
         /// The scene's labels, prepared (``SceneText``); `nil` without labels.
         public var text: SceneText?
@@ -141,8 +142,10 @@ public struct SceneEngine: Sendable {
     /// is then asked only for pinned references: those the scene pinned and those just
     /// resolved. A name without a current version is `unknown_group` without asking
     /// `resolveGroup` when the reference has no version; a pinned one is still asked (the
-    /// caller's resolver sees the versions this call answered and answers `nil`). Without
-    /// it, `resolveGroup` is asked for every reference as written.
+    /// caller's resolver sees the versions this call answered and answers `nil`). When that
+    /// call throws and every reference is pinned, they are resolved as written and
+    /// ``Prepared/currentVersions`` stays empty. Without it, `resolveGroup` is asked for
+    /// every reference as written.
     ///
     /// - Returns: the prepared scene, or the answer to give instead (400 or 422, or the
     ///   503 a resolver threw).
@@ -234,7 +237,10 @@ public struct SceneEngine: Sendable {
                     current = versions
                     resolvedCurrent = names.compactMap { name in versions[name].map { GroupVersion(name: name, version: $0) } }
                 } catch let failure as EngineFailure {
-                    return .failure(failure)
+                    // Pinned versions only: resolved as written (those the caller holds in
+                    // memory still answer while the store is away), with no current
+                    // versions recorded, so nothing computed from them is taken as confirmed.
+                    guard scene.groups.allSatisfy({ $0.version != nil }) else { return .failure(failure) }
                 } catch {
                     return .failure(.internalError)
                 }

@@ -251,9 +251,10 @@ struct ReplicaRoundTripTests {
 }
 
 /// The group store unreachable (PostgreSQL down): `/readyz` 503; group reads and writes
-/// and scenes with groups 503 with `Retry-After` (/solve and /validate alike,
-/// cached or not, pinned versions held in memory included); scenes without groups still
-/// solve; everything answers again once the store is back, with no restart.
+/// and scenes with unversioned groups 503 with `Retry-After` (/solve and /validate alike,
+/// cached or not); scenes without groups, and with pinned versions held in memory, still
+/// solve (nothing computed from unconfirmed versions is kept); everything answers again
+/// once the store is back, with no restart.
 @Suite("replicas: the group store down")
 struct ReplicaFaultTests {
     typealias R = ReplicaRequests
@@ -292,11 +293,7 @@ struct ReplicaFaultTests {
             #expect(response.headers["Retry-After"] == "5")
         }
         let other = R.scene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
-        // A pinned version held in memory too: whether another replica deleted or pruned
-        // it cannot be told without the store.
-        let pinnedOther = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
-        for (path, body) in [("/solve", R.scene), ("/solve", other), ("/validate", R.scene), ("/validate", other),
-                             ("/solve", R.pinnedScene), ("/solve", pinnedOther), ("/validate", pinnedOther)] {
+        for (path, body) in [("/solve", R.scene), ("/solve", other), ("/validate", R.scene), ("/validate", other)] {
             let response = R.post(router, path, body)
             #expect(response.status == 503, "\(path) \(body)")
             #expect(response.headers["Retry-After"] == "5", "\(path) \(body)")
@@ -305,12 +302,30 @@ struct ReplicaFaultTests {
             #expect(detail == .string("The group store cannot be read right now: the database is unavailable"))
         }
         #expect(try R.redWidth(R.post(router, "/solve", R.plainScene)) == .number(186))
+        // Pinned versions held in memory answer as held (a hit, and another size); one not
+        // held is read from the store: 503. Nothing computed meanwhile is kept.
+        let pinnedHit = R.post(router, "/solve", R.pinnedScene)
+        #expect(pinnedHit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try R.redWidth(pinnedHit) == .number(176))
+        let pinnedOther = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
+        #expect(try R.redWidth(R.post(router, "/solve", pinnedOther)) == .number(276))
+        #expect(try JSONParser().parse(R.post(router, "/validate", pinnedOther).body)["valid"] == .bool(true))
+        let notHeld = R.post(router, "/solve", R.pinnedScene.replacingOccurrences(of: "row@1", with: "row@2"))
+        #expect(notHeld.status == 503)
+        #expect(notHeld.headers["Retry-After"] == "5")
 
         groups.isDown.store(false, ordering: .relaxed)
         #expect(R.request(router, .GET, "/readyz").status == 200)
         #expect(try R.redWidth(R.post(router, "/solve", other)) == .number(276))
-        #expect(try R.redWidth(R.post(router, "/solve", pinnedOther)) == .number(276))
-        #expect(R.put(router, pad: 20).status == 200)
+        // Deleted by another process (straight in the store): what was answered as held is
+        // checked again, so neither pinned body is answered from the front cache.
+        #expect(try groups.base.deleteGroup(named: "row"))
+        for body in [R.pinnedScene, pinnedOther] {
+            let gone = R.post(router, "/solve", body)
+            #expect(gone.status == 422)
+            #expect(try R.firstCode(gone) == .string("unknown_group"))
+        }
+        #expect(R.put(router, pad: 20).status == 201)
         #expect(try R.redWidth(R.post(router, "/solve", R.scene)) == .number(160))
     }
 }
