@@ -23,7 +23,10 @@ import Synchronization
 /// a hit on an entry that has any is used only after the store, asked in one round trip
 /// (``GroupStoring/currentVersions(of:)``), names exactly those versions (a delete or a
 /// prune always changes them). An entry without groups is answered without asking the
-/// store; one whose scene pins every group is answered as held while the store cannot be
+/// store. One whose scene pins every group also records the store's change count
+/// (``GroupStoring/changeCount()``, SQLite's `data_version`) read before its versions were
+/// confirmed, and is current without the lookup while the store answers the same count
+/// (no commit anywhere since, so no delete or prune); it is answered as held while the store cannot be
 /// asked (as ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)`` resolves
 /// such a scene), and nothing computed meanwhile is kept. A group write through this process also bumps ``generation`` and empties the
 /// cache; a result is only inserted if no group write happened here since its request
@@ -55,15 +58,27 @@ struct FrontAnswer: Sendable, Equatable {
     /// Whether the scene pins a version of each group it includes: then, while the store
     /// cannot be asked, the hit is answered as held.
     let pinnedOnly: Bool
+    /// With ``pinnedOnly``: the group store's ``GroupStoring/changeCount()`` read before
+    /// the versions were last confirmed; while the store still answers it, no version can
+    /// have been removed, and the hit is current without a lookup. `nil`: always look up.
+    let changeCount: Int64?
 
     init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = [],
-         pinnedOnly: Bool = false) {
+         pinnedOnly: Bool = false, changeCount: Int64? = nil) {
         self.pinnedOnly = pinnedOnly
+        self.changeCount = pinnedOnly ? changeCount : nil
         self.body = body
         self.currentVersions = currentVersions
         self.currentNames = currentVersions.map(\.name)
         self.fontNames = fontNames
         self.fontVersions = fontVersions
+    }
+
+    /// This answer with its versions confirmed anew after the store's change count was
+    /// `changeCount`.
+    func confirmed(at changeCount: Int64) -> FrontAnswer {
+        FrontAnswer(body: body, currentVersions: currentVersions, fontNames: fontNames, fontVersions: fontVersions,
+                    pinnedOnly: pinnedOnly, changeCount: changeCount)
     }
 
     /// Whether `versions` (the store's answer for ``currentNames``) are the versions this

@@ -154,11 +154,13 @@ public final class LayoutService: Sendable {
     /// The front cache entry of an answer computed from `prepared`; `nil` when its groups'
     /// versions were not confirmed by the store (it was away and the scene pins every
     /// group: ``SceneEngine/Prepared/currentVersions`` is empty), so it is not kept.
-    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared) -> FrontAnswer? {
+    /// `changeCount` is the group store's change count read before the versions were
+    /// looked up (``SeenVersions/changeCount``).
+    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared, changeCount: Int64? = nil) -> FrontAnswer? {
         if !prepared.groups.isEmpty && prepared.currentVersions.isEmpty { return nil }
         return FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
                            fontVersions: prepared.storedFonts.available,
-                           pinnedOnly: prepared.scene.groups.allSatisfy { $0.version != nil })
+                           pinnedOnly: prepared.scene.groups.allSatisfy { $0.version != nil }, changeCount: changeCount)
     }
 
     /// Keeps `answer` (when there is one) for `key` in the front cache.
@@ -457,6 +459,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
+                keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 metrics.recordCache(hit: true)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
             case .success(let check):
@@ -474,8 +477,9 @@ public final class LayoutService: Sendable {
     private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
-        let groups = groupSource(known: asked)
-        switch engine.prepare(body: request.body, currentVersions: groups.current, fonts: storedFontSource, resolveGroup: groups.resolve) {
+        let groupLookup = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+                              resolveGroup: groupLookup.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
             return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
@@ -484,7 +488,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
-                keepInFront(Self.frontAnswer(stored, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(stored, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
@@ -506,7 +510,7 @@ public final class LayoutService: Sendable {
             // later hit never contradicts this answer's Cache-Status.
             if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
                 if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
-                keepInFront(Self.frontAnswer(result.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(result.body, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
             }
         }
         return answer(result, cacheStatus: cacheStatus)
@@ -526,6 +530,7 @@ public final class LayoutService: Sendable {
         if let hit = frontCache.lookup(frontKey) {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
+                keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
             case .success(let check):
                 asked = check
@@ -539,13 +544,14 @@ public final class LayoutService: Sendable {
     /// `POST /validate` past the front cache: prepare and validate.
     private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
-        let groups = groupSource(known: asked)
-        switch engine.prepare(body: request.body, currentVersions: groups.current, fonts: storedFontSource, resolveGroup: groups.resolve) {
+        let groupLookup = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+                              resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
             if verdict.status == .ok {
-                keepInFront(Self.frontAnswer(verdict.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(verdict.body, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
             }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
@@ -566,6 +572,14 @@ public final class LayoutService: Sendable {
         var names: [String]
         var versions: [String: Int]
         var isCurrent: Bool
+        /// The group store's change count read before `versions` were looked up; `nil`
+        /// when it cannot tell, or nothing was looked up.
+        var changeCount: Int64? = nil
+        /// The front cache's generation read before the lookup (for ``refreshed``).
+        var generation: UInt64 = 0
+        /// The hit confirmed by this lookup with its new change count, to keep in its place
+        /// (a pinned-only hit whose count had changed); `nil` otherwise.
+        var refreshed: FrontAnswer? = nil
     }
 
     /// Checks a front cache hit against the store: current at once, without a round trip,
@@ -591,9 +605,17 @@ public final class LayoutService: Sendable {
             }
         }
         if names.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        // Pinned versions only, and no commit anywhere since they were confirmed: none can
+        // have been deleted or pruned.
+        let changeCount = hit.pinnedOnly ? groupStore.changeCount() : nil
+        if let changeCount, changeCount == hit.changeCount { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        let generation = frontCache.generation
         do {
             let versions = try lookUpCurrentVersions(names)
-            return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))
+            let isCurrent = hit.isCurrent(versions)
+            return .success(FrontCheck(names: names, versions: versions, isCurrent: isCurrent, changeCount: changeCount,
+                                       generation: generation,
+                                       refreshed: isCurrent ? changeCount.map { hit.confirmed(at: $0) } : nil))
         } catch {
             // Pinned versions only: answered as held while the store is away (whether
             // another process removed one cannot be told until it is back).
@@ -619,19 +641,23 @@ public final class LayoutService: Sendable {
     /// the current versions of the scene's names (``currentVersions(_:known:)``, one lookup,
     /// or `known`'s), and a resolver that checks pinned versions against that same answer
     /// (``resolveGroup(_:current:)``), or resolves them as held when the lookup failed.
-    func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver) {
+    func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver, seen: SeenVersions) {
         let seen = SeenVersions()
         return ({ [self] names in
+            // Read before the lookup: a removal committed after it changes the count.
+            seen.changeCount = known?.names == names ? known?.changeCount : groupStore.changeCount()
             let versions = try currentVersions(names, known: known)
             seen.versions = versions
             return versions
-        }, { [self] reference in try resolveGroup(reference, current: seen.versions) })
+        }, { [self] reference in try resolveGroup(reference, current: seen.versions) }, seen)
     }
 
     /// What one request's store lookup answered (``groupSource(known:)``), `nil` until it
-    /// answered; used on that request's thread only.
+    /// answered, and the store's change count read just before it; used on that request's
+    /// thread only.
     final class SeenVersions {
         var versions: [String: Int]?
+        var changeCount: Int64?
     }
 
     /// Loads a group for a scene, given `current`: the current versions the store named for

@@ -17,7 +17,15 @@ final class ObservedGroupStore: GroupStoring {
     /// What every call throws while ``isDown``.
     let downError = Mutex<StoreError>(.unavailable("taken down by the test"))
 
-    init(_ base: any GroupStoring) { self.base = base }
+    /// Whether ``changeCount()`` is `base`'s (else `nil`: every check looks up).
+    let forwardsChangeCount: Bool
+
+    init(_ base: any GroupStoring, forwardsChangeCount: Bool = false) {
+        self.base = base
+        self.forwardsChangeCount = forwardsChangeCount
+    }
+
+    func changeCount() -> Int64? { forwardsChangeCount ? base.changeCount() : nil }
 
     var maxGroups: Int { base.maxGroups }
     var maxGroupVersions: Int { base.maxGroupVersions }
@@ -401,5 +409,47 @@ struct ReplicaPinnedVersionTests {
         // The versions still kept answer through B as through A.
         let kept = R.pinnedScene.replacingOccurrences(of: "row@1", with: "row@2")
         #expect(try R.redWidth(R.post(b, "/solve", kept)) == .number(120))
+    }
+}
+
+/// A front cache hit of a scene that pins every group asks the store nothing while no
+/// commit reached the SQLite file since its versions were confirmed (`PRAGMA
+/// data_version`, ``SQLiteStore/changeCount()``); after any commit it looks the versions
+/// up once, and is then again answered without a lookup.
+@Suite("replicas: pinned hits and the change count")
+struct ReplicaChangeCountTests {
+    typealias R = ReplicaRequests
+
+    @Test func aPinnedHitLooksUpOnlyAfterACommit() throws {
+        let path = NSTemporaryDirectory() + "layoutd-change-count-" + UUID().uuidString + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let groups = ObservedGroupStore(try SQLiteStore(path: path, diskReserveBytes: 0), forwardsChangeCount: true)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups)
+        defer { service.store.close() }
+        let router = service.makeRouter()
+        let other = try SQLiteStore(path: path, diskReserveBytes: 0)   // another process on the file
+        defer { other.close() }
+        #expect(R.put(router, pad: 12).status == 201)
+        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
+        let calls = groups.currentVersionCalls.load(ordering: .relaxed)
+        for _ in 0..<3 {
+            let hit = R.post(router, "/solve", R.pinnedScene)
+            #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+            #expect(try R.redWidth(hit) == .number(176))
+        }
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls)
+
+        // Another group written elsewhere: one lookup, still a hit; then none again.
+        _ = try other.putGroup(name: "col", constraintsJSON: #"["red.height >= 1"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 1)
+        #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 1)
+
+        // The pinned group deleted elsewhere: the next answer is 422.
+        #expect(try other.deleteGroup(named: "row"))
+        let gone = R.post(router, "/solve", R.pinnedScene)
+        #expect(gone.status == 422)
+        #expect(try R.firstCode(gone) == .string("unknown_group"))
     }
 }
