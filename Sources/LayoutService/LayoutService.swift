@@ -311,7 +311,10 @@ public final class LayoutService: Sendable {
     /// neither solving nor the store: the request has no query, asks for JSON, has an
     /// accepted media type and no `Cache-Control: no-cache`/`no-store`, and the hit's
     /// scene includes no group and no stored font family (both need the store to say the
-    /// hit is current: e2e `fonts/stored-face-across-pg-replicas`). The same bytes and fields as
+    /// hit is current: e2e `fonts/stored-face-across-pg-replicas`), or pins every group and
+    /// the group store's change count is still the recorded one (SQLite's `data_version`
+    /// of a connection kept for it: a step that reads no table, under a lock held only for
+    /// that step; ``FrontAnswer/changeCount``). The same bytes and fields as
     /// ``solve(_:)``'s and ``validate(_:)``'s answers to it; `nil` otherwise.
     func answerFromFront(_ request: HTTPRequest, route: CacheKey.Space) -> HTTPResponse? {
         guard request.query == nil, checkMediaType(request) == nil else { return nil }
@@ -320,8 +323,8 @@ public final class LayoutService: Sendable {
             let directives = Self.cacheDirectives(request.headers)
             guard !directives.any else { return nil }
         }
-        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.currentVersions.isEmpty,
-              hit.fontNames.isEmpty else { return nil }
+        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.fontNames.isEmpty,
+              hit.currentVersions.isEmpty || (hit.changeCount != nil && groupStore.changeCount() == hit.changeCount) else { return nil }
         if route == .solve {
             metrics.recordCache(hit: true)
             return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")

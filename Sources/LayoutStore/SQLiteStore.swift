@@ -283,7 +283,10 @@ public final class SQLiteStore: @unchecked Sendable {
         if isInMemory { return groupWrites.load(ordering: .acquiring) }
         return watcher.withLock { watcher -> Int64? in
             guard let watcher else { return nil }
-            return (try? watcher.scalarInt("PRAGMA data_version")).map(Int64.init)
+            // The statement is kept prepared: a step reads the WAL index header.
+            return try? watcher.withStatement("PRAGMA data_version") { (statement) throws(SQLiteError) -> Int64? in
+                try statement.step() ? Int64(statement.int(at: 0)) : nil
+            }
         }
     }
 

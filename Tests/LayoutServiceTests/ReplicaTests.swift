@@ -452,4 +452,35 @@ struct ReplicaChangeCountTests {
         #expect(gone.status == 422)
         #expect(try R.firstCode(gone) == .string("unknown_group"))
     }
+
+    @Test func theLoopAnswersAPinnedHitUntilACommit() throws {
+        let path = NSTemporaryDirectory() + "layoutd-change-count-" + UUID().uuidString + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let service = LayoutService(store: try SQLiteStore(path: path, diskReserveBytes: 0))
+        defer { service.store.close() }
+        let router = service.makeRouter()
+        let handler = service.makeHandler(router: router)
+        let onLoop = service.makeLoopHandler(router: router)
+        let other = try SQLiteStore(path: path, diskReserveBytes: 0)   // another process on the file
+        defer { other.close() }
+        let solve = HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t"], body: Array(R.pinnedScene.utf8))
+        #expect(R.put(router, pad: 12).status == 201)
+        #expect(onLoop(solve) == nil)
+        let miss = handler(solve)
+        #expect(miss.status == 200)
+        let hit = try #require(onLoop(solve))
+        #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(hit.body == miss.body)
+        // A commit elsewhere: left to a worker, which confirms the versions (still a hit)
+        // and keeps the new count, so the loop answers again.
+        _ = try other.putGroup(name: "col", constraintsJSON: #"["red.height >= 1"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(onLoop(solve) == nil)
+        #expect(handler(solve).headers["Cache-Status"] == "layoutd; hit")
+        #expect(try #require(onLoop(solve)).body == miss.body)
+        // Deleted elsewhere: the loop leaves it, the worker answers 422.
+        #expect(try other.deleteGroup(named: "row"))
+        #expect(onLoop(solve) == nil)
+        #expect(handler(solve).status == 422)
+        #expect(onLoop(solve) == nil)
+    }
 }
