@@ -103,6 +103,7 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
     /// `token`, compared ASCII case-insensitively (RFC 9110 §5.6.1), e.g.
     /// `Connection: keep-alive, Upgrade` contains `"close"`? No.
     public func containsToken(_ token: String, in name: String) -> Bool {
+        guard fields.contains(where: { asciiCaseInsensitiveEqual(canonical: $0.canonicalName, name) }) else { return false }
         let key = asciiLowercased(name)
         let wanted = asciiLowercased(token)
         for field in fields where field.canonicalName == key {
@@ -127,6 +128,16 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 func asciiCaseInsensitiveEqual(canonical: String, _ name: String) -> Bool {
     let left = canonical.utf8, right = name.utf8
     guard left.count == right.count else { return false }
+    // Native strings (all but bridged ones): compare the contiguous bytes.
+    if let equal = left.withContiguousStorageIfAvailable({ l in
+        right.withContiguousStorageIfAvailable { r -> Bool in
+            for index in 0..<l.count {
+                let byte = l[index], other = r[index]
+                if byte != other && byte != (other >= 0x41 && other <= 0x5A ? other | 0x20 : other) { return false }
+            }
+            return true
+        }
+    }), let equal { return equal }
     var rightIndex = right.startIndex
     for byte in left {
         let other = right[rightIndex]

@@ -533,8 +533,10 @@ public struct RequestParser: Sendable {
             if list.count > 1 { return .unsupportedTransferCoding(list[0]) }
             remaining = -1
         } else if !lengths.isEmpty {
-            var length: Int?
-            for item in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            // The usual case, one field of digits alone, needs no splitting.
+            var length: Int? = lengths.count == 1 ? parseContentLength(lengths[0]) : nil
+            let items = length != nil ? [] : lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) })
+            for item in items {
                 guard let value = parseContentLength(trimmingOWS(item)) else { return .invalidContentLength }
                 if let length, length != value { return .invalidContentLength }
                 length = value

@@ -78,6 +78,13 @@ enum ResponseEncoder {
     /// copy when none occurs (the usual case), byte by byte otherwise.
     private static func appendSafe(_ text: String, to buffer: inout [UInt8]) {
         let utf8 = text.utf8
+        // Native strings: scan and copy the contiguous bytes.
+        let copied = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where isUnsafeInField(byte) { return false }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true { return }
         if !utf8.contains(where: isUnsafeInField) {
             buffer.append(contentsOf: utf8)
             return
