@@ -1,6 +1,9 @@
 import LayoutCompiler
 import LayoutStore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An in-memory cache of whole `/solve` and `/validate` responses keyed by the route and
 /// the exact request body (``CacheKey/front(_:body:)``), in front of the SQLite result
@@ -99,21 +102,25 @@ struct FrontAnswer: Sendable, Equatable {
 struct FrontCacheKey: Hashable, Sendable {
     let space: CacheKey.Space
     let bytes: [UInt8]
-    /// The body's hash, computed once, outside the lock, over the bytes in one call
-    /// (a synthesized conformance would feed the hasher byte by byte, under the lock).
+    /// The body's hash (``BodyHash``, keyed per process), computed once, outside the lock
+    /// (a synthesized conformance would feed `Hasher` byte by byte, under the lock).
     let bodyHash: Int
 
     init(space: CacheKey.Space, bytes: [UInt8]) {
         self.space = space
         self.bytes = bytes
-        var hasher = Hasher()
-        hasher.combine(space.rawValue)
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        bodyHash = hasher.finalize()
+        bodyHash = bytes.withUnsafeBytes { BodyHash.hash($0, tag: space.rawValue) }
     }
 
+    /// Same space and the same bytes, compared with `memcmp` (`Array`'s `==` goes element
+    /// by element).
     static func == (a: FrontCacheKey, b: FrontCacheKey) -> Bool {
-        a.space == b.space && a.bodyHash == b.bodyHash && a.bytes == b.bytes
+        guard a.space == b.space, a.bodyHash == b.bodyHash, a.bytes.count == b.bytes.count else { return false }
+        return a.bytes.withUnsafeBytes { left in
+            b.bytes.withUnsafeBytes { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(bodyHash) }

@@ -327,10 +327,16 @@ public final class LayoutService: Sendable {
               hit.currentVersions.isEmpty || (hit.changeCount != nil && groupStore.changeCount() == hit.changeCount) else { return nil }
         if route == .solve {
             metrics.recordCache(hit: true)
-            return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
+            return HTTPResponse(status: .ok, headers: Self.frontHitFields, body: hit.body)
         }
-        return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
+        return HTTPResponse(status: .ok, headers: Self.frontValidateFields, body: hit.body)
     }
+
+    /// The fields of a `/solve` front cache hit, as ``answer(status:contentType:body:cacheStatus:)``
+    /// writes them; made once (a hit shares them until the `X-Request-Id` is appended).
+    private static let frontHitFields: HTTPFields = answer(status: .ok, contentType: "application/json", body: [], cacheStatus: "layoutd; hit").headers
+    /// The fields of a `/validate` front cache hit.
+    private static let frontValidateFields: HTTPFields = answer(status: .ok, contentType: "application/json", body: [], cacheStatus: nil).headers
 
     private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
