@@ -9,7 +9,7 @@
 /// collide, nor the inputs (a word equal to a secret) that make a round's product zero
 /// and drop the seed. Never persisted or compared across processes; the caches' own keys
 /// are the exact bytes (a hash only picks the bucket, and equal hashes still compare
-/// the bytes). Held by `FrontCacheTests.bodyHashSeesEveryByteAndLength`.
+/// the bytes). Held by `BodyHashTests.bodyHashSeesEveryByteAndLength`.
 ///
 /// - Complexity: O(`bytes.count`), no allocation.
 enum BodyHash {
