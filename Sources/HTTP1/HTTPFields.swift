@@ -22,6 +22,13 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
             self.canonicalName = asciiLowercased(name)
         }
 
+        /// A field line whose lowercase name is already known (the parser's).
+        init(name: String, value: String, canonicalName: String) {
+            self.name = name
+            self.value = value
+            self.canonicalName = canonicalName
+        }
+
         /// Names compare case-insensitively, values exactly.
         public static func == (lhs: Field, rhs: Field) -> Bool {
             lhs.canonicalName == rhs.canonicalName && lhs.value == rhs.value
@@ -32,6 +39,11 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 
     /// An empty list.
     public init() {}
+
+    /// An empty list with room for `count` fields.
+    init(reservingCapacity count: Int) {
+        fields.reserveCapacity(count)
+    }
 
     /// Fields in the order written, e.g. `["Content-Type": "application/json"]`.
     public init(dictionaryLiteral elements: (String, String)...) {
@@ -103,6 +115,7 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
     /// `token`, compared ASCII case-insensitively (RFC 9110 §5.6.1), e.g.
     /// `Connection: keep-alive, Upgrade` contains `"close"`? No.
     public func containsToken(_ token: String, in name: String) -> Bool {
+        guard fields.contains(where: { asciiCaseInsensitiveEqual(canonical: $0.canonicalName, name) }) else { return false }
         let key = asciiLowercased(name)
         let wanted = asciiLowercased(token)
         for field in fields where field.canonicalName == key {
@@ -127,6 +140,16 @@ public struct HTTPFields: Sendable, Sequence, Equatable, ExpressibleByDictionary
 func asciiCaseInsensitiveEqual(canonical: String, _ name: String) -> Bool {
     let left = canonical.utf8, right = name.utf8
     guard left.count == right.count else { return false }
+    // Native strings (all but bridged ones): compare the contiguous bytes.
+    if let equal = left.withContiguousStorageIfAvailable({ l in
+        right.withContiguousStorageIfAvailable { r -> Bool in
+            for index in 0..<l.count {
+                let byte = l[index], other = r[index]
+                if byte != other && byte != (other >= 0x41 && other <= 0x5A ? other | 0x20 : other) { return false }
+            }
+            return true
+        }
+    }), let equal { return equal }
     var rightIndex = right.startIndex
     for byte in left {
         let other = right[rightIndex]
@@ -137,11 +160,9 @@ func asciiCaseInsensitiveEqual(canonical: String, _ name: String) -> Bool {
 }
 
 func asciiLowercased<S: StringProtocol>(_ string: S) -> String {
-    var needsChange = false
-    for byte in string.utf8 where byte >= 0x41 && byte <= 0x5A {
-        needsChange = true
-        break
-    }
+    let needsChange = string.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.contains { $0 >= 0x41 && $0 <= 0x5A }
+    } ?? string.utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
     if !needsChange { return String(string) }
     let utf8 = string.utf8
     // Written in place: no intermediate array (short names stay inline in the String).

@@ -51,25 +51,28 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Splits a target into its path and query. Absolute-form `scheme://authority/p?q`
     /// gives `("/p", "q")`; asterisk-form gives `("*", nil)`.
     static func splitTarget(_ target: String) -> (path: String, query: String?) {
-        var rest = Substring(target)
-        if !rest.hasPrefix("/") && rest != "*", let colon = rest.firstIndex(of: ":"),
-           rest[colon...].hasPrefix("://") {
-            rest = rest[rest.index(colon, offsetBy: 3)...]
-            if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+        // On the UTF-8 bytes: the delimiters are ASCII, so every index found is a
+        // character boundary (a parsed target is ASCII throughout, RFC 9112 §3.2).
+        let utf8 = target.utf8
+        var rest = utf8[...]
+        if utf8.first != UInt8(ascii: "/") && !(utf8.count == 1 && utf8.first == UInt8(ascii: "*")),
+           let colon = utf8.firstIndex(of: UInt8(ascii: ":")), utf8[colon...].starts(with: "://".utf8) {
+            rest = utf8[utf8.index(colon, offsetBy: 3)...]
+            if let slash = rest.firstIndex(where: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") }) {
                 rest = rest[slash...]
             } else {
-                rest = ""
+                rest = rest[rest.endIndex...]
             }
         }
-        let path: Substring
+        let path: Substring.UTF8View
         let query: String?
-        if let mark = rest.firstIndex(of: "?") {
+        if let mark = rest.firstIndex(of: UInt8(ascii: "?")) {
             path = rest[..<mark]
-            query = String(rest[rest.index(after: mark)...])
+            query = String(Substring(rest[rest.index(after: mark)...]))
         } else {
             path = rest
             query = nil
         }
-        return (path.isEmpty ? "/" : String(path), query)
+        return (path.isEmpty ? "/" : String(Substring(path)), query)
     }
 }

@@ -430,11 +430,23 @@ public struct RequestParser: Sendable {
     }
 
     private func makeFields(_ bytes: UnsafeBufferPointer<UInt8>) -> HTTPFields {
-        var fields = HTTPFields()
+        var fields = HTTPFields(reservingCapacity: fieldRanges.count)
         for range in fieldRanges {
-            let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.nameStart..<range.nameEnd]), as: UTF8.self)
+            // A field name is a token (ASCII): its lowercase form is made from the bytes,
+            // and is the name itself when it has no uppercase letter.
+            let nameBytes = UnsafeBufferPointer(rebasing: bytes[range.nameStart..<range.nameEnd])
+            let name = String(decoding: nameBytes, as: UTF8.self)
             let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[range.valueStart..<range.valueEnd]), as: UTF8.self)
-            fields.append(HTTPFields.Field(name: name, value: value))
+            let canonical = nameBytes.contains(where: { $0 >= 0x41 && $0 <= 0x5A })
+                ? String(unsafeUninitializedCapacity: nameBytes.count) { out in
+                    for index in 0..<nameBytes.count {
+                        let byte = nameBytes[index]
+                        out[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                    }
+                    return nameBytes.count
+                }
+                : name
+            fields.append(HTTPFields.Field(name: name, value: value, canonicalName: canonical))
         }
         return fields
     }
@@ -516,13 +528,27 @@ public struct RequestParser: Sendable {
     /// Host, message body length (RFC 9112 §6.3) and Expect (RFC 9110 §10.1.1).
     private mutating func checkHead() -> HTTPParseError? {
         let isHTTP11 = version.minor >= 1
-        let hosts = headers.values("Host")
-        if hosts.count > 1 { return .duplicateHost }
-        if hosts.isEmpty && isHTTP11 { return .missingHost }
-        if let host = hosts.first, !Self.isValidHost(host.utf8) { return .invalidHost }
+        // One pass over the fields (their names are already lowercase).
+        var host: String?
+        var hostCount = 0
+        var lengths: [String] = []
+        var codings: [String] = []
+        var expectation: String?
+        for field in headers {
+            switch field.canonicalName {
+            case "host":
+                hostCount += 1
+                if host == nil { host = field.value }
+            case "content-length": lengths.append(field.value)
+            case "transfer-encoding": codings.append(field.value)
+            case "expect": if expectation == nil { expectation = field.value }
+            default: break
+            }
+        }
+        if hostCount > 1 { return .duplicateHost }
+        if hostCount == 0 && isHTTP11 { return .missingHost }
+        if let host, !Self.isValidHost(host.utf8) { return .invalidHost }
 
-        let lengths = headers.values("Content-Length")
-        let codings = headers.values("Transfer-Encoding")
         if !codings.isEmpty {
             if !lengths.isEmpty { return .contentLengthWithTransferEncoding }
             if !isHTTP11 { return .invalidTransferEncoding }
@@ -533,8 +559,10 @@ public struct RequestParser: Sendable {
             if list.count > 1 { return .unsupportedTransferCoding(list[0]) }
             remaining = -1
         } else if !lengths.isEmpty {
-            var length: Int?
-            for item in lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) }) {
+            // The usual case, one field of digits alone, needs no splitting.
+            var length: Int? = lengths.count == 1 ? parseContentLength(lengths[0]) : nil
+            let items = length != nil ? [] : lengths.flatMap({ $0.split(separator: ",", omittingEmptySubsequences: false) })
+            for item in items {
                 guard let value = parseContentLength(trimmingOWS(item)) else { return .invalidContentLength }
                 if let length, length != value { return .invalidContentLength }
                 length = value
@@ -546,7 +574,7 @@ public struct RequestParser: Sendable {
             remaining = 0
         }
 
-        if isHTTP11, let expectation = headers["Expect"] {
+        if isHTTP11, let expectation {
             guard asciiLowercased(expectation) == "100-continue" else { return .unsupportedExpectation }
             pendingContinue = remaining != 0
         }

@@ -22,12 +22,17 @@ enum ResponseEncoder {
         into buffer: inout [UInt8]
     ) {
         let status = (100...999).contains(response.status.code) ? response.status : .internalServerError
-        buffer.reserveCapacity(buffer.count + 128 + response.body.count)
-        buffer.append(contentsOf: "HTTP/1.1 ".utf8)
+        // The status line, the fields as written, Date, Content-Length and Connection:
+        // one allocation for the whole response.
+        var fieldBytes = 160 + date.utf8.count
+        for field in response.headers { fieldBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        for field in defaultFields { fieldBytes += field.name.utf8.count + field.value.utf8.count + 4 }
+        buffer.reserveCapacity(buffer.count + fieldBytes + response.body.count)
+        appendLiteral("HTTP/1.1 ", to: &buffer)
         appendDecimal(status.code, to: &buffer)
         buffer.append(0x20)
-        buffer.append(contentsOf: status.reasonPhrase.utf8)
-        buffer.append(contentsOf: "\r\n".utf8)
+        appendString(status.reasonPhrase, to: &buffer)
+        appendLiteral("\r\n", to: &buffer)
         var hasDate = false
         for field in response.headers {
             switch field.canonicalName {
@@ -44,22 +49,22 @@ enum ResponseEncoder {
             appendField(name: field.name, value: field.value, to: &buffer)
         }
         if !hasDate {
-            buffer.append(contentsOf: "Date: ".utf8)
-            buffer.append(contentsOf: date.utf8)
-            buffer.append(contentsOf: "\r\n".utf8)
+            appendLiteral("Date: ", to: &buffer)
+            appendString(date, to: &buffer)
+            appendLiteral("\r\n", to: &buffer)
         }
         let bodiless = status.isBodiless
         if !bodiless {
-            buffer.append(contentsOf: "Content-Length: ".utf8)
+            appendLiteral("Content-Length: ", to: &buffer)
             appendDecimal(response.body.count, to: &buffer)
-            buffer.append(contentsOf: "\r\n".utf8)
+            appendLiteral("\r\n", to: &buffer)
         }
         if !keepAlive {
-            buffer.append(contentsOf: "Connection: close\r\n".utf8)
+            appendLiteral("Connection: close\r\n", to: &buffer)
         } else if requestVersion == .http1_0 {
-            buffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+            appendLiteral("Connection: keep-alive\r\n", to: &buffer)
         }
-        buffer.append(contentsOf: "\r\n".utf8)
+        appendLiteral("\r\n", to: &buffer)
         if !bodiless && !isHeadRequest {
             buffer.append(contentsOf: response.body)
         }
@@ -69,15 +74,22 @@ enum ResponseEncoder {
     /// a handler can never split the response (RFC 9110 §5.5).
     private static func appendField(name: String, value: String, to buffer: inout [UInt8]) {
         appendSafe(name, to: &buffer)
-        buffer.append(contentsOf: ": ".utf8)
+        appendLiteral(": ", to: &buffer)
         appendSafe(value, to: &buffer)
-        buffer.append(contentsOf: "\r\n".utf8)
+        appendLiteral("\r\n", to: &buffer)
     }
 
     /// Appends `text`'s UTF-8 with CR, LF and NUL replaced by a space: one bulk
     /// copy when none occurs (the usual case), byte by byte otherwise.
     private static func appendSafe(_ text: String, to buffer: inout [UInt8]) {
         let utf8 = text.utf8
+        // Native strings: scan and copy the contiguous bytes.
+        let copied = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            for byte in bytes where isUnsafeInField(byte) { return false }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if copied == true { return }
         if !utf8.contains(where: isUnsafeInField) {
             buffer.append(contentsOf: utf8)
             return
@@ -87,6 +99,20 @@ enum ResponseEncoder {
 
     private static func isUnsafeInField(_ byte: UInt8) -> Bool {
         byte == 0x0D || byte == 0x0A || byte == 0x00
+    }
+
+    /// Appends `text`'s UTF-8 bytes, in one copy for a native string.
+    @inline(__always)
+    private static func appendString(_ text: String, to buffer: inout [UInt8]) {
+        if text.utf8.withContiguousStorageIfAvailable({ buffer.append(contentsOf: $0) }) == nil {
+            buffer.append(contentsOf: text.utf8)
+        }
+    }
+
+    /// Appends a literal's UTF-8 bytes in one copy.
+    @inline(__always)
+    private static func appendLiteral(_ text: StaticString, to buffer: inout [UInt8]) {
+        text.withUTF8Buffer { buffer.append(contentsOf: $0) }
     }
 
     /// Appends the decimal digits of a non-negative `value`.

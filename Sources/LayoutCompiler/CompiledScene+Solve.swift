@@ -419,22 +419,34 @@ extension CompiledScene {
                 base = consume taken
             } else {
                 let fitsWidth = size.width == nil, fitsHeight = size.height == nil
-                let built = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+                var built: ResizableBase? = makeBase?(fitsWidth, fitsHeight) ?? makeResizableBase(fitsWidth: fitsWidth, fitsHeight: fitsHeight)
+                let work = built!.work
                 // Over the budget left: what building it here would have run into.
-                if built.work <= budget, built.solver != nil {
-                    // A base handed out by `makeBase` may be kept for other requests: its
-                    // scratch copies are used and given back. One built here is not.
-                    if makeBase != nil {
-                        base = built.scratch.take() ?? built.solver
+                if work <= budget, built!.solver != nil {
+                    if isKnownUniquelyReferenced(&built) {
+                        // Nothing else holds this base (built here, or by a `makeBase` that
+                        // keeps none): no later request can take a copy of it, so its own
+                        // solver is resized, in place once the base is released here. No
+                        // scratch copy is made, restored and freed, and the suggestions copy
+                        // no table; the layouts are those of a copy, which equals the base
+                        // in every stored value (`StructureCacheTests.anUnkeptBaseIsResizedInPlace`).
+                        // Its memo would be freed with it: none is kept.
+                        base = built!.solver
+                        built = nil
+                    } else if makeBase != nil {
+                        // A base handed out by `makeBase` may be kept for other requests: its
+                        // scratch copies are used and given back.
+                        base = built!.scratch.take() ?? built!.solver
                         lenders[key] = built
+                        memo = built!.memo
                     } else {
-                        base = built.solver
+                        base = built!.solver
+                        memo = built!.memo
                     }
                 } else {
                     base = nil
                 }
-                budget -= min(budget, built.work)
-                memo = built.memo
+                budget -= min(budget, work)
             }
             // Moved out of `base`, so that a scratch copy is the only reference to its
             // storage and is written in place. Kept optional and moved back with `take()`:

@@ -211,15 +211,12 @@ public struct SceneCompiler: Sendable {
             if state.usesSafeArea { state.prependSafeAreaDefinitions() }
         }
         if state.omitted > 0 { state.diagnostics.append(.omission(state.omitted)) }
-        var levels = Set<Double>()   // counted only: its order chooses nothing
-        for compiled in state.constraints where !compiled.constraint.strength.isRequired {
-            levels.insert(compiled.constraint.strength.value)
-        }
-        if levels.count > limits.maxPriorityLevels {
+        let levelCount = Self.optionalLevelCount(state.constraints)
+        if levelCount > limits.maxPriorityLevels {
             state.hasErrors = true
             state.diagnostics = LayoutDiagnostic.appending(LayoutDiagnostic(
                 code: .limitExceeded,
-                message: "The scene uses \(levels.count) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"),
+                message: "The scene uses \(levelCount) different priorities below 1000; at most \(limits.maxPriorityLevels) are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own"),
                 to: state.diagnostics)
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
@@ -228,6 +225,34 @@ public struct SceneCompiler: Sendable {
                              frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
                              hasErrors: state.hasErrors, guideSizesNamed: state.guideSizesNamed)
     }
+}
+
+extension SceneCompiler {
+    /// How many distinct strengths below required `constraints` use (each is a strength
+    /// level of the solver). The first ``levelListLimit`` are kept in a list compared in
+    /// place (a scene's usual handful of priorities: no hashing, no set to allocate);
+    /// past them a set counts the rest. Either way the exact count
+    /// (`DiagnosticsTests.distinctPrioritiesAreLimited`, `levelCountIsTheDistinctCount`).
+    /// - Complexity: O(constraints × ``levelListLimit``), then O(1) a constraint.
+    static func optionalLevelCount(_ constraints: [CompiledConstraint]) -> Int {
+        var listed: [Double] = []
+        var others: Set<Double>? = nil   // counted only: its order chooses nothing
+        for compiled in constraints where !compiled.constraint.strength.isRequired {
+            let value = compiled.constraint.strength.value
+            if listed.contains(value) { continue }
+            if listed.count < levelListLimit {
+                if listed.isEmpty { listed.reserveCapacity(levelListLimit) }
+                listed.append(value)
+            } else {
+                others = others ?? []
+                others!.insert(value)
+            }
+        }
+        return listed.count + (others?.count ?? 0)
+    }
+
+    /// The distinct strengths ``optionalLevelCount(_:)`` keeps in its list.
+    static var levelListLimit: Int { 16 }
 }
 
 /// Maps an Apple priority (1...1000) to a solver strength: 1000 is required; every
@@ -262,6 +287,10 @@ struct CompileState {
     var mentions: [(key: Int, constraint: Int)] = []
     /// View/axis keys the constraint being translated mentions, recorded once it is added.
     var pendingMentions: [Int] = []
+    /// The arrays of the last entry's ``ResolvedTerms``, emptied and filled again by the
+    /// next one (``resolveNames(_:entry:key:isVisualFormat:names:)``): one pair of arrays
+    /// a compile instead of one a constraint entry.
+    var resolvedBuffers = ResolvedTerms()
     let isRightToLeft: Bool
     /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
     /// its height (only then is a negative size of it reported).
@@ -277,20 +306,20 @@ struct CompileState {
         addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
-        let sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
+        var sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
                                         superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
                                         views: hierarchy)
         for (index, entry) in scene.constraints.enumerated() {
-            add(entry, key: .scene(index), parseOptions: sceneOptions)
+            add(entry, key: .scene(index), parseOptions: &sceneOptions)
         }
         for group in groups {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
-            let groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
+            var groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
                                             superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
                                             views: hierarchy)
             for (index, entry) in group.constraints.enumerated() {
-                add(entry, key: .group(name: group.name, index: index), parseOptions: groupOptions)
+                add(entry, key: .group(name: group.name, index: index), parseOptions: &groupOptions)
             }
         }
     }
@@ -351,8 +380,10 @@ struct CompileState {
     /// VFL views in different parents (``visualFormatSuperview(_:resolved:entry:key:names:)``),
     /// a number beyond ±``maximumMagnitude`` (``reportNumberBeyondLimit(_:entry:key:)``);
     /// then each part (``addParts(_:resolved:superview:entry:key:)``).
-    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: ParseOptions) {
-        var parseOptions = parseOptions
+    /// `parseOptions` is the entry's scene's or group's, its ``ParseOptions/suggestionComparisons``
+    /// set here for this entry (set in place: a copy of the options retains their metrics
+    /// and views again).
+    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: inout ParseOptions) {
         // Past the listed diagnostics no note is answered: no did-you-mean search either.
         parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
@@ -375,6 +406,8 @@ struct CompileState {
         if result.diagnostics.contains(where: { $0.severity == .error }) { return }
         var names = RecentNames()
         guard var resolved = resolveNames(result, entry: entry, key: key, isVisualFormat: isVisualFormat, names: &names) else { return }
+        // Its arrays go back for the next entry (``resolvedBuffers``), whatever happens below.
+        defer { resolvedBuffers = resolved }
         var vflSuperview = 0
         if isVisualFormat {
             guard let superview = visualFormatSuperview(result, resolved: resolved, entry: entry, key: key, names: &names) else { return }
@@ -411,14 +444,18 @@ struct CompileState {
     mutating func resolveNames(_ result: ParseResult, entry: ConstraintEntry, key: ConstraintKey, isVisualFormat: Bool,
                                names: inout RecentNames) -> ResolvedTerms? {
         var resolved = ResolvedTerms()
+        swap(&resolved, &resolvedBuffers)
+        resolved.views.removeAll(keepingCapacity: true)
+        resolved.starts.removeAll(keepingCapacity: true)
         var failed = false
         var reportedUnknown: Set<String> = []
         resolved.starts.reserveCapacity(result.constraints.count + 1)
         resolved.views.reserveCapacity(2 * result.constraints.count)
-        for parsed in result.constraints {
+        // By index: each part's sides are read in place, not copied with the part.
+        for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
             for side in 0..<2 {
-                for term in side == 0 ? parsed.lhs.terms : parsed.rhs.terms {
+                for term in side == 0 ? result.constraints[part].lhs.terms : result.constraints[part].rhs.terms {
                     switch term.item {
                     case .view(let name):
                         if let index = names.index(of: name, in: hierarchy), index != 0 {

@@ -85,13 +85,15 @@ public enum CacheKey {
     }
 
     /// The result cache's key of a prepared scene: SHA-256 (``SHA256Digest/hex``) of
-    /// `"layoutd VERSION\nROUTE\n"`, the 32-byte structure key (with its groups'
-    /// versions) and the canonical sizes. Two bodies that differ only in member order or
-    /// whitespace share a key; anything else that can change the result (the scene, the
-    /// versions of the groups it includes) changes it.
-    public static func result(_ prepared: SceneEngine.Prepared, route: Space) -> String {
+    /// `"layoutd VERSION\nROUTE\n"`, `limits` (``limits(_:maxResponseBytes:)``: empty
+    /// with the default limits), the 32-byte structure key (with its groups' versions) and
+    /// the canonical sizes. Two bodies that differ only in member order or whitespace share
+    /// a key; anything else that can change the result (the scene, the versions of the
+    /// groups it includes, the limits checked after the lookup) changes it.
+    public static func result(_ prepared: SceneEngine.Prepared, route: Space, limits: [UInt8] = []) -> String {
         var hasher = SHA256()
         hasher.update(resultPrefixes[Int(route.rawValue)])
+        if !limits.isEmpty { hasher.update(limits) }
         hasher.update(prepared.structureKey)
         hasher.update(prepared.sizeJSON)
         return hasher.finalize().hex
@@ -101,6 +103,26 @@ public enum CacheKey {
     /// every ``result(_:route:)`` key, written once.
     private static let resultPrefixes: [[UInt8]] = [Space.solve, .validate, .template].map {
         Array("layoutd \(layoutdVersion)\n\($0.name)\n".utf8)
+    }
+
+    /// The limits component of ``result(_:route:limits:)``: the limits that are checked
+    /// after the result cache is looked up and so shape a stored answer, the solver's work
+    /// (``SceneLimits/maxSolverWork``, which also bounds measuring text), the priority
+    /// levels and constraint bytes of a compiled scene with its groups
+    /// (``SceneLimits/maxPriorityLevels``, ``SceneLimits/maxTotalConstraintBytes``) and the
+    /// answer's bytes (`maxResponseBytes`): empty when all four are the defaults, so those
+    /// keys are as before; otherwise `"limits W P B R\n"` in that order, decimal. Processes
+    /// with the same limits share entries; processes with other limits never meet one
+    /// another's (a restart with a new `--max-solver-work` reads none of the old entries).
+    /// The limits checked before the lookup (views, constraints, sizes, frames, a
+    /// constraint's bytes, depths, groups, explain entries) refuse a scene before any entry
+    /// is read, so they are not part of it. Held by `ResultKeyLimitsTests`.
+    public static func limits(_ limits: SceneLimits, maxResponseBytes: Int) -> [UInt8] {
+        let defaults = SceneLimits()
+        let shaping = [limits.maxSolverWork, limits.maxPriorityLevels, limits.maxTotalConstraintBytes, maxResponseBytes]
+        guard shaping != [defaults.maxSolverWork, defaults.maxPriorityLevels, defaults.maxTotalConstraintBytes,
+                          SceneEngine.defaultMaxResponseBytes] else { return [] }
+        return Array("limits \(shaping.map(String.init).joined(separator: " "))\n".utf8)
     }
 
     /// Which container dimensions a scene leaves to be fitted (no `width`, no `height`):

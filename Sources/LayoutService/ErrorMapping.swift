@@ -216,6 +216,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     case starAmongEntityTags(field: String, value: String)
     /// `If-Match` naming no current version (`state` says what is current): 412.
     case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool, font: Bool = false)
+    /// A `GET` or `HEAD` whose `If-Match` lists neither `*` nor the entity tag (`etag`,
+    /// quoted) of what it reads (`subject`: `group 'g'`, `version 1 of group 'g'`,
+    /// `font face 'Inter/Bold'`): 412 (RFC 9110 §13.1.1).
+    case ifMatchMismatchOnRead(header: String, subject: String, etag: String, hasWeakTags: Bool)
     /// `If-None-Match` naming the current version: 412 (RFC 9110 §13.1.2).
     case ifNoneMatchMatches(header: String, group: String, state: String, font: Bool = false)
     /// The store's atomic re-check of `If-Match` failed (`current`: nil when the group
@@ -246,7 +250,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
         case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
-        case .ifMatchAnyButAbsent, .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed: .preconditionFailed
+        case .ifMatchAnyButAbsent, .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed: .preconditionFailed
         case .contentCoded, .unsupportedMediaType: .unsupportedMediaType
         case .misdirected: .misdirectedRequest
         case .databaseFailed: .internalServerError
@@ -343,6 +347,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             // An entity tag is a quoted string (RFC 9110 §8.8.3): `2` is not the tag `"2"`.
             let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
             return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
+        case .ifMatchMismatchOnRead(let header, let subject, let etag, let hasWeakTags):
+            let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
+            return "If-Match '\(Diagnostic.echo(header))' does not match \(subject): its entity tag is \(etag)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
         case .ifNoneMatchMatches(let header, let group, let state, let font):
             if header.trimmingCharacters(in: .whitespaces) == "*" {
                 return "If-None-Match: * but \(font ? "font face" : "group") '\(group)' exists: \(state)"
@@ -384,7 +391,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags: []
+             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags: []
         }
     }
 }

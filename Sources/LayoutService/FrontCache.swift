@@ -1,6 +1,9 @@
 import LayoutCompiler
 import LayoutStore
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An in-memory cache of whole `/solve` and `/validate` responses keyed by the route and
 /// the exact request body (``CacheKey/front(_:body:)``), in front of the SQLite result
@@ -17,23 +20,29 @@ import Synchronization
 /// cannot empty the cache or hold memory.
 ///
 /// Never stale, even with other processes writing groups: a scene may include groups
-/// whose current version changes without the body changing, so each entry
-/// (``FrontAnswer``) carries the versions its scene's unversioned references were
-/// resolved to, and a hit on an entry that has any is used only after the store, asked
-/// in one round trip (``GroupStoring/currentVersions(of:)``), names exactly those
-/// versions. An entry without such references (no groups, or only pinned `NAME@VERSION`
-/// ones, whose content never changes) is answered without asking the store. A group
-/// write through this process also bumps ``generation`` and empties the cache; a result
-/// is only inserted if no group write happened here since its request started.
+/// whose current version changes without the body changing, or pin a version
+/// (`NAME@VERSION`) that another process deletes or prunes, so each entry
+/// (``FrontAnswer``) carries the current version of every group its scene includes, and
+/// a hit on an entry that has any is used only after the store, asked in one round trip
+/// (``GroupStoring/currentVersions(of:)``), names exactly those versions (a delete or a
+/// prune always changes them). An entry without groups is answered without asking the
+/// store. One whose scene pins every group also records the store's change count
+/// (``GroupStoring/changeCount()``, SQLite's `data_version`) read before its versions were
+/// confirmed, and is current without the lookup while the store answers the same count
+/// (no commit anywhere since, so no delete or prune); it is answered as held while the store cannot be
+/// asked (as ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)`` resolves
+/// such a scene), and nothing computed meanwhile is kept. A group write through this process also bumps ``generation`` and empties the
+/// cache; a result is only inserted if no group write happened here since its request
+/// started.
 ///
 /// A `final class` because the cache is shared by all request threads; its state is
 /// guarded by a `Mutex`. The same two-generation table also keeps compiled scene
 /// structures (``StructureCache``), with each value's own cost.
 typealias FrontCache = TwoGenerationCache<FrontCacheKey, FrontAnswer>
 
-/// A front cache entry: an answer's body and the versions its scene's references without
-/// a version were resolved to (``SceneEngine/Prepared/currentVersions``: sorted by name,
-/// one per name; empty when the scene has none).
+/// A front cache entry: an answer's body and the current versions of the groups its scene
+/// includes, pinned or not (``SceneEngine/Prepared/currentVersions``: sorted by name, one
+/// per name; empty when the scene has none).
 ///
 /// Stored font faces likewise: ``fontNames`` are the face names the scene's families may
 /// have (``SceneEngine/Prepared/fontNames``) and ``fontVersions`` the stored faces the font
@@ -49,13 +58,30 @@ struct FrontAnswer: Sendable, Equatable {
     let fontNames: [String]
     /// The stored faces the font store answered for ``fontNames``, sorted by name.
     let fontVersions: [StoredFaceVersion]
+    /// Whether the scene pins a version of each group it includes: then, while the store
+    /// cannot be asked, the hit is answered as held.
+    let pinnedOnly: Bool
+    /// With ``pinnedOnly``: the group store's ``GroupStoring/changeCount()`` read before
+    /// the versions were last confirmed; while the store still answers it, no version can
+    /// have been removed, and the hit is current without a lookup. `nil`: always look up.
+    let changeCount: Int64?
 
-    init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = []) {
+    init(body: [UInt8], currentVersions: [GroupVersion] = [], fontNames: [String] = [], fontVersions: [StoredFaceVersion] = [],
+         pinnedOnly: Bool = false, changeCount: Int64? = nil) {
+        self.pinnedOnly = pinnedOnly
+        self.changeCount = pinnedOnly ? changeCount : nil
         self.body = body
         self.currentVersions = currentVersions
         self.currentNames = currentVersions.map(\.name)
         self.fontNames = fontNames
         self.fontVersions = fontVersions
+    }
+
+    /// This answer with its versions confirmed anew after the store's change count was
+    /// `changeCount`.
+    func confirmed(at changeCount: Int64) -> FrontAnswer {
+        FrontAnswer(body: body, currentVersions: currentVersions, fontNames: fontNames, fontVersions: fontVersions,
+                    pinnedOnly: pinnedOnly, changeCount: changeCount)
     }
 
     /// Whether `versions` (the store's answer for ``currentNames``) are the versions this
@@ -76,21 +102,25 @@ struct FrontAnswer: Sendable, Equatable {
 struct FrontCacheKey: Hashable, Sendable {
     let space: CacheKey.Space
     let bytes: [UInt8]
-    /// The body's hash, computed once, outside the lock, over the bytes in one call
-    /// (a synthesized conformance would feed the hasher byte by byte, under the lock).
+    /// The body's hash (``BodyHash``, keyed per process), computed once, outside the lock
+    /// (a synthesized conformance would feed `Hasher` byte by byte, under the lock).
     let bodyHash: Int
 
     init(space: CacheKey.Space, bytes: [UInt8]) {
         self.space = space
         self.bytes = bytes
-        var hasher = Hasher()
-        hasher.combine(space.rawValue)
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
-        bodyHash = hasher.finalize()
+        bodyHash = bytes.withUnsafeBytes { BodyHash.hash($0, tag: space.rawValue) }
     }
 
+    /// Same space and the same bytes, compared with `memcmp` (`Array`'s `==` goes element
+    /// by element).
     static func == (a: FrontCacheKey, b: FrontCacheKey) -> Bool {
-        a.space == b.space && a.bodyHash == b.bodyHash && a.bytes == b.bytes
+        guard a.space == b.space, a.bodyHash == b.bodyHash, a.bytes.count == b.bytes.count else { return false }
+        return a.bytes.withUnsafeBytes { left in
+            b.bytes.withUnsafeBytes { right in
+                left.count == 0 || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0
+            }
+        }
     }
 
     func hash(into hasher: inout Hasher) { hasher.combine(bodyHash) }

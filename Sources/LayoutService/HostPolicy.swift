@@ -60,12 +60,19 @@ public struct HostPolicy: Sendable, Equatable {
     /// or followed by `:` and digits (a fast path of ``allows(host:)``; any other value
     /// takes the general path).
     static func isPlainLoopback(_ bytes: String.UTF8View) -> Bool {
-        for name in ["127.0.0.1", "localhost"] {
-            let utf8 = name.utf8
-            guard bytes.starts(with: utf8) else { continue }
-            let rest = bytes.dropFirst(utf8.count)
-            if rest.isEmpty { return true }
-            return rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        if let plain = bytes.withContiguousStorageIfAvailable({ isPlainLoopback(bytes: $0) }) { return plain }
+        return Array(bytes).withUnsafeBufferPointer { isPlainLoopback(bytes: $0) }
+    }
+
+    private static func isPlainLoopback(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for name: StaticString in ["127.0.0.1", "localhost"] {
+            let matched = name.withUTF8Buffer { utf8 -> Bool? in
+                guard bytes.starts(with: utf8) else { return nil }
+                let rest = bytes[utf8.count...]
+                if rest.isEmpty { return true }
+                return rest.first == UInt8(ascii: ":") && rest.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+            }
+            if let matched { return matched }
         }
         return false
     }

@@ -112,7 +112,7 @@ extension LayoutService {
             let isCFF = stored.bytes.starts(with: Array("OTTO".utf8))
             var response = Self.answer(status: 200, contentType: isCFF ? "font/otf" : "font/ttf", body: stored.bytes, cacheStatus: nil)
             response.headers.append("ETag", "\"\(stored.version)\"")
-            return conditionalGET(request, response)
+            return conditionalGET(request, response, subject: "font face '\(name)'")
         } catch {
             return storeFailure(error, groupName: nil, subject: .font)
         }

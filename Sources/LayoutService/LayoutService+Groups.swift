@@ -114,22 +114,38 @@ extension LayoutService {
                 }
                 return problem(version.map { .unknownVersion(group: name, version: $0) } ?? .unknownGroup(name))
             }
-            return conditionalGET(request, groupResponse(group, status: .ok))
+            return conditionalGET(request, groupResponse(group, status: .ok),
+                                  subject: version == nil ? "group '\(name)'" : "version \(group.version) of group '\(name)'")
         } catch {
             return storeFailure(error, groupName: name)
         }
     }
 
-    /// `ok` (a `200` carrying an `ETag`), or `304 Not Modified` when `request` is a `GET`
-    /// or `HEAD` whose `If-None-Match` lists that entity tag or `*`: no content, the same
-    /// `ETag` (RFC 9110 §13.1.2, §15.4.5; the weak comparison, so `W/"2"` matches `"2"`).
+    /// `ok` (a `200` carrying an `ETag`) after the preconditions of a `GET` or `HEAD`
+    /// (RFC 9110 §13.2.2: `If-Match` first, then `If-None-Match`):
+    /// - `412 Precondition Failed` when `If-Match` lists neither `*` nor that entity tag
+    ///   (the strong comparison, §8.8.3.2: `W/"2"` never matches); `subject` names what was
+    ///   read in the message (`group 'g'`, `version 1 of group 'g'`, `font face 'Inter/Bold'`);
+    /// - `304 Not Modified` when `If-None-Match` lists that entity tag or `*`: no content,
+    ///   the same `ETag` (§13.1.2, §15.4.5; the weak comparison, so `W/"2"` matches `"2"`);
+    /// - `400` when either field lists `*` beside entity tags.
     /// Every answer that sends an `ETag` to a `GET` goes through here: a group, a group's
-    /// version, a stored font face (HandlerTests.conditionalGETs,
+    /// version, a stored font face (HandlerTests.conditionalGETs, HandlerTests.ifMatchOnGET,
     /// StoredFontServiceTests.conditionalGET).
-    func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse) -> HTTPResponse {
-        guard request.method == .GET || request.method == .HEAD,
-              let header = Self.listField("If-None-Match", of: request), let etag = ok.headers["ETag"] else { return ok }
+    func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse, subject: @autoclosure () -> String) -> HTTPResponse {
+        guard request.method == .GET || request.method == .HEAD, let etag = ok.headers["ETag"] else { return ok }
         let tag = Self.entityTags(etag).first ?? etag
+        if let header = Self.listField("If-Match", of: request) {
+            let listed = Self.entityTags(header, quotedOnly: true)
+            if listed.count > 1 && listed.contains("*") {
+                return problem(.starAmongEntityTags(field: "If-Match", value: header))
+            }
+            guard listed.contains("*") || Self.strongEntityTags(header).contains(tag) else {
+                return problem(.ifMatchMismatchOnRead(header: header, subject: subject(), etag: etag,
+                                                      hasWeakTags: header.contains("W/")))
+            }
+        }
+        guard let header = Self.listField("If-None-Match", of: request) else { return ok }
         let listed = Self.entityTags(header, quotedOnly: true)
         if listed.count > 1 && listed.contains("*") {
             return problem(.starAmongEntityTags(field: "If-None-Match", value: header))

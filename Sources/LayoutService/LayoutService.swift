@@ -35,6 +35,9 @@ public final class LayoutService: Sendable {
     /// The counters behind `GET /metrics`.
     public let metrics = Metrics()
     let engine: SceneEngine
+    /// The result key's limits component (``CacheKey/limits(_:maxResponseBytes:)``) of
+    /// ``engine``'s limits, which never change while the service runs.
+    let resultKeyLimits: [UInt8]
     let frontCache: FrontCache
     /// Stored groups decoded, by `NAME@VERSION` (``GroupCache``).
     let groupCache = GroupCache()
@@ -80,6 +83,7 @@ public final class LayoutService: Sendable {
         self.engine = SceneEngine(limits: configuration.sceneLimits, structureCacheEntries: configuration.structureCacheEntries,
                                   structureCacheBytes: configuration.structureCacheBytes,
                                   maxResponseBytes: configuration.maxResponseBytes, answerPool: pendingResponseBytes)
+        self.resultKeyLimits = CacheKey.limits(configuration.sceneLimits, maxResponseBytes: configuration.maxResponseBytes)
         self.frontCache = FrontCache(capacity: configuration.frontCacheEntries, maxBytes: configuration.frontCacheBytes)
         self.openConnections = openConnections
         self.answeredCounts = answeredCounts
@@ -147,10 +151,21 @@ public final class LayoutService: Sendable {
             })
     }
 
-    /// The front cache entry of an answer computed from `prepared`.
-    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared) -> FrontAnswer {
-        FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
-                    fontVersions: prepared.storedFonts.available)
+    /// The front cache entry of an answer computed from `prepared`; `nil` when its groups'
+    /// versions were not confirmed by the store (it was away and the scene pins every
+    /// group: ``SceneEngine/Prepared/currentVersions`` is empty), so it is not kept.
+    /// `changeCount` is the group store's change count read before the versions were
+    /// looked up (``SeenVersions/changeCount``).
+    static func frontAnswer(_ body: [UInt8], _ prepared: SceneEngine.Prepared, changeCount: Int64? = nil) -> FrontAnswer? {
+        if !prepared.groups.isEmpty && prepared.currentVersions.isEmpty { return nil }
+        return FrontAnswer(body: body, currentVersions: prepared.currentVersions, fontNames: prepared.fontNames,
+                           fontVersions: prepared.storedFonts.available,
+                           pinnedOnly: prepared.scene.groups.allSatisfy { $0.version != nil }, changeCount: changeCount)
+    }
+
+    /// Keeps `answer` (when there is one) for `key` in the front cache.
+    func keepInFront(_ answer: FrontAnswer?, for key: FrontCacheKey, generation: UInt64) {
+        if let answer { frontCache.insert(answer, for: key, generation: generation) }
     }
 
     /// The router with every route of the API (see `openapi.yaml`).
@@ -295,8 +310,11 @@ public final class LayoutService: Sendable {
     /// A `/solve` or `/validate` answer straight from the front cache, when it needs
     /// neither solving nor the store: the request has no query, asks for JSON, has an
     /// accepted media type and no `Cache-Control: no-cache`/`no-store`, and the hit's
-    /// scene references no group without a version and no stored font family (both need the
-    /// store to say the hit is current: e2e `fonts/stored-face-across-pg-replicas`). The same bytes and fields as
+    /// scene includes no group and no stored font family (both need the store to say the
+    /// hit is current: e2e `fonts/stored-face-across-pg-replicas`), or pins every group and
+    /// the group store's change count is still the recorded one (SQLite's `data_version`
+    /// of a connection kept for it: a step that reads no table, under a lock held only for
+    /// that step; ``FrontAnswer/changeCount``). The same bytes and fields as
     /// ``solve(_:)``'s and ``validate(_:)``'s answers to it; `nil` otherwise.
     func answerFromFront(_ request: HTTPRequest, route: CacheKey.Space) -> HTTPResponse? {
         guard request.query == nil, checkMediaType(request) == nil else { return nil }
@@ -305,14 +323,20 @@ public final class LayoutService: Sendable {
             let directives = Self.cacheDirectives(request.headers)
             guard !directives.any else { return nil }
         }
-        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.currentVersions.isEmpty,
-              hit.fontNames.isEmpty else { return nil }
+        guard let hit = frontCache.lookup(CacheKey.front(route, body: request.body)), hit.fontNames.isEmpty,
+              hit.currentVersions.isEmpty || (hit.changeCount != nil && groupStore.changeCount() == hit.changeCount) else { return nil }
         if route == .solve {
             metrics.recordCache(hit: true)
-            return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
+            return HTTPResponse(status: .ok, headers: Self.frontHitFields, body: hit.body)
         }
-        return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
+        return HTTPResponse(status: .ok, headers: Self.frontValidateFields, body: hit.body)
     }
+
+    /// The fields of a `/solve` front cache hit, as ``answer(status:contentType:body:cacheStatus:)``
+    /// writes them; made once (a hit shares them until the `X-Request-Id` is appended).
+    private static let frontHitFields: HTTPFields = answer(status: .ok, contentType: "application/json", body: [], cacheStatus: "layoutd; hit").headers
+    /// The fields of a `/validate` front cache hit.
+    private static let frontValidateFields: HTTPFields = answer(status: .ok, contentType: "application/json", body: [], cacheStatus: nil).headers
 
     private func makeHandler(router: Router, respond: @escaping @Sendable (HTTPRequest) -> (route: String?, response: HTTPResponse),
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse {
@@ -409,9 +433,10 @@ public final class LayoutService: Sendable {
     // MARK: - /solve and /validate
 
     /// `POST /solve`. Read-your-writes across processes: every cache is looked up only by
-    /// keys carrying the versions the request's scene resolves to, the unversioned
-    /// references resolved against the group store once per request
-    /// (``currentVersions(_:known:)``); see ``FrontCache`` and ``CacheKey``.
+    /// keys carrying the versions the request's scene resolves to, the current versions of
+    /// all its groups (pinned ones included: a delete or prune elsewhere removes them) asked
+    /// of the group store once per request (``currentVersions(_:known:)``); see
+    /// ``FrontCache`` and ``CacheKey``.
     ///
     /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
     /// versions are looked up (``checkFront(_:)``).
@@ -443,6 +468,7 @@ public final class LayoutService: Sendable {
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
+                keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 metrics.recordCache(hit: true)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: "layoutd; hit")
             case .success(let check):
@@ -460,17 +486,18 @@ public final class LayoutService: Sendable {
     private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
-        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              fonts: storedFontSource, resolveGroup: resolveGroup) {
+        let groupLookup = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+                              resolveGroup: groupLookup.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
             return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
         }
-        let key = CacheKey.result(prepared, route: .solve)
+        let key = CacheKey.result(prepared, route: .solve, limits: resultKeyLimits)
         if !directives.noCache && !directives.noStore {
             if let stored = try? store.cachedResult(forKey: key) {
                 metrics.recordCache(hit: true)
-                frontCache.insert(Self.frontAnswer(stored, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(stored, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: stored, cacheStatus: "layoutd; hit")
             }
         }
@@ -492,7 +519,7 @@ public final class LayoutService: Sendable {
             // later hit never contradicts this answer's Cache-Status.
             if (try? store.storeResult(result.body, forKey: key, groups: groups)) == true {
                 if !directives.any { cacheStatus = "layoutd; fwd=miss; stored" }
-                frontCache.insert(Self.frontAnswer(result.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(result.body, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
             }
         }
         return answer(result, cacheStatus: cacheStatus)
@@ -512,6 +539,7 @@ public final class LayoutService: Sendable {
         if let hit = frontCache.lookup(frontKey) {
             switch checkFront(hit) {
             case .success(let check) where check.isCurrent:
+                keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
             case .success(let check):
                 asked = check
@@ -525,13 +553,14 @@ public final class LayoutService: Sendable {
     /// `POST /validate` past the front cache: prepare and validate.
     private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
         let generation = frontCache.generation
-        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: asked) },
-                              fonts: storedFontSource, resolveGroup: resolveGroup) {
+        let groupLookup = groupSource(known: asked)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+                              resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
             if verdict.status == .ok {
-                frontCache.insert(Self.frontAnswer(verdict.body, prepared), for: frontKey, generation: generation)
+                keepInFront(Self.frontAnswer(verdict.body, prepared, changeCount: groupLookup.seen.changeCount), for: frontKey, generation: generation)
             }
             return answer(verdict, cacheStatus: nil)
         case .failure(let failure):
@@ -552,11 +581,21 @@ public final class LayoutService: Sendable {
         var names: [String]
         var versions: [String: Int]
         var isCurrent: Bool
+        /// The group store's change count read before `versions` were looked up; `nil`
+        /// when it cannot tell, or nothing was looked up.
+        var changeCount: Int64? = nil
+        /// The front cache's generation read before the lookup (for ``refreshed``).
+        var generation: UInt64 = 0
+        /// The hit confirmed by this lookup with its new change count, to keep in its place
+        /// (a pinned-only hit whose count had changed); `nil` otherwise.
+        var refreshed: FrontAnswer? = nil
     }
 
     /// Checks a front cache hit against the store: current at once, without a round trip,
-    /// when its scene has no unversioned references; otherwise after one
-    /// ``GroupStoring/currentVersions(of:)``.
+    /// when its scene includes no group; otherwise after one
+    /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not. When that
+    /// lookup fails, a hit whose scene pins every group is current (as held); any other
+    /// is the 503.
     func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
@@ -575,15 +614,26 @@ public final class LayoutService: Sendable {
             }
         }
         if names.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        // Pinned versions only, and no commit anywhere since they were confirmed: none can
+        // have been deleted or pruned.
+        let changeCount = hit.pinnedOnly ? groupStore.changeCount() : nil
+        if let changeCount, changeCount == hit.changeCount { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
+        let generation = frontCache.generation
         do {
             let versions = try lookUpCurrentVersions(names)
-            return .success(FrontCheck(names: names, versions: versions, isCurrent: hit.isCurrent(versions)))
+            let isCurrent = hit.isCurrent(versions)
+            return .success(FrontCheck(names: names, versions: versions, isCurrent: isCurrent, changeCount: changeCount,
+                                       generation: generation,
+                                       refreshed: isCurrent ? changeCount.map { hit.confirmed(at: $0) } : nil))
         } catch {
+            // Pinned versions only: answered as held while the store is away (whether
+            // another process removed one cannot be told until it is back).
+            if hit.pinnedOnly { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
             return .failure(.groupLookupFailed(error))
         }
     }
 
-    /// The current versions of `names` (a scene's unversioned references, sorted): `known`'s
+    /// The current versions of `names` (the groups a scene includes, sorted): `known`'s
     /// when it asked the store for exactly these names in this request, else the store's
     /// answer in one round trip.
     /// - Throws: ``EngineFailure/groupLookupFailed(_:)`` (503) when the store cannot answer.
@@ -596,13 +646,49 @@ public final class LayoutService: Sendable {
         }
     }
 
-    /// Loads a group for a scene: a pinned version (pinned by the scene, or resolved by
-    /// ``currentVersions(_:known:)``) kept in ``groupCache`` is used without asking the
-    /// store; otherwise it is read and kept. Store failures become an ``EngineFailure``
-    /// (503); a pinned version that was pruned throws ``PrunedGroupVersion``.
-    func resolveGroup(_ reference: GroupReference) throws -> ResolvedGroup? {
-        if let version = reference.version, let kept = groupCache.lookup(name: reference.name, version: version) {
-            return kept
+    /// The two group closures of one request's ``SceneEngine/prepare(body:currentVersions:fonts:resolveGroup:)``:
+    /// the current versions of the scene's names (``currentVersions(_:known:)``, one lookup,
+    /// or `known`'s), and a resolver that checks pinned versions against that same answer
+    /// (``resolveGroup(_:current:)``), or resolves them as held when the lookup failed.
+    func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver, seen: SeenVersions) {
+        let seen = SeenVersions()
+        return ({ [self] names in
+            // Read before the lookup: a removal committed after it changes the count.
+            seen.changeCount = known?.names == names ? known?.changeCount : groupStore.changeCount()
+            let versions = try currentVersions(names, known: known)
+            seen.versions = versions
+            return versions
+        }, { [self] reference in try resolveGroup(reference, current: seen.versions) }, seen)
+    }
+
+    /// What one request's store lookup answered (``groupSource(known:)``), `nil` until it
+    /// answered, and the store's change count read just before it; used on that request's
+    /// thread only.
+    final class SeenVersions {
+        var versions: [String: Int]?
+        var changeCount: Int64?
+    }
+
+    /// Loads a group for a scene, given `current`: the current versions the store named for
+    /// the scene's names in this request (``groupSource(known:)``). A pinned version (pinned
+    /// by the scene, or resolved from `current`) of a name without a current version was
+    /// deleted: `nil`. One kept in ``groupCache`` and sure to be stored still
+    /// (``GroupCache/lookup(name:version:current:)``) is used without asking the store;
+    /// otherwise it is read and kept. With `current` `nil` (the store could not be asked;
+    /// the scene pins every group) a kept version is used as held, anything else is read.
+    /// Store failures become an ``EngineFailure`` (503); a pinned version that was pruned
+    /// throws ``PrunedGroupVersion``.
+    func resolveGroup(_ reference: GroupReference, current: [String: Int]?) throws -> ResolvedGroup? {
+        var nameCurrent = 0
+        if let version = reference.version {
+            if let current {
+                // A delete removes every version; numbers are never reused.
+                guard let known = current[reference.name] else { return nil }
+                nameCurrent = known
+                if let kept = groupCache.lookup(name: reference.name, version: version, current: known) { return kept }
+            } else if let held = groupCache.held(name: reference.name, version: version) {
+                return held
+            }
         }
         let stored: StoredGroup?
         do {
@@ -620,7 +706,7 @@ public final class LayoutService: Sendable {
             }
             return nil
         }
-        return try groupCache.group(name: stored.name, version: stored.version,
+        return try groupCache.group(name: stored.name, version: stored.version, current: max(nameCurrent, stored.version),
                                     jsonBytes: stored.constraintsJSON.utf8.count + stored.metricsJSON.utf8.count) {
             let body = "{\"constraints\":\(stored.constraintsJSON),\"metrics\":\(stored.metricsJSON)}"
             guard let json = try? JSONParser().parse(Array(body.utf8)),

@@ -63,13 +63,15 @@ public struct StoredFontSource: Sendable {
 /// Decodes, compiles and solves scenes: everything of `/solve` and `/validate` except
 /// HTTP and caching, shared by the server and the `layoutd solve|validate` commands.
 public struct SceneEngine: Sendable {
-    /// The scene limits every request is checked against.
-    public var limits: SceneLimits
+    /// The scene limits every request is checked against; fixed, so the structure cache
+    /// (``structures``) only holds what was compiled and solved under them.
+    public let limits: SceneLimits
     /// The most bytes one answer's body may have (`--max-response-bytes`, default 64 MiB,
     /// 67,108,864): JSON frames, `layouts`, diagnostics, problems and SVG alike. An answer
     /// that would be longer stops being written as soon as it passes the bound and is
-    /// answered ``responseTooLarge(limit:)`` instead (422 `limit_exceeded`).
-    public var maxResponseBytes: Int
+    /// answered ``responseTooLarge(limit:)`` instead (422 `limit_exceeded`). Fixed, as
+    /// ``limits``.
+    public let maxResponseBytes: Int
     /// The pool of pending response bytes answers draw on while they are written
     /// (`--max-pending-response-bytes`); `nil` for none (the command line). An answer
     /// the pool has no room for is ``overCommitted()`` (503).
@@ -110,10 +112,13 @@ public struct SceneEngine: Sendable {
         /// fingerprint: what the scene compiles to and its base solve depend on
         /// (``StructureCache``).
         var structureKey: SHA256Digest
-        /// The version each reference without a version was resolved to, one per name,
-        /// sorted by name (byte order); empty when the scene has none. An answer computed
-        /// from this scene holds exactly while these are the current versions (the front
-        /// cache's check, ``FrontAnswer``).
+        /// The current version of each group the scene includes, pinned (`NAME@V`) or
+        /// not, one per name, sorted by name (byte order); empty when the scene includes
+        /// none. An answer computed from this scene holds exactly while these are the
+        /// current versions (the front cache's check, ``FrontAnswer``): a reference without
+        /// a version was resolved to it, and a pinned version is removed only by a delete
+        /// or a prune, which change it. Empty with groups only when the store could not be
+        /// asked and every reference is pinned: then nothing confirms the versions.
         public var currentVersions: [GroupVersion] = []
         /// The scene's labels, prepared (``SceneText``); `nil` without labels.
         public var text: SceneText?
@@ -132,11 +137,15 @@ public struct SceneEngine: Sendable {
     /// again: only its sizes are (``SceneDecoder/redecodeSizes(_:of:)``). Any other body,
     /// or any error, takes the whole path, so its answer and diagnostics are the same.
     ///
-    /// With `currentVersions`, the names of every reference without a version are resolved
-    /// first, in one call (sorted, each once), and `resolveGroup` is then asked only for
-    /// pinned references: those the scene pinned and those just resolved. A name without a
-    /// current version is `unknown_group` without asking `resolveGroup`. Without it,
-    /// `resolveGroup` is asked for every reference as written.
+    /// With `currentVersions`, the current versions of every name the scene includes
+    /// (pinned or not) are asked first, in one call (sorted, each once), and `resolveGroup`
+    /// is then asked only for pinned references: those the scene pinned and those just
+    /// resolved. A name without a current version is `unknown_group` without asking
+    /// `resolveGroup` when the reference has no version; a pinned one is still asked (the
+    /// caller's resolver sees the versions this call answered and answers `nil`). When that
+    /// call throws and every reference is pinned, they are resolved as written and
+    /// ``Prepared/currentVersions`` stays empty. Without it, `resolveGroup` is asked for
+    /// every reference as written.
     ///
     /// - Returns: the prepared scene, or the answer to give instead (400 or 422, or the
     ///   503 a resolver threw).
@@ -217,8 +226,10 @@ public struct SceneEngine: Sendable {
         var current: [String: Int]?
         var resolvedCurrent: [GroupVersion] = []
         if let currentVersions {
-            // Sorted and unique: the same names in the same order for the same scene.
-            let names = Array(Set(scene.groups.lazy.filter { $0.version == nil }.map(\.name))).sorted {
+            // Every name, pinned or not: a pinned version exists only while its name's
+            // current version is the one seen when it was read (deletes and prunes change
+            // it). Sorted and unique: the same names in the same order for the same scene.
+            let names = Array(Set(scene.groups.lazy.map(\.name))).sorted {
                 Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
             }
             if names.isEmpty {
@@ -229,7 +240,10 @@ public struct SceneEngine: Sendable {
                     current = versions
                     resolvedCurrent = names.compactMap { name in versions[name].map { GroupVersion(name: name, version: $0) } }
                 } catch let failure as EngineFailure {
-                    return .failure(failure)
+                    // Pinned versions only: resolved as written (those the caller holds in
+                    // memory still answer while the store is away), with no current
+                    // versions recorded, so nothing computed from them is taken as confirmed.
+                    guard scene.groups.allSatisfy({ $0.version != nil }) else { return .failure(failure) }
                 } catch {
                     return .failure(.internalError)
                 }

@@ -101,6 +101,19 @@ public protocol GroupStoring: Sendable {
 
     /// Whether the database answers a trivial query now (for `/readyz`).
     func isReachable() -> Bool
+
+    /// A number that changes whenever a group write may have been committed, by this
+    /// process or any other, since it was last read: two equal answers mean no version was
+    /// deleted or pruned in between, without a query of the groups' tables. `nil` when the
+    /// store cannot tell that more cheaply than ``currentVersions(of:)`` (PostgreSQL: a
+    /// round trip either way). ``SQLiteStore``: SQLite's `PRAGMA data_version` of a
+    /// connection of its own (any commit to the file by another connection changes it).
+    func changeCount() -> Int64?
+}
+
+extension GroupStoring {
+    /// None: every check asks ``currentVersions(of:)``.
+    public func changeCount() -> Int64? { nil }
 }
 
 extension GroupStoring {

@@ -72,6 +72,14 @@ public final class SQLiteStore: @unchecked Sendable {
     public let isReadOnly: Bool
 
     private let queue = DispatchQueue(label: "layoutd.store")
+    /// A second connection to the file, which never writes, asked only for
+    /// `PRAGMA data_version` (``changeCount()``): every commit of another connection, this
+    /// store's own included, changes it. `nil` for `:memory:` (no other connection can
+    /// reach it) and for a file opened read-only.
+    private let watcher: Mutex<SQLiteConnection?>
+    /// Group writes committed through this store (``changeCount()`` of `:memory:`).
+    private let groupWrites = Atomic<Int64>(0)
+    private let isInMemory: Bool
     /// The open state; `nil` after ``close()``. Touched only on `queue`.
     private var state: State?
     /// The result cache's entries in memory and key fingerprints (``ResultCache/writeBehind``):
@@ -262,6 +270,24 @@ public final class SQLiteStore: @unchecked Sendable {
         self.maxFonts = max(0, maxFonts)
         self.maxFontBytes = max(0, maxFontBytes)
         self.isReadOnly = connection.isReadOnly
+        self.isInMemory = path == ":memory:"
+        self.watcher = Mutex(path == ":memory:" || connection.isReadOnly
+            ? nil : try? SQLiteConnection(path: path, readOnly: false, busyTimeout: busyTimeout))
+    }
+
+    /// See ``GroupStoring/changeCount()``: the watching connection's `PRAGMA data_version`
+    /// (no table is read; in WAL mode the `-shm` header), or with `:memory:` the group writes
+    /// committed through this store; `nil` when the file was opened read-only or the pragma
+    /// fails. Safe from any thread.
+    public func changeCount() -> Int64? {
+        if isInMemory { return groupWrites.load(ordering: .acquiring) }
+        return watcher.withLock { watcher -> Int64? in
+            guard let watcher else { return nil }
+            // The statement is kept prepared: a step reads the WAL index header.
+            return try? watcher.withStatement("PRAGMA data_version") { (statement) throws(SQLiteError) -> Int64? in
+                try statement.step() ? Int64(statement.int(at: 0)) : nil
+            }
+        }
     }
 
     private static func openError(_ error: SQLiteError, path: String) -> StoreError {
@@ -306,6 +332,10 @@ public final class SQLiteStore: @unchecked Sendable {
         queue.sync {
             guard let state else { return }
             isClosed.store(true, ordering: .releasing)
+            watcher.withLock { watcher in
+                watcher?.close()
+                watcher = nil
+            }
             state.cache.flushBeforeClose()
             state.connection.close()
             state.reserve?.release()
@@ -511,6 +541,7 @@ public final class SQLiteStore: @unchecked Sendable {
     /// Runs a group write's transaction `body`; on a full disk, empties the cache, returns
     /// the freed pages and runs it once more. Returns freed pages after a commit.
     private func groupWrite<T>(_ state: State, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+        defer { groupWrites.add(1, ordering: .releasing) }
         do throws(StoreError) {
             let result = try body()
             state.diskFullReported = false

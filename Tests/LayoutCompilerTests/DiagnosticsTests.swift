@@ -357,6 +357,41 @@ struct SolverLimitTests {
         #expect(over.diagnostics.first?.message == "The scene uses 101 different priorities below 1000; at most 100 are allowed (limit maxPriorityLevels): round them, each distinct priority is a level of its own")
     }
 
+    /// The count of distinct optional priorities is exact whether it stays within the
+    /// short list the compiler compares in place or goes past it: `k` distinct values,
+    /// each repeated and in a scrambled order (a later repeat of an early value, fractions
+    /// and the intrinsic sizes' 250 and 750 among them), are `k` levels, at the limit and
+    /// one past it.
+    @Test(arguments: [1, 15, 16, 17, 18, 40])
+    func levelCountIsTheDistinctCount(_ distinct: Int) throws {
+        // Priorities 100.5, 101.5, ... plus 250 and 750 from the intrinsic size: `distinct` in all.
+        let values = (0..<(distinct - 2 > 0 ? distinct - 2 : 0)).map { 100.5 + Double($0) }
+        var wishes: [String] = []
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        for round in 0..<3 {
+            for index in values.indices {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let value = values[(index + Int(state >> 59) + round) % values.count]
+                wishes.append("\"a.width == \(index % 7) @\(value)\"")
+            }
+        }
+        for value in values { wishes.append("\"a.height == 3 @\(value)\"") }   // each value at least once
+        let views = distinct >= 2 ? #"{"a":{"intrinsicSize":{"width":10,"height":10}}}"# : #"{"a":{"intrinsicSize":{"width":10,"height":-1},"hugging":{"horizontal":250},"compressionResistance":{"horizontal":250}}}"#
+        let json = #"{"container":{"width":400,"height":400},"views":\#(views),"constraints":\#("[" + (["\"V:|[a]\""] + wishes).joined(separator: ",") + "]")}"#
+        let scene = try SceneDecoder().decode(body: Array(json.utf8))
+        for limit in [distinct, distinct - 1] where limit >= 1 {
+            var limits = SceneLimits()
+            limits.maxPriorityLevels = limit
+            let compiled = SceneCompiler(scene: scene, limits: limits).compile()
+            if limit == distinct {
+                #expect(!compiled.hasErrors, "\(distinct) levels at a limit of \(limit)")
+            } else {
+                #expect(compiled.diagnostics.map(\.code) == [.limitExceeded])
+                #expect(compiled.diagnostics.first?.message.hasPrefix("The scene uses \(distinct) different priorities below 1000; at most \(limit) are allowed") == true)
+            }
+        }
+    }
+
     /// The constraint text of a scene and its groups together is limited (groups are
     /// stored separately, each within the body limit).
     @Test func constraintBytesWithGroupsAreLimited() throws {

@@ -102,3 +102,31 @@ struct FrontAnswerTests {
         #expect(FrontCache.cost(key, FrontAnswer(body: [1])) == 11)
     }
 }
+
+/// ``BodyHash`` and ``FrontCacheKey``'s equality: every byte, the length and the space
+/// reach the hash, and keys compare by their bytes.
+struct BodyHashTests {
+    /// A 2,331-byte body (the size of the HTTP benchmark's scene) and each one-byte
+    /// change of it, every length from 0 to 100 bytes, and the same bytes in two spaces.
+    @Test func bodyHashSeesEveryByteAndLength() {
+        let body = (0..<2_331).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let original = CacheKey.front(.solve, body: body)
+        #expect(original.bodyHash == CacheKey.front(.solve, body: Array(body)).bodyHash)
+        var hashes: Set<Int> = [original.bodyHash]
+        for position in body.indices {
+            var changed = body
+            changed[position] ^= 0x01
+            let key = CacheKey.front(.solve, body: changed)
+            hashes.insert(key.bodyHash)
+            #expect(key != original)
+        }
+        #expect(hashes.count == body.count + 1)
+        var byLength: Set<Int> = []
+        for length in 0...100 { byLength.insert(CacheKey.front(.solve, body: [UInt8](repeating: 0, count: length)).bodyHash) }
+        #expect(byLength.count == 101)
+        #expect(CacheKey.front(.solve, body: body).bodyHash != CacheKey.front(.validate, body: body).bodyHash)
+        #expect(CacheKey.front(.solve, body: body) != CacheKey.front(.validate, body: body))
+        #expect(CacheKey.front(.solve, body: []) == CacheKey.front(.solve, body: []))
+        #expect(CacheKey.front(.solve, body: body) == CacheKey.front(.solve, body: Array(body)))
+    }
+}

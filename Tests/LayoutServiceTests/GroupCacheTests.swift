@@ -45,22 +45,22 @@ struct GroupCacheTests {
             decoded += 1
             return ResolvedGroup(name: "g", version: 1, constraints: [], metrics: [:])
         }
-        _ = cache.group(name: "g", version: 1, jsonBytes: 10, decode: decode)
-        _ = cache.group(name: "g", version: 1, jsonBytes: 10, decode: decode)
+        _ = cache.group(name: "g", version: 1, current: 1, jsonBytes: 10, decode: decode)
+        _ = cache.group(name: "g", version: 1, current: 1, jsonBytes: 10, decode: decode)
         #expect(decoded == 1)
-        _ = cache.group(name: "g", version: 2, jsonBytes: 10, decode: decode)
+        _ = cache.group(name: "g", version: 2, current: 2, jsonBytes: 10, decode: decode)
         #expect(decoded == 2)
         #expect(cache.usage.entries == 2)
         #expect(cache.usage.bytes == 2 * ("g@1".utf8.count + 10))
         // Over maxBytes / 8 (2 MiB with the key): decoded every time, never kept.
         let big = GroupCache.maxBytes / 8
-        _ = cache.group(name: "h", version: 1, jsonBytes: big, decode: decode)
-        _ = cache.group(name: "h", version: 1, jsonBytes: big, decode: decode)
+        _ = cache.group(name: "h", version: 1, current: 1, jsonBytes: big, decode: decode)
+        _ = cache.group(name: "h", version: 1, current: 1, jsonBytes: big, decode: decode)
         #expect(decoded == 4)
         #expect(cache.usage.entries == 2)
         // Entries stay within the capacity however many versions are asked for.
         for version in 1...(GroupCache.capacity + 10) {
-            _ = cache.group(name: "many", version: version, jsonBytes: 1, decode: decode)
+            _ = cache.group(name: "many", version: version, current: version, jsonBytes: 1, decode: decode)
         }
         #expect(cache.usage.entries <= GroupCache.capacity)
     }

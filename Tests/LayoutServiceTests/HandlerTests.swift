@@ -260,6 +260,36 @@ struct HandlerTests {
         #expect(router.respond(to: star).status == 400)
     }
 
+    /// RFC 9110 §13.1.1, §13.2.2: a GET (or HEAD) whose `If-Match` lists neither `*` nor
+    /// the entity tag of what it reads (strongly compared) is `412`, checked before
+    /// `If-None-Match`; a match reads as usual.
+    @Test func ifMatchOnGET() throws {
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
+        #expect(request(.PUT, "/groups/g", #"{"constraints":["H:|[a]|"]}"#).status == 200)   // version 2
+        for method in [HTTPMethod.GET, .HEAD] {
+            for header in ["\"2\"", "\"9\", \"2\"", "*"] {
+                let read = request(method, "/groups/g", headers: ["If-Match": header])
+                #expect(read.status == 200, "\(method) If-Match: \(header)")
+                #expect(read.headers["ETag"] == "\"2\"")
+            }
+            #expect(request(method, "/groups/g", headers: ["If-Match": "W/\"2\""]).status == 412)
+            #expect(request(method, "/groups/g/versions/1", headers: ["If-Match": "\"1\""]).status == 200)
+        }
+        let stale = request(.GET, "/groups/g", headers: ["If-Match": "\"1\""])
+        #expect(stale.status == 412)
+        #expect(stale.headers["Content-Type"] == "application/problem+json")
+        #expect(try json(stale)["detail"] == .string("If-Match '\"1\"' does not match group 'g': its entity tag is \"2\""))
+        let weak = request(.GET, "/groups/g/versions/1", headers: ["If-Match": "W/\"1\""])
+        #expect(try json(weak)["detail"] == .string("If-Match 'W/\"1\"' does not match version 1 of group 'g': its entity tag is \"1\" (weak tags never match)"))
+        let bare = request(.GET, "/groups/g", headers: ["If-Match": "2"])
+        #expect(try json(bare)["detail"] == .string("If-Match '2' does not match group 'g': its entity tag is \"2\"; entity tags are quoted: If-Match: \"2\""))
+        // If-Match is evaluated first: a failing If-Match is a 412 even when If-None-Match would be a 304.
+        #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"1\"", "If-None-Match": "\"2\""]).status == 412)
+        #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"2\"", "If-None-Match": "\"2\""]).status == 304)
+        #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"2\", *"]).status == 400)
+        #expect(request(.GET, "/groups/none", headers: ["If-Match": "\"1\""]).status == 404)
+    }
+
     /// RFC 9110 §13.1.2: `If-None-Match: *` is false for a DELETE of a group that exists
     /// (412, nothing deleted) and true for one that does not (the usual 404).
     @Test func deleteWithIfNoneMatchAny() throws {

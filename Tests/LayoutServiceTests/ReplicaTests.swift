@@ -17,7 +17,15 @@ final class ObservedGroupStore: GroupStoring {
     /// What every call throws while ``isDown``.
     let downError = Mutex<StoreError>(.unavailable("taken down by the test"))
 
-    init(_ base: any GroupStoring) { self.base = base }
+    /// Whether ``changeCount()`` is `base`'s (else `nil`: every check looks up).
+    let forwardsChangeCount: Bool
+
+    init(_ base: any GroupStoring, forwardsChangeCount: Bool = false) {
+        self.base = base
+        self.forwardsChangeCount = forwardsChangeCount
+    }
+
+    func changeCount() -> Int64? { forwardsChangeCount ? base.changeCount() : nil }
 
     var maxGroups: Int { base.maxGroups }
     var maxGroupVersions: Int { base.maxGroupVersions }
@@ -202,9 +210,9 @@ struct ReplicaReadYourWritesTests {
     }
 }
 
-/// The round trips a request makes to the group store: none for a scene without groups
-/// or with pinned versions already decoded, exactly one (for all its groups) for a scene
-/// with unversioned references, cached or not.
+/// The round trips a request makes to the group store: none for a scene without groups,
+/// exactly one (for all its groups, pinned or not) for a scene with groups, cached or not,
+/// and no group read for versions already decoded.
 @Suite("replicas: round trips per request")
 struct ReplicaRoundTripTests {
     typealias R = ReplicaRequests
@@ -237,14 +245,15 @@ struct ReplicaRoundTripTests {
         #expect(groups.currentVersionCalls.load(ordering: .relaxed) == 3)
         #expect(groups.groupReads.load(ordering: .relaxed) == 2)
 
-        // Pinned: read once, then never asked again.
+        // Pinned: read once; then each request asks the current versions once, as for
+        // unversioned names (a delete or prune elsewhere changes them), and reads nothing.
         #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
         let calls = groups.currentVersionCalls.load(ordering: .relaxed)
         let reads = groups.groupReads.load(ordering: .relaxed)
         #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
         #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":100")))
                 == .number(76))
-        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls)
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 2)
         #expect(groups.groupReads.load(ordering: .relaxed) == reads)
     }
 }
@@ -252,7 +261,8 @@ struct ReplicaRoundTripTests {
 /// The group store unreachable (PostgreSQL down): `/readyz` 503; group reads and writes
 /// and scenes with unversioned groups 503 with `Retry-After` (/solve and /validate alike,
 /// cached or not); scenes without groups, and with pinned versions held in memory, still
-/// solve; everything answers again once the store is back, with no restart.
+/// solve (nothing computed from unconfirmed versions is kept); everything answers again
+/// once the store is back, with no restart.
 @Suite("replicas: the group store down")
 struct ReplicaFaultTests {
     typealias R = ReplicaRequests
@@ -300,15 +310,177 @@ struct ReplicaFaultTests {
             #expect(detail == .string("The group store cannot be read right now: the database is unavailable"))
         }
         #expect(try R.redWidth(R.post(router, "/solve", R.plainScene)) == .number(186))
-        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
+        // Pinned versions held in memory answer as held (a hit, and another size); one not
+        // held is read from the store: 503. Nothing computed meanwhile is kept.
+        let pinnedHit = R.post(router, "/solve", R.pinnedScene)
+        #expect(pinnedHit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try R.redWidth(pinnedHit) == .number(176))
         let pinnedOther = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":300")
         #expect(try R.redWidth(R.post(router, "/solve", pinnedOther)) == .number(276))
         #expect(try JSONParser().parse(R.post(router, "/validate", pinnedOther).body)["valid"] == .bool(true))
+        let notHeld = R.post(router, "/solve", R.pinnedScene.replacingOccurrences(of: "row@1", with: "row@2"))
+        #expect(notHeld.status == 503)
+        #expect(notHeld.headers["Retry-After"] == "5")
 
         groups.isDown.store(false, ordering: .relaxed)
         #expect(R.request(router, .GET, "/readyz").status == 200)
         #expect(try R.redWidth(R.post(router, "/solve", other)) == .number(276))
-        #expect(R.put(router, pad: 20).status == 200)
+        // Deleted by another process (straight in the store): what was answered as held is
+        // checked again, so neither pinned body is answered from the front cache.
+        #expect(try groups.base.deleteGroup(named: "row"))
+        for body in [R.pinnedScene, pinnedOther] {
+            let gone = R.post(router, "/solve", body)
+            #expect(gone.status == 422)
+            #expect(try R.firstCode(gone) == .string("unknown_group"))
+        }
+        #expect(R.put(router, pad: 20).status == 201)
         #expect(try R.redWidth(R.post(router, "/solve", R.scene)) == .number(160))
+    }
+}
+
+/// A pinned version (`row@1`) deleted or pruned through another replica: the next answer
+/// of a replica that solved, cached and decoded it is what a fresh process answers (422
+/// `unknown_group`), from its front cache, with `Cache-Control: no-cache`, for a body it
+/// never saw, and from `/validate`. Against one SQLite file always, and one PostgreSQL
+/// database when `LAYOUTD_TEST_PG_URL` names a server.
+@Suite("replicas: pinned versions removed elsewhere")
+struct ReplicaPinnedVersionTests {
+    typealias R = ReplicaRequests
+
+    /// The 422s `router` gives for `R.pinnedScene` through every path, each with `message`.
+    static func expectRemoved(_ router: Router, message: String) throws {
+        let other = R.pinnedScene.replacingOccurrences(of: "\"width\":200", with: "\"width\":250")
+        let noCache = router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t", "Cache-Control": "no-cache"],
+                                                     body: Array(R.pinnedScene.utf8)))
+        for (name, response) in [("front", R.post(router, "/solve", R.pinnedScene)), ("no-cache", noCache),
+                                 ("new body", R.post(router, "/solve", other))] {
+            #expect(response.status == 422, "\(name)")
+            #expect(response.headers["Cache-Status"] != "layoutd; hit", "\(name)")
+            let first = try #require(Self.firstDiagnostic(JSONParser().parse(response.body)), "\(name)")
+            #expect(first["code"] == .string("unknown_group"), "\(name)")
+            #expect(first["message"] == .string(message), "\(name)")
+        }
+        let verdict = try JSONParser().parse(R.post(router, "/validate", R.pinnedScene).body)
+        #expect(verdict["valid"] == .bool(false))
+        #expect(Self.firstDiagnostic(verdict)?["message"] == .string(message))
+    }
+
+    static func firstDiagnostic(_ json: JSONValue) -> JSONValue? {
+        guard case .array(let diagnostics)? = json["diagnostics"] else { return nil }
+        return diagnostics.first
+    }
+
+    /// B solves `row@1` until it is a front cache hit, and validates it.
+    static func warm(_ router: Router) throws {
+        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
+        let hit = R.post(router, "/solve", R.pinnedScene)
+        #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try R.redWidth(hit) == .number(176))
+        #expect(try JSONParser().parse(R.post(router, "/validate", R.pinnedScene).body)["valid"] == .bool(true))
+    }
+
+    @Test(arguments: TransferBackend.available)
+    func aDeleteThroughOneEndsThePinnedAnswersOfTheOther(_ backend: TransferBackend) throws {
+        let replicas = try Replicas(backend)
+        let (a, b) = (replicas.first, replicas.second)
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.warm(b)
+        #expect(R.request(a, .DELETE, "/groups/row").status == 204)
+        try Self.expectRemoved(b, message: "Group 'row' has no version 1 (included as 'row@1')")
+        // A new life of the name starts above every old version: row@1 stays gone.
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.expectRemoved(b, message: "Group 'row' has no version 1 (included as 'row@1')")
+    }
+
+    @Test(arguments: TransferBackend.available)
+    func aPruneThroughOneEndsThePinnedAnswersOfTheOther(_ backend: TransferBackend) throws {
+        let replicas = try Replicas(backend)
+        let (a, b) = (replicas.first, replicas.second)
+        #expect(R.put(a, pad: 12).status == 201)
+        try Self.warm(b)
+        // A write that keeps version 1 changes nothing for it: B still answers its frames.
+        #expect(R.put(a, pad: 40).status == 200)
+        #expect(try R.redWidth(R.post(b, "/solve", R.pinnedScene)) == .number(176))
+        #expect(R.post(b, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        // 100 versions are kept: the 101st write prunes version 1.
+        for pad in 1...99 { #expect(R.put(a, pad: pad).status == 200) }
+        #expect(R.request(a, .GET, "/groups/row/versions/1").status == 404)
+        try Self.expectRemoved(b, message: "Group 'row' version 1 was pruned: only the last 100 versions of a group are kept (--max-group-versions); the oldest kept is 2 (included as 'row@1')")
+        // The versions still kept answer through B as through A.
+        let kept = R.pinnedScene.replacingOccurrences(of: "row@1", with: "row@2")
+        #expect(try R.redWidth(R.post(b, "/solve", kept)) == .number(120))
+    }
+}
+
+/// A front cache hit of a scene that pins every group asks the store nothing while no
+/// commit reached the SQLite file since its versions were confirmed (`PRAGMA
+/// data_version`, ``SQLiteStore/changeCount()``); after any commit it looks the versions
+/// up once, and is then again answered without a lookup.
+@Suite("replicas: pinned hits and the change count")
+struct ReplicaChangeCountTests {
+    typealias R = ReplicaRequests
+
+    @Test func aPinnedHitLooksUpOnlyAfterACommit() throws {
+        let path = NSTemporaryDirectory() + "layoutd-change-count-" + UUID().uuidString + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let groups = ObservedGroupStore(try SQLiteStore(path: path, diskReserveBytes: 0), forwardsChangeCount: true)
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups)
+        defer { service.store.close() }
+        let router = service.makeRouter()
+        let other = try SQLiteStore(path: path, diskReserveBytes: 0)   // another process on the file
+        defer { other.close() }
+        #expect(R.put(router, pad: 12).status == 201)
+        #expect(try R.redWidth(R.post(router, "/solve", R.pinnedScene)) == .number(176))
+        let calls = groups.currentVersionCalls.load(ordering: .relaxed)
+        for _ in 0..<3 {
+            let hit = R.post(router, "/solve", R.pinnedScene)
+            #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+            #expect(try R.redWidth(hit) == .number(176))
+        }
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls)
+
+        // Another group written elsewhere: one lookup, still a hit; then none again.
+        _ = try other.putGroup(name: "col", constraintsJSON: #"["red.height >= 1"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 1)
+        #expect(R.post(router, "/solve", R.pinnedScene).headers["Cache-Status"] == "layoutd; hit")
+        #expect(groups.currentVersionCalls.load(ordering: .relaxed) == calls + 1)
+
+        // The pinned group deleted elsewhere: the next answer is 422.
+        #expect(try other.deleteGroup(named: "row"))
+        let gone = R.post(router, "/solve", R.pinnedScene)
+        #expect(gone.status == 422)
+        #expect(try R.firstCode(gone) == .string("unknown_group"))
+    }
+
+    @Test func theLoopAnswersAPinnedHitUntilACommit() throws {
+        let path = NSTemporaryDirectory() + "layoutd-change-count-" + UUID().uuidString + ".db"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let service = LayoutService(store: try SQLiteStore(path: path, diskReserveBytes: 0))
+        defer { service.store.close() }
+        let router = service.makeRouter()
+        let handler = service.makeHandler(router: router)
+        let onLoop = service.makeLoopHandler(router: router)
+        let other = try SQLiteStore(path: path, diskReserveBytes: 0)   // another process on the file
+        defer { other.close() }
+        let solve = HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t"], body: Array(R.pinnedScene.utf8))
+        #expect(R.put(router, pad: 12).status == 201)
+        #expect(onLoop(solve) == nil)
+        let miss = handler(solve)
+        #expect(miss.status == 200)
+        let hit = try #require(onLoop(solve))
+        #expect(hit.headers["Cache-Status"] == "layoutd; hit")
+        #expect(hit.body == miss.body)
+        // A commit elsewhere: left to a worker, which confirms the versions (still a hit)
+        // and keeps the new count, so the loop answers again.
+        _ = try other.putGroup(name: "col", constraintsJSON: #"["red.height >= 1"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(onLoop(solve) == nil)
+        #expect(handler(solve).headers["Cache-Status"] == "layoutd; hit")
+        #expect(try #require(onLoop(solve)).body == miss.body)
+        // Deleted elsewhere: the loop leaves it, the worker answers 422.
+        #expect(try other.deleteGroup(named: "row"))
+        #expect(onLoop(solve) == nil)
+        #expect(handler(solve).status == 422)
+        #expect(onLoop(solve) == nil)
     }
 }

@@ -249,6 +249,15 @@ struct StoredFontServiceTests {
         let changed = get("\"2\"")
         #expect(changed.status.code == 200)
         #expect(changed.body == file)
+        // If-Match (RFC 9110 §13.1.1): a stale tag is a 412, the current one reads.
+        func get(ifMatch: String) -> HTTPResponse {
+            client.router.respond(to: HTTPRequest(method: .GET, target: "/fonts/acme%20mono/400",
+                                                  headers: ["Host": "test", "If-Match": ifMatch], body: []))
+        }
+        let stale = get(ifMatch: "\"2\"")
+        #expect(stale.status.code == 412)
+        #expect(try JSONParser().parse(stale.body)["detail"]?.stringValue == "If-Match '\"2\"' does not match font face 'Acme Mono/400': its entity tag is \"1\"")
+        #expect(get(ifMatch: "\"1\"").body == file)
     }
 
     /// Font writes evaluate `If-Match` and `If-None-Match` as group writes do (RFC 9110

@@ -83,6 +83,30 @@ struct StructureCacheTests {
         #expect(engine.structures?.usage.entries == 1)
     }
 
+    /// A base nothing keeps (an engine without a structure cache) is resized in place,
+    /// without the scratch copy a kept base lends: for every corpus scene and a `sizes`
+    /// list that moves its width up and down, fits it and comes back, the answer is byte
+    /// for byte the one of an engine that keeps the base and resizes a copy of it (its
+    /// first request: the base is built, kept, and lends it a copy).
+    @Test("unkept base resized in place", arguments: CorpusTests.caseFiles())
+    func anUnkeptBaseIsResizedInPlace(_ file: String) throws {
+        let data = try Data(contentsOf: CorpusTests.corpusDirectory.appendingPathComponent(file))
+        let scene = try #require(try JSONParser().parse([UInt8](data))["scene"])
+        guard case .object(var members) = scene else { Issue.record("\(file): not an object"); return }
+        let height: JSONValue = .number(480)
+        let sizes: [JSONValue] = [.object([("width", .number(320)), ("height", height)]),
+                                  .object([("width", .number(412.5)), ("height", height)]),
+                                  .object([("height", height)]),
+                                  .object([("width", .number(96)), ("height", height)]),
+                                  .object([("width", .number(320)), ("height", height)])]
+        members.removeAll { $0.0 == "sizes" }
+        members.append(("sizes", .array(sizes)))
+        let engine = Self.cachingEngine()
+        let kept = Self.answer(engine, .object(members)), unkept = Self.answer(SceneEngine(), .object(members))
+        #expect(kept.status == unkept.status, "\(file)")
+        #expect(String(decoding: kept.body, as: UTF8.self) == String(decoding: unkept.body, as: UTF8.self), "\(file)")
+    }
+
     /// A body of a known template takes its structure key from the structure cache when
     /// it includes no groups and has no labels: the key must be the one computed from its
     /// digest, groups and fonts, on the first body and on every later size; with groups

@@ -772,3 +772,61 @@ def sqlite_start_at_once(ctx):
                 ctx.expect_equal(g.json()['metrics'], {'pad': trial}, 'trial %d: GET through %s' % (trial + 1, s.name))
         finally:
             group.stop_all()
+
+
+@check('replicas-sqlite/pinned-version-removed', needs='binary')
+def sqlite_pinned_version_removed(ctx):
+    """Two processes on one SQLite file: B solves and caches a scene pinning `row@1`; once A
+    deletes the group, or prunes version 1 (`--max-group-versions 3`), B's very next answer
+    for it is A's, 422 unknown_group (not from its front cache, with `Cache-Control:
+    no-cache`, for a body it never saw, and on /validate); a write that keeps version 1
+    changes nothing."""
+    db = os.path.join(ctx.workdir, 'replicas-pinned.db')
+    group = _Replicas(ctx)
+    a, b = [group.prepare('sqlite-pinned-%d' % (i + 1), db, ['--max-group-versions', '3']) for i in range(2)]
+    try:
+        for s in (a, b):
+            s.start(args=s.args, port=s.port)
+        group.wait_ready([a, b])
+
+        def pinned(name, width=400):
+            scene = _pad_scene(name, width)
+            scene['groups'] = [name + '@1']
+            return scene
+
+        def warm(name):
+            _expect_x(ctx, ctx.solve(pinned(name), server=b), 12, '%s@1 through B' % name)
+            r = ctx.solve(pinned(name), server=b)
+            _expect_x(ctx, r, 12, '%s@1 through B again' % name)
+            ctx.expect_equal(r.headers.get('cache-status'), HIT, '%s@1 through B again: Cache-Status' % name)
+            ctx.expect_equal(ctx.request('POST', '/validate', pinned(name), server=b).json()['valid'], True,
+                             '%s@1 valid through B' % name)
+
+        def removed(name, message):
+            for what, r in [('front', ctx.solve(pinned(name), server=b)),
+                            ('no-cache', ctx.solve(pinned(name), headers={'Cache-Control': 'no-cache'}, server=b)),
+                            ('new body', ctx.solve(pinned(name, 450), server=b)),
+                            ('through A', ctx.solve(pinned(name), server=a))]:
+                _expect_unknown_group(ctx, r, '%s@1 %s' % (name, what))
+                ctx.expect_equal(r.json()['diagnostics'][0]['message'], message + " (included as '%s@1')" % name,
+                                 '%s@1 %s: message' % (name, what))
+            v = ctx.request('POST', '/validate', pinned(name), server=b).json()
+            ctx.expect_equal(v['valid'], False, '%s@1 /validate through B' % name)
+            ctx.expect_diagnostic(v, 'unknown_group')
+
+        ctx.expect_status(ctx.request('PUT', '/groups/row', _pad_group(12), server=a), 201, 'PUT row through A')
+        warm('row')
+        ctx.expect_status(ctx.request('DELETE', '/groups/row', server=a), 204, 'DELETE row through A')
+        removed('row', "Group 'row' has no version 1")
+
+        ctx.expect_status(ctx.request('PUT', '/groups/col', _pad_group(12), server=a), 201, 'PUT col v1 through A')
+        warm('col')
+        for pad in (20, 30):
+            ctx.expect_status(ctx.request('PUT', '/groups/col', _pad_group(pad), server=a), 200, 'PUT col through A')
+        r = ctx.solve(pinned('col'), server=b)
+        _expect_x(ctx, r, 12, 'col@1 through B with 3 versions kept')
+        ctx.expect_status(ctx.request('PUT', '/groups/col', _pad_group(40), server=a), 200, 'PUT col v4 through A')
+        removed('col', "Group 'col' version 1 was pruned: only the last 3 versions of a group are kept "
+                       "(--max-group-versions); the oldest kept is 2")
+    finally:
+        group.stop_all()

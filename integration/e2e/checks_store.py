@@ -603,3 +603,58 @@ def limits(ctx):
         ctx.expect_equal(listed, sorted(['four', 'fourth', long_name]), 'groups at the end')
     finally:
         s.stop()
+
+
+@check('store/limits-across-restart', needs='binary')
+def limits_across_restart(ctx):
+    """The result cache outlives a restart, but not across other answer-shaping limits: a
+    `sizes` answer stored under `--max-solver-work 5` (each layout limit_exceeded) is not
+    served after a restart with the default limit (every size framed), and one stored under
+    the defaults is not served after a restart with `--max-solver-work 5` or
+    `--max-response-bytes 100` (422 limit_exceeded, as with no-cache); each configuration
+    still hits its own entries."""
+    constraints = ['H:|-[red]-[green(==red)]-|', 'V:|-[red]-|', 'V:|-[green]-|']
+    sized = {'views': ['red', 'green'], 'constraints': constraints,
+             'sizes': [{'width': w, 'height': 50} for w in (100, 200, 300)]}
+    scene = {'container': {'width': 320, 'height': 480}, 'views': ['red', 'green'], 'constraints': constraints}
+    tight = ['--max-solver-work', '5']
+
+    def run(db, args, body, expect):
+        s = _server(ctx, db, args)
+        try:
+            return expect(s, ctx.solve(body, server=s))
+        finally:
+            s.stop()
+
+    def layouts(r):
+        return [(l.get('frames', {}).get('red', {}).get('width'), [d['code'] for d in l['diagnostics']])
+                for l in r.json()['layouts']]
+
+    db = os.path.join(ctx.workdir, 'limits-restart-a.db')
+    def tight_sizes(s, r):
+        ctx.expect_status(r, 200, 'sizes under --max-solver-work 5')
+        ctx.expect_equal(layouts(r), [(None, ['limit_exceeded'])] * 3, 'sizes under --max-solver-work 5')
+        return r.headers.get('cache-status')
+    ctx.expect_equal(run(db, tight, sized, tight_sizes), STORED, 'first tight solve: Cache-Status')
+    def default_sizes(s, r):
+        ctx.expect_status(r, 200, 'sizes after a restart with the default limit')
+        ctx.expect_equal(layouts(r), [(26, []), (76, []), (126, [])], 'sizes after a restart with the default limit')
+        ctx.expect_equal(r.headers.get('cache-status'), STORED, 'after a restart with the default limit: Cache-Status')
+    run(db, [], sized, default_sizes)
+    ctx.expect_equal(run(db, tight, sized, tight_sizes), HIT, 'tight again: Cache-Status')
+
+    db = os.path.join(ctx.workdir, 'limits-restart-b.db')
+    def framed(s, r):
+        ctx.expect_status(r, 200, 'default limits')
+        ctx.expect_equal(r.json()['frames']['red']['width'], 136, 'width of red')
+        return r.headers.get('cache-status')
+    ctx.expect_equal(run(db, [], scene, framed), STORED, 'first default solve: Cache-Status')
+    for args in (tight, ['--max-response-bytes', '100']):
+        def refused(s, r):
+            doc = _problem(ctx, r, 422, 'unprocessable-scene', 'The scene cannot be laid out', ' '.join(args))
+            ctx.expect_diagnostic(doc, 'limit_exceeded')
+            ctx.expect_equal(r.headers.get('cache-status'), 'layoutd; fwd=miss', ' '.join(args) + ': Cache-Status')
+            fresh = ctx.solve(scene, headers={'Cache-Control': 'no-cache'}, server=s)
+            ctx.expect_equal(r.body, fresh.body, ' '.join(args) + ': the no-cache answer')
+        run(db, args, scene, refused)
+    ctx.expect_equal(run(db, [], scene, framed), HIT, 'default again: Cache-Status')

@@ -76,8 +76,9 @@ extension LayoutService {
         }
         if let unsupported = checkMediaType(request) { return unsupported }
         var response: HTTPResponse
-        switch engine.prepare(body: request.body, currentVersions: { [self] names in try currentVersions(names, known: nil) },
-                              fonts: storedFontSource, resolveGroup: resolveGroup) {
+        let groupLookup = groupSource(known: nil)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+                              resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
