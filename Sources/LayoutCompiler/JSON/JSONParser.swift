@@ -46,16 +46,16 @@ public struct JSONParser: Sendable {
     ///
     /// The bytes are those of the writer for every input: strings are written from their
     /// decoded scalars with the writer's escapes (a string without escapes, whose bytes
-    /// are valid UTF-8 without `"`, `\\` or control characters, is its own canonical
+    /// are valid UTF-8 without `"`, `\` or control characters, is its own canonical
     /// body), numbers with ``JSONWriter/formatNumber(_:into:)`` of the parsed `Double`
     /// (`1e2` is `100`, `-0` is `0`), and an object's members, each written once, are
     /// put in the order of their names' bytes, then their positions, when the object
     /// closes. Held against the writer by
-    /// `CanonicalParseTests.theCanonicalFormIsTheWritersForTheCorpusAndGeneratedDocuments`.
+    /// `CanonicalKeyTests.theCanonicalFormIsTheWritersForTheCorpusAndGeneratedDocuments`.
     ///
     /// - Throws: ``SyntaxError``, exactly as ``parse(_:)`` (the same reader).
     /// - Complexity: O(n) in the input length, plus O(m log m) name comparisons per object
-    ///   of m members whose names are out of order, and a copy of such an object's bytes
+    ///   of m members whose names are out of order (an insertion sort up to 32 members), and a copy of such an object's bytes
     ///   (at most ``maximumDepth`` copies of any byte).
     public func parseCanonical(_ bytes: [UInt8]) throws(SyntaxError) -> (value: JSONValue, canonical: CanonicalScene) {
         try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
@@ -108,7 +108,7 @@ private struct Reader {
     /// Scratch bytes for putting an object's members in order.
     let sortScratch: ByteBuffer?
     /// Whether the last string's canonical bytes are its own UTF-8 in quotes (it had no
-    /// escape in the input, so it has no `"`, `\\` or control character).
+    /// escape in the input, so it has no `"`, `\` or control character).
     var lastStringIsPlain = false
     /// The top-level object's members in canonical order (when the value is an object).
     var topMembers: [CanonicalScene.Member] = []
@@ -361,7 +361,7 @@ private struct Reader {
             // ASCII needs no validation: decoding it is exact (and skips the generic
             // validating initializer).
             let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
-            // No `"`, `\\` or control character (the loop stopped at or refused them):
+            // No `"`, `\` or control character (the loop stopped at or refused them):
             // the writer copies these bytes as they are.
             lastStringIsPlain = true
             if isASCII {
