@@ -35,14 +35,10 @@ struct DecodingContext {
     ///   caller reads every field from there instead of searching the members again.
     /// - Complexity: O(members × known).
     @discardableResult
-    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) -> [Int] {
-        // Grown from empty rather than `Array(repeating:count:)`, whose allocation is not
-        // specialised and looks its storage type up at run time on every call.
-        var given: [Int] = []
-        given.reserveCapacity(known.count)
-        given.append(contentsOf: repeatElement(-1, count: known.count))
+    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) -> MemberIndices {
+        var given = MemberIndices()
         for (offset, (name, _)) in members.enumerated() {
-            guard let field = known.firstIndex(where: { utf8Equal($0, name) }) else {
+            guard let field = Self.field(named: name, in: known) else {
                 var suggestion = ""
                 if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
                     suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
@@ -56,6 +52,17 @@ struct DecodingContext {
             given[field] = offset
         }
         return given
+    }
+
+    /// The index in `known` of the name with `name`'s bytes, or `nil`; names of another
+    /// length are passed over without comparing bytes.
+    @inline(__always)
+    static func field(named name: String, in known: [String]) -> Int? {
+        let count = name.utf8.count
+        for index in known.indices where known[index].utf8.count == count && utf8Equal(known[index], name) {
+            return index
+        }
+        return nil
     }
 
     mutating func optionalNumber(_ value: JSONValue?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
@@ -119,7 +126,7 @@ struct DecodingContext {
             typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
             return defaults
         }
-        checkMembers(members, known: ["horizontal", "vertical"], path: path())
+        checkMembers(members, known: Self.axisMembers, path: path())
         return AxisPriorities(
             horizontal: priority(value["horizontal"], path: path() + ".horizontal") ?? defaults.horizontal,
             vertical: priority(value["vertical"], path: path() + ".vertical") ?? defaults.vertical)
@@ -137,6 +144,33 @@ struct DecodingContext {
             return defaultValue
         }
         return parsed
+    }
+}
+
+extension DecodingContext {
+    /// The members of an `{horizontal, vertical}` object.
+    static let axisMembers = ["horizontal", "vertical"]
+}
+
+/// Where each field of a fixed-field object was found among its members
+/// (``DecodingContext/checkMembers(_:known:path:)``): the index of the last member with
+/// the field's name, or -1, for up to ``capacity`` fields, held inline (no array per
+/// object checked).
+struct MemberIndices {
+    /// The most fields an object may have: a view's 11 (``SceneDecoder/viewMembers``).
+    static let capacity = 12
+    private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+    /// The index of `field`'s member, or -1.
+    subscript(field: Int) -> Int {
+        get {
+            precondition(field >= 0 && field < Self.capacity)
+            return withUnsafeBytes(of: storage) { $0.load(fromByteOffset: field * MemoryLayout<Int>.stride, as: Int.self) }
+        }
+        set {
+            precondition(field >= 0 && field < Self.capacity)
+            withUnsafeMutableBytes(of: &storage) { $0.storeBytes(of: newValue, toByteOffset: field * MemoryLayout<Int>.stride, as: Int.self) }
+        }
     }
 }
 

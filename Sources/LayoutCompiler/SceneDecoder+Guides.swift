@@ -5,6 +5,9 @@ extension SceneDecoder {
     /// `guides`: an object of name → `{"owner"?: VIEW}`. Types only (400 `invalid_scene`
     /// naming the JSON path); names and owners are checked by ``checkGuides(_:_:)``.
     /// - Complexity: O(guides).
+    /// The members of a layout guide.
+    static let guideMembers = ["owner"]
+
     func decodeGuides(_ value: JSONValue?, _ context: inout DecodingContext) -> [GuideSpec] {
         guard let value else { return [] }
         guard case .object(let members) = value else {
@@ -19,7 +22,7 @@ extension SceneDecoder {
                 context.typeErrors.append(context.typeError(path(), expected: "an object (a layout guide: {\"owner\": VIEW})", found: body))
                 continue
             }
-            context.checkMembers(fields, known: ["owner"], path: path())
+            context.checkMembers(fields, known: Self.guideMembers, path: path())
             var guide = GuideSpec(name: name)
             if let owner = body["owner"] {
                 if case .string(let ownerName) = owner {

@@ -184,6 +184,22 @@ public struct SceneDecoder: Sendable {
 
     /// The members of the `container` object.
     static let containerMembers = ["width", "height", "margins", "safeArea"]
+    /// The members of a size: a view's `intrinsicSize`, an element of `sizes`.
+    static let sizeMembers = ["width", "height"]
+    /// The members of an insets object (`margins`, `safeArea`, `alignmentInsets`).
+    static let insetMembers = ["top", "left", "bottom", "right"]
+    /// The members of a constraint object.
+    static let constraintMembers = ["vfl", "equation", "options", "id", "priority"]
+    /// The members of a group's body.
+    static let groupBodyMembers = ["constraints", "metrics"]
+    /// The members of a view's `text`.
+    static let textMembers = ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"]
+    /// The members of a `text`'s `font`.
+    static let fontMembers = ["family", "size", "weight", "italic"]
+    /// The members of `options`.
+    static let optionMembers = ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates", "displayScale"]
+    /// The members of `options.spacing`.
+    static let spacingMembers = ["sibling", "superview"]
 
     /// Decodes a group's body, `{"constraints": [...], "metrics": {...}}` (same rules as a
     /// scene's: a metric given twice is a 400, an invalid metric name a 422).
@@ -200,7 +216,7 @@ public struct SceneDecoder: Sendable {
         guard case .object(let members) = json else {
             throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
-        context.checkMembers(members, known: ["constraints", "metrics"], path: "$")
+        context.checkMembers(members, known: Self.groupBodyMembers, path: "$")
         if json["constraints"] == nil {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }
@@ -265,7 +281,7 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
-        context.checkMembers(members, known: ["top", "left", "bottom", "right"], path: path())
+        context.checkMembers(members, known: Self.insetMembers, path: path())
         insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? defaultInset
         insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? defaultInset
         insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? defaultInset
@@ -309,7 +325,7 @@ public struct SceneDecoder: Sendable {
                 }
                 if let size = member(.intrinsicSize) {
                     if case .object(let sizeFields) = size {
-                        context.checkMembers(sizeFields, known: ["width", "height"], path: path() + ".intrinsicSize")
+                        context.checkMembers(sizeFields, known: Self.sizeMembers, path: path() + ".intrinsicSize")
                         view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path() + ".intrinsicSize.width")
                         view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path() + ".intrinsicSize.height")
                     } else {
@@ -361,7 +377,7 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path, expected: "an object {string, font, numberOfLines, preferredMaxLayoutWidth}", found: value))
             return nil
         }
-        context.checkMembers(fields, known: ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"], path: path)
+        context.checkMembers(fields, known: Self.textMembers, path: path)
         guard case .string(let string)? = value["string"] else {
             // An absent member is said to be missing (not "found null": the client sent no null).
             context.typeErrors.append(value["string"].map { context.typeError(path + ".string", expected: "a string", found: $0) }
@@ -378,7 +394,7 @@ public struct SceneDecoder: Sendable {
         }
         if let font = value["font"] {
             if case .object(let fontFields) = font {
-                context.checkMembers(fontFields, known: ["family", "size", "weight", "italic"], path: path + ".font")
+                context.checkMembers(fontFields, known: Self.fontMembers, path: path + ".font")
                 if let family = font["family"] {
                     if case .string(let name) = family {
                         if name.utf8.count > SceneLimits.maxNameLength {
@@ -509,7 +525,7 @@ public struct SceneDecoder: Sendable {
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
                 let errorsBefore = context.typeErrors.count
-                context.checkMembers(members, known: ["vfl", "equation", "options", "id", "priority"], path: elementPath())
+                context.checkMembers(members, known: Self.constraintMembers, path: elementPath())
                 let hasUnknownField = context.typeErrors.count > errorsBefore
                 var id: String?
                 if let idValue = element["id"] {
@@ -621,10 +637,10 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError("$.options", expected: "an object", found: value))
             return options
         }
-        context.checkMembers(members, known: ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates", "displayScale"], path: "$.options")
+        context.checkMembers(members, known: Self.optionMembers, path: "$.options")
         if let spacing = value["spacing"] {
             if case .object(let fields) = spacing {
-                context.checkMembers(fields, known: ["sibling", "superview"], path: "$.options.spacing")
+                context.checkMembers(fields, known: Self.spacingMembers, path: "$.options.spacing")
                 options.siblingSpacing = context.optionalNumber(spacing["sibling"], path: "$.options.spacing.sibling") ?? 8
                 options.superviewSpacing = context.optionalNumber(spacing["superview"], path: "$.options.spacing.superview") ?? 20
             } else {
@@ -668,7 +684,7 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
                 continue
             }
-            context.checkMembers(members, known: ["width", "height"], path: path())
+            context.checkMembers(members, known: Self.sizeMembers, path: path())
             sizes.append(ContainerSize(
                 width: context.optionalNumber(element["width"], path: path() + ".width", nonNegative: true),
                 height: context.optionalNumber(element["height"], path: path() + ".height", nonNegative: true)))

@@ -46,14 +46,24 @@ public enum CacheKey {
 
     /// SHA-256 of `"layoutd VERSION structure\n"` and the structure's canonical JSON
     /// (sorted keys, no whitespace). `capacity` is the writer's first reservation (bytes).
+    /// The reference the parser's canonical form is held to (`CanonicalKeyTests`).
     static func structureDigest(_ structure: JSONValue, reservingCapacity capacity: Int) -> SHA256Digest {
         var writer = JSONWriter(reservingCapacity: capacity)
         writer.value(structure, sortingKeys: true)
+        return structureDigest(canonical: writer.bytes)
+    }
+
+    /// SHA-256 of `"layoutd VERSION structure\n"` and `canonical`, the structure's
+    /// canonical JSON (``CanonicalScene/structure``, or the writer's).
+    static func structureDigest(canonical: [UInt8]) -> SHA256Digest {
         var hasher = SHA256()
-        hasher.update("layoutd \(layoutdVersion) structure\n")
-        hasher.update(writer.bytes)
+        hasher.update(structurePrefix)
+        hasher.update(canonical)
         return hasher.finalize()
     }
+
+    /// `"layoutd VERSION structure\n"`, written once.
+    private static let structurePrefix: [UInt8] = Array("layoutd \(layoutdVersion) structure\n".utf8)
 
     /// The structure cache's key: SHA-256 of `digest` and `"\nNAME@VERSION"` per group,
     /// in inclusion order.

@@ -161,27 +161,30 @@ public struct SceneEngine: Sendable {
         // The template of one of the latest bodies, recognised in place, or made afresh.
         let recentTemplate = structures?.recentTemplate(of: body, maximumDepth: limits.maxJSONDepth)
         let template = recentTemplate ?? (structures == nil ? nil : SceneTemplate(body: body, maximumDepth: limits.maxJSONDepth))
-        let scene: Scene, digest: SHA256Digest, size: JSONValue
+        let scene: Scene, digest: SHA256Digest, sizeJSON: [UInt8]
         // The structure key without groups and labels, when the structure cache has it.
         var plainKey: SHA256Digest? = nil
         // Whether a view is a label, when the structure cache knows it.
         var knownHasText: Bool? = nil
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
-            (scene, digest, size) = (resized, known.digest, CacheKey.sizePart(template.sizeMembers))
+            var sizeWriter = JSONWriter(reservingCapacity: 64)
+            sizeWriter.value(CacheKey.sizePart(template.sizeMembers), sortingKeys: true)
+            (scene, digest, sizeJSON) = (resized, known.digest, sizeWriter.bytes)
             plainKey = known.plainKey
             knownHasText = known.hasText
             if recentTemplate == nil { structures?.noteRecent(template) }
         } else {
-            let json: JSONValue
+            // The canonical form is written while the body is parsed (the same bytes as
+            // the writer's over `CacheKey.split`'s parts).
+            let json: JSONValue, canonical: CanonicalScene
             do {
-                json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
+                (json, canonical) = try JSONParser(maximumDepth: limits.maxJSONDepth).parseCanonical(body)
             } catch {
                 return .failure(.malformedJSON(error.message))
             }
-            let structure: JSONValue
-            (structure, size) = CacheKey.split(json)
-            digest = CacheKey.structureDigest(structure, reservingCapacity: body.count)
+            digest = CacheKey.structureDigest(canonical: canonical.structure)
+            sizeJSON = canonical.sizeJSON
             do {
                 scene = try decoder.decode(json)
             } catch {
@@ -286,8 +289,6 @@ public struct SceneEngine: Sendable {
                 message: "The scene and its groups have \(total) constraints; at most \(limits.maxConstraints) are allowed (limit maxConstraints)",
                 path: "$.groups")]))
         }
-        var sizeWriter = JSONWriter(reservingCapacity: 64)
-        sizeWriter.value(size, sortingKeys: true)
         let structureKey: SHA256Digest
         if let plainKey, groups.isEmpty, sceneText == nil, storedFonts.used.isEmpty {
             structureKey = plainKey   // the same hash of the same digest, kept
@@ -296,7 +297,7 @@ public struct SceneEngine: Sendable {
                                                  fonts: sceneText == nil ? nil : SceneText.measurer.catalog.fingerprint,
                                                  storedFaces: storedFonts.used)
         }
-        return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeWriter.bytes,
+        return .success(Prepared(scene: scene, groups: groups, sizeJSON: sizeJSON,
                                  structureDigest: digest, structureKey: structureKey,
                                  currentVersions: resolvedCurrent, text: sceneText, fontNames: fontNames, storedFonts: storedFonts))
     }

@@ -40,9 +40,39 @@ public struct JSONParser: Sendable {
         try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in try parse(buffer: buffer) }
     }
 
+    /// ``parse(_:)``, and in the same pass the canonical form of the value as
+    /// `JSONWriter.value(_:sortingKeys: true)` writes it, split as a scene's cache keys
+    /// split it (``CanonicalScene``): no second tree, no second walk.
+    ///
+    /// The bytes are those of the writer for every input: strings are written from their
+    /// decoded scalars with the writer's escapes (a string without escapes, whose bytes
+    /// are valid UTF-8 without `"`, `\` or control characters, is its own canonical
+    /// body), numbers with ``JSONWriter/formatNumber(_:into:)`` of the parsed `Double`
+    /// (`1e2` is `100`, `-0` is `0`), and an object's members, each written once, are
+    /// put in the order of their names' bytes, then their positions, when the object
+    /// closes. Held against the writer by
+    /// `CanonicalKeyTests.theCanonicalFormIsTheWritersForTheCorpusAndGeneratedDocuments`.
+    ///
+    /// - Throws: ``SyntaxError``, exactly as ``parse(_:)`` (the same reader).
+    /// - Complexity: O(n) in the input length, plus O(m log m) name comparisons per object
+    ///   of m members whose names are out of order (an insertion sort up to 32 members), and a copy of such an object's bytes
+    ///   (at most ``maximumDepth`` copies of any byte).
+    public func parseCanonical(_ bytes: [UInt8]) throws(SyntaxError) -> (value: JSONValue, canonical: CanonicalScene) {
+        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: ByteBuffer(capacity: buffer.count + 16))
+            let value = try parse(reader: &reader, buffer: buffer)
+            return (value, reader.canonicalScene())
+        }
+    }
+
     @inline(__always)
     private func parse(buffer: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
-        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth)
+        var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: nil)
+        return try parse(reader: &reader, buffer: buffer)
+    }
+
+    @inline(__always)
+    private func parse(reader: inout Reader, buffer: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
         // JSON text has no byte order mark (RFC 8259 §8.1): say so, not "byte 0xEF".
         if buffer.starts(with: [0xEF, 0xBB, 0xBF]) {
             throw reader.error("The body starts with a UTF-8 byte order mark (EF BB BF), which JSON text must not have (RFC 8259 §8.1): remove it")
@@ -67,10 +97,33 @@ private struct Reader {
     let memberStack = ScratchStack<(String, JSONValue)>()
     /// The same for the elements of the arrays being parsed.
     let elementStack = ScratchStack<JSONValue>()
+    /// The canonical form written so far (``JSONParser/parseCanonical(_:)``), or `nil`
+    /// when only the value is asked for.
+    let canonical: ByteBuffer?
+    /// Two entries per member of the objects being parsed, innermost last: where its
+    /// `"NAME":` starts in ``canonical``, and where that name's closing quote is when its
+    /// bytes there are the name's own (no escape), else -1. Pushed before the member's
+    /// entry in ``memberStack``, so with a base of its own.
+    let memberSpans = ScratchStack<Int>()
+    /// Scratch bytes for putting an object's members in order.
+    let sortScratch: ByteBuffer?
+    /// Whether the last string's canonical bytes are its own UTF-8 in quotes (it had no
+    /// escape in the input, so it has no `"`, `\` or control character).
+    var lastStringIsPlain = false
+    /// The top-level object's members in canonical order (when the value is an object).
+    var topMembers: [CanonicalScene.Member] = []
+    /// For each top-level member (by document position) that is an object named
+    /// `container`: its members in canonical order, offsets from its `{`.
+    var containerMembers: [(position: Int, members: [CanonicalScene.Member])] = []
+    /// The document position of the top-level member being parsed when it is named
+    /// `container`, else -1.
+    var containerPosition = -1
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, canonical: ByteBuffer?) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.canonical = canonical
+        sortScratch = canonical == nil ? nil : ByteBuffer(capacity: 256)
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
@@ -122,10 +175,16 @@ private struct Reader {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        case UInt8(ascii: "t"): try expectLiteral("true"); canonical?.append("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); canonical?.append("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); canonical?.append("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let number = try parseNumber()
+            if let canonical {
+                let end = canonical.reserve(JSONWriter.maxNumberBytes)
+                canonical.commit(JSONWriter.formatNumber(number, into: end))
+            }
+            return .number(number)
         default: throw error("Expected a JSON value but found \(describeCurrent())")
         }
     }
@@ -146,23 +205,39 @@ private struct Reader {
         guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels (limit maxJSONDepth)") }
         position += 1
         skipWhitespace()
+        canonical?.append(UInt8(ascii: "{"))
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
+            canonical?.append(UInt8(ascii: "}"))
+            if canonical != nil { noteCanonical(depth: depth, open: canonical!.count - 2, base: memberStack.count, spansBase: memberSpans.count) }
             return .object([])
         }
         let base = memberStack.count
+        // The starts of this object's members: an enclosing member's start is on the
+        // stack before its entry in `memberStack` is, so the two bases differ.
+        let spansBase = memberSpans.count
+        let open = (canonical?.count ?? 1) - 1
         while true {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw error("Expected a member name in double quotes but found \(describeCurrent())")
             }
+            if let canonical {
+                if memberStack.count > base { canonical.append(UInt8(ascii: ",")) }
+                memberSpans.append(canonical.count)
+            }
             let name = try parseString()
+            if let canonical { memberSpans.append(lastStringIsPlain ? canonical.count - 1 : -1) }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
                 throw error("Expected ':' after member name \"\(name)\" but found \(describeCurrent())")
             }
             position += 1
             skipWhitespace()
+            canonical?.append(UInt8(ascii: ":"))
+            if depth == 1 && canonical != nil {
+                containerPosition = utf8Equal(name, "container") ? memberStack.count - base : -1
+            }
             let value = try parseValue(depth: depth)
             memberStack.append((name, value))
             skipWhitespace()
@@ -173,6 +248,12 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
+                if let canonical {
+                    sortCanonicalMembers(from: base, spansBase: spansBase, in: canonical)
+                    canonical.append(UInt8(ascii: "}"))
+                    noteCanonical(depth: depth, open: open, base: base, spansBase: spansBase)
+                    memberSpans.drop(from: spansBase)
+                }
                 let members = memberStack.pop(from: base)
                 return .object(members)
             }
@@ -184,13 +265,16 @@ private struct Reader {
         guard depth <= maximumDepth else { throw error("JSON nested deeper than \(maximumDepth) levels (limit maxJSONDepth)") }
         position += 1
         skipWhitespace()
+        canonical?.append(UInt8(ascii: "["))
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
             position += 1
+            canonical?.append(UInt8(ascii: "]"))
             return .array([])
         }
         let base = elementStack.count
         while true {
             skipWhitespace()
+            if elementStack.count > base { canonical?.append(UInt8(ascii: ",")) }
             elementStack.append(try parseValue(depth: depth))
             skipWhitespace()
             guard position < bytes.count else { throw error("Expected ',' or ']' but found the end of input") }
@@ -200,6 +284,7 @@ private struct Reader {
             }
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
+                canonical?.append(UInt8(ascii: "]"))
                 let elements = elementStack.pop(from: base)
                 return .array(elements)
             }
@@ -275,14 +360,25 @@ private struct Reader {
         if !hasEscapes {
             // ASCII needs no validation: decoding it is exact (and skips the generic
             // validating initializer).
-            if isASCII { return String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) }
-            guard let string = String(validating: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self) else {
+            let run = UnsafeBufferPointer(rebasing: bytes[runStart..<end])
+            // No `"`, `\` or control character (the loop stopped at or refused them):
+            // the writer copies these bytes as they are.
+            lastStringIsPlain = true
+            if isASCII {
+                canonical?.appendQuoted(plain: run)
+                return String(decoding: run, as: UTF8.self)
+            }
+            guard let string = String(validating: run, as: UTF8.self) else {
                 throw error("Invalid UTF-8 in a string", at: start)
             }
+            canonical?.appendQuoted(plain: run)
             return string
         }
         try appendRun(from: runStart, to: end, into: &scalars)
-        return String(scalars)
+        var string = String(scalars)
+        lastStringIsPlain = false
+        if let canonical { string.withUTF8 { canonical.appendQuoted(escaping: $0) } }
+        return string
     }
 
     func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParser.SyntaxError) {
@@ -360,6 +456,123 @@ private struct Reader {
     func isDigit(_ byte: UInt8) -> Bool {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
+
+    // MARK: - The canonical form
+
+    /// Puts the canonical members of the object whose members are ``memberStack``'s from
+    /// `base` (their bytes in ``canonical`` at ``memberSpans``' entries from `spansBase`,
+    /// separated by commas, up to the end) in the writer's order: by their names' UTF-8
+    /// bytes, then by position (`JSONWriter.value(_:sortingKeys:)`). Names are compared
+    /// in the canonical bytes where those are their own, else as strings. Members already
+    /// in order, as a canonical client sends them, cost one comparison each and move nothing.
+    func sortCanonicalMembers(from base: Int, spansBase: Int, in canonical: ByteBuffer) {
+        let count = memberStack.count - base
+        guard count > 1 else { return }
+        let names = memberStack.elements(from: base)
+        let spans = memberSpans.elements(from: spansBase)
+        let bytes = canonical.start
+        /// Whether member `a`'s name sorts strictly before member `b`'s.
+        func precedes(_ a: Int, _ b: Int) -> Bool {
+            let endA = spans[2 * a + 1], endB = spans[2 * b + 1]
+            guard endA >= 0 && endB >= 0 else { return utf8Precedes(names[a].0, names[b].0) }
+            let startA = spans[2 * a] + 1, startB = spans[2 * b] + 1
+            let lengthA = endA - startA, lengthB = endB - startB
+            for offset in 0..<min(lengthA, lengthB) where bytes[startA + offset] != bytes[startB + offset] {
+                return bytes[startA + offset] < bytes[startB + offset]
+            }
+            return lengthA < lengthB
+        }
+        var sorted = true
+        for index in 1..<count where precedes(index, index - 1) {
+            sorted = false
+            break
+        }
+        if sorted { return }
+        let first = spans[0]
+        let end = canonical.count
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
+            // The order the writer writes them in: an insertion sort by strict `precedes`
+            // (stable), as the writer's for up to 32 members; the same order for more.
+            var order = UnsafeMutableBufferPointer(rebasing: scratch[0..<count])
+            if count <= 32 {
+                for next in 0..<count {
+                    var slot = next
+                    while slot > 0 && precedes(next, order[slot - 1]) {
+                        order[slot] = order[slot - 1]
+                        slot -= 1
+                    }
+                    order[slot] = next
+                }
+            } else {
+                for index in 0..<count { order[index] = index }
+                order.sort { a, b in precedes(a, b) || (a < b && !precedes(b, a)) }
+            }
+            // Member i's bytes: its start ..< the next one's start - 1 (its comma left out),
+            // the last up to `end`; their lengths taken before the starts are moved.
+            let lengths = UnsafeMutableBufferPointer(rebasing: scratch[count..<(2 * count)])
+            for index in 0..<count {
+                lengths[index] = (index + 1 < count ? spans[2 * index + 2] - 1 : end) - spans[2 * index]
+            }
+            let copy = sortScratch!.reserve(end - first)
+            copy.update(from: bytes + first, count: end - first)
+            var write = first
+            for slot in 0..<count {
+                let index = order[slot]
+                if slot > 0 { bytes[write] = UInt8(ascii: ","); write += 1 }
+                (bytes + write).update(from: copy + (spans[2 * index] - first), count: lengths[index])
+                // Its new place, for `noteCanonical` (names are compared no more).
+                spans[2 * index] = write
+                write += lengths[index]
+            }
+        }
+    }
+
+    /// Keeps what ``CanonicalScene`` needs of an object just written (members in
+    /// canonical order at `open`'s `{`): the top-level object's members, and those of
+    /// a top-level member named `container` whose value is this object.
+    mutating func noteCanonical(depth: Int, open: Int, base: Int, spansBase: Int) {
+        guard depth <= 2, let canonical else { return }
+        if depth == 2 && containerPosition < 0 { return }
+        let count = memberStack.count - base
+        let names = memberStack.elements(from: base)
+        let spans = memberSpans.elements(from: spansBase)
+        var members: [CanonicalScene.Member] = []
+        members.reserveCapacity(count)
+        for index in 0..<count {
+            let name = names[index].0
+            let kind: CanonicalScene.Member.Kind
+            if depth == 1 {
+                kind = utf8Equal(name, "sizes") ? .size
+                    : utf8Equal(name, "container") && isObject(names[index].1) ? .container : .structure
+            } else {
+                kind = utf8Equal(name, "width") || utf8Equal(name, "height") ? .size : .structure
+            }
+            members.append(CanonicalScene.Member(position: index, kind: kind, start: spans[2 * index] - open, end: 0))
+        }
+        // In canonical order; each member ends one byte (its comma) before the next
+        // starts, the last at the closing `}`.
+        members.sort { $0.start < $1.start }
+        for slot in members.indices {
+            members[slot].end = slot + 1 < count ? members[slot + 1].start - 1 : canonical.count - 1 - open
+        }
+        if depth == 1 {
+            topMembers = members
+        } else {
+            containerMembers.append((containerPosition, members))
+            containerPosition = -1
+        }
+    }
+
+    func isObject(_ value: JSONValue) -> Bool {
+        if case .object = value { return true }
+        return false
+    }
+
+    /// The canonical form and its split, once the whole value is read.
+    func canonicalScene() -> CanonicalScene {
+        guard let canonical else { return CanonicalScene(bytes: [], topMembers: [], containers: []) }
+        return CanonicalScene(bytes: canonical.array(), topMembers: topMembers, containers: containerMembers)
+    }
 }
 
 /// A stack of values whose top elements are moved out into an array in one step (no
@@ -394,15 +607,238 @@ private final class ScratchStack<Element> {
         count += 1
     }
 
+    /// The elements from index `base` to the top, in place (valid until the next push or pop).
+    func elements(from base: Int) -> UnsafeMutableBufferPointer<Element> {
+        UnsafeMutableBufferPointer(start: storage + base, count: count - base)
+    }
+
+    /// Removes the elements from index `base` to the top.
+    func drop(from base: Int) {
+        (storage + base).deinitialize(count: count - base)
+        count = base
+    }
+
     /// Moves the elements from index `base` to the top into a new array, in order, and
     /// removes them from the stack.
     func pop(from base: Int) -> [Element] {
         let moved = count - base
-        let elements = [Element](unsafeUninitializedCapacity: moved) { buffer, initialized in
-            buffer.baseAddress?.moveInitialize(from: storage + base, count: moved)
-            initialized = moved
-        }
+        // Through `Array.init(_:)` of a collection that moves its elements out: that
+        // array is allocated by code specialized for `Element`, where one made
+        // uninitialized is allocated by the standard library's generic code, which looks
+        // the storage's type up at run time (≈ 500 instructions an array).
+        let elements = Array(MovedElements(start: storage + base, count: moved))
         count = base
         return elements
+    }
+}
+
+/// Elements in memory that are moved, not copied, into the array `Array.init(_:)` makes
+/// of them (its `_copyContents(initializing:)`): after that the memory is uninitialized.
+/// Used once, by ``ScratchStack/pop(from:)``; not to be iterated otherwise.
+private struct MovedElements<Element>: Collection {
+    let start: UnsafeMutablePointer<Element>
+    let count: Int
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    func index(after index: Int) -> Int { index + 1 }
+    subscript(position: Int) -> Element { start[position] }
+
+    struct Iterator: IteratorProtocol {
+        let start: UnsafeMutablePointer<Element>
+        var position: Int
+        let end: Int
+        mutating func next() -> Element? {
+            guard position < end else { return nil }
+            defer { position += 1 }
+            return start[position]
+        }
+    }
+
+    func makeIterator() -> Iterator { Iterator(start: start, position: 0, end: count) }
+
+    /// Moves every element into `buffer` and returns an iterator past them all.
+    func _copyContents(initializing buffer: UnsafeMutableBufferPointer<Element>) -> (Iterator, Int) {
+        let moved = Swift.min(count, buffer.count)
+        if moved > 0 { buffer.baseAddress!.moveInitialize(from: start, count: moved) }
+        return (Iterator(start: start, position: moved, end: moved), moved)
+    }
+}
+
+/// The canonical form of a JSON value (``JSONParser/parseCanonical(_:)``: sorted member
+/// names, no whitespace, the writer's numbers and escapes), split as a scene's cache
+/// keys split it: the structure (everything but the top-level `sizes` and the `width`
+/// and `height` of a top-level `container` object) and the sizes (those members, in an
+/// object of their own). Each part's bytes are what `JSONWriter.value(_:sortingKeys:
+/// true)` writes for that part of the value.
+public struct CanonicalScene: Sendable {
+    /// A member of the top-level object, or of a `container` object in it: its document
+    /// position, what it is, and its canonical bytes (`"NAME":VALUE`) as offsets from
+    /// its object's `{`.
+    struct Member: Sendable {
+        enum Kind: Sendable { case structure, size, container }
+        var position: Int
+        var kind: Kind
+        var start: Int
+        var end: Int
+    }
+
+    /// The canonical form of the whole value.
+    public let bytes: [UInt8]
+    /// The top-level object's members in canonical order; empty when the value is not an
+    /// object or has none.
+    let topMembers: [Member]
+    /// The members of each top-level `container` object, by the container's document position.
+    let containers: [(position: Int, members: [Member])]
+
+    /// The canonical form of the structure: ``bytes`` without the members that go to
+    /// ``sizeJSON``.
+    public var structure: [UInt8] {
+        if !topMembers.contains(where: { $0.kind != .structure }) { return bytes }
+        return part(keeping: .structure)
+    }
+
+    /// The canonical form of `{"container": {"width", "height"}, "sizes"}` (the members
+    /// the value has; `{}` when none, or when the value is not an object).
+    public var sizeJSON: [UInt8] {
+        if topMembers.isEmpty { return Array("{}".utf8) }
+        return part(keeping: .size)
+    }
+
+    /// `{`, the top-level members of `kind` (with a `container` object's members of
+    /// `kind` in `"container":{…}`), separated by commas, and `}`.
+    private func part(keeping kind: Member.Kind) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(kind == .structure ? bytes.count : 64)
+        bytes.withUnsafeBufferPointer { all in
+            out.append(UInt8(ascii: "{"))
+            var first = true
+            for member in topMembers where member.kind == kind || member.kind == .container {
+                if !first { out.append(UInt8(ascii: ",")) }
+                first = false
+                guard member.kind == .container,
+                      let inner = containers.first(where: { $0.position == member.position })?.members else {
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: all[member.start..<member.end]))
+                    continue
+                }
+                // `"container":` and `{`, then its members of `kind`.
+                let open = member.start + 12
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: all[member.start...open]))
+                var firstInner = true
+                for field in inner where field.kind == kind {
+                    if !firstInner { out.append(UInt8(ascii: ",")) }
+                    firstInner = false
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: all[(open + field.start)..<(open + field.end)]))
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+        return out
+    }
+}
+
+/// A growing buffer of bytes (the canonical form being written), with in-place reads
+/// and writes for putting an object's members in order.
+final class ByteBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// The number of bytes written.
+    private(set) var count = 0
+    /// The first byte (valid until the buffer grows).
+    var start: UnsafeMutablePointer<UInt8> { storage }
+
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Room for `extra` more bytes at the end; returns where they go (``commit(_:)`` them).
+    @inline(__always)
+    func reserve(_ extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + extra > capacity { grow(count + extra) }
+        return storage + count
+    }
+
+    /// Counts `written` bytes put at ``reserve(_:)``'s address.
+    @inline(__always)
+    func commit(_ written: Int) { count += written }
+
+    private func grow(_ needed: Int) {
+        var larger = capacity * 2
+        while larger < needed { larger *= 2 }
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.update(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
+    }
+
+    @inline(__always)
+    func append(_ byte: UInt8) {
+        reserve(1).pointee = byte
+        count += 1
+    }
+
+    func append(_ literal: StaticString) {
+        let length = literal.utf8CodeUnitCount
+        reserve(length).update(from: literal.utf8Start, count: length)
+        count += length
+    }
+
+    func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        reserve(bytes.count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// `"`, `bytes` as they are (the caller knows they need no escape) and `"`.
+    func appendQuoted(plain bytes: UnsafeBufferPointer<UInt8>) {
+        let target = reserve(bytes.count + 2)
+        target.pointee = UInt8(ascii: "\"")
+        if let base = bytes.baseAddress { (target + 1).update(from: base, count: bytes.count) }
+        target[bytes.count + 1] = UInt8(ascii: "\"")
+        count += bytes.count + 2
+    }
+
+    /// `utf8` in double quotes with `JSONWriter`'s escapes (RFC 8259 §7): `\"`, `\\`,
+    /// `\n`, `\r`, `\t`, and `\u00XX` (lowercase) for the other control characters.
+    func appendQuoted(escaping utf8: UnsafeBufferPointer<UInt8>) {
+        append(UInt8(ascii: "\""))
+        let hex: StaticString = "0123456789abcdef"
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): append(UInt8(ascii: "\\")); append(byte)
+            case 0x0A: append(UInt8(ascii: "\\")); append(UInt8(ascii: "n"))
+            case 0x0D: append(UInt8(ascii: "\\")); append(UInt8(ascii: "r"))
+            case 0x09: append(UInt8(ascii: "\\")); append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                append("\\u00")
+                append(hex.utf8Start[Int(byte >> 4)])
+                append(hex.utf8Start[Int(byte & 0xF)])
+            default: append(byte)
+            }
+        }
+        append(UInt8(ascii: "\""))
+    }
+
+    /// Copies bytes `start ..< end` to `target`.
+    func copy(from start: Int, to end: Int, into target: UnsafeMutablePointer<UInt8>) {
+        target.update(from: storage + start, count: end - start)
+    }
+
+    /// Sets the byte at `index` (below ``count``).
+    func set(_ index: Int, _ byte: UInt8) { storage[index] = byte }
+
+    /// Overwrites `count` bytes from `index` (below ``count``) with `source`'s.
+    func overwrite(at index: Int, from source: UnsafePointer<UInt8>, count length: Int) {
+        (storage + index).update(from: source, count: length)
+    }
+
+    /// The bytes written, as an array.
+    func array() -> [UInt8] {
+        Array(UnsafeBufferPointer(start: storage, count: count))
     }
 }
