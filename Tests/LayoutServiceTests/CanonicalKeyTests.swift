@@ -59,7 +59,7 @@ struct CanonicalKeyTests {
     @Test func theCanonicalFormIsTheWritersForTheCorpusAndGeneratedDocuments() throws {
         let scenes = try Self.corpusScenes()
         #expect(scenes.count >= 30)
-        var random = SplitMix(seed: 0x5EED)
+        var random = SplitMix(state: 0x5EED)
         var checked = 0
         for (file, scene) in scenes {
             var writer = JSONWriter()
@@ -120,7 +120,7 @@ struct CanonicalKeyTests {
     /// corruptions fail with the same message and place as `parse`.
     @Test func malformedBodiesFailAsParseFails() throws {
         let scenes = try Self.corpusScenes().prefix(6)
-        var random = SplitMix(seed: 7)
+        var random = SplitMix(state: 7)
         for (file, scene) in scenes {
             var writer = JSONWriter()
             writer.value(scene)
@@ -161,24 +161,13 @@ struct CanonicalKeyTests {
     }
 }
 
-/// A deterministic 64-bit generator (SplitMix64, Steele, Lea and Flood, OOPSLA 2014).
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
+/// The deterministic SplitMix64 generator the name mutations use.
+typealias SplitMix = SceneNameMutator.Generator
 
 /// Random JSON values built of the cases canonical forms get wrong.
 struct DocumentGenerator {
     var random: SplitMix
-    init(random seed: UInt64) { random = SplitMix(seed: seed) }
+    init(random seed: UInt64) { random = SplitMix(state: seed) }
 
     static let names = ["sizes", "container", "width", "height", "views", "a", "b", "ab", "a\u{0}", "", "K", "\u{212A}", "é", "e\u{301}",
                         "a\"b", "a\\b", "line\nbreak", "tab\t", "\u{1}", "\u{7F}", "/", "😀", "\u{FFFF}", "z", "Z", "margins"]
@@ -220,7 +209,7 @@ struct DocumentGenerator {
 /// the BMP) or `\/`, numbers as written by `description` or with an exponent.
 struct Respeller {
     var random: SplitMix
-    init(random seed: UInt64) { random = SplitMix(seed: seed) }
+    init(random seed: UInt64) { random = SplitMix(state: seed) }
 
     mutating func spell(_ value: JSONValue, shuffle: Bool) -> String {
         var out = ""
