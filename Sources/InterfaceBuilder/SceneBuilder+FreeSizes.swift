@@ -92,9 +92,9 @@ extension SceneBuilder {
 
     /// Whether `diagnostic` is the solver's work refusal (limit maxSolverWork), the one
     /// limit that makes the import a work refusal; not the diagnostics list's own bound
-    /// (`omitted`). The engine says which limit in its message, "(limit maxSolverWork".
+    /// (`omitted`): ``LayoutDiagnostic/isWorkBudget``.
     static func isWorkLimit(_ diagnostic: LayoutDiagnostic) -> Bool {
-        diagnostic.code == .limitExceeded && diagnostic.omitted == nil && diagnostic.message.contains("(limit maxSolverWork")
+        diagnostic.code == .limitExceeded && diagnostic.isWorkBudget
     }
 
     /// When a solve the import makes stops at a limit other than the work budget (a

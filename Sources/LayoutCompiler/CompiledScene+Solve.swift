@@ -336,7 +336,9 @@ extension CompiledScene {
     func workLimitLayout(_ diagnostics: [LayoutDiagnostic], size: ContainerSize, reason: String = "solving it") -> Layout {
         var message = "This scene takes more work than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request, all its sizes together) in \(reason): simplify it, split it, or raise --max-solver-work"
         if reason == Self.ambiguityReason { message += "; \"ambiguity\": \"ignore\" skips the check" }
-        return Layout(frames: [], diagnostics: LayoutDiagnostic.appending(LayoutDiagnostic(code: .limitExceeded, message: message), to: diagnostics),
+        var refusal = LayoutDiagnostic(code: .limitExceeded, message: message)
+        refusal.isWorkBudget = true
+        return Layout(frames: [], diagnostics: LayoutDiagnostic.appending(refusal, to: diagnostics),
                       isRejected: true, containerWidth: size.width ?? 0, containerHeight: size.height ?? 0)
     }
 

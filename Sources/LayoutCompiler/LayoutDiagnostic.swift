@@ -126,6 +126,11 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     /// Set only on the `limit_exceeded` warning that stands for diagnostics left out
     /// (``omission(_:)``): how many. Not written; ``bounded(_:)`` sums them.
     public var omitted: Int?
+    /// Set only on the `limit_exceeded` error of a solve that ran out of
+    /// ``SceneLimits/maxSolverWork`` (``CompiledScene/workLimitLayout(_:size:reason:)``):
+    /// `true`. Not written; callers that treat the work budget apart (the Interface Builder
+    /// importer) read it instead of the message.
+    public var isWorkBudget = false
 
     public init(severity: Diagnostic.Severity = .error, code: Code, message: String,
                 constraint: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, column: Int? = nil,

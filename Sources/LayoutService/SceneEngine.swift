@@ -232,9 +232,7 @@ public struct SceneEngine: Sendable {
             // Every name, pinned or not: a pinned version exists only while its name's
             // current version is the one seen when it was read (deletes and prunes change
             // it). Sorted and unique: the same names in the same order for the same scene.
-            let names = Array(Set(scene.groups.lazy.map(\.name))).sorted {
-                Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8))
-            }
+            let names = Array(Set(scene.groups.lazy.map(\.name))).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             if names.isEmpty {
                 current = [:]
             } else {

@@ -300,6 +300,8 @@ struct SolverLimitTests {
         #expect(layout.frames.isEmpty)
         #expect(layout.diagnostics.last?.code == .limitExceeded)
         #expect(layout.diagnostics.last?.message.contains("maxSolverWork") == true)
+        // The importer tells the work budget apart by this flag, not by the message.
+        #expect(layout.diagnostics.last?.isWorkBudget == true)
     }
 
     /// The ambiguity analysis is work too: with a budget the solve alone just fits, the
@@ -581,6 +583,7 @@ struct SolverLimitTests {
         """#)
         #expect(layout.isRejected)
         #expect(layout.diagnostics.contains { $0.code == .limitExceeded })
+        #expect(!layout.diagnostics.contains { $0.isWorkBudget })
     }
 }
 
