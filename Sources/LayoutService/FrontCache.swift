@@ -181,48 +181,67 @@ final class TwoGenerationCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 
     private var isEnabled: Bool { capacity > 0 && maxEntryBytes > 0 }
 
+    /// Whether some thread holds the cache's lock now (for tests: values are torn down
+    /// after it is released, `FrontCacheTests.droppedEntriesAreReleasedAfterTheLock`).
+    var isLocked: Bool { state.withLockIfAvailable { _ in false } ?? true }
+
     /// The cache's generation: read it before computing a value and pass it to
     /// ``insert(_:for:cost:generation:)``.
     var generation: UInt64 { state.withLock { $0.generation } }
 
     func lookup(_ key: Key) -> Value? {
         guard isEnabled else { return nil }
-        return state.withLock { state -> Value? in
-            if let hit = state.young[key] { return hit.value }
-            guard let hit = state.old.removeValue(forKey: key) else { return nil }
+        // A generation a promotion drops is released after the lock (``insertYoung(_:_:_:)``).
+        let (value, dropped) = state.withLock { state -> (Value?, [Key: Entry]) in
+            if let hit = state.young[key] { return (hit.value, [:]) }
+            guard let hit = state.old.removeValue(forKey: key) else { return (nil, [:]) }
             state.oldBytes -= hit.cost
-            insertYoung(&state, key, hit)
-            return hit.value
+            return (hit.value, insertYoung(&state, key, hit))
         }
+        withExtendedLifetime(dropped) {}
+        return value
     }
 
     /// Keeps `value` for `key` at `cost` bytes unless ``invalidate()`` ran since
     /// `generation` was read or the cost is over ``maxEntryBytes``.
     func insert(_ value: Value, for key: Key, cost: Int, generation: UInt64) {
         guard isEnabled, cost <= maxEntryBytes else { return }
-        state.withLock { state in
-            guard state.generation == generation else { return }
-            if let stale = state.old.removeValue(forKey: key) { state.oldBytes -= stale.cost }
-            insertYoung(&state, key, Entry(value: value, cost: cost))
+        let dropped = state.withLock { state -> ([Key: Entry], Entry?) in
+            guard state.generation == generation else { return ([:], nil) }
+            let stale = state.old.removeValue(forKey: key)
+            if let stale { state.oldBytes -= stale.cost }
+            return (insertYoung(&state, key, Entry(value: value, cost: cost)), stale)
         }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Empties the cache and bumps the generation (the front cache: after any group write).
     func invalidate() {
-        state.withLock { state in
+        // The tables are released after the lock, as ``insertYoung(_:_:_:)``'s dropped one.
+        let dropped = state.withLock { state -> ([Key: Entry], [Key: Entry]) in
             state.generation &+= 1
-            state.young.removeAll()
-            state.old.removeAll()
-            state.youngBytes = 0
-            state.oldBytes = 0
+            defer {
+                state.young = [:]
+                state.old = [:]
+                state.youngBytes = 0
+                state.oldBytes = 0
+            }
+            return (state.young, state.old)
         }
+        withExtendedLifetime(dropped) {}
     }
 
     /// Puts an entry of at most ``maxEntryBytes`` into the young table, which first
     /// becomes the old one if it is full by count or would go over `maxBytes / 2`.
-    private func insertYoung(_ state: inout State, _ key: Key, _ entry: Entry) {
+    ///
+    /// - Returns: the old table that dropped out (empty when none did). The caller releases
+    ///   it after unlocking: tearing down a generation of compiled scenes and solvers (the
+    ///   structure cache) takes far longer than the lookups waiting on the lock.
+    private func insertYoung(_ state: inout State, _ key: Key, _ entry: Entry) -> [Key: Entry] {
         if let replaced = state.young.removeValue(forKey: key) { state.youngBytes -= replaced.cost }
+        var dropped: [Key: Entry] = [:]
         if state.young.count >= max(1, capacity / 2) || state.youngBytes + entry.cost > maxBytes / 2 {
+            dropped = state.old
             state.old = state.young
             state.oldBytes = state.youngBytes
             state.young = [:]
@@ -230,5 +249,6 @@ final class TwoGenerationCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         }
         state.young[key] = entry
         state.youngBytes += entry.cost
+        return dropped
     }
 }

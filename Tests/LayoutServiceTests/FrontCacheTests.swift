@@ -1,5 +1,6 @@
 @testable import LayoutService
 import LayoutStore
+import Synchronization
 import Testing
 
 /// The in-memory front cache's bounds: entries and bytes (request body plus response body).
@@ -73,6 +74,44 @@ struct FrontCacheTests {
         cache.invalidate()
         #expect(cache.usage.entries == 0)
         #expect(cache.usage.bytes == 0)
+    }
+
+    /// A value that records, when it is torn down, whether its cache's lock was held.
+    final class Probe: Sendable {
+        final class Log: Sendable {
+            let releasedUnderLock = Mutex<[Bool]>([])
+            var entries: [Bool] { releasedUnderLock.withLock { $0 } }
+        }
+        let cache: TwoGenerationCache<Int, Probe>
+        let log: Log
+        init(_ cache: TwoGenerationCache<Int, Probe>, log: Log) {
+            self.cache = cache
+            self.log = log
+        }
+        deinit {
+            let locked = cache.isLocked
+            log.releasedUnderLock.withLock { $0.append(locked) }
+        }
+    }
+
+    /// A generation that drops out, an entry a new one replaces and everything
+    /// `invalidate()` empties are torn down after the lock is released: tearing down a
+    /// structure cache's generation of solvers must not hold up other threads' lookups.
+    @Test func droppedEntriesAreReleasedAfterTheLock() {
+        let cache = TwoGenerationCache<Int, Probe>(capacity: 4, maxBytes: 1 << 20)   // halves of two entries
+        let log = Probe.Log()
+        for index in 0..<8 {
+            cache.insert(Probe(cache, log: log), for: index, cost: 1, generation: cache.generation)
+        }
+        // Old 4, 5; young 6, 7: entries 0…3 were dropped in two generations.
+        #expect(log.entries == [false, false, false, false])
+        #expect(cache.lookup(4) != nil)   // promoted: old 6, 7; young 4 (5 dropped)
+        cache.insert(Probe(cache, log: log), for: 8, cost: 1, generation: cache.generation)
+        cache.invalidate()
+        #expect(cache.usage.entries == 0)
+        let released = log.entries
+        #expect(released.count == 9)
+        #expect(!released.contains(true))
     }
 
     @Test func zeroBytesTurnsItOff() {
