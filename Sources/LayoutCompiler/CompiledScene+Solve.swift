@@ -70,14 +70,23 @@ public final class ScratchSolvers: Sendable {
     /// beyond which a request copies the base, as without them.
     public static let capacity = 2
     private let kept = Mutex<[Solver]>([])
+    /// Set by the first ``give(_:restoredFrom:)``.
+    private let wasGiven = Atomic<Bool>(false)
 
     init() {}
 
     /// A kept copy, restored to the base, or `nil`.
     func take() -> Solver? { kept.withLock { $0.popLast() } }
 
-    /// Keeps `solver`, restored to `base`, unless ``capacity`` copies are kept.
+    /// Keeps `solver`, restored to `base`, unless ``capacity`` copies are kept or this is
+    /// the first copy given back.
+    ///
+    /// The first is dropped, unrestored: most structures of a stream of new ones are asked
+    /// once, and a copy kept for them would be restored, held and torn down with the base
+    /// for nothing. A structure asked again copies the base once more and keeps that copy
+    /// (`StructureCacheTests.aStructureAskedOnceKeepsNoScratchCopy`).
     func give(_ solver: consuming Solver, restoredFrom base: borrowing Solver) {
+        guard wasGiven.exchange(true, ordering: .relaxed) else { return }
         var restored: Solver? = consume solver
         restored!.restore(from: base)
         kept.withLock { kept in

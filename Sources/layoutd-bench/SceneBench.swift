@@ -138,10 +138,14 @@ enum SceneBench {
     ///
     /// With `--structure-hit-only`, only the structure-hit phase runs (one compile, then
     /// N resizes), so a profiler sees that path alone; with `--new-scene-only`, only the
-    /// N uncached solves of the first figure run.
+    /// N uncached solves of the first figure run. With `--new-structure-only`, N scenes
+    /// of as many structures (the scene with one more metric, `benchStructure`, of
+    /// another value each) go through an engine with `layoutd serve`'s default structure
+    /// cache, which keeps each one and drops the oldest: a stream of uncached new
+    /// structures as the server solves them, without HTTP.
     static func runEngine(_ arguments: [String]) -> Int32 {
         guard let path = arguments.first, let data = FileManager.default.contents(atPath: path) else {
-            FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N]\n".utf8))
+            FileHandle.standardError.write(Data("usage: layoutd-bench engine FILE [--repeats N] [--new-scene-only | --new-structure-only | --structure-hit-only]\n".utf8))
             return 2
         }
         let repeats = intOption(arguments, "--repeats", 2000)
@@ -150,6 +154,12 @@ enum SceneBench {
             let json = (try? JSONParser(maximumDepth: SceneLimits().maxJSONDepth).parse(body)) ?? .null
             print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"structure_hit_median_us\":%.1f}",
                          path, structureHitMicroseconds(json, repeats: repeats, limits: SceneLimits())))
+            return 0
+        }
+        if arguments.contains("--new-structure-only") {
+            let json = (try? JSONParser(maximumDepth: SceneLimits().maxJSONDepth).parse(body)) ?? .null
+            let (median, p90) = newStructureMicroseconds(json, repeats: repeats)
+            print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"new_structure_median_us\":%.1f,\"p90_us\":%.1f}", path, median, p90))
             return 0
         }
         let engine = SceneEngine()
@@ -225,6 +235,38 @@ enum SceneBench {
         samples.removeFirst()   // the request that compiled and solved the base
         samples.sort()
         return samples[samples.count / 2]
+    }
+
+    /// Median and 90th percentile µs of `prepare`, `cacheKey` and `solve` for `repeats`
+    /// scenes of as many structures (`scene` with the metric `benchStructure` set to
+    /// 12 + k/10⁶), through an engine with ``ServiceConfiguration``'s default structure
+    /// cache, as `layoutd serve` has it.
+    static func newStructureMicroseconds(_ scene: JSONValue, repeats: Int) -> (median: Double, p90: Double) {
+        guard case .object(var members) = scene else { return (0, 0) }
+        let configuration = ServiceConfiguration()
+        let engine = SceneEngine(structureCacheEntries: configuration.structureCacheEntries,
+                                 structureCacheBytes: configuration.structureCacheBytes)
+        let index = members.firstIndex { $0.0 == "metrics" }
+        var metrics: [(String, JSONValue)] = []
+        if let index, case .object(let existing) = members[index].1 { metrics = existing }
+        members.removeAll { $0.0 == "metrics" }
+        let bodies = (0..<repeats).map { k -> [UInt8] in
+            var writer = JSONWriter()
+            writer.value(.object(members + [("metrics", .object(metrics + [("benchStructure", .number(12 + Double(k) / 1e6))]))]))
+            return writer.bytes
+        }
+        var samples: [Double] = []
+        samples.reserveCapacity(repeats)
+        for body in bodies {
+            let start = DispatchTime.now().uptimeNanoseconds
+            if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
+                _ = CacheKey.result(prepared, route: .solve)
+                _ = engine.solve(prepared)
+            }
+            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
+        }
+        samples.sort()
+        return (samples[samples.count / 2], samples[samples.count * 9 / 10])
     }
 
     static func intOption(_ arguments: [String], _ name: String, _ defaultValue: Int) -> Int {

@@ -36,6 +36,12 @@ struct StructureCacheTests {
         return .object(members)
     }
 
+    static func body(_ scene: JSONValue) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.value(scene)
+        return writer.bytes
+    }
+
     static func cachingEngine(_ limits: SceneLimits = SceneLimits()) -> SceneEngine {
         SceneEngine(limits: limits, structureCacheEntries: 64, structureCacheBytes: 64 << 20)
     }
@@ -398,6 +404,24 @@ struct StructureCacheTests {
         let entry = try #require(engine.structures?.lookup(digest: prepared.structureKey, fitsWidth: false, fitsHeight: false))
         #expect(entry.base.scratch.count == 1)
         #expect(engine.structures?.usage.entries == 1)
+    }
+
+    /// A structure asked once keeps its base and no scratch copy (the copy its request
+    /// resized is dropped, not restored); asked again, it copies the base once more and
+    /// keeps that copy. Every answer is a fresh engine's, byte for byte.
+    @Test func aStructureAskedOnceKeepsNoScratchCopy() throws {
+        let engine = Self.cachingEngine()
+        func entry() throws -> StructureCache.Entry {
+            let prepared = try engine.prepare(body: Self.body(Self.form), resolveGroup: { _ in nil }).get()
+            return try #require(engine.structures?.lookup(digest: prepared.structureKey, fitsWidth: false, fitsHeight: false))
+        }
+        for (request, width) in [375.0, 320.5, 410, 320.5].enumerated() {
+            let scene = Self.resized(Self.form, width: width)
+            let cached = Self.answer(engine, scene), fresh = Self.answer(SceneEngine(), scene)
+            #expect(cached.status == .ok)
+            #expect(String(decoding: cached.body, as: UTF8.self) == String(decoding: fresh.body, as: UTF8.self), "width \(width)")
+            #expect(try entry().base.scratch.count == (request == 0 ? 0 : 1), "after request \(request)")
+        }
     }
 
     /// ``CacheKey/sizePart(_:)`` is ``CacheKey/split(_:)``'s size for every shape of size
