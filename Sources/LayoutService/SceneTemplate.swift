@@ -137,23 +137,29 @@ struct SceneTemplate: Sendable {
                 other.withUnsafeBytes { right in memcmp(left.baseAddress! + mine, right.baseAddress! + theirs, count) == 0 }
             }
         }
+        // Every byte outside the two values first, then the values parsed: a body of
+        // another structure (most often different after the container) is told apart by
+        // `memcmp` alone.
+        moved.reserveCapacity(varying.count)
         for (isContainer, value) in varying {
             guard same(value.lowerBound - mine) else { return nil }
             theirs += value.lowerBound - mine
             guard let end = JSONSkim.valueEnd(other, from: theirs) else { return nil }
-            if isContainer {
-                guard let (container, structure) = Self.container(other[theirs..<end], parser: parser),
-                      structure == containerStructure else { return nil }
-                sizes.append(("container", .object(container)))
-            } else {
-                guard let parsed = try? parser.parse(other[theirs..<end]) else { return nil }
-                sizes.append(("sizes", parsed))
-            }
             moved.append((isContainer, theirs..<end))
             mine = value.upperBound
             theirs = end
         }
         guard body.count - mine == other.count - theirs, same(body.count - mine) else { return nil }
+        for (isContainer, value) in moved {
+            if isContainer {
+                guard let (container, structure) = Self.container(other[value], parser: parser),
+                      structure == containerStructure else { return nil }
+                sizes.append(("container", .object(container)))
+            } else {
+                guard let parsed = try? parser.parse(other[value]) else { return nil }
+                sizes.append(("sizes", parsed))
+            }
+        }
         return SceneTemplate(key: key, sizeMembers: .object(sizes), body: other, varying: moved, containerStructure: containerStructure)
     }
 }
