@@ -98,6 +98,15 @@ struct Row: Sendable {
         return 1
     }
 
+    /// Appends `coefficient · symbol` (nonzero) for a `symbol` above every symbol of the
+    /// row (a new one): ``insert(_:_:)`` without the search.
+    /// - Precondition: `coefficient != 0`, and `symbol` is above the row's last symbol.
+    @inline(__always)
+    mutating func appendNew(_ symbol: Symbol, _ coefficient: Double) {
+        assert(coefficient != 0 && (cells.last.map { $0.symbol < symbol } ?? true))
+        cells.append(Cell(symbol: symbol, coefficient: coefficient))
+    }
+
     /// Removes `symbol`'s cell if present.
     mutating func remove(_ symbol: Symbol) {
         let index = position(of: symbol)

@@ -52,7 +52,7 @@ extension Solver {
         // known to be optimal, `insertRow` picks a degenerate row's subject by another
         // rule (`PartOrderPivotTests.partOrderMakesTheLevelOrdersPivotsOnTiedSystems`).
         if isBulk { try optimizeObjective() }
-        try installInOrder(&plan.queue, keys: plan.keys)
+        try installInOrder(&plan.queue, keys: &plan.keys)
         try optimizeObjective()
     }
 
@@ -152,7 +152,9 @@ extension Solver {
     /// The last step of ``installPending()``: installs `queue` in its order, optimising
     /// after each constraint; a run of deferred constraints goes in most demanding
     /// first (``orderByDemand(_:)``).
-    private mutating func installInOrder(_ queue: inout [PendingInstall], keys: [MergeKey]) throws(SolverError) {
+    /// Each key is taken out of `keys` as its constraint goes in (its row becomes the
+    /// tableau's row without a copy).
+    private mutating func installInOrder(_ queue: inout [PendingInstall], keys: inout [MergeKey]) throws(SolverError) {
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
@@ -186,7 +188,7 @@ extension Solver {
             } else if entry.key >= 0 {
                 // The constraint is read from its key alone (strength, relation, row): its
                 // record is not touched until its tag is written.
-                let key = keys[Int(entry.key)]
+                let key = keys[Int(entry.key)].take()
                 let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
                 (tag, isMerged) = try insertOptional(shell, handle: handle, key: key, isKeyIndexed: true,
                                                      certificate: &certificate)
