@@ -283,7 +283,9 @@ struct MergeIndex: Sendable {
                              start: Int32(truncatingIfNeeded: cells.count),
                              count: Int32(truncatingIfNeeded: key.row.cells.count), next: next,
                              relation: key.relation))
-        cells.append(contentsOf: key.row.cells)
+        // Cell by cell: a key has a few, and the generic append(contentsOf:) costs more
+        // than the copy.
+        for cell in key.row.cells { cells.append(cell) }
         if next == UInt32.max {
             overflowCount += 1
             if overflowCount * 2 > slots.count {

@@ -42,7 +42,8 @@ extension Solver {
         // A queue this long goes in by parts (unless ``BulkLoad/installsByPart`` is off, for tests).
         let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
         var plan = InstallPlan(parts: PartTracker(links: bulkLoad.installsByPart && isBulk ? table.links : nil))
-        plan.queue.reserveCapacity(bulkLoad.pending.count)
+        plan.queue.reserveCapacity(bulkLoad.pending.count + deferrals.count)
+        plan.keys.reserveCapacity(bulkLoad.pending.count)
         queuePending(into: &plan)
         queueDeferred(into: &plan)
         order(&plan)

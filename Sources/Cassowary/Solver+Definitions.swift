@@ -323,7 +323,19 @@ struct Expander: Sendable {
     mutating func drain(spare: Int = 0) -> [Cell] {
         var cells: [Cell] = []
         if !isHashed {
-            list.sort { $0.symbol < $1.symbol }
+            // Insertion sort: at most ``listLimit`` distinct symbols, where the library's
+            // sort costs more in its set-up than in comparisons.
+            list.withUnsafeMutableBufferPointer { entries in
+                for i in entries.indices.dropFirst() {
+                    let entry = entries[i]
+                    var j = i
+                    while j > 0 && entries[j - 1].symbol > entry.symbol {
+                        entries[j] = entries[j - 1]
+                        j -= 1
+                    }
+                    entries[j] = entry
+                }
+            }
             cells.reserveCapacity(list.count + spare)
             for entry in list where entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
                 cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))
