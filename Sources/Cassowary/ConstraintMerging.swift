@@ -373,7 +373,15 @@ struct MergeIndex: Sendable {
     }
 
     private mutating func rehash(capacity: Int) {
-        slots = [UInt32](repeating: 0, count: capacity)
+        if capacity <= 64 {
+            // Reserved and appended (see `SymbolSet.emptySlots`).
+            var empty: [UInt32] = []
+            empty.reserveCapacity(capacity)
+            for _ in 0..<capacity { empty.append(0) }
+            slots = empty
+        } else {
+            slots = [UInt32](repeating: 0, count: capacity)
+        }
         for entry in entries.indices where entries[entry].next == UInt32.max { place(entry) }
     }
 }

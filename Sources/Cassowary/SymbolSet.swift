@@ -160,14 +160,17 @@ struct SymbolSet: Sendable, Sequence {
         }
     }
 
-    /// `count` empty slots (a specialised fill: `Array(repeating:count:)` goes through
-    /// the generic runtime).
+    /// `count` empty slots. A few are reserved and appended: `Array(repeating:count:)`
+    /// allocates through the generic runtime, which looks the storage type up on each
+    /// call (hundreds of instructions, more than a column's first slots cost to fill);
+    /// many are filled by it.
     @inline(__always)
     private static func emptySlots(_ count: Int) -> [Int32] {
-        [Int32](unsafeUninitializedCapacity: count) { buffer, initialized in
-            buffer.initialize(repeating: -1)
-            initialized = count
-        }
+        guard count <= 64 else { return Array(repeating: -1, count: count) }
+        var slots: [Int32] = []
+        slots.reserveCapacity(count)
+        for _ in 0..<count { slots.append(-1) }
+        return slots
     }
 
     /// Puts `value` (not in `table`) into the first free slot of its probe sequence.
