@@ -128,9 +128,16 @@ struct Row: Sendable {
     mutating func solve(for symbol: Symbol) {
         let index = position(of: symbol)
         let factor = -1.0 / cells[index].coefficient
-        cells.remove(at: index)
         constant *= factor
-        for i in cells.indices { cells[i].coefficient *= factor }
+        // One pass: the cells after `index` move down one as they are scaled, then the
+        // last (now a copy) goes.
+        cells.withUnsafeMutableBufferPointer { cells in
+            for i in 0..<index { cells[i].coefficient *= factor }
+            for i in index..<(cells.count - 1) {
+                cells[i] = Cell(symbol: cells[i + 1].symbol, coefficient: cells[i + 1].coefficient * factor)
+            }
+        }
+        cells.removeLast()
     }
 
     /// Changes the basic symbol of a tableau row from `lhs` to `rhs` (a pivot).
