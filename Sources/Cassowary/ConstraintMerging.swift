@@ -20,7 +20,8 @@ extension Solver {
         guard var key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = merging.index.handle(for: key), records[representative.index] != nil,
+        let (found, place) = merging.index.lookup(key)
+        if let representative = found, records[representative.index] != nil,
            constraint.strength.isRequired || tags[representative.index].marker.isValid {
             merging.mergedCount += 1
             if constraint.strength.isRequired { return (tags[representative.index], true) }
@@ -31,7 +32,7 @@ extension Solver {
             // Filed before the row goes in, so that the row takes over the key's cells
             // without a copy; withdrawn if the row cannot go in (lookups during the
             // insert never read this index).
-            let filed = merging.index.insert(key, handle: handle)
+            let filed = merging.index.insert(key, handle: handle, at: place)
             do throws(SolverError) {
                 let tag = try insertRow(constraint, certificate: &certificate, direct: key.takeRow())
                 return (tag, false)
@@ -40,19 +41,22 @@ extension Solver {
                 throw error
             }
         }
-        return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, certificate: &certificate)
+        return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, place: place,
+                                  certificate: &certificate)
     }
 
     /// The rest of ``insertOrMerge(_:handle:isMergeable:certificate:)`` for an optional
     /// constraint whose `key` matched no present constraint: the second chance below,
     /// else the row goes in. `isKeyIndexed`: `key` is already filed under `handle`.
     /// The key's row is taken over (a key stored elsewhere can be handed over with
-    /// ``MergeKey/take()``, so that the row gets its markers without a copy).
+    /// ``MergeKey/take()``, so that the row gets its markers without a copy). `place`, if
+    /// given, is where ``MergeIndex/lookup(_:)`` found the key's place, nothing filed since.
     mutating func insertOptional(_ constraint: Constraint, handle: ConstraintHandle, key: consuming MergeKey, isKeyIndexed: Bool,
+                                 place: MergeIndex.Place? = nil,
                                  certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
         // The keys are filed before the row goes in (so the row is not shared with
         // them when it gets its markers), and withdrawn if it cannot go in.
-        let filed = isKeyIndexed ? nil : merging.index.insert(key, handle: handle)
+        let filed = isKeyIndexed ? nil : merging.index.insert(key, handle: handle, at: place ?? merging.index.lookup(key).place)
         // Second chance for an optional constraint: the same expression written in the
         // non-basic symbols of now. Both rows are identities that stay true whatever the
         // basis becomes, so equal rows mean equal expressions even if the entry is old
@@ -249,10 +253,25 @@ struct MergeIndex: Sendable {
         fileprivate var previous: ConstraintHandle
     }
 
+    /// Where a key belongs (``lookup(_:)``): the entry of an equal key, if any, and the
+    /// length of its filing symbol's list. Valid until the next insert.
+    struct Place {
+        fileprivate var entry: Int?
+        fileprivate var listLength: Int
+    }
+
     /// The handle stored for a key equal to `key`, if any.
     func handle(for key: MergeKey) -> ConstraintHandle? {
-        guard let entry = find(key).entry, entries[entry].handle.isValid else { return nil }
-        return entries[entry].handle
+        lookup(key).handle
+    }
+
+    /// The handle stored for a key equal to `key`, if any, and the key's place, for an
+    /// ``insert(_:handle:at:)`` of the same key right after (one search instead of two).
+    func lookup(_ key: MergeKey) -> (handle: ConstraintHandle?, place: Place) {
+        let found = find(key)
+        let place = Place(entry: found.entry, listLength: found.listLength)
+        guard let entry = found.entry, entries[entry].handle.isValid else { return (nil, place) }
+        return (entries[entry].handle, place)
     }
 
     /// Stores `handle` for `key`, replacing the handle of an equal key. Returns where
@@ -260,7 +279,13 @@ struct MergeIndex: Sendable {
     /// - Complexity: O(``listLimit`` + the key's cells), amortised.
     @discardableResult
     mutating func insert(_ key: MergeKey, handle: ConstraintHandle) -> Filed? {
-        let found = find(key)
+        insert(key, handle: handle, at: lookup(key).place)
+    }
+
+    /// ``insert(_:handle:)`` at the place ``lookup(_:)`` just returned for `key` (nothing
+    /// inserted since).
+    @discardableResult
+    mutating func insert(_ key: MergeKey, handle: ConstraintHandle, at found: Place) -> Filed? {
         if let entry = found.entry {
             let previous = entries[entry].handle
             entries[entry].handle = handle

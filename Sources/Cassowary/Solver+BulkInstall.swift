@@ -75,7 +75,8 @@ extension Solver {
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = merging.index.handle(for: key), records[representative.index] != nil {
+                let (found, place) = merging.index.lookup(key)
+                if let representative = found, records[representative.index] != nil {
                     // An earlier constraint with this key: a present one, or a queued one with
                     // the same strength (the key holds it) and a lower handle, installed first.
                     // Aliases of a pinned variable can give two constraints one key in two
@@ -87,7 +88,7 @@ extension Solver {
                         plan.duplicateTies.append((plan.queue.count, index))
                     }
                 } else {
-                    merging.index.insert(key, handle: handle)
+                    merging.index.insert(key, handle: handle, at: place)
                     entry.key = Int32(truncatingIfNeeded: plan.keys.count)
                     plan.keys.append(key)
                 }
