@@ -304,6 +304,7 @@ extension Solver {
     /// The subject to solve a new row for, or ``Symbol/invalid`` (kiwi `chooseSubject`):
     /// an external symbol; else the constraint's own slack/error if its coefficient is
     /// negative (so the basic value stays ≥ 0).
+    @inline(__always)
     func chooseSubject(_ row: Row, tag: Tag) -> Symbol {
         // Among the external symbols: the one held by the fewest rows, then the largest
         // |coefficient|, then the highest id (the symbol seen last). Its substitution
