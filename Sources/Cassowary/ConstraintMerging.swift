@@ -17,10 +17,11 @@ extension Solver {
         guard isMergeable, !tracksMarkers else {
             return (try insertRow(constraint, certificate: &certificate), false)
         }
-        guard let key = mergeKey(constraint) else { throw .internalError("merge key") }
+        guard var key = mergeKey(constraint) else { throw .internalError("merge key") }
         // A queued constraint's key is indexed before it is installed (`installPending`):
         // an optional representative without error symbols is not in the tableau yet.
-        if let representative = merging.index.handle(for: key), records[representative.index] != nil,
+        let (found, place) = merging.index.lookup(key)
+        if let representative = found, records[representative.index] != nil,
            constraint.strength.isRequired || tags[representative.index].marker.isValid {
             merging.mergedCount += 1
             if constraint.strength.isRequired { return (tags[representative.index], true) }
@@ -28,39 +29,59 @@ extension Solver {
             return (tags[representative.index], true)
         }
         guard !constraint.strength.isRequired else {
-            let tag = try insertRow(constraint, certificate: &certificate, direct: key.row)
-            merging.index.insert(key, handle: handle)
-            return (tag, false)
+            // Filed before the row goes in, so that the row takes over the key's cells
+            // without a copy; withdrawn if the row cannot go in (lookups during the
+            // insert never read this index).
+            let filed = merging.index.insert(key, handle: handle, at: place)
+            do throws(SolverError) {
+                let tag = try insertRow(constraint, certificate: &certificate, direct: key.takeRow())
+                return (tag, false)
+            } catch {
+                if let filed { merging.index.withdraw(filed) }
+                throw error
+            }
         }
-        return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, certificate: &certificate)
+        return try insertOptional(constraint, handle: handle, key: key, isKeyIndexed: false, place: place,
+                                  certificate: &certificate)
     }
 
     /// The rest of ``insertOrMerge(_:handle:isMergeable:certificate:)`` for an optional
     /// constraint whose `key` matched no present constraint: the second chance below,
     /// else the row goes in. `isKeyIndexed`: `key` is already filed under `handle`.
-    mutating func insertOptional(_ constraint: Constraint, handle: ConstraintHandle, key: MergeKey, isKeyIndexed: Bool,
+    /// The key's row is taken over (a key stored elsewhere can be handed over with
+    /// ``MergeKey/take()``, so that the row gets its markers without a copy). `place`, if
+    /// given, is where ``MergeIndex/lookup(_:)`` found the key's place, nothing filed since.
+    mutating func insertOptional(_ constraint: Constraint, handle: ConstraintHandle, key: consuming MergeKey, isKeyIndexed: Bool,
+                                 place: MergeIndex.Place? = nil,
                                  certificate: inout [Symbol]?) throws(SolverError) -> (Tag, Bool) {
+        // The keys are filed before the row goes in (so the row is not shared with
+        // them when it gets its markers), and withdrawn if it cannot go in.
+        let filed = isKeyIndexed ? nil : merging.index.insert(key, handle: handle, at: place ?? merging.index.lookup(key).place)
         // Second chance for an optional constraint: the same expression written in the
         // non-basic symbols of now. Both rows are identities that stay true whatever the
         // basis becomes, so equal rows mean equal expressions even if the entry is old
         // (an old entry can only miss, never match wrongly).
-        let expression = expressionRow(constraint, direct: key.row)
-        var expandedKey: MergeKey? = nil
+        let expression = expressionRow(constraint, direct: key.takeRow())
+        var filedExpanded: MergeIndex.Filed? = nil
         if !expression.definition.isValid && expression.row.cells.count <= Self.expandedKeyLimit {
             let candidate = MergeKey(strength: constraint.strength.value, relation: constraint.relation, row: expression.row)
             if let representative = merging.expandedIndex.handle(for: candidate), records[representative.index] != nil {
                 merging.mergedCount += 1
                 addWeight(to: tags[representative.index], level: objective.level(for: constraint.strength.value))
                 // (An indexed key keeps naming `handle`, whose tag is now the representative's.)
-                if !isKeyIndexed { merging.index.insert(key, handle: representative) }
+                if let filed { merging.index.setHandle(representative, of: filed) }
                 return (tags[representative.index], true)
             }
-            expandedKey = candidate
+            filedExpanded = merging.expandedIndex.insert(candidate, handle: handle)
         }
-        let tag = try insertRow(constraint, certificate: &certificate, expression: expression)
-        if !isKeyIndexed { merging.index.insert(key, handle: handle) }
-        if let expandedKey { merging.expandedIndex.insert(expandedKey, handle: handle) }
-        return (tag, false)
+        do throws(SolverError) {
+            let tag = try insertRow(constraint, certificate: &certificate, expression: consume expression)
+            return (tag, false)
+        } catch {
+            if let filed { merging.index.withdraw(filed) }
+            if let filedExpanded { merging.expandedIndex.withdraw(filedExpanded) }
+            throw error
+        }
     }
 
     /// The longest expanded row kept in ``Merging/expandedIndex``: a constraint whose row in
@@ -88,7 +109,9 @@ extension Solver {
     /// constraint that names one.
     mutating func mergeKey(_ constraint: Constraint, creatingSymbols: Bool = true) -> MergeKey? {
         var cells: [Cell] = []
-        cells.reserveCapacity(constraint.expression.terms.count)
+        // Room for the constraint's markers too: the row that goes into the tableau is
+        // this key's (`insertRow`), and adding them then copies nothing.
+        cells.reserveCapacity(constraint.expression.terms.count + Self.markerRoom)
         var constant = constraint.expression.constant
         for term in constraint.expression.terms where term.coefficient != 0 {
             var symbol: Symbol
@@ -127,7 +150,8 @@ extension Solver {
 struct MergeKey: Sendable {
     let strength: Double
     let relation: RelationalOperator
-    let row: Row
+    /// The key's row; empty once taken (``takeRow()``, ``take()``).
+    private(set) var row: Row
     /// A 64-bit hash of the key's bits (a multiply-xorshift mix, as in splitmix64),
     /// computed once: a key is looked up, then stored.
     let hash: UInt64
@@ -149,6 +173,22 @@ struct MergeKey: Sendable {
             mix((cell.coefficient == 0 ? 0 : cell.coefficient).bitPattern)
         }
         hash = h ^ (h >> 29)
+    }
+
+    /// Moves the row out, leaving this key empty (no longer the key of anything: used
+    /// once the key is filed or looked up for the last time).
+    mutating func takeRow() -> Row {
+        var taken = Row()
+        swap(&taken, &row)
+        return taken
+    }
+
+    /// This key, moved out: the stored copy keeps its numbers but loses its row, so the
+    /// returned key's row is not shared with it.
+    mutating func take() -> MergeKey {
+        let taken = self
+        row = Row()
+        return taken
     }
 }
 
@@ -206,22 +246,53 @@ struct MergeIndex: Sendable {
         if symbols > heads.count { heads.append(contentsOf: repeatElement(0, count: symbols - heads.count)) }
     }
 
-    /// The handle stored for a key equal to `key`, if any.
-    func handle(for key: MergeKey) -> ConstraintHandle? {
-        guard let entry = find(key).entry else { return nil }
-        return entries[entry].handle
+    /// Where ``insert(_:handle:)`` filed a key: its entry, and the handle the entry held
+    /// before (``ConstraintHandle/invalid`` for a new entry), for ``withdraw(_:)``.
+    struct Filed {
+        fileprivate var entry: Int
+        fileprivate var previous: ConstraintHandle
     }
 
-    /// Stores `handle` for `key`, replacing the handle of an equal key.
-    /// - Complexity: O(``listLimit`` + the key's cells), amortised.
-    mutating func insert(_ key: MergeKey, handle: ConstraintHandle) {
+    /// Where a key belongs (``lookup(_:)``): the entry of an equal key, if any, and the
+    /// length of its filing symbol's list. Valid until the next insert.
+    struct Place {
+        fileprivate var entry: Int?
+        fileprivate var listLength: Int
+    }
+
+    /// The handle stored for a key equal to `key`, if any.
+    func handle(for key: MergeKey) -> ConstraintHandle? {
+        lookup(key).handle
+    }
+
+    /// The handle stored for a key equal to `key`, if any, and the key's place, for an
+    /// ``insert(_:handle:at:)`` of the same key right after (one search instead of two).
+    func lookup(_ key: MergeKey) -> (handle: ConstraintHandle?, place: Place) {
         let found = find(key)
+        let place = Place(entry: found.entry, listLength: found.listLength)
+        guard let entry = found.entry, entries[entry].handle.isValid else { return (nil, place) }
+        return (entries[entry].handle, place)
+    }
+
+    /// Stores `handle` for `key`, replacing the handle of an equal key. Returns where
+    /// it was filed (`nil` beyond ``entryLimit`` keys, when nothing is stored).
+    /// - Complexity: O(``listLimit`` + the key's cells), amortised.
+    @discardableResult
+    mutating func insert(_ key: MergeKey, handle: ConstraintHandle) -> Filed? {
+        insert(key, handle: handle, at: lookup(key).place)
+    }
+
+    /// ``insert(_:handle:)`` at the place ``lookup(_:)`` just returned for `key` (nothing
+    /// inserted since).
+    @discardableResult
+    mutating func insert(_ key: MergeKey, handle: ConstraintHandle, at found: Place) -> Filed? {
         if let entry = found.entry {
+            let previous = entries[entry].handle
             entries[entry].handle = handle
-            return
+            return Filed(entry: entry, previous: previous)
         }
         let entry = entries.count
-        guard entry < Self.entryLimit else { return }   // beyond 2.7·10⁸ keys: stop merging
+        guard entry < Self.entryLimit else { return nil }   // beyond 2.7·10⁸ keys: stop merging
         let symbol = Self.filingSymbol(key)
         var next = UInt32.max
         if symbol >= 0 && found.listLength < Self.listLimit {
@@ -237,7 +308,9 @@ struct MergeIndex: Sendable {
                              start: Int32(truncatingIfNeeded: cells.count),
                              count: Int32(truncatingIfNeeded: key.row.cells.count), next: next,
                              relation: key.relation))
-        cells.append(contentsOf: key.row.cells)
+        // Cell by cell: a key has a few, and the generic append(contentsOf:) costs more
+        // than the copy.
+        for cell in key.row.cells { cells.append(cell) }
         if next == UInt32.max {
             overflowCount += 1
             if overflowCount * 2 > slots.count {
@@ -246,6 +319,19 @@ struct MergeIndex: Sendable {
                 place(entry)
             }
         }
+        return Filed(entry: entry, previous: .invalid)
+    }
+
+    /// Makes the key `filed` names stand for `handle` instead.
+    mutating func setHandle(_ handle: ConstraintHandle, of filed: Filed) {
+        entries[filed.entry].handle = handle
+    }
+
+    /// Undoes the ``insert(_:handle:)`` that returned `filed` (the last one to that
+    /// entry): the entry names what it named before, and a new entry names nothing
+    /// (lookups miss it; a later insert of an equal key reuses it).
+    mutating func withdraw(_ filed: Filed) {
+        entries[filed.entry].handle = filed.previous
     }
 
     /// The bit of `hash` in a symbol's signature (its top five bits pick one of 32).
@@ -312,7 +398,15 @@ struct MergeIndex: Sendable {
     }
 
     private mutating func rehash(capacity: Int) {
-        slots = [UInt32](repeating: 0, count: capacity)
+        if capacity <= 64 {
+            // Reserved and appended (see `SymbolSet.emptySlots`).
+            var empty: [UInt32] = []
+            empty.reserveCapacity(capacity)
+            for _ in 0..<capacity { empty.append(0) }
+            slots = empty
+        } else {
+            slots = [UInt32](repeating: 0, count: capacity)
+        }
         for entry in entries.indices where entries[entry].next == UInt32.max { place(entry) }
     }
 }

@@ -132,7 +132,13 @@ struct Objective: Sendable {
     /// (``Tolerance``) becomes exactly 0 and leaves the vector.
     mutating func add(_ symbol: Symbol, level: Int, _ delta: Double) {
         if symbol.id >= vectors.count {
-            vectors.append(contentsOf: repeatElement(Vector(), count: symbol.id + 1 - vectors.count))
+            // Usually the next symbol (a new error): one plain append, not a generic
+            // append(contentsOf:) of a repeated element.
+            if symbol.id == vectors.count {
+                vectors.append(Vector())
+            } else {
+                vectors.append(contentsOf: repeatElement(Vector(), count: symbol.id + 1 - vectors.count))
+            }
         }
         let tag = Int32(truncatingIfNeeded: level)
         if vectors[symbol.id].first.level == tag {

@@ -98,6 +98,15 @@ struct Row: Sendable {
         return 1
     }
 
+    /// Appends `coefficient · symbol` (nonzero) for a `symbol` above every symbol of the
+    /// row (a new one): ``insert(_:_:)`` without the search.
+    /// - Precondition: `coefficient != 0`, and `symbol` is above the row's last symbol.
+    @inline(__always)
+    mutating func appendNew(_ symbol: Symbol, _ coefficient: Double) {
+        assert(coefficient != 0 && (cells.last.map { $0.symbol < symbol } ?? true))
+        cells.append(Cell(symbol: symbol, coefficient: coefficient))
+    }
+
     /// Removes `symbol`'s cell if present.
     mutating func remove(_ symbol: Symbol) {
         let index = position(of: symbol)
@@ -119,9 +128,16 @@ struct Row: Sendable {
     mutating func solve(for symbol: Symbol) {
         let index = position(of: symbol)
         let factor = -1.0 / cells[index].coefficient
-        cells.remove(at: index)
         constant *= factor
-        for i in cells.indices { cells[i].coefficient *= factor }
+        // One pass: the cells after `index` move down one as they are scaled, then the
+        // last (now a copy) goes.
+        cells.withUnsafeMutableBufferPointer { cells in
+            for i in 0..<index { cells[i].coefficient *= factor }
+            for i in index..<(cells.count - 1) {
+                cells[i] = Cell(symbol: cells[i + 1].symbol, coefficient: cells[i + 1].coefficient * factor)
+            }
+        }
+        cells.removeLast()
     }
 
     /// Changes the basic symbol of a tableau row from `lhs` to `rhs` (a pivot).

@@ -90,10 +90,16 @@ extension Solver {
     /// basic symbols may be replaced by the rows they alias), saving ``expressionRow(_:direct:)``
     /// from building it again.
     /// `expression`, if given, is ``expressionRow(_:direct:)``'s result for it.
-    mutating func insertRow(_ constraint: Constraint, certificate: inout [Symbol]?, direct: Row? = nil,
-                            expression: ExpressionRow? = nil) throws(SolverError) -> Tag {
+    /// Both are taken over: a row passed as its last use goes into the tableau without a copy.
+    mutating func insertRow(_ constraint: Constraint, certificate: inout [Symbol]?, direct: consuming Row? = nil,
+                            expression: consuming ExpressionRow? = nil) throws(SolverError) -> Tag {
         var tag = Tag(marker: .invalid, other: .invalid)
-        var prepared = expression ?? expressionRow(constraint, direct: direct)
+        var prepared: ExpressionRow
+        if let given = expression.take() {
+            prepared = given
+        } else {
+            prepared = expressionRow(constraint, direct: direct.take())
+        }
         if cellOperations > workLimit { throw .workLimitExceeded }
         let scale = prepared.scale
         let definition = prepared.definition
@@ -191,16 +197,17 @@ extension Solver {
     /// substituted) and `definition` is that symbol: the caller installs it as a
     /// definition row (`Solver+Definitions.swift`). `direct`, if given, is the
     /// expression already as a row over symbols.
-    mutating func expressionRow(_ constraint: Constraint, direct given: Row?) -> ExpressionRow {
+    /// `direct` is taken over: kept as written, it is the returned row itself.
+    mutating func expressionRow(_ constraint: Constraint, direct given: consuming Row?) -> ExpressionRow {
         var scale = 0.0
         var definition = Symbol.invalid
         let expression = constraint.expression
-        let direct: Row
-        if let given {
+        var direct: Row
+        if let given = given.take() {
             direct = given
         } else {
             var cells: [Cell] = []
-            cells.reserveCapacity(expression.terms.count)
+            cells.reserveCapacity(expression.terms.count + Self.markerRoom)
             for term in expression.terms where term.coefficient != 0 {
                 cells.append(Cell(symbol: symbol(for: term.variable), coefficient: term.coefficient))
             }
@@ -211,8 +218,10 @@ extension Solver {
         definition = freshSubject(direct)
         var row: Row
         if definition.isValid {
-            row = direct
             scale = abs(direct.constant)
+            // Moved, not copied: the caller's row (a merge key's) has room for the markers.
+            row = Row()
+            swap(&row, &direct)
         } else if namesDefinition {
             // Definitions need the ordered expansion (latest first, so chains cancel);
             // rows naming only ordinary basic symbols are merged directly below, which
@@ -220,12 +229,15 @@ extension Solver {
             var scratch = Expander()
             swap(&scratch, &buffers.expander)
             // Room for the constraint's markers (`addMarkers`), saving a copy.
-            row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale, spare: 2)
+            row = expandedRow(constant: direct.constant, cells: direct.cells, using: &scratch, scale: &scale,
+                              spare: Self.markerRoom)
             cellOperations &+= scratch.work   // expansions count toward the work limit too
             scratch.work = 0
             swap(&scratch, &buffers.expander)
         } else {
             row = Row(constant: direct.constant)
+            // Room for the cells and the markers at once, instead of growing cell by cell.
+            row.cells.reserveCapacity(direct.cells.count + Self.markerRoom)
             scale = abs(direct.constant)
             for cell in direct.cells {
                 if table.isBasic[cell.symbol.id] {
@@ -240,9 +252,14 @@ extension Solver {
         return ExpressionRow(row: row, scale: scale, definition: definition)
     }
 
+    /// The most markers ``addMarkers(_:to:tag:)`` adds to a row: rows made for the tableau
+    /// reserve room for them.
+    static var markerRoom: Int { 2 }
+
     /// The second half of kiwi `createRow`: adds the
     /// constraint's slack, error or dummy symbols to `row` (errors enter their level's
     /// objective row with weight 1) and normalises the sign so the constant is ≥ 0.
+    /// The markers are new symbols, above every symbol of the row: they are appended.
     mutating func addMarkers(_ constraint: Constraint, to row: inout Row, tag: inout Tag) {
         let strength = constraint.strength
         let markerCount = constraint.relation == .equal ? (strength.isRequired ? (tracksMarkers ? 1 : 0) : 2)
@@ -255,11 +272,11 @@ extension Solver {
             let sign = constraint.relation == .lessThanOrEqual ? 1.0 : -1.0
             let slack = newSymbol(.slack)
             tag.marker = slack
-            row.insert(slack, sign)
+            row.appendNew(slack, sign)
             if !strength.isRequired {
                 let error = newSymbol(.error)
                 tag.other = error
-                row.insert(error, -sign)
+                row.appendNew(error, -sign)
                 objective.add(error, level: objective.level(for: strength.value), 1)
             }
         case .equal:
@@ -267,15 +284,15 @@ extension Solver {
                 if tracksMarkers {
                     let dummy = newSymbol(.dummy)
                     tag.marker = dummy
-                    row.insert(dummy, 1)
+                    row.appendNew(dummy, 1)
                 }
             } else {
                 let plus = newSymbol(.error)
                 let minus = newSymbol(.error)
                 tag.marker = plus
                 tag.other = minus
-                row.insert(plus, -1)
-                row.insert(minus, 1)
+                row.appendNew(plus, -1)
+                row.appendNew(minus, 1)
                 let level = objective.level(for: strength.value)
                 objective.add(plus, level: level, 1)
                 objective.add(minus, level: level, 1)
@@ -287,6 +304,7 @@ extension Solver {
     /// The subject to solve a new row for, or ``Symbol/invalid`` (kiwi `chooseSubject`):
     /// an external symbol; else the constraint's own slack/error if its coefficient is
     /// negative (so the basic value stays ≥ 0).
+    @inline(__always)
     func chooseSubject(_ row: Row, tag: Tag) -> Symbol {
         // Among the external symbols: the one held by the fewest rows, then the largest
         // |coefficient|, then the highest id (the symbol seen last). Its substitution

@@ -42,7 +42,8 @@ extension Solver {
         // A queue this long goes in by parts (unless ``BulkLoad/installsByPart`` is off, for tests).
         let isBulk = bulkLoad.pending.count + deferrals.count >= Self.partOrderMinimum
         var plan = InstallPlan(parts: PartTracker(links: bulkLoad.installsByPart && isBulk ? table.links : nil))
-        plan.queue.reserveCapacity(bulkLoad.pending.count)
+        plan.queue.reserveCapacity(bulkLoad.pending.count + deferrals.count)
+        plan.keys.reserveCapacity(bulkLoad.pending.count)
         queuePending(into: &plan)
         queueDeferred(into: &plan)
         order(&plan)
@@ -52,7 +53,7 @@ extension Solver {
         // known to be optimal, `insertRow` picks a degenerate row's subject by another
         // rule (`PartOrderPivotTests.partOrderMakesTheLevelOrdersPivotsOnTiedSystems`).
         if isBulk { try optimizeObjective() }
-        try installInOrder(&plan.queue, keys: plan.keys)
+        try installInOrder(&plan.queue, keys: &plan.keys)
         try optimizeObjective()
     }
 
@@ -74,7 +75,8 @@ extension Solver {
             // Only constraints whose variables all have symbols: creating symbols here
             // would number them in handle order instead of install order.
             if record.isMergeable && !tracksMarkers, let key = mergeKey(constraint, creatingSymbols: false) {
-                if let representative = merging.index.handle(for: key), records[representative.index] != nil {
+                let (found, place) = merging.index.lookup(key)
+                if let representative = found, records[representative.index] != nil {
                     // An earlier constraint with this key: a present one, or a queued one with
                     // the same strength (the key holds it) and a lower handle, installed first.
                     // Aliases of a pinned variable can give two constraints one key in two
@@ -86,7 +88,7 @@ extension Solver {
                         plan.duplicateTies.append((plan.queue.count, index))
                     }
                 } else {
-                    merging.index.insert(key, handle: handle)
+                    merging.index.insert(key, handle: handle, at: place)
                     entry.key = Int32(truncatingIfNeeded: plan.keys.count)
                     plan.keys.append(key)
                 }
@@ -128,11 +130,8 @@ extension Solver {
             upperCount = Int(counts.upper)
             bulkLoad.lastPartCount = counts.all
         }
-        plan.queue.sort {
-            if $0.part != $1.part { return $0.part < $1.part }
-            if $0.strength != $1.strength { return $0.strength > $1.strength }
-            if $0.isDeferred != $1.isDeferred { return $0.isDeferred }
-            return $0.handle < $1.handle
+        if plan.parts.isActive || !Self.sortByLevels(&plan.queue) {
+            plan.queue.sort { Self.installsBefore($0, $1) }
         }
         bulkLoad.lastWovenPartCount = 0
         if plan.parts.isActive && upperCount > 0 {
@@ -152,7 +151,9 @@ extension Solver {
     /// The last step of ``installPending()``: installs `queue` in its order, optimising
     /// after each constraint; a run of deferred constraints goes in most demanding
     /// first (``orderByDemand(_:)``).
-    private mutating func installInOrder(_ queue: inout [PendingInstall], keys: [MergeKey]) throws(SolverError) {
+    /// Each key is taken out of `keys` as its constraint goes in (its row becomes the
+    /// tableau's row without a copy).
+    private mutating func installInOrder(_ queue: inout [PendingInstall], keys: inout [MergeKey]) throws(SolverError) {
         // Keys resolve aliases (single-cell definition rows) as they were before the
         // install. A queued optional row always carries error symbols, so a definition it
         // adds is never an alias and the keys stay exact; were one to appear, a key
@@ -186,7 +187,7 @@ extension Solver {
             } else if entry.key >= 0 {
                 // The constraint is read from its key alone (strength, relation, row): its
                 // record is not touched until its tag is written.
-                let key = keys[Int(entry.key)]
+                let key = keys[Int(entry.key)].take()
                 let shell = Constraint(Expression(), key.relation, strength: Strength(key.strength))
                 (tag, isMerged) = try insertOptional(shell, handle: handle, key: key, isKeyIndexed: true,
                                                      certificate: &certificate)
@@ -200,6 +201,111 @@ extension Solver {
             try optimizeObjective()
         }
     }
+
+    /// The install order of the queue: part, level (strongest first), deferred first,
+    /// handle. A strict total order (handles are distinct), so every sort of a queue
+    /// ends in the same order.
+    @inline(__always)
+    static func installsBefore(_ a: PendingInstall, _ b: PendingInstall) -> Bool {
+        if a.part != b.part { return a.part < b.part }
+        if a.strength != b.strength { return a.strength > b.strength }
+        if a.isDeferred != b.isDeferred { return a.isDeferred }
+        return a.handle < b.handle
+    }
+
+    /// Sorts a queue whose entries are all in one part into ``installsBefore(_:_:)``
+    /// order by distributing them over their (level, deferred) groups, at most
+    /// ``levelSortLimit`` of them, and returns true; false, leaving `queue` as it was,
+    /// when there are more groups or several parts.
+    ///
+    /// The distribution keeps the queue's order within a group, which is the handle
+    /// order for the queued optional constraints (queued in handle order); the result
+    /// is checked, and sorted again by the library's sort in the rare case that a group
+    /// is not (deferred constraints of several hubs at one level): the same order in
+    /// the end, in O(queue · groups) instead of the library sort's insertion runs
+    /// (`BulkInstallOrderTests`).
+    static func sortByLevels(_ queue: inout [PendingInstall]) -> Bool {
+        let count = queue.count
+        guard count > 1 else { return true }
+        let part = queue[0].part
+        // Stack space for the groups and each entry's group and place (the library's
+        // array initialisers allocate through the generic runtime).
+        let distributed = withUnsafeTemporaryAllocation(of: LevelGroup.self, capacity: levelSortLimit) { groups -> Bool in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { groupOf -> Bool in
+                // The groups, in order of first appearance, with their sizes; each entry's group.
+                var groupCount = 0
+                let fits = queue.withUnsafeBufferPointer { entries -> Bool in
+                    for index in 0..<count {
+                        let entry = entries[index]
+                        guard entry.part == part else { return false }
+                        var group = 0
+                        while group < groupCount
+                                && (groups[group].strength != entry.strength || groups[group].isDeferred != entry.isDeferred) {
+                            group += 1
+                        }
+                        if group == groupCount {
+                            guard groupCount < levelSortLimit else { return false }
+                            groups[group] = LevelGroup(strength: entry.strength, isDeferred: entry.isDeferred, size: 0, next: 0)
+                            groupCount += 1
+                        }
+                        groups[group].size += 1
+                        groupOf[index] = UInt8(truncatingIfNeeded: group)
+                    }
+                    return true
+                }
+                guard fits else { return false }
+                // Each group's first position in install order: the sizes of the groups
+                // before it (stronger, or the same level and deferred first).
+                for group in 0..<groupCount {
+                    var start = 0
+                    for other in 0..<groupCount {
+                        let (a, b) = (groups[other], groups[group])
+                        if a.strength > b.strength || (a.strength == b.strength && a.isDeferred && !b.isDeferred) {
+                            start += a.size
+                        }
+                    }
+                    groups[group].next = start
+                }
+                withUnsafeTemporaryAllocation(of: PendingInstall.self, capacity: count) { sorted in
+                    queue.withUnsafeBufferPointer { entries in
+                        for index in 0..<count {
+                            let group = Int(groupOf[index])
+                            (sorted.baseAddress! + groups[group].next).initialize(to: entries[index])
+                            groups[group].next += 1
+                        }
+                    }
+                    queue.withUnsafeMutableBufferPointer { entries in
+                        for index in 0..<count { entries[index] = sorted[index] }
+                    }
+                    _ = sorted.deinitialize()
+                }
+                return true
+            }
+        }
+        guard distributed else { return false }
+        if !isInInstallOrder(queue) { queue.sort { installsBefore($0, $1) } }
+        return true
+    }
+
+    /// One (level, deferred) group of ``sortByLevels(_:)``: its size, and the next
+    /// position in install order for its entries.
+    struct LevelGroup {
+        var strength: Double
+        var isDeferred: Bool
+        var size: Int
+        var next: Int
+    }
+
+    /// Whether `queue` is sorted by ``installsBefore(_:_:)``.
+    static func isInInstallOrder(_ queue: [PendingInstall]) -> Bool {
+        queue.withUnsafeBufferPointer { entries in
+            for index in entries.indices.dropFirst() where !installsBefore(entries[index - 1], entries[index]) { return false }
+            return true
+        }
+    }
+
+    /// The most (level, deferred) groups ``sortByLevels(_:)`` distributes a queue over.
+    static var levelSortLimit: Int { 32 }
 
     /// The index of the entry for `handle` in `queue` (ascending handles, as the first
     /// pass of `installPending` builds it), if queued.

@@ -29,6 +29,9 @@ extension Solver {
     /// one with the largest |coefficient|, then the highest id — exactly the symbol
     /// ``chooseSubject(_:tag:)`` would pick from the expanded row (a symbol nothing
     /// holds has the fewest holders, and expansion cannot add to its coefficient).
+    /// Inlined, as ``chooseSubject(_:tag:)`` and ``expandedRow(constant:cells:using:scale:spare:)``:
+    /// a call from a mutating method copied the whole `Solver` (530 bytes) to pass it.
+    @inline(__always)
     func freshSubject(_ row: Row) -> Symbol {
         var best = Symbol.invalid
         var bestMagnitude = 0.0
@@ -68,6 +71,7 @@ extension Solver {
     /// result names non-basic symbols only; `scale` receives the magnitude of the
     /// constants combined (for ``Tolerance``); its cells have room for `spare` more.
     /// - Complexity: O(Σ length of the rows expanded).
+    @inline(__always)
     func expandedRow(constant: Double, cells: [Cell], using expander: inout Expander,
                      scale: inout Double, spare: Int = 0) -> Row {
         expander.prepare(symbolCount: table.kinds.count, capacity: table.kinds.capacity)
@@ -323,7 +327,19 @@ struct Expander: Sendable {
     mutating func drain(spare: Int = 0) -> [Cell] {
         var cells: [Cell] = []
         if !isHashed {
-            list.sort { $0.symbol < $1.symbol }
+            // Insertion sort: at most ``listLimit`` distinct symbols, where the library's
+            // sort costs more in its set-up than in comparisons.
+            list.withUnsafeMutableBufferPointer { entries in
+                for i in entries.indices.dropFirst() {
+                    let entry = entries[i]
+                    var j = i
+                    while j > 0 && entries[j - 1].symbol > entry.symbol {
+                        entries[j] = entries[j - 1]
+                        j -= 1
+                    }
+                    entries[j] = entry
+                }
+            }
             cells.reserveCapacity(list.count + spare)
             for entry in list where entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
                 cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))

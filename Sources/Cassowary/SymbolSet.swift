@@ -135,21 +135,50 @@ struct SymbolSet: Sendable, Sequence {
     }
 
     private mutating func grow() {
-        let old = slots
-        slots = Array(repeating: -1, count: Swift.max(8, old.count * 2))
-        storedCount = 0
-        if old.isEmpty {
+        let capacity = Swift.max(8, slots.count * 2)
+        if slots.isEmpty {
             // The inline members move into the slots (no temporary array: columns
-            // reach three members hundreds of thousands of times in a large load).
+            // reach three members hundreds of thousands of times in a large load),
+            // placed directly: they are distinct and the new slots have room.
             let inline = (first, second, third, fourth)
             (first, second, third, fourth) = (-1, -1, -1, -1)
-            if inline.0 != -1 { insert(Symbol(Int(inline.0))) }
-            if inline.1 != -1 { insert(Symbol(Int(inline.1))) }
-            if inline.2 != -1 { insert(Symbol(Int(inline.2))) }
-            if inline.3 != -1 { insert(Symbol(Int(inline.3))) }
+            slots = Self.emptySlots(capacity)
+            slots.withUnsafeMutableBufferPointer { table in
+                let mask = capacity - 1
+                if inline.0 != -1 { Self.place(inline.0, in: table, mask: mask) }
+                if inline.1 != -1 { Self.place(inline.1, in: table, mask: mask) }
+                if inline.2 != -1 { Self.place(inline.2, in: table, mask: mask) }
+                if inline.3 != -1 { Self.place(inline.3, in: table, mask: mask) }
+            }
             return
         }
-        for value in old where value != -1 { insert(Symbol(Int(value))) }
+        let old = slots
+        slots = Self.emptySlots(capacity)
+        slots.withUnsafeMutableBufferPointer { table in
+            let mask = capacity - 1
+            for value in old where value != -1 { Self.place(value, in: table, mask: mask) }
+        }
+    }
+
+    /// `count` empty slots. A few are reserved and appended: `Array(repeating:count:)`
+    /// allocates through the generic runtime, which looks the storage type up on each
+    /// call (hundreds of instructions, more than a column's first slots cost to fill);
+    /// many are filled by it.
+    @inline(__always)
+    private static func emptySlots(_ count: Int) -> [Int32] {
+        guard count <= 64 else { return Array(repeating: -1, count: count) }
+        var slots: [Int32] = []
+        slots.reserveCapacity(count)
+        for _ in 0..<count { slots.append(-1) }
+        return slots
+    }
+
+    /// Puts `value` (not in `table`) into the first free slot of its probe sequence.
+    @inline(__always)
+    private static func place(_ value: Int32, in table: UnsafeMutableBufferPointer<Int32>, mask: Int) {
+        var index = home(value, mask)
+        while table[index] != -1 { index = (index + 1) & mask }
+        table[index] = value
     }
 
     struct Iterator: IteratorProtocol {
