@@ -9,10 +9,12 @@ import LayoutSyntax
 public struct CompiledConstraint: Sendable {
     /// How to write the constraint for people, rendered on demand.
     enum Words: Sendable {
-        /// A constraint from a scene or group entry; `objectPriority` is the entry's
-        /// `priority` field when the string gives none, `parent` the view VFL `|` stands
-        /// for when it is not the container (its text names that view).
-        case parsed(ParsedConstraint, objectPriority: Double?, parent: String?)
+        /// Part `part` of `parts`, the parsed constraints of a scene or group entry (one
+        /// array shared by the entry's parts: no part is copied into each constraint);
+        /// `objectPriority` is the entry's `priority` field when the string gives none,
+        /// `parent` the view VFL `|` stands for when it is not the container (its text
+        /// names that view).
+        case parsed([ParsedConstraint], part: Int, objectPriority: Double?, parent: String?)
         /// An implicit constraint: `superview.width == 375`.
         case literal(String)
         /// An intrinsic-size constraint: `VIEW.ATTRIBUTE >= SIZE @PRIORITY`.
@@ -73,7 +75,8 @@ public struct CompiledConstraint: Sendable {
     public var ref: ConstraintRef {
         let text: String
         switch words {
-        case .parsed(let parsed, let objectPriority, let parent):
+        case .parsed(let parts, let part, let objectPriority, let parent):
+            let parsed = parts[part]
             var rendered = parsed.text(superview: parent)
             if parsed.priority == nil, let objectPriority, objectPriority < 1000 { rendered += priorityText(objectPriority) }
             text = rendered
@@ -455,7 +458,9 @@ struct CompileState {
         for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
             for side in 0..<2 {
-                for term in side == 0 ? result.constraints[part].lhs.terms : result.constraints[part].rhs.terms {
+                let count = side == 0 ? result.constraints[part].lhs.terms.count : result.constraints[part].rhs.terms.count
+                for termIndex in 0..<count {
+                    let term = side == 0 ? result.constraints[part].lhs.terms[termIndex] : result.constraints[part].rhs.terms[termIndex]
                     switch term.item {
                     case .view(let name):
                         if let index = names.index(of: name, in: hierarchy), index != 0 {
@@ -512,7 +517,7 @@ struct CompileState {
         var firstParent = -1
         var offset: Int?
         for parsed in result.constraints {
-            for term in parsed.lhs.terms + parsed.rhs.terms {
+            for term in Array(parsed.lhs.terms) + parsed.rhs.terms {
                 guard case .view(let name) = term.item, let index = names.index(of: name, in: hierarchy), index > 0 else { continue }
                 let parent = hierarchy.parents[index]
                 if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
@@ -565,7 +570,9 @@ struct CompileState {
     mutating func addParts(_ result: ParseResult, resolved: inout ResolvedTerms, superview vflSuperview: Int,
                            entry: ConstraintEntry, key: ConstraintKey) {
         let sourceIsASCII = isASCII(entry.source)
-        for (part, parsed) in result.constraints.enumerated() {
+        for part in result.constraints.indices {
+            // Read in place: the part is not copied (its words keep the shared array).
+            let parsed = result.constraints[part]
             if parsed.priority != nil && entry.priority != nil {
                 report(LayoutDiagnostic(
                     code: .invalidScene,
@@ -600,7 +607,7 @@ struct CompileState {
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
                 key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
                 sourceIsASCII: sourceIsASCII,
-                words: .parsed(parsed, objectPriority: entry.priority,
+                words: .parsed(result.constraints, part: part, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
         }
     }
@@ -652,16 +659,19 @@ struct CompileState {
     ///   repeated variables), with no intermediate expressions.
     mutating func translate(_ parsed: ParsedConstraint, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
-        let usesDirection = parsed.lhs.terms.contains { $0.attribute.isDirectional } || parsed.rhs.terms.contains { $0.attribute.isDirectional }
+        var usesDirection = false
+        for index in 0..<parsed.lhs.terms.count where parsed.lhs.terms[index].attribute.isDirectional { usesDirection = true }
+        for index in 0..<parsed.rhs.terms.count where parsed.rhs.terms[index].attribute.isDirectional { usesDirection = true }
         let mirrored = isRightToLeft && usesDirection
         var terms: [Term] = []
         terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
         var constant = parsed.lhs.constant - parsed.rhs.constant
         var itemIndex = items.startIndex
         for sideIndex in 0..<2 {
-            let side = sideIndex == 0 ? parsed.lhs.terms : parsed.rhs.terms
             let sign = sideIndex == 0 ? 1.0 : -1.0
-            for term in side {
+            // By index, each term read in place (no copy of the side's terms, no iterator).
+            for termIndex in 0..<(sideIndex == 0 ? parsed.lhs.terms.count : parsed.rhs.terms.count) {
+                let term = sideIndex == 0 ? parsed.lhs.terms[termIndex] : parsed.rhs.terms[termIndex]
                 let view = items[itemIndex]
                 let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
                 let factor = sign * term.coefficient

@@ -119,16 +119,73 @@ public struct AttributeTerm: Hashable, Sendable {
     }
 }
 
+/// The terms of a ``LinearSide``, in source order: a random-access collection of
+/// ``AttributeTerm`` that holds a single term inline, so a side of one term (every side
+/// a VFL string makes, most equations') costs no heap array; more terms (or none) are an
+/// array. The representation is canonical (one term is always held inline), so equal
+/// term lists compare and hash equal however they were made.
+public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+    /// The only term, when there is exactly one (`nil` otherwise).
+    @usableFromInline var single: AttributeTerm?
+    /// The terms when there are none or more than one (empty when ``single`` is set).
+    @usableFromInline var many: [AttributeTerm]
+    /// How many terms there are (read without copying a term).
+    public let count: Int
+
+    /// The terms of `terms`, in order.
+    @inlinable public init(_ terms: [AttributeTerm]) {
+        count = terms.count
+        if terms.count == 1 {
+            single = terms[0]
+            many = []
+        } else {
+            single = nil
+            many = terms
+        }
+    }
+
+    /// One term, held inline (no allocation).
+    @inlinable public init(_ term: AttributeTerm) {
+        single = term
+        many = []
+        count = 1
+    }
+
+    /// The terms of the literal, in order.
+    @inlinable public init(arrayLiteral elements: AttributeTerm...) {
+        self.init(elements)
+    }
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// The term at `position` (`0..<count`).
+    @inlinable public subscript(position: Int) -> AttributeTerm {
+        if count == 1 {
+            precondition(position == 0, "AttributeTerms index out of range")
+            return single.unsafelyUnwrapped
+        }
+        return many[position]
+    }
+}
+
 /// One side of a linear constraint: `Σ coefficient × item.attribute + constant`.
 public struct LinearSide: Hashable, Sendable {
     /// The attribute terms, in source order; like terms are combined, zero ones dropped.
-    public var terms: [AttributeTerm]
+    public var terms: AttributeTerms
     /// The constant, in points.
     public var constant: Double
 
     /// Creates a side.
-    public init(terms: [AttributeTerm] = [], constant: Double = 0) {
-        self.terms = terms
+    @inlinable public init(terms: [AttributeTerm] = [], constant: Double = 0) {
+        self.terms = AttributeTerms(terms)
+        self.constant = constant
+    }
+
+    /// Creates a side of one term (held inline: no array is allocated).
+    @inlinable public init(term: AttributeTerm, constant: Double = 0) {
+        self.terms = AttributeTerms(term)
         self.constant = constant
     }
 }
