@@ -448,8 +448,8 @@ struct CompileState {
                                names: inout RecentNames) -> ResolvedTerms? {
         var resolved = ResolvedTerms()
         swap(&resolved, &resolvedBuffers)
-        resolved.views.removeAll(keepingCapacity: true)
-        resolved.starts.removeAll(keepingCapacity: true)
+        resolved.views.removeAllKeepingStorage()
+        resolved.starts.removeAllKeepingStorage()
         var failed = false
         var reportedUnknown: Set<String> = []
         resolved.starts.reserveCapacity(result.constraints.count + 1)
@@ -571,33 +571,35 @@ struct CompileState {
                            entry: ConstraintEntry, key: ConstraintKey) {
         let sourceIsASCII = isASCII(entry.source)
         for part in result.constraints.indices {
-            // Read in place: the part is not copied (its words keep the shared array).
-            let parsed = result.constraints[part]
-            if parsed.priority != nil && entry.priority != nil {
+            // The part's fields are read in place: it is not copied (its words keep the
+            // shared array).
+            let partPriority = result.constraints[part].priority
+            let spanStart = result.constraints[part].span.lowerBound
+            if partPriority != nil && entry.priority != nil {
                 report(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
                     constraint: key, part: part, id: entry.id,
-                    column: Self.entryColumn(of: parsed.priorityOffset ?? parsed.span.lowerBound, in: entry),
+                    column: Self.entryColumn(of: result.constraints[part].priorityOffset ?? spanStart, in: entry),
                     source: entry.source))
                 continue
             }
-            let priority = parsed.priority ?? entry.priority ?? 1000
+            let priority = partPriority ?? entry.priority ?? 1000
             let items = resolved.starts[part]..<resolved.starts[part + 1]
             for index in items where resolved.views[index] < 0 { resolved.views[index] = vflSuperview }
-            pendingMentions.removeAll(keepingCapacity: true)
-            let expression = translate(parsed, items: resolved.views[items])
+            pendingMentions.removeAllKeepingStorage()
+            let expression = translate(result.constraints, part: part, items: resolved.views[items])
             // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
                 report(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "\(key.sentenceStart) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                    constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: parsed.span.lowerBound, in: entry),
+                    constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: spanStart, in: entry),
                     source: entry.source))
                 continue
             }
             let relation: RelationalOperator
-            switch parsed.relation {
+            switch result.constraints[part].relation {
             case .equal: relation = .equal
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
@@ -605,7 +607,7 @@ struct CompileState {
             for mention in pendingMentions { mentions.append((mention, constraints.count)) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
-                key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
+                key: key, part: part, id: entry.id, source: entry.source, offset: spanStart,
                 sourceIsASCII: sourceIsASCII,
                 words: .parsed(result.constraints, part: part, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
@@ -657,21 +659,22 @@ struct CompileState {
     ///
     /// - Complexity: O(terms); the terms are collected into one array (the solver merges
     ///   repeated variables), with no intermediate expressions.
-    mutating func translate(_ parsed: ParsedConstraint, items: ArraySlice<Int>) -> Expression {
+    /// Part `part` of `parts` is read in place (not copied).
+    mutating func translate(_ parts: [ParsedConstraint], part: Int, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
         var usesDirection = false
-        for index in 0..<parsed.lhs.terms.count where parsed.lhs.terms[index].attribute.isDirectional { usesDirection = true }
-        for index in 0..<parsed.rhs.terms.count where parsed.rhs.terms[index].attribute.isDirectional { usesDirection = true }
+        for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { usesDirection = true }
+        for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { usesDirection = true }
         let mirrored = isRightToLeft && usesDirection
         var terms: [Term] = []
-        terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
-        var constant = parsed.lhs.constant - parsed.rhs.constant
+        terms.reserveCapacity(4 * (parts[part].lhs.terms.count + parts[part].rhs.terms.count))
+        var constant = parts[part].lhs.constant - parts[part].rhs.constant
         var itemIndex = items.startIndex
         for sideIndex in 0..<2 {
             let sign = sideIndex == 0 ? 1.0 : -1.0
             // By index, each term read in place (no copy of the side's terms, no iterator).
-            for termIndex in 0..<(sideIndex == 0 ? parsed.lhs.terms.count : parsed.rhs.terms.count) {
-                let term = sideIndex == 0 ? parsed.lhs.terms[termIndex] : parsed.rhs.terms[termIndex]
+            for termIndex in 0..<(sideIndex == 0 ? parts[part].lhs.terms.count : parts[part].rhs.terms.count) {
+                let term = sideIndex == 0 ? parts[part].lhs.terms[termIndex] : parts[part].rhs.terms[termIndex]
                 let view = items[itemIndex]
                 let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
                 let factor = sign * term.coefficient
@@ -794,6 +797,15 @@ extension CompileState {
         guard item != 0, !hierarchy.isGuide(item) else { return nil }
         let insets = scene.spec(ofView: item).alignmentInsets
         return insets == .zero ? nil : insets
+    }
+}
+
+extension Array where Element == Int {
+    /// Empties the array and keeps its storage, popping element by element: O(count)
+    /// as `removeAll(keepingCapacity: true)` is, without its generic range replacement,
+    /// which costs more than the few elements a part's or an entry's buffers hold.
+    mutating func removeAllKeepingStorage() {
+        while !isEmpty { removeLast() }
     }
 }
 
