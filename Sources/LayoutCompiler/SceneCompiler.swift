@@ -47,7 +47,7 @@ public struct CompiledConstraint: Sendable {
         set { storedKey = newValue }
     }
     /// The key, unless it is derived from ``words`` (intrinsic and container constraints).
-    private var storedKey: ConstraintKey?
+    fileprivate var storedKey: ConstraintKey?
     public var part: Int?
     public var id: String?
     /// The source string of the entry, for diagnostics (`nil` for implicit constraints).
@@ -58,18 +58,6 @@ public struct CompiledConstraint: Sendable {
     /// scalars up to it, for every part of a string of 20,000 parts, was quadratic).
     var sourceIsASCII: Bool
     var words: Words
-
-    init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
-         offset: Int? = nil, sourceIsASCII: Bool = false, words: Words) {
-        self.constraint = constraint
-        self.storedKey = key
-        self.part = part
-        self.id = id
-        self.source = source
-        self.offset = offset
-        self.sourceIsASCII = sourceIsASCII
-        self.words = words
-    }
 
     /// The contract's constraint ref: entry, part, `id`, column and the equation text.
     public var ref: ConstraintRef {
@@ -92,6 +80,18 @@ public struct CompiledConstraint: Sendable {
         var columnValue: Int?
         if let offset, let source { columnValue = sourceIsASCII ? offset : column(of: offset, in: source) }
         return ConstraintRef(key: key, part: part, id: id, column: columnValue, text: text)
+    }
+}
+
+extension CompiledConstraint {
+    // In an extension, so the struct keeps its memberwise initializer (fileprivate, for
+    // `storedKey`): the compiler's hot paths in this file build constraints with it,
+    // which writes the value in place; this initializer's field-by-field assignments
+    // built it on the stack and copied it out (a retain and a release per field).
+    init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
+         offset: Int? = nil, sourceIsASCII: Bool = false, words: Words) {
+        self.init(constraint: constraint, storedKey: key, part: part, id: id, source: source, offset: offset,
+                  sourceIsASCII: sourceIsASCII, words: words)
     }
 }
 
@@ -370,9 +370,11 @@ struct CompileState {
         let expression = Expression(terms: [Term(variable, 1)], constant: -size)
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .greaterThanOrEqual, strength: strength(forPriority: compressionResistance)),
+            storedKey: nil, sourceIsASCII: false,
             words: .intrinsic(view: view, attribute: attribute, relation: ">=", size: size, priority: compressionResistance)))
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .lessThanOrEqual, strength: strength(forPriority: hugging)),
+            storedKey: nil, sourceIsASCII: false,
             words: .intrinsic(view: view, attribute: attribute, relation: "<=", size: size, priority: hugging)))
     }
 
@@ -607,7 +609,7 @@ struct CompileState {
             for mention in pendingMentions { mentions.append((mention, constraints.count)) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
-                key: key, part: part, id: entry.id, source: entry.source, offset: spanStart,
+                storedKey: key, part: part, id: entry.id, source: entry.source, offset: spanStart,
                 sourceIsASCII: sourceIsASCII,
                 words: .parsed(result.constraints, part: part, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
