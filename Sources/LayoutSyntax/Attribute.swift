@@ -132,6 +132,23 @@ public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, Expres
     /// How many terms there are (read without copying a term).
     public let count: Int
 
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// The term at `position` (`0..<count`).
+    @inlinable public subscript(position: Int) -> AttributeTerm {
+        if count == 1 {
+            precondition(position == 0, "AttributeTerms index out of range")
+            return single.unsafelyUnwrapped
+        }
+        return many[position]
+    }
+}
+
+// The initializers are in an extension so the struct keeps its (internal) memberwise
+// initializer, which builds a value in place: the parsers use it (``LinearSide/inline(_:constant:)``).
+extension AttributeTerms {
     /// The terms of `terms`, in order.
     @inlinable public init(_ terms: [AttributeTerm]) {
         count = terms.count
@@ -155,19 +172,6 @@ public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, Expres
     @inlinable public init(arrayLiteral elements: AttributeTerm...) {
         self.init(elements)
     }
-
-    @inlinable public var startIndex: Int { 0 }
-    @inlinable public var endIndex: Int { count }
-    @inlinable public var isEmpty: Bool { count == 0 }
-
-    /// The term at `position` (`0..<count`).
-    @inlinable public subscript(position: Int) -> AttributeTerm {
-        if count == 1 {
-            precondition(position == 0, "AttributeTerms index out of range")
-            return single.unsafelyUnwrapped
-        }
-        return many[position]
-    }
 }
 
 /// One side of a linear constraint: `Σ coefficient × item.attribute + constant`.
@@ -176,7 +180,12 @@ public struct LinearSide: Hashable, Sendable {
     public var terms: AttributeTerms
     /// The constant, in points.
     public var constant: Double
+}
 
+// The initializers are in an extension so the struct keeps its (internal) memberwise
+// initializer: an initializer that assigns field by field builds the value on the stack
+// and copies it out (a retain and a release per field), the memberwise one builds it in place.
+extension LinearSide {
     /// Creates a side.
     @inlinable public init(terms: [AttributeTerm] = [], constant: Double = 0) {
         self.terms = AttributeTerms(terms)
@@ -187,6 +196,12 @@ public struct LinearSide: Hashable, Sendable {
     @inlinable public init(term: AttributeTerm, constant: Double = 0) {
         self.terms = AttributeTerms(term)
         self.constant = constant
+    }
+
+    /// ``init(term:constant:)`` built in place with the memberwise initializers (no copy
+    /// of the side): what the parsers call for every part.
+    static func inline(_ term: AttributeTerm, constant: Double = 0) -> LinearSide {
+        LinearSide(terms: AttributeTerms(single: term, many: [], count: 1), constant: constant)
     }
 }
 

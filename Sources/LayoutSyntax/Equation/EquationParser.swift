@@ -505,8 +505,8 @@ struct EquationRun {
         guard let attribute, !isInvalid else { return }
         let first = views[0]
         for other in views.dropFirst() {
-            let lhs = LinearSide(term: AttributeTerm(item: first.item, attribute: attribute, span: first.span))
-            let rhs = LinearSide(term: AttributeTerm(item: other.item, attribute: attribute, span: other.span))
+            let lhs = LinearSide.inline(AttributeTerm(item: first.item, attribute: attribute, span: first.span))
+            let rhs = LinearSide.inline(AttributeTerm(item: other.item, attribute: attribute, span: other.span))
             constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: other.span,
                                                priorityOffset: priorityOffset))
         }
@@ -555,8 +555,8 @@ struct EquationRun {
             throw fault("Number is out of range", at: spacing.start)
         }
         for (earlier, later) in zip(views, views.dropFirst()) {
-            let lhs = LinearSide(term: AttributeTerm(item: later.item, attribute: edges.1, span: later.span))
-            let rhs = LinearSide(term: AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span),
+            let lhs = LinearSide.inline(AttributeTerm(item: later.item, attribute: edges.1, span: later.span))
+            let rhs = LinearSide.inline(AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span),
                                  constant: spacing.constant)
             constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: later.span,
                                                priorityOffset: priorityOffset))

@@ -268,8 +268,8 @@ struct VisualFormatRun {
             }
             if let previousView {
                 for attribute in alignments {
-                    let lhs = LinearSide(term: AttributeTerm(item: .view(name), attribute: attribute, span: nameSpan))
-                    let rhs = LinearSide(term: AttributeTerm(item: .view(previousView.0), attribute: attribute, span: previousView.1))
+                    let lhs = LinearSide.inline(AttributeTerm(item: .view(name), attribute: attribute, span: nameSpan))
+                    let rhs = LinearSide.inline(AttributeTerm(item: .view(previousView.0), attribute: attribute, span: previousView.1))
                     constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: nil, span: nameSpan))
                 }
             }
@@ -608,8 +608,8 @@ struct VisualFormatRun {
             var rhsTerm = AttributeTerm(item: earlier.item, attribute: earlierAttribute, span: earlier.span)
             if direction == .rightToLeft && !isVertical { swap(&lhsTerm, &rhsTerm) }
             constraints.append(ParsedConstraint(
-                lhs: LinearSide(term: lhsTerm), relation: relation,
-                rhs: LinearSide(term: rhsTerm, constant: gap), priority: priority, span: connection.span,
+                lhs: LinearSide.inline(lhsTerm), relation: relation,
+                rhs: LinearSide.inline(rhsTerm, constant: gap), priority: priority, span: connection.span,
                 priorityOffset: priorityOffset))
         }
         // Flush and standard connections are one equality each (no predicate list built).
@@ -629,11 +629,11 @@ struct VisualFormatRun {
     mutating func emitPredicates(_ predicates: [VisualFormatPredicate], of name: String, span: Range<Int>) {
         let attribute: Attribute = isVertical ? .height : .width
         for predicate in predicates {
-            let lhs = LinearSide(term: AttributeTerm(item: .view(name), attribute: attribute, span: span))
+            let lhs = LinearSide.inline(AttributeTerm(item: .view(name), attribute: attribute, span: span))
             let rhs: LinearSide
             switch predicate.object {
             case .constant(let value): rhs = LinearSide(constant: value)
-            case .view(let other, let otherSpan): rhs = LinearSide(term: AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan))
+            case .view(let other, let otherSpan): rhs = LinearSide.inline(AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan))
             case .invalid: continue
             }
             constraints.append(ParsedConstraint(lhs: lhs, relation: predicate.relation, rhs: rhs, priority: predicate.priority,
