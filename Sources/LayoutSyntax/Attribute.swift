@@ -374,12 +374,6 @@ public struct ParseResult: Sendable {
     /// (at most ``ParseOptions/suggestionComparisons``).
     public var suggestionComparisons = 0
 
-    /// Creates a result.
-    public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {
-        self.constraints = constraints
-        self.diagnostics = diagnostics
-    }
-
     /// Whether a diagnostic of severity `error` is present.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -393,6 +387,16 @@ public struct ParseResult: Sendable {
                 || constraint.lhs.terms.contains { !$0.coefficient.isFinite }
                 || constraint.rhs.terms.contains { !$0.coefficient.isFinite }
         }
+    }
+}
+
+// The initializer is in an extension so the struct keeps its (internal) memberwise
+// initializer, which builds a value in place (``DiagnosticCollector/result(_:numberBeyondLimit:unconstrainedViews:)``).
+extension ParseResult {
+    /// Creates a result.
+    public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {
+        self.constraints = constraints
+        self.diagnostics = diagnostics
     }
 }
 

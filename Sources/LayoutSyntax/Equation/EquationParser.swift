@@ -89,9 +89,9 @@ struct EquationRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return collector.result([]) }
-        var result = collector.result(constraints)
-        result.numberBeyondLimit = numberBeyondLimit
-        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
+        guard numberBeyondLimit != nil else { return collector.result(constraints) }
+        var result = collector.result(constraints, numberBeyondLimit: numberBeyondLimit)
+        result.dropNonFiniteConstraints()
         return result
     }
 

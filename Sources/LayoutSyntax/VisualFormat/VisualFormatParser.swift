@@ -153,12 +153,15 @@ struct VisualFormatRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return collector.result([]) }
-        var result = collector.result(constraints)
-        result.numberBeyondLimit = numberBeyondLimit
-        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         // Two elements or more always make a connection, and a valid predicate names its
         // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
-        if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }
+        var unconstrainedViews: [(name: String, span: Range<Int>)] = []
+        if constraints.isEmpty, let firstView { unconstrainedViews = [(firstView.0, firstView.1)] }
+        guard numberBeyondLimit != nil else {
+            return collector.result(constraints, unconstrainedViews: unconstrainedViews)
+        }
+        var result = collector.result(constraints, numberBeyondLimit: numberBeyondLimit, unconstrainedViews: unconstrainedViews)
+        result.dropNonFiniteConstraints()
         return result
     }
 
