@@ -153,18 +153,32 @@ struct MentionIndex: Sendable {
     private let constraints: [Int]
 
     /// Groups `pairs` by key (a counting sort, stable: each run keeps the pairs' order).
+    /// `starts` serves as the placing cursor too (each key's cursor ends at the next key's
+    /// start, and is shifted back), in place in the arrays' buffers: no third array, no
+    /// uniqueness check per access.
     init(_ pairs: [(key: Int, constraint: Int)], keyCount: Int) {
         var starts = [Int](repeating: 0, count: keyCount + 1)
-        for pair in pairs where pair.key >= 0 && pair.key < keyCount { starts[pair.key + 1] += 1 }
-        for key in 0..<keyCount { starts[key + 1] += starts[key] }
-        var next = starts
-        var constraints = [Int](repeating: 0, count: starts[keyCount])
-        for pair in pairs where pair.key >= 0 && pair.key < keyCount {
-            constraints[next[pair.key]] = pair.constraint
-            next[pair.key] += 1
+        let total = starts.withUnsafeMutableBufferPointer { starts in
+            for pair in pairs where pair.key >= 0 && pair.key < keyCount { starts[pair.key + 1] += 1 }
+            for key in 0..<keyCount { starts[key + 1] += starts[key] }
+            return starts[keyCount]
+        }
+        self.constraints = starts.withUnsafeMutableBufferPointer { starts in
+            [Int](unsafeUninitializedCapacity: total) { constraints, count in
+                // Each counted pair fills one of the `total` places.
+                for pair in pairs where pair.key >= 0 && pair.key < keyCount {
+                    constraints[starts[pair.key]] = pair.constraint
+                    starts[pair.key] += 1
+                }
+                count = total
+            }
+        }
+        // `starts[key]` is now the end of `key`'s run, the start of the next one's.
+        starts.withUnsafeMutableBufferPointer { starts in
+            for key in stride(from: keyCount - 1, through: 1, by: -1) { starts[key] = starts[key - 1] }
+            if keyCount > 0 { starts[0] = 0 }
         }
         self.starts = starts
-        self.constraints = constraints
     }
 
     /// The constraints that mention the view and axis of `field` (an origin field), in
