@@ -9,10 +9,12 @@ import LayoutSyntax
 public struct CompiledConstraint: Sendable {
     /// How to write the constraint for people, rendered on demand.
     enum Words: Sendable {
-        /// A constraint from a scene or group entry; `objectPriority` is the entry's
-        /// `priority` field when the string gives none, `parent` the view VFL `|` stands
-        /// for when it is not the container (its text names that view).
-        case parsed(ParsedConstraint, objectPriority: Double?, parent: String?)
+        /// Part `part` of `parts`, the parsed constraints of a scene or group entry (one
+        /// array shared by the entry's parts: no part is copied into each constraint);
+        /// `objectPriority` is the entry's `priority` field when the string gives none,
+        /// `parent` the view VFL `|` stands for when it is not the container (its text
+        /// names that view).
+        case parsed([ParsedConstraint], part: Int, objectPriority: Double?, parent: String?)
         /// An implicit constraint: `superview.width == 375`.
         case literal(String)
         /// An intrinsic-size constraint: `VIEW.ATTRIBUTE >= SIZE @PRIORITY`.
@@ -45,7 +47,7 @@ public struct CompiledConstraint: Sendable {
         set { storedKey = newValue }
     }
     /// The key, unless it is derived from ``words`` (intrinsic and container constraints).
-    private var storedKey: ConstraintKey?
+    fileprivate var storedKey: ConstraintKey?
     public var part: Int?
     public var id: String?
     /// The source string of the entry, for diagnostics (`nil` for implicit constraints).
@@ -57,23 +59,12 @@ public struct CompiledConstraint: Sendable {
     var sourceIsASCII: Bool
     var words: Words
 
-    init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
-         offset: Int? = nil, sourceIsASCII: Bool = false, words: Words) {
-        self.constraint = constraint
-        self.storedKey = key
-        self.part = part
-        self.id = id
-        self.source = source
-        self.offset = offset
-        self.sourceIsASCII = sourceIsASCII
-        self.words = words
-    }
-
     /// The contract's constraint ref: entry, part, `id`, column and the equation text.
     public var ref: ConstraintRef {
         let text: String
         switch words {
-        case .parsed(let parsed, let objectPriority, let parent):
+        case .parsed(let parts, let part, let objectPriority, let parent):
+            let parsed = parts[part]
             var rendered = parsed.text(superview: parent)
             if parsed.priority == nil, let objectPriority, objectPriority < 1000 { rendered += priorityText(objectPriority) }
             text = rendered
@@ -89,6 +80,18 @@ public struct CompiledConstraint: Sendable {
         var columnValue: Int?
         if let offset, let source { columnValue = sourceIsASCII ? offset : column(of: offset, in: source) }
         return ConstraintRef(key: key, part: part, id: id, column: columnValue, text: text)
+    }
+}
+
+extension CompiledConstraint {
+    // In an extension, so the struct keeps its memberwise initializer (fileprivate, for
+    // `storedKey`): the compiler's hot paths in this file build constraints with it,
+    // which writes the value in place; this initializer's field-by-field assignments
+    // built it on the stack and copied it out (a retain and a release per field).
+    init(constraint: Constraint, key: ConstraintKey? = nil, part: Int? = nil, id: String? = nil, source: String? = nil,
+         offset: Int? = nil, sourceIsASCII: Bool = false, words: Words) {
+        self.init(constraint: constraint, storedKey: key, part: part, id: id, source: source, offset: offset,
+                  sourceIsASCII: sourceIsASCII, words: words)
     }
 }
 
@@ -150,18 +153,32 @@ struct MentionIndex: Sendable {
     private let constraints: [Int]
 
     /// Groups `pairs` by key (a counting sort, stable: each run keeps the pairs' order).
+    /// `starts` serves as the placing cursor too (each key's cursor ends at the next key's
+    /// start, and is shifted back), in place in the arrays' buffers: no third array, no
+    /// uniqueness check per access.
     init(_ pairs: [(key: Int, constraint: Int)], keyCount: Int) {
         var starts = [Int](repeating: 0, count: keyCount + 1)
-        for pair in pairs where pair.key >= 0 && pair.key < keyCount { starts[pair.key + 1] += 1 }
-        for key in 0..<keyCount { starts[key + 1] += starts[key] }
-        var next = starts
-        var constraints = [Int](repeating: 0, count: starts[keyCount])
-        for pair in pairs where pair.key >= 0 && pair.key < keyCount {
-            constraints[next[pair.key]] = pair.constraint
-            next[pair.key] += 1
+        let total = starts.withUnsafeMutableBufferPointer { starts in
+            for pair in pairs where pair.key >= 0 && pair.key < keyCount { starts[pair.key + 1] += 1 }
+            for key in 0..<keyCount { starts[key + 1] += starts[key] }
+            return starts[keyCount]
+        }
+        self.constraints = starts.withUnsafeMutableBufferPointer { starts in
+            [Int](unsafeUninitializedCapacity: total) { constraints, count in
+                // Each counted pair fills one of the `total` places.
+                for pair in pairs where pair.key >= 0 && pair.key < keyCount {
+                    constraints[starts[pair.key]] = pair.constraint
+                    starts[pair.key] += 1
+                }
+                count = total
+            }
+        }
+        // `starts[key]` is now the end of `key`'s run, the start of the next one's.
+        starts.withUnsafeMutableBufferPointer { starts in
+            for key in stride(from: keyCount - 1, through: 1, by: -1) { starts[key] = starts[key - 1] }
+            if keyCount > 0 { starts[0] = 0 }
         }
         self.starts = starts
-        self.constraints = constraints
     }
 
     /// The constraints that mention the view and axis of `field` (an origin field), in
@@ -367,9 +384,11 @@ struct CompileState {
         let expression = Expression(terms: [Term(variable, 1)], constant: -size)
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .greaterThanOrEqual, strength: strength(forPriority: compressionResistance)),
+            storedKey: nil, sourceIsASCII: false,
             words: .intrinsic(view: view, attribute: attribute, relation: ">=", size: size, priority: compressionResistance)))
         constraints.append(CompiledConstraint(
             constraint: Constraint(expression, .lessThanOrEqual, strength: strength(forPriority: hugging)),
+            storedKey: nil, sourceIsASCII: false,
             words: .intrinsic(view: view, attribute: attribute, relation: "<=", size: size, priority: hugging)))
     }
 
@@ -445,8 +464,8 @@ struct CompileState {
                                names: inout RecentNames) -> ResolvedTerms? {
         var resolved = ResolvedTerms()
         swap(&resolved, &resolvedBuffers)
-        resolved.views.removeAll(keepingCapacity: true)
-        resolved.starts.removeAll(keepingCapacity: true)
+        resolved.views.removeAllKeepingStorage()
+        resolved.starts.removeAllKeepingStorage()
         var failed = false
         var reportedUnknown: Set<String> = []
         resolved.starts.reserveCapacity(result.constraints.count + 1)
@@ -455,7 +474,9 @@ struct CompileState {
         for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
             for side in 0..<2 {
-                for term in side == 0 ? result.constraints[part].lhs.terms : result.constraints[part].rhs.terms {
+                let count = side == 0 ? result.constraints[part].lhs.terms.count : result.constraints[part].rhs.terms.count
+                for termIndex in 0..<count {
+                    let term = side == 0 ? result.constraints[part].lhs.terms[termIndex] : result.constraints[part].rhs.terms[termIndex]
                     switch term.item {
                     case .view(let name):
                         if let index = names.index(of: name, in: hierarchy), index != 0 {
@@ -512,7 +533,7 @@ struct CompileState {
         var firstParent = -1
         var offset: Int?
         for parsed in result.constraints {
-            for term in parsed.lhs.terms + parsed.rhs.terms {
+            for term in Array(parsed.lhs.terms) + parsed.rhs.terms {
                 guard case .view(let name) = term.item, let index = names.index(of: name, in: hierarchy), index > 0 else { continue }
                 let parent = hierarchy.parents[index]
                 if firstParent < 0 { firstParent = parent } else if parent != firstParent && offset == nil {
@@ -565,32 +586,36 @@ struct CompileState {
     mutating func addParts(_ result: ParseResult, resolved: inout ResolvedTerms, superview vflSuperview: Int,
                            entry: ConstraintEntry, key: ConstraintKey) {
         let sourceIsASCII = isASCII(entry.source)
-        for (part, parsed) in result.constraints.enumerated() {
-            if parsed.priority != nil && entry.priority != nil {
+        for part in result.constraints.indices {
+            // The part's fields are read in place: it is not copied (its words keep the
+            // shared array).
+            let partPriority = result.constraints[part].priority
+            let spanStart = result.constraints[part].span.lowerBound
+            if partPriority != nil && entry.priority != nil {
                 report(LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
                     constraint: key, part: part, id: entry.id,
-                    column: Self.entryColumn(of: parsed.priorityOffset ?? parsed.span.lowerBound, in: entry),
+                    column: Self.entryColumn(of: result.constraints[part].priorityOffset ?? spanStart, in: entry),
                     source: entry.source))
                 continue
             }
-            let priority = parsed.priority ?? entry.priority ?? 1000
+            let priority = partPriority ?? entry.priority ?? 1000
             let items = resolved.starts[part]..<resolved.starts[part + 1]
             for index in items where resolved.views[index] < 0 { resolved.views[index] = vflSuperview }
-            pendingMentions.removeAll(keepingCapacity: true)
-            let expression = translate(parsed, items: resolved.views[items])
+            pendingMentions.removeAllKeepingStorage()
+            let expression = translate(result.constraints, part: part, items: resolved.views[items])
             // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
                 report(LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "\(key.sentenceStart) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
-                    constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: parsed.span.lowerBound, in: entry),
+                    constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: spanStart, in: entry),
                     source: entry.source))
                 continue
             }
             let relation: RelationalOperator
-            switch parsed.relation {
+            switch result.constraints[part].relation {
             case .equal: relation = .equal
             case .lessThanOrEqual: relation = .lessThanOrEqual
             case .greaterThanOrEqual: relation = .greaterThanOrEqual
@@ -598,9 +623,9 @@ struct CompileState {
             for mention in pendingMentions { mentions.append((mention, constraints.count)) }
             constraints.append(CompiledConstraint(
                 constraint: Constraint(expression, relation, strength: strength(forPriority: priority)),
-                key: key, part: part, id: entry.id, source: entry.source, offset: parsed.span.lowerBound,
+                storedKey: key, part: part, id: entry.id, source: entry.source, offset: spanStart,
                 sourceIsASCII: sourceIsASCII,
-                words: .parsed(parsed, objectPriority: entry.priority,
+                words: .parsed(result.constraints, part: part, objectPriority: entry.priority,
                                parent: vflSuperview > 0 ? hierarchy.names[vflSuperview] : nil)))
         }
     }
@@ -650,18 +675,22 @@ struct CompileState {
     ///
     /// - Complexity: O(terms); the terms are collected into one array (the solver merges
     ///   repeated variables), with no intermediate expressions.
-    mutating func translate(_ parsed: ParsedConstraint, items: ArraySlice<Int>) -> Expression {
+    /// Part `part` of `parts` is read in place (not copied).
+    mutating func translate(_ parts: [ParsedConstraint], part: Int, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
-        let usesDirection = parsed.lhs.terms.contains { $0.attribute.isDirectional } || parsed.rhs.terms.contains { $0.attribute.isDirectional }
+        var usesDirection = false
+        for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { usesDirection = true }
+        for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { usesDirection = true }
         let mirrored = isRightToLeft && usesDirection
         var terms: [Term] = []
-        terms.reserveCapacity(4 * (parsed.lhs.terms.count + parsed.rhs.terms.count))
-        var constant = parsed.lhs.constant - parsed.rhs.constant
+        terms.reserveCapacity(4 * (parts[part].lhs.terms.count + parts[part].rhs.terms.count))
+        var constant = parts[part].lhs.constant - parts[part].rhs.constant
         var itemIndex = items.startIndex
         for sideIndex in 0..<2 {
-            let side = sideIndex == 0 ? parsed.lhs.terms : parsed.rhs.terms
             let sign = sideIndex == 0 ? 1.0 : -1.0
-            for term in side {
+            // By index, each term read in place (no copy of the side's terms, no iterator).
+            for termIndex in 0..<(sideIndex == 0 ? parts[part].lhs.terms.count : parts[part].rhs.terms.count) {
+                let term = sideIndex == 0 ? parts[part].lhs.terms[termIndex] : parts[part].rhs.terms[termIndex]
                 let view = items[itemIndex]
                 let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
                 let factor = sign * term.coefficient
@@ -784,6 +813,15 @@ extension CompileState {
         guard item != 0, !hierarchy.isGuide(item) else { return nil }
         let insets = scene.spec(ofView: item).alignmentInsets
         return insets == .zero ? nil : insets
+    }
+}
+
+extension Array where Element == Int {
+    /// Empties the array and keeps its storage, popping element by element: O(count)
+    /// as `removeAll(keepingCapacity: true)` is, without its generic range replacement,
+    /// which costs more than the few elements a part's or an entry's buffers hold.
+    mutating func removeAllKeepingStorage() {
+        while !isEmpty { removeLast() }
     }
 }
 

@@ -119,17 +119,89 @@ public struct AttributeTerm: Hashable, Sendable {
     }
 }
 
+/// The terms of a ``LinearSide``, in source order: a random-access collection of
+/// ``AttributeTerm`` that holds a single term inline, so a side of one term (every side
+/// a VFL string makes, most equations') costs no heap array; more terms (or none) are an
+/// array. The representation is canonical (one term is always held inline), so equal
+/// term lists compare and hash equal however they were made.
+public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, ExpressibleByArrayLiteral {
+    /// The only term, when there is exactly one (`nil` otherwise).
+    @usableFromInline var single: AttributeTerm?
+    /// The terms when there are none or more than one (empty when ``single`` is set).
+    @usableFromInline var many: [AttributeTerm]
+    /// How many terms there are (read without copying a term).
+    public let count: Int
+
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { count }
+    @inlinable public var isEmpty: Bool { count == 0 }
+
+    /// The term at `position` (`0..<count`).
+    @inlinable public subscript(position: Int) -> AttributeTerm {
+        if count == 1 {
+            precondition(position == 0, "AttributeTerms index out of range")
+            return single.unsafelyUnwrapped
+        }
+        return many[position]
+    }
+}
+
+// The initializers are in an extension so the struct keeps its (internal) memberwise
+// initializer, which builds a value in place: the parsers use it (``LinearSide/inline(_:constant:)``).
+extension AttributeTerms {
+    /// The terms of `terms`, in order.
+    @inlinable public init(_ terms: [AttributeTerm]) {
+        count = terms.count
+        if terms.count == 1 {
+            single = terms[0]
+            many = []
+        } else {
+            single = nil
+            many = terms
+        }
+    }
+
+    /// One term, held inline (no allocation).
+    @inlinable public init(_ term: AttributeTerm) {
+        single = term
+        many = []
+        count = 1
+    }
+
+    /// The terms of the literal, in order.
+    @inlinable public init(arrayLiteral elements: AttributeTerm...) {
+        self.init(elements)
+    }
+}
+
 /// One side of a linear constraint: `Σ coefficient × item.attribute + constant`.
 public struct LinearSide: Hashable, Sendable {
     /// The attribute terms, in source order; like terms are combined, zero ones dropped.
-    public var terms: [AttributeTerm]
+    public var terms: AttributeTerms
     /// The constant, in points.
     public var constant: Double
+}
 
+// The initializers are in an extension so the struct keeps its (internal) memberwise
+// initializer: an initializer that assigns field by field builds the value on the stack
+// and copies it out (a retain and a release per field), the memberwise one builds it in place.
+extension LinearSide {
     /// Creates a side.
-    public init(terms: [AttributeTerm] = [], constant: Double = 0) {
-        self.terms = terms
+    @inlinable public init(terms: [AttributeTerm] = [], constant: Double = 0) {
+        self.terms = AttributeTerms(terms)
         self.constant = constant
+    }
+
+    /// Creates a side of one term (held inline: no array is allocated).
+    @inlinable public init(term: AttributeTerm, constant: Double = 0) {
+        self.terms = AttributeTerms(term)
+        self.constant = constant
+    }
+
+    /// ``init(term:constant:)`` built in place with the memberwise initializers (no copy
+    /// of the side): what the parsers call for every part.
+    static func inline(_ term: AttributeTerm, constant: Double = 0) -> LinearSide {
+        LinearSide(terms: AttributeTerms(single: term, many: [], count: 1), constant: constant)
     }
 }
 
@@ -302,12 +374,6 @@ public struct ParseResult: Sendable {
     /// (at most ``ParseOptions/suggestionComparisons``).
     public var suggestionComparisons = 0
 
-    /// Creates a result.
-    public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {
-        self.constraints = constraints
-        self.diagnostics = diagnostics
-    }
-
     /// Whether a diagnostic of severity `error` is present.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 
@@ -321,6 +387,16 @@ public struct ParseResult: Sendable {
                 || constraint.lhs.terms.contains { !$0.coefficient.isFinite }
                 || constraint.rhs.terms.contains { !$0.coefficient.isFinite }
         }
+    }
+}
+
+// The initializer is in an extension so the struct keeps its (internal) memberwise
+// initializer, which builds a value in place (``DiagnosticCollector/result(_:numberBeyondLimit:unconstrainedViews:)``).
+extension ParseResult {
+    /// Creates a result.
+    public init(constraints: [ParsedConstraint], diagnostics: [Diagnostic]) {
+        self.constraints = constraints
+        self.diagnostics = diagnostics
     }
 }
 

@@ -214,11 +214,12 @@ struct DiagnosticCollector {
         return true
     }
 
-    /// The result of a parse that collected these diagnostics.
-    func result(_ constraints: [ParsedConstraint]) -> ParseResult {
-        var result = ParseResult(constraints: constraints, diagnostics: diagnostics)
-        result.suggestionComparisons = suggestionComparisons
-        return result
+    /// The result of a parse that collected these diagnostics (built in place by the
+    /// memberwise initializer).
+    func result(_ constraints: [ParsedConstraint], numberBeyondLimit: NumberBeyondLimit? = nil,
+                unconstrainedViews: [(name: String, span: Range<Int>)] = []) -> ParseResult {
+        ParseResult(constraints: constraints, diagnostics: diagnostics, unconstrainedViews: unconstrainedViews,
+                    numberBeyondLimit: numberBeyondLimit, suggestionComparisons: suggestionComparisons)
     }
 
     mutating func append(_ diagnostic: Diagnostic) {

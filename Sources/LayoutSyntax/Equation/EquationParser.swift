@@ -89,9 +89,9 @@ struct EquationRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return collector.result([]) }
-        var result = collector.result(constraints)
-        result.numberBeyondLimit = numberBeyondLimit
-        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
+        guard numberBeyondLimit != nil else { return collector.result(constraints) }
+        var result = collector.result(constraints, numberBeyondLimit: numberBeyondLimit)
+        result.dropNonFiniteConstraints()
         return result
     }
 
@@ -505,8 +505,8 @@ struct EquationRun {
         guard let attribute, !isInvalid else { return }
         let first = views[0]
         for other in views.dropFirst() {
-            let lhs = LinearSide(terms: [AttributeTerm(item: first.item, attribute: attribute, span: first.span)])
-            let rhs = LinearSide(terms: [AttributeTerm(item: other.item, attribute: attribute, span: other.span)])
+            let lhs = LinearSide.inline(AttributeTerm(item: first.item, attribute: attribute, span: first.span))
+            let rhs = LinearSide.inline(AttributeTerm(item: other.item, attribute: attribute, span: other.span))
             constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: other.span,
                                                priorityOffset: priorityOffset))
         }
@@ -555,8 +555,8 @@ struct EquationRun {
             throw fault("Number is out of range", at: spacing.start)
         }
         for (earlier, later) in zip(views, views.dropFirst()) {
-            let lhs = LinearSide(terms: [AttributeTerm(item: later.item, attribute: edges.1, span: later.span)])
-            let rhs = LinearSide(terms: [AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span)],
+            let lhs = LinearSide.inline(AttributeTerm(item: later.item, attribute: edges.1, span: later.span))
+            let rhs = LinearSide.inline(AttributeTerm(item: earlier.item, attribute: edges.0, span: earlier.span),
                                  constant: spacing.constant)
             constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: priority, span: later.span,
                                                priorityOffset: priorityOffset))
@@ -734,7 +734,7 @@ struct EquationRun {
     /// Apple's pairing rules: no horizontal with vertical (except width with height), no
     /// leading/trailing with left/right, and in Apple's form (one term each side) no size
     /// with position. - Complexity: O(terms × distinct attributes), at most 20 distinct.
-    func checkPairing(_ lhs: [AttributeTerm], _ rhs: [AttributeTerm], spans: [Range<Int>]) throws(SyntaxFault) {
+    func checkPairing(_ lhs: AttributeTerms, _ rhs: AttributeTerms, spans: [Range<Int>]) throws(SyntaxFault) {
         var seen: [Attribute] = []
         seen.reserveCapacity(4)
         for index in 0..<(lhs.count + rhs.count) {

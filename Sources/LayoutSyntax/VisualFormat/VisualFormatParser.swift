@@ -153,12 +153,15 @@ struct VisualFormatRun {
             collector.append(error.diagnostic)
         }
         if collector.hasErrors { return collector.result([]) }
-        var result = collector.result(constraints)
-        result.numberBeyondLimit = numberBeyondLimit
-        if numberBeyondLimit != nil { result.dropNonFiniteConstraints() }
         // Two elements or more always make a connection, and a valid predicate names its
         // view: only a view alone (`H:[a]`) makes nothing, and its name is passed on.
-        if constraints.isEmpty, let firstView { result.unconstrainedViews = [(firstView.0, firstView.1)] }
+        var unconstrainedViews: [(name: String, span: Range<Int>)] = []
+        if constraints.isEmpty, let firstView { unconstrainedViews = [(firstView.0, firstView.1)] }
+        guard numberBeyondLimit != nil else {
+            return collector.result(constraints, unconstrainedViews: unconstrainedViews)
+        }
+        var result = collector.result(constraints, numberBeyondLimit: numberBeyondLimit, unconstrainedViews: unconstrainedViews)
+        result.dropNonFiniteConstraints()
         return result
     }
 
@@ -268,8 +271,8 @@ struct VisualFormatRun {
             }
             if let previousView {
                 for attribute in alignments {
-                    let lhs = LinearSide(terms: [AttributeTerm(item: .view(name), attribute: attribute, span: nameSpan)])
-                    let rhs = LinearSide(terms: [AttributeTerm(item: .view(previousView.0), attribute: attribute, span: previousView.1)])
+                    let lhs = LinearSide.inline(AttributeTerm(item: .view(name), attribute: attribute, span: nameSpan))
+                    let rhs = LinearSide.inline(AttributeTerm(item: .view(previousView.0), attribute: attribute, span: previousView.1))
                     constraints.append(ParsedConstraint(lhs: lhs, relation: .equal, rhs: rhs, priority: nil, span: nameSpan))
                 }
             }
@@ -608,8 +611,8 @@ struct VisualFormatRun {
             var rhsTerm = AttributeTerm(item: earlier.item, attribute: earlierAttribute, span: earlier.span)
             if direction == .rightToLeft && !isVertical { swap(&lhsTerm, &rhsTerm) }
             constraints.append(ParsedConstraint(
-                lhs: LinearSide(terms: [lhsTerm]), relation: relation,
-                rhs: LinearSide(terms: [rhsTerm], constant: gap), priority: priority, span: connection.span,
+                lhs: LinearSide.inline(lhsTerm), relation: relation,
+                rhs: LinearSide.inline(rhsTerm, constant: gap), priority: priority, span: connection.span,
                 priorityOffset: priorityOffset))
         }
         // Flush and standard connections are one equality each (no predicate list built).
@@ -629,11 +632,11 @@ struct VisualFormatRun {
     mutating func emitPredicates(_ predicates: [VisualFormatPredicate], of name: String, span: Range<Int>) {
         let attribute: Attribute = isVertical ? .height : .width
         for predicate in predicates {
-            let lhs = LinearSide(terms: [AttributeTerm(item: .view(name), attribute: attribute, span: span)])
+            let lhs = LinearSide.inline(AttributeTerm(item: .view(name), attribute: attribute, span: span))
             let rhs: LinearSide
             switch predicate.object {
             case .constant(let value): rhs = LinearSide(constant: value)
-            case .view(let other, let otherSpan): rhs = LinearSide(terms: [AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan)])
+            case .view(let other, let otherSpan): rhs = LinearSide.inline(AttributeTerm(item: .view(other), attribute: attribute, span: otherSpan))
             case .invalid: continue
             }
             constraints.append(ParsedConstraint(lhs: lhs, relation: predicate.relation, rhs: rhs, priority: predicate.priority,
