@@ -110,6 +110,8 @@ private struct Reader {
     /// Whether the last string's canonical bytes are its own UTF-8 in quotes (it had no
     /// escape in the input, so it has no `"`, `\` or control character).
     var lastStringIsPlain = false
+    /// The short ASCII strings of the document made so far, made once each.
+    let smallStrings = SmallStringTable()
     /// The top-level object's members in canonical order (when the value is an object).
     var topMembers: [CanonicalScene.Member] = []
     /// For each top-level member (by document position) that is an object named
@@ -301,6 +303,7 @@ private struct Reader {
         var hasEscapes = false
         var isASCII = true
         while true {
+            skipPlainASCII()
             guard position < bytes.count else { throw error("Unterminated string", at: start) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -366,7 +369,7 @@ private struct Reader {
             lastStringIsPlain = true
             if isASCII {
                 canonical?.appendQuoted(plain: run)
-                return String(decoding: run, as: UTF8.self)
+                return smallStrings.string(ascii: run, readable: bytes.count - runStart)
             }
             guard let string = String(validating: run, as: UTF8.self) else {
                 throw error("Invalid UTF-8 in a string", at: start)
@@ -379,6 +382,29 @@ private struct Reader {
         lastStringIsPlain = false
         if let canonical { string.withUTF8 { canonical.appendQuoted(escaping: $0) } }
         return string
+    }
+
+    /// Moves ``position`` past the bytes that need no look of their own in a string, 8
+    /// at a time: to the first `"`, `\`, control character or byte outside ASCII, or to
+    /// within 8 bytes of the end; ``parseString()`` reads from there byte by byte.
+    /// SWAR: in a word, a byte `b` below 0x80 is flagged when `b ^ c - 1` (for `c` = `"`,
+    /// `\`) or `b - 0x20` borrows; a borrow out of a flagged byte may flag the bytes above
+    /// it, never one below, so the lowest flag is the first such byte.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while position &+ 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let flagged = word | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if flagged & highs != 0 {
+                // The lowest flag is exact (a borrow only runs upwards): the first such byte.
+                position &+= (flagged & highs).trailingZeroBitCount >> 3
+                return
+            }
+            position &+= 8
+        }
     }
 
     func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParser.SyntaxError) {
@@ -572,6 +598,71 @@ private struct Reader {
     func canonicalScene() -> CanonicalScene {
         guard let canonical else { return CanonicalScene(bytes: [], topMembers: [], containers: []) }
         return CanonicalScene(bytes: canonical.array(), topMembers: topMembers, containers: containerMembers)
+    }
+}
+
+/// The short (at most 15 bytes, Swift's small strings) ASCII strings of one document,
+/// each made once: a scene repeats its member names (`width`, `parent`) and view names
+/// (`"parent":"card"`), and finding one here (its bytes loaded as two words, hashed,
+/// compared) costs a fraction of making it again. Open addressing over 128 slots; when
+/// a probe finds no free slot within 8, the string is made without being kept.
+/// Equal bytes give an equal `String`: which strings are kept changes no answer.
+private final class SmallStringTable {
+    private static let slotCount = 128
+    /// Per slot: the string's bytes as two little-endian words (zero past its count),
+    /// and its byte count, 0 for a free slot.
+    private let keys: UnsafeMutablePointer<(low: UInt64, high: UInt64, count: Int)>
+    /// Per slot: the string, initialized where the slot's count is not 0.
+    private let strings: UnsafeMutablePointer<String>
+
+    init() {
+        keys = .allocate(capacity: Self.slotCount)
+        keys.initialize(repeating: (0, 0, 0), count: Self.slotCount)
+        strings = .allocate(capacity: Self.slotCount)
+    }
+
+    deinit {
+        for slot in 0..<Self.slotCount where keys[slot].count != 0 { (strings + slot).deinitialize(count: 1) }
+        strings.deallocate()
+        keys.deallocate()
+    }
+
+    /// The string of `ascii`'s bytes (all below 0x80: the caller checked). `readable`
+    /// is how many bytes from `ascii`'s start may be read (the rest of the input).
+    @inline(__always)
+    func string(ascii: UnsafeBufferPointer<UInt8>, readable: Int) -> String {
+        let count = ascii.count
+        guard count > 0 && count <= 15, let base = ascii.baseAddress else { return String(decoding: ascii, as: UTF8.self) }
+        var low: UInt64 = 0, high: UInt64 = 0
+        if readable >= 16 {
+            let raw = UnsafeRawPointer(base)
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+                low &= (1 &<< (8 &* UInt64(count))) &- 1
+                high = 0
+            } else {
+                high &= (1 &<< (8 &* UInt64(count &- 8))) &- 1
+            }
+        } else {
+            for index in 0..<min(count, 8) { low |= UInt64(base[index]) << (8 * UInt64(index)) }
+            if count > 8 { for index in 8..<count { high |= UInt64(base[index]) << (8 * UInt64(index - 8)) } }
+        }
+        var hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
+        hash ^= hash >> 29
+        var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+        for _ in 0..<8 {
+            let key = keys[slot]
+            if key.count == 0 {
+                let string = String(decoding: ascii, as: UTF8.self)
+                keys[slot] = (low, high, count)
+                (strings + slot).initialize(to: string)
+                return string
+            }
+            if key.low == low && key.high == high && key.count == count { return strings[slot] }
+            slot = (slot + 1) & (Self.slotCount - 1)
+        }
+        return String(decoding: ascii, as: UTF8.self)
     }
 }
 
