@@ -609,22 +609,31 @@ private struct Reader {
 /// Equal bytes give an equal `String`: which strings are kept changes no answer.
 private final class SmallStringTable {
     private static let slotCount = 128
-    /// Per slot: the string's bytes as two little-endian words (zero past its count),
-    /// and its byte count, 0 for a free slot.
-    private let keys: UnsafeMutablePointer<(low: UInt64, high: UInt64, count: Int)>
-    /// Per slot: the string, initialized where the slot's count is not 0.
+    /// Per slot: the string's byte count, 0 for a free slot (the only memory set up
+    /// front: a slot's other fields are read only when its count is not 0).
+    private let counts: UnsafeMutablePointer<UInt8>
+    /// Per slot: the string's bytes as two little-endian words, zero past its count.
+    private let words: UnsafeMutablePointer<UInt64>
+    /// Per slot: the string.
     private let strings: UnsafeMutablePointer<String>
+    /// The slots taken, in the order they were.
+    private let taken: UnsafeMutablePointer<UInt8>
+    private var takenCount = 0
 
     init() {
-        keys = .allocate(capacity: Self.slotCount)
-        keys.initialize(repeating: (0, 0, 0), count: Self.slotCount)
+        counts = .allocate(capacity: Self.slotCount)
+        counts.initialize(repeating: 0, count: Self.slotCount)
+        words = .allocate(capacity: 2 * Self.slotCount)
         strings = .allocate(capacity: Self.slotCount)
+        taken = .allocate(capacity: Self.slotCount)
     }
 
     deinit {
-        for slot in 0..<Self.slotCount where keys[slot].count != 0 { (strings + slot).deinitialize(count: 1) }
+        for index in 0..<takenCount { (strings + Int(taken[index])).deinitialize(count: 1) }
+        taken.deallocate()
         strings.deallocate()
-        keys.deallocate()
+        words.deallocate()
+        counts.deallocate()
     }
 
     /// The string of `ascii`'s bytes (all below 0x80: the caller checked). `readable`
@@ -648,18 +657,22 @@ private final class SmallStringTable {
             for index in 0..<min(count, 8) { low |= UInt64(base[index]) << (8 * UInt64(index)) }
             if count > 8 { for index in 8..<count { high |= UInt64(base[index]) << (8 * UInt64(index - 8)) } }
         }
-        var hash = (low &* 0x9E37_79B9_7F4A_7C15) ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)
-        hash ^= hash >> 29
-        var slot = Int(truncatingIfNeeded: hash) & (Self.slotCount - 1)
+        // Multiplicative hashing: the product's top 7 bits depend on every byte.
+        let hash = (low ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+        var slot = Int(truncatingIfNeeded: hash >> 57)
         for _ in 0..<8 {
-            let key = keys[slot]
-            if key.count == 0 {
+            let slotCount = Int(counts[slot])
+            if slotCount == 0 {
                 let string = String(decoding: ascii, as: UTF8.self)
-                keys[slot] = (low, high, count)
+                counts[slot] = UInt8(truncatingIfNeeded: count)
+                words[2 * slot] = low
+                words[2 * slot + 1] = high
                 (strings + slot).initialize(to: string)
+                taken[takenCount] = UInt8(truncatingIfNeeded: slot)
+                takenCount += 1
                 return string
             }
-            if key.low == low && key.high == high && key.count == count { return strings[slot] }
+            if slotCount == count && words[2 * slot] == low && words[2 * slot + 1] == high { return strings[slot] }
             slot = (slot + 1) & (Self.slotCount - 1)
         }
         return String(decoding: ascii, as: UTF8.self)
