@@ -18,15 +18,19 @@ extension SceneDecoder {
         enum Verdict: UInt8 { case valid, invalid, superview, tooLong, repeated }
         var verdicts = [Verdict](repeating: .valid, count: count)
         // The views with a name that may be valid, by name then document position: a
-        // name's first view is valid, the views after it repeat it. Valid names are
-        // ASCII, where `<` (scalar order) is the UTF-8 byte order and takes the standard
-        // library's fast paths; sorted as indices, not as the views themselves (large
-        // values with three strings).
+        // name's first view is valid, the views after it repeat it. Names are ordered
+        // by their bytes (``NameKey``: two words, for most names no string compared);
+        // sorted as indices, not as the views themselves (large values with three strings).
         var order: [Int] = []
         order.reserveCapacity(count)
+        // Each view's name as a key (its validity found in the same pass over its bytes).
+        var keys: [NameKey] = []
+        keys.reserveCapacity(count)
         for index in 0..<count {
             let name = scene.views[index].name
-            if !isValidName(name) {
+            let key = NameKey(name)
+            keys.append(key)
+            if !key.isValid {
                 verdicts[index] = .invalid
             } else if name == "superview" {
                 verdicts[index] = .superview
@@ -37,13 +41,14 @@ extension SceneDecoder {
             }
         }
         order.sort { a, b in
-            let nameA = scene.views[a].name, nameB = scene.views[b].name
-            return nameA == nameB ? a < b : nameA < nameB
+            let order = keys[a].compare(scene.views[a].name, with: keys[b], scene.views[b].name)
+            return order == 0 ? a < b : order < 0
         }
         var unique = 0
         for slot in order.indices {
             let index = order[slot]
-            if unique > 0 && scene.views[order[unique - 1]].name == scene.views[index].name {
+            let previous = unique > 0 ? order[unique - 1] : -1
+            if previous >= 0 && keys[previous].compare(scene.views[previous].name, with: keys[index], scene.views[index].name) == 0 {
                 verdicts[index] = .repeated
             } else {
                 order[unique] = index
@@ -51,6 +56,7 @@ extension SceneDecoder {
             }
         }
         order.removeLast(order.count - unique)
+        let sortedKeys = order.map { keys[$0] }
         for index in 0..<count where verdicts[index] != .valid {
             let view = scene.views[index]
             let path = view.jsonPath ?? "$.views" + pathComponent(view.name)
@@ -75,29 +81,28 @@ extension SceneDecoder {
         views.removeLast(count - order.count)
         // Parents as indices into `views` (found by binary search over the sorted names),
         // so the walks below compare integers, not strings.
-        func position(of name: String) -> Int? {
+        func position(of name: String, key: NameKey) -> Int? {
             var low = 0
             var high = views.count
             while low < high {
                 let middle = (low + high) / 2
-                // `<` orders the (ASCII) names by their bytes, as they are sorted; `name`
-                // is a valid (ASCII) name too.
-                if views[middle].name < name { low = middle + 1 } else { high = middle }
+                if sortedKeys[middle].compare(views[middle].name, with: key, name) < 0 { low = middle + 1 } else { high = middle }
             }
-            return low < views.count && views[low].name == name ? low : nil
+            return low < views.count && sortedKeys[low].compare(views[low].name, with: key, name) == 0 ? low : nil
         }
         var parentIndex = [Int](repeating: -1, count: views.count)
         for index in views.indices {
             guard let parent = views[index].parent else { continue }
             let name = views[index].name
             func path() -> String { "$.views" + pathComponent(name) + ".parent" }
-            if !isValidName(parent) {
+            let parentKey = NameKey(parent)
+            if !parentKey.isValid {
                 // Not a name: never compared (a spelling canonically equivalent to a view's
                 // name, `\u212a` for `K`, is not that view).
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(name))' names an unknown parent '\(Diagnostic.echo(parent))': \(nameRule(parent))", path: path(), view: name))
             } else if parent == "superview" {
                 views[index].parent = nil
-            } else if let parentPosition = position(of: parent), parentPosition != index {
+            } else if let parentPosition = position(of: parent, key: parentKey), parentPosition != index {
                 parentIndex[index] = parentPosition
             } else if parent == name {
                 context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "View '\(Diagnostic.echo(parent))' cannot be its own parent", path: path(), view: parent))
@@ -140,6 +145,47 @@ extension SceneDecoder {
             }
         }
         scene.views = views
+    }
+
+    /// A name's validity (``isValidName(_:)``, found from its bytes in one pass) and, for
+    /// a valid one, its first 16 bytes as two big-endian words, zero past its end: valid
+    /// names have no NUL, so the words order them as their bytes do, up to those 16
+    /// bytes; names longer than that are compared as strings where the words tie.
+    struct NameKey {
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        var isLong = false
+        var isValid = false
+
+        init(_ name: String) {
+            var name = name
+            name.withUTF8 { bytes in
+                guard let first = bytes.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else { return }
+                for index in bytes.indices {
+                    let byte = bytes[index]
+                    guard byte == UInt8(ascii: "_") || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+                            || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) else { return }
+                    if index < 8 {
+                        high |= UInt64(byte) << (56 - 8 * UInt64(index))
+                    } else if index < 16 {
+                        low |= UInt64(byte) << (56 - 8 * UInt64(index - 8))
+                    }
+                }
+                isLong = bytes.count > 16
+                isValid = true
+            }
+        }
+
+        /// -1, 0 or 1 as valid name `name` (of this key) sorts before, equals or sorts
+        /// after valid name `other` (of `otherKey`), by their bytes.
+        @inline(__always)
+        func compare(_ name: String, with otherKey: NameKey, _ other: String) -> Int {
+            if high != otherKey.high { return high < otherKey.high ? -1 : 1 }
+            if low != otherKey.low { return low < otherKey.low ? -1 : 1 }
+            guard isLong || otherKey.isLong else { return 0 }
+            // ASCII: `<` is the order of the bytes.
+            return name == other ? 0 : name < other ? -1 : 1
+        }
     }
 
     /// Reorders `views` so that position `k` holds the view that was at `order[k]`

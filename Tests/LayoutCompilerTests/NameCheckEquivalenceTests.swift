@@ -12,7 +12,9 @@ struct NameCheckEquivalenceTests {
         var generator = StackPropertyTests.SplitMix64(state: 0x5EED_0036)
         let long = String(repeating: "n", count: SceneLimits.maxNameLength + 1)
         let pool = ["a", "b", "c", "card", "x1", "_y", "Zz", "header", "footer", "v10", "v9",
-                    "1a", "a-b", "\u{212A}", "é", "", "superview", long, "K"]
+                    "1a", "a-b", "\u{212A}", "é", "", "superview", long, "K",
+                    // Valid names about 16 bytes long, sharing their first 15 or 16.
+                    "abcdefghijklmno", "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghijklmnoq", "abcdefghijklmnopqrstuvwxyz_0"]
         for round in 0..<3_000 {
             var limits = SceneLimits()
             limits.maxHierarchyDepth = 1 + Int(generator.next() % 5)
