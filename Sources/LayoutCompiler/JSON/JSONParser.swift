@@ -110,8 +110,10 @@ private struct Reader {
     /// Whether the last string's canonical bytes are its own UTF-8 in quotes (it had no
     /// escape in the input, so it has no `"`, `\` or control character).
     var lastStringIsPlain = false
-    /// The short ASCII strings of the document made so far, made once each.
-    let smallStrings = SmallStringTable()
+    /// The short ASCII strings of the document made so far, made once each; only for a
+    /// whole body (``JSONParser/parseCanonical(_:)``), not for the small values read
+    /// alone (a structure hit's sizes), which would not repay setting the table up.
+    let smallStrings: SmallStringTable?
     /// The top-level object's members in canonical order (when the value is an object).
     var topMembers: [CanonicalScene.Member] = []
     /// For each top-level member (by document position) that is an object named
@@ -126,6 +128,7 @@ private struct Reader {
         self.maximumDepth = maximumDepth
         self.canonical = canonical
         sortScratch = canonical == nil ? nil : ByteBuffer(capacity: 256)
+        smallStrings = canonical == nil ? nil : SmallStringTable()
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
@@ -369,7 +372,8 @@ private struct Reader {
             lastStringIsPlain = true
             if isASCII {
                 canonical?.appendQuoted(plain: run)
-                return smallStrings.string(ascii: run, readable: bytes.count - runStart)
+                // Through the optional, not a binding of it (which retains and releases the table).
+                return smallStrings?.string(ascii: run, readable: bytes.count - runStart) ?? String(decoding: run, as: UTF8.self)
             }
             guard let string = String(validating: run, as: UTF8.self) else {
                 throw error("Invalid UTF-8 in a string", at: start)
@@ -516,6 +520,20 @@ private struct Reader {
         if sorted { return }
         let first = spans[0]
         let end = canonical.count
+        if count == 2 {
+            // Two members out of order (`{"width":…,"height":…}`): the second, a comma,
+            // the first; as the general case below puts them.
+            let second = spans[2]
+            let copy = sortScratch!.reserve(end - first)
+            copy.update(from: bytes + first, count: end - first)
+            let firstLength = second - 1 - first, secondLength = end - second
+            (bytes + first).update(from: copy + (second - first), count: secondLength)
+            bytes[first + secondLength] = UInt8(ascii: ",")
+            (bytes + first + secondLength + 1).update(from: copy, count: firstLength)
+            spans[2] = first
+            spans[0] = first + secondLength + 1
+            return
+        }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
             // The order the writer writes them in: an insertion sort by strict `precedes`
             // (stable), as the writer's for up to 32 members; the same order for more.
