@@ -315,7 +315,8 @@ public struct SceneDecoder: Sendable {
                 }
                 // Each field read where the check found it (one pass over the members).
                 let at = context.checkMembers(fields, known: Self.viewMembers, path: path())
-                func member(_ field: ViewMember) -> JSONValue? { at[field.rawValue] >= 0 ? fields[at[field.rawValue]].1 : nil }
+                @inline(__always)
+                func member(_ field: ViewMember) -> JSONValue? { at.value(field.rawValue, in: fields) }
                 var view = ViewSpec(name: name)
                 if let parent = member(.parent) {
                     if case .string(let parentName) = parent {

@@ -502,6 +502,7 @@ private struct Reader {
         let spans = memberSpans.elements(from: spansBase)
         let bytes = canonical.start
         /// Whether member `a`'s name sorts strictly before member `b`'s.
+        @inline(__always)
         func precedes(_ a: Int, _ b: Int) -> Bool {
             let endA = spans[2 * a + 1], endB = spans[2 * b + 1]
             guard endA >= 0 && endB >= 0 else { return utf8Precedes(names[a].0, names[b].0) }
