@@ -126,10 +126,10 @@ struct DecodingContext {
             typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
             return defaults
         }
-        checkMembers(members, known: Self.axisMembers, path: path())
+        let at = checkMembers(members, known: Self.axisMembers, path: path())
         return AxisPriorities(
-            horizontal: priority(value["horizontal"], path: path() + ".horizontal") ?? defaults.horizontal,
-            vertical: priority(value["vertical"], path: path() + ".vertical") ?? defaults.vertical)
+            horizontal: priority(at.value(0, in: members), path: path() + ".horizontal") ?? defaults.horizontal,
+            vertical: priority(at.value(1, in: members), path: path() + ".vertical") ?? defaults.vertical)
     }
 
     mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: @autoclosure () -> String, default defaultValue: Value) -> Value where Value.RawValue == String {
@@ -160,6 +160,14 @@ struct MemberIndices {
     /// The most fields an object may have: a view's 11 (``SceneDecoder/viewMembers``).
     static let capacity = 12
     private var storage: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1)
+
+    /// The value of `field`'s member among `members` (those the indices were found in),
+    /// or `nil`: what `JSONValue.subscript` finds, without searching again.
+    @inline(__always)
+    func value(_ field: Int, in members: [(String, JSONValue)]) -> JSONValue? {
+        let index = self[field]
+        return index >= 0 ? members[index].1 : nil
+    }
 
     /// The index of `field`'s member, or -1.
     subscript(field: Int) -> Int {

@@ -37,7 +37,7 @@ public struct SceneDecoder: Sendable {
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
         }
-        context.checkMembers(members, known: Self.sceneMembers, path: "$")
+        let top = context.checkMembers(members, known: Self.sceneMembers, path: "$")
         // The count limits first, from the JSON as sent: a scene over one is refused
         // before any work per view, guide, constraint or entry.
         let countErrors = countLimitErrors(json)
@@ -46,15 +46,16 @@ public struct SceneDecoder: Sendable {
             throw SceneRejection(.invalid, diagnostics: countErrors)
         }
         var scene = Scene()
-        scene.container = decodeContainer(json["container"], path: "$.container", &context)
-        scene.views = decodeViews(json["views"], &context)
-        scene.guides = decodeGuides(json["guides"], &context)
-        let metrics = decodeMetrics(json["metrics"], path: "$.metrics", &context)
-        scene.constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
-        scene.groups = decodeGroups(json["groups"], &context)
-        scene.options = decodeOptions(json["options"], &context)
-        scene.sizes = decodeSizes(json["sizes"], &context)
-        scene.explain = decodeExplain(json["explain"], &context)
+        // Each member where the check found it (`sceneMembers` order).
+        scene.container = decodeContainer(top.value(0, in: members), path: "$.container", &context)
+        scene.views = decodeViews(top.value(1, in: members), &context)
+        scene.guides = decodeGuides(top.value(2, in: members), &context)
+        let metrics = decodeMetrics(top.value(3, in: members), path: "$.metrics", &context)
+        scene.constraints = decodeConstraints(top.value(4, in: members), path: "$.constraints", &context)
+        scene.groups = decodeGroups(top.value(5, in: members), &context)
+        scene.options = decodeOptions(top.value(6, in: members), &context)
+        scene.sizes = decodeSizes(top.value(7, in: members), &context)
+        scene.explain = decodeExplain(top.value(8, in: members), &context)
 
         if !context.typeErrors.isEmpty {
             throw SceneRejection(.malformed, diagnostics: context.typeErrors)
@@ -264,11 +265,11 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object", found: value))
             return container
         }
-        context.checkMembers(members, known: Self.containerMembers, path: path())
-        container.size.width = context.optionalNumber(value["width"], path: path() + ".width", nonNegative: true)
-        container.size.height = context.optionalNumber(value["height"], path: path() + ".height", nonNegative: true)
-        container.margins = decodeInsets(value["margins"], path: path() + ".margins", &context)
-        container.safeArea = decodeInsets(value["safeArea"], path: path() + ".safeArea", default: 0, &context)
+        let at = context.checkMembers(members, known: Self.containerMembers, path: path())
+        container.size.width = context.optionalNumber(at.value(0, in: members), path: path() + ".width", nonNegative: true)
+        container.size.height = context.optionalNumber(at.value(1, in: members), path: path() + ".height", nonNegative: true)
+        container.margins = decodeInsets(at.value(2, in: members), path: path() + ".margins", &context)
+        container.safeArea = decodeInsets(at.value(3, in: members), path: path() + ".safeArea", default: 0, &context)
         return container
     }
 
@@ -281,11 +282,11 @@ public struct SceneDecoder: Sendable {
             context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
-        context.checkMembers(members, known: Self.insetMembers, path: path())
-        insets.top = context.optionalNumber(value["top"], path: path() + ".top") ?? defaultInset
-        insets.left = context.optionalNumber(value["left"], path: path() + ".left") ?? defaultInset
-        insets.bottom = context.optionalNumber(value["bottom"], path: path() + ".bottom") ?? defaultInset
-        insets.right = context.optionalNumber(value["right"], path: path() + ".right") ?? defaultInset
+        let at = context.checkMembers(members, known: Self.insetMembers, path: path())
+        insets.top = context.optionalNumber(at.value(0, in: members), path: path() + ".top") ?? defaultInset
+        insets.left = context.optionalNumber(at.value(1, in: members), path: path() + ".left") ?? defaultInset
+        insets.bottom = context.optionalNumber(at.value(2, in: members), path: path() + ".bottom") ?? defaultInset
+        insets.right = context.optionalNumber(at.value(3, in: members), path: path() + ".right") ?? defaultInset
         return insets
     }
 
@@ -314,7 +315,8 @@ public struct SceneDecoder: Sendable {
                 }
                 // Each field read where the check found it (one pass over the members).
                 let at = context.checkMembers(fields, known: Self.viewMembers, path: path())
-                func member(_ field: ViewMember) -> JSONValue? { at[field.rawValue] >= 0 ? fields[at[field.rawValue]].1 : nil }
+                @inline(__always)
+                func member(_ field: ViewMember) -> JSONValue? { at.value(field.rawValue, in: fields) }
                 var view = ViewSpec(name: name)
                 if let parent = member(.parent) {
                     if case .string(let parentName) = parent {
@@ -325,9 +327,9 @@ public struct SceneDecoder: Sendable {
                 }
                 if let size = member(.intrinsicSize) {
                     if case .object(let sizeFields) = size {
-                        context.checkMembers(sizeFields, known: Self.sizeMembers, path: path() + ".intrinsicSize")
-                        view.intrinsicWidth = context.intrinsicMetric(size["width"], path: path() + ".intrinsicSize.width")
-                        view.intrinsicHeight = context.intrinsicMetric(size["height"], path: path() + ".intrinsicSize.height")
+                        let sizeAt = context.checkMembers(sizeFields, known: Self.sizeMembers, path: path() + ".intrinsicSize")
+                        view.intrinsicWidth = context.intrinsicMetric(sizeAt.value(0, in: sizeFields), path: path() + ".intrinsicSize.width")
+                        view.intrinsicHeight = context.intrinsicMetric(sizeAt.value(1, in: sizeFields), path: path() + ".intrinsicSize.height")
                     } else {
                         context.typeErrors.append(context.typeError(path() + ".intrinsicSize", expected: "an object {width, height}", found: size))
                     }
@@ -525,10 +527,10 @@ public struct SceneDecoder: Sendable {
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
                 let errorsBefore = context.typeErrors.count
-                context.checkMembers(members, known: Self.constraintMembers, path: elementPath())
+                let at = context.checkMembers(members, known: Self.constraintMembers, path: elementPath())
                 let hasUnknownField = context.typeErrors.count > errorsBefore
                 var id: String?
-                if let idValue = element["id"] {
+                if let idValue = at.value(3, in: members) {
                     if case .string(let text) = idValue {
                         id = text
                         // Echoed in every diagnostic and constraint ref of the entry.
@@ -542,13 +544,13 @@ public struct SceneDecoder: Sendable {
                         context.typeErrors.append(context.typeError(elementPath() + ".id", expected: "a string", found: idValue))
                     }
                 }
-                let priority = context.priority(element["priority"], path: elementPath() + ".priority")
-                let vfl = element["vfl"]
-                let equation = element["equation"]
+                let priority = context.priority(at.value(4, in: members), path: elementPath() + ".priority")
+                let vfl = at.value(0, in: members)
+                let equation = at.value(1, in: members)
                 switch (vfl, equation) {
                 case (.some(.string(let source)), nil):
                     var options: [String] = []
-                    if let optionsValue = element["options"] {
+                    if let optionsValue = at.value(2, in: members) {
                         if case .array(let list) = optionsValue {
                             for (optionIndex, option) in list.enumerated() {
                                 if case .string(let name) = option { options.append(name) } else {
@@ -561,7 +563,7 @@ public struct SceneDecoder: Sendable {
                     }
                     entries.append(ConstraintEntry(kind: .visualFormat(options: options), source: source, id: id, priority: priority))
                 case (nil, .some(.string(let source))):
-                    if let optionsValue = element["options"] {
+                    if let optionsValue = at.value(2, in: members) {
                         context.typeErrors.append(context.typeError(elementPath() + ".options", expected: "no format options (they belong to \"vfl\" constraints)", found: optionsValue))
                     }
                     entries.append(ConstraintEntry(kind: .equation, source: source, id: id, priority: priority))
@@ -684,10 +686,10 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
                 continue
             }
-            context.checkMembers(members, known: Self.sizeMembers, path: path())
+            let at = context.checkMembers(members, known: Self.sizeMembers, path: path())
             sizes.append(ContainerSize(
-                width: context.optionalNumber(element["width"], path: path() + ".width", nonNegative: true),
-                height: context.optionalNumber(element["height"], path: path() + ".height", nonNegative: true)))
+                width: context.optionalNumber(at.value(0, in: members), path: path() + ".width", nonNegative: true),
+                height: context.optionalNumber(at.value(1, in: members), path: path() + ".height", nonNegative: true)))
         }
         return sizes
     }

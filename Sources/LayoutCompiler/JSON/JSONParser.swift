@@ -110,6 +110,10 @@ private struct Reader {
     /// Whether the last string's canonical bytes are its own UTF-8 in quotes (it had no
     /// escape in the input, so it has no `"`, `\` or control character).
     var lastStringIsPlain = false
+    /// The short ASCII strings of the document made so far, made once each; only for a
+    /// whole body (``JSONParser/parseCanonical(_:)``), not for the small values read
+    /// alone (a structure hit's sizes), which would not repay setting the table up.
+    let smallStrings: SmallStringTable?
     /// The top-level object's members in canonical order (when the value is an object).
     var topMembers: [CanonicalScene.Member] = []
     /// For each top-level member (by document position) that is an object named
@@ -124,6 +128,7 @@ private struct Reader {
         self.maximumDepth = maximumDepth
         self.canonical = canonical
         sortScratch = canonical == nil ? nil : ByteBuffer(capacity: 256)
+        smallStrings = canonical == nil ? nil : SmallStringTable()
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
@@ -301,6 +306,7 @@ private struct Reader {
         var hasEscapes = false
         var isASCII = true
         while true {
+            skipPlainASCII()
             guard position < bytes.count else { throw error("Unterminated string", at: start) }
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
@@ -366,7 +372,8 @@ private struct Reader {
             lastStringIsPlain = true
             if isASCII {
                 canonical?.appendQuoted(plain: run)
-                return String(decoding: run, as: UTF8.self)
+                // Through the optional, not a binding of it (which retains and releases the table).
+                return smallStrings?.string(ascii: run, readable: bytes.count - runStart) ?? String(decoding: run, as: UTF8.self)
             }
             guard let string = String(validating: run, as: UTF8.self) else {
                 throw error("Invalid UTF-8 in a string", at: start)
@@ -379,6 +386,29 @@ private struct Reader {
         lastStringIsPlain = false
         if let canonical { string.withUTF8 { canonical.appendQuoted(escaping: $0) } }
         return string
+    }
+
+    /// Moves ``position`` past the bytes that need no look of their own in a string, 8
+    /// at a time: to the first `"`, `\`, control character or byte outside ASCII, or to
+    /// within 8 bytes of the end; ``parseString()`` reads from there byte by byte.
+    /// SWAR: in a word, a byte `b` below 0x80 is flagged when `b ^ c - 1` (for `c` = `"`,
+    /// `\`) or `b - 0x20` borrows; a borrow out of a flagged byte may flag the bytes above
+    /// it, never one below, so the lowest flag is the first such byte.
+    @inline(__always)
+    mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while position &+ 8 <= bytes.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+            let flagged = word | ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+            if flagged & highs != 0 {
+                // The lowest flag is exact (a borrow only runs upwards): the first such byte.
+                position &+= (flagged & highs).trailingZeroBitCount >> 3
+                return
+            }
+            position &+= 8
+        }
     }
 
     func appendRun(from start: Int, to end: Int, into scalars: inout String.UnicodeScalarView) throws(JSONParser.SyntaxError) {
@@ -472,6 +502,7 @@ private struct Reader {
         let spans = memberSpans.elements(from: spansBase)
         let bytes = canonical.start
         /// Whether member `a`'s name sorts strictly before member `b`'s.
+        @inline(__always)
         func precedes(_ a: Int, _ b: Int) -> Bool {
             let endA = spans[2 * a + 1], endB = spans[2 * b + 1]
             guard endA >= 0 && endB >= 0 else { return utf8Precedes(names[a].0, names[b].0) }
@@ -490,6 +521,20 @@ private struct Reader {
         if sorted { return }
         let first = spans[0]
         let end = canonical.count
+        if count == 2 {
+            // Two members out of order (`{"width":…,"height":…}`): the second, a comma,
+            // the first; as the general case below puts them.
+            let second = spans[2]
+            let copy = sortScratch!.reserve(end - first)
+            copy.update(from: bytes + first, count: end - first)
+            let firstLength = second - 1 - first, secondLength = end - second
+            (bytes + first).update(from: copy + (second - first), count: secondLength)
+            bytes[first + secondLength] = UInt8(ascii: ",")
+            (bytes + first + secondLength + 1).update(from: copy, count: firstLength)
+            spans[2] = first
+            spans[0] = first + secondLength + 1
+            return
+        }
         withUnsafeTemporaryAllocation(of: Int.self, capacity: 2 * count) { scratch in
             // The order the writer writes them in: an insertion sort by strict `precedes`
             // (stable), as the writer's for up to 32 members; the same order for more.
@@ -572,6 +617,84 @@ private struct Reader {
     func canonicalScene() -> CanonicalScene {
         guard let canonical else { return CanonicalScene(bytes: [], topMembers: [], containers: []) }
         return CanonicalScene(bytes: canonical.array(), topMembers: topMembers, containers: containerMembers)
+    }
+}
+
+/// The short (at most 15 bytes, Swift's small strings) ASCII strings of one document,
+/// each made once: a scene repeats its member names (`width`, `parent`) and view names
+/// (`"parent":"card"`), and finding one here (its bytes loaded as two words, hashed,
+/// compared) costs a fraction of making it again. Open addressing over 128 slots; when
+/// a probe finds no free slot within 8, the string is made without being kept.
+/// Equal bytes give an equal `String`: which strings are kept changes no answer.
+private final class SmallStringTable {
+    private static let slotCount = 128
+    /// Per slot: the string's byte count, 0 for a free slot (the only memory set up
+    /// front: a slot's other fields are read only when its count is not 0).
+    private let counts: UnsafeMutablePointer<UInt8>
+    /// Per slot: the string's bytes as two little-endian words, zero past its count.
+    private let words: UnsafeMutablePointer<UInt64>
+    /// Per slot: the string.
+    private let strings: UnsafeMutablePointer<String>
+    /// The slots taken, in the order they were.
+    private let taken: UnsafeMutablePointer<UInt8>
+    private var takenCount = 0
+
+    init() {
+        counts = .allocate(capacity: Self.slotCount)
+        counts.initialize(repeating: 0, count: Self.slotCount)
+        words = .allocate(capacity: 2 * Self.slotCount)
+        strings = .allocate(capacity: Self.slotCount)
+        taken = .allocate(capacity: Self.slotCount)
+    }
+
+    deinit {
+        for index in 0..<takenCount { (strings + Int(taken[index])).deinitialize(count: 1) }
+        taken.deallocate()
+        strings.deallocate()
+        words.deallocate()
+        counts.deallocate()
+    }
+
+    /// The string of `ascii`'s bytes (all below 0x80: the caller checked). `readable`
+    /// is how many bytes from `ascii`'s start may be read (the rest of the input).
+    @inline(__always)
+    func string(ascii: UnsafeBufferPointer<UInt8>, readable: Int) -> String {
+        let count = ascii.count
+        guard count > 0 && count <= 15, let base = ascii.baseAddress else { return String(decoding: ascii, as: UTF8.self) }
+        var low: UInt64 = 0, high: UInt64 = 0
+        if readable >= 16 {
+            let raw = UnsafeRawPointer(base)
+            low = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            high = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            if count < 8 {
+                low &= (1 &<< (8 &* UInt64(count))) &- 1
+                high = 0
+            } else {
+                high &= (1 &<< (8 &* UInt64(count &- 8))) &- 1
+            }
+        } else {
+            for index in 0..<min(count, 8) { low |= UInt64(base[index]) << (8 * UInt64(index)) }
+            if count > 8 { for index in 8..<count { high |= UInt64(base[index]) << (8 * UInt64(index - 8)) } }
+        }
+        // Multiplicative hashing: the product's top 7 bits depend on every byte.
+        let hash = (low ^ (high &* 0xC2B2_AE3D_27D4_EB4F) ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+        var slot = Int(truncatingIfNeeded: hash >> 57)
+        for _ in 0..<8 {
+            let slotCount = Int(counts[slot])
+            if slotCount == 0 {
+                let string = String(decoding: ascii, as: UTF8.self)
+                counts[slot] = UInt8(truncatingIfNeeded: count)
+                words[2 * slot] = low
+                words[2 * slot + 1] = high
+                (strings + slot).initialize(to: string)
+                taken[takenCount] = UInt8(truncatingIfNeeded: slot)
+                takenCount += 1
+                return string
+            }
+            if slotCount == count && words[2 * slot] == low && words[2 * slot + 1] == high { return strings[slot] }
+            slot = (slot + 1) & (Self.slotCount - 1)
+        }
+        return String(decoding: ascii, as: UTF8.self)
     }
 }
 

@@ -495,6 +495,7 @@ public func isASCII(_ text: String) -> Bool {
 ///   a time); the generic `utf8.elementsEqual` walked both views' indices byte by byte,
 ///   and every decoded member name and object lookup comes here.
 public func utf8Equal(_ a: String, _ b: String) -> Bool {
+    if sameRepresentation(a, b) { return true }
     let count = a.utf8.count
     guard count == b.utf8.count else { return false }
     let fast = a.utf8.withContiguousStorageIfAvailable { left in
@@ -502,6 +503,17 @@ public func utf8Equal(_ a: String, _ b: String) -> Bool {
     }
     if let fast, let answer = fast { return answer }
     return a.utf8.elementsEqual(b.utf8)
+}
+
+/// Whether `a` and `b` are the same two words: the same small string (its bytes are in
+/// the words, as a decoded member name and the field name it is looked up by are), or
+/// the same storage with the same count and flags. Equal bytes then, though equal bytes
+/// may be held otherwise (`false` says nothing). A 64-bit `String` is two words.
+@inline(__always)
+private func sameRepresentation(_ a: String, _ b: String) -> Bool {
+    guard MemoryLayout<String>.size == 16 else { return false }
+    let left = unsafeBitCast(a, to: (UInt64, UInt64).self), right = unsafeBitCast(b, to: (UInt64, UInt64).self)
+    return left.0 == right.0 && left.1 == right.1
 }
 
 /// Whether the first `count` bytes of `left` and `right` are equal, 8 at a time.
