@@ -49,12 +49,9 @@ struct SymbolTable: Sendable {
 
     // Deferral of required inequalities on implied-free variables (`Solver+Deferral.swift`).
 
-    /// A hub's direction (+1: its deferred constraints let it rise, -1: fall), else 0.
-    var hubDirection: [Int8] = []
-    /// How many required constraints named the variable, all pushing it up (> 0) or all
-    /// down (< 0); `Int32.min` once one pushed it the other way, was an equality, named
-    /// it twice or named it beside a deferred constraint's hub.
-    var pushes: [Int32] = []
+    /// Each symbol's ``DeferralMark``: its hub direction and pushes in one record, so a new
+    /// symbol grows one table for both (both are read and written together by the deferral).
+    var deferral: [DeferralMark] = []
 
     /// Number of symbols.
     var count: Int { kinds.count }
@@ -76,8 +73,7 @@ struct SymbolTable: Sendable {
         definitionRank.append(-1)
         isAlias.append(false)
         definitionValues.append(0)
-        hubDirection.append(0)
-        pushes.append(0)
+        deferral.append(DeferralMark())
         return symbol
     }
 
@@ -94,7 +90,17 @@ struct SymbolTable: Sendable {
         definitionRank.reserveCapacity(count)
         isAlias.reserveCapacity(count)
         definitionValues.reserveCapacity(count)
-        hubDirection.reserveCapacity(count)
-        pushes.reserveCapacity(count)
+        deferral.reserveCapacity(count)
     }
+}
+
+/// A symbol's part in the deferral of required inequalities on implied-free variables
+/// (`Solver+Deferral.swift`), one record per symbol in ``SymbolTable/deferral``.
+struct DeferralMark: Sendable, Equatable {
+    /// How many required constraints named the variable, all pushing it up (> 0) or all
+    /// down (< 0); `Int32.min` once one pushed it the other way, was an equality, named
+    /// it twice or named it beside a deferred constraint's hub.
+    var pushes: Int32 = 0
+    /// A hub's direction (+1: its deferred constraints let it rise, -1: fall), else 0.
+    var hubDirection: Int8 = 0
 }

@@ -47,8 +47,8 @@ struct SymbolTests {
         #expect(table.definitionRank == [-1, -1])
         #expect(table.isAlias == [false, false])
         #expect(table.definitionValues == [0, 0])
-        #expect(table.hubDirection == [0, 0])
-        #expect(table.pushes == [0, 0])
+        #expect(table.deferral == [DeferralMark(), DeferralMark()])
+        #expect(table.deferral.allSatisfy { $0.pushes == 0 && $0.hubDirection == 0 })
     }
 
     /// A constraint with one marker has `other` invalid; a required equality without a
