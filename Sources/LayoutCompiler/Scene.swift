@@ -135,9 +135,9 @@ public struct ViewSpec: Sendable {
     public var intrinsicWidth: Double?
     public var intrinsicHeight: Double?
     /// Content hugging priorities (UIKit default 250).
-    public var hugging = AxisPriorities(horizontal: 250, vertical: 250)
+    public var hugging = ViewSpec.defaultHugging
     /// Compression resistance priorities (UIKit default 750).
-    public var compressionResistance = AxisPriorities(horizontal: 750, vertical: 750)
+    public var compressionResistance = ViewSpec.defaultCompressionResistance
     /// Offset of the last baseline from the view's top, in points (`nil`: the bottom edge).
     public var baseline: Double?
     /// Offset of the first baseline from the view's top (`nil`: as ``baseline``).
@@ -162,9 +162,21 @@ public struct ViewSpec: Sendable {
     /// diagnostics; `nil` for `$.views.NAME`.
     public var jsonPath: String?
 
+    /// UIKit's default content hugging priorities (250 on each axis).
+    static let defaultHugging = AxisPriorities(horizontal: 250, vertical: 250)
+    /// UIKit's default compression resistance priorities (750 on each axis).
+    static let defaultCompressionResistance = AxisPriorities(horizontal: 750, vertical: 750)
+}
+
+extension ViewSpec {
+    // Declared outside the type so that the memberwise initializer is kept: the decoder
+    // builds each view with it, in place, rather than mutating a copy field by field.
+    /// A view named `name` under `parent` (`nil`: the container), every other field its default.
     public init(name: String, parent: String? = nil) {
-        self.name = name
-        self.parent = parent
+        self.init(name: name, parent: parent, intrinsicWidth: nil, intrinsicHeight: nil,
+                  hugging: ViewSpec.defaultHugging, compressionResistance: ViewSpec.defaultCompressionResistance,
+                  baseline: nil, firstBaseline: nil, margins: Insets(), alignmentInsets: .zero,
+                  stack: nil, isHidden: false, text: nil, jsonPath: nil)
     }
 }
 

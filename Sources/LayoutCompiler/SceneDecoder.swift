@@ -317,37 +317,43 @@ public struct SceneDecoder: Sendable {
                 let at = context.checkMembers(fields, known: Self.viewMembers, path: path())
                 @inline(__always)
                 func member(_ field: ViewMember) -> JSONValue? { at.value(field.rawValue, in: fields) }
-                var view = ViewSpec(name: name)
-                if let parent = member(.parent) {
-                    if case .string(let parentName) = parent {
-                        view.parent = parentName
+                // Each field decoded in the order of its diagnostics, then the view built in
+                // one go with the memberwise initializer (in place, no copy field by field).
+                var parent: String?
+                if let value = member(.parent) {
+                    if case .string(let parentName) = value {
+                        parent = parentName
                     } else {
-                        context.typeErrors.append(context.typeError(path() + ".parent", expected: "a view name (a string)", found: parent))
+                        context.typeErrors.append(context.typeError(path() + ".parent", expected: "a view name (a string)", found: value))
                     }
                 }
+                var intrinsicWidth: Double?, intrinsicHeight: Double?
                 if let size = member(.intrinsicSize) {
                     if case .object(let sizeFields) = size {
                         let sizeAt = context.checkMembers(sizeFields, known: Self.sizeMembers, path: path() + ".intrinsicSize")
-                        view.intrinsicWidth = context.intrinsicMetric(sizeAt.value(0, in: sizeFields), path: path() + ".intrinsicSize.width")
-                        view.intrinsicHeight = context.intrinsicMetric(sizeAt.value(1, in: sizeFields), path: path() + ".intrinsicSize.height")
+                        intrinsicWidth = context.intrinsicMetric(sizeAt.value(0, in: sizeFields), path: path() + ".intrinsicSize.width")
+                        intrinsicHeight = context.intrinsicMetric(sizeAt.value(1, in: sizeFields), path: path() + ".intrinsicSize.height")
                     } else {
                         context.typeErrors.append(context.typeError(path() + ".intrinsicSize", expected: "an object {width, height}", found: size))
                     }
                 }
-                view.hugging = context.axisPriorities(member(.hugging), path: path() + ".hugging", defaults: view.hugging)
-                view.compressionResistance = context.axisPriorities(member(.compressionResistance), path: path() + ".compressionResistance", defaults: view.compressionResistance)
-                view.baseline = context.optionalNumber(member(.baseline), path: path() + ".baseline")
-                view.firstBaseline = context.optionalNumber(member(.firstBaseline), path: path() + ".firstBaseline")
-                view.margins = decodeInsets(member(.margins), path: path() + ".margins", &context)
-                view.alignmentInsets = decodeInsets(member(.alignmentInsets), path: path() + ".alignmentInsets", default: 0, &context)
-                if let stack = member(.stack) { view.stack = decodeStack(stack, path: path() + ".stack", &context) }
+                let hugging = context.axisPriorities(member(.hugging), path: path() + ".hugging", defaults: ViewSpec.defaultHugging)
+                let compressionResistance = context.axisPriorities(member(.compressionResistance), path: path() + ".compressionResistance", defaults: ViewSpec.defaultCompressionResistance)
+                let baseline = context.optionalNumber(member(.baseline), path: path() + ".baseline")
+                let firstBaseline = context.optionalNumber(member(.firstBaseline), path: path() + ".firstBaseline")
+                let margins = decodeInsets(member(.margins), path: path() + ".margins", &context)
+                let alignmentInsets = decodeInsets(member(.alignmentInsets), path: path() + ".alignmentInsets", default: 0, &context)
+                var stack: StackSpec?
+                if let value = member(.stack) { stack = decodeStack(value, path: path() + ".stack", &context) }
+                var isHidden = false
                 if let hidden = member(.hidden) {
-                    if case .bool(let flag) = hidden { view.isHidden = flag } else {
+                    if case .bool(let flag) = hidden { isHidden = flag } else {
                         context.typeErrors.append(context.typeError(path() + ".hidden", expected: "true or false", found: hidden))
                     }
                 }
-                if let text = member(.text) {
-                    view.text = decodeText(text, path: path() + ".text", &context)
+                var text: TextSpec?
+                if let value = member(.text) {
+                    text = decodeText(value, path: path() + ".text", &context)
                     for member in ["intrinsicSize", "baseline", "firstBaseline"] where body[member] != nil {
                         context.sceneErrors.append(LayoutDiagnostic(
                             code: .invalidScene,
@@ -363,7 +369,11 @@ public struct SceneDecoder: Sendable {
                             path: path() + ".text"))
                     }
                 }
-                views.append(view)
+                views.append(ViewSpec(
+                    name: name, parent: parent, intrinsicWidth: intrinsicWidth, intrinsicHeight: intrinsicHeight,
+                    hugging: hugging, compressionResistance: compressionResistance,
+                    baseline: baseline, firstBaseline: firstBaseline, margins: margins, alignmentInsets: alignmentInsets,
+                    stack: stack, isHidden: isHidden, text: text, jsonPath: nil))
             }
         default:
             context.typeErrors.append(context.typeError("$.views", expected: "an array of names or an object of name → view", found: value))
