@@ -203,19 +203,25 @@ extension Solver {
             }
             return blocking.determined[symbol.id] == 1
         }
-        var row = Row()
-        if table.isBasic[symbol.id] { row = table.rows[symbol.id] } else { row.insert(symbol, 1) }
-        let answer = isRowDetermined(row, blocking: &blocking)
+        let answer = table.isBasic[symbol.id]
+            ? isRowDetermined(table.rows[symbol.id], blocking: &blocking)
+            : isNonBasicDetermined(symbol, blocking: &blocking)
         blocking.determined[symbol.id] = answer ? 1 : 2
         return answer
     }
 
     /// Decides the definition `symbol`, whose lower-ranked references are settled.
     private func settleDefinition(_ symbol: Symbol, blocking: inout DegeneracyIndex) {
+        // `determined` is sized (the caller, `isSymbolDetermined`, did it); a memoised
+        // answer is read here, without the call.
         var answer = true
-        for cell in table.rows[symbol.id].cells where !isSymbolDetermined(cell.symbol, blocking: &blocking) {
-            answer = false
-            break
+        for cell in table.rows[symbol.id].cells {
+            let known = blocking.determined[cell.symbol.id]
+            if known == 1 { continue }
+            if known == 2 || !isSymbolDetermined(cell.symbol, blocking: &blocking) {
+                answer = false
+                break
+            }
         }
         if !answer {
             answer = isRowDetermined(expanded(table.rows[symbol.id], blocking: &blocking), blocking: &blocking)
@@ -242,6 +248,28 @@ extension Solver {
             }
         }
         return needsProgram ? !coneChanges(row, work: &blocking.work) : true
+    }
+
+    /// ``isRowDetermined(_:blocking:)`` of the row `1·symbol`, for a non-basic `symbol`,
+    /// without building that row unless the cone program needs it: the same freedom and
+    /// flags tests in the same order, so the same answer and the same work charged.
+    func isNonBasicDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
+        let freedom = freedom(of: symbol)
+        if freedom == .fixed { return true }
+        let flags = blocking.flags(for: symbol, in: self)
+        var needsProgram = false
+        if !flags.hardUp {
+            if !flags.softUp { return false }
+            needsProgram = true
+        }
+        if freedom == .both && !flags.hardDown {
+            if !flags.softDown { return false }
+            needsProgram = true
+        }
+        guard needsProgram else { return true }
+        var row = Row()
+        row.insert(symbol, 1)
+        return !coneChanges(row, work: &blocking.work)
     }
 
     /// Exact test over the cone of optimal-face directions: whether some direction

@@ -63,6 +63,56 @@ struct AmbiguityTests {
         #expect(solver.isDetermined(e(y) - e(x)))
     }
 
+    /// `isNonBasicDetermined` (the row-free path `isSymbolDetermined` takes for a
+    /// non-basic symbol) gives `isRowDetermined`'s answer and work on the row `1·s`,
+    /// for every non-basic symbol of tableaus with ties, free variables and degenerate
+    /// rows (soft bounds, so the cone program runs).
+    @Test func nonBasicPathMatchesTheRowPath() throws {
+        var tableaus: [Solver] = []
+        var solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(ge(e(y) - e(x), 0))
+        try solver.addConstraint(le(e(y) - e(x), 0))
+        tableaus.append(solver)
+        solver = Solver()
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(ge(e(y), 0))
+        try solver.addConstraint(le(e(x) + e(y), 0))
+        tableaus.append(solver)
+        solver = Solver()
+        try solver.addConstraint(eq(e(x), 10, Strength(500)))
+        try solver.addConstraint(eq(e(x), 20, Strength(500)))
+        try solver.addConstraint(ge(e(y) - e(x), 0))
+        try solver.addConstraint(eq(e(y), 3, Strength(1)))
+        tableaus.append(solver)
+        solver = Solver()
+        let z = Variable(id: 2)
+        try solver.addConstraint(ge(e(x), 0))
+        try solver.addConstraint(ge(e(y), 0))
+        try solver.addConstraint(le(e(x) + e(y) - e(z), 0))
+        try solver.addConstraint(ge(e(z), 0))
+        try solver.addConstraint(le(e(z), 0))
+        tableaus.append(solver)
+        var checked = 0
+        for tableau in tableaus {
+            for precomputed in [false, true] {
+                for id in tableau.table.kinds.indices where !tableau.table.isBasic[id] {
+                    let symbol = Symbol(id)
+                    var fast = Solver.DegeneracyIndex(precomputed: precomputed)
+                    var slow = Solver.DegeneracyIndex(precomputed: precomputed)
+                    if precomputed { fast.build(from: tableau); slow.build(from: tableau) }
+                    var row = Row()
+                    row.insert(symbol, 1)
+                    #expect(tableau.isNonBasicDetermined(symbol, blocking: &fast)
+                            == tableau.isRowDetermined(row, blocking: &slow))
+                    #expect(fast.work == slow.work)
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 8)
+    }
+
     @Test func editedVariablesAreDetermined() throws {
         var solver = Solver()
         try solver.addConstraint(Constraint(e(y) - e(x) * 0.5, .equal))
