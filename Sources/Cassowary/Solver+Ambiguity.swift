@@ -85,10 +85,12 @@ extension Solver {
             flags = Array(repeating: Flags(), count: solver.table.kinds.count)
             for id in solver.table.kinds.indices where solver.isDegenerate(Symbol(id)) {
                 let basic = Symbol(id)
+                // Counted, then recorded in cell order (no array of the movable cells).
                 let cells = solver.table.rows[basic.id].cells
-                let movable = cells.filter { solver.freedom(of: $0.symbol) != .fixed }
-                for cell in movable {
-                    Self.record(cell.coefficient, alone: movable.count == 1, into: &flags[cell.symbol.id])
+                var movable = 0
+                for cell in cells where solver.freedom(of: cell.symbol) != .fixed { movable += 1 }
+                for cell in cells where solver.freedom(of: cell.symbol) != .fixed {
+                    Self.record(cell.coefficient, alone: movable == 1, into: &flags[cell.symbol.id])
                 }
             }
         }
