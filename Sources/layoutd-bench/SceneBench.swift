@@ -170,17 +170,7 @@ enum SceneBench {
         }
         /// Median in microseconds.
         func median(_ work: () -> Void) -> Double { medianMilliseconds(repeats: repeats, work) * 1e3 }
-        var samples: [Double] = []
-        samples.reserveCapacity(repeats)
-        for _ in 0..<repeats {
-            let start = DispatchTime.now().uptimeNanoseconds
-            if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
-                _ = CacheKey.result(prepared, route: .solve)
-                _ = engine.solve(prepared)
-            }
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
-        }
-        samples.sort()
+        let samples = requestMicroseconds(repeatElement(body, count: repeats), engine: engine).sorted()
         if arguments.contains("--new-scene-only") {
             print(String(format: "{\"bench\":\"engine\",\"file\":\"%@\",\"status\":%d,\"median_us\":%.1f,\"p90_us\":%.1f}",
                          path, first.status.code, samples[samples.count / 2], samples[samples.count * 9 / 10]))
@@ -223,15 +213,7 @@ enum SceneBench {
             writer.value(.object(members))
             return writer.bytes
         }
-        var samples: [Double] = []
-        for body in bodies {
-            let start = DispatchTime.now().uptimeNanoseconds
-            if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
-                _ = CacheKey.result(prepared, route: .solve)
-                _ = engine.solve(prepared)
-            }
-            samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
-        }
+        var samples = requestMicroseconds(bodies, engine: engine)
         samples.removeFirst()   // the request that compiled and solved the base
         samples.sort()
         return samples[samples.count / 2]
@@ -255,8 +237,15 @@ enum SceneBench {
             writer.value(.object(members + [("metrics", .object(metrics + [("benchStructure", .number(12 + Double(k) / 1e6))]))]))
             return writer.bytes
         }
+        let samples = requestMicroseconds(bodies, engine: engine).sorted()
+        return (samples[samples.count / 2], samples[samples.count * 9 / 10])
+    }
+
+    /// µs of `prepare`, `cacheKey` and `solve` for each of `bodies` in turn through
+    /// `engine`, in their order: a `/solve` miss without HTTP.
+    static func requestMicroseconds<Bodies: Sequence<[UInt8]>>(_ bodies: Bodies, engine: SceneEngine) -> [Double] {
         var samples: [Double] = []
-        samples.reserveCapacity(repeats)
+        samples.reserveCapacity(bodies.underestimatedCount)
         for body in bodies {
             let start = DispatchTime.now().uptimeNanoseconds
             if case .success(let prepared) = engine.prepare(body: body, resolveGroup: { _ in nil }) {
@@ -265,8 +254,7 @@ enum SceneBench {
             }
             samples.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e3)
         }
-        samples.sort()
-        return (samples[samples.count / 2], samples[samples.count * 9 / 10])
+        return samples
     }
 
     static func intOption(_ arguments: [String], _ name: String, _ defaultValue: Int) -> Int {
