@@ -20,7 +20,7 @@ func checkFuzzInvariants(_ result: ParseResult, source: String) {
     }
     for constraint in result.constraints {
         if constraint.span.lowerBound < 0 || constraint.span.upperBound > length { fatalError("constraint span out of bounds") }
-        for term in constraint.lhs.terms + constraint.rhs.terms {
+        for term in Array(constraint.lhs.terms) + Array(constraint.rhs.terms) {
             if !term.coefficient.isFinite { fatalError("non-finite coefficient") }
             if term.coefficient == 0 { fatalError("zero term kept") }
             if term.span.lowerBound < 0 || term.span.upperBound > length { fatalError("term span out of bounds") }
