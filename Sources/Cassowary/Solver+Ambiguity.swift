@@ -199,7 +199,7 @@ extension Solver {
         if table.isBasic[symbol.id] && isDefinition(symbol) {
             // Settle the definitions in rank order up to this one (each names only lower
             // ranks, which are then settled, and ordinary symbols, decided directly).
-            while blocking.settledRanks <= table.definitionRank[symbol.id] {
+            while blocking.settledRanks <= table.definition[symbol.id].rank {
                 settleDefinition(definitions.order[blocking.settledRanks], blocking: &blocking)
                 blocking.settledRanks += 1
             }
