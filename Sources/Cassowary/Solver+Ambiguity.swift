@@ -41,10 +41,22 @@ extension Solver {
     /// work), which bounds the analysis of a tableau whose rows grew long. `work`
     /// receives what was spent either way.
     public func areDetermined(_ expressions: [Expression], workLimit: Int, work: inout Int) -> [Bool]? {
+        determinedAnswers(expressions, workLimit: workLimit, work: &work)
+    }
+
+    /// ``areDetermined(_:workLimit:work:)`` of each difference's
+    /// ``VariableDifference/expression``, the same answers and work, without an
+    /// ``Expression`` per query.
+    public func areDetermined(_ differences: [VariableDifference], workLimit: Int, work: inout Int) -> [Bool]? {
+        determinedAnswers(differences, workLimit: workLimit, work: &work)
+    }
+
+    /// The body of both `areDetermined(_:workLimit:work:)`.
+    private func determinedAnswers<Query: AmbiguityQuery>(_ expressions: [Query], workLimit: Int, work: inout Int) -> [Bool]? {
         if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.areDetermined(expressions, workLimit: workLimit, work: &work)
+            return solved.determinedAnswers(expressions, workLimit: workLimit, work: &work)
         }
         var blocking = DegeneracyIndex(precomputed: true)
         blocking.build(from: self)
@@ -148,13 +160,13 @@ extension Solver {
         }
     }
 
-    func isDetermined(_ expression: Expression, blocking: inout DegeneracyIndex) -> Bool {
+    func isDetermined<Query: AmbiguityQuery>(_ expression: Query, blocking: inout DegeneracyIndex) -> Bool {
         guard expression.isFinite else { return false }
         // One or two terms over distinct seen variables (every frame field): their symbols,
         // ascending, are the cells of the row built below, so the sum of determined symbols
         // is recognised without building it (no allocation). The same symbols are asked in
         // the same order, so a "no" here asks nothing new below (answers are memoised).
-        let terms = expression.terms
+        let terms = expression.queryTerms
         if terms.count == 1 || terms.count == 2, terms[0].coefficient != 0, let first = variableSymbols[terms[0].variable] {
             if terms.count == 1 {
                 if isSymbolDetermined(first, blocking: &blocking) { return true }
@@ -165,7 +177,7 @@ extension Solver {
         }
         var direct = Row(constant: expression.constant)
         var unseen: [Variable: Double] = [:]
-        for term in expression.terms where term.coefficient != 0 {
+        for term in terms where term.coefficient != 0 {
             guard let symbol = variableSymbols[term.variable] else {
                 unseen[term.variable, default: 0] += term.coefficient
                 continue
@@ -363,10 +375,24 @@ extension Solver {
     /// early and answers the first expressions only.
     public func ambiguityCauses(_ expressions: [Expression], workLimit: Int = .max)
         -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
+        causeAnswers(expressions, workLimit: workLimit)
+    }
+
+    /// ``ambiguityCauses(_:workLimit:)`` of each difference's
+    /// ``VariableDifference/expression``, the same answers, without an ``Expression`` per
+    /// query.
+    public func ambiguityCauses(_ differences: [VariableDifference], workLimit: Int = .max)
+        -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
+        causeAnswers(differences, workLimit: workLimit)
+    }
+
+    /// The body of both `ambiguityCauses(_:workLimit:)`.
+    private func causeAnswers<Query: AmbiguityQuery>(_ expressions: [Query], workLimit: Int)
+        -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
         if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.ambiguityCauses(expressions, workLimit: workLimit)
+            return solved.causeAnswers(expressions, workLimit: workLimit)
         }
         var blocking = DegeneracyIndex(precomputed: false)
         var editHandles: [ConstraintHandle] = edits.values.map(\.handle)   // a handful; searched linearly
@@ -381,10 +407,11 @@ extension Solver {
     }
 
     /// One answer of ``ambiguityCauses(_:workLimit:)``.
-    private func causes(of expression: Expression, blocking: inout DegeneracyIndex, editHandles: [ConstraintHandle],
-                        work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
+    private func causes<Query: AmbiguityQuery>(of expression: Query, blocking: inout DegeneracyIndex,
+                                               editHandles: [ConstraintHandle],
+                                               work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
         var direct = Row(constant: expression.constant)
-        for term in expression.terms where term.coefficient != 0 {
+        for term in expression.queryTerms where term.coefficient != 0 {
             guard let symbol = variableSymbols[term.variable] else { return ([], true) }
             direct.insert(symbol, term.coefficient)
         }
