@@ -243,47 +243,66 @@ extension Solver {
         blocking.determined[symbol.id] = answer ? 1 : 2
     }
 
+    /// What a non-basic symbol's own moves on the optimal face say of a row holding it
+    /// (``moveVerdict(of:blocking:)``).
+    enum MoveVerdict {
+        /// It cannot move: fixed, or every way it may move is blocked by a degenerate row
+        /// that has no other movable symbol.
+        case blocked
+        /// Some way it may move is blocked by no degenerate row: the row is not determined.
+        case free
+        /// Not free, and some way it may move is blocked only by degenerate rows where
+        /// other symbols might compensate: only the cone program can tell.
+        case undecided
+    }
+
+    /// The freedom and degeneracy-flags test of one non-basic `symbol`, shared by
+    /// ``isRowDetermined(_:blocking:)`` (for each cell) and ``isNonBasicDetermined(_:blocking:)``.
+    @inline(__always)
+    func moveVerdict(of symbol: Symbol, blocking: DegeneracyIndex) -> MoveVerdict {
+        let freedom = freedom(of: symbol)
+        if freedom == .fixed { return .blocked }
+        let flags = blocking.flags(for: symbol, in: self)
+        var verdict = MoveVerdict.blocked
+        // Increasing: impossible (hard), undecided (soft), or free → not determined.
+        if !flags.hardUp {
+            if !flags.softUp { return .free }
+            verdict = .undecided
+        }
+        if freedom == .both && !flags.hardDown {
+            if !flags.softDown { return .free }
+            verdict = .undecided
+        }
+        return verdict
+    }
+
     /// Whether `row`, written in non-basic symbols, has the same value on the whole
     /// optimal face.
     func isRowDetermined(_ row: Row, blocking: inout DegeneracyIndex) -> Bool {
         var needsProgram = false
         for cell in row.cells {
-            let freedom = freedom(of: cell.symbol)
-            if freedom == .fixed { continue }
-            let flags = blocking.flags(for: cell.symbol, in: self)
-            // Increasing: impossible (hard), undecided (soft), or free → not determined.
-            if !flags.hardUp {
-                if !flags.softUp { return false }
-                needsProgram = true
-            }
-            if freedom == .both && !flags.hardDown {
-                if !flags.softDown { return false }
-                needsProgram = true
+            switch moveVerdict(of: cell.symbol, blocking: blocking) {
+            case .blocked: continue
+            case .free: return false
+            case .undecided: needsProgram = true
             }
         }
         return needsProgram ? !coneChanges(row, work: &blocking.work) : true
     }
 
     /// ``isRowDetermined(_:blocking:)`` of the row `1·symbol`, for a non-basic `symbol`,
-    /// without building that row unless the cone program needs it: the same freedom and
-    /// flags tests in the same order, so the same answer and the same work charged.
+    /// without building that row unless the cone program needs it: the same test
+    /// (``moveVerdict(of:blocking:)``), so the same answer and the same work charged
+    /// (`AmbiguityTests.nonBasicPathMatchesTheRowPath`).
     func isNonBasicDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
-        let freedom = freedom(of: symbol)
-        if freedom == .fixed { return true }
-        let flags = blocking.flags(for: symbol, in: self)
-        var needsProgram = false
-        if !flags.hardUp {
-            if !flags.softUp { return false }
-            needsProgram = true
+        switch moveVerdict(of: symbol, blocking: blocking) {
+        case .blocked: return true
+        case .free: return false
+        case .undecided:
+            var row = Row()
+            row.insert(symbol, 1)
+            return !coneChanges(row, work: &blocking.work)
         }
-        if freedom == .both && !flags.hardDown {
-            if !flags.softDown { return false }
-            needsProgram = true
-        }
-        guard needsProgram else { return true }
-        var row = Row()
-        row.insert(symbol, 1)
-        return !coneChanges(row, work: &blocking.work)
     }
 
     /// Exact test over the cone of optimal-face directions: whether some direction
