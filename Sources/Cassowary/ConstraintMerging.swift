@@ -141,7 +141,7 @@ extension Solver {
     /// external, which merge keys resolve.
     @inline(__always)
     func isAlias(_ symbol: Symbol) -> Bool {
-        table.isAlias[symbol.id]
+        table.definition[symbol.id].isAlias
     }
 }
 

@@ -173,11 +173,11 @@ extension Solver {
             // (`DefinitionRowTests.requiredRowOfASymbolOnlyDefinitionsHoldIsADefinition`).
             row.solve(for: subject)
             var position = Int.max
-            for holder in table.columns[subject.id] { position = min(position, table.definitionRank[holder.id]) }
+            for holder in table.columns[subject.id] { position = min(position, table.definition[holder.id].rank) }
             installDefinition(subject, row)
             definitions.order.removeLast()
             definitions.order.insert(subject, at: position)
-            for rank in position..<definitions.order.count { table.definitionRank[definitions.order[rank].id] = rank }
+            for rank in position..<definitions.order.count { table.definition[definitions.order[rank].id].rank = rank }
             cellOperations &+= definitions.order.count &- position   // the ranks renumbered
             if cellOperations > workLimit { throw .workLimitExceeded }
         } else {

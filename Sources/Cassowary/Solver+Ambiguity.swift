@@ -41,10 +41,22 @@ extension Solver {
     /// work), which bounds the analysis of a tableau whose rows grew long. `work`
     /// receives what was spent either way.
     public func areDetermined(_ expressions: [Expression], workLimit: Int, work: inout Int) -> [Bool]? {
+        determinedAnswers(expressions, workLimit: workLimit, work: &work)
+    }
+
+    /// ``areDetermined(_:workLimit:work:)`` of each difference's
+    /// ``VariableDifference/expression``, the same answers and work, without an
+    /// ``Expression`` per query.
+    public func areDetermined(_ differences: [VariableDifference], workLimit: Int, work: inout Int) -> [Bool]? {
+        determinedAnswers(differences, workLimit: workLimit, work: &work)
+    }
+
+    /// The body of both `areDetermined(_:workLimit:work:)`.
+    private func determinedAnswers<Query: AmbiguityQuery>(_ expressions: [Query], workLimit: Int, work: inout Int) -> [Bool]? {
         if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.areDetermined(expressions, workLimit: workLimit, work: &work)
+            return solved.determinedAnswers(expressions, workLimit: workLimit, work: &work)
         }
         var blocking = DegeneracyIndex(precomputed: true)
         blocking.build(from: self)
@@ -148,13 +160,13 @@ extension Solver {
         }
     }
 
-    func isDetermined(_ expression: Expression, blocking: inout DegeneracyIndex) -> Bool {
+    func isDetermined<Query: AmbiguityQuery>(_ expression: Query, blocking: inout DegeneracyIndex) -> Bool {
         guard expression.isFinite else { return false }
         // One or two terms over distinct seen variables (every frame field): their symbols,
         // ascending, are the cells of the row built below, so the sum of determined symbols
         // is recognised without building it (no allocation). The same symbols are asked in
         // the same order, so a "no" here asks nothing new below (answers are memoised).
-        let terms = expression.terms
+        let terms = expression.queryTerms
         if terms.count == 1 || terms.count == 2, terms[0].coefficient != 0, let first = variableSymbols[terms[0].variable] {
             if terms.count == 1 {
                 if isSymbolDetermined(first, blocking: &blocking) { return true }
@@ -165,7 +177,7 @@ extension Solver {
         }
         var direct = Row(constant: expression.constant)
         var unseen: [Variable: Double] = [:]
-        for term in expression.terms where term.coefficient != 0 {
+        for term in terms where term.coefficient != 0 {
             guard let symbol = variableSymbols[term.variable] else {
                 unseen[term.variable, default: 0] += term.coefficient
                 continue
@@ -199,7 +211,7 @@ extension Solver {
         if table.isBasic[symbol.id] && isDefinition(symbol) {
             // Settle the definitions in rank order up to this one (each names only lower
             // ranks, which are then settled, and ordinary symbols, decided directly).
-            while blocking.settledRanks <= table.definitionRank[symbol.id] {
+            while blocking.settledRanks <= table.definition[symbol.id].rank {
                 settleDefinition(definitions.order[blocking.settledRanks], blocking: &blocking)
                 blocking.settledRanks += 1
             }
@@ -231,47 +243,66 @@ extension Solver {
         blocking.determined[symbol.id] = answer ? 1 : 2
     }
 
+    /// What a non-basic symbol's own moves on the optimal face say of a row holding it
+    /// (``moveVerdict(of:blocking:)``).
+    enum MoveVerdict {
+        /// It cannot move: fixed, or every way it may move is blocked by a degenerate row
+        /// that has no other movable symbol.
+        case blocked
+        /// Some way it may move is blocked by no degenerate row: the row is not determined.
+        case free
+        /// Not free, and some way it may move is blocked only by degenerate rows where
+        /// other symbols might compensate: only the cone program can tell.
+        case undecided
+    }
+
+    /// The freedom and degeneracy-flags test of one non-basic `symbol`, shared by
+    /// ``isRowDetermined(_:blocking:)`` (for each cell) and ``isNonBasicDetermined(_:blocking:)``.
+    @inline(__always)
+    func moveVerdict(of symbol: Symbol, blocking: DegeneracyIndex) -> MoveVerdict {
+        let freedom = freedom(of: symbol)
+        if freedom == .fixed { return .blocked }
+        let flags = blocking.flags(for: symbol, in: self)
+        var verdict = MoveVerdict.blocked
+        // Increasing: impossible (hard), undecided (soft), or free → not determined.
+        if !flags.hardUp {
+            if !flags.softUp { return .free }
+            verdict = .undecided
+        }
+        if freedom == .both && !flags.hardDown {
+            if !flags.softDown { return .free }
+            verdict = .undecided
+        }
+        return verdict
+    }
+
     /// Whether `row`, written in non-basic symbols, has the same value on the whole
     /// optimal face.
     func isRowDetermined(_ row: Row, blocking: inout DegeneracyIndex) -> Bool {
         var needsProgram = false
         for cell in row.cells {
-            let freedom = freedom(of: cell.symbol)
-            if freedom == .fixed { continue }
-            let flags = blocking.flags(for: cell.symbol, in: self)
-            // Increasing: impossible (hard), undecided (soft), or free → not determined.
-            if !flags.hardUp {
-                if !flags.softUp { return false }
-                needsProgram = true
-            }
-            if freedom == .both && !flags.hardDown {
-                if !flags.softDown { return false }
-                needsProgram = true
+            switch moveVerdict(of: cell.symbol, blocking: blocking) {
+            case .blocked: continue
+            case .free: return false
+            case .undecided: needsProgram = true
             }
         }
         return needsProgram ? !coneChanges(row, work: &blocking.work) : true
     }
 
     /// ``isRowDetermined(_:blocking:)`` of the row `1·symbol`, for a non-basic `symbol`,
-    /// without building that row unless the cone program needs it: the same freedom and
-    /// flags tests in the same order, so the same answer and the same work charged.
+    /// without building that row unless the cone program needs it: the same test
+    /// (``moveVerdict(of:blocking:)``), so the same answer and the same work charged
+    /// (`AmbiguityTests.nonBasicPathMatchesTheRowPath`).
     func isNonBasicDetermined(_ symbol: Symbol, blocking: inout DegeneracyIndex) -> Bool {
-        let freedom = freedom(of: symbol)
-        if freedom == .fixed { return true }
-        let flags = blocking.flags(for: symbol, in: self)
-        var needsProgram = false
-        if !flags.hardUp {
-            if !flags.softUp { return false }
-            needsProgram = true
+        switch moveVerdict(of: symbol, blocking: blocking) {
+        case .blocked: return true
+        case .free: return false
+        case .undecided:
+            var row = Row()
+            row.insert(symbol, 1)
+            return !coneChanges(row, work: &blocking.work)
         }
-        if freedom == .both && !flags.hardDown {
-            if !flags.softDown { return false }
-            needsProgram = true
-        }
-        guard needsProgram else { return true }
-        var row = Row()
-        row.insert(symbol, 1)
-        return !coneChanges(row, work: &blocking.work)
     }
 
     /// Exact test over the cone of optimal-face directions: whether some direction
@@ -363,10 +394,24 @@ extension Solver {
     /// early and answers the first expressions only.
     public func ambiguityCauses(_ expressions: [Expression], workLimit: Int = .max)
         -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
+        causeAnswers(expressions, workLimit: workLimit)
+    }
+
+    /// ``ambiguityCauses(_:workLimit:)`` of each difference's
+    /// ``VariableDifference/expression``, the same answers, without an ``Expression`` per
+    /// query.
+    public func ambiguityCauses(_ differences: [VariableDifference], workLimit: Int = .max)
+        -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
+        causeAnswers(differences, workLimit: workLimit)
+    }
+
+    /// The body of both `ambiguityCauses(_:workLimit:)`.
+    private func causeAnswers<Query: AmbiguityQuery>(_ expressions: [Query], workLimit: Int)
+        -> [(ties: [ConstraintHandle], isUnderconstrained: Bool)] {
         if bulkLoad.needsSolve {
             var solved = self
             try? solved.solve()
-            return solved.ambiguityCauses(expressions, workLimit: workLimit)
+            return solved.causeAnswers(expressions, workLimit: workLimit)
         }
         var blocking = DegeneracyIndex(precomputed: false)
         var editHandles: [ConstraintHandle] = edits.values.map(\.handle)   // a handful; searched linearly
@@ -381,10 +426,11 @@ extension Solver {
     }
 
     /// One answer of ``ambiguityCauses(_:workLimit:)``.
-    private func causes(of expression: Expression, blocking: inout DegeneracyIndex, editHandles: [ConstraintHandle],
-                        work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
+    private func causes<Query: AmbiguityQuery>(of expression: Query, blocking: inout DegeneracyIndex,
+                                               editHandles: [ConstraintHandle],
+                                               work: inout Int) -> (ties: [ConstraintHandle], isUnderconstrained: Bool) {
         var direct = Row(constant: expression.constant)
-        for term in expression.terms where term.coefficient != 0 {
+        for term in expression.queryTerms where term.coefficient != 0 {
             guard let symbol = variableSymbols[term.variable] else { return ([], true) }
             direct.insert(symbol, term.coefficient)
         }

@@ -68,7 +68,7 @@ extension Solver {
             if plan.parts.isActive { plan.parts.tie(constraint.expression, in: self) }
             if deferrals.count > 0 {
                 for term in constraint.expression.terms {
-                    guard let symbol = variableSymbols[term.variable], table.hubDirection[symbol.id] != 0 else { continue }
+                    guard let symbol = variableSymbols[term.variable], table.deferral[symbol.id].hubDirection != 0 else { continue }
                     plan.hubLevels[symbol] = max(plan.hubLevels[symbol] ?? -.infinity, entry.strength)
                 }
             }
@@ -102,7 +102,7 @@ extension Solver {
     /// `plan.queue`, each at the strongest queued level that names its hub, or after
     /// everything (`Solver+Deferral.swift`); no hub is left.
     private mutating func queueDeferred(into plan: inout InstallPlan) {
-        for hub in deferrals.hubOrder where table.hubDirection[hub.id] != 0 {
+        for hub in deferrals.hubOrder where table.deferral[hub.id].hubDirection != 0 {
             let level = plan.hubLevels[hub] ?? -.infinity
             for handle in deferrals.byHub[hub] ?? [] {
                 guard let record = records[handle.index] else { continue }
@@ -110,7 +110,7 @@ extension Solver {
                                                  isDeferred: true, hub: Int32(truncatingIfNeeded: hub.id)))
                 if plan.parts.isActive { plan.parts.tie(record.constraint.expression, in: self) }
             }
-            table.hubDirection[hub.id] = 0
+            table.deferral[hub.id].hubDirection = 0
         }
         deferrals.byHub = [:]
         deferrals.hubOrder = []

@@ -52,7 +52,7 @@ extension Solver {
     /// the next ones that push it that way are deferred.
     static var deferralPushMinimum: Int32 { 16 }
 
-    /// The mark in ``SymbolTable/pushes`` of a variable pushed both ways (or named beside a hub).
+    /// The mark in ``DeferralMark/pushes`` of a variable pushed both ways (or named beside a hub).
     static var pushedBothWays: Int32 { .min }
 
     /// For a required `constraint` (handle `handle`): defers it if it pushes a hub (see
@@ -78,12 +78,12 @@ extension Solver {
             for index in terms.indices {
                 let sign = push(index)
                 guard sign != 0, let symbol = variableSymbols[terms[index].variable] else { continue }
-                if table.hubDirection[symbol.id] == Int8(sign) {
+                if table.deferral[symbol.id].hubDirection == Int8(sign) {
                     hub = symbol   // a hub already: join it
                     break
                 }
-                let count = table.pushes[symbol.id]
-                if !hub.isValid && table.hubDirection[symbol.id] == 0 && count != Self.pushedBothWays
+                let count = table.deferral[symbol.id].pushes
+                if !hub.isValid && table.deferral[symbol.id].hubDirection == 0 && count != Self.pushedBothWays
                     && count.signum() == sign && count.magnitude >= Self.deferralPushMinimum {
                     hub = symbol
                 }
@@ -100,14 +100,14 @@ extension Solver {
         // No other hub may stay named by a deferred constraint.
         for term in terms where term.coefficient != 0 {
             let symbol = symbol(for: term.variable)
-            if symbol != hub && table.hubDirection[symbol.id] != 0 { try installDeferred(hub: symbol) }
+            if symbol != hub && table.deferral[symbol.id].hubDirection != 0 { try installDeferred(hub: symbol) }
         }
         for index in terms.indices where terms[index].coefficient != 0 {
             let symbol = symbol(for: terms[index].variable)
             record(symbol == hub ? push(index) : 0, of: symbol)
         }
-        if table.hubDirection[hub.id] == 0 {
-            table.hubDirection[hub.id] = Int8(table.pushes[hub.id].signum())
+        if table.deferral[hub.id].hubDirection == 0 {
+            table.deferral[hub.id].hubDirection = Int8(table.deferral[hub.id].pushes.signum())
             deferrals.hubOrder.append(hub)
         }
         deferrals.byHub[hub, default: []].append(handle)
@@ -119,15 +119,15 @@ extension Solver {
     }
 
     /// Adds one push (`sign` +1 or -1; 0 for an equality or a variable written twice)
-    /// to `symbol`'s count in ``SymbolTable/pushes``.
+    /// to `symbol`'s count in ``DeferralMark/pushes``.
     @inline(__always)
     private mutating func record(_ sign: Int32, of symbol: Symbol) {
-        let count = table.pushes[symbol.id]
+        let count = table.deferral[symbol.id].pushes
         if count == Self.pushedBothWays { return }
         if sign == 0 || (count != 0 && count.signum() != sign) {
-            table.pushes[symbol.id] = Self.pushedBothWays
+            table.deferral[symbol.id].pushes = Self.pushedBothWays
         } else if count.magnitude < Int32.max.magnitude - 1 {
-            table.pushes[symbol.id] = count + sign
+            table.deferral[symbol.id].pushes = count + sign
         }
     }
 
@@ -180,14 +180,14 @@ extension Solver {
         guard deferrals.count > 0 else { return }
         for term in expression.terms {
             guard let symbol = variableSymbols[term.variable] else { continue }
-            if table.hubDirection[symbol.id] != 0 { try installDeferred(hub: symbol) }
+            if table.deferral[symbol.id].hubDirection != 0 { try installDeferred(hub: symbol) }
         }
     }
 
     /// Installs `hub`'s deferred constraints, most demanding first
     /// (``orderByDemand(_:)``); it is no longer a hub.
     mutating func installDeferred(hub: Symbol) throws(SolverError) {
-        table.hubDirection[hub.id] = 0
+        table.deferral[hub.id].hubDirection = 0
         guard let handles = deferrals.byHub.removeValue(forKey: hub) else { return }
         var run = handles.map {
             PendingInstall(handle: $0, strength: 0, key: -1, representative: .invalid, isDeferred: true,

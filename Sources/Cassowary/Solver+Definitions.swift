@@ -23,7 +23,7 @@
 extension Solver {
     /// Whether `symbol` is basic through a definition row.
     @inline(__always)
-    func isDefinition(_ symbol: Symbol) -> Bool { table.definitionRank[symbol.id] >= 0 }
+    func isDefinition(_ symbol: Symbol) -> Bool { table.definition[symbol.id].rank >= 0 }
 
     /// The external symbol of `row` that no row or objective level holds, if any: the
     /// one with the largest |coefficient|, then the highest id — exactly the symbol
@@ -60,9 +60,9 @@ extension Solver {
         for cell in row.cells { table.columns[cell.symbol.id].insert(symbol) }
         table.rows[symbol.id] = row
         table.isBasic[symbol.id] = true
-        table.definitionRank[symbol.id] = definitions.order.count
+        table.definition[symbol.id].rank = definitions.order.count
         definitions.order.append(symbol)
-        table.isAlias[symbol.id] = row.cells.count == 1 && table.kinds[row.cells[0].symbol.id] == .external
+        table.definition[symbol.id].isAlias = row.cells.count == 1 && table.kinds[row.cells[0].symbol.id] == .external
         definitions.areValuesStale = true
     }
 
@@ -108,7 +108,7 @@ extension Solver {
             for cell in row.cells { expander.add(cell.symbol, coefficient * cell.coefficient) }
         } else {
             expander.add(symbol, coefficient)
-            if table.isBasic[symbol.id] { expander.queue(rank: table.definitionRank[symbol.id]) }
+            if table.isBasic[symbol.id] { expander.queue(rank: table.definition[symbol.id].rank) }
         }
     }
 
@@ -135,7 +135,7 @@ extension Solver {
     /// lower rank, so ranks `0...rank(symbol)` cover every one it depends on.
     /// - Complexity: O(rank of `symbol` + Σ length of the definitions it depends on).
     func evaluateDefinition(_ symbol: Symbol) -> Double {
-        let rank = table.definitionRank[symbol.id]
+        let rank = table.definition[symbol.id].rank
         // Grown from empty rather than `Array(repeating:count:)` (an allocation that is not
         // specialised, with a run-time type lookup).
         var memo: [Double?] = []
@@ -143,21 +143,21 @@ extension Solver {
         memo.append(contentsOf: repeatElement(nil, count: rank + 1))
         var stack = [symbol]
         while let top = stack.last {
-            let topRank = table.definitionRank[top.id]
+            let topRank = table.definition[top.id].rank
             if memo[topRank] != nil {
                 stack.removeLast()
                 continue
             }
             var ready = true
             for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] && isDefinition(cell.symbol)
-                && memo[table.definitionRank[cell.symbol.id]] == nil {
+                && memo[table.definition[cell.symbol.id].rank] == nil {
                 stack.append(cell.symbol)
                 ready = false
             }
             guard ready else { continue }
             var value = table.rows[top.id].constant
             for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[table.definitionRank[cell.symbol.id]] ?? 0 : table.rows[cell.symbol.id].constant)
+                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[table.definition[cell.symbol.id].rank] ?? 0 : table.rows[cell.symbol.id].constant)
             }
             memo[topRank] = value
             stack.removeLast()

@@ -34,27 +34,18 @@ struct SymbolTable: Sendable {
 
     // Definition rows (`Solver+Definitions.swift`).
 
-    /// Rank of the symbol's definition row in ``Definitions/order``, or -1 when the
-    /// symbol has none.
-    var definitionRank: [Int] = []
-    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
-    /// external (see `Solver.isAlias(_:)`): set when the definition is installed (its
-    /// row never changes afterwards), so a merge key resolving the symbols of a
-    /// constraint reads one byte each instead of their rows, whose first touch is a
-    /// cache miss in a large tableau.
-    var isAlias: [Bool] = []
+    /// Each symbol's ``DefinitionMark``: the rank of its definition row and whether that
+    /// row is an alias, in one record, so a new symbol grows one table for both.
+    var definition: [DefinitionMark] = []
     /// Cached value of the symbol's definition row; valid unless
     /// ``Definitions/areValuesStale``.
     var definitionValues: [Double] = []
 
     // Deferral of required inequalities on implied-free variables (`Solver+Deferral.swift`).
 
-    /// A hub's direction (+1: its deferred constraints let it rise, -1: fall), else 0.
-    var hubDirection: [Int8] = []
-    /// How many required constraints named the variable, all pushing it up (> 0) or all
-    /// down (< 0); `Int32.min` once one pushed it the other way, was an equality, named
-    /// it twice or named it beside a deferred constraint's hub.
-    var pushes: [Int32] = []
+    /// Each symbol's ``DeferralMark``: its hub direction and pushes in one record, so a new
+    /// symbol grows one table for both (both are read and written together by the deferral).
+    var deferral: [DeferralMark] = []
 
     /// Number of symbols.
     var count: Int { kinds.count }
@@ -73,11 +64,9 @@ struct SymbolTable: Sendable {
         _ = links.add()
         isPinned.append(false)
         owners.append(.invalid)
-        definitionRank.append(-1)
-        isAlias.append(false)
+        definition.append(DefinitionMark())
         definitionValues.append(0)
-        hubDirection.append(0)
-        pushes.append(0)
+        deferral.append(DeferralMark())
         return symbol
     }
 
@@ -91,10 +80,39 @@ struct SymbolTable: Sendable {
         links.reserveCapacity(count)
         isPinned.reserveCapacity(count)
         owners.reserveCapacity(count)
-        definitionRank.reserveCapacity(count)
-        isAlias.reserveCapacity(count)
+        definition.reserveCapacity(count)
         definitionValues.reserveCapacity(count)
-        hubDirection.reserveCapacity(count)
-        pushes.reserveCapacity(count)
+        deferral.reserveCapacity(count)
     }
+}
+
+/// A symbol's part in the deferral of required inequalities on implied-free variables
+/// (`Solver+Deferral.swift`), one record per symbol in ``SymbolTable/deferral``.
+struct DeferralMark: Sendable, Equatable {
+    /// How many required constraints named the variable, all pushing it up (> 0) or all
+    /// down (< 0); `Int32.min` once one pushed it the other way, was an equality, named
+    /// it twice or named it beside a deferred constraint's hub.
+    var pushes: Int32 = 0
+    /// A hub's direction (+1: its deferred constraints let it rise, -1: fall), else 0.
+    var hubDirection: Int8 = 0
+}
+
+/// A symbol's definition row (`Solver+Definitions.swift`), one record per symbol in
+/// ``SymbolTable/definition``.
+struct DefinitionMark: Sendable, Equatable {
+    /// Rank of the symbol's definition row in ``Definitions/order``, or -1 when the
+    /// symbol has none.
+    var rank: Int {
+        get { Int(storedRank) }
+        set { storedRank = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// ``rank`` in 32 bits: with ``isAlias`` a record of 8 bytes (the solver's 2³¹-symbol
+    /// bound, as in ``SymbolSet``).
+    private var storedRank: Int32 = -1
+    /// Whether the symbol's definition row is an alias `symbol = k + c·t` with `t`
+    /// external (see `Solver.isAlias(_:)`): set when the definition is installed (its
+    /// row never changes afterwards), so a merge key resolving the symbols of a
+    /// constraint reads this record instead of their rows, whose first touch is a
+    /// cache miss in a large tableau.
+    var isAlias = false
 }

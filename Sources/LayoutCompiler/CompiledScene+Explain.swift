@@ -49,7 +49,7 @@ extension CompiledScene {
     /// views, in hierarchy order, so one index (``FrameField/reportedIndex``) serves both.
     func fieldExpression(_ field: FrameField) -> Expression {
         if field.view == 0 && (field.field == .x || field.field == .y) { return Expression() }
-        return frameFieldExpressions[field.reportedIndex]
+        return frameFieldDifferences[field.reportedIndex].expression
     }
 
     /// The explanation of every field `explain` asks for, read from `solver`'s optimal

@@ -723,7 +723,7 @@ extension CompiledScene {
             return ambiguousFields
         } else {
             let before = work
-            guard let answers = solver.areDetermined(frameFieldExpressions, workLimit: workLimit, work: &work) else { return nil }
+            guard let answers = solver.areDetermined(frameFieldDifferences, workLimit: workLimit, work: &work) else { return nil }
             determined = answers
             if let (kept, signature) = memo, !answers.contains(false) { kept.record(signature, work: work - before) }
         }
@@ -735,7 +735,7 @@ extension CompiledScene {
         if constraintRef != nil {
             let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, max(0, findings.room)))
             // Naming the ties is a courtesy: within what is left of the budget.
-            causes = solver.ambiguityCauses(explained.map { frameFieldExpressions[$0] },
+            causes = solver.ambiguityCauses(explained.map { frameFieldDifferences[$0] },
                                             workLimit: max(0, workLimit - work)).map(\.ties)
         }
         for (order, index) in ambiguous.enumerated() {
@@ -857,14 +857,15 @@ extension CompiledScene {
 }
 
 extension ViewHierarchy {
-    /// Every reported frame field and its expression over the view variables: the
-    /// container's width and height, then each view's x, y (relative to its parent, or
-    /// to the container with `coordinates: root`), width and height, then each layout
-    /// guide's likewise (relative to its owner; not `safeArea`'s). Built once per
-    /// compiled scene; every solve checks these for ambiguity.
-    func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [Expression]) {
+    /// Every reported frame field and its expression over the view variables (a variable
+    /// or the difference of two, one array for all): the container's width and height,
+    /// then each view's x, y (relative to its parent, or to the container with
+    /// `coordinates: root`), width and height, then each layout guide's likewise
+    /// (relative to its owner; not `safeArea`'s). Built once per compiled scene; every
+    /// solve checks these for ambiguity.
+    func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [VariableDifference]) {
         var fields: [FrameField] = []
-        var expressions: [Expression] = []
+        var expressions: [VariableDifference] = []
         // The views, then the guides (not `safeArea`: it is the container's, never ambiguous).
         let reported = Array(0..<count) + Array(guides)
         let fieldCount = FrameField.Field.allCases.count
@@ -873,20 +874,20 @@ extension ViewHierarchy {
         for view in reported {
             if view == 0 {
                 fields.append(FrameField(view: 0, .width))
-                expressions.append(Expression(terms: [Term(widthVariable(0), 1)]))
+                expressions.append(VariableDifference(widthVariable(0)))
                 fields.append(FrameField(view: 0, .height))
-                expressions.append(Expression(terms: [Term(heightVariable(0), 1)]))
+                expressions.append(VariableDifference(heightVariable(0)))
             } else {
                 let base = relativeToRoot ? 0 : parents[view]
-                // `absoluteX(view) - absoluteX(base)`, written out without intermediate expressions.
+                // `absoluteX(view) - absoluteX(base)`: the container's x is 0.
                 fields.append(FrameField(view: view, .x))
-                expressions.append(Expression(terms: base == 0 ? [Term(xVariable(view), 1)] : [Term(xVariable(view), 1), Term(xVariable(base), -1)]))
+                expressions.append(VariableDifference(xVariable(view), minus: base == 0 ? nil : xVariable(base)))
                 fields.append(FrameField(view: view, .y))
-                expressions.append(Expression(terms: base == 0 ? [Term(yVariable(view), 1)] : [Term(yVariable(view), 1), Term(yVariable(base), -1)]))
+                expressions.append(VariableDifference(yVariable(view), minus: base == 0 ? nil : yVariable(base)))
                 fields.append(FrameField(view: view, .width))
-                expressions.append(Expression(terms: [Term(widthVariable(view), 1)]))
+                expressions.append(VariableDifference(widthVariable(view)))
                 fields.append(FrameField(view: view, .height))
-                expressions.append(Expression(terms: [Term(heightVariable(view), 1)]))
+                expressions.append(VariableDifference(heightVariable(view)))
             }
         }
         return (fields, expressions)

@@ -120,7 +120,8 @@ public struct CompiledScene: Sendable {
     let mentioned: MentionIndex
     /// The reported frame fields and their expressions (see ``ViewHierarchy/frameFields(relativeToRoot:)``).
     let frameFields: [FrameField]
-    let frameFieldExpressions: [Expression]
+    /// Each of ``frameFields`` as a variable or a difference of two, in the same order.
+    let frameFieldDifferences: [VariableDifference]
 
     /// Whether a compile diagnostic is an error (the scene cannot be laid out as written),
     /// among the ones listed or the ones counted past ``LayoutDiagnostic/maxCount``.
@@ -239,7 +240,7 @@ public struct SceneCompiler: Sendable {
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: state.constraints,
                              diagnostics: state.diagnostics,
                              mentioned: MentionIndex(state.mentions, keyCount: FrameField.keyCount(items: hierarchy.itemCount)),
-                             frameFields: frameFields.fields, frameFieldExpressions: frameFields.expressions,
+                             frameFields: frameFields.fields, frameFieldDifferences: frameFields.expressions,
                              hasErrors: state.hasErrors, guideSizesNamed: state.guideSizesNamed)
     }
 }

@@ -296,7 +296,7 @@ extension CompiledScene {
             }
         }
         return CompiledScene(scene: scene, limits: limits, hierarchy: hierarchy, constraints: constraints, diagnostics: diagnostics,
-                             mentioned: mentioned, frameFields: frameFields, frameFieldExpressions: frameFieldExpressions,
+                             mentioned: mentioned, frameFields: frameFields, frameFieldDifferences: frameFieldDifferences,
                              hasErrors: hasErrors, guideSizesNamed: guideSizesNamed)
     }
 }

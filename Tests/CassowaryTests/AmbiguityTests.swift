@@ -31,6 +31,32 @@ struct AmbiguityTests {
         #expect(solver.areDetermined([e(x), e(y) - e(x), e(y) - e(x) * 2]) == [false, true, false])
     }
 
+    /// `VariableDifference` queries answer as their `Expression`s, with the same work:
+    /// a tie, a fixed difference, a free variable, an unseen variable and a variable
+    /// minus itself.
+    @Test func differencesAnswerAsTheirExpressions() throws {
+        var solver = Solver()
+        try solver.addConstraint(Constraint(e(y) - e(x) - 8, .equal))
+        try solver.addConstraint(eq(e(x), 10, Strength(500)))
+        try solver.addConstraint(eq(e(x), 20, Strength(500)))
+        let unseen = Variable(id: 99)
+        let differences = [VariableDifference(x), VariableDifference(y, minus: x), VariableDifference(y),
+                           VariableDifference(y, minus: unseen), VariableDifference(x, minus: x)]
+        let expressions = differences.map(\.expression)
+        #expect(expressions[1] == e(y) - e(x))
+        var differenceWork = 0, expressionWork = 0
+        let answers = solver.areDetermined(differences, workLimit: .max, work: &differenceWork)
+        #expect(answers == [false, true, false, false, true])
+        #expect(solver.areDetermined(expressions, workLimit: .max, work: &expressionWork) == answers)
+        #expect(differenceWork == expressionWork && differenceWork > 0)
+        let causes = solver.ambiguityCauses(differences)
+        let expressionCauses = solver.ambiguityCauses(expressions)
+        #expect(causes.map(\.ties) == expressionCauses.map(\.ties))
+        #expect(causes.map(\.isUnderconstrained) == expressionCauses.map(\.isUnderconstrained))
+        #expect(causes[0].ties.count == 2)
+        #expect(causes[3].ties.isEmpty && causes[3].isUnderconstrained)
+    }
+
     @Test func requiredInequalityPins() throws {
         var solver = Solver()
         try solver.addConstraint(ge(e(x), 10))

@@ -35,7 +35,7 @@ struct DefinitionRowTests {
         #expect(solver.isDefinition(uSymbol))
         try solver.addConstraint(eq(e(w), 3))
         #expect(solver.isDefinition(wSymbol))
-        #expect(solver.table.definitionRank[wSymbol.id] < solver.table.definitionRank[uSymbol.id])
+        #expect(solver.table.definition[wSymbol.id].rank < solver.table.definition[uSymbol.id].rank)
         try solver.addConstraint(Constraint(e(x) - e(u) - 1, .equal))
         try solver.addConstraint(le(e(u) + e(w), 6))
         #expect(throws: SolverError.unsatisfiableConstraint) {
@@ -192,7 +192,7 @@ struct MergedConstraintTests {
     }
 
     @Test func aliasesAreStillResolvedAfterARebuild() throws {
-        // `table.isAlias` is set when a definition is installed; a removal rebuilds the
+        // `table.definition[_].isAlias` is set when a definition is installed; a removal rebuilds the
         // tableau (definitions exist), and the rebuilt solver must flag the alias again.
         // `w1 - w0 == 0` names w1 first (symbol 0), then w0 (symbol 1); the definition
         // takes the highest id of equal coefficients, so it is `w0 = w1`.

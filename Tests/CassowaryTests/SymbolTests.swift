@@ -44,11 +44,11 @@ struct SymbolTests {
         #expect(table.links.count == 2)
         #expect(table.isPinned == [false, false])
         #expect(table.owners == [.invalid, .invalid])
-        #expect(table.definitionRank == [-1, -1])
-        #expect(table.isAlias == [false, false])
+        #expect(table.definition == [DefinitionMark(), DefinitionMark()])
+        #expect(table.definition.allSatisfy { $0.rank == -1 && !$0.isAlias })
         #expect(table.definitionValues == [0, 0])
-        #expect(table.hubDirection == [0, 0])
-        #expect(table.pushes == [0, 0])
+        #expect(table.deferral == [DeferralMark(), DeferralMark()])
+        #expect(table.deferral.allSatisfy { $0.pushes == 0 && $0.hubDirection == 0 })
     }
 
     /// A constraint with one marker has `other` invalid; a required equality without a
