@@ -323,20 +323,20 @@ struct CompileState {
         addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
-        var sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
-                                        views: hierarchy)
+        var sceneParsers = EntryParsers(ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
+                                                     superviewSpacing: scene.options.superviewSpacing,
+                                                     maximumMagnitude: maximumMagnitude, views: hierarchy))
         for (index, entry) in scene.constraints.enumerated() {
-            add(entry, key: .scene(index), parseOptions: &sceneOptions)
+            add(entry, key: .scene(index), parsers: &sceneParsers)
         }
         for group in groups {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
-            var groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
-                                            views: hierarchy)
+            var groupParsers = EntryParsers(ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
+                                                         superviewSpacing: scene.options.superviewSpacing,
+                                                         maximumMagnitude: maximumMagnitude, views: hierarchy))
             for (index, entry) in group.constraints.enumerated() {
-                add(entry, key: .group(name: group.name, index: index), parseOptions: &groupOptions)
+                add(entry, key: .group(name: group.name, index: index), parsers: &groupParsers)
             }
         }
     }
@@ -399,20 +399,22 @@ struct CompileState {
     /// VFL views in different parents (``visualFormatSuperview(_:resolved:entry:key:names:)``),
     /// a number beyond ±``maximumMagnitude`` (``reportNumberBeyondLimit(_:entry:key:)``);
     /// then each part (``addParts(_:resolved:superview:entry:key:)``).
-    /// `parseOptions` is the entry's scene's or group's, its ``ParseOptions/suggestionComparisons``
-    /// set here for this entry (set in place: a copy of the options retains their metrics
-    /// and views again).
-    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: inout ParseOptions) {
+    /// `parsers` are the entry's scene's or group's, the ``ParseOptions/suggestionComparisons``
+    /// of the one used set here for this entry (set in place: a parser made per entry
+    /// copies the options, which retains their metrics and views again).
+    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parsers: inout EntryParsers) {
         // Past the listed diagnostics no note is answered: no did-you-mean search either.
-        parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
+        let suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
         let isVisualFormat: Bool
         switch entry.kind {
         case .visualFormat(let options):
-            result = VisualFormatParser(options: parseOptions).parse(entry.source, formatOptions: options)
+            parsers.visualFormat.options.suggestionComparisons = suggestionComparisons
+            result = parsers.visualFormat.parse(entry.source, formatOptions: options)
             isVisualFormat = true
         case .equation:
-            result = EquationParser(options: parseOptions).parse(entry.source)
+            parsers.equation.options.suggestionComparisons = suggestionComparisons
+            result = parsers.equation.parse(entry.source)
             isVisualFormat = false
         }
         suggestionComparisonsLeft -= result.suggestionComparisons
@@ -434,6 +436,17 @@ struct CompileState {
         }
         if reportNumberBeyondLimit(result, entry: entry, key: key) { return }
         addParts(result, resolved: &resolved, superview: vflSuperview, entry: entry, key: key)
+    }
+
+    /// The two parsers of a scene's or a group's entries, made once with its options.
+    struct EntryParsers {
+        var visualFormat: VisualFormatParser
+        var equation: EquationParser
+
+        init(_ options: ParseOptions) {
+            visualFormat = VisualFormatParser(options: options)
+            equation = EquationParser(options: options)
+        }
     }
 
     /// The last two names looked up and their indices: a string names each of its views
