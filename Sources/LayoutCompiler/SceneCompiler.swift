@@ -450,7 +450,7 @@ struct CompileState {
     }
 
     /// The last two names looked up and their indices: a string names each of its views
-    /// in several parts, so most terms resolve without hashing the name again.
+    /// in several parts, so most terms resolve without searching for the name again.
     struct RecentNames {
         var recent: (String, Int, String, Int) = ("", -1, "", -1)
 
@@ -481,8 +481,10 @@ struct CompileState {
         resolved.starts.removeAllKeepingStorage()
         var failed = false
         var reportedUnknown: Set<String> = []
-        resolved.starts.reserveCapacity(result.constraints.count + 1)
-        resolved.views.reserveCapacity(2 * result.constraints.count)
+        // Reserved only when the kept storage is too small (most entries fit what an earlier
+        // one reserved, and the call itself costs more than the check).
+        if resolved.starts.capacity < result.constraints.count + 1 { resolved.starts.reserveCapacity(result.constraints.count + 1) }
+        if resolved.views.capacity < 2 * result.constraints.count { resolved.views.reserveCapacity(2 * result.constraints.count) }
         // By index: each part's sides are read in place, not copied with the part.
         for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
@@ -691,10 +693,12 @@ struct CompileState {
     /// Part `part` of `parts` is read in place (not copied).
     mutating func translate(_ parts: [ParsedConstraint], part: Int, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
-        var usesDirection = false
-        for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { usesDirection = true }
-        for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { usesDirection = true }
-        let mirrored = isRightToLeft && usesDirection
+        // Only a right-to-left scene mirrors: the terms are not read for it otherwise.
+        var mirrored = false
+        if isRightToLeft {
+            for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { mirrored = true }
+            for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { mirrored = true }
+        }
         var terms: [Term] = []
         terms.reserveCapacity(4 * (parts[part].lhs.terms.count + parts[part].rhs.terms.count))
         var constant = parts[part].lhs.constant - parts[part].rhs.constant
