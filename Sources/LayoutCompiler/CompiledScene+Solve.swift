@@ -866,8 +866,9 @@ extension ViewHierarchy {
     func frameFields(relativeToRoot: Bool) -> (fields: [FrameField], expressions: [VariableDifference]) {
         var fields: [FrameField] = []
         var expressions: [VariableDifference] = []
-        // The views, then the guides (not `safeArea`: it is the container's, never ambiguous).
-        let reported = Array(0..<count) + Array(guides)
+        // The views, then the guides (not `safeArea`: it is the container's, never ambiguous):
+        // the items before `safeArea`, as the guides follow the views (`guides.lowerBound == count`).
+        let reported = 0..<guides.upperBound
         let fieldCount = FrameField.Field.allCases.count
         fields.reserveCapacity(fieldCount * reported.count)
         expressions.reserveCapacity(fieldCount * reported.count)

@@ -324,20 +324,20 @@ struct CompileState {
         addStackConstraints()
         // The views go to the parser as Apple's views dictionary: a VFL name that is neither
         // a metric nor a view is `unknown_metric` there (see ``ParseOptions/views``).
-        var sceneOptions = ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
-                                        superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
-                                        views: hierarchy)
+        var sceneParsers = EntryParsers(ParseOptions(metrics: scene.metrics, siblingSpacing: scene.options.siblingSpacing,
+                                                     superviewSpacing: scene.options.superviewSpacing,
+                                                     maximumMagnitude: maximumMagnitude, views: hierarchy))
         for (index, entry) in scene.constraints.enumerated() {
-            add(entry, key: .scene(index), parseOptions: &sceneOptions)
+            add(entry, key: .scene(index), parsers: &sceneParsers)
         }
         for group in groups {
             var metrics = scene.metrics
             for (name, value) in group.metrics { metrics[name] = value }
-            var groupOptions = ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
-                                            superviewSpacing: scene.options.superviewSpacing, maximumMagnitude: maximumMagnitude,
-                                            views: hierarchy)
+            var groupParsers = EntryParsers(ParseOptions(metrics: metrics, siblingSpacing: scene.options.siblingSpacing,
+                                                         superviewSpacing: scene.options.superviewSpacing,
+                                                         maximumMagnitude: maximumMagnitude, views: hierarchy))
             for (index, entry) in group.constraints.enumerated() {
-                add(entry, key: .group(name: group.name, index: index), parseOptions: &groupOptions)
+                add(entry, key: .group(name: group.name, index: index), parsers: &groupParsers)
             }
         }
     }
@@ -400,20 +400,22 @@ struct CompileState {
     /// VFL views in different parents (``visualFormatSuperview(_:resolved:entry:key:names:)``),
     /// a number beyond ±``maximumMagnitude`` (``reportNumberBeyondLimit(_:entry:key:)``);
     /// then each part (``addParts(_:resolved:superview:entry:key:)``).
-    /// `parseOptions` is the entry's scene's or group's, its ``ParseOptions/suggestionComparisons``
-    /// set here for this entry (set in place: a copy of the options retains their metrics
-    /// and views again).
-    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parseOptions: inout ParseOptions) {
+    /// `parsers` are the entry's scene's or group's, the ``ParseOptions/suggestionComparisons``
+    /// of the one used set here for this entry (set in place: a parser made per entry
+    /// copies the options, which retains their metrics and views again).
+    mutating func add(_ entry: ConstraintEntry, key: ConstraintKey, parsers: inout EntryParsers) {
         // Past the listed diagnostics no note is answered: no did-you-mean search either.
-        parseOptions.suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
+        let suggestionComparisons = diagnostics.count < LayoutDiagnostic.maxCount ? suggestionComparisonsLeft : 0
         let result: ParseResult
         let isVisualFormat: Bool
         switch entry.kind {
         case .visualFormat(let options):
-            result = VisualFormatParser(options: parseOptions).parse(entry.source, formatOptions: options)
+            parsers.visualFormat.options.suggestionComparisons = suggestionComparisons
+            result = parsers.visualFormat.parse(entry.source, formatOptions: options)
             isVisualFormat = true
         case .equation:
-            result = EquationParser(options: parseOptions).parse(entry.source)
+            parsers.equation.options.suggestionComparisons = suggestionComparisons
+            result = parsers.equation.parse(entry.source)
             isVisualFormat = false
         }
         suggestionComparisonsLeft -= result.suggestionComparisons
@@ -437,8 +439,19 @@ struct CompileState {
         addParts(result, resolved: &resolved, superview: vflSuperview, entry: entry, key: key)
     }
 
+    /// The two parsers of a scene's or a group's entries, made once with its options.
+    struct EntryParsers {
+        var visualFormat: VisualFormatParser
+        var equation: EquationParser
+
+        init(_ options: ParseOptions) {
+            visualFormat = VisualFormatParser(options: options)
+            equation = EquationParser(options: options)
+        }
+    }
+
     /// The last two names looked up and their indices: a string names each of its views
-    /// in several parts, so most terms resolve without hashing the name again.
+    /// in several parts, so most terms resolve without searching for the name again.
     struct RecentNames {
         var recent: (String, Int, String, Int) = ("", -1, "", -1)
 
@@ -469,8 +482,10 @@ struct CompileState {
         resolved.starts.removeAllKeepingStorage()
         var failed = false
         var reportedUnknown: Set<String> = []
-        resolved.starts.reserveCapacity(result.constraints.count + 1)
-        resolved.views.reserveCapacity(2 * result.constraints.count)
+        // Reserved only when the kept storage is too small (most entries fit what an earlier
+        // one reserved, and the call itself costs more than the check).
+        if resolved.starts.capacity < result.constraints.count + 1 { resolved.starts.reserveCapacity(result.constraints.count + 1) }
+        if resolved.views.capacity < 2 * result.constraints.count { resolved.views.reserveCapacity(2 * result.constraints.count) }
         // By index: each part's sides are read in place, not copied with the part.
         for part in result.constraints.indices {
             resolved.starts.append(resolved.views.count)
@@ -679,10 +694,12 @@ struct CompileState {
     /// Part `part` of `parts` is read in place (not copied).
     mutating func translate(_ parts: [ParsedConstraint], part: Int, items: ArraySlice<Int>) -> Expression {
         let space = coordinateSpace(of: items)
-        var usesDirection = false
-        for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { usesDirection = true }
-        for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { usesDirection = true }
-        let mirrored = isRightToLeft && usesDirection
+        // Only a right-to-left scene mirrors: the terms are not read for it otherwise.
+        var mirrored = false
+        if isRightToLeft {
+            for index in 0..<parts[part].lhs.terms.count where parts[part].lhs.terms[index].attribute.isDirectional { mirrored = true }
+            for index in 0..<parts[part].rhs.terms.count where parts[part].rhs.terms[index].attribute.isDirectional { mirrored = true }
+        }
         var terms: [Term] = []
         terms.reserveCapacity(4 * (parts[part].lhs.terms.count + parts[part].rhs.terms.count))
         var constant = parts[part].lhs.constant - parts[part].rhs.constant

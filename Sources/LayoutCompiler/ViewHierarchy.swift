@@ -18,7 +18,11 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
     public let parents: [Int]
     /// Depth in the tree: 0 for the container.
     public let depths: [Int]
-    private let indexByName: [String: Int]
+    /// Name → index, only when the views or the guides are not in strictly increasing
+    /// name order (``ViewHierarchy`` built from unsorted specs); `nil` in the sorted case,
+    /// where ``index(of:)`` searches ``names`` by bisection instead (no table to hash and
+    /// build per compile).
+    private let indexByName: [String: Int]?
 
     /// Views (the container and the scene's views): indices `0..<count`.
     public let count: Int
@@ -36,29 +40,41 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
         let total = views.count + guides.count + 2
         names.reserveCapacity(total)
         names.append("superview")
-        var indexByName = [String: Int](minimumCapacity: total)
-        indexByName["superview"] = 0
+        // The decoder sorts views and guides by name (``Scene``): then a name is found by
+        // bisection. Views or guides in another order (or with a name twice) get the table.
+        var sorted = true
         for index in views.indices {
-            indexByName[views[index].name] = names.count
+            if index > 0 && !(views[index - 1].name < views[index].name) { sorted = false }
             names.append(views[index].name)
         }
         self.count = names.count
-        for guide in guides {
-            indexByName[guide.name] = names.count
-            names.append(guide.name)
+        for index in guides.indices {
+            if index > 0 && !(guides[index - 1].name < guides[index].name) { sorted = false }
+            names.append(guides[index].name)
         }
         self.guides = count..<names.count
         self.safeArea = names.count
-        indexByName[GuideSpec.safeAreaName] = names.count
         names.append(GuideSpec.safeAreaName)
+        if sorted {
+            indexByName = nil
+        } else {
+            var table = [String: Int](minimumCapacity: total)
+            for index in names.indices { table[names[index]] = index }
+            indexByName = table
+        }
+        self.names = names
+        let (count, guideRange, safeArea, table) = (self.count, self.guides, self.safeArea, self.indexByName)
+        func lookUp(_ name: String) -> Int? {
+            Self.find(name, names: names, count: count, guides: guideRange, safeArea: safeArea, table: table)
+        }
         var parents: [Int] = []
         parents.reserveCapacity(total)
         parents.append(0)
         for index in views.indices {
-            parents.append(views[index].parent.flatMap { indexByName[$0] } ?? 0)
+            parents.append(views[index].parent.flatMap { lookUp($0) } ?? 0)
         }
         for guide in guides {
-            parents.append(guide.owner.flatMap { indexByName[$0] } ?? 0)
+            parents.append(guide.owner.flatMap { lookUp($0) } ?? 0)
         }
         parents.append(0)
         var depths = Array(repeating: -1, count: names.count)
@@ -78,16 +94,43 @@ public struct ViewHierarchy: Sendable, ViewNameLookup {
                 depths[index] = depth
             }
         }
-        self.names = names
         self.parents = parents
         self.depths = depths
-        self.indexByName = indexByName
     }
 
     /// The index of the view or guide named `name` (`superview` is 0), or `nil`.
     /// By bytes: the names are ASCII, and a name with another character (which Swift's
     /// `String` hashing may equate with one of them: `x` + U+212A and `xK`) is none of them.
-    public func index(of name: String) -> Int? { isASCII(name) ? indexByName[name] : nil }
+    public func index(of name: String) -> Int? { isASCII(name) ? lookUp(name) : nil }
+
+    /// ``find(_:names:count:guides:safeArea:table:)`` in this hierarchy.
+    private func lookUp(_ name: String) -> Int? {
+        Self.find(name, names: names, count: count, guides: guides, safeArea: safeArea, table: indexByName)
+    }
+
+    /// The index of `name` in `names`, the last item of that name: `safeArea`, a guide, a
+    /// view, `superview`, in that precedence (a table filled in index order has it too).
+    /// `table` when the views or guides are not sorted, else bisection.
+    /// - Complexity: O(log items) string comparisons when sorted.
+    private static func find(_ name: String, names: [String], count: Int, guides: Range<Int>, safeArea: Int,
+                             table: [String: Int]?) -> Int? {
+        if let table { return table[name] }
+        if name == names[safeArea] { return safeArea }
+        if let guide = bisect(name, in: guides, of: names) { return guide }
+        if let view = bisect(name, in: 1..<count, of: names) { return view }
+        return name == names[0] ? 0 : nil
+    }
+
+    /// The index of `name` in `names[range]`, which is in strictly increasing order.
+    private static func bisect(_ name: String, in range: Range<Int>, of names: [String]) -> Int? {
+        var low = range.lowerBound
+        var high = range.upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if names[middle] < name { low = middle + 1 } else { high = middle }
+        }
+        return low < range.upperBound && names[low] == name ? low : nil
+    }
 
     /// Whether item `index` is a layout guide (one of ``guides``, or ``safeArea``).
     public func isGuide(_ index: Int) -> Bool { index >= count }

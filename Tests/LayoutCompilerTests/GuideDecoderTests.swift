@@ -35,6 +35,24 @@ struct GuideDecoderTests {
         #expect(!hierarchy.isLayoutGuide(named: "card") && !hierarchy.isLayoutGuide(named: "superview"))
     }
 
+    /// ``ViewHierarchy/index(of:)`` finds every item by name, whether the views and guides
+    /// come sorted (as the decoder gives them: bisection) or not (a table), with the same
+    /// answers: `superview` 0, `safeArea` last, unknown and non-ASCII names `nil`.
+    @Test func namesAreFoundSortedOrNot() {
+        let views = [ViewSpec(name: "b"), ViewSpec(name: "d", parent: "b"), ViewSpec(name: "f")]
+        let guides = [GuideSpec(name: "a"), GuideSpec(name: "c", owner: "d"), GuideSpec(name: "e")]
+        let sorted = ViewHierarchy(views: views, guides: guides)
+        #expect(sorted.names == ["superview", "b", "d", "f", "a", "c", "e", "safeArea"])
+        #expect(sorted.parents == [0, 0, 1, 0, 0, 2, 0, 0])
+        let unsorted = ViewHierarchy(views: views.reversed(), guides: guides.reversed())
+        #expect(unsorted.names == ["superview", "f", "d", "b", "e", "c", "a", "safeArea"])
+        #expect(unsorted.parents == [0, 0, 3, 0, 0, 2, 0, 0])
+        for hierarchy in [sorted, unsorted] {
+            for (index, name) in hierarchy.names.enumerated() { #expect(hierarchy.index(of: name) == index) }
+            for name in ["", "g", "B", "aa", "superviews", "safearea", "b\u{301}"] { #expect(hierarchy.index(of: name) == nil) }
+        }
+    }
+
     @Test("422 invalid_scene for a guide's name or owner", arguments: [
         (#"{"views":["a"],"guides":{"g":{"owner":"b"}}}"#, "Layout guide 'g' names an unknown owner 'b'", "$.guides.g.owner"),
         (#"{"views":["a"],"guides":{"a":{}}}"#, "Layout guide 'a' has the name of a view: guides and views share one namespace", "$.guides.a"),
