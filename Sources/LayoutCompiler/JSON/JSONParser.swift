@@ -825,16 +825,20 @@ private final class ScratchStack<Element> {
     }
 
     /// Pushes `element`, doubling the storage when full.
+    @inline(__always)
     func append(_ element: consuming Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (storage + count).initialize(to: element)
         count += 1
+    }
+
+    /// Doubles the storage.
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 
     /// The elements from index `base` to the top, in place (valid until the next push or pop).
