@@ -20,6 +20,11 @@ struct DecodingContext {
         LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
     }
 
+    /// ``typeError(_:expected:found:)-(_,_,JSONValue)`` of a node (the same message).
+    func typeError(_ path: String, expected: String, found: JSONNode) -> LayoutDiagnostic {
+        LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
+    }
+
     /// Reports every member of a fixed-field object that is not in `known` (with the
     /// closest known name as a hint), and every known member given more than once. Both
     /// are errors: a misspelt field (`"contraints"`) would otherwise be silently ignored,
@@ -54,6 +59,50 @@ struct DecodingContext {
         return given
     }
 
+    /// ``checkMembers(_:known:path:)-([(String,JSONValue)],_,_)`` of an object in a tape: the same
+    /// diagnostics, in the same order; a member's name is made into a `String` only for a
+    /// diagnostic.
+    ///
+    /// - Returns: for each field of `known`, the tape index of the value of the last member
+    ///   with its bytes (what ``JSONNode/subscript(_:)`` finds), or -1 when absent.
+    @discardableResult
+    mutating func checkMembers(_ members: JSONMembers, known: [String], path: @autoclosure () -> String) -> MemberIndices {
+        var given = MemberIndices()
+        let tape = members.tape
+        var index = members.first
+        for _ in 0..<members.count {
+            let nameNode = JSONNode(tape: tape, index: index)
+            if let field = Self.field(named: nameNode, in: known) {
+                if given[field] >= 0 {
+                    let name = nameNode.stringValue!
+                    typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
+                }
+                given[field] = index + 1
+            } else {
+                let name = nameNode.stringValue!
+                var suggestion = ""
+                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
+                    suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                }
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
+            }
+            index = tape.nodes[index + 1].next
+        }
+        return given
+    }
+
+    /// The index in `known` of the name with `name`'s bytes (a string node), or `nil`;
+    /// names of another length are passed over without comparing bytes.
+    @inline(__always)
+    static func field(named name: JSONNode, in known: [String]) -> Int? {
+        let node = name.node
+        let count = node.kind == .string ? node.count : name.tape.strings[node.count].utf8.count
+        for index in known.indices where known[index].utf8.count == count && name.hasBytes(of: known[index]) {
+            return index
+        }
+        return nil
+    }
+
     /// The index in `known` of the name with `name`'s bytes, or `nil`; names of another
     /// length are passed over without comparing bytes.
     @inline(__always)
@@ -71,6 +120,23 @@ struct DecodingContext {
             typeErrors.append(typeError(path(), expected: "a number (points)", found: value))
             return nil
         }
+        return checkedLength(number, path: path(), nonNegative: nonNegative)
+    }
+
+    /// ``optionalNumber(_:path:nonNegative:)-(JSONValue?,_,_)`` of a node.
+    mutating func optionalNumber(_ value: JSONNode?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
+        guard let value else { return nil }
+        let node = value.node
+        guard node.kind == .number else {
+            typeErrors.append(typeError(path(), expected: "a number (points)", found: value))
+            return nil
+        }
+        return checkedLength(node.number, path: path(), nonNegative: nonNegative)
+    }
+
+    /// `number`, or `nil` after a diagnostic when it is beyond the magnitude limit or,
+    /// with `nonNegative`, below 0.
+    private mutating func checkedLength(_ number: Double, path: @autoclosure () -> String, nonNegative: Bool) -> Double? {
         if abs(number) > maximumMagnitude {
             sceneErrors.append(LayoutDiagnostic(code: .limitExceeded, message: "\(path()) is \(JSONWriter.format(number)); lengths are limited to ±\(JSONWriter.format(maximumMagnitude)) points (limit maxMagnitude)", path: path()))
             return nil
@@ -83,7 +149,7 @@ struct DecodingContext {
     }
 
     /// `-1` or absent: no intrinsic size on that axis (`UIView.noIntrinsicMetric`).
-    mutating func intrinsicMetric(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
+    mutating func intrinsicMetric(_ value: JSONNode?, path: @autoclosure () -> String) -> Double? {
         guard let number = optionalNumber(value, path: path()) else { return nil }
         if number == -1 { return nil }
         if number < 0 {
@@ -94,9 +160,9 @@ struct DecodingContext {
     }
 
     /// A priority: a number in 1...1000, or `required`/`high`/`low`/`fittingSize`.
-    mutating func priority(_ value: JSONValue?, path: @autoclosure () -> String) -> Double? {
+    mutating func priority(_ value: JSONNode?, path: @autoclosure () -> String) -> Double? {
         guard let value else { return nil }
-        switch value {
+        switch value.shape {
         case .number(let number):
             guard number >= 1 && number <= 1000 else {
                 sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Priority \(JSONWriter.format(number)) at \(path()) is out of range: priorities run from 1 to 1000", path: path()))
@@ -120,9 +186,9 @@ struct DecodingContext {
         }
     }
 
-    mutating func axisPriorities(_ value: JSONValue?, path: @autoclosure () -> String, defaults: AxisPriorities) -> AxisPriorities {
+    mutating func axisPriorities(_ value: JSONNode?, path: @autoclosure () -> String, defaults: AxisPriorities) -> AxisPriorities {
         guard let value else { return defaults }
-        guard case .object(let members) = value else {
+        guard let members = value.objectValue else {
             typeErrors.append(typeError(path(), expected: "an object {horizontal, vertical}", found: value))
             return defaults
         }
@@ -132,9 +198,9 @@ struct DecodingContext {
             vertical: priority(at.value(1, in: members), path: path() + ".vertical") ?? defaults.vertical)
     }
 
-    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONValue?, path: @autoclosure () -> String, default defaultValue: Value) -> Value where Value.RawValue == String {
+    mutating func enumeration<Value: RawRepresentable & CaseIterableNames>(_ value: JSONNode?, path: @autoclosure () -> String, default defaultValue: Value) -> Value where Value.RawValue == String {
         guard let value else { return defaultValue }
-        guard case .string(let text) = value else {
+        guard let text = value.stringValue else {
             typeErrors.append(typeError(path(), expected: "one of \(Value.allNames.joined(separator: ", "))", found: value))
             return defaultValue
         }
@@ -167,6 +233,14 @@ struct MemberIndices {
     func value(_ field: Int, in members: [(String, JSONValue)]) -> JSONValue? {
         let index = self[field]
         return index >= 0 ? members[index].1 : nil
+    }
+
+    /// The value of `field`'s member in the tape of `members` (found by
+    /// ``DecodingContext/checkMembers(_:known:path:)-(JSONMembers,_,_)``, which keeps tape indices), or `nil`.
+    @inline(__always)
+    func value(_ field: Int, in members: JSONMembers) -> JSONNode? {
+        let index = self[field]
+        return index >= 0 ? JSONNode(tape: members.tape, index: index) : nil
     }
 
     /// The index of `field`'s member, or -1.

@@ -8,9 +8,9 @@ extension SceneDecoder {
     /// The members of a layout guide.
     static let guideMembers = ["owner"]
 
-    func decodeGuides(_ value: JSONValue?, _ context: inout DecodingContext) -> [GuideSpec] {
+    func decodeGuides(_ value: JSONNode?, _ context: inout DecodingContext) -> [GuideSpec] {
         guard let value else { return [] }
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError("$.guides", expected: "an object of name → layout guide", found: value))
             return []
         }
@@ -18,14 +18,14 @@ extension SceneDecoder {
         guides.reserveCapacity(members.count)
         for (name, body) in members {
             func path() -> String { "$.guides" + pathComponent(name) }
-            guard case .object(let fields) = body else {
+            guard case .object(let fields) = body.shape else {
                 context.typeErrors.append(context.typeError(path(), expected: "an object (a layout guide: {\"owner\": VIEW})", found: body))
                 continue
             }
             context.checkMembers(fields, known: Self.guideMembers, path: path())
             var guide = GuideSpec(name: name)
             if let owner = body["owner"] {
-                if case .string(let ownerName) = owner {
+                if case .string(let ownerName) = owner.shape {
                     guide.owner = ownerName
                 } else {
                     context.typeErrors.append(context.typeError(path() + ".owner", expected: "a view name (a string)", found: owner))

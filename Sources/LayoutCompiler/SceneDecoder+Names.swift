@@ -228,18 +228,17 @@ extension SceneDecoder {
     /// included groups and `explain` entries; a 422 `limit_exceeded` for each exceeded.
     /// A member of the wrong type counts nothing here (it is a 400 of its own).
     /// - Complexity: O(1).
-    func countLimitErrors(_ json: JSONValue) -> [LayoutDiagnostic] {
-        func count(_ value: JSONValue?) -> Int {
-            switch value {
-            case .some(.array(let elements)): return elements.count
-            case .some(.object(let members)): return members.count
+    func countLimitErrors(_ json: JSONNode) -> [LayoutDiagnostic] {
+        func count(_ value: JSONNode?) -> Int {
+            switch value?.node.kind {
+            case .array?, .object?: return value!.node.count
             default: return 0
             }
         }
         var errors: [LayoutDiagnostic] = []
         let views = count(json["views"])
         var guides = 0
-        if case .object(let members)? = json["guides"] { guides = members.count }
+        if let members = json["guides"]?.objectValue { guides = members.count }
         let constraints = json["constraints"]?.arrayValue?.count ?? 0
         let sizes = json["sizes"]?.arrayValue?.count
         let groups = json["groups"]?.arrayValue?.count ?? 0

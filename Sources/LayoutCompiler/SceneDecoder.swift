@@ -15,24 +15,32 @@ public struct SceneDecoder: Sendable {
     ///
     /// - Throws: ``SceneRejection`` (``SceneRejection/Reason/malformed`` with `invalid_json` for malformed JSON).
     public func decode(body: some Collection<UInt8>) throws(SceneRejection) -> Scene {
-        let json: JSONValue
+        let tape: JSONTape
         do {
-            json = try JSONParser(maximumDepth: limits.maxJSONDepth).parse(body)
+            tape = try JSONParser(maximumDepth: limits.maxJSONDepth).parseTape(Array(body))
         } catch {
             throw SceneRejection(.malformed, diagnostics: [
                 LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(error.message)")
             ])
         }
-        return try decode(json)
+        return try decode(tape)
+    }
+
+    /// Decodes a parsed JSON document (through its tape, ``decode(_:)-(JSONTape)``).
+    ///
+    /// - Throws: ``SceneRejection``, as ``decode(_:)-(JSONTape)``.
+    public func decode(_ json: JSONValue) throws(SceneRejection) -> Scene {
+        try decode(JSONTape(json))
     }
 
     /// Decodes a parsed JSON document.
     ///
     /// - Throws: ``SceneRejection``: `malformed` with every type error found, else `invalid` with every
     ///   name, hierarchy and limit error found.
-    public func decode(_ json: JSONValue) throws(SceneRejection) -> Scene {
+    public func decode(_ tape: JSONTape) throws(SceneRejection) -> Scene {
+        let json = tape.root
         var context = DecodingContext()
-        guard case .object(let members) = json else {
+        guard case .object(let members) = json.shape else {
             throw SceneRejection(.malformed, diagnostics: [
                 context.typeError("$", expected: "an object (a scene)", found: json)
             ])
@@ -77,15 +85,15 @@ public struct SceneDecoder: Sendable {
     /// `VIEW.FIELD` with `FIELD` one of `x y width height` and `VIEW` a name
     /// (`[A-Za-z_][A-Za-z0-9_]*`); another type or spelling is a 400 `invalid_scene`
     /// naming the element's path. Split and checked by bytes.
-    private func decodeExplain(_ value: JSONValue?, _ context: inout DecodingContext) -> [FieldReference] {
+    private func decodeExplain(_ value: JSONNode?, _ context: inout DecodingContext) -> [FieldReference] {
         guard let value else { return [] }
-        guard case .array(let elements) = value else {
+        guard case .array(let elements) = value.shape else {
             context.typeErrors.append(context.typeError("$.explain", expected: "an array of \"VIEW\" or \"VIEW.FIELD\" strings", found: value))
             return []
         }
         var references: [FieldReference] = []
         for (index, element) in elements.enumerated() {
-            guard case .string(let text) = element else {
+            guard case .string(let text) = element.shape else {
                 context.typeErrors.append(context.typeError("$.explain[\(index)]", expected: "a string \"VIEW\" or \"VIEW.FIELD\"", found: element))
                 continue
             }
@@ -213,8 +221,14 @@ public struct SceneDecoder: Sendable {
     ///
     /// - Throws: ``SceneRejection`` (`malformed`) for wrong types, (`invalid`) for invalid ones.
     public func decodeGroupBody(_ json: JSONValue, stored: Bool = false) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
+        try decodeGroupBody(tape: JSONTape(json), stored: stored)
+    }
+
+    /// ``decodeGroupBody(_:stored:)`` of the body's tape.
+    private func decodeGroupBody(tape: JSONTape, stored: Bool) throws(SceneRejection) -> (constraints: [ConstraintEntry], metrics: [String: Double]) {
+        let json = tape.root
         var context = DecodingContext()
-        guard case .object(let members) = json else {
+        guard case .object(let members) = json.shape else {
             throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
         context.checkMembers(members, known: Self.groupBodyMembers, path: "$")
@@ -223,11 +237,11 @@ public struct SceneDecoder: Sendable {
         }
         let constraints = decodeConstraints(json["constraints"], path: "$.constraints", &context)
         let metrics: [String: Double]
-        if stored, case .object(let members)? = json["metrics"] {
+        if stored, let members = json["metrics"]?.objectValue {
             // As stored: a dictionary, as the earlier build that accepted it built one
             // (its names were checked then).
             var dictionary: [String: Double] = [:]
-            for case (let name, .number(let points)) in members { dictionary[name] = points }
+            for (name, value) in members { if case .number(let points) = value.shape { dictionary[name] = points } }
             metrics = dictionary
             if !context.typeErrors.isEmpty {
                 throw SceneRejection(.malformed, diagnostics: context.typeErrors)
@@ -258,10 +272,10 @@ public struct SceneDecoder: Sendable {
 
     // MARK: - Parts
 
-    private func decodeContainer(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> Container {
+    private func decodeContainer(_ value: JSONNode?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> Container {
         var container = Container()
         guard let value else { return container }
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError(path(), expected: "an object", found: value))
             return container
         }
@@ -274,11 +288,11 @@ public struct SceneDecoder: Sendable {
     }
 
     /// `{top, left, bottom, right}`, each absent side `defaultInset` points (8 for margins, 0 for the safe area).
-    func decodeInsets(_ value: JSONValue?, path: @autoclosure () -> String, default defaultInset: Double = 8,
+    func decodeInsets(_ value: JSONNode?, path: @autoclosure () -> String, default defaultInset: Double = 8,
                       _ context: inout DecodingContext) -> Insets {
         var insets = Insets(top: defaultInset, left: defaultInset, bottom: defaultInset, right: defaultInset)
         guard let value else { return insets }
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError(path(), expected: "an object {top, left, bottom, right}", found: value))
             return insets
         }
@@ -290,14 +304,14 @@ public struct SceneDecoder: Sendable {
         return insets
     }
 
-    private func decodeViews(_ value: JSONValue?, _ context: inout DecodingContext) -> [ViewSpec] {
+    private func decodeViews(_ value: JSONNode?, _ context: inout DecodingContext) -> [ViewSpec] {
         guard let value else { return [] }
         var views: [ViewSpec] = []
-        switch value {
+        switch value.shape {
         case .array(let elements):
             views.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
-                guard case .string(let name) = element else {
+                guard case .string(let name) = element.shape else {
                     context.typeErrors.append(context.typeError("$.views[\(index)]", expected: "a view name (a string)", found: element))
                     continue
                 }
@@ -309,19 +323,19 @@ public struct SceneDecoder: Sendable {
             views.reserveCapacity(members.count)
             for (name, body) in members {
                 func path() -> String { "$.views" + pathComponent(name) }
-                guard case .object(let fields) = body else {
+                guard case .object(let fields) = body.shape else {
                     context.typeErrors.append(context.typeError(path(), expected: "an object (a view)", found: body))
                     continue
                 }
                 // Each field read where the check found it (one pass over the members).
                 let at = context.checkMembers(fields, known: Self.viewMembers, path: path())
                 @inline(__always)
-                func member(_ field: ViewMember) -> JSONValue? { at.value(field.rawValue, in: fields) }
+                func member(_ field: ViewMember) -> JSONNode? { at.value(field.rawValue, in: fields) }
                 // Each field decoded in the order of its diagnostics, then the view built in
                 // one go with the memberwise initializer (in place, no copy field by field).
                 var parent: String?
                 if let value = member(.parent) {
-                    if case .string(let parentName) = value {
+                    if case .string(let parentName) = value.shape {
                         parent = parentName
                     } else {
                         context.typeErrors.append(context.typeError(path() + ".parent", expected: "a view name (a string)", found: value))
@@ -329,7 +343,7 @@ public struct SceneDecoder: Sendable {
                 }
                 var intrinsicWidth: Double?, intrinsicHeight: Double?
                 if let size = member(.intrinsicSize) {
-                    if case .object(let sizeFields) = size {
+                    if case .object(let sizeFields) = size.shape {
                         let sizeAt = context.checkMembers(sizeFields, known: Self.sizeMembers, path: path() + ".intrinsicSize")
                         intrinsicWidth = context.intrinsicMetric(sizeAt.value(0, in: sizeFields), path: path() + ".intrinsicSize.width")
                         intrinsicHeight = context.intrinsicMetric(sizeAt.value(1, in: sizeFields), path: path() + ".intrinsicSize.height")
@@ -347,7 +361,7 @@ public struct SceneDecoder: Sendable {
                 if let value = member(.stack) { stack = decodeStack(value, path: path() + ".stack", &context) }
                 var isHidden = false
                 if let hidden = member(.hidden) {
-                    if case .bool(let flag) = hidden { isHidden = flag } else {
+                    if case .bool(let flag) = hidden.shape { isHidden = flag } else {
                         context.typeErrors.append(context.typeError(path() + ".hidden", expected: "true or false", found: hidden))
                     }
                 }
@@ -384,13 +398,13 @@ public struct SceneDecoder: Sendable {
     /// The `text` member of a view (contract, "Text"): wrong types are 400s, values out of
     /// range (a size ≤ 0 or over ``TextSpec/maxFontSize``, a weight outside 100–900, a string
     /// over ``TextSpec/maxStringLength`` characters, negative lines or width) 422s.
-    private func decodeText(_ value: JSONValue, path: String, _ context: inout DecodingContext) -> TextSpec? {
-        guard case .object(let fields) = value else {
+    private func decodeText(_ value: JSONNode, path: String, _ context: inout DecodingContext) -> TextSpec? {
+        guard case .object(let fields) = value.shape else {
             context.typeErrors.append(context.typeError(path, expected: "an object {string, font, numberOfLines, preferredMaxLayoutWidth}", found: value))
             return nil
         }
         context.checkMembers(fields, known: Self.textMembers, path: path)
-        guard case .string(let string)? = value["string"] else {
+        guard let string = value["string"]?.stringValue else {
             // An absent member is said to be missing (not "found null": the client sent no null).
             context.typeErrors.append(value["string"].map { context.typeError(path + ".string", expected: "a string", found: $0) }
                 ?? LayoutDiagnostic(code: .invalidScene, message: "Missing member 'string' at \(path): a label's text is required", path: path + ".string"))
@@ -405,10 +419,10 @@ public struct SceneDecoder: Sendable {
             invalid("\(path).string has \(string.count) characters; a label's string is at most \(TextSpec.maxStringLength) characters", path + ".string")
         }
         if let font = value["font"] {
-            if case .object(let fontFields) = font {
+            if case .object(let fontFields) = font.shape {
                 context.checkMembers(fontFields, known: Self.fontMembers, path: path + ".font")
                 if let family = font["family"] {
-                    if case .string(let name) = family {
+                    if case .string(let name) = family.shape {
                         if name.utf8.count > SceneLimits.maxNameLength {
                             invalid("\(path).font.family is \(name.utf8.count) bytes long; family names are at most \(SceneLimits.maxNameLength) (limit maxNameLength)", path + ".font.family")
                         } else {
@@ -419,7 +433,7 @@ public struct SceneDecoder: Sendable {
                     }
                 }
                 if let size = font["size"] {
-                    if case .number(let points) = size {
+                    if case .number(let points) = size.shape {
                         if !(points > 0) || points > TextSpec.maxFontSize {
                             invalid("\(path).font.size is \(JSONWriter.format(points)); a font size is > 0 and at most \(JSONWriter.format(TextSpec.maxFontSize)) points", path + ".font.size")
                         } else {
@@ -430,7 +444,7 @@ public struct SceneDecoder: Sendable {
                     }
                 }
                 if let weight = font["weight"] {
-                    if case .number(let number) = weight {
+                    if case .number(let number) = weight.shape {
                         if number.rounded() != number || number < 100 || number > 900 {
                             invalid("\(path).font.weight is \(JSONWriter.format(number)); a weight is a whole number from 100 to 900", path + ".font.weight")
                         } else {
@@ -441,7 +455,7 @@ public struct SceneDecoder: Sendable {
                     }
                 }
                 if let italic = font["italic"] {
-                    if case .bool(let flag) = italic { text.italic = flag } else {
+                    if case .bool(let flag) = italic.shape { text.italic = flag } else {
                         context.typeErrors.append(context.typeError(path + ".font.italic", expected: "true or false", found: italic))
                     }
                 }
@@ -450,7 +464,7 @@ public struct SceneDecoder: Sendable {
             }
         }
         if let lines = value["numberOfLines"] {
-            if case .number(let number) = lines {
+            if case .number(let number) = lines.shape {
                 if number.rounded() != number || number < 0 || number > Double(TextSpec.maxNumberOfLines) {
                     invalid("\(path).numberOfLines is \(JSONWriter.format(number)); it is a whole number from 0 (as many as needed) to \(TextSpec.maxNumberOfLines)", path + ".numberOfLines")
                 } else {
@@ -471,9 +485,9 @@ public struct SceneDecoder: Sendable {
     /// the second, as a repeated field is: names are compared by their bytes, and only
     /// valid (ASCII) names are put in a set (an invalid one is a 422 of its own).
     /// - Complexity: O(metrics).
-    private func decodeMetrics(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [(name: String, points: Double)] {
+    private func decodeMetrics(_ value: JSONNode?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [(name: String, points: Double)] {
         guard let value else { return [] }
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError(path(), expected: "an object of name → number", found: value))
             return []
         }
@@ -485,7 +499,7 @@ public struct SceneDecoder: Sendable {
                 context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Metric '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
                 continue
             }
-            guard case .number(let points) = number else {
+            guard case .number(let points) = number.shape else {
                 context.typeErrors.append(context.typeError(path() + pathComponent(name), expected: "a number (points)", found: number))
                 continue
             }
@@ -522,9 +536,9 @@ public struct SceneDecoder: Sendable {
         return metrics
     }
 
-    private func decodeConstraints(_ value: JSONValue?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [ConstraintEntry] {
+    private func decodeConstraints(_ value: JSONNode?, path: @autoclosure () -> String, _ context: inout DecodingContext) -> [ConstraintEntry] {
         guard let value else { return [] }
-        guard case .array(let elements) = value else {
+        guard case .array(let elements) = value.shape else {
             context.typeErrors.append(context.typeError(path(), expected: "an array of constraints", found: value))
             return []
         }
@@ -532,7 +546,7 @@ public struct SceneDecoder: Sendable {
         entries.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
             func elementPath() -> String { "\(path())[\(index)]" }
-            switch element {
+            switch element.shape {
             case .string(let source):
                 entries.append(ConstraintEntry(kind: isVisualFormat(source) ? .visualFormat(options: []) : .equation, source: source))
             case .object(let members):
@@ -541,7 +555,7 @@ public struct SceneDecoder: Sendable {
                 let hasUnknownField = context.typeErrors.count > errorsBefore
                 var id: String?
                 if let idValue = at.value(3, in: members) {
-                    if case .string(let text) = idValue {
+                    if case .string(let text) = idValue.shape {
                         id = text
                         // Echoed in every diagnostic and constraint ref of the entry.
                         if text.utf8.count > SceneLimits.maxNameLength, text.unicodeScalars.count > SceneLimits.maxNameLength {
@@ -557,13 +571,13 @@ public struct SceneDecoder: Sendable {
                 let priority = context.priority(at.value(4, in: members), path: elementPath() + ".priority")
                 let vfl = at.value(0, in: members)
                 let equation = at.value(1, in: members)
-                switch (vfl, equation) {
+                switch (vfl?.shape, equation?.shape) {
                 case (.some(.string(let source)), nil):
                     var options: [String] = []
                     if let optionsValue = at.value(2, in: members) {
-                        if case .array(let list) = optionsValue {
+                        if case .array(let list) = optionsValue.shape {
                             for (optionIndex, option) in list.enumerated() {
-                                if case .string(let name) = option { options.append(name) } else {
+                                if case .string(let name) = option.shape { options.append(name) } else {
                                     context.typeErrors.append(context.typeError("\(elementPath()).options[\(optionIndex)]", expected: "a format option name (a string)", found: option))
                                 }
                             }
@@ -579,10 +593,10 @@ public struct SceneDecoder: Sendable {
                     entries.append(ConstraintEntry(kind: .equation, source: source, id: id, priority: priority))
                 case (.some, .some):
                     context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A constraint object has either \"vfl\" or \"equation\", not both", path: elementPath()))
-                case (.some(let other), nil):
-                    context.typeErrors.append(context.typeError(elementPath() + ".vfl", expected: "a string", found: other))
-                case (nil, .some(let other)):
-                    context.typeErrors.append(context.typeError(elementPath() + ".equation", expected: "a string", found: other))
+                case (.some, nil):
+                    context.typeErrors.append(context.typeError(elementPath() + ".vfl", expected: "a string", found: vfl!))
+                case (nil, .some):
+                    context.typeErrors.append(context.typeError(elementPath() + ".equation", expected: "a string", found: equation!))
                 case (nil, nil):
                     // A misspelt `eqation` was just reported, with its suggestion: once is enough.
                     if !hasUnknownField {
@@ -596,9 +610,9 @@ public struct SceneDecoder: Sendable {
         return entries
     }
 
-    private func decodeGroups(_ value: JSONValue?, _ context: inout DecodingContext) -> [GroupReference] {
+    private func decodeGroups(_ value: JSONNode?, _ context: inout DecodingContext) -> [GroupReference] {
         guard let value else { return [] }
-        guard case .array(let elements) = value else {
+        guard case .array(let elements) = value.shape else {
             context.typeErrors.append(context.typeError("$.groups", expected: "an array of group names", found: value))
             return []
         }
@@ -608,7 +622,7 @@ public struct SceneDecoder: Sendable {
         // refs (`group:nest/0`): an error at the second, naming the first.
         var firstIndex: [String: Int] = [:]   // lookups only
         for (index, element) in elements.enumerated() {
-            guard case .string(let text) = element else {
+            guard case .string(let text) = element.shape else {
                 context.typeErrors.append(context.typeError("$.groups[\(index)]", expected: "a group name (a string)", found: element))
                 continue
             }
@@ -642,16 +656,16 @@ public struct SceneDecoder: Sendable {
         return groups
     }
 
-    private func decodeOptions(_ value: JSONValue?, _ context: inout DecodingContext) -> Options {
+    private func decodeOptions(_ value: JSONNode?, _ context: inout DecodingContext) -> Options {
         var options = Options()
         guard let value else { return options }
-        guard case .object(let members) = value else {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError("$.options", expected: "an object", found: value))
             return options
         }
         context.checkMembers(members, known: Self.optionMembers, path: "$.options")
         if let spacing = value["spacing"] {
-            if case .object(let fields) = spacing {
+            if case .object(let fields) = spacing.shape {
                 context.checkMembers(fields, known: Self.spacingMembers, path: "$.options.spacing")
                 options.siblingSpacing = context.optionalNumber(spacing["sibling"], path: "$.options.spacing.sibling") ?? 8
                 options.superviewSpacing = context.optionalNumber(spacing["superview"], path: "$.options.spacing.superview") ?? 20
@@ -665,7 +679,7 @@ public struct SceneDecoder: Sendable {
         options.coordinates = context.enumeration(value["coordinates"], path: "$.options.coordinates", default: .parent)
         if let scale = value["displayScale"] {
             // 1, 2 or 3 (as a JSON number: 2.0 is 2); anything else is a 400 naming the path.
-            if case .number(let number) = scale, number == 1 || number == 2 || number == 3 {
+            if case .number(let number) = scale.shape, number == 1 || number == 2 || number == 3 {
                 options.displayScale = Int(number)
             } else {
                 context.typeErrors.append(LayoutDiagnostic(
@@ -675,6 +689,36 @@ public struct SceneDecoder: Sendable {
         return options
     }
 
+    private func decodeSizes(_ value: JSONNode?, _ context: inout DecodingContext) -> [ContainerSize]? {
+        guard let value else { return nil }
+        guard case .array(let elements) = value.shape else {
+            context.typeErrors.append(context.typeError("$.sizes", expected: "an array of {width?, height?}", found: value))
+            return nil
+        }
+        // The contract's `sizes` lists the sizes to answer, one layout each: an empty list
+        // would answer no layout at all (and not the container's), so it is refused (422).
+        if elements.isEmpty {
+            context.sceneErrors.append(LayoutDiagnostic(
+                code: .invalidScene,
+                message: "$.sizes is empty: give at least one size ({\"width\"?, \"height\"?}), or leave sizes out to lay out the container",
+                path: "$.sizes"))
+        }
+        var sizes: [ContainerSize] = []
+        for (index, element) in elements.enumerated() {
+            func path() -> String { "$.sizes[\(index)]" }
+            guard case .object(let members) = element.shape else {
+                context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
+                continue
+            }
+            let at = context.checkMembers(members, known: Self.sizeMembers, path: path())
+            sizes.append(ContainerSize(
+                width: context.optionalNumber(at.value(0, in: members), path: path() + ".width", nonNegative: true),
+                height: context.optionalNumber(at.value(1, in: members), path: path() + ".height", nonNegative: true)))
+        }
+        return sizes
+    }
+
+    /// ``decodeSizes(_:_:)-(JSONNode?,_)`` of a value read alone (a structure hit's sizes).
     private func decodeSizes(_ value: JSONValue?, _ context: inout DecodingContext) -> [ContainerSize]? {
         guard let value else { return nil }
         guard case .array(let elements) = value else {

@@ -72,8 +72,8 @@ extension StackSpec.Alignment: CaseIterableNames { static var allNames: [String]
 extension SceneDecoder {
     /// Decodes a view's `stack` object; wrong shapes and types are 400 `invalid_scene`
     /// diagnostics naming the JSON path (in `context.typeErrors`).
-    func decodeStack(_ value: JSONValue, path: String, _ context: inout DecodingContext) -> StackSpec? {
-        guard case .object(let members) = value else {
+    func decodeStack(_ value: JSONNode, path: String, _ context: inout DecodingContext) -> StackSpec? {
+        guard case .object(let members) = value.shape else {
             context.typeErrors.append(context.typeError(path, expected: "an object (a stack view)", found: value))
             return nil
         }
@@ -84,9 +84,9 @@ extension SceneDecoder {
         stack.alignment = context.enumeration(value["alignment"], path: path + ".alignment", default: .fill)
         stack.spacing = context.optionalNumber(value["spacing"], path: path + ".spacing") ?? 0
         if let arranged = value["arranged"] {
-            if case .array(let elements) = arranged {
+            if case .array(let elements) = arranged.shape {
                 for (index, element) in elements.enumerated() {
-                    if case .string(let name) = element { stack.arranged.append(name) } else {
+                    if case .string(let name) = element.shape { stack.arranged.append(name) } else {
                         context.typeErrors.append(context.typeError("\(path).arranged[\(index)]", expected: "a view name (a string)", found: element))
                     }
                 }
@@ -97,7 +97,7 @@ extension SceneDecoder {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A stack needs an \"arranged\" array (it may be empty) at \(path)", path: path + ".arranged"))
         }
         if let custom = value["customSpacing"] {
-            if case .object(let entries) = custom {
+            if case .object(let entries) = custom.shape {
                 for (name, number) in entries {
                     let entryPath = path + ".customSpacing" + pathComponent(name)
                     // A key is a view name: validated by its bytes before it is compared or
@@ -109,7 +109,7 @@ extension SceneDecoder {
                     }
                     if stack.customSpacing[name] != nil {
                         context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path).customSpacing; give it once", path: entryPath))
-                    } else if case .number = number {
+                    } else if case .number = number.shape {
                         // `nil` beyond the magnitude limit, which is reported.
                         if let points = context.optionalNumber(number, path: entryPath) { stack.customSpacing[name] = points }
                     } else {
@@ -243,9 +243,9 @@ extension SceneDecoder {
 
 extension DecodingContext {
     /// `true` or `false`; absent is `false`.
-    mutating func flag(_ value: JSONValue?, path: @autoclosure () -> String) -> Bool {
+    mutating func flag(_ value: JSONNode?, path: @autoclosure () -> String) -> Bool {
         guard let value else { return false }
-        guard case .bool(let flag) = value else {
+        guard case .bool(let flag) = value.shape else {
             typeErrors.append(typeError(path(), expected: "true or false", found: value))
             return false
         }

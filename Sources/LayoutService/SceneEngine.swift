@@ -177,16 +177,16 @@ public struct SceneEngine: Sendable {
         } else {
             // The canonical form is written while the body is parsed (the same bytes as
             // the writer's over `CacheKey.split`'s parts).
-            let json: JSONValue, canonical: CanonicalScene
+            let tape: JSONTape, canonical: CanonicalScene
             do {
-                (json, canonical) = try JSONParser(maximumDepth: limits.maxJSONDepth).parseCanonical(body)
+                (tape, canonical) = try JSONParser(maximumDepth: limits.maxJSONDepth).parseCanonicalTape(body)
             } catch {
                 return .failure(.malformedJSON(error.message))
             }
             digest = CacheKey.structureDigest(canonical: canonical.structure)
             sizeJSON = canonical.sizeJSON
             do {
-                scene = try decoder.decode(json)
+                scene = try decoder.decode(tape)
             } catch {
                 return .failure(EngineFailure(error))
             }

@@ -65,6 +65,27 @@ public struct JSONParser: Sendable {
         }
     }
 
+    /// ``parseCanonical(_:)``, the value written to a tape (``JSONTape``) instead of a
+    /// tree: the same errors, the same canonical bytes, and the same values read through
+    /// ``JSONNode`` as through the ``JSONValue`` the tree would hold.
+    public func parseCanonicalTape(_ bytes: [UInt8]) throws(SyntaxError) -> (tape: JSONTape, canonical: CanonicalScene) {
+        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: ByteBuffer(capacity: buffer.count + 16),
+                                tape: TapeBuilder(capacity: buffer.count / 8 + 8))
+            _ = try parse(reader: &reader, buffer: buffer)
+            return (JSONTape(reader.tape!, bytes: buffer), reader.canonicalScene())
+        }
+    }
+
+    /// ``parse(_:)``, the value written to a tape (``JSONTape``) instead of a tree.
+    public func parseTape(_ bytes: [UInt8]) throws(SyntaxError) -> JSONTape {
+        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: nil, tape: TapeBuilder(capacity: buffer.count / 8 + 8))
+            _ = try parse(reader: &reader, buffer: buffer)
+            return JSONTape(reader.tape!, bytes: buffer)
+        }
+    }
+
     @inline(__always)
     private func parse(buffer: UnsafeBufferPointer<UInt8>) throws(SyntaxError) -> JSONValue {
         var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: nil)
@@ -95,6 +116,9 @@ private struct Reader {
     /// collected here and copied out once, into an array of their exact count, instead
     /// of growing an array of their own member by member.
     let memberStack = ScratchStack<(String, JSONValue)>()
+    /// With a tape, instead of ``memberStack``: the tape index of the name node of each
+    /// member of the objects being parsed, innermost last.
+    let memberNames = ScratchStack<Int>()
     /// The same for the elements of the arrays being parsed.
     let elementStack = ScratchStack<JSONValue>()
     /// The canonical form written so far (``JSONParser/parseCanonical(_:)``), or `nil`
@@ -122,9 +146,15 @@ private struct Reader {
     /// The document position of the top-level member being parsed when it is named
     /// `container`, else -1.
     var containerPosition = -1
+    /// The tape being written (``JSONParser/parseCanonicalTape(_:)``), or `nil` for a
+    /// tree. With a tape, values are not built: ``parseValue(depth:)`` answers a
+    /// placeholder (`.object([])` for an object, which ``noteCanonical`` asks about, else
+    /// `.null`), and member names are still made (the canonical form's sort and split read them).
+    let tape: TapeBuilder?
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, canonical: ByteBuffer?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, canonical: ByteBuffer?, tape: TapeBuilder? = nil) {
         self.bytes = bytes
+        self.tape = tape
         self.maximumDepth = maximumDepth
         self.canonical = canonical
         sortScratch = canonical == nil ? nil : ByteBuffer(capacity: 256)
@@ -179,16 +209,31 @@ private struct Reader {
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
-        case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); canonical?.append("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); canonical?.append("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); canonical?.append("null"); return .null
+        case UInt8(ascii: "\""):
+            if tape != nil {
+                try parseStringToTape()
+                return .null
+            }
+            return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true"); canonical?.append("true")
+            if tape != nil { tape!.scalar(.bool, 1); return .null }
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false"); canonical?.append("false")
+            if tape != nil { tape!.scalar(.bool, 0); return .null }
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null"); canonical?.append("null")
+            if tape != nil { tape!.scalar(.null) }
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             let number = try parseNumber()
             if let canonical {
                 let end = canonical.reserve(JSONWriter.maxNumberBytes)
                 canonical.commit(JSONWriter.formatNumber(number, into: end))
             }
+            if tape != nil { tape!.scalar(.number, number); return .null }
             return .number(number)
         default: throw error("Expected a JSON value but found \(describeCurrent())")
         }
@@ -211,13 +256,21 @@ private struct Reader {
         position += 1
         skipWhitespace()
         canonical?.append(UInt8(ascii: "{"))
+        let tapeIndex = tape != nil ? tape!.open(.object) : -1
         if position < bytes.count && bytes[position] == UInt8(ascii: "}") {
             position += 1
             canonical?.append(UInt8(ascii: "}"))
-            if canonical != nil { noteCanonical(depth: depth, open: canonical!.count - 2, base: memberStack.count, spansBase: memberSpans.count) }
+            if canonical != nil {
+                noteCanonical(depth: depth, open: canonical!.count - 2, base: tape != nil ? memberNames.count : memberStack.count, count: 0,
+                              spansBase: memberSpans.count)
+            }
+            if tape != nil { tape!.close(tapeIndex, count: 0) }
             return .object([])
         }
-        let base = memberStack.count
+        // With a tape, the members' name nodes are kept (in `memberNames`), not the members.
+        let base = tape != nil ? memberNames.count : memberStack.count
+        // The members read so far.
+        var members = 0
         // The starts of this object's members: an enclosing member's start is on the
         // stack before its entry in `memberStack` is, so the two bases differ.
         let spansBase = memberSpans.count
@@ -228,23 +281,40 @@ private struct Reader {
                 throw error("Expected a member name in double quotes but found \(describeCurrent())")
             }
             if let canonical {
-                if memberStack.count > base { canonical.append(UInt8(ascii: ",")) }
+                if members > 0 { canonical.append(UInt8(ascii: ",")) }
                 memberSpans.append(canonical.count)
             }
-            let name = try parseString()
+            let nameStart = position
+            // With a tape, a plain ASCII name is not made (`""`): its bytes are read instead.
+            let name = try parseString(materialize: tape == nil)
+            let nameEnd = position
+            let nameIsBytes = tape != nil && lastStringIsPlain
+            if tape != nil {
+                memberNames.append(tape!.count)
+                if lastStringIsPlain {
+                    tape!.plainString(start: nameStart + 1, count: position - nameStart - 2)
+                } else {
+                    tape!.escapedString(name)
+                }
+            }
             if let canonical { memberSpans.append(lastStringIsPlain ? canonical.count - 1 : -1) }
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw error("Expected ':' after member name \"\(name)\" but found \(describeCurrent())")
+                let text = nameIsBytes ? String(decoding: UnsafeBufferPointer(rebasing: bytes[(nameStart + 1)..<(nameEnd - 1)]), as: UTF8.self) : name
+                throw error("Expected ':' after member name \"\(text)\" but found \(describeCurrent())")
             }
             position += 1
             skipWhitespace()
             canonical?.append(UInt8(ascii: ":"))
             if depth == 1 && canonical != nil {
-                containerPosition = utf8Equal(name, "container") ? memberStack.count - base : -1
+                let isContainer = nameIsBytes
+                    ? UnsafeBufferPointer(rebasing: bytes[(nameStart + 1)..<(nameEnd - 1)]).elementsEqual("container".utf8)
+                    : utf8Equal(name, "container")
+                containerPosition = isContainer ? members : -1
             }
             let value = try parseValue(depth: depth)
-            memberStack.append((name, value))
+            if tape == nil { memberStack.append((name, value)) }
+            members += 1
             skipWhitespace()
             guard position < bytes.count else { throw error("Expected ',' or '}' but found the end of input") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -254,10 +324,15 @@ private struct Reader {
             if bytes[position] == UInt8(ascii: "}") {
                 position += 1
                 if let canonical {
-                    sortCanonicalMembers(from: base, spansBase: spansBase, in: canonical)
+                    sortCanonicalMembers(from: base, count: members, spansBase: spansBase, in: canonical)
                     canonical.append(UInt8(ascii: "}"))
-                    noteCanonical(depth: depth, open: open, base: base, spansBase: spansBase)
+                    noteCanonical(depth: depth, open: open, base: base, count: members, spansBase: spansBase)
                     memberSpans.drop(from: spansBase)
+                }
+                if tape != nil {
+                    tape!.close(tapeIndex, count: members)
+                    memberNames.drop(from: base)
+                    return .object([])
                 }
                 let members = memberStack.pop(from: base)
                 return .object(members)
@@ -271,16 +346,22 @@ private struct Reader {
         position += 1
         skipWhitespace()
         canonical?.append(UInt8(ascii: "["))
+        let tapeIndex = tape != nil ? tape!.open(.array) : -1
         if position < bytes.count && bytes[position] == UInt8(ascii: "]") {
             position += 1
             canonical?.append(UInt8(ascii: "]"))
+            if tape != nil { tape!.close(tapeIndex, count: 0) }
             return .array([])
         }
         let base = elementStack.count
+        // The elements read so far (with a tape, they are not kept on the stack).
+        var count = 0
         while true {
             skipWhitespace()
-            if elementStack.count > base { canonical?.append(UInt8(ascii: ",")) }
-            elementStack.append(try parseValue(depth: depth))
+            if count > 0 { canonical?.append(UInt8(ascii: ",")) }
+            let element = try parseValue(depth: depth)
+            if tape == nil { elementStack.append(element) }
+            count += 1
             skipWhitespace()
             guard position < bytes.count else { throw error("Expected ',' or ']' but found the end of input") }
             if bytes[position] == UInt8(ascii: ",") {
@@ -290,6 +371,10 @@ private struct Reader {
             if bytes[position] == UInt8(ascii: "]") {
                 position += 1
                 canonical?.append(UInt8(ascii: "]"))
+                if tape != nil {
+                    tape!.close(tapeIndex, count: count)
+                    return .null
+                }
                 let elements = elementStack.pop(from: base)
                 return .array(elements)
             }
@@ -297,7 +382,22 @@ private struct Reader {
         }
     }
 
-    mutating func parseString() throws(JSONParser.SyntaxError) -> String {
+    /// A string value written to the tape: its bytes' place when it has no escape (no
+    /// `String` made), else its decoded string.
+    mutating func parseStringToTape() throws(JSONParser.SyntaxError) {
+        let start = position
+        let string = try parseString(materialize: false)
+        if lastStringIsPlain {
+            tape!.plainString(start: start + 1, count: position - start - 2)
+        } else {
+            tape!.escapedString(string)
+        }
+    }
+
+    /// Reads a string (its bytes checked, its canonical form written). `materialize`:
+    /// whether a string without escapes is made (else `""` is answered for it: its bytes
+    /// are its value, ``lastStringIsPlain``).
+    mutating func parseString(materialize: Bool = true) throws(JSONParser.SyntaxError) -> String {
         let start = position
         position += 1
         // Fast path: no escapes, ASCII or valid UTF-8 copied as is.
@@ -372,6 +472,7 @@ private struct Reader {
             lastStringIsPlain = true
             if isASCII {
                 canonical?.appendQuoted(plain: run)
+                if !materialize { return "" }
                 // Through the optional, not a binding of it (which retains and releases the table).
                 return smallStrings?.string(ascii: run, readable: bytes.count - runStart) ?? String(decoding: run, as: UTF8.self)
             }
@@ -489,23 +590,22 @@ private struct Reader {
 
     // MARK: - The canonical form
 
-    /// Puts the canonical members of the object whose members are ``memberStack``'s from
-    /// `base` (their bytes in ``canonical`` at ``memberSpans``' entries from `spansBase`,
+    /// Puts the canonical members of the object whose `count` members start at index
+    /// `base` of ``memberStack`` (with a tape, ``memberNames``) (their bytes in ``canonical``
+    /// at ``memberSpans``' entries from `spansBase`,
     /// separated by commas, up to the end) in the writer's order: by their names' UTF-8
     /// bytes, then by position (`JSONWriter.value(_:sortingKeys:)`). Names are compared
     /// in the canonical bytes where those are their own, else as strings. Members already
     /// in order, as a canonical client sends them, cost one comparison each and move nothing.
-    func sortCanonicalMembers(from base: Int, spansBase: Int, in canonical: ByteBuffer) {
-        let count = memberStack.count - base
+    func sortCanonicalMembers(from base: Int, count: Int, spansBase: Int, in canonical: ByteBuffer) {
         guard count > 1 else { return }
-        let names = memberStack.elements(from: base)
         let spans = memberSpans.elements(from: spansBase)
         let bytes = canonical.start
         /// Whether member `a`'s name sorts strictly before member `b`'s.
         @inline(__always)
         func precedes(_ a: Int, _ b: Int) -> Bool {
             let endA = spans[2 * a + 1], endB = spans[2 * b + 1]
-            guard endA >= 0 && endB >= 0 else { return utf8Precedes(names[a].0, names[b].0) }
+            guard endA >= 0 && endB >= 0 else { return utf8Precedes(memberName(base: base, a), memberName(base: base, b)) }
             let startA = spans[2 * a] + 1, startB = spans[2 * b] + 1
             let lengthA = endA - startA, lengthB = endB - startB
             for offset in 0..<min(lengthA, lengthB) where bytes[startA + offset] != bytes[startB + offset] {
@@ -575,20 +675,18 @@ private struct Reader {
     /// Keeps what ``CanonicalScene`` needs of an object just written (members in
     /// canonical order at `open`'s `{`): the top-level object's members, and those of
     /// a top-level member named `container` whose value is this object.
-    mutating func noteCanonical(depth: Int, open: Int, base: Int, spansBase: Int) {
+    mutating func noteCanonical(depth: Int, open: Int, base: Int, count: Int, spansBase: Int) {
         guard depth <= 2, let canonical else { return }
         if depth == 2 && containerPosition < 0 { return }
-        let count = memberStack.count - base
-        let names = memberStack.elements(from: base)
         let spans = memberSpans.elements(from: spansBase)
         var members: [CanonicalScene.Member] = []
         members.reserveCapacity(count)
         for index in 0..<count {
-            let name = names[index].0
+            let name = memberName(base: base, index)
             let kind: CanonicalScene.Member.Kind
             if depth == 1 {
                 kind = utf8Equal(name, "sizes") ? .size
-                    : utf8Equal(name, "container") && isObject(names[index].1) ? .container : .structure
+                    : utf8Equal(name, "container") && memberIsObject(base: base, index) ? .container : .structure
             } else {
                 kind = utf8Equal(name, "width") || utf8Equal(name, "height") ? .size : .structure
             }
@@ -608,8 +706,17 @@ private struct Reader {
         }
     }
 
-    func isObject(_ value: JSONValue) -> Bool {
-        if case .object = value { return true }
+    /// The name of member `index` of the object whose members start at `base` (of
+    /// ``memberStack``, or with a tape of ``memberNames``).
+    func memberName(base: Int, _ index: Int) -> String {
+        if let tape { return tape.name(at: memberNames.elements(from: base)[index], in: bytes) }
+        return memberStack.elements(from: base)[index].0
+    }
+
+    /// Whether the value of member `index` of the object whose members start at `base` is an object.
+    func memberIsObject(base: Int, _ index: Int) -> Bool {
+        if let tape { return tape.kind(at: memberNames.elements(from: base)[index] + 1) == .object }
+        if case .object = memberStack.elements(from: base)[index].1 { return true }
         return false
     }
 
@@ -718,16 +825,20 @@ private final class ScratchStack<Element> {
     }
 
     /// Pushes `element`, doubling the storage when full.
+    @inline(__always)
     func append(_ element: consuming Element) {
-        if count == capacity {
-            let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            larger.moveInitialize(from: storage, count: count)
-            storage.deallocate()
-            storage = larger
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (storage + count).initialize(to: element)
         count += 1
+    }
+
+    /// Doubles the storage.
+    private func grow() {
+        let larger = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        larger.moveInitialize(from: storage, count: count)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 
     /// The elements from index `base` to the top, in place (valid until the next push or pop).
@@ -735,9 +846,10 @@ private final class ScratchStack<Element> {
         UnsafeMutableBufferPointer(start: storage + base, count: count - base)
     }
 
-    /// Removes the elements from index `base` to the top.
+    /// Removes the elements from index `base` to the top, one by one (each destroyed by
+    /// code specialized for `Element`, not by the runtime's generic array destroy).
     func drop(from base: Int) {
-        (storage + base).deinitialize(count: count - base)
+        for index in base..<count { (storage + index).deinitialize(count: 1) }
         count = base
     }
 
