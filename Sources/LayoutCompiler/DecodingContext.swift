@@ -16,11 +16,8 @@ struct DecodingContext {
         return true
     }
 
-    func typeError(_ path: String, expected: String, found: JSONValue) -> LayoutDiagnostic {
-        LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
-    }
-
-    /// ``typeError(_:expected:found:)-(_,_,JSONValue)`` of a node (the same message).
+    /// The 400 `invalid_scene` diagnostic for a value of the wrong JSON type at `path`:
+    /// "Expected \(expected) at \(path), found a string".
     func typeError(_ path: String, expected: String, found: JSONNode) -> LayoutDiagnostic {
         LayoutDiagnostic(code: .invalidScene, message: "Expected \(expected) at \(path), found \(found.typeDescription)", path: path)
     }
@@ -35,36 +32,12 @@ struct DecodingContext {
     /// U+212A KELVIN SIGN never spells `K`). The suggestion is searched for the
     /// diagnostics that are listed (``LayoutDiagnostic/maxCount``).
     ///
-    /// - Returns: for each field of `known`, the index in `members` of the last member
-    ///   with its bytes (what ``JSONValue/subscript(_:)`` finds), or -1 when absent: a
-    ///   caller reads every field from there instead of searching the members again.
-    /// - Complexity: O(members × known).
-    @discardableResult
-    mutating func checkMembers(_ members: [(String, JSONValue)], known: [String], path: @autoclosure () -> String) -> MemberIndices {
-        var given = MemberIndices()
-        for (offset, (name, _)) in members.enumerated() {
-            guard let field = Self.field(named: name, in: known) else {
-                var suggestion = ""
-                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
-                    suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
-                }
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
-                continue
-            }
-            if given[field] >= 0 {
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Field '\(Diagnostic.echo(name))' is given more than once at \(path()); give it once", path: path() + pathComponent(name)))
-            }
-            given[field] = offset
-        }
-        return given
-    }
-
-    /// ``checkMembers(_:known:path:)-([(String,JSONValue)],_,_)`` of an object in a tape: the same
-    /// diagnostics, in the same order; a member's name is made into a `String` only for a
-    /// diagnostic.
+    /// A member's name is made into a `String` only for a diagnostic.
     ///
-    /// - Returns: for each field of `known`, the tape index of the value of the last member
-    ///   with its bytes (what ``JSONNode/subscript(_:)`` finds), or -1 when absent.
+    /// - Returns: for each field of `known`, the tape index of the value of the last
+    ///   member with its bytes (what ``JSONNode/subscript(_:)`` finds), or -1 when absent:
+    ///   a caller reads every field from there instead of searching the members again.
+    /// - Complexity: O(members × known).
     @discardableResult
     mutating func checkMembers(_ members: JSONMembers, known: [String], path: @autoclosure () -> String) -> MemberIndices {
         var given = MemberIndices()
@@ -103,27 +76,8 @@ struct DecodingContext {
         return nil
     }
 
-    /// The index in `known` of the name with `name`'s bytes, or `nil`; names of another
-    /// length are passed over without comparing bytes.
-    @inline(__always)
-    static func field(named name: String, in known: [String]) -> Int? {
-        let count = name.utf8.count
-        for index in known.indices where known[index].utf8.count == count && utf8Equal(known[index], name) {
-            return index
-        }
-        return nil
-    }
-
-    mutating func optionalNumber(_ value: JSONValue?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
-        guard let value else { return nil }
-        guard case .number(let number) = value else {
-            typeErrors.append(typeError(path(), expected: "a number (points)", found: value))
-            return nil
-        }
-        return checkedLength(number, path: path(), nonNegative: nonNegative)
-    }
-
-    /// ``optionalNumber(_:path:nonNegative:)-(JSONValue?,_,_)`` of a node.
+    /// `value`'s number of points, or `nil` when it is absent or after a diagnostic (not a
+    /// number, beyond ±``maximumMagnitude``, or below 0 with `nonNegative`).
     mutating func optionalNumber(_ value: JSONNode?, path: @autoclosure () -> String, nonNegative: Bool = false) -> Double? {
         guard let value else { return nil }
         let node = value.node

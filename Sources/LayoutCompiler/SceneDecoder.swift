@@ -159,19 +159,24 @@ public struct SceneDecoder: Sendable {
     /// ``SceneLimits/maxSizes`` and ``SceneLimits/maxFrames``.
     /// - Complexity: O(sizes), against O(body) for a whole decode.
     public func redecodeSizes(_ json: JSONValue, of decoded: Scene) -> Scene? {
-        guard case .object(let members) = json else { return nil }
+        // Read as a tape, by the same checks as a whole decode's (a few nodes: the
+        // container's size and `sizes`). Nodes hold their tape unretained: kept to the end.
+        let tape = JSONTape(json)
+        defer { withExtendedLifetime(tape) {} }
+        let root = tape.root
+        guard case .object(let members) = root.shape else { return nil }
         var context = DecodingContext()
         // Repeated members (400) among the ones the structure leaves out.
-        context.checkMembers(members, known: Self.sceneMembers, path: "$")
+        let at = context.checkMembers(members, known: Self.sceneMembers, path: "$")
         var scene = decoded
         scene.container.size = ContainerSize()
-        if let container = json["container"] {
-            guard case .object(let containerMembers) = container else { return nil }
-            context.checkMembers(containerMembers, known: Self.containerMembers, path: "$.container")
-            scene.container.size.width = context.optionalNumber(container["width"], path: "$.container.width", nonNegative: true)
-            scene.container.size.height = context.optionalNumber(container["height"], path: "$.container.height", nonNegative: true)
+        if let container = at.value(0, in: members) {
+            guard case .object(let containerMembers) = container.shape else { return nil }
+            let inContainer = context.checkMembers(containerMembers, known: Self.containerMembers, path: "$.container")
+            scene.container.size.width = context.optionalNumber(inContainer.value(0, in: containerMembers), path: "$.container.width", nonNegative: true)
+            scene.container.size.height = context.optionalNumber(inContainer.value(1, in: containerMembers), path: "$.container.height", nonNegative: true)
         }
-        scene.sizes = decodeSizes(json["sizes"], &context)
+        scene.sizes = decodeSizes(at.value(7, in: members), &context)
         guard context.typeErrors.isEmpty, context.sceneErrors.isEmpty else { return nil }
         if let sizes = scene.sizes, sizes.count > limits.maxSizes || (scene.views.count + scene.guides.count + 1) * sizes.count > limits.maxFrames {
             return nil
@@ -707,36 +712,6 @@ public struct SceneDecoder: Sendable {
         for (index, element) in elements.enumerated() {
             func path() -> String { "$.sizes[\(index)]" }
             guard case .object(let members) = element.shape else {
-                context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
-                continue
-            }
-            let at = context.checkMembers(members, known: Self.sizeMembers, path: path())
-            sizes.append(ContainerSize(
-                width: context.optionalNumber(at.value(0, in: members), path: path() + ".width", nonNegative: true),
-                height: context.optionalNumber(at.value(1, in: members), path: path() + ".height", nonNegative: true)))
-        }
-        return sizes
-    }
-
-    /// ``decodeSizes(_:_:)-(JSONNode?,_)`` of a value read alone (a structure hit's sizes).
-    private func decodeSizes(_ value: JSONValue?, _ context: inout DecodingContext) -> [ContainerSize]? {
-        guard let value else { return nil }
-        guard case .array(let elements) = value else {
-            context.typeErrors.append(context.typeError("$.sizes", expected: "an array of {width?, height?}", found: value))
-            return nil
-        }
-        // The contract's `sizes` lists the sizes to answer, one layout each: an empty list
-        // would answer no layout at all (and not the container's), so it is refused (422).
-        if elements.isEmpty {
-            context.sceneErrors.append(LayoutDiagnostic(
-                code: .invalidScene,
-                message: "$.sizes is empty: give at least one size ({\"width\"?, \"height\"?}), or leave sizes out to lay out the container",
-                path: "$.sizes"))
-        }
-        var sizes: [ContainerSize] = []
-        for (index, element) in elements.enumerated() {
-            func path() -> String { "$.sizes[\(index)]" }
-            guard case .object(let members) = element else {
                 context.typeErrors.append(context.typeError(path(), expected: "an object {width?, height?}", found: element))
                 continue
             }
