@@ -160,10 +160,12 @@ public struct SceneDecoder: Sendable {
     /// - Complexity: O(sizes), against O(body) for a whole decode.
     public func redecodeSizes(_ json: JSONValue, of decoded: Scene) -> Scene? {
         // Read as a tape, by the same checks as a whole decode's (a few nodes: the
-        // container's size and `sizes`). Nodes hold their tape unretained: kept to the end.
-        let tape = JSONTape(json)
-        defer { withExtendedLifetime(tape) {} }
-        let root = tape.root
+        // container's size and `sizes`).
+        JSONTape(json).withRoot { root in resized(root, of: decoded) }
+    }
+
+    /// ``redecodeSizes(_:of:)`` of the sizes' tape.
+    private func resized(_ root: JSONNode, of decoded: Scene) -> Scene? {
         guard case .object(let members) = root.shape else { return nil }
         var context = DecodingContext()
         // Repeated members (400) among the ones the structure leaves out.

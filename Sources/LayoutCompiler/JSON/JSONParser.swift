@@ -68,21 +68,36 @@ public struct JSONParser: Sendable {
     /// ``parseCanonical(_:)``, the value written to a tape (``JSONTape``) instead of a
     /// tree: the same errors, the same canonical bytes, and the same values read through
     /// ``JSONNode`` as through the ``JSONValue`` the tree would hold.
+    ///
+    /// - Throws: ``SyntaxError``, as ``parse(_:)``; also for a document over
+    ///   4,294,967,294 bytes, which a tape cannot index.
     public func parseCanonicalTape(_ bytes: [UInt8]) throws(SyntaxError) -> (tape: JSONTape, canonical: CanonicalScene) {
-        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+        try Self.checkTapeSize(bytes.count)
+        return try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
             var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: ByteBuffer(capacity: buffer.count + 16),
-                                tape: TapeBuilder(capacity: buffer.count / 8 + 8))
+                                tape: TapeBuilder(capacity: JSONTape.nodeBound(byteCount: buffer.count)))
             _ = try parse(reader: &reader, buffer: buffer)
             return (JSONTape(reader.tape!, bytes: buffer), reader.canonicalScene())
         }
     }
 
     /// ``parse(_:)``, the value written to a tape (``JSONTape``) instead of a tree.
+    ///
+    /// - Throws: ``SyntaxError``, as ``parseCanonicalTape(_:)``.
     public func parseTape(_ bytes: [UInt8]) throws(SyntaxError) -> JSONTape {
-        try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
-            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: nil, tape: TapeBuilder(capacity: buffer.count / 8 + 8))
+        try Self.checkTapeSize(bytes.count)
+        return try bytes.withUnsafeBufferPointer { buffer throws(SyntaxError) in
+            var reader = Reader(bytes: buffer, maximumDepth: maximumDepth, canonical: nil, tape: TapeBuilder(capacity: JSONTape.nodeBound(byteCount: buffer.count)))
             _ = try parse(reader: &reader, buffer: buffer)
             return JSONTape(reader.tape!, bytes: buffer)
+        }
+    }
+
+    /// Refuses a document too large for a tape's 32-bit fields (``JSONTape/maximumDocumentBytes``).
+    private static func checkTapeSize(_ count: Int) throws(SyntaxError) {
+        if count > JSONTape.maximumDocumentBytes {
+            throw SyntaxError(message: "The document is \(count) bytes, more than the \(JSONTape.maximumDocumentBytes) the parser reads",
+                              offset: 0, line: 1, column: 1)
         }
     }
 

@@ -17,23 +17,49 @@ public final class JSONTape: @unchecked Sendable {
         case null, bool, number, string, escapedString, array, object
     }
 
-    /// One value of the document.
+    /// One value of the document, in 16 bytes: a 1 MiB body of 524,288 one-digit
+    /// numbers is 8 MiB of nodes (`JSONTapeTests.aNodeIsSixteenBytes`).
     struct Node {
+        /// A number's `Double` bits (a boolean's is 1.0 for `true`, 0.0 for `false`); a
+        /// string's first byte (low 32 bits) and count (high 32 bits); a container's count
+        /// (high 32 bits).
+        var payload: UInt64
+        /// The index of the first node after this one's subtree.
+        var nextIndex: UInt32
         var kind: Kind
+
+        @inline(__always)
+        init(kind: Kind, payload: UInt64, next: Int) {
+            self.payload = payload
+            self.nextIndex = UInt32(truncatingIfNeeded: next)
+            self.kind = kind
+        }
+
+        /// The index of the first node after this one's subtree.
+        @inline(__always) var next: Int { Int(nextIndex) }
+        /// A number's value; a boolean's is 1 for `true`, 0 for `false`.
+        @inline(__always) var number: Double { Double(bitPattern: payload) }
         /// An array's elements, an object's members, a plain string's byte count, an
         /// escaped string's index in ``JSONTape/strings``.
-        var count: Int
+        @inline(__always) var count: Int { Int(payload >> 32) }
         /// A plain string's first byte in ``JSONTape/bytes``.
-        var start: Int
-        /// The index of the first node after this one's subtree.
-        var next: Int
-        /// A number's value; a boolean's is 1 for `true`, 0 for `false`.
-        var number: Double
+        @inline(__always) var start: Int { Int(payload & 0xFFFF_FFFF) }
     }
+
+    /// The most bytes a document read into a tape may have: node fields are 32 bits.
+    static let maximumDocumentBytes = Int(UInt32.max) - 1
+
+    /// The most nodes a document of `byteCount` bytes can have: each value takes at least
+    /// two bytes (a container its brackets, a string its quotes, a scalar its first byte
+    /// and the comma or bracket after it) but one, so n nodes need 2n − 1 bytes. A
+    /// parser's builder made with this capacity never grows.
+    static func nodeBound(byteCount: Int) -> Int { (byteCount + 1) / 2 + 1 }
 
     /// The nodes, the document's first value first (owned: freed with the tape). Never
     /// changed once made, and read in place (no array to retain per read).
     let nodes: UnsafeMutablePointer<Node>
+    /// The number of nodes ``nodes`` has room for.
+    let nodeCapacity: Int
     /// The decoded strings that had escapes.
     let strings: [String]
     /// A copy of the document's bytes, which plain strings point into (owned).
@@ -41,7 +67,7 @@ public final class JSONTape: @unchecked Sendable {
 
     /// Takes `builder`'s nodes and strings (it is left empty), with a copy of `bytes`.
     init(_ builder: TapeBuilder, bytes source: UnsafeBufferPointer<UInt8>) {
-        (nodes, strings) = builder.take()
+        (nodes, nodeCapacity, strings) = builder.take()
         bytes = .allocate(capacity: max(source.count, 1))
         if let base = source.baseAddress { bytes.initialize(from: base, count: source.count) }
     }
@@ -58,8 +84,21 @@ public final class JSONTape: @unchecked Sendable {
         self.init(builder, bytes: UnsafeBufferPointer(start: nil, count: 0))
     }
 
-    /// The document's value.
-    public var root: JSONNode { JSONNode(tape: self, index: 0) }
+    /// The document's value, for code in this module that keeps the tape alive while it
+    /// reads (a parameter, or ``withRoot(_:)``).
+    var root: JSONNode { JSONNode(tape: self, index: 0) }
+
+    /// Calls `body` with the document's value. Nodes hold their tape unretained: they are
+    /// valid inside `body` (the tape is kept for the call) and must not escape it.
+    ///
+    /// - Throws: what `body` throws.
+    public func withRoot<Result, Failure: Error>(_ body: (JSONNode) throws(Failure) -> Result) throws(Failure) -> Result {
+        try body(root)
+    }
+
+    /// The bytes the nodes take (their capacity: a parsed document's is
+    /// ``nodeBound(byteCount:)``, of which only the nodes written are ever touched).
+    var nodeBytes: Int { nodeCapacity * MemoryLayout<Node>.stride }
 }
 
 /// The nodes and escaped strings of a tape being written (``JSONParser`` appends as it
@@ -78,10 +117,10 @@ final class TapeBuilder {
 
     deinit { nodes.deallocate() }
 
-    /// The nodes and strings written, handed over (the caller frees the nodes); the
+    /// The nodes, their capacity and the strings written, handed over (the caller frees the nodes); the
     /// builder is left with new, empty storage.
-    func take() -> (UnsafeMutablePointer<JSONTape.Node>, [String]) {
-        let taken = (nodes, strings)
+    func take() -> (nodes: UnsafeMutablePointer<JSONTape.Node>, capacity: Int, strings: [String]) {
+        let taken = (nodes, capacity, strings)
         capacity = 1
         count = 0
         nodes = .allocate(capacity: 1)
@@ -117,33 +156,33 @@ final class TapeBuilder {
     /// Appends a scalar (null, bool or number) node.
     @inline(__always)
     func scalar(_ kind: JSONTape.Kind, _ number: Double = 0) {
-        push(JSONTape.Node(kind: kind, count: 0, start: 0, next: count + 1, number: number))
+        push(JSONTape.Node(kind: kind, payload: number.bitPattern, next: count + 1))
     }
 
     /// Appends a string node for the bytes `start ..< start + count` of the document.
     @inline(__always)
     func plainString(start: Int, count length: Int) {
-        push(JSONTape.Node(kind: .string, count: length, start: start, next: count + 1, number: 0))
+        push(JSONTape.Node(kind: .string, payload: UInt64(truncatingIfNeeded: length) << 32 | UInt64(truncatingIfNeeded: start), next: count + 1))
     }
 
     /// Appends a string node for a decoded string.
     func escapedString(_ string: String) {
-        push(JSONTape.Node(kind: .escapedString, count: strings.count, start: 0, next: count + 1, number: 0))
+        push(JSONTape.Node(kind: .escapedString, payload: UInt64(truncatingIfNeeded: strings.count) << 32, next: count + 1))
         strings.append(string)
     }
 
     /// Appends an array or object node whose count and end ``close(_:count:)`` sets; returns its index.
     @inline(__always)
     func open(_ kind: JSONTape.Kind) -> Int {
-        push(JSONTape.Node(kind: kind, count: 0, start: 0, next: 0, number: 0))
+        push(JSONTape.Node(kind: kind, payload: 0, next: 0))
         return count - 1
     }
 
     /// Sets the count of the container at `index` and its end (the next node appended).
     @inline(__always)
     func close(_ index: Int, count members: Int) {
-        nodes[index].count = members
-        nodes[index].next = count
+        nodes[index].payload = UInt64(truncatingIfNeeded: members) << 32
+        nodes[index].nextIndex = UInt32(truncatingIfNeeded: count)
     }
 
     func append(_ value: JSONValue) {
