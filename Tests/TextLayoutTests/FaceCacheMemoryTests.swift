@@ -41,7 +41,7 @@ struct FaceCacheMemoryTests {
         var inside = false
         var line = [CChar](repeating: 0, count: 4096)
         while fgets(&line, Int32(line.count), file) != nil {
-            let text = String(cString: line)
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             if let first = text.first, first.isHexDigit, text.contains("-"), !text.hasPrefix("Rss") {
                 // A mapping's header: "start-end perms offset dev inode   path".
                 inside = text.hasSuffix(path + "\n")
