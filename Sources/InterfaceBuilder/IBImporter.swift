@@ -12,6 +12,10 @@ public struct IBDocumentInfo: Sendable {
     /// The device the document records (`<device>`), when ``device`` is another one
     /// (``IBImportOptions/device``); `nil` otherwise.
     public var recordedDevice: IBDevice?
+    /// Whether the hierarchies are laid out on another device than the document's
+    /// (``IBImportOptions/device``, when the document names no device or another one):
+    /// the recorded frames are then the document's device's, not the answer's.
+    public var isRetargeted = false
 }
 
 /// One hierarchy of a document: a xib's top-level view, a storyboard scene's root view, or
@@ -132,7 +136,7 @@ public enum InterfaceBuilderImporter {
         let recorded = device
         let target = options.device.flatMap { $0 == recorded ? nil : $0 }
         let info = IBDocumentInfo(kind: kind, toolsVersion: root["toolsVersion"] ?? "", device: target ?? recorded,
-                                  recordedDevice: target == nil ? nil : recorded)
+                                  recordedDevice: target == nil ? nil : recorded, isRetargeted: target != nil)
         var varied: [(id: String, text: String)] = []
         let original = root
         if let traitsDevice = target ?? device {
@@ -160,6 +164,7 @@ public enum InterfaceBuilderImporter {
                 builder.maxSolverWork = max(1, options.maxSolverWork / max(1, roots.count * (recordedTraits == nil ? 1 : 2)))
                 builder.toolsVersion = Int(info.toolsVersion) ?? 0
                 builder.recordsWholePoints = wholePoints
+                builder.targetDevice = target
                 return try builder.build()
             }
             var hierarchy = try built(hierarchyRoot, excluded: excluded)

@@ -43,7 +43,25 @@ enum IBLabelFonts {
             let italic = type == "italicSystem"
             return ("system", size, weight, italic, "\(type) \(JSONWriter.format(size)) as Inter weight \(weight)\(italic ? " italic" : "")")
         }
-        let name = description["name"] ?? description["family"] ?? ""
+        return named(description["name"] ?? description["family"] ?? "", size: size)
+    }
+
+    /// The scene `font` of an attributed string's font (`<font key="NSFont">` in a
+    /// fragment's `<attributes>`): `metaFont="system"` (and the other meta fonts) is the
+    /// system font, bold when the meta font's name says so; `name` is mapped as a
+    /// `<fontDescription>`'s; `size` is its point size (17 without one).
+    static func attributedFont(_ font: XMLElement) -> (family: String, size: Double, weight: Int, italic: Bool, said: String) {
+        let size = font["size"].flatMap(Double.init) ?? 17
+        if let meta = font["metaFont"] {
+            let weight = meta.lowercased().contains("bold") ? 700 : 400
+            return ("system", size, weight, false, "metaFont \(meta) \(JSONWriter.format(size)) as Inter weight \(weight)")
+        }
+        return named(font["name"] ?? font["family"] ?? "", size: size)
+    }
+
+    /// A font named `name` (a PostScript or family name) at `size` points: its family
+    /// mapped, its weight and slant from the name.
+    private static func named(_ name: String, size: Double) -> (family: String, size: Double, weight: Int, italic: Bool, said: String) {
         let lower = name.lowercased()
         let family: String
         if lower.hasPrefix("helvetica") || lower.hasPrefix("arial") {
@@ -65,8 +83,21 @@ enum IBLabelFonts {
         return (family, size, weight, italic, "\(name) \(JSONWriter.format(size)) as \(family == "system" ? "Inter" : family) weight \(weight)\(italic ? " italic" : "")")
     }
 
+    /// A label's attributed text (`<attributedString key="attributedText">`): its
+    /// fragments' strings joined (each the `content` attribute or `<string key="content">`),
+    /// the first fragment's font (`<font key="NSFont">`, `nil` without one), and the number
+    /// of fragments. `nil` when the label has none.
+    static func attributedText(_ label: XMLElement) -> (string: String, font: XMLElement?, fragments: Int)? {
+        guard let attributed = label.child("attributedString", key: "attributedText") else { return nil }
+        let fragments = attributed.children.filter { $0.name == "fragment" }
+        let string = fragments.map { $0["content"] ?? $0.child("string", key: "content")?.text ?? "" }.joined()
+        let font = fragments.first?.child("attributes")?.child("font", key: "NSFont")
+        return (string, font, fragments.count)
+    }
+
     /// `scene` with each label of `labels` (scene name → `<label>` element) made a `text`
-    /// view: its string (the `text` attribute or `<string key="text">`), its mapped font,
+    /// view: its string (the `text` attribute, `<string key="text">`, or its attributed
+    /// text's fragments joined, in the first fragment's font), its mapped font,
     /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size and back-solved baselines dropped (its text gives them).
     /// A label whose text is longer than ``TextSpec/maxStringLength`` keeps its recorded
     /// size, with a note (held by `longLabelKeepsItsRecordedSizeWhenMeasured`).
@@ -76,7 +107,8 @@ enum IBLabelFonts {
               case .object(var views) = members[viewsIndex].1 else { return scene }
         for (name, element) in labels {
             guard let index = views.firstIndex(where: { $0.0 == name }), case .object(var view) = views[index].1 else { continue }
-            let string = element["text"] ?? element.child("string", key: "text")?.text ?? ""
+            let attributed = attributedText(element)
+            let string = element["text"] ?? element.child("string", key: "text")?.text ?? attributed?.string ?? ""
             // A string the scene format refuses (``TextSpec/maxStringLength``) would leave
             // the whole hierarchy unsolved: that label keeps its recorded size instead.
             if string.count > TextSpec.maxStringLength {
@@ -84,7 +116,12 @@ enum IBLabelFonts {
                 continue
             }
             view.removeAll { $0.0 == "intrinsicSize" || $0.0 == "baseline" || $0.0 == "firstBaseline" }
-            let font = font(element.child("fontDescription", key: "fontDescription"))
+            let description = element.child("fontDescription", key: "fontDescription")
+            var font = font(description)
+            if description == nil, let attributed, let attributedFont = attributed.font {
+                font = Self.attributedFont(attributedFont)
+                if attributed.fragments > 1 { font.said += " (the first of its \(attributed.fragments) attributed fragments' fonts)" }
+            }
             var text: [(String, JSONValue)] = [("string", .string(string)), ("font", .object([
                 ("family", .string(font.family)), ("size", .number(font.size)), ("weight", .number(Double(font.weight))),
                 ("italic", .bool(font.italic)),

@@ -132,6 +132,10 @@ struct SceneBuilder {
     /// to the same point on the grid of whole points.
     /// `IBMappingTests.documentsRecordingWholePointsAreSolvedOnWholePoints` holds it.
     var recordsWholePoints = false
+    /// The device the hierarchy is laid out for when it is not the document's
+    /// (``IBImportOptions/device``): said in the display-scale note of a document that
+    /// names no device.
+    var targetDevice: IBDevice?
 
     /// The first `toolsVersion` of Xcode 9, whose canvas records frames on the device's
     /// pixels (the corpus README); a document of an earlier Xcode whose frames all lie on
@@ -177,7 +181,11 @@ struct SceneBuilder {
         }
         if device == nil, let scale = recordedScale() {
             displayScale = scale
-            notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point, taken as the display scale")
+            if let targetDevice {
+                notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point; laid out for \(targetDevice.id) at its display scale, \(targetDevice.scale)")
+            } else {
+                notes.append("The document names no device: its recorded frames lie on a grid of \(scale) pixel\(scale == 1 ? "" : "s") per point, taken as the display scale")
+            }
         }
         for view in views {
             for list in view.element.children where list.name == "constraints" {
@@ -278,11 +286,14 @@ struct SceneBuilder {
         return "Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), \(why); left out"
     }
 
-    /// The user label, else the custom class, else the element and its text.
+    /// The user label, else the custom class, else the element and its text (a `text`
+    /// attribute or `<string key="text">`, a label's attributed text, a button's title, a
+    /// placeholder, an image or a title).
     static func readableName(_ element: XMLElement) -> String {
         if let label = element["userLabel"], !label.isEmpty { return label }
         if let custom = element["customClass"], !custom.isEmpty { return custom }
-        let text = element["text"] ?? element.child("state", key: "normal")?["title"] ?? element["placeholder"]
+        let text = element["text"] ?? element.child("string", key: "text")?.text ?? IBLabelFonts.attributedText(element)?.string
+            ?? element.child("state", key: "normal")?["title"] ?? element["placeholder"]
             ?? element["image"] ?? element["title"] ?? ""
         return element.name + " " + text
     }

@@ -380,6 +380,59 @@ struct ImportServiceTests {
         #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
     }
 
+    /// A label whose text is attributed (`<attributedString key="attributedText">`, its
+    /// fragments' `content` attributes or `<string key="content">` children) is named and
+    /// measured by that text, in its first fragment's font: the same frame as the scene
+    /// written by hand with that string and font.
+    @Test func anAttributedLabelIsMeasuredByItsFragments() throws {
+        func fragment(_ content: String, font: String, asElement: Bool = false) -> String {
+            (asElement ? #"<fragment><string key="content">\#(content)</string>"# : #"<fragment content="\#(content)">"#)
+                + #"<attributes>\#(font)</attributes></fragment>"#
+        }
+        let attributed = #"<attributedString key="attributedText">"#
+            + fragment("Attri", font: #"<font key="NSFont" size="20" name="Georgia-Bold"/>"#)
+            + fragment("buted", font: #"<font key="NSFont" metaFont="system" size="11"/>"#, asElement: true)
+            + "</attributedString>"
+        let labelled = Self.document().replacingOccurrences(
+            of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="16" y="20" width="288" height="60"/></view>"#,
+            with: #"<label translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="16" y="20" width="288" height="60"/>\#(attributed)</label>"#)
+            .replacingOccurrences(of: #"<constraint firstItem="box-1" firstAttribute="height" constant="60" id="c-4"/>"#, with: "")
+        let response = post("/import?solve=true&intrinsic=measured", labelled)
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["ids"] == .object([("superview", .string("root-1")), ("labelAttributed", .string("box-1"))]))
+        #expect(hierarchy["scene"]?["views"]?["labelAttributed"]?["text"] == .object([
+            ("string", .string("Attributed")),
+            ("font", .object([("family", .string("Liberation Serif")), ("size", .number(20)), ("weight", .number(700)), ("italic", .bool(false))])),
+        ]))
+        let notes = try #require(hierarchy["notes"]?.arrayValue)
+        #expect(notes.contains(.string("Label labelAttributed is measured: Georgia-Bold 20 as Liberation Serif weight 700 (the first of its 2 attributed fragments' fonts)")))
+        // The same label written as a scene: the same frame, to the point.
+        let scene = #"{"container":{"width":320,"height":100},"views":{"l":{"text":{"string":"Attributed","font":{"family":"Liberation Serif","size":20,"weight":700}}}},"constraints":["H:|-16-[l]-16-|","V:|-20-[l]"],"options":{"displayScale":2}}"#
+        let solved = router.respond(to: HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "test", "Content-Type": "application/json"], body: Array(scene.utf8)))
+        let expected = try #require(try JSONParser().parse(solved.body)["frames"]?["l"])
+        #expect(hierarchy["frames"]?["labelAttributed"] == expected)
+        #expect(expected["height"] != .number(0))
+    }
+
+    /// `?device=` on a document that names no device: the recorded frames are not the
+    /// answer's device's, so nothing is listed as misplaced, and the note says which scale
+    /// the layout used.
+    @Test func anotherDeviceForADocumentWithoutOneListsNothingMisplaced() throws {
+        let document = Self.document(recordedX: 17).replacingOccurrences(of: #"<device id="retina4_7" orientation="portrait"/>"#, with: "")
+        let own = post("/import?solve=true", document)
+        let ownHierarchy = try #require(Self.item(try JSONParser().parse(own.body)["hierarchies"], 0))
+        #expect(ownHierarchy["misplaced"]?.arrayValue?.count == 1)
+        let moved = post("/import?solve=true&device=retina6_9", document)
+        #expect(moved.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(moved.body)["hierarchies"], 0))
+        #expect(hierarchy["misplaced"] == .array([]))
+        #expect(hierarchy["scene"]?["options"]?["displayScale"] == .number(3))
+        let notes = try #require(hierarchy["notes"]?.arrayValue)
+        #expect(notes.contains(.string("The document names no device: its recorded frames lie on a grid of 1 pixel per point; laid out for retina6_9 at its display scale, 3")))
+        #expect(!notes.contains { $0.stringValue?.hasSuffix("taken as the display scale") == true })
+    }
+
     @Test func theWireframeDrawsMisplacedViewsAtBothFrames() throws {
         let response = post("/import?format=svg", Self.document(recordedX: 17))
         #expect(response.status == 200)

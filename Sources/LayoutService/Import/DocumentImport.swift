@@ -183,7 +183,7 @@ extension SceneEngine {
         var limits = self.limits
         limits.maxSolverWork = max(1, self.limits.maxSolverWork / max(1, imported.hierarchies.count))
         let engine = SceneEngine(limits: limits, maxResponseBytes: maxResponseBytes, answerPool: answerPool)
-        let retargeted = imported.document.recordedDevice != nil
+        let retargeted = imported.document.isRetargeted
         let tolerance = 0.5 / Double(imported.document.device?.scale ?? 1)
         var solved: [SolvedHierarchy] = []
         for hierarchy in imported.hierarchies {
