@@ -65,7 +65,12 @@ extension LayoutService {
         guard bytes.count <= configuration.maxFontFileBytes else {
             return problem(.fontFileTooLarge(bytes: bytes.count, limit: configuration.maxFontFileBytes))
         }
-        if let problem = FontFiles.problem(bytes) { return invalidFont(problem) }
+        if let problem = FontFiles.problem(bytes) {
+            // The Content-Type is not read to accept a file, only to say what went wrong.
+            let form = ServiceFailure.isForm(request.headers["Content-Type"] ?? "")
+            return invalidFont(problem + (form ? "; the body is a form (curl -F): send the file itself as the body: "
+                + "curl -X PUT --data-binary @font.ttf URL" : ""))
+        }
         let name = family + "/" + face
         do {
             if let other = try fontStore.faces().lazy.map({ Self.split($0.name).family })

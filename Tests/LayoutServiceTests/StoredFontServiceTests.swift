@@ -193,6 +193,22 @@ struct StoredFontServiceTests {
         #expect((solved.width, solved.height) == (try Self.expectedSize(Self.liberationMono)))
     }
 
+    /// A font sent as a form (`curl -F`) is not a font file: the 422 says to send the file
+    /// itself; the same bytes without the form's Content-Type get the message alone.
+    @Test func aFontSentAsAFormIsToldToSendTheFile() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let form = Array("--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"f.ttf\"\r\n\r\n".utf8)
+            + Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono))) + Array("\r\n--b--\r\n".utf8)
+        let message = "The file is not a TrueType or OpenType font (its first 4 bytes are not 00010000, 'OTTO' or 'true')"
+        let asForm = client.send(.PUT, "/fonts/Acme/400", form, [("Content-Type", "multipart/form-data; boundary=b")])
+        #expect(asForm.status.code == 422)
+        #expect(try JSONParser().parse(asForm.body)["diagnostics"]?.arrayValue?.first?["message"] == .string(
+            message + "; the body is a form (curl -F): send the file itself as the body: curl -X PUT --data-binary @font.ttf URL"))
+        let plain = client.send(.PUT, "/fonts/Acme/400", form)
+        #expect(plain.status.code == 422)
+        #expect(try JSONParser().parse(plain.body)["diagnostics"]?.arrayValue?.first?["message"] == .string(message))
+    }
+
     /// Two replicas sharing one font store, each with its own result and front caches: a
     /// face replaced through one is never answered from the other's front cache (its hit is
     /// checked against the store's current faces), nor a deleted one.
