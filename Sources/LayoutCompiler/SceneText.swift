@@ -75,17 +75,19 @@ public struct SceneText: Sendable {
         var warnings: [LayoutDiagnostic] = []
         var first: [TextMeasurement] = []
         var work = 0
-        func overLimit(_ path: String) -> SceneRejection {
+        /// The refusal at the label whose string passed the limit (its text is what costs).
+        func overLimit(_ textPath: String, view: String) -> SceneRejection {
             SceneRejection(.invalid, diagnostics: [LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene's labels take more work to measure than allowed (limit maxSolverWork, \(limits.maxSolverWork) cell operations for a request): shorten or split them, or raise --max-solver-work",
-                path: path)])
+                path: textPath + ".string", view: view)])
         }
         for (index, view) in scene.views.enumerated() {
             guard let spec = view.text else { continue }
-            let path = (view.jsonPath ?? "$.views." + view.name) + ".text.font.family"
+            let textPath = (view.jsonPath ?? "$.views." + view.name) + ".text"
+            let path = textPath + ".font.family"
             work += (spec.string.utf16.count + 1) * Self.workPerCodeUnit
-            if work > limits.maxSolverWork { throw overLimit(path) }
+            if work > limits.maxSolverWork { throw overLimit(textPath, view: view.name) }
             let font = FontRequest(family: spec.family, size: spec.size, weight: spec.weight, italic: spec.italic)
             do throws(FontError) {
                 let prepared: PreparedText
@@ -130,7 +132,7 @@ public struct SceneText: Sendable {
                         path: path, view: view.name))
                 }
             }
-            if work > limits.maxSolverWork { throw overLimit(path) }
+            if work > limits.maxSolverWork { throw overLimit(textPath, view: view.name) }
         }
         if !errors.isEmpty { throw SceneRejection(.invalid, diagnostics: errors) }
         self.labels = labels

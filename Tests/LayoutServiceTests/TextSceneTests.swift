@@ -202,6 +202,22 @@ struct TextSceneTests {
         #expect(body["text"]?["l"]?["lines"] == .number(5000), "\(text.prefix(300))")
     }
 
+    /// Labels whose strings alone pass the budget (75 units a UTF-16 code unit and one per
+    /// label) are refused before measuring, at the string of the label that passed it: `a`
+    /// (101 × 75 = 7,575) fits 100,000, `b` (2,001 × 75 more) does not.
+    @Test func labelsOverTheBudgetAreRefusedAtTheirString() throws {
+        var limits = SceneLimits()
+        limits.maxSolverWork = 100_000
+        let a = String(repeating: "a", count: 100), b = String(repeating: "b ", count: 1_000)
+        let (status, body, text) = try answer(#"{"views":{"a":\#(label(a)),"b":\#(label(b))},"constraints":["H:|[a]|","H:|[b]|","V:|[a][b]"]}"#, limits: limits)
+        #expect(status == 422, "\(text.prefix(300))")
+        #expect(body["diagnostics"] == .array([.object([
+            ("severity", .string("error")), ("code", .string("limit_exceeded")),
+            ("message", .string("The scene's labels take more work to measure than allowed (limit maxSolverWork, 100000 cell operations for a request): shorten or split them, or raise --max-solver-work")),
+            ("path", .string("$.views.b.text.string")), ("view", .string("b")),
+        ])]), "\(text.prefix(600))")
+    }
+
     @Test func aThousandLabelsAtAThousandSizesIsOverTheWorkLimit() throws {
         let views = (0..<1000).map { #""l\#($0)":{"text":{"string":"Label number \#($0) wraps","numberOfLines":0}}"# }.joined(separator: ",")
         let constraints = (0..<1000).map { #""H:|-[l\#($0)]-|""# }.joined(separator: ",")
