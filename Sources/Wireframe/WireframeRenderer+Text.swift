@@ -29,6 +29,10 @@ import LayoutCompiler
 /// - A truncated label (`text` answer `truncated`) has classes `text truncated`,
 ///   `data-truncated="true"`, a dashed outline over its frame (`rect.outline`) with a
 ///   `<title>` saying so, and an ellipsis (`text.ellipsis`, `…`) after its last drawn line.
+/// - A line wider than its frame (one that cannot wrap: `numberOfLines: 1`, or a word
+///   wider than the frame) is cut at the frame's sides: its `<text>` sits in an
+///   `<svg class="clip">` viewport over the frame's width (and the drawn lines' height),
+///   and a truncated label's ellipsis starts at the frame's side, not after the whole line.
 /// - The document draws at most ``maxDrawnTextBytes`` of label text (the lines' UTF-8
 ///   bytes plus ``SceneText/drawnLineOverhead`` each, in panel and name order); a label
 ///   past it has `data-cut="true"`, only the lines that fit, and a `<title>` saying so.
@@ -100,6 +104,19 @@ extension WireframeRenderer {
             }
             for line in label.lines {
                 guard out.isWriting else { return }
+                let clipped = text.overflows(line.width)
+                if clipped {
+                    // Cut at the frame's sides, as UILabel draws nothing outside its bounds: a
+                    // nested viewport whose viewBox is its own box keeps the line's coordinates.
+                    let box = text.clipBox
+                    out.raw("<svg class=\"clip\"")
+                    out.attribute("x", number(box.x))
+                    out.attribute("y", number(box.y))
+                    out.attribute("width", number(box.width))
+                    out.attribute("height", number(box.height))
+                    out.attribute("viewBox", "\(number(box.x)) \(number(box.y)) \(number(box.width)) \(number(box.height))")
+                    out.raw(" overflow=\"hidden\">")
+                }
                 out.raw("<text")
                 out.attribute("x", number(text.lineX(line.width)))
                 out.attribute("y", number(text.frame.y + line.baseline))
@@ -110,13 +127,14 @@ extension WireframeRenderer {
                 }
                 out.raw(" xml:space=\"preserve\">")
                 out.text(line.text)
-                out.raw("</text>\n")
+                out.raw(clipped ? "</text></svg>\n" : "</text>\n")
             }
             if label.truncated, let last = label.lines.last {
-                // After the line's end: its right in a left-to-right layout, its left in a
-                // right-to-left one.
+                // After the line's drawn end (at most the frame's side): its right in a
+                // left-to-right layout, its left in a right-to-left one.
+                let shown = text.shownWidth(last.width)
                 out.raw("<text class=\"ellipsis\"")
-                out.attribute("x", number(text.rightToLeft ? text.lineX(last.width) - text.ellipsis : text.lineX(last.width) + last.width))
+                out.attribute("x", number(text.rightToLeft ? text.frame.x + text.frame.width - shown - text.ellipsis : text.frame.x + shown))
                 out.attribute("y", number(text.frame.y + last.baseline))
                 out.raw(">…</text>\n")
             }

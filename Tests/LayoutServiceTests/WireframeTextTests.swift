@@ -113,6 +113,39 @@ struct WireframeTextTests {
         #expect(abs(try value(ellipsis, "y") - (10 + Self.mono.ascender + Self.mono.lineHeight)) <= 1e-6)
     }
 
+    /// A one-line label wider than its frame is cut at the frame's right side (a nested
+    /// viewport over the frame), and its ellipsis starts there, inside the picture.
+    @Test func aLineWiderThanItsFrameIsCutAtTheFrame() throws {
+        let a = Self.mono.advance
+        let (elements, raw) = try wireframe(#"""
+        {"container":{"width":\#(40 + 6 * a),"height":100},"views":{"l":\#(label("aaaa bbbb cccc", lines: 1))},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"]}
+        """#)
+        let (group, children) = try textGroup(elements, view: "l")
+        #expect(group.attributes["data-truncated"] == "true")
+        #expect(children.map(\.name) == ["title", "rect", "svg", "text"])
+        let clip = children[2]
+        #expect(clip.attributes["class"] == "clip")
+        #expect(try value(clip, "x") == 20)
+        #expect(try value(clip, "y") == 10)
+        #expect(abs(try value(clip, "width") - 6 * a) <= 1e-6)
+        #expect(clip.attributes["overflow"] == "hidden")
+        // Its viewBox is its own box: the line keeps the panel's coordinates.
+        #expect(clip.attributes["viewBox"] == ["x", "y", "width", "height"].compactMap { clip.attributes[$0] }.joined(separator: " "))
+        let line = try #require(elements.first { $0.name == "text" && $0.depth == clip.depth + 1 && $0.text == "aaaa bbbb cccc" }, "\(raw)")
+        #expect(try value(line, "x") == 20)
+        #expect(abs(try value(line, "textLength") - 14 * a) <= 1e-6)
+        let ellipsis = children[3]
+        #expect(ellipsis.attributes["class"] == "ellipsis")
+        #expect(abs(try value(ellipsis, "x") - (20 + 6 * a)) <= 1e-6)
+        // A line that fits is drawn as before, with no viewport.
+        let (fitting, _) = try wireframe(#"""
+        {"container":{"width":\#(40 + 14 * a),"height":100},"views":{"l":\#(label("aaaa bbbb cccc", lines: 1))},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"]}
+        """#)
+        #expect(try textGroup(fitting, view: "l").children.map(\.name) == ["text"])
+    }
+
     @Test func aFrameLowerThanItsLinesDrawsTheLinesItShows() throws {
         let a = Self.mono.advance
         let one = Self.mono.lineHeight.rounded(.up)
