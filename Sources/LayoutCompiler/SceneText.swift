@@ -63,6 +63,17 @@ public struct SceneText: Sendable {
     /// Whether the scene has labels.
     public var isEmpty: Bool { labels.isEmpty }
 
+    /// The most stored families an `unknown_font` note names (then a count).
+    static let maxListedStoredFamilies = 20
+
+    /// `"; stored: A, B, …"` for an `unknown_font` note: the stored families (sorted), the
+    /// first ``maxListedStoredFamilies`` then how many more; empty without any.
+    static func storedNote(_ families: [String]) -> String {
+        guard !families.isEmpty else { return "" }
+        let more = families.count - maxListedStoredFamilies
+        return "; stored: " + families.prefix(maxListedStoredFamilies).joined(separator: ", ") + (more > 0 ? " and \(more) more" : "")
+    }
+
     /// Prepares every label of `scene` (views sorted by name).
     /// - Throws: the `unknown_font` diagnostics (a 422), one per label naming an unknown
     ///   family, with a did-you-mean note when a family is close; a `limit_exceeded` when
@@ -124,7 +135,7 @@ public struct SceneText: Sendable {
                         message: "Unknown font family '\(Diagnostic.echo(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
                         path: path, view: view.name,
                         notes: ["Families: " + measurer.catalog.familyNames.joined(separator: ", ") + " and system (Inter)"
-                                + (stored.familyNames.isEmpty ? "" : "; stored: " + stored.familyNames.joined(separator: ", "))]))
+                                + Self.storedNote(stored.storedFamilies.isEmpty ? stored.familyNames : stored.storedFamilies)]))
                 case .familyNotInstalled(let name):
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,

@@ -106,6 +106,19 @@ struct StoredFontServiceTests {
         let diagnostic = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first)
         #expect(diagnostic["code"]?.stringValue == "unknown_font")
         #expect(diagnostic["message"]?.stringValue == "Unknown font family 'Acme Mnoo'; did you mean 'Acme Mono'?")
+        // The note names every stored family, not only those the scene asked for.
+        #expect(diagnostic["notes"]?.arrayValue?.first?.stringValue?.hasSuffix("; stored: Acme Mono") == true, "\(diagnostic)")
+    }
+
+    /// An unknown family's note names the stored families: the first 20, sorted, then a count.
+    @Test func anUnknownFamilysNoteNamesTheStoredOnes() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let names = (0..<23).map { "Family \(Character(UnicodeScalar(UInt8(ascii: "A") + UInt8($0))))" }
+        for name in names { #expect(try client.put(name, "400", file: Self.dejaVuMono) == 201) }
+        let response = client.send(.POST, "/solve", Array(Self.scene(family: "Zzzzzzzz").utf8))
+        #expect(response.status.code == 422)
+        let note = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first?["notes"]?.arrayValue?.first?.stringValue)
+        #expect(note.hasSuffix("; stored: " + names.prefix(20).joined(separator: ", ") + " and 3 more"), "\(note)")
     }
 
     /// A face added to a stored family changes the answers whose weight now picks it
