@@ -59,10 +59,18 @@ struct Objective: Sendable {
     @inline(__always)
     func rank(of level: Int) -> Int { Int(ranks[level]) }
 
-    /// Reserves vectors for `symbols` symbols.
+    /// Reserves vectors for `symbols` symbols, and room for ``levelRoom`` levels.
     mutating func reserveCapacity(symbols: Int) {
         vectors.reserveCapacity(symbols)
+        ranks.reserveCapacity(Self.levelRoom)
+        strengthsByRank.reserveCapacity(Self.levelRoom)
+        levelsByRank.reserveCapacity(Self.levelRoom)
+        constants.reserveCapacity(Self.levelRoom)
     }
+
+    /// The levels ``reserveCapacity(symbols:)`` makes room for: a scene has a few
+    /// priorities, and its level tables then grow once instead of step by step.
+    static let levelRoom = 16
 
     /// The level of `strength`, created (empty) if new.
     /// - Complexity: O(log levels) to find; O(levels) to create.

@@ -24,36 +24,41 @@ struct Row: Sendable {
     /// buffer over, and sorting it then copies nothing.
     /// - Complexity: O(n²) for the few terms of a constraint, O(n log n) beyond 16.
     init(unsortedCells cells: consuming [Cell], constant: Double) {
-        if cells.count > 16 {
-            cells.sort { $0.symbol < $1.symbol }
-        } else if cells.count > 1 {
-            for i in 1..<cells.count {
-                let cell = cells[i]
-                var j = i
-                while j > 0 && cells[j - 1].symbol > cell.symbol {
-                    cells[j] = cells[j - 1]
-                    j -= 1
+        if cells.count > 16 { cells.sort { $0.symbol < $1.symbol } }
+        // Through one buffer pointer: a subscript write checks the buffer's uniqueness
+        // each time.
+        let kept = cells.withUnsafeMutableBufferPointer { cells -> Int in
+            let count = cells.count
+            if count > 1 && count <= 16 {
+                for i in 1..<count {
+                    let cell = cells[i]
+                    var j = i
+                    while j > 0 && cells[j - 1].symbol > cell.symbol {
+                        cells[j] = cells[j - 1]
+                        j -= 1
+                    }
+                    cells[j] = cell
                 }
-                cells[j] = cell
             }
-        }
-        var write = 0
-        var read = 0
-        while read < cells.count {
-            var cell = cells[read]
-            var magnitude = abs(cell.coefficient)
-            read += 1
-            while read < cells.count && cells[read].symbol == cell.symbol {
-                magnitude = Swift.max(magnitude, abs(cells[read].coefficient))
-                cell.coefficient += cells[read].coefficient
+            var write = 0
+            var read = 0
+            while read < count {
+                var cell = cells[read]
+                var magnitude = abs(cell.coefficient)
                 read += 1
+                while read < count && cells[read].symbol == cell.symbol {
+                    magnitude = Swift.max(magnitude, abs(cells[read].coefficient))
+                    cell.coefficient += cells[read].coefficient
+                    read += 1
+                }
+                if cell.coefficient != 0 && !Tolerance.isNearZero(cell.coefficient, scale: magnitude) {
+                    cells[write] = cell
+                    write += 1
+                }
             }
-            if cell.coefficient != 0 && !Tolerance.isNearZero(cell.coefficient, scale: magnitude) {
-                cells[write] = cell
-                write += 1
-            }
+            return write
         }
-        cells.removeLast(cells.count - write)
+        if kept < cells.count { cells.removeLast(cells.count - kept) }
         self.cells = cells
         self.constant = constant
     }

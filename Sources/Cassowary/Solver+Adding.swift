@@ -234,20 +234,41 @@ extension Solver {
             cellOperations &+= scratch.work   // expansions count toward the work limit too
             scratch.work = 0
             swap(&scratch, &buffers.expander)
+        } else if !direct.cells.contains(where: { table.isBasic[$0.symbol.id] }) {
+            // Only non-basic symbols: the loop below would insert the cells one by one
+            // into an empty row, in symbol order, and they are sorted, distinct and
+            // nonzero (`Row(unsortedCells:constant:)` made them), so the row is `direct`
+            // as it is; moved, with its room for the markers.
+            scale = abs(direct.constant)
+            row = Row()
+            swap(&row, &direct)
         } else {
             row = Row(constant: direct.constant)
             // Room for the cells and the markers at once, instead of growing cell by cell.
             row.cells.reserveCapacity(direct.cells.count + Self.markerRoom)
             scale = abs(direct.constant)
+            // `row.add(_:times:)` for each basic symbol, merging into the substitution's
+            // recycled buffer (which then swaps with the row's) instead of a new array.
+            var buffer: [Cell] = []
+            var added: [Symbol] = []
+            var removed: [Symbol] = []
+            swap(&buffer, &buffers.substitution.buffer)
             for cell in direct.cells {
                 if table.isBasic[cell.symbol.id] {
-                    scale += abs(cell.coefficient * table.rows[cell.symbol.id].constant)
-                    cellOperations &+= row.cells.count &+ table.rows[cell.symbol.id].cells.count
-                    row.add(table.rows[cell.symbol.id], times: cell.coefficient)
+                    let basic = cell.symbol.id
+                    scale += abs(cell.coefficient * table.rows[basic].constant)
+                    cellOperations &+= row.cells.count &+ table.rows[basic].cells.count
+                    row.constant += cell.coefficient * table.rows[basic].constant
+                    buffer.removeAll(keepingCapacity: true)
+                    buffer.reserveCapacity(row.cells.count + table.rows[basic].cells.count + Self.markerRoom)
+                    Row.merge(row.cells, skipping: .invalid, table.rows[basic].cells, times: cell.coefficient,
+                              into: &buffer, added: &added, removed: &removed, track: false)
+                    swap(&buffer, &row.cells)
                 } else {
                     row.insert(cell.symbol, cell.coefficient)
                 }
             }
+            swap(&buffer, &buffers.substitution.buffer)
         }
         return ExpressionRow(row: row, scale: scale, definition: definition)
     }

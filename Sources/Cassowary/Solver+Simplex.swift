@@ -73,8 +73,8 @@ extension Solver {
             guard index < table.rows[basic.id].cells.count, table.rows[basic.id].cells[index].symbol == symbol else { continue }
             let factor = table.rows[basic.id].cells[index].coefficient
             table.rows[basic.id].constant += factor * row.constant
-            added.removeAll(keepingCapacity: true)
-            removed.removeAll(keepingCapacity: true)
+            added.removeAllKeepingBuffer()
+            removed.removeAllKeepingBuffer()
             if row.cells.count <= Row.inPlaceLimit && table.rows[basic.id].cells.count >= 4 &* row.cells.count {
                 // A short row into a long one: edited in place (see `addInPlace`).
                 table.rows[basic.id].addInPlace(removingAt: index, row.cells, times: factor, added: &added, removed: &removed)
@@ -150,7 +150,7 @@ extension Solver {
                     lexicographicNegatives.remove(symbol)
                 }
             }
-            changed.removeAll(keepingCapacity: true)
+            changed.removeAllKeepingBuffer()
             swap(&changed, &objective.changed)
         }
         // Strongest leading level first, then the most negative coefficient there

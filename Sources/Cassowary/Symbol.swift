@@ -54,3 +54,22 @@ struct Tag: Sendable {
     var isRedundant = false
 }
 
+extension Array where Element == Symbol {
+    /// `removeAll(keepingCapacity: true)` for the symbol lists emptied in a pivot's inner
+    /// loop (a change log, the symbols a row gained or lost), which are mostly empty or
+    /// hold one or two: nothing to do when empty, element by element up to
+    /// ``removeOneByOneLimit``; `removeAll(keepingCapacity:)` goes through the library's
+    /// generic `replaceSubrange`, which costs more than that.
+    @inline(__always)
+    mutating func removeAllKeepingBuffer() {
+        if isEmpty { return }
+        if count <= Self.removeOneByOneLimit {
+            while !isEmpty { removeLast() }
+        } else {
+            removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The longest list ``removeAllKeepingBuffer()`` empties element by element.
+    static var removeOneByOneLimit: Int { 2 }
+}
