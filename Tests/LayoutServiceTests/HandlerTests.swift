@@ -394,6 +394,34 @@ struct HandlerTests {
         #expect(request(.POST, "/solve?scale=2&format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
     }
 
+    /// A problem about the scene is the same whether JSON or SVG was asked for, its
+    /// `Cache-Status` included: `fwd=miss`, or `fwd=request` under `Cache-Control`; the SVG
+    /// picture itself, never cached, carries none.
+    @Test func svgProblemsCarryCacheStatus() throws {
+        let syntax = #"{"views":["red"],"constraints":["H:|-0-[red-0-|"]}"#
+        let shape = #"{"views":["red"],"contraints":[]}"#
+        let conflict = #"{"container":{"width":100,"height":100},"views":["a"],"constraints":["a.width == 10","a.width == 20","H:|[a]","V:|[a(10)]"],"options":{"conflicts":"error"}}"#
+        for (scene, status) in [(syntax, 422), (shape, 400), (conflict, 422)] {
+            for (headers, cacheStatus) in [([:], "layoutd; fwd=miss"), (["Cache-Control": "no-cache"], "layoutd; fwd=request")] as [(HTTPFields, String)] {
+                let json = request(.POST, "/solve", scene, headers: headers)
+                let svg = request(.POST, "/solve?format=svg", scene, headers: headers)
+                #expect(json.status.code == status)
+                #expect(svg.status.code == status)
+                #expect(svg.body == json.body)
+                #expect(json.headers["Cache-Status"] == cacheStatus)
+                #expect(svg.headers["Cache-Status"] == cacheStatus, "\(scene) \(headers)")
+                #expect(svg.headers.values("Vary") == ["Accept"])
+                #expect(json.headers.values("Vary") == ["Accept"])
+            }
+        }
+        let picture = request(.POST, "/solve?format=svg", Self.scene)
+        #expect(picture.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(picture.headers["Cache-Status"] == nil)
+        #expect(picture.headers.values("Vary") == ["Accept"])
+        // Refused before the scene is read: no Cache-Status, as for JSON.
+        #expect(request(.POST, "/solve?format=svg&scale=0", Self.scene).headers["Cache-Status"] == nil)
+    }
+
     @Test func corsIsOffByDefaultAndAnswersPreflightWhenConfigured() throws {
         let plain = service.makeHandler(router: router)
         let preflight = HTTPRequest(method: .OPTIONS, target: "/solve",
