@@ -262,6 +262,7 @@ extension CompiledScene {
         // explained: the constraint is left out all the same, and the list would drop
         // them (one request made 60,000 conflicts, each explained and quoted).
         var unexplained = 0
+        var counts = CodeCounts()
         func found() -> [LayoutDiagnostic] { unexplained > 0 ? diagnostics + [.omission(unexplained)] : diagnostics }
         for index in 0..<(constraints.count + 2) {
             let constraint = index == 0 ? containerWidth.constraint : index == 1 ? containerHeight.constraint : constraints[index - 2].constraint
@@ -272,7 +273,7 @@ extension CompiledScene {
                 }
                 added[handle.rawValue] = index
             } catch .unsatisfiableConstraint {
-                if diagnostics.count >= LayoutDiagnostic.maxCount {
+                if diagnostics.count >= LayoutDiagnostic.maxCount && !counts.admits(.unsatisfiableConstraints) {
                     unexplained += 1
                     continue
                 }
@@ -296,13 +297,15 @@ extension CompiledScene {
                     return position >= 0 ? refs.ref(position) { compiledConstraint(at: position).ref } : nil
                 } + [compiled.ref]
                 diagnostics.append(conflictDiagnostic(compiled, conflicting: conflicting, severity: conflictSeverity))
+                counts.add(.unsatisfiableConstraints)
             } catch .workLimitExceeded {
                 return workLimitLayout(found(), size: size)
             } catch {
-                if diagnostics.count >= LayoutDiagnostic.maxCount {
+                if diagnostics.count >= LayoutDiagnostic.maxCount && !counts.admits(.invalidScene) {
                     unexplained += 1
                     continue
                 }
+                counts.add(.invalidScene)
                 let compiled = compiledConstraint(at: index)
                 let ref = compiled.ref
                 diagnostics.append(LayoutDiagnostic(
@@ -635,21 +638,39 @@ extension CompiledScene {
     }
 
     /// The diagnostics of one layout as they are found: past ``LayoutDiagnostic/maxCount``
-    /// in the layout, findings are counted, not built.
+    /// in the layout, findings are counted, not built, but for the first
+    /// ``LayoutDiagnostic/keptPerCode`` of each code.
     struct LayoutFindings {
         var diagnostics: [LayoutDiagnostic]
-        /// Diagnostics that may still be listed.
+        /// Diagnostics that may still be listed within ``LayoutDiagnostic/maxCount``.
         var room: Int
         /// Findings counted past the bound (one ``LayoutDiagnostic/omission(_:)`` at the end).
         var omitted = 0
+        /// The codes of ``diagnostics``, counted.
+        var counts: CodeCounts
 
         init(_ diagnostics: [LayoutDiagnostic]) {
             self.diagnostics = diagnostics
             room = LayoutDiagnostic.maxCount - diagnostics.reduce(0) { $0 + ($1.omitted == nil ? 1 : 0) }
+            counts = CodeCounts(diagnostics)
         }
 
-        mutating func report(_ make: @autoclosure () -> LayoutDiagnostic) {
-            if room > 0 { diagnostics.append(make()); room -= 1 } else { omitted += 1 }
+        /// How many diagnostics of `code` found from now on are listed (built).
+        func listable(_ code: LayoutDiagnostic.Code) -> Int {
+            max(0, room, LayoutDiagnostic.keptPerCode - counts[code])
+        }
+
+        /// Whether a diagnostic of `code` found now is listed.
+        func admits(_ code: LayoutDiagnostic.Code) -> Bool { room > 0 || counts.admits(code) }
+
+        mutating func report(_ code: LayoutDiagnostic.Code, _ make: @autoclosure () -> LayoutDiagnostic) {
+            if admits(code) {
+                diagnostics.append(make())
+                room -= 1
+                counts.add(code)
+            } else {
+                omitted += 1
+            }
         }
     }
 
@@ -733,7 +754,7 @@ extension CompiledScene {
         // fields gets the axis notes for the rest, which bounds the work).
         var causes: [[ConstraintHandle]] = []
         if constraintRef != nil {
-            let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, max(0, findings.room)))
+            let explained = ambiguous.prefix(min(Self.maxExplainedAmbiguities, findings.listable(.ambiguousLayout)))
             // Naming the ties is a courtesy: within what is left of the budget.
             causes = solver.ambiguityCauses(explained.map { frameFieldDifferences[$0] },
                                             workLimit: max(0, workLimit - work)).map(\.ties)
@@ -747,7 +768,7 @@ extension CompiledScene {
             case .y: ambiguousFields[field.view] |= 8
             }
             let tied = order < causes.count ? causes[order].compactMap { constraintRef?($0) } : []
-            findings.report(ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
+            findings.report(.ambiguousLayout, ambiguityDiagnostic(field, severity: severity, tied: tied, refs: refs))
         }
         // Writing each diagnostic is work too, and with `sizes` there is one per
         // ambiguous field per size (200 ambiguous views at 1,000 sizes: 399,000
@@ -766,7 +787,7 @@ extension CompiledScene {
         func checkSize(_ field: String, _ value: Double, of view: Int) {
             guard value < -1e-6 else { return }
             if view < ambiguousFields.count && ambiguousFields[view] & (field == "width" ? 1 : 2) != 0 { return }
-            guard findings.room > 0 else { findings.omitted += 1; return }
+            guard findings.admits(.negativeSize) else { findings.omitted += 1; return }
             // A fitted container (no size on this axis) is as small as the constraints
             // allow, which is often what drives a view below 0: the note says so.
             var notes: [String] = []
@@ -775,7 +796,7 @@ extension CompiledScene {
                 let fitted = JSONWriter.format(roundedForResponse(field == "width" ? absolute[0].width : absolute[0].height))
                 notes.append("the container's \(field) was fitted (none was given) to \(fitted) points, the least the constraints allow; give the container a \(field), or '\(hierarchy.names[view])' a \(field)\(hierarchy.isGuide(view) ? "" : " or an intrinsic size")")
             }
-            findings.report(LayoutDiagnostic(
+            findings.report(.negativeSize, LayoutDiagnostic(
                 severity: .warning, code: .negativeSize,
                 message: "'\(hierarchy.names[view])' has a negative \(field) (\(JSONWriter.format(roundedForResponse(value))) points)",
                 view: hierarchy.names[view], attribute: field, notes: notes))

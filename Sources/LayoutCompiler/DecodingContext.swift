@@ -16,6 +16,16 @@ struct DecodingContext {
         return true
     }
 
+    /// `"; did you mean 'NAME'?"` naming the closest of `candidates` to `text`
+    /// (``closestName(to:among:)``, as an unknown field's hint) as `spelled` writes it, or
+    /// `""` when none is close or the hint would not be listed or searched (the same bounds
+    /// as ``checkMembers(_:known:path:)``'s). Appended to the refusal of a value outside an
+    /// enumeration (SceneDecoderTests.enumTyposSuggestTheValue).
+    mutating func suggestion(for text: String, among candidates: [String], spelled: (String) -> String = { $0 }) -> String {
+        guard typeErrors.count < LayoutDiagnostic.maxCount, admitsSuggestion(among: candidates.count) else { return "" }
+        return closestName(to: text, among: candidates).map { "; did you mean '\(spelled($0))'?" } ?? ""
+    }
+
     /// The 400 `invalid_scene` diagnostic for a value of the wrong JSON type at `path`:
     /// "Expected \(expected) at \(path), found a string".
     func typeError(_ path: String, expected: String, found: JSONNode) -> LayoutDiagnostic {
@@ -131,7 +141,8 @@ struct DecodingContext {
             case "low", "defaultLow": return 250
             case "fittingSize", "fittingSizeLevel": return 50
             default:
-                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(Diagnostic.echo(name))' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize", path: path()))
+                let hint = suggestion(for: name, among: Self.priorityNames)
+                typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(Diagnostic.echo(name))' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize\(hint)", path: path()))
                 return nil
             }
         default:
@@ -160,7 +171,8 @@ struct DecodingContext {
         }
         // By bytes: an ASCII spelling only (`Value(rawValue:)` compares with `String ==`).
         guard isASCII(text), let parsed = Value(rawValue: text) else {
-            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))", path: path()))
+            let hint = suggestion(for: text, among: Value.allNames)
+            typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))\(hint)", path: path()))
             return defaultValue
         }
         return parsed
@@ -170,6 +182,9 @@ struct DecodingContext {
 extension DecodingContext {
     /// The members of an `{horizontal, vertical}` object.
     static let axisMembers = ["horizontal", "vertical"]
+    /// The named priorities ``priority(_:path:)`` reads, the documented ones first (a tie
+    /// of did-you-mean distances goes to the earlier).
+    static let priorityNames = ["required", "high", "low", "fittingSize", "defaultHigh", "defaultLow", "fittingSizeLevel"]
 }
 
 /// Where each field of a fixed-field object was found among its members

@@ -80,6 +80,31 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         /// the line).
         case invalidDocument = "invalid_document"
 
+        /// The code's place in ``allCases`` (0 to 18), for ``CodeCounts``.
+        var ordinal: Int {
+            switch self {
+            case .invalidJSON: 0
+            case .invalidScene: 1
+            case .vflSyntax: 2
+            case .equationSyntax: 3
+            case .unknownView: 4
+            case .unknownMetric: 5
+            case .unknownAttribute: 6
+            case .unknownGroup: 7
+            case .incompatibleAttributes: 8
+            case .nonlinear: 9
+            case .limitExceeded: 10
+            case .unsatisfiableConstraints: 11
+            case .ambiguousLayout: 12
+            case .negativeSize: 13
+            case .unknownFont: 14
+            case .invalidFont: 15
+            case .missingGlyphs: 16
+            case .textLayoutUnstable: 17
+            case .invalidDocument: 18
+            }
+        }
+
         /// The contract's code of a parser's code (the same spelling).
         public init(_ code: Diagnostic.Code) {
             switch code {
@@ -165,6 +190,13 @@ public struct LayoutDiagnostic: Sendable, Hashable {
     /// grow with the number of conflicts it makes (`DiagnosticsTests.aHundredConflictsAndOneWarning`).
     public static let maxCount = 100
 
+    /// How many diagnostics of each code a full list still keeps (``bounded(_:)``), so that
+    /// thousands of one kind (`ambiguous_layout` of a long chain) never hide another kind
+    /// (a `negative_size` in the same scene). Producers that stop building diagnostics at
+    /// ``maxCount`` still build the first this many of each code (``CodeCounts``). With the
+    /// contract's 19 codes, 19 × 5 = 95 places: every code present always fits.
+    public static let keptPerCode = 5
+
     /// The `limit_exceeded` warning that stands for `count` diagnostics left out.
     public static func omission(_ count: Int) -> LayoutDiagnostic {
         var warning = LayoutDiagnostic(
@@ -174,42 +206,65 @@ public struct LayoutDiagnostic: Sendable, Hashable {
         return warning
     }
 
-    /// `list` as answered: its first ``maxCount`` diagnostics in order, then, when any
-    /// were left out (here, or by a producer that stopped early and said so with an
-    /// ``omission(_:)`` warning in the list), one ``omission(_:)`` warning with their
-    /// total. Applying it twice gives the same list. Tested by
-    /// `DiagnosticsTests.aHundredConflictsAndOneWarning`.
+    /// `list` as answered: at most ``maxCount`` of its diagnostics (`room`, for
+    /// ``appending(_:to:)``), in their order, then, when any were left out (here, or by a
+    /// producer that stopped early and said so with an ``omission(_:)`` warning in the list),
+    /// one ``omission(_:)`` warning with their total. When the list holds more than fit, the
+    /// kept ones are chosen, in this order of precedence: the first ``keptPerCode`` of each
+    /// code (fewer when `room` cannot hold that many of every code present), then the other
+    /// errors in order, then the other warnings in order (docs/scene-format.md, "Answers").
+    /// Applying it twice gives the same list. Tested by
+    /// `DiagnosticsTests.aHundredConflictsAndOneWarning`, `everyCodeKeepsItsFirstDiagnostics`.
     /// - Complexity: O(|list|).
-    public static func bounded(_ list: [LayoutDiagnostic]) -> [LayoutDiagnostic] {
-        guard list.count > maxCount || list.contains(where: { $0.omitted != nil }) else { return list }
-        var kept: [LayoutDiagnostic] = []
-        kept.reserveCapacity(min(list.count, maxCount + 1))
+    public static func bounded(_ list: [LayoutDiagnostic], room: Int = maxCount) -> [LayoutDiagnostic] {
+        guard list.count > room || list.contains(where: { $0.omitted != nil }) else { return list }
         var left = 0
+        var listed = 0
+        var counts = CodeCounts()
         for diagnostic in list {
             if let omitted = diagnostic.omitted {
                 left += omitted
-            } else if kept.count < maxCount {
-                kept.append(diagnostic)
             } else {
-                left += 1
+                listed += 1
+                counts.add(diagnostic.code)
             }
         }
-        if left > 0 { kept.append(omission(left)) }
+        guard listed > room else {
+            var kept = list.filter { $0.omitted == nil }
+            if left > 0 { kept.append(omission(left)) }
+            return kept
+        }
+        // Chosen by position (never by a set's order): the floors, then errors, then warnings.
+        var keep = [Bool](repeating: false, count: list.count)
+        var taken = 0
+        let floor = max(1, min(keptPerCode, room / max(1, counts.distinct)))
+        var perCode = CodeCounts()
+        for (index, diagnostic) in list.enumerated() where taken < room && diagnostic.omitted == nil && perCode[diagnostic.code] < floor {
+            keep[index] = true
+            perCode.add(diagnostic.code)
+            taken += 1
+        }
+        for errors in [true, false] {
+            for (index, diagnostic) in list.enumerated() where taken < room && !keep[index] && diagnostic.omitted == nil && diagnostic.isError == errors {
+                keep[index] = true
+                taken += 1
+            }
+        }
+        var kept: [LayoutDiagnostic] = []
+        kept.reserveCapacity(room + 1)
+        for (index, diagnostic) in list.enumerated() where keep[index] { kept.append(diagnostic) }
+        left += listed - taken
+        kept.append(omission(left))
         return kept
     }
 
-    /// `list` bounded (``bounded(_:)``) with `decisive` after it, kept whatever the bound:
-    /// when the list is full, its last kept diagnostic joins the ones left out. For an
-    /// error that decides the answer (a limit that rejects the layout) found after a
-    /// full list.
+    /// `list` bounded (``bounded(_:room:)``) with `decisive` after it, kept whatever the
+    /// bound: when the list is full, it is bounded to one place fewer. For an error that
+    /// decides the answer (a limit that rejects the layout) found after a full list.
     public static func appending(_ decisive: LayoutDiagnostic, to list: [LayoutDiagnostic]) -> [LayoutDiagnostic] {
-        var kept = bounded(list)
-        var left = kept.last?.omitted ?? 0
+        var kept = bounded(list, room: maxCount - 1)
+        let left = kept.last?.omitted ?? 0
         if left > 0 { kept.removeLast() }
-        if kept.count >= maxCount {
-            kept.removeLast()
-            left += 1
-        }
         kept.append(decisive)
         if left > 0 { kept.append(omission(left)) }
         return kept
@@ -347,4 +402,45 @@ extension LayoutDiagnostic {
         for note in notes { lines.append("  note: \(note)") }
         return lines.joined(separator: "\n")
     }
+}
+
+/// Saturating counts (0 to 15) of diagnostics by ``LayoutDiagnostic/Code``, held inline
+/// (no allocation): what ``LayoutDiagnostic/bounded(_:room:)`` and the producers that stop
+/// building diagnostics at ``LayoutDiagnostic/maxCount`` consult to keep the first
+/// ``LayoutDiagnostic/keptPerCode`` of each code.
+public struct CodeCounts: Sendable {
+    /// Four bits per code, by ``LayoutDiagnostic/Code/ordinal``: 16 codes a word.
+    private var low: UInt64 = 0
+    private var high: UInt64 = 0
+
+    public init() {}
+
+    /// The counts of the diagnostics of `list` (omission warnings left out).
+    public init(_ list: [LayoutDiagnostic]) {
+        for diagnostic in list where diagnostic.omitted == nil { add(diagnostic.code) }
+    }
+
+    /// How many of `code` were added, at most 15.
+    public subscript(code: LayoutDiagnostic.Code) -> Int {
+        let ordinal = code.ordinal
+        let word = ordinal < 16 ? low : high
+        return Int((word >> UInt64(4 * (ordinal % 16))) & 0xF)
+    }
+
+    /// Counts one diagnostic of `code` (no further past 15).
+    public mutating func add(_ code: LayoutDiagnostic.Code) {
+        guard self[code] < 15 else { return }
+        let ordinal = code.ordinal
+        let one = UInt64(1) << UInt64(4 * (ordinal % 16))
+        if ordinal < 16 { low += one } else { high += one }
+    }
+
+    /// How many codes were counted at least once.
+    public var distinct: Int {
+        LayoutDiagnostic.Code.allCases.reduce(0) { $0 + (self[$1] > 0 ? 1 : 0) }
+    }
+
+    /// Whether a producer whose list is full still builds a diagnostic of `code`: fewer
+    /// than ``LayoutDiagnostic/keptPerCode`` of it are listed.
+    public func admits(_ code: LayoutDiagnostic.Code) -> Bool { self[code] < LayoutDiagnostic.keptPerCode }
 }

@@ -20,7 +20,7 @@ extension CompileState {
         guard term.attribute.isGuideAttribute else {
             let written = "\(name).\(attributeName(after: term.span, in: entry.source) ?? term.attribute.rawValue)"
             let missing = term.attribute == .firstBaseline || term.attribute == .lastBaseline ? "baseline" : "margins"
-            report(LayoutDiagnostic(
+            report(.unknownAttribute, LayoutDiagnostic(
                 code: .unknownAttribute,
                 message: "Layout guide '\(name)' has no \(missing) ('\(written)'): a guide is an empty rectangle, with no text and no margins; use its edges, centre or size",
                 constraint: key, id: entry.id, column: column(of: term.span.lowerBound, in: entry.source), source: entry.source,
@@ -46,7 +46,7 @@ extension CompileState {
     /// ``layoutGuideInVisualFormat(_:span:)`` for this entry.
     mutating func reportGuideInVisualFormat(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) {
         let diagnostic = layoutGuideInVisualFormat(name, span: span)
-        report(LayoutDiagnostic(
+        report(.unknownView, LayoutDiagnostic(
             code: .unknownView, message: diagnostic.message, constraint: key, id: entry.id,
             column: column(of: span.lowerBound, in: entry.source), source: entry.source, notes: diagnostic.notes))
     }

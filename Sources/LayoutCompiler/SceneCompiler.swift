@@ -221,7 +221,7 @@ public struct SceneCompiler: Sendable {
             + groups.reduce(0) { total, group in group.constraints.reduce(total) { $0 + $1.source.utf8.count } }
         if totalBytes > limits.maxTotalConstraintBytes {
             // Nothing is parsed: the limit is there to spare that work.
-            state.report(LayoutDiagnostic(
+            state.report(.limitExceeded, LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "The scene and its groups have \(totalBytes) bytes of constraints; at most \(limits.maxTotalConstraintBytes) are allowed (limit maxTotalConstraintBytes)"))
         } else {
@@ -285,20 +285,35 @@ struct CompileState {
     let scene: Scene
     let hierarchy: ViewHierarchy
     var constraints: [CompiledConstraint] = []
-    /// At most ``LayoutDiagnostic/maxCount``; the rest are counted in ``omitted``.
+    /// At most ``LayoutDiagnostic/maxCount``, and past it the first
+    /// ``LayoutDiagnostic/keptPerCode`` of each code; the rest are counted in ``omitted``.
     var diagnostics: [LayoutDiagnostic] = []
     var omitted = 0
+    /// The codes of ``diagnostics``, counted.
+    var counts = CodeCounts()
     /// Candidate names the did-you-mean searches of this compile may still compare
     /// (``maxSuggestionComparisons`` in all: the parsers' and unknown views').
     var suggestionComparisonsLeft = maxSuggestionComparisons
     /// Whether an error was reported, listed or counted.
     var hasErrors = false
 
-    /// Lists a diagnostic, or past ``LayoutDiagnostic/maxCount`` counts it without
-    /// building it (a scene can make one per part of thousands of entries).
-    mutating func report(_ make: @autoclosure () -> LayoutDiagnostic, isError: Bool = true) {
+    /// Lists a diagnostic of `code`, or past ``LayoutDiagnostic/maxCount`` (and the first
+    /// ``LayoutDiagnostic/keptPerCode`` of `code`) counts it without building it (a scene can
+    /// make one per part of thousands of entries).
+    mutating func report(_ code: LayoutDiagnostic.Code, _ make: @autoclosure () -> LayoutDiagnostic, isError: Bool = true) {
         if isError { hasErrors = true }
-        if diagnostics.count < LayoutDiagnostic.maxCount { diagnostics.append(make()) } else { omitted += 1 }
+        if isListed(code) {
+            diagnostics.append(make())
+            counts.add(code)
+        } else {
+            omitted += 1
+        }
+    }
+
+    /// Whether a diagnostic of `code` found now is listed (built): while the list has room,
+    /// or for the first ``LayoutDiagnostic/keptPerCode`` of its code.
+    func isListed(_ code: LayoutDiagnostic.Code) -> Bool {
+        diagnostics.count < LayoutDiagnostic.maxCount || counts.admits(code)
     }
     /// View/axis keys (the ``FrameField/key`` of the axis's origin field) → indices of the
     /// constraints that mention it.
@@ -420,7 +435,7 @@ struct CompileState {
         }
         suggestionComparisonsLeft -= result.suggestionComparisons
         for diagnostic in result.diagnostics {
-            report(LayoutDiagnostic(
+            report(LayoutDiagnostic.Code(diagnostic.code), LayoutDiagnostic(
                 severity: diagnostic.severity, code: LayoutDiagnostic.Code(diagnostic.code), message: diagnostic.message,
                 constraint: key, id: entry.id, column: diagnostic.column(in: entry.source), source: entry.source,
                 notes: diagnostic.notes), isError: diagnostic.severity == .error)
@@ -565,7 +580,7 @@ struct CompileState {
         }
         let others = Set(resolved.views.filter { $0 > 0 }).count - described.count   // counted only
         if others > 0 { described.append("and \(others) more") }
-        report(LayoutDiagnostic(
+        report(.invalidScene, LayoutDiagnostic(
             code: .invalidScene,
             message: "Views joined in one VFL string must share a parent: \(described.joined(separator: ", ")); relate views in different parents with an equation",
             constraint: key, id: entry.id, column: offset.map { Self.entryColumn(of: $0, in: entry) },
@@ -588,7 +603,7 @@ struct CompileState {
             let span = max(0, beyond.span.lowerBound)..<min(bytes.count, beyond.span.upperBound)
             what = "The number \(Diagnostic.echo(String(decoding: bytes[span], as: UTF8.self))) in \(key.displayName) is"
         }
-        report(LayoutDiagnostic(
+        report(.limitExceeded, LayoutDiagnostic(
             code: .limitExceeded,
             message: "\(what) beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
             constraint: key, id: entry.id, column: Self.entryColumn(of: beyond.span.lowerBound, in: entry),
@@ -608,7 +623,7 @@ struct CompileState {
             let partPriority = result.constraints[part].priority
             let spanStart = result.constraints[part].span.lowerBound
             if partPriority != nil && entry.priority != nil {
-                report(LayoutDiagnostic(
+                report(.invalidScene, LayoutDiagnostic(
                     code: .invalidScene,
                     message: "The constraint gives a priority both in its \"priority\" field and in its text; give one",
                     constraint: key, part: part, id: entry.id,
@@ -623,7 +638,7 @@ struct CompileState {
             let expression = translate(result.constraints, part: part, items: resolved.views[items])
             // Each number is within the limit (checked above), but a product of them may not be.
             guard isWithinRange(expression) else {
-                report(LayoutDiagnostic(
+                report(.limitExceeded, LayoutDiagnostic(
                     code: .limitExceeded,
                     message: "\(key.sentenceStart) has a number beyond ±\(JSONWriter.format(maximumMagnitude)) (limit maxMagnitude)",
                     constraint: key, part: part, id: entry.id, column: Self.entryColumn(of: spanStart, in: entry),
@@ -655,7 +670,7 @@ struct CompileState {
     /// Reports ``unknownView(_:span:entry:key:)``, built only when it is listed
     /// (its suggestion compares the name with every view's).
     mutating func reportUnknownView(_ name: String, span: Range<Int>, entry: ConstraintEntry, key: ConstraintKey) {
-        guard diagnostics.count < LayoutDiagnostic.maxCount else {
+        guard isListed(.unknownView) else {
             hasErrors = true
             omitted += 1
             return
@@ -664,7 +679,7 @@ struct CompileState {
         let suggests = candidates <= min(maxSuggestionCandidates, suggestionComparisonsLeft)
         if suggests { suggestionComparisonsLeft -= candidates }
         let diagnostic = unknownView(name, span: span, entry: entry, key: key, suggesting: suggests)
-        report(diagnostic)
+        report(.unknownView, diagnostic)
     }
 
     /// The diagnostic for a name that is not a view. (A VFL predicate's name that is

@@ -100,11 +100,15 @@ public struct SceneDecoder: Sendable {
             let parts = text.utf8.split(separator: UInt8(ascii: "."), maxSplits: 2, omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
             let field = parts.count == 2 ? parts[1] : nil
-            guard parts.count <= 2, isValidName(parts[0]), parts[0].utf8.count <= SceneLimits.maxNameLength,
-                  field.map({ isASCII($0) && FieldReference.fieldNames.contains($0) }) ?? true else {
+            let validView = isValidName(parts[0]) && parts[0].utf8.count <= SceneLimits.maxNameLength
+            guard parts.count <= 2, validView, field.map({ isASCII($0) && FieldReference.fieldNames.contains($0) }) ?? true else {
+                // A mistyped FIELD of a valid VIEW gets the closest field as a hint.
+                let hint = parts.count == 2 && validView
+                    ? context.suggestion(for: parts[1], among: FieldReference.fieldNames, spelled: { parts[0] + "." + $0 })
+                    : ""
                 context.typeErrors.append(LayoutDiagnostic(
                     code: .invalidScene,
-                    message: "'\(Diagnostic.echo(text))' is not a field to explain: write \"VIEW\" or \"VIEW.FIELD\" with FIELD one of x, y, width, height",
+                    message: "'\(Diagnostic.echo(text))' is not a field to explain: write \"VIEW\" or \"VIEW.FIELD\" with FIELD one of x, y, width, height\(hint)",
                     path: "$.explain[\(index)]"))
                 continue
             }

@@ -214,6 +214,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// An `If-Match` or `If-None-Match` (`field`) that lists `*` beside entity tags, which
     /// RFC 9110's grammar (`"*" / #entity-tag`, §13.1.1, §13.1.2) does not allow: 400.
     case starAmongEntityTags(field: String, value: String)
+    /// An `If-Match` or `If-None-Match` (`field`) holding something that is neither `*` nor
+    /// an entity tag (`3`: entity tags are quoted, RFC 9110 §8.8.3): 400, its detail showing
+    /// `example`, the tag the client most likely meant (``EntityTagList/example(quoting:)``).
+    case malformedEntityTags(field: String, value: String, example: String)
     /// `If-Match` naming no current version (`state` says what is current): 412.
     case ifMatchMismatch(header: String, group: String, state: String, hasWeakTags: Bool, font: Bool = false)
     /// A `GET` or `HEAD` whose `If-Match` lists neither `*` nor the entity tag (`etag`,
@@ -246,7 +250,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidImportParameter: .badRequest
         case .unsupportedDocumentType: .unsupportedMediaType
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter,
-             .malformedQueryEscape, .unknownQueryParameter, .starAmongEntityTags: .badRequest
+             .malformedQueryEscape, .unknownQueryParameter, .starAmongEntityTags, .malformedEntityTags: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
         case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
@@ -341,15 +345,15 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
                 + (presented ? ": the bearer token given is not the server's (--api-token)" : "")
         case .starAmongEntityTags(let field, let value):
             return "\(field): '\(Diagnostic.echo(value))' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"
+        case .malformedEntityTags(let field, let value, let example):
+            return "\(field): '\(Diagnostic.echo(value))' is not * or a list of entity tags: "
+                + "\(field) takes quoted entity tags, such as \(Diagnostic.echo(example)) (RFC 9110 §8.8.3)"
         case .ifMatchAnyButAbsent(let group, let font):
             return "If-Match: * but no \(font ? "font face" : "group") named '\(group)' exists"
         case .ifMatchMismatch(let header, let group, let state, let hasWeakTags, let font):
-            // An entity tag is a quoted string (RFC 9110 §8.8.3): `2` is not the tag `"2"`.
-            let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
-            return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
+            return "If-Match '\(header)' does not match \(font ? "font face" : "group") '\(group)': \(state)\(hasWeakTags ? " (weak tags never match)" : "")"
         case .ifMatchMismatchOnRead(let header, let subject, let etag, let hasWeakTags):
-            let unquoted = !header.contains("\"") ? "; entity tags are quoted: If-Match: \"\(Diagnostic.echo(header.trimmingCharacters(in: .whitespaces)))\"" : ""
-            return "If-Match '\(Diagnostic.echo(header))' does not match \(subject): its entity tag is \(etag)\(hasWeakTags ? " (weak tags never match)" : "")\(unquoted)"
+            return "If-Match '\(Diagnostic.echo(header))' does not match \(subject): its entity tag is \(etag)\(hasWeakTags ? " (weak tags never match)" : "")"
         case .ifNoneMatchMatches(let header, let group, let state, let font):
             if header.trimmingCharacters(in: .whitespaces) == "*" {
                 return "If-None-Match: * but \(font ? "font face" : "group") '\(group)' exists: \(state)"
@@ -391,7 +395,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags: []
+             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags, .malformedEntityTags: []
         }
     }
 }

@@ -128,18 +128,17 @@ extension LayoutService {
     ///   read in the message (`group 'g'`, `version 1 of group 'g'`, `font face 'Inter/Bold'`);
     /// - `304 Not Modified` when `If-None-Match` lists that entity tag or `*`: no content,
     ///   the same `ETag` (§13.1.2, §15.4.5; the weak comparison, so `W/"2"` matches `"2"`);
-    /// - `400` when either field lists `*` beside entity tags.
+    /// - `400`, before either is evaluated, when either field is neither `*` nor a list of
+    ///   entity tags (``malformedPreconditionField(_:)``).
     /// Every answer that sends an `ETag` to a `GET` goes through here: a group, a group's
     /// version, a stored font face (HandlerTests.conditionalGETs, HandlerTests.ifMatchOnGET,
     /// StoredFontServiceTests.conditionalGET).
     func conditionalGET(_ request: HTTPRequest, _ ok: HTTPResponse, subject: @autoclosure () -> String) -> HTTPResponse {
         guard request.method == .GET || request.method == .HEAD, let etag = ok.headers["ETag"] else { return ok }
         let tag = Self.entityTags(etag).first ?? etag
+        if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         if let header = Self.listField("If-Match", of: request) {
             let listed = Self.entityTags(header, quotedOnly: true)
-            if listed.count > 1 && listed.contains("*") {
-                return problem(.starAmongEntityTags(field: "If-Match", value: header))
-            }
             guard listed.contains("*") || Self.strongEntityTags(header).contains(tag) else {
                 return problem(.ifMatchMismatchOnRead(header: header, subject: subject(), etag: etag,
                                                       hasWeakTags: header.contains("W/")))
@@ -147,9 +146,6 @@ extension LayoutService {
         }
         guard let header = Self.listField("If-None-Match", of: request) else { return ok }
         let listed = Self.entityTags(header, quotedOnly: true)
-        if listed.count > 1 && listed.contains("*") {
-            return problem(.starAmongEntityTags(field: "If-None-Match", value: header))
-        }
         guard listed.contains("*") || listed.contains(tag) else { return ok }
         var response = HTTPResponse(status: .notModified)
         response.headers.append("ETag", etag)
@@ -348,13 +344,7 @@ extension LayoutService {
         let ifMatch = Self.listField("If-Match", of: request)
         let ifNoneMatch = Self.listField("If-None-Match", of: request)
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
-        for (field, value) in [("If-Match", ifMatch), ("If-None-Match", ifNoneMatch)] {
-            guard let value else { continue }
-            let tags = Self.entityTags(value)
-            if tags.count > 1 && tags.contains("*") {
-                return .failure(HTTPFailure(problem(.starAmongEntityTags(field: field, value: value))))
-            }
-        }
+        if let malformed = Self.malformedPreconditionField(request) { return .failure(HTTPFailure(problem(malformed))) }
         let current: Int?
         do { current = try currentVersion() } catch {
             return .failure(HTTPFailure(storeFailure(error, groupName: name, subject: font ? .font : .group)))
@@ -393,6 +383,24 @@ extension LayoutService {
     /// transaction checks it atomically.
     static func ifNoneMatchAny(_ request: HTTPRequest) -> Bool {
         listField("If-None-Match", of: request).map { entityTags($0).contains("*") } ?? false
+    }
+
+    /// The 400 for the first of `If-Match`, `If-None-Match` whose value is neither `*` nor a
+    /// list of entity tags (RFC 9110 §13.1.1, §13.1.2, §8.8.3): `*` beside entity tags, or
+    /// an element that is no entity tag (`3`, `"3`, `w/"3"`); `nil` when both are absent or
+    /// well formed. Every route that reads the fields checks them before evaluating either
+    /// (HandlerTests.malformedEntityTagsAreRefused).
+    static func malformedPreconditionField(_ request: HTTPRequest) -> ServiceFailure? {
+        for field in ["If-Match", "If-None-Match"] {
+            guard let value = listField(field, of: request) else { continue }
+            switch EntityTagList(value) {
+            case .wellFormed: continue
+            case .starAmongTags: return .starAmongEntityTags(field: field, value: value)
+            case .malformed(let element):
+                return .malformedEntityTags(field: field, value: value, example: EntityTagList.example(quoting: element))
+            }
+        }
+        return nil
     }
 
     /// A list field's value with its field lines joined by `, ` (RFC 9110 §5.3: several
@@ -435,4 +443,86 @@ extension LayoutService {
 struct HTTPFailure: Error {
     var response: HTTPResponse
     init(_ response: HTTPResponse) { self.response = response }
+}
+
+/// The shape of an `If-Match` / `If-None-Match` value (RFC 9110 §13.1.1: `"*" / #entity-tag`;
+/// §8.8.3: `entity-tag = [ W/ ] DQUOTE *etagc DQUOTE`, `etagc = %x21 / %x23-7E / obs-text`;
+/// §5.6.1: empty list elements and optional whitespace around commas are allowed).
+enum EntityTagList: Equatable {
+    /// `*` alone, or a list (possibly empty) of entity tags.
+    case wellFormed
+    /// `*` listed beside entity tags (or twice).
+    case starAmongTags
+    /// The first element that is neither `*` nor an entity tag, trimmed of whitespace.
+    case malformed(element: String)
+
+    init(_ value: String) {
+        let bytes = Array(value.utf8)
+        var index = 0
+        var elements = 0
+        var star = false
+        func skipWhitespace() { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
+        func element(from start: Int) -> String {
+            var end = start
+            while end < bytes.count, bytes[end] != UInt8(ascii: ",") { end += 1 }
+            return String(decoding: bytes[start..<end], as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        }
+        while true {
+            skipWhitespace()
+            guard index < bytes.count else { break }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            let start = index
+            elements += 1
+            if bytes[index] == UInt8(ascii: "*") {
+                star = true
+                index += 1
+            } else {
+                if bytes[index] == UInt8(ascii: "W"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    self = .malformed(element: element(from: start))
+                    return
+                }
+                index += 1
+                while index < bytes.count, Self.isEntityTagCharacter(bytes[index]) { index += 1 }
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    self = .malformed(element: element(from: start))
+                    return
+                }
+                index += 1
+            }
+            skipWhitespace()
+            if index < bytes.count {
+                guard bytes[index] == UInt8(ascii: ",") else {
+                    self = .malformed(element: element(from: start))
+                    return
+                }
+                index += 1
+            }
+        }
+        self = star && elements > 1 ? .starAmongTags : .wellFormed
+    }
+
+    /// `etagc` (RFC 9110 §8.8.3): any visible byte but `"`, or obs-text.
+    static func isEntityTagCharacter(_ byte: UInt8) -> Bool {
+        byte == 0x21 || (byte >= 0x23 && byte <= 0x7E) || byte >= 0x80
+    }
+
+    /// The entity tag a malformed `element` was most likely meant to be, for the 400's
+    /// detail: `3` → `"3"`, `"3` → `"3"`, `w/3` → `W/"3"`; `"1"` when its text cannot be
+    /// an entity tag's (empty, spaces or quotes inside, over 64 bytes).
+    static func example(quoting element: String) -> String {
+        var text = Substring(element)
+        var weak = false
+        if text.hasPrefix("W/") || text.hasPrefix("w/") {
+            weak = true
+            text = text.dropFirst(2)
+        }
+        if text.hasPrefix("\"") { text = text.dropFirst() }
+        if text.hasSuffix("\"") { text = text.dropLast() }
+        guard !text.isEmpty, text.utf8.count <= 64, text.utf8.allSatisfy(isEntityTagCharacter) else { return "\"1\"" }
+        return (weak ? "W/" : "") + "\"" + text + "\""
+    }
 }

@@ -491,7 +491,7 @@ public final class LayoutService: Sendable {
                               resolveGroup: groupLookup.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
-            return response(for: failure, cacheStatus: directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss")
+            return response(for: failure, cacheStatus: Self.unstoredCacheStatus(directives))
         }
         let key = CacheKey.result(prepared, route: .solve, limits: resultKeyLimits)
         if !directives.noCache && !directives.noStore {
@@ -744,6 +744,13 @@ public final class LayoutService: Sendable {
         var noCache = false
         var noStore = false
         var any: Bool { noCache || noStore }
+    }
+
+    /// The `Cache-Status` of an answer about a scene that the result cache neither
+    /// answered nor stored (a problem, or a result it could not keep): `layoutd; fwd=request`
+    /// when the request's `Cache-Control` said `no-cache` or `no-store`, else `layoutd; fwd=miss`.
+    static func unstoredCacheStatus(_ directives: CacheDirectives) -> String {
+        directives.any ? "layoutd; fwd=request" : "layoutd; fwd=miss"
     }
 
     /// `Cache-Control: no-cache` / `no-store` of a request (RFC 9111 §5.2.1). `max-age=0`

@@ -17,9 +17,12 @@ extension DiagnosticsTests {
         let (_, result) = try layout(flushChain(300))
         let listed = LayoutDiagnostic.bounded(result.diagnostics)
         #expect(listed.count == 101)
-        #expect(listed.prefix(100).allSatisfy { $0.code == .unsatisfiableConstraints })
-        // The first 100 in the contract's order: parts 1 to 100.
-        #expect(listed.prefix(100).map { $0.part ?? -1 } == Array(1...100))
+        // Every code keeps its first findings (the two ambiguous fields), then the errors
+        // fill the list in the contract's order: parts 1 to 98.
+        #expect(listed.prefix(98).allSatisfy { $0.code == .unsatisfiableConstraints })
+        #expect(listed.prefix(98).map { $0.part ?? -1 } == Array(1...98))
+        #expect(listed[98 ..< 100].map(\.code) == [.ambiguousLayout, .ambiguousLayout])
+        #expect(listed[98 ..< 100].map { $0.attribute ?? "" } == ["y", "height"])
         let warning = try #require(listed.last)
         #expect(warning.code == .limitExceeded)
         #expect(warning.severity == .warning)
@@ -59,6 +62,53 @@ extension DiagnosticsTests {
         #expect(kept[98].message == "m98")
         #expect(kept[100].message == "51 more diagnostics were found and left out: a list holds at most 100 (limit maxDiagnostics)")
         #expect(LayoutDiagnostic.bounded(kept) == kept)
+    }
+
+    /// Hundreds of one kind do not hide another: a 300-view chain of ambiguous views
+    /// and one view with a negative width answer 99 `ambiguous_layout` warnings (the first
+    /// found) and the `negative_size` one; past the bound each code keeps its first five,
+    /// then errors, then warnings fill the list.
+    @Test func everyCodeKeepsItsFirstDiagnostics() throws {
+        let names = (0..<300).map { "v\($0)" }
+        let chain = "H:|" + names.map { "[\($0)]" }.joined() + "|"
+        let views = (names + ["n"]).map { "\"\($0)\"" }.joined(separator: ",")
+        let (_, result) = try layout(#"{"container":{"width":375,"height":667},"views":[\#(views)],"constraints":[""#
+            + chain + #"","n.width == -10","n.height == 5","n.left == 0","n.top == 0"]}"#)
+        let listed = LayoutDiagnostic.bounded(result.diagnostics)
+        #expect(listed.count == 101)
+        #expect(listed.prefix(99).allSatisfy { $0.code == .ambiguousLayout })
+        #expect(listed[99].code == .negativeSize)
+        #expect(listed[99].message == "'n' has a negative width (-10 points)")
+        let found = LayoutDiagnostic.total(result.diagnostics)
+        #expect(listed[100].message == "\(found - 100) more diagnostics were found and left out: a list holds at most 100 (limit maxDiagnostics)")
+        #expect(LayoutDiagnostic.bounded(listed) == listed)
+
+        // The rule itself: floors of five per code, then errors, then warnings, in order.
+        func made(_ code: LayoutDiagnostic.Code, _ count: Int, warning: Bool = false) -> [LayoutDiagnostic] {
+            (0..<count).map { LayoutDiagnostic(severity: warning ? .warning : .error, code: code, message: "\(code.rawValue) \($0)") }
+        }
+        let mixed = made(.ambiguousLayout, 120, warning: true) + made(.unknownView, 60) + made(.negativeSize, 2, warning: true)
+            + made(.vflSyntax, 30)
+        let kept = LayoutDiagnostic.bounded(mixed)
+        #expect(kept.count == 101)
+        // 5 + 5 + 2 + 5 floors, the 80 other errors, then the first 3 other warnings.
+        #expect(kept.filter { $0.code == .ambiguousLayout }.map(\.message) == (0..<8).map { "ambiguous_layout \($0)" })
+        #expect(kept.filter { $0.code == .unknownView }.count == 60)
+        #expect(kept.filter { $0.code == .negativeSize }.count == 2)
+        #expect(kept.filter { $0.code == .vflSyntax }.count == 30)
+        #expect(kept.prefix(100).map(\.message) == mixed.map(\.message).filter { Set(kept.map(\.message)).contains($0) })
+        #expect(kept[100].message == "112 more diagnostics were found and left out: a list holds at most 100 (limit maxDiagnostics)")
+        #expect(LayoutDiagnostic.bounded(kept) == kept)
+
+        // The compiler builds the first of each code past the bound too: 150 unknown views,
+        // then a VFL syntax error.
+        let constraints = (0..<150).map { _ in #""zz.width == 5""# }.joined(separator: ",") + #","H:|-[a""#
+        let scene = try SceneDecoder().decode(body: Array(#"{"views":["a"],"constraints":[\#(constraints)]}"#.utf8))
+        let compiled = SceneCompiler(scene: scene).compile()
+        #expect(compiled.diagnostics.map(\.code) == Array(repeating: .unknownView, count: 100) + [.vflSyntax, .limitExceeded])
+        let answered = LayoutDiagnostic.bounded(compiled.diagnostics)
+        #expect(answered.map(\.code) == Array(repeating: .unknownView, count: 99) + [.vflSyntax, .limitExceeded])
+        #expect(answered.last?.message == "51 more diagnostics were found and left out: a list holds at most 100 (limit maxDiagnostics)")
     }
 
     @Test func compileErrorsAreBoundedAndStillErrors() throws {

@@ -91,6 +91,32 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.constraints[0].eqation", "$.constraints[1]"])
     }
 
+    /// A value outside an enumeration keeps its message and, when one is close, gets the
+    /// nearest valid value as a field-name typo does: stack `axis`, `distribution`,
+    /// `alignment`, the options, a named priority, an explained field.
+    @Test func enumTyposSuggestTheValue() throws {
+        let found = try #require(rejection(#"""
+            {"views":{"s":{"stack":{"axis":"vertcal","distribution":"fillEqualy","alignment":"Center","arranged":["a"]}},"a":{}},
+             "constraints":[{"equation":"a.width == 5","priority":"requried"},{"equation":"a.height == 5","priority":"loud"}],
+             "options":{"layoutDirection":"leftToRigth","conflicts":"brake","ambiguity":"wrn","coordinates":"zzz"},
+             "explain":["a.widht","a.Height","a.zz"]}
+            """#))
+        #expect(found.diagnostics.map(\.message) == [
+            "'vertcal' is not a value of $.views.s.stack.axis: use one of horizontal, vertical; did you mean 'vertical'?",
+            "'fillEqualy' is not a value of $.views.s.stack.distribution: use one of fill, fillEqually, fillProportionally, equalSpacing, equalCentering; did you mean 'fillEqually'?",
+            "'Center' is not a value of $.views.s.stack.alignment: use one of fill, leading, top, center, trailing, bottom, firstBaseline, lastBaseline; did you mean 'center'?",
+            "Unknown priority 'requried' at $.constraints[0].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'required'?",
+            "Unknown priority 'loud' at $.constraints[1].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'low'?",
+            "'leftToRigth' is not a value of $.options.layoutDirection: use one of leftToRight, rightToLeft; did you mean 'leftToRight'?",
+            "'brake' is not a value of $.options.conflicts: use one of break, error; did you mean 'break'?",
+            "'wrn' is not a value of $.options.ambiguity: use one of warn, error, ignore; did you mean 'warn'?",
+            "'zzz' is not a value of $.options.coordinates: use one of parent, root",
+            #"'a.widht' is not a field to explain: write "VIEW" or "VIEW.FIELD" with FIELD one of x, y, width, height; did you mean 'a.width'?"#,
+            #"'a.Height' is not a field to explain: write "VIEW" or "VIEW.FIELD" with FIELD one of x, y, width, height; did you mean 'a.height'?"#,
+            #"'a.zz' is not a field to explain: write "VIEW" or "VIEW.FIELD" with FIELD one of x, y, width, height"#,
+        ])
+    }
+
     /// At most 64 groups in one scene, reported as `maxIncludedGroups` (not `maxGroups`,
     /// the name of the store's `--max-groups`).
     @Test func includedGroupsAreLimitedAsMaxIncludedGroups() throws {

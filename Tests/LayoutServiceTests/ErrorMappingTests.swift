@@ -43,6 +43,7 @@ struct ErrorMappingTests {
         (.writesNeedAToken(fonts: false), 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
         (.ifMatchAnyButAbsent(group: "cards"), 412, "precondition-failed", []),
         (.starAmongEntityTags(field: "If-Match", value: "\"1\", *"), 400, "bad-request", []),
+        (.malformedEntityTags(field: "If-None-Match", value: "3", example: "\"3\""), 400, "bad-request", []),
         (.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true), 412, "precondition-failed", []),
         (.ifMatchMismatchOnRead(header: "\"1\"", subject: "group 'cards'", etag: "\"2\"", hasWeakTags: false), 412, "precondition-failed", []),
         (.ifNoneMatchMatches(header: "\"2\"", group: "cards", state: "the current version is 2"), 412, "precondition-failed", []),
@@ -75,6 +76,7 @@ struct ErrorMappingTests {
         case .repeatedQueryParameter: "repeatedQueryParameter"
         case .malformedQueryEscape: "malformedQueryEscape"
         case .starAmongEntityTags: "starAmongEntityTags"
+        case .malformedEntityTags: "malformedEntityTags"
         case .unknownQueryParameter: "unknownQueryParameter"
         case .unknownGroup: "unknownGroup"
         case .unknownFontFace: "unknownFontFace"
@@ -99,7 +101,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 37)
+        #expect(names.count == 38)
         #expect(Set(names).count == names.count)
     }
 
@@ -128,8 +130,8 @@ struct ErrorMappingTests {
         #expect(ServiceFailure.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true).detail
             == "If-Match 'W/\"2\"' does not match group 'cards': the current version is 2 (weak tags never match)")
         // An unquoted tag is not a tag: the detail shows the quoted spelling.
-        #expect(ServiceFailure.ifMatchMismatch(header: "2", group: "card", state: "the current version is 2", hasWeakTags: false).detail
-            == "If-Match '2' does not match group 'card': the current version is 2; entity tags are quoted: If-Match: \"2\"")
+        #expect(ServiceFailure.malformedEntityTags(field: "If-Match", value: "2", example: "\"2\"").detail
+            == "If-Match: '2' is not * or a list of entity tags: If-Match takes quoted entity tags, such as \"2\" (RFC 9110 §8.8.3)")
         #expect(ServiceFailure.storePreconditionFailed(group: "cards", current: 3).detail
             == "Precondition failed for group 'cards': it exists and the current version is 3")
         let long = String(repeating: "h", count: 300)

@@ -170,9 +170,9 @@ struct HandlerTests {
         // DELETE honours If-Match (strong, any listed tag) and If-None-Match.
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "\"1\""]).status == 412)
         #expect(request(.DELETE, "/groups/g", headers: ["If-None-Match": "W/\"2\""]).status == 412)
-        // A specific If-None-Match naming the current version fails a PUT; an unquoted tag is no tag.
+        // A specific If-None-Match naming the current version fails a PUT; an unquoted tag is no tag (400).
         #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#, headers: ["If-None-Match": "\"2\""]).status == 412)
-        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#, headers: ["If-Match": "2"]).status == 412)
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#, headers: ["If-Match": "2"]).status == 400)
         #expect(request(.GET, "/groups/g").headers["ETag"] == "\"2\"")
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "\"9\", \"2\""]).status == 204)
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
@@ -248,10 +248,10 @@ struct HandlerTests {
             #expect(try json(changed)["version"] == .number(target.hasSuffix("/1") ? 1 : 2))
         }
         #expect(request(.GET, "/groups/none", headers: ["If-None-Match": "*"]).status == 404)
-        // `*` beside tags is a 400 on a GET as on a write; unquoted text is no entity tag.
+        // `*` beside tags is a 400 on a GET as on a write, as is unquoted text (no entity tag).
         #expect(request(.GET, "/groups/g", headers: ["If-None-Match": "\"2\", *"]).status == 400)
         #expect(request(.HEAD, "/groups/g", headers: ["If-None-Match": "*, \"1\""]).status == 400)
-        #expect(request(.GET, "/groups/g", headers: ["If-None-Match": "2"]).status == 200)
+        #expect(request(.GET, "/groups/g", headers: ["If-None-Match": "2"]).status == 400)
         // Several field lines are one list (RFC 9110 §5.3).
         let lines = HTTPRequest(method: .GET, target: "/groups/g", headers: [("Host", "t"), ("If-None-Match", "\"7\""), ("If-None-Match", "\"2\"")], body: [])
         #expect(LayoutService.listField("If-None-Match", of: lines) == "\"7\", \"2\"")
@@ -282,12 +282,47 @@ struct HandlerTests {
         let weak = request(.GET, "/groups/g/versions/1", headers: ["If-Match": "W/\"1\""])
         #expect(try json(weak)["detail"] == .string("If-Match 'W/\"1\"' does not match version 1 of group 'g': its entity tag is \"1\" (weak tags never match)"))
         let bare = request(.GET, "/groups/g", headers: ["If-Match": "2"])
-        #expect(try json(bare)["detail"] == .string("If-Match '2' does not match group 'g': its entity tag is \"2\"; entity tags are quoted: If-Match: \"2\""))
+        #expect(bare.status == 400)
+        #expect(try json(bare)["detail"] == .string("If-Match: '2' is not * or a list of entity tags: If-Match takes quoted entity tags, such as \"2\" (RFC 9110 §8.8.3)"))
         // If-Match is evaluated first: a failing If-Match is a 412 even when If-None-Match would be a 304.
         #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"1\"", "If-None-Match": "\"2\""]).status == 412)
         #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"2\"", "If-None-Match": "\"2\""]).status == 304)
         #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"2\", *"]).status == 400)
         #expect(request(.GET, "/groups/none", headers: ["If-Match": "\"1\""]).status == 404)
+    }
+
+    /// An `If-Match` or `If-None-Match` that is neither `*` nor a list of entity tags
+    /// (RFC 9110 §8.8.3: `3` is no tag, `"3"` is) is a 400 showing the quoted form, on every
+    /// method that reads the fields, before either is evaluated; nothing is written.
+    @Test func malformedEntityTagsAreRefused() throws {
+        #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
+        let body = #"{"constraints":["H:|[a]|"]}"#
+        for (field, value, example) in [("If-None-Match", "3", "\"3\""), ("If-Match", "1", "\"1\""), ("If-Match", "\"1", "\"1\""),
+                                         ("If-None-Match", "w/\"1\"", "W/\"1\""), ("If-Match", "\"1\" \"2\"", "\"1\""),
+                                         ("If-Match", "\"1\", 2", "\"2\""), ("If-None-Match", "\"a b\"", "\"1\"")] {
+            for (method, target, text) in [(HTTPMethod.PUT, "/groups/g", body), (.DELETE, "/groups/g", ""), (.GET, "/groups/g", ""),
+                                            (.HEAD, "/groups/g", ""), (.GET, "/groups/g/versions/1", "")] {
+                let refused = request(method, target, text, headers: [field: value])
+                #expect(refused.status == 400, "\(method) \(target) \(field): \(value)")
+                #expect(refused.headers["Content-Type"] == "application/problem+json")
+                guard method != .HEAD else { continue }
+                let problem = try json(refused)
+                #expect(problem["type"] == .string("urn:layoutd:problem:bad-request"))
+                #expect(problem["detail"] == .string("\(field): '\(value)' is not * or a list of entity tags: "
+                    + "\(field) takes quoted entity tags, such as \(example) (RFC 9110 §8.8.3)"), "\(method) \(field): \(value)")
+                #expect(problem["diagnostics"] == .array([]))
+            }
+        }
+        // A malformed If-None-Match is refused even when If-Match alone would be a 412.
+        #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"9\"", "If-None-Match": "1"]).status == 400)
+        // Nothing was written or deleted.
+        let current = request(.GET, "/groups/g")
+        #expect(current.headers["ETag"] == "\"1\"")
+        // Well-formed lists: empty elements and whitespace around commas are allowed (RFC 9110 §5.6.1).
+        #expect(request(.GET, "/groups/g", headers: ["If-None-Match": " \"7\" ,, W/\"1\" "]).status == 304)
+        #expect(request(.GET, "/groups/g", headers: ["If-Match": "\"a,b\", \"1\""]).status == 200)
+        #expect(request(.PUT, "/groups/g", body, headers: ["If-None-Match": "\"1\""]).status == 412)
+        #expect(request(.PUT, "/groups/g", body, headers: ["If-Match": "\"2\", \"1\""]).status == 200)
     }
 
     /// RFC 9110 §13.1.2: `If-None-Match: *` is false for a DELETE of a group that exists
@@ -357,6 +392,34 @@ struct HandlerTests {
         #expect(String(decoding: repeated.body, as: UTF8.self).contains("'format' is given 2 times: give it at most once"))
         #expect(request(.POST, "/solve?format=json&format=json", Self.scene).status == 400)
         #expect(request(.POST, "/solve?scale=2&format=svg", Self.scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+    }
+
+    /// A problem about the scene is the same whether JSON or SVG was asked for, its
+    /// `Cache-Status` included: `fwd=miss`, or `fwd=request` under `Cache-Control`; the SVG
+    /// picture itself, never cached, carries none.
+    @Test func svgProblemsCarryCacheStatus() throws {
+        let syntax = #"{"views":["red"],"constraints":["H:|-0-[red-0-|"]}"#
+        let shape = #"{"views":["red"],"contraints":[]}"#
+        let conflict = #"{"container":{"width":100,"height":100},"views":["a"],"constraints":["a.width == 10","a.width == 20","H:|[a]","V:|[a(10)]"],"options":{"conflicts":"error"}}"#
+        for (scene, status) in [(syntax, 422), (shape, 400), (conflict, 422)] {
+            for (headers, cacheStatus) in [([:], "layoutd; fwd=miss"), (["Cache-Control": "no-cache"], "layoutd; fwd=request")] as [(HTTPFields, String)] {
+                let json = request(.POST, "/solve", scene, headers: headers)
+                let svg = request(.POST, "/solve?format=svg", scene, headers: headers)
+                #expect(json.status.code == status)
+                #expect(svg.status.code == status)
+                #expect(svg.body == json.body)
+                #expect(json.headers["Cache-Status"] == cacheStatus)
+                #expect(svg.headers["Cache-Status"] == cacheStatus, "\(scene) \(headers)")
+                #expect(svg.headers.values("Vary") == ["Accept"])
+                #expect(json.headers.values("Vary") == ["Accept"])
+            }
+        }
+        let picture = request(.POST, "/solve?format=svg", Self.scene)
+        #expect(picture.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        #expect(picture.headers["Cache-Status"] == nil)
+        #expect(picture.headers.values("Vary") == ["Accept"])
+        // Refused before the scene is read: no Cache-Status, as for JSON.
+        #expect(request(.POST, "/solve?format=svg&scale=0", Self.scene).headers["Cache-Status"] == nil)
     }
 
     @Test func corsIsOffByDefaultAndAnswersPreflightWhenConfigured() throws {

@@ -330,6 +330,12 @@ struct StoredFontServiceTests {
         let absentDelete = send(.DELETE, "/fonts/Acme/500", [], [("If-None-Match", "*")])
         #expect(absentDelete.status.code == 404)
         #expect(try detail(absentDelete) == "No stored font face 'Acme/500'")
+        // Unquoted text is no entity tag: a 400 on every method, nothing written.
+        for method in [HTTPMethod.PUT, .DELETE, .GET] {
+            let bare = send(method, "/fonts/Acme/400", method == .PUT ? other : [], [("If-None-Match", "3")])
+            #expect(bare.status.code == 400, "\(method)")
+            #expect(try detail(bare) == "If-None-Match: '3' is not * or a list of entity tags: If-None-Match takes quoted entity tags, such as \"3\" (RFC 9110 §8.8.3)")
+        }
         // Nothing changed.
         let got = send(.GET, "/fonts/Acme/400", [], [])
         #expect(got.body == file)

@@ -565,7 +565,8 @@ def _svg_rects(ctx, resp):
 @check('http/format-svg')
 def format_svg(ctx):
     """?format=svg and Accept: image/svg+xml answer the wireframe (validated against the
-    spec); its rectangles are the JSON frames; Accept ranking JSON first stays JSON."""
+    spec); its rectangles are the JSON frames; Accept ranking JSON first stays JSON; a
+    scene with errors gets the JSON answer's problem and Cache-Status."""
     want = {'superview': (0, 0, 320, 480), 'red': (20, 20, 136, 440), 'green': (164, 20, 136, 440)}
     for target, headers in (('/solve?format=svg', {}), ('/solve?format=SVG', {}),
                             ('/solve', {'Accept': 'image/svg+xml'}),
@@ -584,10 +585,13 @@ def format_svg(ctx):
         ctx.expect_status(r, 200, '%s %r' % (target, headers))
         ctx.expect_equal(r.headers.get('content-type'), 'application/json', '%s %r' % (target, headers))
         ctx.expect_equal(r.headers.get('vary'), 'Accept', 'Vary on JSON')
-    # a scene with errors: the same 422 problem details as for JSON
+    # a scene with errors: the same 422 problem details as for JSON, Cache-Status included
     r = ctx.request('POST', '/solve?format=svg', scenes.SYNTAX_ERROR_SCENE)
     ctx.expect_status(r, 422, 'SVG of a syntax error')
     ctx.expect_diagnostic(r.json(), 'vfl_syntax', column=10, constraint=0)
+    j = ctx.request('POST', '/solve', scenes.SYNTAX_ERROR_SCENE)
+    ctx.expect_equal((r.body, r.headers.get('cache-status')), (j.body, 'layoutd; fwd=miss'), 'SVG 422 as the JSON one')
+    ctx.expect_equal(j.headers.get('cache-status'), 'layoutd; fwd=miss', 'JSON 422 Cache-Status')
 
 
 @check('http/playground')

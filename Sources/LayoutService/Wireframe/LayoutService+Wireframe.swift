@@ -76,18 +76,25 @@ extension LayoutService {
         }
         if let unsupported = checkMediaType(request) { return unsupported }
         var response: HTTPResponse
+        // A problem about the scene is the JSON answer's, `Cache-Status` included (never
+        // stored: `fwd=miss`, or `fwd=request` under `Cache-Control`); the picture, which
+        // the result cache never holds, carries none (HandlerTests.svgProblemsCarryCacheStatus).
+        let unstored = Self.unstoredCacheStatus(Self.cacheDirectives(request.headers))
         let groupLookup = groupSource(known: nil)
         switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
                               resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
-            response = answer(engine.solveSVG(prepared, display: display), cacheStatus: nil)
-            if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
+            let result = engine.solveSVG(prepared, display: display)
+            let isPicture = result.contentType.hasPrefix("image/svg+xml")
+            response = answer(result, cacheStatus: isPicture ? nil : unstored)
+            if isPicture {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)
             }
         case .failure(let failure):
-            response = self.response(for: failure)
+            response = self.response(for: failure, cacheStatus: unstored)
         }
-        response.headers.append("Vary", "Accept")
+        // An answer given a `Cache-Status` has its `Vary: Accept` already (``answer(status:contentType:body:cacheStatus:)``).
+        if response.headers["Vary"] == nil { response.headers.append("Vary", "Accept") }
         return response
     }
 

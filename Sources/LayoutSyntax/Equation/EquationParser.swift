@@ -127,6 +127,19 @@ struct EquationRun {
 
     mutating func parseStatement() throws(SyntaxFault) {
         cursor.skipWhitespace()
+        // A string the contract's bare-string rule reads as VFL (``isVisualFormat(_:)``) only
+        // reaches this parser from an `equation` member: said so at the first character an
+        // equation cannot take (`:` after the orientation, or the `|` / `[` it starts with).
+        // EquationParserTests.visualFormatGivenAsAnEquation.
+        if let first = cursor.current {
+            let orientation = (first == UInt8(ascii: "H") || first == UInt8(ascii: "V")) && cursor.next == UInt8(ascii: ":")
+            if orientation || first == UInt8(ascii: "|") || first == UInt8(ascii: "[") {
+                let start = orientation ? (first == UInt8(ascii: "H") ? "H:" : "V:") : (first == UInt8(ascii: "|") ? "|" : "[")
+                throw fault("This is Visual Format Language (it starts with '\(start)'), not an equation: "
+                                + "give it as {\"vfl\": \"...\"} rather than {\"equation\": \"...\"}",
+                            code: .vflSyntax, at: orientation ? cursor.offset + 1 : cursor.offset)
+            }
+        }
         if cursor.isAtIdentifier {
             let saved = cursor.offset
             let (name, _) = cursor.readIdentifier()

@@ -284,6 +284,23 @@ struct EquationParserTests {
         #expect(pairing.message == "Cannot relate 'leading' (horizontal) to 'top' (vertical)")
     }
 
+    /// A string the bare-string rule reads as VFL (`H:`, `V:`, `|`, `[`) given as an
+    /// equation is said to be VFL, to be sent as `{"vfl": …}`; `vfl_syntax` at the first
+    /// character an equation cannot take.
+    @Test func visualFormatGivenAsAnEquation() throws {
+        for (source, start, column) in [("H:|[red]|", "H:", 1), ("  V:|-[a]-|", "V:", 3), ("|-[red]-|", "|", 0), ("[a][b]", "[", 0)] {
+            let diagnostics = parse(source).diagnostics
+            #expect(diagnostics.count == 1)
+            let visual = try #require(diagnostics.first)
+            #expect(visual.code == .vflSyntax)
+            #expect(visual.message == "This is Visual Format Language (it starts with '\(start)'), not an equation: "
+                + "give it as {\"vfl\": \"...\"} rather than {\"equation\": \"...\"}")
+            #expect(visual.column(in: source) == column, "\(source)")
+        }
+        // A view named H or V is still an equation.
+        #expect(parse("H.width == V.width").diagnostics.isEmpty)
+    }
+
     // MARK: - Depth and size
 
     @Test("100,000 nested parentheses are an error at the 257th, not a stack overflow")
