@@ -7,9 +7,13 @@ import Darwin
 /// RFC 3339 timestamps in UTC to the second (`2026-11-30T14:05:09Z`), the `date-time`
 /// production of RFC 3339 §5.6 with the `Z` offset.
 enum Timestamp {
-    /// The current time, formatted.
+    /// The current time, formatted: `CLOCK_REALTIME`'s second. (glibc's `time()` reads the
+    /// coarse clock, up to a tick behind: near a second's end it named the second before
+    /// the one `Date()` read just earlier; `GroupStoringConformanceTests.updatedAtIsTheDatabasesClockToTheSecond`.)
     static func now() -> String {
-        format(epochSeconds: Int64(time(nil)))
+        var clock = timespec()
+        clock_gettime(CLOCK_REALTIME, &clock)
+        return format(epochSeconds: Int64(clock.tv_sec))
     }
 
     /// Formats seconds since 1970-01-01T00:00:00Z (proleptic Gregorian calendar, no leap
