@@ -58,6 +58,8 @@ extension LayoutService {
         if let builtIn = Self.builtInFamily(namedLike: family) {
             return invalidFont("'\(family)' is named like the built-in family '\(builtIn)': store the font under another family name")
         }
+        // Malformed precondition fields before the file is read, as for groups.
+        if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         if let coding = request.headers["Content-Encoding"], coding.trimmingCharacters(in: .whitespaces).lowercased() != "identity" {
             return problem(.contentCoded(coding: coding))
         }

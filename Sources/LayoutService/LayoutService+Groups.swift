@@ -10,6 +10,9 @@ extension LayoutService {
     func putGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
         if let denied = authorize(request) { return denied }
         guard isValidGroupName(name) else { return invalidName(name) }
+        // Malformed precondition fields before the body is read: fixing the body would
+        // only lead to this 400 (HandlerTests.malformedEntityTagsAreRefusedBeforeTheBody).
+        if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         if let unsupported = checkMediaType(request) { return unsupported }
         let json: JSONValue
         do {

@@ -294,6 +294,17 @@ struct HandlerTests {
     /// An `If-Match` or `If-None-Match` that is neither `*` nor a list of entity tags
     /// (RFC 9110 §8.8.3: `3` is no tag, `"3"` is) is a 400 showing the quoted form, on every
     /// method that reads the fields, before either is evaluated; nothing is written.
+    /// A PUT's malformed precondition field is refused before its body is read: a body
+    /// that is not JSON, or not a font, gets the same 400 about the field.
+    @Test func malformedEntityTagsAreRefusedBeforeTheBody() throws {
+        for (target, body) in [("/groups/g", "not json"), ("/groups/g", #"{"constraintz":[]}"#), ("/fonts/Acme/400", "garbage")] {
+            let refused = request(.PUT, target, body, headers: ["If-Match": "2"])
+            #expect(refused.status == 400, "\(target) \(body)")
+            #expect(try json(refused)["detail"] == .string("If-Match: '2' is not * or a list of entity tags: "
+                + "If-Match takes quoted entity tags, such as \"2\" (RFC 9110 §8.8.3)"), "\(target) \(body)")
+        }
+    }
+
     @Test func malformedEntityTagsAreRefused() throws {
         #expect(request(.PUT, "/groups/g", #"{"constraints":[]}"#).status == 201)
         let body = #"{"constraints":["H:|[a]|"]}"#
