@@ -73,9 +73,16 @@ enum IBLabelFonts {
         } else {
             family = "system"
         }
+        // The style: a PostScript name's part after its last `-` (`Arial-BoldItalicMT`),
+        // without the vendor's `MT`/`PS` and the slant, so the weight word ends it.
+        var style = Substring(lower.split(separator: "-").last ?? "")
+        for trailer in ["mt", "ps"] where style.hasSuffix(trailer) { style = style.dropLast(trailer.count) }
+        for slant in ["italic", "oblique"] where style.hasSuffix(slant) { style = style.dropLast(slant.count) }
         var weight = 400
-        for (suffix, value) in [("ultralight", 100), ("thin", 200), ("light", 300), ("medium", 500), ("semibold", 600),
-                                ("demibold", 600), ("bold", 700), ("heavy", 800), ("black", 900)] where lower.hasSuffix(suffix) {
+        // Longer words first: `ultralight` before `light`, `semibold` before `bold`.
+        for (suffix, value) in [("ultralight", 100), ("extralight", 200), ("thin", 200), ("light", 300), ("medium", 500),
+                                ("semibold", 600), ("demibold", 600), ("extrabold", 800), ("ultrabold", 800), ("bold", 700),
+                                ("heavy", 800), ("black", 900)] where style.hasSuffix(suffix) {
             weight = value
             break
         }
@@ -96,8 +103,8 @@ enum IBLabelFonts {
     }
 
     /// `scene` with each label of `labels` (scene name → `<label>` element) made a `text`
-    /// view: its string (the `text` attribute, `<string key="text">`, or its attributed
-    /// text's fragments joined, in the first fragment's font), its mapped font,
+    /// view: its string (its attributed text's fragments joined, in the first fragment's
+    /// font, else the `text` attribute or `<string key="text">`), its mapped font,
     /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size and back-solved baselines dropped (its text gives them).
     /// A label whose text is longer than ``TextSpec/maxStringLength`` keeps its recorded
     /// size, with a note (held by `longLabelKeepsItsRecordedSizeWhenMeasured`).
@@ -108,7 +115,9 @@ enum IBLabelFonts {
         for (name, element) in labels {
             guard let index = views.firstIndex(where: { $0.0 == name }), case .object(var view) = views[index].1 else { continue }
             let attributed = attributedText(element)
-            let string = element["text"] ?? element.child("string", key: "text")?.text ?? attributed?.string ?? ""
+            // Attributed text, when recorded, is what the label shows (setting
+            // `attributedText` replaces `text`).
+            let string = attributed?.string ?? element["text"] ?? element.child("string", key: "text")?.text ?? ""
             // A string the scene format refuses (``TextSpec/maxStringLength``) would leave
             // the whole hierarchy unsolved: that label keeps its recorded size instead.
             if string.count > TextSpec.maxStringLength {
@@ -118,7 +127,7 @@ enum IBLabelFonts {
             view.removeAll { $0.0 == "intrinsicSize" || $0.0 == "baseline" || $0.0 == "firstBaseline" }
             let description = element.child("fontDescription", key: "fontDescription")
             var font = font(description)
-            if description == nil, let attributed, let attributedFont = attributed.font {
+            if let attributed, let attributedFont = attributed.font {
                 font = Self.attributedFont(attributedFont)
                 if attributed.fragments > 1 { font.said += " (the first of its \(attributed.fragments) attributed fragments' fonts)" }
             }

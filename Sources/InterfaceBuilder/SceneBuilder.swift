@@ -286,13 +286,13 @@ struct SceneBuilder {
         return "Constraint \(element["id"] ?? "?") (line \(element.line)) names \(id), \(why); left out"
     }
 
-    /// The user label, else the custom class, else the element and its text (a `text`
-    /// attribute or `<string key="text">`, a label's attributed text, a button's title, a
+    /// The user label, else the custom class, else the element and its text (a label's
+    /// attributed text, a `text` attribute or `<string key="text">`, a button's title, a
     /// placeholder, an image or a title).
     static func readableName(_ element: XMLElement) -> String {
         if let label = element["userLabel"], !label.isEmpty { return label }
         if let custom = element["customClass"], !custom.isEmpty { return custom }
-        let text = element["text"] ?? element.child("string", key: "text")?.text ?? IBLabelFonts.attributedText(element)?.string
+        let text = IBLabelFonts.attributedText(element)?.string ?? element["text"] ?? element.child("string", key: "text")?.text
             ?? element.child("state", key: "normal")?["title"] ?? element["placeholder"]
             ?? element["image"] ?? element["title"] ?? ""
         return element.name + " " + text

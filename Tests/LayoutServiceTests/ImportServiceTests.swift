@@ -415,6 +415,29 @@ struct ImportServiceTests {
         #expect(expected["height"] != .number(0))
     }
 
+    /// A named font's weight and slant come from its PostScript style, whatever follows the
+    /// weight word (`Italic`, `Oblique`, the vendor's `MT`); attributed text wins over `text`.
+    @Test func aFontNamesWeightIsReadFromItsStyle() throws {
+        for (name, family, weight, italic) in [
+            ("Georgia-BoldItalic", "Liberation Serif", 700, true), ("Helvetica-BoldOblique", "Liberation Sans", 700, true),
+            ("Arial-BoldMT", "Liberation Sans", 700, false), ("Arial-BoldItalicMT", "Liberation Sans", 700, true),
+            ("TimesNewRomanPS-BoldItalicMT", "Liberation Serif", 700, true), ("HelveticaNeue-MediumItalic", "Liberation Sans", 500, true),
+            ("HelveticaNeue-UltraLight", "Liberation Sans", 100, false), ("Menlo-Regular", "Liberation Mono", 400, false),
+            ("Avenir-Heavy", "system", 800, false), ("HelveticaNeue", "Liberation Sans", 400, false), ("Courier-Oblique", "Liberation Mono", 400, true),
+        ] {
+            let labelled = Self.document().replacingOccurrences(
+                of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="16" y="20" width="288" height="60"/></view>"#,
+                with: #"<label userLabel="box" text="Plain" translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="16" y="20" width="288" height="60"/>"#
+                    + #"<attributedString key="attributedText"><fragment content="Shown"><attributes><font key="NSFont" size="20" name="\#(name)"/></attributes></fragment></attributedString>"#
+                    + #"<fontDescription key="fontDescription" type="system" pointSize="17"/></label>"#)
+            let response = post("/import?intrinsic=measured", labelled)
+            let text = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0)?["scene"]?["views"]?["box"]?["text"], "\(name)")
+            #expect(text == .object([("string", .string("Shown")), ("font", .object([
+                ("family", .string(family)), ("size", .number(20)), ("weight", .number(Double(weight))), ("italic", .bool(italic)),
+            ]))]), "\(name)")
+        }
+    }
+
     /// `?device=` on a document that names no device: the recorded frames are not the
     /// answer's device's, so nothing is listed as misplaced, and the note says which scale
     /// the layout used.
