@@ -105,26 +105,33 @@ extension WireframeRenderer {
             label.truncated ? WireframeRenderer.ellipsisWidth * finiteOrZero(label.size) : 0
         }
 
-        /// Whether a line of `width` points is wider than the frame (drawn cut at its sides),
-        /// by more than the 10⁻⁶ points lines are fitted to (numbers are written to 6 places).
-        func overflows(_ width: Double) -> Bool { finiteOrZero(width) > frame.width + 1e-6 }
+        /// The room a line has: the frame's width, less the ellipsis after the last line of a
+        /// truncated label (never below 0).
+        func room(endsTruncated: Bool) -> Double { max(0, frame.width - (endsTruncated ? ellipsis : 0)) }
 
-        /// The part of a line of `width` points that is drawn: at most the frame's width.
-        func shownWidth(_ width: Double) -> Double { min(finiteOrZero(width), frame.width) }
+        /// The part of a line of `width` points that is drawn: at most its room.
+        func shownWidth(_ width: Double, endsTruncated: Bool = false) -> Double {
+            min(finiteOrZero(width), room(endsTruncated: endsTruncated))
+        }
 
-        /// The viewport a line wider than the frame is cut to: the frame's sides, from its
-        /// top down as far as the frame or the drawn lines reach.
-        var clipBox: Box {
-            Box(x: frame.x, y: frame.y, width: frame.width,
-                height: max(frame.height, Double(label.lines.count) * finiteOrZero(label.lineHeight)))
+        /// The viewport a line of `width` points is cut to when it is wider than its room by
+        /// more than the 10⁻⁶ points lines are fitted to (numbers are written to 6 places):
+        /// the room's width at the line's start side (the left; under right-to-left, the
+        /// frame's right), from the frame's top down as far as the frame or the drawn lines
+        /// reach; `nil` when the line fits.
+        func clipBox(_ width: Double, endsTruncated: Bool) -> Box? {
+            let room = room(endsTruncated: endsTruncated)
+            guard finiteOrZero(width) > room + 1e-6 else { return nil }
+            return Box(x: rightToLeft ? frame.x + frame.width - room : frame.x, y: frame.y, width: room,
+                       height: max(frame.height, Double(label.lines.count) * finiteOrZero(label.lineHeight)))
         }
 
         /// The box the drawn lines cover, points: from the frame's top, as wide as the drawn
-        /// lines (each at most the frame's width) and the ellipsis reach, as tall as the drawn
+        /// lines and the ellipsis reach (within the frame's width, or the ellipsis's when the frame is narrower), as tall as the drawn
         /// lines' line heights; `nil` without a drawn line.
         var inkBox: Box? {
             guard !label.lines.isEmpty else { return nil }
-            let widest = label.lines.reduce(0) { max($0, shownWidth($1.width)) } + ellipsis
+            let widest = min(label.lines.reduce(0) { max($0, shownWidth($1.width)) } + ellipsis, max(frame.width, ellipsis))
             let x = rightToLeft ? frame.x + frame.width - widest : frame.x
             return Box(x: x, y: frame.y, width: widest, height: Double(label.lines.count) * finiteOrZero(label.lineHeight))
         }

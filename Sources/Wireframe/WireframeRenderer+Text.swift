@@ -30,9 +30,11 @@ import LayoutCompiler
 ///   `data-truncated="true"`, a dashed outline over its frame (`rect.outline`) with a
 ///   `<title>` saying so, and an ellipsis (`text.ellipsis`, `…`) after its last drawn line.
 /// - A line wider than its frame (one that cannot wrap: `numberOfLines: 1`, or a word
-///   wider than the frame) is cut at the frame's sides: its `<text>` sits in an
-///   `<svg class="clip">` viewport over the frame's width (and the drawn lines' height),
-///   and a truncated label's ellipsis starts at the frame's side, not after the whole line.
+///   wider than the frame) is cut at the frame's sides, and a truncated label's last line
+///   where its ellipsis then fits inside the frame (the ellipsis taken as
+///   ``ellipsisWidth`` ems), as UILabel ends a truncated line with `…` within its bounds:
+///   the line's `<text>` sits in an `<svg class="clip">` viewport over that part of the
+///   frame (and the drawn lines' height), the ellipsis right after it.
 /// - The document draws at most ``maxDrawnTextBytes`` of label text (the lines' UTF-8
 ///   bytes plus ``SceneText/drawnLineOverhead`` each, in panel and name order); a label
 ///   past it has `data-cut="true"`, only the lines that fit, and a `<title>` saying so.
@@ -102,13 +104,13 @@ extension WireframeRenderer {
                 out.attribute("height", number(text.frame.height))
                 out.raw("/>\n")
             }
-            for line in label.lines {
+            for (index, line) in label.lines.enumerated() {
                 guard out.isWriting else { return }
-                let clipped = text.overflows(line.width)
-                if clipped {
-                    // Cut at the frame's sides, as UILabel draws nothing outside its bounds: a
-                    // nested viewport whose viewBox is its own box keeps the line's coordinates.
-                    let box = text.clipBox
+                let clip = text.clipBox(line.width, endsTruncated: label.truncated && index == label.lines.count - 1)
+                let clipped = clip != nil
+                if let box = clip {
+                    // Cut where UILabel stops drawing: a nested viewport whose viewBox is its
+                    // own box keeps the line's coordinates.
                     out.raw("<svg class=\"clip\"")
                     out.attribute("x", number(box.x))
                     out.attribute("y", number(box.y))
@@ -130,9 +132,9 @@ extension WireframeRenderer {
                 out.raw(clipped ? "</text></svg>\n" : "</text>\n")
             }
             if label.truncated, let last = label.lines.last {
-                // After the line's drawn end (at most the frame's side): its right in a
-                // left-to-right layout, its left in a right-to-left one.
-                let shown = text.shownWidth(last.width)
+                // After the line's drawn end, inside the frame: its right in a left-to-right
+                // layout, its left in a right-to-left one.
+                let shown = text.shownWidth(last.width, endsTruncated: true)
                 out.raw("<text class=\"ellipsis\"")
                 out.attribute("x", number(text.rightToLeft ? text.frame.x + text.frame.width - shown - text.ellipsis : text.frame.x + shown))
                 out.attribute("y", number(text.frame.y + last.baseline))

@@ -88,7 +88,8 @@ struct WireframeTextTests {
 
     @Test func aLabelWithMoreLinesThanAllowedIsMarkedTruncated() throws {
         let a = Self.mono.advance
-        // Four lines at 4 cells, two allowed: "aaaa", "bbbb", then the ellipsis after "bbbb".
+        // Four lines at 4 cells, two allowed: "aaaa", "bbbb" cut where the ellipsis (1 em,
+        // 13 points) then fits inside the frame, then the ellipsis.
         let (elements, _) = try wireframe(#"""
         {"container":{"width":\#(40 + 4 * a),"height":300},"views":{"l":\#(label("aaaa bbbb cccc dddd", lines: 2))},
          "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"]}
@@ -97,7 +98,7 @@ struct WireframeTextTests {
         #expect(group.attributes["class"] == "text truncated")
         #expect(group.attributes["data-truncated"] == "true")
         #expect(group.attributes["data-lines"] == "2")
-        #expect(children.map(\.name) == ["title", "rect", "text", "text", "text"])
+        #expect(children.map(\.name) == ["title", "rect", "text", "svg", "text"])
         #expect(children[0].text == "Label 'l' is truncated: its text does not fit its frame (2 lines shown)")
         let outline = children[1]
         #expect(outline.attributes["class"] == "outline")
@@ -105,16 +106,21 @@ struct WireframeTextTests {
         #expect(try value(outline, "y") == 10)
         #expect(abs(try value(outline, "width") - 4 * a) <= 1e-6)
         #expect(try value(outline, "height") == (2 * Self.mono.lineHeight).rounded(.up))
-        #expect(children[2...3].map(\.text) == ["aaaa", "bbbb"])
+        #expect(children[2].text == "aaaa")
+        let clip = children[3]
+        #expect(clip.attributes["class"] == "clip")
+        #expect(try value(clip, "x") == 20)
+        #expect(abs(try value(clip, "width") - (4 * a - 13)) <= 1e-6)
+        #expect(elements.contains { $0.name == "text" && $0.depth == clip.depth + 1 && $0.text == "bbbb" })
         let ellipsis = children[4]
         #expect(ellipsis.attributes["class"] == "ellipsis")
         #expect(ellipsis.text == "…")
-        #expect(abs(try value(ellipsis, "x") - (20 + 4 * a)) <= 1e-6)
+        #expect(abs(try value(ellipsis, "x") - (20 + 4 * a - 13)) <= 1e-6)
         #expect(abs(try value(ellipsis, "y") - (10 + Self.mono.ascender + Self.mono.lineHeight)) <= 1e-6)
     }
 
-    /// A one-line label wider than its frame is cut at the frame's right side (a nested
-    /// viewport over the frame), and its ellipsis starts there, inside the picture.
+    /// A one-line label wider than its frame is cut where its ellipsis then fits inside the
+    /// frame (a nested viewport), the ellipsis there; right to left, mirrored.
     @Test func aLineWiderThanItsFrameIsCutAtTheFrame() throws {
         let a = Self.mono.advance
         let (elements, raw) = try wireframe(#"""
@@ -128,7 +134,7 @@ struct WireframeTextTests {
         #expect(clip.attributes["class"] == "clip")
         #expect(try value(clip, "x") == 20)
         #expect(try value(clip, "y") == 10)
-        #expect(abs(try value(clip, "width") - 6 * a) <= 1e-6)
+        #expect(abs(try value(clip, "width") - (6 * a - 13)) <= 1e-6)
         #expect(clip.attributes["overflow"] == "hidden")
         // Its viewBox is its own box: the line keeps the panel's coordinates.
         #expect(clip.attributes["viewBox"] == ["x", "y", "width", "height"].compactMap { clip.attributes[$0] }.joined(separator: " "))
@@ -137,7 +143,18 @@ struct WireframeTextTests {
         #expect(abs(try value(line, "textLength") - 14 * a) <= 1e-6)
         let ellipsis = children[3]
         #expect(ellipsis.attributes["class"] == "ellipsis")
-        #expect(abs(try value(ellipsis, "x") - (20 + 6 * a)) <= 1e-6)
+        #expect(abs(try value(ellipsis, "x") - (20 + 6 * a - 13)) <= 1e-6)
+        // Right to left: the line ends at the frame's right side, cut at its left where the
+        // ellipsis then fits, the ellipsis at the frame's left side.
+        let (mirrored, _) = try wireframe(#"""
+        {"container":{"width":\#(40 + 6 * a),"height":100},"views":{"l":\#(label("aaaa bbbb cccc", lines: 1))},
+         "constraints":["H:|-20-[l]-20-|","V:|-10-[l]"],"options":{"layoutDirection":"rightToLeft"}}
+        """#)
+        let mirroredChildren = try textGroup(mirrored, view: "l").children
+        #expect(mirroredChildren.map(\.name) == ["title", "rect", "svg", "text"])
+        #expect(abs(try value(mirroredChildren[2], "x") - (20 + 13)) <= 1e-6)
+        #expect(abs(try value(mirroredChildren[2], "width") - (6 * a - 13)) <= 1e-6)
+        #expect(try value(mirroredChildren[3], "x") == 20)
         // A line that fits is drawn as before, with no viewport.
         let (fitting, _) = try wireframe(#"""
         {"container":{"width":\#(40 + 14 * a),"height":100},"views":{"l":\#(label("aaaa bbbb cccc", lines: 1))},
@@ -156,7 +173,9 @@ struct WireframeTextTests {
         let (group, children) = try textGroup(elements, view: "l")
         #expect(group.attributes["data-lines"] == "1")
         #expect(group.attributes["data-truncated"] == "true")
-        #expect(children.filter { $0.name == "text" }.map(\.text) == ["aaaa", "…"])
+        #expect(children.map(\.name) == ["title", "rect", "svg", "text"])
+        #expect(elements.contains { $0.name == "text" && $0.depth == children[2].depth + 1 && $0.text == "aaaa" })
+        #expect(children[3].text == "…")
     }
 
     /// UILabel's natural alignment: right under `layoutDirection: rightToLeft`, each line
