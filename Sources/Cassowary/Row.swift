@@ -29,17 +29,7 @@ struct Row: Sendable {
         // each time.
         let kept = cells.withUnsafeMutableBufferPointer { cells -> Int in
             let count = cells.count
-            if count > 1 && count <= 16 {
-                for i in 1..<count {
-                    let cell = cells[i]
-                    var j = i
-                    while j > 0 && cells[j - 1].symbol > cell.symbol {
-                        cells[j] = cells[j - 1]
-                        j -= 1
-                    }
-                    cells[j] = cell
-                }
-            }
+            if count <= 16 { cells.insertionSort { $0.symbol } }
             var write = 0
             var read = 0
             while read < count {

@@ -329,17 +329,7 @@ struct Expander: Sendable {
         if !isHashed {
             // Insertion sort: at most ``listLimit`` distinct symbols, where the library's
             // sort costs more in its set-up than in comparisons.
-            list.withUnsafeMutableBufferPointer { entries in
-                for i in entries.indices.dropFirst() {
-                    let entry = entries[i]
-                    var j = i
-                    while j > 0 && entries[j - 1].symbol > entry.symbol {
-                        entries[j] = entries[j - 1]
-                        j -= 1
-                    }
-                    entries[j] = entry
-                }
-            }
+            list.withUnsafeMutableBufferPointer { $0.insertionSort { $0.symbol } }
             cells.reserveCapacity(list.count + spare)
             for entry in list where entry.coefficient != 0 && !Tolerance.isNearZero(entry.coefficient, scale: entry.magnitude) {
                 cells.append(Cell(symbol: entry.symbol, coefficient: entry.coefficient))

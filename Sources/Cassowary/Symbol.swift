@@ -73,3 +73,25 @@ extension Array where Element == Symbol {
     /// The longest list ``removeAllKeepingBuffer()`` empties element by element.
     static var removeOneByOneLimit: Int { 2 }
 }
+
+extension UnsafeMutableBufferPointer {
+    /// Sorts the elements in place by `symbol`, ascending, by insertion: stable, no
+    /// allocation and no set-up, so cheaper than the library's sort for the few terms of a
+    /// constraint or an expansion (``Row/init(unsortedCells:constant:)`` sorts at most 16
+    /// this way, ``Expander`` at most its list limit).
+    /// - Complexity: O(n²) comparisons and moves, O(n) when already sorted.
+    @inline(__always)
+    func insertionSort(bySymbol symbol: (Element) -> Symbol) {
+        guard count > 1 else { return }
+        for i in 1..<count {
+            let element = self[i]
+            let key = symbol(element)
+            var j = i
+            while j > 0 && symbol(self[j - 1]) > key {
+                self[j] = self[j - 1]
+                j -= 1
+            }
+            self[j] = element
+        }
+    }
+}
