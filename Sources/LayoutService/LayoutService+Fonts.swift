@@ -130,6 +130,7 @@ extension LayoutService {
         if let reason = Self.fontNameProblem(family: family, face: face) {
             return problem(.invalidFontName(family: family, face: face, reason: reason))
         }
+        if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         let ifMatch: Int?
         switch fontPreconditions(request, family: family, face: face) {
         case .failure(let failure): return failure.response

@@ -244,6 +244,7 @@ extension LayoutService {
     func deleteGroup(_ request: HTTPRequest, name: String) -> HTTPResponse {
         if let denied = authorize(request) { return denied }
         guard isValidGroupName(name) else { return invalidName(name) }
+        if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         let ifMatch: Int?
         switch checkPreconditions(request, name: name) {
         case .failure(let failure): return failure.response
@@ -338,7 +339,9 @@ extension LayoutService {
     /// Evaluates `If-Match` and `If-None-Match` (RFC 9110 §13.1.1: `If-Match` first, then
     /// `If-None-Match`) against `current()`, the current version of the group (or, `font`,
     /// of the stored font face `name`), `nil` when it does not exist; its entity tag is
-    /// `"VERSION"`. The store is read only when one of the fields is present.
+    /// `"VERSION"`. The store is read only when one of the fields is present. Both fields
+    /// are well formed: every write route answers ``malformedPreconditionField(_:)``'s 400
+    /// first, before it reads its body (HandlerTests.malformedEntityTagsAreRefused).
     ///
     /// - Returns: `.success(version)` with the version `If-Match` named, `.success(nil)`
     ///   when there is no `If-Match` or it is `*`, or the 412 (or store error) to answer.
@@ -347,7 +350,6 @@ extension LayoutService {
         let ifMatch = Self.listField("If-Match", of: request)
         let ifNoneMatch = Self.listField("If-None-Match", of: request)
         guard ifMatch != nil || ifNoneMatch != nil else { return .success(nil) }
-        if let malformed = Self.malformedPreconditionField(request) { return .failure(HTTPFailure(problem(malformed))) }
         let current: Int?
         do { current = try currentVersion() } catch {
             return .failure(HTTPFailure(storeFailure(error, groupName: name, subject: font ? .font : .group)))
