@@ -57,6 +57,11 @@ public struct IBImport: Sendable {
     /// a constraint naming an `id` no element has. Each names the IB id of the view it
     /// concerns (the constraint's owner, or the element) and the line.
     public var problems: [(message: String, line: Int, viewID: String)] = []
+    /// Views that would start a hierarchy (``InterfaceBuilderImporter/hierarchyRoots(_:kind:)``)
+    /// but record no frame (`<rect key="frame">`), so are not imported: each with a message
+    /// naming it, its 1-based line and its IB id, in document order. Reported in the
+    /// answer's top-level `diagnostics` and by `layoutd lint`.
+    public var skippedRoots: [(message: String, line: Int, ibId: String)] = []
 }
 
 /// Why a document cannot be imported (the contract's 422 `invalid_document`): a message
@@ -196,7 +201,12 @@ public enum InterfaceBuilderImporter {
             problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
                              reference.line, reference.ownerID))
         }
-        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems)
+        let skipped = framelessRoots(root, kind: kind).map { found in
+            (message: "The \(found.role) \(found.element["id"] ?? "") records no frame (<rect key=\"frame\">), so it is not "
+                + "imported: Xcode records one for every view when it saves the document",
+             line: found.element.line, ibId: found.element["id"] ?? "")
+        }
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems, skippedRoots: skipped)
     }
 
     /// Whether any element of the tree is a `<variation>`. Recursion depth is bounded by
@@ -280,6 +290,51 @@ public enum InterfaceBuilderImporter {
                                        isControllerView: false, cellID: cell["id"]))
         }
         return roots
+    }
+
+    /// The elements ``hierarchyRoots(_:kind:)`` would start a hierarchy at but for their
+    /// missing frame, in document order, each with its role in words: a storyboard
+    /// controller's `view` with an `id` and no `<rect key="frame">` ("scene's root view"); a
+    /// xib's top-level element with an `id` and no frame that is a view (``looksLikeView(_:)``;
+    /// "top-level NAME"); a cell's `contentView` with an `id` and no frame ("cell's content
+    /// view"). `IBMappingTests.framelessRootsAreReported` holds it.
+    static func framelessRoots(_ root: XMLElement, kind: String) -> [(element: XMLElement, role: String)] {
+        var found: [(element: XMLElement, role: String)] = []
+        func isFrameless(_ element: XMLElement) -> Bool { element["id"] != nil && element.child("rect", key: "frame") == nil }
+        if kind == "storyboard" {
+            for scenes in root.children where scenes.name == "scenes" {
+                for scene in scenes.children where scene.name == "scene" {
+                    for controller in scene.child("objects")?.children ?? [] {
+                        if let view = controller.children.first(where: { $0["key"] == "view" }), isFrameless(view) {
+                            found.append((view, "scene's root view"))
+                        }
+                    }
+                }
+            }
+        } else {
+            for objects in root.children where objects.name == "objects" {
+                for element in objects.children where isFrameless(element) && !isCell(element) && looksLikeView(element) {
+                    found.append((element, "top-level \(element.name)"))
+                }
+            }
+        }
+        collectCells(root) { cell in
+            if let content = cell.children.first(where: { $0["key"] == "contentView" }), isFrameless(content) {
+                found.append((content, "cell's content view"))
+            }
+        }
+        return found
+    }
+
+    /// Whether an element names a UIKit view: `<view>`, an element whose name ends in `View`
+    /// (`imageView`, `stackView`, …), one of the controls IB writes under their own names,
+    /// or any element with `<subviews>`. Placeholders, controllers, gesture recognizers and
+    /// custom objects are not.
+    static func looksLikeView(_ element: XMLElement) -> Bool {
+        let controls: Set<String> = ["label", "button", "textField", "switch", "slider", "segmentedControl", "stepper",
+                                     "pageControl", "datePicker", "searchBar", "navigationBar", "toolbar", "tabBar"]
+        return element.name == "view" || element.name.hasSuffix("View") || controls.contains(element.name)
+            || element.child("subviews") != nil
     }
 
     /// Every element's `id` → its line (the first element with an id, if repeated; a

@@ -796,6 +796,30 @@ struct IBMappingTests {
         #expect(collapsed.scene["views"]?["view"]?["hidden"] == .bool(true))
     }
 
+    /// A scene's root view and a cell's content view without `<rect key="frame">` start no
+    /// hierarchy and are listed, in document order, with their role and line; a framed
+    /// scene beside them is imported.
+    @Test func framelessRootsAreReported() throws {
+        let bytes = Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="13196" targetRuntime="iOS.CocoaTouch">
+        <scenes>
+        <scene sceneID="s1"><objects><viewController id="vc1"><view key="view" id="bare"/></viewController></objects></scene>
+        <scene sceneID="s2"><objects><viewController id="vc2"><view key="view" id="root">\(Self.rect(0, 0, 375, 667))
+        <subviews><tableView id="t">\(Self.rect(0, 0, 375, 667))<prototypes>
+        <tableViewCell id="cell"><tableViewCellContentView key="contentView" id="content"/></tableViewCell>
+        </prototypes></tableView></subviews></view></viewController></objects></scene>
+        </scenes>
+        </document>
+        """.utf8)
+        let result = try InterfaceBuilderImporter.importDocument(bytes)
+        #expect(result.hierarchies.map(\.ibId) == ["root"])
+        let tail = " records no frame (<rect key=\"frame\">), so it is not imported: Xcode records one for every view when it saves the document"
+        #expect(result.skippedRoots.map(\.message) == ["The scene's root view bare" + tail, "The cell's content view content" + tail])
+        #expect(result.skippedRoots.map(\.line) == [4, 7])
+        #expect(result.skippedRoots.map(\.ibId) == ["bare", "content"])
+    }
+
     @Test func storyboardScenesCellsAndControllerGuides() throws {
         let bytes = Array("""
         <?xml version="1.0" encoding="UTF-8"?>

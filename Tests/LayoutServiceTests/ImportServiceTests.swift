@@ -95,6 +95,37 @@ struct ImportServiceTests {
         ])
     }
 
+    /// A top-level view without `<rect key="frame">` (line 4 here) starts no hierarchy: the
+    /// answer's top-level `diagnostics` and `layoutd lint` say so at its line, and the views
+    /// that have frames are imported as before.
+    @Test func framelessRootsAreReported() throws {
+        let frameless = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <objects><placeholder placeholderIdentifier="IBFilesOwner" id="-1"/><customObject id="obj-1"/>
+            <view id="root-0"><subviews/></view>
+            <label text="Hi" id="lab-0"/>
+            <view id="root-1"><rect key="frame" x="0" y="0" width="320" height="100"/></view>
+            </objects></document>
+            """
+        let response = post("/import", frameless)
+        #expect(response.status == 200)
+        let json = try JSONParser().parse(response.body)
+        #expect(Self.item(json["hierarchies"], 0)?["ibId"] == .string("root-1"))
+        #expect(Self.item(json["hierarchies"], 1) == nil)
+        let message = ", so it is not imported: Xcode records one for every view when it saves the document"
+        #expect(json["diagnostics"] == .array([
+            .object([("severity", .string("warning")), ("code", .string("invalid_document")),
+                     ("message", .string("Line 4: The top-level view root-0 records no frame (<rect key=\"frame\">)" + message)), ("line", .number(4))]),
+            .object([("severity", .string("warning")), ("code", .string("invalid_document")),
+                     ("message", .string("Line 5: The top-level label lab-0 records no frame (<rect key=\"frame\">)" + message)), ("line", .number(5))]),
+        ]))
+        #expect(try Self.lint(frameless) == [
+            "Box.xib:4: warning: The top-level view root-0 records no frame (<rect key=\"frame\">)" + message,
+            "Box.xib:5: warning: The top-level label lab-0 records no frame (<rect key=\"frame\">)" + message,
+        ])
+    }
+
     /// An error of the generated scene about a constraint is at the `<constraint>`'s line
     /// (12) and on the view it names first, not at the root.
     @Test func aSceneErrorIsAtItsConstraintsElement() throws {

@@ -148,7 +148,9 @@ extension LayoutdCommand {
         }
     }
 
-    /// The problems of a solved import, hierarchy by hierarchy in document order: each
+    /// The problems of a solved import: each view not imported for want of a recorded frame
+    /// (``IBImport/skippedRoots``, a warning without hierarchy and view), then hierarchy by
+    /// hierarchy in document order: each
     /// fault of the document (an `invalid_document` warning, at its line, on the view it
     /// concerns), each misplaced view (a warning, Xcode's "Frame for "VIEW" will be
     /// different at run time"), each conflict (an error at the broken constraint's line,
@@ -158,8 +160,9 @@ extension LayoutdCommand {
     /// else at the hierarchy's root). Lines are the document's lines of the view's or
     /// constraint's element (``IBImport/lines``).
     static func lintProblems(_ outcome: ImportOutcome) -> [LintProblem] {
-        var problems: [LintProblem] = []
         let imported = outcome.imported
+        // Views not imported for want of a frame come first: they belong to no hierarchy.
+        var problems = imported.skippedRoots.map { LintProblem(line: $0.line, severity: "warning", hierarchy: nil, view: nil, message: $0.message) }
         let lines = imported.lines
         for (hierarchy, solved) in zip(outcome.imported.hierarchies, outcome.solved) {
             let ids = Dictionary(hierarchy.ids.map { ($0.name, $0.ibId) }, uniquingKeysWith: { first, _ in first })

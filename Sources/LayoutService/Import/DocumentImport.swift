@@ -290,6 +290,17 @@ extension SceneEngine {
         }
     }
 
+    /// The views not imported for want of a recorded frame (``IBImport/skippedRoots``) as
+    /// `invalid_document` warnings with their line, for the answer's top-level
+    /// `diagnostics`: they belong to no hierarchy.
+    static func skippedRootWarnings(_ imported: IBImport) -> [LayoutDiagnostic] {
+        imported.skippedRoots.map { skipped in
+            var diagnostic = LayoutDiagnostic(severity: .warning, code: .invalidDocument, message: "Line \(skipped.line): \(skipped.message)")
+            diagnostic.line = skipped.line
+            return diagnostic
+        }
+    }
+
     /// The `<device>` a document records, read with the importer's bounds (nil when the
     /// document has none or does not import; the import then says why).
     static func recordedDevice(_ bytes: [UInt8], limits: XMLLimits) -> IBDevice? {
@@ -298,7 +309,8 @@ extension SceneEngine {
 
     /// The JSON answer of `POST /import` (contract, "Interface Builder documents"):
     /// `document`, `hierarchies` (each `name`, `ibId`, `kind`, `scene`, `ids`, `notes`,
-    /// and when solved `frames`, `diagnostics`, `misplaced`) and `diagnostics` (empty),
+    /// and when solved `frames`, `diagnostics`, `misplaced`) and `diagnostics` (a warning
+    /// for each view not imported for want of a recorded frame, ``skippedRootWarnings(_:)``),
     /// bounded by ``maxResponseBytes`` like every answer.
     public func importAnswer(_ outcome: ImportOutcome) -> EngineAnswer {
         let imported = outcome.imported
@@ -351,8 +363,7 @@ extension SceneEngine {
         }
         writer.endArray()
         writer.key("diagnostics")
-        writer.beginArray()
-        writer.endArray()
+        writer.diagnostics(Self.skippedRootWarnings(imported))
         writer.endObject()
         return answer(&writer, status: .ok, contentType: "application/json", isCacheable: false)
     }
