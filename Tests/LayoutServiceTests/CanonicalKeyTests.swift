@@ -171,7 +171,7 @@ struct DocumentGenerator {
 
     static let names = ["sizes", "container", "width", "height", "views", "a", "b", "ab", "a\u{0}", "", "K", "\u{212A}", "é", "e\u{301}",
                         "a\"b", "a\\b", "line\nbreak", "tab\t", "\u{1}", "\u{7F}", "/", "😀", "\u{FFFF}", "z", "Z", "margins"]
-    static let numbers: [Double] = [0, -0.0, 100, 1e2, 0.1 + 0.2, 0.1, 1.5, -2.25, 1e15, 1e16, 1e300, 5e-324, 1e-7, 123_456_789_012_345_680,
+    static let numbers: [Double] = [0, -0.0, 100, 1e2, 0.1 + 0.2, 0.1, 1.5, -2.25, 1e15, 1e16, 1e300, .leastNonzeroMagnitude, 1e-7, 123_456_789_012_345_680,
                                     9_007_199_254_740_992, 2_147_483_648, 0.03125, -0.000001, 375, 667.5, 1e21, 4.35]
     static let strings = ["", "x", "H:|-[a]-|", "quote\"", "back\\slash", "nl\n", "\u{0}\u{1F}", "é", "😀", "\u{2028}", "/path/", "\u{7F}"]
 

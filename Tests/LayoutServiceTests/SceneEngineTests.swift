@@ -49,6 +49,9 @@ struct SceneEngineTests {
         writer.value(structure, sortingKeys: true)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == Self.structure)
         #expect(String(decoding: try prepared().sizeJSON, as: UTF8.self) == Self.sizes)
+        var sizesWriter = JSONWriter()
+        sizesWriter.value(sizes, sortingKeys: true)
+        #expect(String(decoding: sizesWriter.bytes, as: UTF8.self) == Self.sizes)
     }
 
     /// Expected digests from Python's hashlib over the messages spelled out above.
