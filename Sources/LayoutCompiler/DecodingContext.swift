@@ -21,9 +21,13 @@ struct DecodingContext {
     /// `""` when none is close or the hint would not be listed or searched (the same bounds
     /// as ``checkMembers(_:known:path:)``'s). Appended to the refusal of a value outside an
     /// enumeration (SceneDecoderTests.enumTyposSuggestTheValue).
-    mutating func suggestion(for text: String, among candidates: [String], spelled: (String) -> String = { $0 }) -> String {
+    /// With `completing`, a `text` that is a prefix of one candidate only suggests it
+    /// (``closestNameOrCompletion(to:among:)``).
+    mutating func suggestion(for text: String, among candidates: [String], completing: Bool = false,
+                             spelled: (String) -> String = { $0 }) -> String {
         guard typeErrors.count < LayoutDiagnostic.maxCount, admitsSuggestion(among: candidates.count) else { return "" }
-        return closestName(to: text, among: candidates).map { "; did you mean '\(spelled($0))'?" } ?? ""
+        let closest = completing ? closestNameOrCompletion(to: text, among: candidates) : closestName(to: text, among: candidates)
+        return closest.map { "; did you mean '\(spelled($0))'?" } ?? ""
     }
 
     /// The 400 `invalid_scene` diagnostic for a value of the wrong JSON type at `path`:
@@ -141,7 +145,7 @@ struct DecodingContext {
             case "low", "defaultLow": return 250
             case "fittingSize", "fittingSizeLevel": return 50
             default:
-                let hint = suggestion(for: name, among: Self.priorityNames)
+                let hint = suggestion(for: name, among: Self.priorityNames, completing: true)
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown priority '\(Diagnostic.echo(name))' at \(path()): use a number from 1 to 1000, or required, high, low, fittingSize\(hint)", path: path()))
                 return nil
             }

@@ -214,6 +214,10 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// An `If-Match` or `If-None-Match` (`field`) that lists `*` beside entity tags, which
     /// RFC 9110's grammar (`"*" / #entity-tag`, §13.1.1, §13.1.2) does not allow: 400.
     case starAmongEntityTags(field: String, value: String)
+    /// An `If-Match` or `If-None-Match` (`field`) that lists `*` more than once and nothing
+    /// else (`*, *`, often `*` on two field lines, which are one list, RFC 9110 §5.3): 400,
+    /// as `*` must be the field's only value (§13.1.1, §13.1.2).
+    case repeatedStar(field: String, value: String)
     /// An `If-Match` or `If-None-Match` (`field`) holding something that is neither `*` nor
     /// an entity tag (`3`: entity tags are quoted, RFC 9110 §8.8.3): 400, its detail showing
     /// `example`, the tag the client most likely meant (``EntityTagList/example(quoting:)``).
@@ -250,7 +254,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .invalidImportParameter: .badRequest
         case .unsupportedDocumentType: .unsupportedMediaType
         case .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize, .repeatedQueryParameter,
-             .malformedQueryEscape, .unknownQueryParameter, .starAmongEntityTags, .malformedEntityTags: .badRequest
+             .malformedQueryEscape, .unknownQueryParameter, .starAmongEntityTags, .repeatedStar, .malformedEntityTags: .badRequest
         case .writesNeedAToken: .unauthorized
         case .anonymousWritesRefused: .forbidden
         case .unknownGroup, .unknownVersion, .prunedVersion: .notFound
@@ -345,6 +349,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
                 + (presented ? ": the bearer token given is not the server's (--api-token)" : "")
         case .starAmongEntityTags(let field, let value):
             return "\(field): '\(Diagnostic.echo(value))' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"
+        case .repeatedStar(let field, let value):
+            return "\(field): '\(Diagnostic.echo(value))' lists * more than once: * must be the field's only value, "
+                + "given once (several field lines are one list, RFC 9110 §5.3, §13.1)"
         case .malformedEntityTags(let field, let value, let example):
             return "\(field): '\(Diagnostic.echo(value))' is not * or a list of entity tags: "
                 + "\(field) takes quoted entity tags, such as \(Diagnostic.echo(example)) (RFC 9110 §8.8.3)"
@@ -395,7 +402,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags, .malformedEntityTags: []
+             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags, .repeatedStar, .malformedEntityTags: []
         }
     }
 }

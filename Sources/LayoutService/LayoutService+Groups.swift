@@ -401,6 +401,7 @@ extension LayoutService {
             switch EntityTagList(value) {
             case .wellFormed: continue
             case .starAmongTags: return .starAmongEntityTags(field: field, value: value)
+            case .repeatedStar: return .repeatedStar(field: field, value: value)
             case .malformed(let element):
                 return .malformedEntityTags(field: field, value: value, example: EntityTagList.example(quoting: element))
             }
@@ -456,8 +457,10 @@ struct HTTPFailure: Error {
 enum EntityTagList: Equatable {
     /// `*` alone, or a list (possibly empty) of entity tags.
     case wellFormed
-    /// `*` listed beside entity tags (or twice).
+    /// `*` listed beside entity tags.
     case starAmongTags
+    /// `*` listed more than once, and nothing else (`*, *`).
+    case repeatedStar
     /// The first element that is neither `*` nor an entity tag, trimmed of whitespace.
     case malformed(element: String)
 
@@ -465,7 +468,7 @@ enum EntityTagList: Equatable {
         let bytes = Array(value.utf8)
         var index = 0
         var elements = 0
-        var star = false
+        var stars = 0
         func skipWhitespace() { while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 { index += 1 } }
         func element(from start: Int) -> String {
             var end = start
@@ -482,7 +485,7 @@ enum EntityTagList: Equatable {
             let start = index
             elements += 1
             if bytes[index] == UInt8(ascii: "*") {
-                star = true
+                stars += 1
                 index += 1
             } else {
                 if bytes[index] == UInt8(ascii: "W"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") { index += 2 }
@@ -507,7 +510,7 @@ enum EntityTagList: Equatable {
                 index += 1
             }
         }
-        self = star && elements > 1 ? .starAmongTags : .wellFormed
+        self = stars == 0 || elements == 1 ? .wellFormed : stars == elements ? .repeatedStar : .starAmongTags
     }
 
     /// `etagc` (RFC 9110 §8.8.3): any visible byte but `"`, or obs-text.
@@ -516,14 +519,15 @@ enum EntityTagList: Equatable {
     }
 
     /// The entity tag a malformed `element` was most likely meant to be, for the 400's
-    /// detail: `3` → `"3"`, `"3` → `"3"`, `w/3` → `W/"3"`; `"1"` when its text cannot be
-    /// an entity tag's (empty, spaces or quotes inside, over 64 bytes).
+    /// detail: `3` → `"3"`, `"3` → `"3"`, `w/3` → `W/"3"`, `W/ "3"` → `W/"3"` (blanks
+    /// after the `W/` left out); `"1"` when its text cannot be an entity tag's (empty,
+    /// spaces or quotes inside, over 64 bytes).
     static func example(quoting element: String) -> String {
         var text = Substring(element)
         var weak = false
         if text.hasPrefix("W/") || text.hasPrefix("w/") {
             weak = true
-            text = text.dropFirst(2)
+            text = text.dropFirst(2).drop { $0 == " " || $0 == "\t" }
         }
         if text.hasPrefix("\"") { text = text.dropFirst() }
         if text.hasSuffix("\"") { text = text.dropLast() }

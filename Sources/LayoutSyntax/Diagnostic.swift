@@ -105,8 +105,10 @@ public struct Diagnostic: Hashable, Sendable {
     /// The window is the scalars `start..<start + maxEchoLength` of `source`, its first
     /// replaced by `…` when `start > 0` and its last when it ends before `source` does,
     /// so every other scalar keeps its place: the caret column in the window is
-    /// `column - start`, never on a `…` (the character at `column` has 127 scalars of
-    /// context before it where the source has them). A `column` past the end (the
+    /// `column - start`, never on a `…`: `start` is `column - 128`, at least 0 and at most
+    /// `count - 256`, so cut at the front the window holds `…` and 127 scalars of the source
+    /// before the caret's character (`DiagnosticTests.windowStartsBeforeTheCaret`). A
+    /// `column` past the end (the
     /// caret after the last scalar) puts the window at the end. `nil` `column`: the
     /// window starts at 0. Tested by `DiagnosticTests.windowKeepsTheCaretOnItsCharacter`.
     /// - Complexity: O(|source|) scalars.

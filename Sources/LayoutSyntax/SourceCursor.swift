@@ -315,6 +315,25 @@ public func closestName(to name: String, among candidates: [String]) -> String? 
     return best?.0
 }
 
+/// ``closestName(to:among:)``, or else the one candidate that `name` is a shorter prefix
+/// of, compared case-insensitively (`hi` suggests `high`; `fitting` suggests nothing
+/// when `fittingSize` and `fittingSizeLevel` both begin with it). For the named
+/// priorities, whose short names a prefix can spell before any is within 2 of it
+/// (SuggestionTests.aPrefixOfOneNameSuggestsIt). Bounded as ``closestName(to:among:)``.
+public func closestNameOrCompletion(to name: String, among candidates: [String]) -> String? {
+    if let closest = closestName(to: name, among: candidates) { return closest }
+    guard candidates.count <= maxSuggestionCandidates, !name.isEmpty, name.utf8.count <= 64 else { return nil }
+    let prefix = Array(name.lowercased().utf8)
+    var found: String?
+    for candidate in candidates {
+        let lowered = candidate.lowercased().utf8
+        guard lowered.count > prefix.count, lowered.starts(with: prefix) else { continue }
+        if found != nil { return nil }
+        found = candidate
+    }
+    return found
+}
+
 /// Whether `scalar` would be invisible or unreadable quoted alone in a message:
 /// whitespace (a space included), control, format and separator characters, default
 /// ignorable code points, combining marks, private-use and unassigned code points.

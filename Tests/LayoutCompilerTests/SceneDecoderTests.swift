@@ -97,7 +97,9 @@ struct SceneDecoderTests {
     @Test func enumTyposSuggestTheValue() throws {
         let found = try #require(rejection(#"""
             {"views":{"s":{"stack":{"axis":"vertcal","distribution":"fillEqualy","alignment":"Center","arranged":["a"]}},"a":{}},
-             "constraints":[{"equation":"a.width == 5","priority":"requried"},{"equation":"a.height == 5","priority":"loud"}],
+             "constraints":[{"equation":"a.width == 5","priority":"requried"},{"equation":"a.height == 5","priority":"loud"},
+                            {"equation":"a.height == 6","priority":"hi"},{"equation":"a.height == 7","priority":"High"},
+                            {"equation":"a.height == 8","priority":"fitting"}],
              "options":{"layoutDirection":"leftToRigth","conflicts":"brake","ambiguity":"wrn","coordinates":"zzz"},
              "explain":["a.widht","a.Height","a.zz"]}
             """#))
@@ -107,6 +109,9 @@ struct SceneDecoderTests {
             "'Center' is not a value of $.views.s.stack.alignment: use one of fill, leading, top, center, trailing, bottom, firstBaseline, lastBaseline; did you mean 'center'?",
             "Unknown priority 'requried' at $.constraints[0].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'required'?",
             "Unknown priority 'loud' at $.constraints[1].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'low'?",
+            "Unknown priority 'hi' at $.constraints[2].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'high'?",
+            "Unknown priority 'High' at $.constraints[3].priority: use a number from 1 to 1000, or required, high, low, fittingSize; did you mean 'high'?",
+            "Unknown priority 'fitting' at $.constraints[4].priority: use a number from 1 to 1000, or required, high, low, fittingSize",
             "'leftToRigth' is not a value of $.options.layoutDirection: use one of leftToRight, rightToLeft; did you mean 'leftToRight'?",
             "'brake' is not a value of $.options.conflicts: use one of break, error; did you mean 'break'?",
             "'wrn' is not a value of $.options.ambiguity: use one of warn, error, ignore; did you mean 'warn'?",

@@ -43,6 +43,7 @@ struct ErrorMappingTests {
         (.writesNeedAToken(fonts: false), 401, "unauthorized", [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]),
         (.ifMatchAnyButAbsent(group: "cards"), 412, "precondition-failed", []),
         (.starAmongEntityTags(field: "If-Match", value: "\"1\", *"), 400, "bad-request", []),
+        (.repeatedStar(field: "If-None-Match", value: "*, *"), 400, "bad-request", []),
         (.malformedEntityTags(field: "If-None-Match", value: "3", example: "\"3\""), 400, "bad-request", []),
         (.ifMatchMismatch(header: "W/\"2\"", group: "cards", state: "the current version is 2", hasWeakTags: true), 412, "precondition-failed", []),
         (.ifMatchMismatchOnRead(header: "\"1\"", subject: "group 'cards'", etag: "\"2\"", hasWeakTags: false), 412, "precondition-failed", []),
@@ -76,6 +77,7 @@ struct ErrorMappingTests {
         case .repeatedQueryParameter: "repeatedQueryParameter"
         case .malformedQueryEscape: "malformedQueryEscape"
         case .starAmongEntityTags: "starAmongEntityTags"
+        case .repeatedStar: "repeatedStar"
         case .malformedEntityTags: "malformedEntityTags"
         case .unknownQueryParameter: "unknownQueryParameter"
         case .unknownGroup: "unknownGroup"
@@ -101,7 +103,7 @@ struct ErrorMappingTests {
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 38)
+        #expect(names.count == 39)
         #expect(Set(names).count == names.count)
     }
 

@@ -200,6 +200,18 @@ struct HandlerTests {
         #expect(mixed.status == 400)
         #expect(try json(mixed)["detail"] == .string("If-Match: '\"1\", *' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"))
         #expect(request(.DELETE, "/groups/s", headers: ["If-None-Match": "*, \"7\""]).status == 400)
+        // `*` on two field lines is the list `*, *`: `*` must be the only value.
+        var twice: HTTPFields = [:]
+        twice.append("If-None-Match", "*")
+        twice.append("If-None-Match", "*")
+        let repeated = request(.PUT, "/groups/s", #"{"constraints":[]}"#, headers: twice)
+        #expect(repeated.status == 400)
+        #expect(try json(repeated)["detail"] == .string("If-None-Match: '*, *' lists * more than once: * must be the field's only value, "
+            + "given once (several field lines are one list, RFC 9110 §5.3, §13.1)"))
+        #expect(request(.GET, "/groups/s", headers: ["If-Match": "*,*, *"]).status == 400)
+        #expect(try json(request(.GET, "/groups/s", headers: ["If-Match": "*, *, \"1\""]))["detail"]
+            == .string("If-Match: '*, *, \"1\"' lists * beside entity tags: send either * or a list of entity tags (RFC 9110 §13.1)"))
+        #expect(request(.GET, "/groups/s", headers: ["If-Match": " * ,, "]).status == 200)
         #expect(request(.GET, "/groups/s").headers["ETag"] == "\"1\"")
         #expect(request(.PUT, "/groups/s", #"{"constraints":[]}"#, headers: ["If-Match": "\"1\""]).status == 200)
     }
@@ -310,7 +322,9 @@ struct HandlerTests {
         let body = #"{"constraints":["H:|[a]|"]}"#
         for (field, value, example) in [("If-None-Match", "3", "\"3\""), ("If-Match", "1", "\"1\""), ("If-Match", "\"1", "\"1\""),
                                          ("If-None-Match", "w/\"1\"", "W/\"1\""), ("If-Match", "\"1\" \"2\"", "\"1\""),
-                                         ("If-Match", "\"1\", 2", "\"2\""), ("If-None-Match", "\"a b\"", "\"1\"")] {
+                                         ("If-Match", "\"1\", 2", "\"2\""), ("If-None-Match", "\"a b\"", "\"1\""),
+                                         ("If-Match", "W/ \"2\"", "W/\"2\""), ("If-None-Match", "w/  \"2", "W/\"2\""),
+                                         ("If-Match", "2", "\"2\""), ("If-Match", "W/", "\"1\"")] {
             for (method, target, text) in [(HTTPMethod.PUT, "/groups/g", body), (.DELETE, "/groups/g", ""), (.GET, "/groups/g", ""),
                                             (.HEAD, "/groups/g", ""), (.GET, "/groups/g/versions/1", "")] {
                 let refused = request(method, target, text, headers: [field: value])

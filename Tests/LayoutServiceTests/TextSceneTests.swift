@@ -146,6 +146,24 @@ struct TextSceneTests {
         #expect(body["text"]?["l"]?["truncated"] == .bool(true))
     }
 
+    /// A hidden arranged label, collapsed by its vertical stack to no height, is answered by
+    /// the contract's rule for every label ("Text": truncated when the frame is lower than
+    /// the lines need; "Stack views": a hidden arranged view keeps its frame, 0 along the
+    /// axis): no line shown, truncated. The contract makes no exception for hidden views.
+    @Test func aCollapsedHiddenLabelIsAnsweredByItsFrame() throws {
+        let hidden = #"{"hidden":true,"text":{"string":"aaaa bbbb cccc dddd","font":{"family":"DejaVu Sans Mono","size":13},"numberOfLines":0}}"#
+        let (status, body, text) = try answer(#"""
+        {"container":{"width":\#(8 * Self.mono.advance),"height":300},
+         "views":{"s":{"stack":{"axis":"vertical","arranged":["a","h"]}},"a":\#(label("aaaa")),"h":\#(hidden)},
+         "constraints":["H:|[s]|","V:|[s]"]}
+        """#)
+        #expect(status == 200, "\(text)")
+        #expect(body["frames"]?["h"]?["height"] == .number(0), "\(text)")
+        #expect(body["text"]?["h"]?["lines"] == .number(0), "\(text)")
+        #expect(body["text"]?["h"]?["truncated"] == .bool(true), "\(text)")
+        #expect(text.contains(#""text":{"a":{"lines":1,"truncated":false},"h":{"lines":0,"truncated":true}}"#), "\(text)")
+    }
+
     @Test func validateJudgesLabels() throws {
         let (status, body, text) = try answer(#"""
         {"container":{"width":320,"height":300},"views":{"l":{"text":{"string":"Hi ☃ \u0fff","font":{"family":"Inter"}}}},

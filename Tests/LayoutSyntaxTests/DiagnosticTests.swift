@@ -119,6 +119,29 @@ struct DiagnosticEchoTests {
         #expect(caret >= min(column, 127))
     }
 
+    /// The window starts 128 scalars before the caret's character (at 0 when fewer precede
+    /// it, 256 before the end when fewer than 128 follow it); cut at the front, those 128
+    /// are `…` and 127 of the source (openapi.yaml's `source`, docs/decisions.md).
+    @Test func windowStartsBeforeTheCaret() throws {
+        let source = String((0..<1_000).map { Character(Unicode.Scalar(UInt8(0x61 + $0 % 26))) })
+        let scalars = Array(source.unicodeScalars)
+        let middle = try #require(Diagnostic.window(source, column: 500))
+        #expect(middle.start == 372)
+        let shown = Array(middle.text.unicodeScalars)
+        #expect(shown.count == 256 && shown[0] == "…" && shown[255] == "…")
+        #expect(Array(shown[1..<128]) == Array(scalars[373..<500]))   // 127 of the source
+        #expect(shown[128] == scalars[500])                            // the caret's character
+        #expect(Diagnostic.window(source, column: 128)?.start == 0)
+        #expect(Diagnostic.window(source, column: 129)?.start == 1)
+        #expect(Diagnostic.window(source, column: 100)?.start == 0)
+        #expect(Diagnostic.window(source, column: 872)?.start == 744)
+        #expect(Diagnostic.window(source, column: 900)?.start == 744)  // 256 before the end
+        let start = try #require(Diagnostic.window(source, column: 100))
+        #expect(start.text.unicodeScalars.first == "a" && start.text.unicodeScalars.last == "…")
+        let end = try #require(Diagnostic.window(source, column: 900))
+        #expect(end.text.unicodeScalars.first == "…" && end.text.unicodeScalars.last == scalars[999])
+    }
+
     @Test func shortSourcesHaveNoWindow() {
         #expect(Diagnostic.window(String(repeating: "x", count: 256), column: 300) == nil)
         #expect(Diagnostic.window(String(repeating: "é", count: 256), column: 3) == nil)

@@ -31,6 +31,21 @@ struct SuggestionTests {
         return best?.0
     }
 
+    /// A name no candidate is within 2 of suggests the one candidate it is a shorter
+    /// prefix of (case-insensitively), none when it begins two or more.
+    @Test func aPrefixOfOneNameSuggestsIt() {
+        let names = ["required", "high", "low", "fittingSize", "defaultHigh", "defaultLow", "fittingSizeLevel"]
+        #expect(closestName(to: "hi", among: names) == nil)
+        #expect(closestNameOrCompletion(to: "hi", among: names) == "high")
+        #expect(closestNameOrCompletion(to: "HI", among: names) == "high")
+        #expect(closestNameOrCompletion(to: "req", among: names) == "required")
+        #expect(closestNameOrCompletion(to: "requird", among: names) == "required")
+        #expect(closestNameOrCompletion(to: "fitting", among: names) == nil)
+        #expect(closestNameOrCompletion(to: "default", among: names) == nil)
+        #expect(closestNameOrCompletion(to: "zz", among: names) == nil)
+        #expect(closestNameOrCompletion(to: "", among: names) == nil)
+    }
+
     @Test func theBandedDistanceSuggestsWhatTheFullOneDoes() {
         // A small alphabet, so that many pairs are within 2; lengths 0 to 9; upper case too.
         var generator = SplitMix64(state: 24)

@@ -58,9 +58,9 @@ public struct EquationParser: Sendable {
 let namedPriorities: [(String, Double)] = [("required", 1000), ("high", 750), ("low", 250), ("fittingSize", 50)]
 
 /// "did you mean" notes for an unknown metric; candidates sorted so dictionary order never shows.
-func metricSuggestion(for name: String, in options: ParseOptions, extra: [String] = [], collector: inout DiagnosticCollector) -> [String] {
-    guard collector.admitsSuggestion(among: extra.count + options.metrics.count) else { return [] }
-    return closestName(to: name, among: extra + options.metrics.keys.sorted()).map { ["did you mean '\($0)'?"] } ?? []
+func metricSuggestion(for name: String, in options: ParseOptions, collector: inout DiagnosticCollector) -> [String] {
+    guard collector.admitsSuggestion(among: options.metrics.count) else { return [] }
+    return closestName(to: name, among: options.metrics.keys.sorted()).map { ["did you mean '\($0)'?"] } ?? []
 }
 
 /// The state of one equation parse.
@@ -232,8 +232,14 @@ struct EquationRun {
             } else if let metric = options.metric(named: name) {
                 value = metric
             } else {
-                collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric",
-                        span: span, notes: metricSuggestion(for: name, in: options, extra: namedPriorities.map(\.0), collector: &collector))
+                // The did-you-mean ends the message, as for a `priority` member's value.
+                var suggestion = ""
+                if collector.admitsSuggestion(among: namedPriorities.count + options.metrics.count) {
+                    suggestion = closestNameOrCompletion(to: name, among: namedPriorities.map(\.0) + options.metrics.keys.sorted())
+                        .map { "; did you mean '\($0)'?" } ?? ""
+                }
+                collect(.unknownMetric, "Unknown priority '\(Diagnostic.echo(name))': use a number from 1 to 1000, required, high, low, fittingSize or a metric\(suggestion)",
+                        span: span)
                 return nil
             }
         } else {

@@ -220,6 +220,22 @@ struct EquationParserTests {
         #expect(result.constraints.isEmpty)
     }
 
+    /// A misspelt or shortened named priority gets the did-you-mean in its message, as a
+    /// `priority` member's value does (SceneDecoderTests.enumTyposSuggestTheValue); the
+    /// code and the caret stay the unknown name's. Names match case-insensitively.
+    @Test func namedPriorityTyposSuggestTheName() throws {
+        let typo = try #require(parse("a.left == b.right + 8 @requird").diagnostics.first)
+        #expect(typo.code == .unknownMetric)
+        #expect(typo.message == "Unknown priority 'requird': use a number from 1 to 1000, required, high, low, fittingSize or a metric; did you mean 'required'?")
+        #expect(typo.span == 23..<30)
+        #expect(typo.notes == [])
+        #expect(parse("a.width == 10 @hi").diagnostics.map(\.message)
+                == ["Unknown priority 'hi': use a number from 1 to 1000, required, high, low, fittingSize or a metric; did you mean 'high'?"])
+        #expect(parse("a.width == 10 @zz").diagnostics.map(\.message)
+                == ["Unknown priority 'zz': use a number from 1 to 1000, required, high, low, fittingSize or a metric"])
+        #expect(parse("a.width == 10 @Required").constraints.first?.priority == 1000)
+    }
+
     @Test("messages say what was expected and what was found")
     func messages() throws {
         let attribute = try #require(parse("a.widht == 10").diagnostics.first)
