@@ -240,7 +240,8 @@ struct ConnectionStateMachine {
                 }
                 bodyStart = now
                 output.append(contentsOf: ResponseEncoder.continueResponse)
-            case .request(let request):
+            case .request(var request):
+                request.headReceivedAt = headStart
                 bodyStart = nil
                 phase = .handling(isHead: request.method == .HEAD, version: request.version,
                                   keepAlive: request.isKeepAlive)

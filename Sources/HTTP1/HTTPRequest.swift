@@ -19,6 +19,11 @@ public struct HTTPRequest: Sendable, Equatable {
     /// Trailer fields sent after a chunked body (RFC 9112 §7.1.2); kept apart
     /// from `headers`, as RFC 9110 §6.5.1 asks.
     public var trailers: HTTPFields
+    /// When the server began receiving this request's head, in ``monotonicSeconds()``;
+    /// for a request pipelined behind another, when the answer before it was made (its
+    /// turn began then). `nil` for a request not read from a connection. Not part of `==`:
+    /// the same message received at another time is the same request.
+    public var headReceivedAt: Double?
 
     /// A request; `path` and `query` are derived from `target` (see ``path``).
     public init(
@@ -36,6 +41,12 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
         self.trailers = trailers
         (self.path, self.query) = HTTPRequest.splitTarget(target)
+    }
+
+    /// Equal messages: every member but ``headReceivedAt``.
+    public static func == (lhs: HTTPRequest, rhs: HTTPRequest) -> Bool {
+        lhs.method == rhs.method && lhs.target == rhs.target && lhs.path == rhs.path && lhs.query == rhs.query
+            && lhs.version == rhs.version && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.trailers == rhs.trailers
     }
 
     /// Whether the connection may stay open after this request (RFC 9112 §9.3):

@@ -114,6 +114,12 @@ enum Socket {
 
 /// Seconds on the monotonic clock (never jumps with wall-clock changes).
 func monotonicNow() -> Double {
+    monotonicSeconds()
+}
+
+/// Seconds on `CLOCK_MONOTONIC` (an arbitrary origin; never goes back): the clock of
+/// ``HTTPRequest/headReceivedAt`` and of the server's timeouts.
+public func monotonicSeconds() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1_000_000_000

@@ -355,7 +355,7 @@ public final class LayoutService: Sendable {
         let corsOrigins = configuration.corsOrigins
         let hostPolicy = configuration.hostPolicy
         return { [self] request in
-            let start = DispatchTime.now().uptimeNanoseconds
+            let start = monotonicSeconds()
             var response: HTTPResponse
             var route: String?
             if !hostPolicy.allows(host: Self.requestAuthority(request)) {
@@ -386,7 +386,10 @@ public final class LayoutService: Sendable {
             }
             let requestID = Self.requestID(request.headers["X-Request-Id"])
             response.headers.append("X-Request-Id", requestID)
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            // From the head's arrival, so the time a request waited for a worker (or behind
+            // the requests pipelined before it) is counted: "time from a request's head to
+            // its answer" (HandlerTests.durationCountsTheWaitForAWorker).
+            let seconds = max(0, monotonicSeconds() - (request.headReceivedAt ?? start))
             metrics.recordRequest(route: route ?? "other", status: response.status, seconds: seconds)
             if let log {
                 var line = JSONWriter(reservingCapacity: 200)

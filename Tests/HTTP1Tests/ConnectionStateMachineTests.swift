@@ -91,6 +91,22 @@ struct ConnectionStateMachineTests {
         #expect(machine.handlerFinished(ok("two"), now: 0, date: Self.date) == [.write(okBytes("one") + okBytes("two"))])
     }
 
+    /// A request carries when its head began to arrive (the first bytes, here at 3, not
+    /// the body's end at 7); one pipelined behind it, when the answer before it was made.
+    @Test func aRequestCarriesWhenItsHeadArrived() {
+        var machine = ConnectionStateMachine(limits: limits, now: 0)
+        #expect(machine.received(bytes("POST /1 HTTP/1.1\nHost: h\nContent-Length: 4\n\nab"), now: 3, date: Self.date) == [])
+        let first = machine.received(Array("cdGET /2 HTTP/1.1\r\nHost: h\r\n\r\n".utf8), now: 7, date: Self.date)
+        #expect(request(first)?.headReceivedAt == 3)
+        let second = machine.handlerFinished(ok("one"), now: 9, date: Self.date)
+        #expect(request(second)?.target == "/2")
+        #expect(request(second)?.headReceivedAt == 9)
+        // Not part of equality: the same message received at another time.
+        var later = request(second)
+        later?.headReceivedAt = 100
+        #expect(later == request(second))
+    }
+
     @Test func requestLimitClosesAfterTheLastAllowedRequest() {
         var machine = ConnectionStateMachine(limits: limits, now: 0)
         for index in 1...3 {

@@ -490,6 +490,29 @@ struct HandlerTests {
         #expect(!after.contains(#"route="/groups/{name}""#))
     }
 
+    /// A request's duration runs from its head's arrival (`headReceivedAt`, set by the
+    /// connection), not from when a worker took it: a request whose head came 3 s before
+    /// it was handled (it waited behind other solves) is logged and counted at 3 s or more.
+    @Test func durationCountsTheWaitForAWorker() throws {
+        let lines = Mutex<[String]>([])
+        let handler = service.makeHandler(router: router, log: { line in lines.withLock { $0.append(line) } })
+        var waited = HTTPRequest(method: .GET, target: "/healthz", headers: ["Host": "t"], body: [])
+        waited.headReceivedAt = monotonicSeconds() - 3
+        #expect(handler(waited).status == 200)
+        let line = try #require(lines.withLock { $0 }.first)
+        let logged = try #require(try JSONParser().parse(Array(line.utf8))["durationMs"]?.numberValue)
+        #expect(logged >= 3000 && logged < 60_000, "\(line)")
+        let text = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"layoutd_request_duration_seconds_bucket{route="/healthz",le="2.5"} 0"#))
+        #expect(text.contains(#"layoutd_request_duration_seconds_bucket{route="/healthz",le="5.0"} 1"#))
+        // Without a time of arrival (a request not read from a connection), from the handler's start.
+        lines.withLock { $0.removeAll() }
+        #expect(handler(HTTPRequest(method: .GET, target: "/healthz", headers: ["Host": "t"], body: [])).status == 200)
+        let quickLine = try #require(lines.withLock { $0 }.first)
+        let quick = try #require(try JSONParser().parse(Array(quickLine.utf8))["durationMs"]?.numberValue)
+        #expect(quick < 1000)
+    }
+
     /// A solve refused while clients leave too many answers unread is answered like any
     /// other request: request id, problem type, diagnostics list, a log line, a count.
     @Test func overCommittedRefusalsAreAnsweredLoggedAndCounted() throws {
