@@ -378,7 +378,7 @@ public struct SceneEngine: Sendable {
             }
             writer.endArray()
             writer.key("diagnostics")
-            writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []))
+            writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []) + Self.unusedContainerSize(prepared.scene))
             writer.endObject()
             return answer(&writer, status: .ok, contentType: "application/json", isCacheable: true)
         }
@@ -400,6 +400,28 @@ public struct SceneEngine: Sendable {
         writer.diagnostics(compiled.diagnostics + (prepared.text?.diagnostics ?? []) + layout.diagnostics)
         writer.endObject()
         return answer(&writer, status: .ok, contentType: "application/json", isCacheable: true)
+    }
+
+    /// With `sizes`, each entry is the container's size (contract, "sizes"), so a width or
+    /// height the scene's `container` gives is not used; when some entry omits that
+    /// dimension (and so has it fitted), a warning `invalid_scene` at `$.container.FIELD`
+    /// says so, for the answer's top-level `diagnostics` (it does not depend on the size).
+    /// Empty otherwise (HandlerTests.sizesWithoutTheContainersHeightAreWarned).
+    static func unusedContainerSize(_ scene: Scene) -> [LayoutDiagnostic] {
+        guard let sizes = scene.sizes else { return [] }
+        var warnings: [LayoutDiagnostic] = []
+        for (field, given, omitted) in [("width", scene.container.size.width, sizes.filter { $0.width == nil }.count),
+                                        ("height", scene.container.size.height, sizes.filter { $0.height == nil }.count)] {
+            guard let given, omitted > 0 else { continue }
+            let value = JSONWriter.format(given)
+            let entries = omitted == 1 ? "1 entry gives" : "\(omitted) entries give"
+            warnings.append(LayoutDiagnostic(
+                severity: .warning, code: .invalidScene,
+                message: "container.\(field) (\(value)) is not used with 'sizes': each entry is the container's size, and \(entries) "
+                    + "no \(field), so it is fitted there; give each entry its \(field) (\"\(field)\": \(value))",
+                path: "$.container.\(field)"))
+        }
+        return warnings
     }
 
     /// Validates a prepared scene: `{"valid", "diagnostics"}`, always 200. It parses,

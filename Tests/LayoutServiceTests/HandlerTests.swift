@@ -228,6 +228,25 @@ struct HandlerTests {
         #expect(request(.POST, "/solve", #"{"views":["a"],"constraints":["H:|[a(10)]|","V:|[a(10)]|"],"sizes":[{}]}"#).status == 200)
     }
 
+    /// With `sizes`, a container height that an entry leaves out is fitted there, as a
+    /// separate `/solve` would: the top-level `diagnostics` warns that `container.height`
+    /// is not used, once, naming how many entries omit it; none when every entry gives it.
+    @Test func sizesWithoutTheContainersHeightAreWarned() throws {
+        let scene = #"{"container":{"width":320,"height":480},"views":["a"],"constraints":["H:|-[a]-|","V:|-[a(40)]-|"],"sizes":SIZES}"#
+        let answered = request(.POST, "/solve", scene.replacingOccurrences(of: "SIZES", with: #"[{"width":320},{"width":768}]"#))
+        #expect(answered.status == 200)
+        let body = try json(answered)
+        #expect(body["diagnostics"] == .array([.object([
+            ("severity", .string("warning")), ("code", .string("invalid_scene")),
+            ("message", .string(#"container.height (480) is not used with 'sizes': each entry is the container's size, and 2 entries give no height, so it is fitted there; give each entry its height ("height": 480)"#)),
+            ("path", .string("$.container.height")),
+        ])]))
+        // Each layout is what a separate /solve with that container answers: height fitted to 20 + 40 + 20.
+        #expect(body["layouts"]?.arrayValue?.first?["container"] == .object([("width", .number(320)), ("height", .number(80))]))
+        let given = try json(request(.POST, "/solve", scene.replacingOccurrences(of: "SIZES", with: #"[{"width":320,"height":480}]"#)))
+        #expect(given["diagnostics"] == .array([]))
+    }
+
     /// Client text quoted in a problem's `detail` has its bidi controls written `\u{…}`.
     @Test func bidiControlsInEchoedTextAreEscaped() throws {
         let refused = request(.POST, "/solve", "{\"views\":[],\"constraints\":[],\"x\u{202E}y\u{2066}\":1}")
