@@ -682,6 +682,9 @@ struct CompileState {
         report(.unknownView, diagnostic)
     }
 
+    /// Names users give the container that are not views: lowercased.
+    static let containerAliases: Set<String> = ["container", "view", "self", "parent", "parentview", "superview", "root", "rootview"]
+
     /// The diagnostic for a name that is not a view. (A VFL predicate's name that is
     /// neither a metric nor a view never gets here: the parser, given the views, reports
     /// it as `unknown_metric`, as Apple's parser does.)
@@ -694,7 +697,13 @@ struct CompileState {
         }
         // Among at most ``maxSuggestionCandidates`` names (else none), as every suggestion.
         let known = suggesting && hierarchy.names.count - 1 <= maxSuggestionCandidates ? Array(hierarchy.names.dropFirst()) : []
-        let suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        var suggestion = closestName(to: name, among: known).map { "; did you mean '\($0)'?" } ?? ""
+        // Names other tools give the container (UIKit's `view`, `self`, our own
+        // `container.width` refs) point to `superview` when no view is close
+        // (SceneCompilerTests.containerNamesPointToSuperview).
+        if suggestion.isEmpty && Self.containerAliases.contains(name.lowercased()) {
+            suggestion = "; the container is 'superview' in equations (superview.ATTRIBUTE) and '|' in VFL"
+        }
         return LayoutDiagnostic(
             code: .unknownView, message: "Unknown view '\(Diagnostic.echo(name))'\(suggestion)",
             constraint: key, id: entry.id, column: column(of: span.lowerBound, in: entry.source), source: entry.source)

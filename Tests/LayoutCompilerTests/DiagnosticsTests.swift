@@ -628,6 +628,19 @@ struct FaultColumnTests {
         #expect(bracketed.diagnostics.first?.message == "Unknown view 'width'")
     }
 
+    /// Names other tools give the container (`container`, UIKit's `view`, `self`) point to
+    /// `superview`, in equations and in VFL; a close view name still wins.
+    @Test func containerNamesPointToSuperview() throws {
+        let hint = "; the container is 'superview' in equations (superview.ATTRIBUTE) and '|' in VFL"
+        let equation = try compile(["a.width == container.width"])
+        #expect(equation.diagnostics.map(\.message) == ["Unknown view 'container'" + hint])
+        #expect(equation.diagnostics.first?.column == 11)
+        #expect(try compile(["a.width == self.width"]).diagnostics.map(\.message) == ["Unknown view 'self'" + hint])
+        #expect(try compile(["H:|[a][View]|"]).diagnostics.map(\.message) == ["Unknown view 'View'" + hint])
+        // Another unknown name gets no such hint.
+        #expect(try compile(["a.width == header.width"]).diagnostics.map(\.message) == ["Unknown view 'header'"])
+    }
+
     /// A view of the scene in a predicate is a view (whether or not the string brackets
     /// it), and `superview` there keeps its own message.
     @Test func aSceneViewInAPredicateIsAView() throws {
