@@ -97,6 +97,19 @@ struct StoredFontServiceTests {
         #expect(diagnostic["path"]?.stringValue == "$.views.l.text.font.family")
     }
 
+    /// A stored family with a weight word after it names the family and the weight.
+    @Test func aStoredFamilyWithAStyleWordGetsTheFamilyAndWeight() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        #expect(try client.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        let response = client.send(.POST, "/solve", Array(Self.scene(family: "acme mono Bold").utf8))
+        #expect(response.status.code == 422)
+        let diagnostic = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"]?.stringValue == "unknown_font")
+        #expect(diagnostic["message"]?.stringValue == "Unknown font family 'acme mono Bold'; did you mean family 'Acme Mono' with weight 700?")
+        #expect(diagnostic["path"]?.stringValue == "$.views.l.text.font.family")
+        #expect(diagnostic["notes"]?.arrayValue?.first?.stringValue?.hasSuffix("; stored: Acme Mono") == true, "\(diagnostic)")
+    }
+
     /// A family close to a stored one (and to no built-in one) gets a did-you-mean naming it.
     @Test func aMisspeltStoredFamilyGetsADidYouMean() throws {
         let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
