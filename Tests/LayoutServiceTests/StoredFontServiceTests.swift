@@ -219,6 +219,19 @@ struct StoredFontServiceTests {
         #expect((solved.width, solved.height) == (try Self.expectedSize(Self.liberationMono)))
     }
 
+    /// A WOFF2 web font is refused with how to convert it (FontFileCheck's `wOF2` rule).
+    @Test func aWebFontIsToldToConvert() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let refused = client.send(.PUT, "/fonts/Acme/400", Array("wOF2".utf8) + [0, 1, 0, 0] + [UInt8](repeating: 0, count: 40))
+        #expect(refused.status.code == 422)
+        let problem = try JSONParser().parse(refused.body)
+        #expect(problem["type"] == .string("urn:layoutd:problem:invalid-font"))
+        let diagnostic = try #require(problem["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"] == .string("invalid_font"))
+        #expect(diagnostic["message"] == .string("The file is a WOFF2 web font, not a TrueType or OpenType font: convert it to .ttf or .otf first (e.g. with fonttools: fonttools ttLib.woff2 decompress FILE.woff2)"))
+        #expect(diagnostic["path"] == nil)
+    }
+
     /// A font sent as a form (`curl -F`) is not a font file: the 422 says to send the file
     /// itself; the same bytes without the form's Content-Type get the message alone.
     @Test func aFontSentAsAFormIsToldToSendTheFile() throws {
