@@ -155,7 +155,7 @@ public struct Router: Sendable {
             response.headers.append("Allow", allowed.joined(separator: ", "))
             return (resource.pattern, response)
         }
-        return (nil, HTTPResponse.problem(status: .notFound, title: "Not Found", detail: "No resource at \(request.path).", type: problemType(.notFound),
+        return (nil, HTTPResponse.problem(status: .notFound, title: "Not Found", detail: "No resource at '\(request.path)'", type: problemType(.notFound),
                                           extra: problemMembers))
     }
 

@@ -63,16 +63,8 @@ enum IBLabelFonts {
     /// mapped, its weight and slant from the name.
     private static func named(_ name: String, size: Double) -> (family: String, size: Double, weight: Int, italic: Bool, said: String) {
         let lower = name.lowercased()
-        let family: String
-        if lower.hasPrefix("helvetica") || lower.hasPrefix("arial") {
-            family = "Liberation Sans"
-        } else if lower.hasPrefix("times") || lower.hasPrefix("georgia") {
-            family = "Liberation Serif"
-        } else if lower.hasPrefix("courier") || lower.hasPrefix("menlo") {
-            family = "Liberation Mono"
-        } else {
-            family = "system"
-        }
+        // The mapping `unknown_font`'s did-you-mean names too.
+        let family = FontFamilyHint.importedFamily(of: lower)
         // The style: a PostScript name's part after its last `-` (`Arial-BoldItalicMT`),
         // without the vendor's `MT`/`PS` and the slant, so the weight word ends it.
         var style = Substring(lower.split(separator: "-").last ?? "")

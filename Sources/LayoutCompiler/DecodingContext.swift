@@ -69,7 +69,8 @@ struct DecodingContext {
                 let name = nameNode.stringValue!
                 var suggestion = ""
                 if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
-                    suggestion = closestName(to: name, among: known.sorted()).map { "; did you mean '\($0)'?" } ?? ""
+                    suggestion = (closestName(to: name, among: known.sorted()) ?? Self.alias(of: name, known: known))
+                        .map { "; did you mean '\($0)'?" } ?? ""
                 }
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
             }
@@ -175,7 +176,10 @@ struct DecodingContext {
         }
         // By bytes: an ASCII spelling only (`Value(rawValue:)` compares with `String ==`).
         guard isASCII(text), let parsed = Value(rawValue: text) else {
-            let hint = suggestion(for: text, among: Value.allNames)
+            var hint = suggestion(for: text, among: Value.allNames)
+            if hint.isEmpty, typeErrors.count < LayoutDiagnostic.maxCount, isASCII(text), let value = Self.valueAliases.first(where: { $0.alias == text.lowercased() && Value.allNames.contains($0.value) }) {
+                hint = "; did you mean '\(value.value)'?"
+            }
             typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a value of \(path()): use one of \(Value.allNames.joined(separator: ", "))\(hint)", path: path()))
             return defaultValue
         }
@@ -184,6 +188,38 @@ struct DecodingContext {
 }
 
 extension DecodingContext {
+    /// UIKit's and other common names of fields, for an unknown member's did-you-mean when
+    /// no known name is close (``checkMembers(_:known:path:)``): the name, the field whose
+    /// presence among the known ones says the object is the right one, and what to write.
+    /// Searched in order (SceneDecoderTests.uikitNamesSuggestTheField).
+    static let fieldAliases: [(name: String, field: String, suggestion: String)] = [
+        ("intrinsicContentSize", "intrinsicSize", "intrinsicSize"),
+        ("contentHuggingPriority", "hugging", "hugging"),
+        ("contentCompressionResistancePriority", "compressionResistance", "compressionResistance"),
+        ("numberOfLines", "text", "text.numberOfLines"),
+        ("preferredMaxLayoutWidth", "text", "text.preferredMaxLayoutWidth"),
+        ("font", "text", "text.font"),
+        ("string", "text", "text.string"),
+        ("width", "container", "container.width"),
+        ("height", "container", "container.height"),
+        ("name", "family", "family"),
+        ("fontName", "family", "family"),
+        ("pointSize", "size", "size"),
+    ]
+
+    /// What ``fieldAliases`` suggests for the unknown member `name` of an object whose
+    /// fields are `known`, or `nil`.
+    static func alias(of name: String, known: [String]) -> String? {
+        fieldAliases.first { $0.name == name && known.contains($0.field) }?.suggestion
+    }
+
+    /// Common spellings of enumeration values (lowercased) and the value they mean, for a
+    /// refused value's did-you-mean when no value is close: the hint is given only when
+    /// the value is one of the field's.
+    static let valueAliases: [(alias: String, value: String)] = [
+        ("rtl", "rightToLeft"), ("ltr", "leftToRight"), ("right-to-left", "rightToLeft"), ("left-to-right", "leftToRight"),
+    ]
+
     /// The members of an `{horizontal, vertical}` object.
     static let axisMembers = ["horizontal", "vertical"]
     /// The named priorities ``priority(_:path:)`` reads, the documented ones first (a tie

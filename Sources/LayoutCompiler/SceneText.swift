@@ -128,14 +128,17 @@ public struct SceneText: Sendable {
             } catch {
                 switch error {
                 case .unknownFamily(let name, let builtInSuggestion):
-                    // A close built-in family first, else a close stored one.
-                    let suggestion = builtInSuggestion ?? FontCatalog.suggestion(for: name, among: stored.storedFamilies)
+                    let storedNames = stored.storedFamilies.isEmpty ? stored.familyNames : stored.storedFamilies
+                    // A known or Apple family with a style (``FontFamilyHint``) first, else a
+                    // close built-in family, else a close stored one.
+                    let hint = FontFamilyHint.hint(for: name, stored: storedNames)
+                        ?? (builtInSuggestion ?? FontCatalog.suggestion(for: name, among: stored.storedFamilies)).map { "; did you mean '\($0)'?" }
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,
-                        message: "Unknown font family '\(Diagnostic.echo(name))'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""),
+                        message: "Unknown font family '\(Diagnostic.echo(name))'" + (hint ?? ""),
                         path: path, view: view.name,
                         notes: ["Families: " + measurer.catalog.familyNames.joined(separator: ", ") + " and system (Inter)"
-                                + Self.storedNote(stored.storedFamilies.isEmpty ? stored.familyNames : stored.storedFamilies)]))
+                                + Self.storedNote(storedNames)]))
                 case .familyNotInstalled(let name):
                     errors.append(LayoutDiagnostic(
                         code: .unknownFont,

@@ -165,7 +165,9 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `Accept-Post` and `Accept-Encoding: identity` (RFC 9110 §8.4.1, §15.5.16).
     case contentCoded(coding: String)
     /// A `Content-Type` that is not JSON: 415 with `Accept-Post: application/json`.
-    case unsupportedMediaType(contentType: String)
+    /// `xmlBody`: the body starts with `<?xml` (an Interface Builder document, whatever
+    /// its type says), whose 415 names `POST /import` as an XML type's does.
+    case unsupportedMediaType(contentType: String, xmlBody: Bool = false)
     /// `POST /import` with a `Content-Type` other than `application/xml`, `text/xml` or
     /// `application/octet-stream`: 415 with `Accept-Post` listing them.
     case unsupportedDocumentType(contentType: String)
@@ -303,10 +305,11 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "Give scale or width, not both: each sets the wireframe's display size"
         case .contentCoded(let coding):
             return "The body must not be content-coded; Content-Encoding '\(coding)' is not supported, send it uncompressed"
-        case .unsupportedMediaType(let contentType):
+        case .unsupportedMediaType(let contentType, let xmlBody):
             return "The body must be JSON (Content-Type: application/json); got '\(Diagnostic.echo(contentType))'"
                 + (Self.isForm(contentType) ? "; send the JSON itself as the body, not a form (curl -F): "
                     + "curl --data-binary @scene.json -H 'Content-Type: application/json'" : "")
+                + (xmlBody || Self.isXML(contentType) ? "; Interface Builder documents go to POST /import" : "")
         case .unsupportedDocumentType(let contentType):
             return "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); got '\(Diagnostic.echo(contentType))'"
                 + (Self.isForm(contentType) ? "; send the file itself as the body, not a form (curl -F): "
@@ -387,6 +390,14 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     static func isForm(_ contentType: String) -> Bool {
         contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "multipart/form-data" } ?? false
+    }
+
+    /// Whether `contentType` is `application/xml` or `text/xml` (what an Interface Builder
+    /// document is sent as), whose JSON endpoint's 415 names `POST /import`.
+    static func isXML(_ contentType: String) -> Bool {
+        guard let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else { return false }
+        return type == "application/xml" || type == "text/xml"
     }
 
     /// Fields the answer carries after `Content-Type`, in this order.

@@ -740,7 +740,7 @@ public final class LayoutService: Sendable {
             || mediaType == "application/x-www-form-urlencoded" {
             return nil
         }
-        return problem(.unsupportedMediaType(contentType: contentType))
+        return problem(.unsupportedMediaType(contentType: contentType, xmlBody: request.body.starts(with: "<?xml".utf8)))
     }
 
     struct CacheDirectives {

@@ -20,7 +20,8 @@ public struct FontFileError: Error, Sendable, Equatable {
 /// Rules, in order, each a refusal:
 /// - an sfnt header (OpenType spec, "Organization of an OpenType Font": the version tag
 ///   `0x00010000`, `OTTO` or `true`) and a table directory of 1–1,024 records that fits the
-///   file; a collection (`ttcf`) is refused, since a stored face is one face;
+///   file; a collection (`ttcf`) is refused, since a stored face is one face, and a WOFF
+///   or WOFF2 web font (`wOFF`, `wOF2`) with a way to convert it;
 /// - every table record's range inside the file (a truncated file loses its last tables;
 ///   HarfBuzz would read those as empty and measure with missing metrics);
 /// - the tables measuring reads: `cmap`, `head`, `hhea`, `hmtx`, `maxp`, each long
@@ -48,6 +49,13 @@ public enum FontFileCheck {
         let tag = u32(0)
         if tag == 0x7474_6366 {
             throw FontFileError(message: "The file is a font collection (ttcf): store one face per file")
+        }
+        // `wOFF` and `wOF2` start a WOFF or WOFF2 web font (W3C WOFF 1.0 §3, WOFF 2.0 §3):
+        // compressed tables HarfBuzz does not read.
+        if tag == 0x774F_4646 || tag == 0x774F_4632 {
+            let woff2 = tag == 0x774F_4632
+            throw FontFileError(message: "The file is a \(woff2 ? "WOFF2" : "WOFF") web font, not a TrueType or OpenType font: convert it to .ttf or .otf first"
+                + " (e.g. with fonttools: fonttools ttLib.woff2 decompress FILE.\(woff2 ? "woff2" : "woff"))")
         }
         guard tag == 0x0001_0000 || tag == 0x4F54_544F || tag == 0x7472_7565 else {
             throw FontFileError(message: "The file is not a TrueType or OpenType font (its first 4 bytes are not 00010000, 'OTTO' or 'true')")

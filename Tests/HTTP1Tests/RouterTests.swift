@@ -56,7 +56,11 @@ struct RouterTests {
         var router = Router(problemTypeBase: "urn:app:problem:", problemMembers: [ProblemMember("diagnostics", "[]")])
         router.add(.POST, "/solve") { _, _ in HTTPResponse(status: 200) }
         let missing = router.respond(to: HTTPRequest(method: .GET, target: "/nothing"))
-        #expect(body(missing) == #"{"type":"urn:app:problem:not-found","title":"Not Found","status":404,"detail":"No resource at /nothing.","diagnostics":[]}"#)
+        #expect(body(missing) == #"{"type":"urn:app:problem:not-found","title":"Not Found","status":404,"detail":"No resource at '/nothing'","diagnostics":[]}"#)
+        // The path quoted: a trailing slash is not read as the sentence's end.
+        let slash = router.respond(to: HTTPRequest(method: .POST, target: "/solve/"))
+        #expect(slash.status == 404)
+        #expect(body(slash) == #"{"type":"urn:app:problem:not-found","title":"Not Found","status":404,"detail":"No resource at '/solve/'","diagnostics":[]}"#)
         let wrong = router.respond(to: HTTPRequest(method: .GET, target: "/solve"))
         #expect(body(wrong) == #"{"type":"urn:app:problem:method-not-allowed","title":"Method Not Allowed","status":405,"detail":"GET is not allowed on /solve; allowed: OPTIONS, POST.","diagnostics":[]}"#)
     }

@@ -91,6 +91,39 @@ struct SceneDecoderTests {
         #expect(found.diagnostics.map(\.path) == ["$.constraints[0].eqation", "$.constraints[1]"])
     }
 
+    /// UIKit's and other common names no known field is close to get the field to write
+    /// (``DecodingContext/fieldAliases``), and `rtl` the direction it means: a 400
+    /// `invalid_scene` each, at the member's path.
+    @Test func uikitNamesSuggestTheField() throws {
+        let found = try #require(rejection(#"""
+            {"width":320,"height":480,
+             "views":{"a":{"intrinsicContentSize":{"width":1,"height":2},"contentHuggingPriority":250,
+                           "contentCompressionResistancePriority":750,"numberOfLines":0,
+                           "text":{"string":"x","font":{"name":"Inter"}}}},
+             "options":{"layoutDirection":"rtl"}}
+            """#))
+        #expect(found.reason == .malformed)
+        #expect(found.diagnostics.map(\.code) == Array(repeating: .invalidScene, count: 8))
+        #expect(found.diagnostics.map(\.message) == [
+            "Unknown field 'width' at $; did you mean 'container.width'?",
+            "Unknown field 'height' at $; did you mean 'container.height'?",
+            "Unknown field 'intrinsicContentSize' at $.views.a; did you mean 'intrinsicSize'?",
+            "Unknown field 'contentHuggingPriority' at $.views.a; did you mean 'hugging'?",
+            "Unknown field 'contentCompressionResistancePriority' at $.views.a; did you mean 'compressionResistance'?",
+            "Unknown field 'numberOfLines' at $.views.a; did you mean 'text.numberOfLines'?",
+            "Unknown field 'name' at $.views.a.text.font; did you mean 'family'?",
+            "'rtl' is not a value of $.options.layoutDirection: use one of leftToRight, rightToLeft; did you mean 'rightToLeft'?",
+        ])
+        #expect(found.diagnostics.map(\.path) == [
+            "$.width", "$.height", "$.views.a.intrinsicContentSize", "$.views.a.contentHuggingPriority",
+            "$.views.a.contentCompressionResistancePriority", "$.views.a.numberOfLines", "$.views.a.text.font.name",
+            "$.options.layoutDirection",
+        ])
+        // An alias is for its own object only: `width` in a font is no container's.
+        let font = try #require(rejection(#"{"views":{"a":{"text":{"string":"x","font":{"width":3}}}}}"#))
+        #expect(font.diagnostics.map(\.message) == ["Unknown field 'width' at $.views.a.text.font"])
+    }
+
     /// A value outside an enumeration keeps its message and, when one is close, gets the
     /// nearest valid value as a field-name typo does: stack `axis`, `distribution`,
     /// `alignment`, the options, a named priority, an explained field.

@@ -129,6 +129,23 @@ struct HandlerTests {
         #expect(request(.POST, "/solve", Self.scene, headers: ["Content-Encoding": "identity"]).status == 200)
     }
 
+    /// An Interface Builder document sent to a JSON endpoint (an XML type, or a body that
+    /// starts with `<?xml`) gets a 415 naming `POST /import`; other types do not.
+    @Test func xmlBodiesAreToldAboutImport() throws {
+        let xib = #"<?xml version="1.0" encoding="UTF-8"?><document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB"/>"#
+        for (contentType, body) in [("application/xml", xib), ("Text/XML; charset=utf-8", xib), ("text/plain", xib), ("application/xml", Self.scene)] {
+            let response = request(.POST, "/solve", body, headers: ["Content-Type": contentType])
+            #expect(response.status == 415)
+            #expect(response.headers["Accept-Post"] == "application/json")
+            #expect(try json(response)["type"] == .string("urn:layoutd:problem:unsupported-media-type"))
+            #expect(try json(response)["detail"] == .string(
+                "The body must be JSON (Content-Type: application/json); got '\(contentType)'; Interface Builder documents go to POST /import"))
+        }
+        let plain = request(.POST, "/solve", Self.scene, headers: ["Content-Type": "text/plain"])
+        #expect(plain.status == 415)
+        #expect(try json(plain)["detail"] == .string("The body must be JSON (Content-Type: application/json); got 'text/plain'"))
+    }
+
     @Test func malformedAndWrongTypes() throws {
         let malformed = request(.POST, "/solve", "{\"views\": [")
         #expect(malformed.status == 400)

@@ -97,6 +97,19 @@ struct StoredFontServiceTests {
         #expect(diagnostic["path"]?.stringValue == "$.views.l.text.font.family")
     }
 
+    /// A stored family with a weight word after it names the family and the weight.
+    @Test func aStoredFamilyWithAStyleWordGetsTheFamilyAndWeight() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        #expect(try client.put("Acme Mono", "400", file: Self.dejaVuMono) == 201)
+        let response = client.send(.POST, "/solve", Array(Self.scene(family: "acme mono Bold").utf8))
+        #expect(response.status.code == 422)
+        let diagnostic = try #require(try JSONParser().parse(response.body)["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"]?.stringValue == "unknown_font")
+        #expect(diagnostic["message"]?.stringValue == "Unknown font family 'acme mono Bold'; did you mean family 'Acme Mono' with weight 700?")
+        #expect(diagnostic["path"]?.stringValue == "$.views.l.text.font.family")
+        #expect(diagnostic["notes"]?.arrayValue?.first?.stringValue?.hasSuffix("; stored: Acme Mono") == true, "\(diagnostic)")
+    }
+
     /// A family close to a stored one (and to no built-in one) gets a did-you-mean naming it.
     @Test func aMisspeltStoredFamilyGetsADidYouMean() throws {
         let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
@@ -204,6 +217,19 @@ struct StoredFontServiceTests {
         #expect(problem["diagnostics"]?.arrayValue?.first?["code"] == .string("invalid_font"))
         let solved = try client.solve(Self.scene(family: "Liberation Mono"))
         #expect((solved.width, solved.height) == (try Self.expectedSize(Self.liberationMono)))
+    }
+
+    /// A WOFF2 web font is refused with how to convert it (FontFileCheck's `wOF2` rule).
+    @Test func aWebFontIsToldToConvert() throws {
+        let client = Client(LayoutService(store: try SQLiteStore(path: ":memory:")))
+        let refused = client.send(.PUT, "/fonts/Acme/400", Array("wOF2".utf8) + [0, 1, 0, 0] + [UInt8](repeating: 0, count: 40))
+        #expect(refused.status.code == 422)
+        let problem = try JSONParser().parse(refused.body)
+        #expect(problem["type"] == .string("urn:layoutd:problem:invalid-font"))
+        let diagnostic = try #require(problem["diagnostics"]?.arrayValue?.first)
+        #expect(diagnostic["code"] == .string("invalid_font"))
+        #expect(diagnostic["message"] == .string("The file is a WOFF2 web font, not a TrueType or OpenType font: convert it to .ttf or .otf first (e.g. with fonttools: fonttools ttLib.woff2 decompress FILE.woff2)"))
+        #expect(diagnostic["path"] == nil)
     }
 
     /// A font sent as a form (`curl -F`) is not a font file: the 422 says to send the file

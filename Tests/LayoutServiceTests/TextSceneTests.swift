@@ -198,6 +198,37 @@ struct TextSceneTests {
         #expect(first(body["diagnostics"])?["message"] == .string("Unknown font family 'LIBERATION sanz'; did you mean 'Liberation Sans'?"))
     }
 
+    /// A family that ends with a weight or style word names the family to write with the
+    /// weight and italic that say it; an Apple family names what `POST /import` maps it to
+    /// (``FontFamilyHint``).
+    @Test func styledAndAppleFamiliesSuggestTheFamilyToWrite() throws {
+        let cases: [(family: String, message: String)] = [
+            ("DejaVu Sans Bold", "Unknown font family 'DejaVu Sans Bold'; did you mean family 'DejaVu Sans' with weight 700?"),
+            ("Inter Bold", "Unknown font family 'Inter Bold'; did you mean family 'Inter' with weight 700?"),
+            ("Inter-Bold", "Unknown font family 'Inter-Bold'; did you mean family 'Inter' with weight 700?"),
+            ("inter-BoldItalic", "Unknown font family 'inter-BoldItalic'; did you mean family 'Inter' with weight 700 and italic true?"),
+            ("Liberation Serif Italic", "Unknown font family 'Liberation Serif Italic'; did you mean family 'Liberation Serif' with italic true?"),
+            ("Inter Semi Bold", "Unknown font family 'Inter Semi Bold'; did you mean family 'Inter' with weight 600?"),
+            ("Inter UltraLight Oblique", "Unknown font family 'Inter UltraLight Oblique'; did you mean family 'Inter' with weight 200 and italic true?"),
+            ("system heavy", "Unknown font family 'system heavy'; did you mean family 'system' with weight 800?"),
+            ("Helvetica", "Unknown font family 'Helvetica'; did you mean 'Liberation Sans' (what /import uses for Helvetica)?"),
+            ("Times New Roman", "Unknown font family 'Times New Roman'; did you mean 'Liberation Serif' (what /import uses for Times New Roman)?"),
+            ("Menlo", "Unknown font family 'Menlo'; did you mean 'Liberation Mono' (what /import uses for Menlo)?"),
+            ("SF Pro", "Unknown font family 'SF Pro'; did you mean 'system' (what /import uses for SF Pro)?"),
+            ("Helvetica Neue-Medium", "Unknown font family 'Helvetica Neue-Medium'; did you mean family 'Liberation Sans' with weight 500 (what /import uses for Helvetica Neue)?"),
+            // Neither a style nor an Apple family: the edit distance, as before.
+            ("Comic Bold", "Unknown font family 'Comic Bold'"),
+            ("Bold", "Unknown font family 'Bold'"),
+        ]
+        for (family, message) in cases {
+            let (status, body, text) = try answer(#"{"views":{"l":{"text":{"string":"x","font":{"family":"\#(family)"}}}}}"#)
+            #expect(status == 422, "\(text)")
+            #expect(first(body["diagnostics"])?["code"] == .string("unknown_font"), "\(text)")
+            #expect(first(body["diagnostics"])?["message"] == .string(message), "\(text)")
+            #expect(first(body["diagnostics"])?["path"] == .string("$.views.l.text.font.family"), "\(text)")
+        }
+    }
+
     /// A label wrapped into many short lines costs a HarfBuzz call a line, and is charged
     /// so: one label of 10,000 `W` at 47 points (2 a line, 5,000 lines) is refused under a
     /// budget of 4 million cell operations that the same label on one line fits in

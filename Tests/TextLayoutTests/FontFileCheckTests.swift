@@ -65,6 +65,12 @@ struct FontFileCheckTests {
         #expect(throws: FontFileError(message: "The file is not a TrueType or OpenType font (its first 4 bytes are not 00010000, 'OTTO' or 'true')")) {
             _ = try FontFileCheck.check(Array("<svg xmlns='http://www.w3.org/2000/svg'/>".utf8))
         }
+        #expect(throws: FontFileError(message: "The file is a WOFF2 web font, not a TrueType or OpenType font: convert it to .ttf or .otf first (e.g. with fonttools: fonttools ttLib.woff2 decompress FILE.woff2)")) {
+            _ = try FontFileCheck.check(Array("wOF2".utf8) + [0, 1, 0, 0] + [UInt8](repeating: 0, count: 40))
+        }
+        #expect(throws: FontFileError(message: "The file is a WOFF web font, not a TrueType or OpenType font: convert it to .ttf or .otf first (e.g. with fonttools: fonttools ttLib.woff2 decompress FILE.woff)")) {
+            _ = try FontFileCheck.check(Array("wOFF".utf8) + [0, 1, 0, 0] + [UInt8](repeating: 0, count: 40))
+        }
         #expect(throws: FontFileError(message: "The file is a font collection (ttcf): store one face per file")) {
             _ = try FontFileCheck.check(Array("ttcf".utf8) + [UInt8](repeating: 0, count: 20))
         }
