@@ -450,9 +450,16 @@ extension EngineFailure: HTTPResponseError {
         return failure
     }
 
-    /// A body that does not parse as JSON: 400 `invalid_json`, quoting the parser's message.
-    static func malformedJSON(_ message: String) -> EngineFailure {
-        EngineFailure(status: .badRequest, diagnostics: [LayoutDiagnostic(code: .invalidJSON, message: "Malformed JSON: \(message)")])
+    /// A body that does not parse as JSON: 400 `invalid_json`, quoting the parser's message;
+    /// for a `body` that is an XML document (`<?xml` or `<document` after any blanks: an
+    /// Interface Builder file sent with curl's default form type), the message adds where
+    /// such documents go (HandlerTests.anXMLBodyToSolveIsPointedToImport).
+    static func malformedJSON(_ message: String, body: [UInt8] = []) -> EngineFailure {
+        let start = body.prefix(256).firstIndex { !($0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D) } ?? body.endIndex
+        let rest = body[start...]
+        let isXML = rest.starts(with: "<?xml".utf8) || rest.starts(with: "<document".utf8)
+        return EngineFailure(status: .badRequest, diagnostics: [LayoutDiagnostic(
+            code: .invalidJSON, message: "Malformed JSON: \(message)" + (isXML ? "; the body is XML: Interface Builder documents go to POST /import" : ""))])
     }
 
     /// A body the decoder rejects, at ``Problem/status(of:)``.

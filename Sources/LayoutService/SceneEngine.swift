@@ -181,7 +181,7 @@ public struct SceneEngine: Sendable {
             do {
                 (tape, canonical) = try JSONParser(maximumDepth: limits.maxJSONDepth).parseCanonicalTape(body)
             } catch {
-                return .failure(.malformedJSON(error.message))
+                return .failure(.malformedJSON(error.message, body: body))
             }
             digest = CacheKey.structureDigest(canonical: canonical.structure)
             sizeJSON = canonical.sizeJSON

@@ -146,6 +146,18 @@ struct HandlerTests {
         #expect(try json(plain)["detail"] == .string("The body must be JSON (Content-Type: application/json); got 'text/plain'"))
     }
 
+    /// The same document sent as a form (curl `-d` without `-H`), which is read as JSON:
+    /// its 400 `invalid_json` names `POST /import` too; other malformed bodies do not.
+    @Test func anXMLBodyToSolveIsPointedToImport() throws {
+        let xib = "\n  <?xml version=\"1.0\"?><document type=\"com.apple.InterfaceBuilder3.CocoaTouch.XIB\"/>"
+        let response = request(.POST, "/solve", xib, headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(response.status == 400)
+        #expect(try json(response)["detail"] == .string("Malformed JSON: Expected a JSON value but found character '<' at line 2, column 3; "
+            + "the body is XML: Interface Builder documents go to POST /import"))
+        let other = request(.POST, "/solve", "<html>", headers: ["Content-Type": "application/x-www-form-urlencoded"])
+        #expect(try json(other)["detail"] == .string("Malformed JSON: Expected a JSON value but found character '<' at line 1, column 1"))
+    }
+
     @Test func malformedAndWrongTypes() throws {
         let malformed = request(.POST, "/solve", "{\"views\": [")
         #expect(malformed.status == 400)
