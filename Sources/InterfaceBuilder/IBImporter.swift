@@ -55,7 +55,8 @@ public struct IBImport: Sendable {
     public var lines: [String: Int] = [:]
     /// Faults of the document that leave the rest usable: an `id` given to two elements,
     /// a constraint naming an `id` no element has. Each names the IB id of the view it
-    /// concerns (the constraint's owner, or the element) and the line.
+    /// concerns (the element when it is a view, else the view owning it: a constraint's
+    /// or a guide's) and the line.
     public var problems: [(message: String, line: Int, viewID: String)] = []
     /// Views that would start a hierarchy (``InterfaceBuilderImporter/hierarchyRoots(_:kind:)``)
     /// but record no frame (`<rect key="frame">`), so are not imported: each with a message
@@ -369,7 +370,10 @@ public enum InterfaceBuilderImporter {
         var owner = ownerID
         if let id = element["id"] {
             if let first = lines[id] {
-                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line, id))
+                // A view is reported on itself, anything else (a constraint, a guide) on the
+                // view owning it, so that the problem lands in that view's hierarchy.
+                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line,
+                                 isView(element) ? id : ownerID))
             } else {
                 lines[id] = element.line
                 // The first element with an id is the one its name stands for (as `lines`).

@@ -95,6 +95,20 @@ struct ImportServiceTests {
         ])
     }
 
+    /// Two constraints with one id (`c-3`, lines 11 and 12): the second is an
+    /// `invalid_document` warning of the hierarchy of the view owning it (the root), at its
+    /// line, as a view given another's id is.
+    @Test func aConstraintIdGivenTwiceIsAFault() throws {
+        let document = Self.document().replacingOccurrences(of: #"constant="60" id="c-4""#, with: #"constant="60" id="c-3""#)
+        let json = try JSONParser().parse(post("/import?solve=true", document).body)
+        let message = "The id c-3 is given to another element too (line 11): the second is a view of its own"
+        #expect(Self.item(json["hierarchies"], 0)?["diagnostics"] == .array([
+            .object([("severity", .string("warning")), ("code", .string("invalid_document")),
+                     ("message", .string("Line 12: " + message)), ("line", .number(12))]),
+        ]))
+        #expect(try Self.lint(document) == ["Box.xib:12: warning: view: superview: " + message])
+    }
+
     /// Xcode's `verifyAmbiguity`: `off` (the scroll view `scroll`, line 6) hides every
     /// ambiguity of the view and of the guides it owns (lines 7, 8); `ignoreSizes` hides
     /// width and height (`box`, line 9, pinned at its top left only, is not listed) but not
