@@ -55,13 +55,32 @@ public struct IBImport: Sendable {
     public var lines: [String: Int] = [:]
     /// Faults of the document that leave the rest usable: an `id` given to two elements,
     /// a constraint naming an `id` no element has. Each names the IB id of the view it
-    /// concerns (the constraint's owner, or the element) and the line.
+    /// concerns (the element when it is a view, else the view owning it: a constraint's
+    /// or a guide's) and the line.
     public var problems: [(message: String, line: Int, viewID: String)] = []
     /// Views that would start a hierarchy (``InterfaceBuilderImporter/hierarchyRoots(_:kind:)``)
     /// but record no frame (`<rect key="frame">`), so are not imported: each with a message
     /// naming it, its 1-based line and its IB id, in document order. Reported in the
     /// answer's top-level `diagnostics` and by `layoutd lint`.
     public var skippedRoots: [(message: String, line: Int, ibId: String)] = []
+    /// IB id → how Xcode checks the ambiguity of the view with that id, for each view whose
+    /// element says `verifyAmbiguity` (``IBAmbiguityCheck``), and for each layout guide
+    /// such a view owns (`<viewLayoutGuide>`, e.g. a scroll view's content and frame
+    /// guides), which Xcode does not check apart from it. `layoutd lint` leaves out the
+    /// ambiguity these exempt; the solved answer's `diagnostics` keep it. Looked up only,
+    /// never iterated.
+    public var ambiguityChecks: [String: IBAmbiguityCheck] = [:]
+}
+
+/// A view's `verifyAmbiguity` attribute: what Xcode leaves out of its ambiguity warnings
+/// for that view (the Size inspector's "Ambiguity" menu; IBDecodable's `VerifyAmbiguity`:
+/// `off` "Never Verify", `ignoreSizes` "Verify Position Only"). Absent, Xcode checks
+/// everything ("Always Verify").
+public enum IBAmbiguityCheck: String, Sendable {
+    /// `off`: no ambiguity warning for the view.
+    case off
+    /// `ignoreSizes`: no warning about its width or height; its position is checked.
+    case ignoreSizes
 }
 
 /// Why a document cannot be imported (the contract's 422 `invalid_document`): a message
@@ -196,7 +215,8 @@ public enum InterfaceBuilderImporter {
         var lines: [String: Int] = [:]
         var problems: [(message: String, line: Int, viewID: String)] = []
         var references: [(id: String, line: Int, constraintID: String, ownerID: String)] = []
-        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references)
+        var checks: [String: IBAmbiguityCheck] = [:]
+        collectLines(root, ownerID: "", into: &lines, problems: &problems, references: &references, checks: &checks)
         for reference in references where lines[reference.id] == nil {
             problems.append(("Constraint \(reference.constraintID) names \(reference.id), which no element of the document has; it is left out",
                              reference.line, reference.ownerID))
@@ -206,7 +226,8 @@ public enum InterfaceBuilderImporter {
                 + "imported: Xcode records one for every view when it saves the document",
              line: found.element.line, ibId: found.element["id"] ?? "")
         }
-        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems, skippedRoots: skipped)
+        return IBImport(document: info, hierarchies: hierarchies, lines: lines, problems: problems, skippedRoots: skipped,
+                        ambiguityChecks: checks)
     }
 
     /// Whether any element of the tree is a `<variation>`. Recursion depth is bounded by
@@ -339,17 +360,28 @@ public enum InterfaceBuilderImporter {
 
     /// Every element's `id` → its line (the first element with an id, if repeated; a
     /// repeat is a problem), and the ids constraints name (`firstItem`, `secondItem`) with
-    /// the id of the view owning the constraint. Recursion depth is bounded by
+    /// the id of the view owning the constraint, and each view's `verifyAmbiguity` (with
+    /// its layout guides, ``IBImport/ambiguityChecks``). Recursion depth is bounded by
     /// ``XMLLimits/maxDepth``.
     static func collectLines(_ element: XMLElement, ownerID: String, into lines: inout [String: Int],
                              problems: inout [(message: String, line: Int, viewID: String)],
-                             references: inout [(id: String, line: Int, constraintID: String, ownerID: String)]) {
+                             references: inout [(id: String, line: Int, constraintID: String, ownerID: String)],
+                             checks: inout [String: IBAmbiguityCheck]) {
         var owner = ownerID
         if let id = element["id"] {
             if let first = lines[id] {
-                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line, id))
+                // A view is reported on itself, anything else (a constraint, a guide) on the
+                // view owning it, so that the problem lands in that view's hierarchy.
+                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line,
+                                 isView(element) ? id : ownerID))
             } else {
                 lines[id] = element.line
+                // The first element with an id is the one its name stands for (as `lines`).
+                if isView(element), let check = element["verifyAmbiguity"].flatMap(IBAmbiguityCheck.init(rawValue:)) {
+                    checks[id] = check
+                } else if element.name == "viewLayoutGuide", let check = checks[ownerID] {
+                    checks[id] = check
+                }
             }
             if isView(element) { owner = id }
         }
@@ -359,7 +391,7 @@ public enum InterfaceBuilderImporter {
             }
         }
         for child in element.children {
-            collectLines(child, ownerID: owner, into: &lines, problems: &problems, references: &references)
+            collectLines(child, ownerID: owner, into: &lines, problems: &problems, references: &references, checks: &checks)
         }
     }
 

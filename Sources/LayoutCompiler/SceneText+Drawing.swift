@@ -43,8 +43,8 @@ extension SceneText {
     public static let drawnLineOverhead = 128
 
     /// Each label of `layout` as drawn (name order, as ``Layout/text``): the lines its
-    /// `text` answer shows, laid out as the answer was (an automatic label wrapped at its
-    /// solved width, others at their preferred width or unwrapped), each line's text, width
+    /// `text` answer shows, laid out as the answer was (a label of several lines wrapped at
+    /// its solved width, a single-line one unwrapped), each line's text, width
     /// and baseline. `budget` is the drawn text still allowed (UTF-8 bytes of the lines plus
     /// ``drawnLineOverhead`` each): a line that would pass it is not drawn, nor any after
     /// it (those labels are ``DrawnLabel/isCut``), and `budget` is reduced by what is drawn.
@@ -69,7 +69,8 @@ extension SceneText {
                 return drawn
             }
             // As ``solve(_:groups:sizes:base:)`` measured what the answer shows.
-            let width: Double? = label.isAutomatic ? layout.frame(of: label.name)?.width : label.fixedWidth
+            let width: Double? = label.isAutomatic || label.wrapsShownAtFrame
+                ? layout.frame(of: label.name)?.width ?? label.fixedWidth : label.fixedWidth
             let measured = label.isAutomatic && width == nil
                 ? label.prepared.layout(width: nil, numberOfLines: label.spec.numberOfLines)
                 : label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines)

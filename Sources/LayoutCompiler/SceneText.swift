@@ -5,7 +5,8 @@ import TextLayout
 /// A label's `text` answer at one layout (contract, "Text").
 public struct LabelText: Sendable, Hashable {
     public var name: String
-    /// The lines shown: the measured lines, fewer when the frame is lower than they need.
+    /// The lines shown: the text wrapped at the solved width (unwrapped with `numberOfLines`
+    /// 1), fewer when the frame is lower than they need.
     public var lines: Int
     /// The text does not fit its solved frame: a line wider than the frame, more lines
     /// needed than `numberOfLines` allows, or a frame lower than the lines need.
@@ -48,8 +49,13 @@ public struct SceneText: Sendable {
         let prepared: PreparedText
         /// Wraps at the width the layout gives it (numberOfLines ≠ 1, no preferred width).
         var isAutomatic: Bool { spec.numberOfLines != 1 && spec.preferredMaxLayoutWidth <= 0 }
-        /// The width it wraps at when that does not depend on the layout.
+        /// The width its intrinsic size is measured at when that does not depend on the layout.
         var fixedWidth: Double? { spec.preferredMaxLayoutWidth > 0 ? spec.preferredMaxLayoutWidth : nil }
+        /// Measured at ``fixedWidth`` but shown wrapped at its solved width: UILabel draws its
+        /// text in its bounds (`textRect(forBounds:limitedToNumberOfLines:)`), while
+        /// `preferredMaxLayoutWidth` "affects the size of the label when the system applies
+        /// layout constraints to it" (Apple's UILabel documentation).
+        var wrapsShownAtFrame: Bool { spec.numberOfLines != 1 && fixedWidth != nil }
     }
 
     let labels: [Label]
@@ -200,7 +206,8 @@ public struct SceneText: Sendable {
         for (sizeIndex, size) in sizes.enumerated() {
             var measurements = first
             // What each label shows in this size's answer: an automatic one wrapped at the
-            // width the last pass solved (computed once, in the loop, and charged there).
+            // width the last pass solved (computed once, in the loop, and charged there), one
+            // of fixed preferred width at its solved width (after the loop).
             var shown = first
             var layout = layouts[sizeIndex]
             var current = compiled
@@ -244,6 +251,16 @@ public struct SceneText: Sendable {
                 }
                 layout = current.solve(sizes: [size], base: nil, budget: &budget)[0]
             }
+            // A label of fixed preferred width shows its text wrapped at its solved width.
+            for index in labels.indices where labels[index].wrapsShownAtFrame && !layout.isRejected {
+                let label = labels[index]
+                guard let width = layout.frame(of: label.name)?.width, width != label.fixedWidth else { continue }
+                budget -= min(budget, (label.prepared.utf16.count + 1) * Self.workPerCodeUnit)
+                var shaping = PreparedText.ShapingCount()
+                if budget > 0 { shown[index] = label.prepared.layout(width: width, numberOfLines: label.spec.numberOfLines, shaping: &shaping) }
+                budget -= min(budget, Self.work(shaping))
+                if budget == 0 { layout = compiled.workLimitLayout([], size: size, reason: "measuring its labels") }
+            }
             layout.text = answers(layout, shown: shown)
             layouts[sizeIndex] = layout
         }
@@ -251,7 +268,7 @@ public struct SceneText: Sendable {
     }
 
     /// The `text` answer of each label in `layout`, from `shown`: the measurement of each
-    /// label as it is drawn (an automatic label wrapped at its width in `layout`).
+    /// label as it is drawn (one of several lines wrapped at its width in `layout`).
     func answers(_ layout: Layout, shown measurements: [TextMeasurement]) -> [LabelText] {
         guard !layout.isRejected else { return [] }
         return labels.indices.map { index in

@@ -95,6 +95,68 @@ struct ImportServiceTests {
         ])
     }
 
+    /// Two constraints with one id (`c-3`, lines 11 and 12): the second is an
+    /// `invalid_document` warning of the hierarchy of the view owning it (the root), at its
+    /// line, as a view given another's id is.
+    @Test func aConstraintIdGivenTwiceIsAFault() throws {
+        let document = Self.document().replacingOccurrences(of: #"constant="60" id="c-4""#, with: #"constant="60" id="c-3""#)
+        let json = try JSONParser().parse(post("/import?solve=true", document).body)
+        let message = "The id c-3 is given to another element too (line 11): the second is a view of its own"
+        #expect(Self.item(json["hierarchies"], 0)?["diagnostics"] == .array([
+            .object([("severity", .string("warning")), ("code", .string("invalid_document")),
+                     ("message", .string("Line 12: " + message)), ("line", .number(12))]),
+        ]))
+        #expect(try Self.lint(document) == ["Box.xib:12: warning: view: superview: " + message])
+    }
+
+    /// Xcode's `verifyAmbiguity`: `off` (the scroll view `scroll`, line 6) hides every
+    /// ambiguity of the view and of the guides it owns (lines 7, 8); `ignoreSizes` hides
+    /// width and height (`box`, line 9, pinned at its top left only, is not listed) but not
+    /// the position (`free`, line 10, pinned at its left only, lacks its Y position), which
+    /// is checked with the size held: `corner` (line 12), pinned at its bottom right only,
+    /// is not listed. `plain` (line 11), without the attribute, is listed whole. The solved
+    /// answer keeps every ambiguity: `verifyAmbiguity` only filters what lint lists.
+    @Test func verifyAmbiguityHidesWhatXcodeHides() throws {
+        let document = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+            <device id="retina4_7" orientation="portrait"/><objects>
+            <view id="root-1"><rect key="frame" x="0" y="0" width="320" height="200"/>
+            <subviews>
+            <scrollView userLabel="scroll" verifyAmbiguity="off" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="scroll-1"><rect key="frame" x="0" y="0" width="320" height="100"/>
+            <viewLayoutGuide key="contentLayoutGuide" id="content-1"/>
+            <viewLayoutGuide key="frameLayoutGuide" id="frame-1"/></scrollView>
+            <view userLabel="box" verifyAmbiguity="ignoreSizes" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="box-1"><rect key="frame" x="10" y="120" width="50" height="50"/></view>
+            <view userLabel="free" verifyAmbiguity="ignoreSizes" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="free-1"><rect key="frame" x="100" y="120" width="50" height="50"/></view>
+            <view userLabel="plain" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="plain-1"><rect key="frame" x="200" y="120" width="50" height="50"/></view>
+            <view userLabel="corner" verifyAmbiguity="ignoreSizes" ambiguous="YES" translatesAutoresizingMaskIntoConstraints="NO" id="corner-1"><rect key="frame" x="260" y="140" width="50" height="50"/></view>
+            </subviews>
+            <constraints>
+            <constraint firstItem="scroll-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" id="c-1"/>
+            <constraint firstItem="scroll-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" id="c-2"/>
+            <constraint firstItem="root-1" firstAttribute="trailing" secondItem="scroll-1" secondAttribute="trailing" id="c-3"/>
+            <constraint firstItem="box-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="10" id="c-4"/>
+            <constraint firstItem="box-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="120" id="c-5"/>
+            <constraint firstItem="free-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="100" id="c-6"/>
+            <constraint firstItem="plain-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" constant="200" id="c-7"/>
+            <constraint firstItem="plain-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" constant="120" id="c-8"/>
+            <constraint firstItem="root-1" firstAttribute="trailing" secondItem="corner-1" secondAttribute="trailing" constant="10" id="c-9"/>
+            <constraint firstItem="root-1" firstAttribute="bottom" secondItem="corner-1" secondAttribute="bottom" constant="10" id="c-10"/>
+            </constraints>
+            </view></objects></document>
+            """
+        #expect(try Self.lint(document) == [
+            "Box.xib:10: error: view: free: Need constraints for: Y position",
+            "Box.xib:11: error: view: plain: Need constraints for: width, height",
+        ])
+        let outcome = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest(solves: true))
+        let ambiguous = try #require(outcome.solved.first).diagnostics.filter { $0.code == .ambiguousLayout }
+        #expect(ambiguous.map { "\($0.view ?? "") \($0.attribute ?? "")" } == [
+            "box width", "box height", "corner x", "corner y", "corner width", "corner height", "free y", "free width", "free height", "plain width", "plain height",
+            "scroll height", "scrollContentLayoutGuide width", "scrollContentLayoutGuide height", "scrollFrameLayoutGuide height",
+        ])
+    }
+
     /// A top-level view without `<rect key="frame">` (line 4 here) starts no hierarchy: the
     /// answer's top-level `diagnostics` and `layoutd lint` say so at its line, and the views
     /// that have frames are imported as before.

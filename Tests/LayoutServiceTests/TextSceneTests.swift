@@ -137,6 +137,34 @@ struct TextSceneTests {
         #expect(body["frames"]?["l"]?["width"] == .number((4 * a).rounded(.up)), "\(text)")
     }
 
+    /// `preferredMaxLayoutWidth` sets the width the intrinsic size is measured at, not the
+    /// one the text is shown at: UILabel draws it in its bounds. Measured at 4 cells, "aaaa
+    /// bbbb cccc" is 3 lines high; in a 400-wide frame it shows on 1 line, untruncated.
+    /// Measured at 9.5 cells (2 lines high) in a frame of 4.5 cells, it wraps to 3 lines
+    /// of which the frame shows 2: truncated.
+    @Test func preferredMaxLayoutWidthSizesButTheFrameWraps() throws {
+        let a = Self.mono.advance, lineHeight = Self.mono.lineHeight
+        let (_, wide, wideText) = try answer(#"""
+        {"container":{"width":400,"height":300},"views":{"l":\#(label("aaaa bbbb cccc", extra: #","preferredMaxLayoutWidth":\#(4 * a)"#))},
+         "constraints":["H:|[l]|","V:|[l]"]}
+        """#)
+        #expect(wide["frames"]?["l"]?["width"] == .number(400), "\(wideText)")
+        #expect(wide["frames"]?["l"]?["height"] == .number((3 * lineHeight).rounded(.up)))
+        #expect(wide["text"]?["l"] == .object([("lines", .number(1)), ("truncated", .bool(false))]))
+        let (_, narrow, narrowText) = try answer(#"""
+        {"container":{"width":400,"height":300},"views":{"l":\#(label("aaaa bbbb cccc", extra: #","preferredMaxLayoutWidth":\#(9.5 * a)"#))},
+         "constraints":["H:|[l(==\#(4.5 * a))]","V:|[l]"]}
+        """#)
+        #expect(narrow["frames"]?["l"]?["height"] == .number((2 * lineHeight).rounded(.up)), "\(narrowText)")
+        #expect(narrow["text"]?["l"] == .object([("lines", .number(2)), ("truncated", .bool(true))]))
+        // The report's scene: measured at 50 points, 4 lines high; shown at 200 on one.
+        let (_, report, reportText) = try answer(#"""
+        {"container":{"width":200},"views":{"t":{"text":{"string":"Hello there general","preferredMaxLayoutWidth":50,"numberOfLines":0}}},"constraints":["H:|[t]|","V:|[t]|"]}
+        """#)
+        #expect(report["frames"]?["t"]?["height"] == .number(83), "\(reportText)")
+        #expect(report["text"]?["t"] == .object([("lines", .number(1)), ("truncated", .bool(false))]))
+    }
+
     @Test func aFrameLowerThanTheLinesTruncates() throws {
         let (_, body, text) = try answer(#"""
         {"container":{"width":400,"height":300},"views":{"l":\#(label("aaaa\\nbbbb\\ncccc"))},

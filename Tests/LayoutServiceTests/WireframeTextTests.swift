@@ -69,6 +69,21 @@ struct WireframeTextTests {
         #expect(try value(rect, "height") == (2 * Self.mono.lineHeight).rounded(.up))
     }
 
+    /// A label measured at its `preferredMaxLayoutWidth` (4 cells: 3 lines high) is drawn
+    /// wrapped at its solved width (400: one line), as its `text` answer says.
+    @Test func aPreferredWidthLabelIsDrawnAtItsFrame() throws {
+        let a = Self.mono.advance
+        let (elements, _) = try wireframe(#"""
+        {"container":{"width":400,"height":300},"views":{"l":{"text":{"string":"aaaa bbbb cccc","font":{"family":"DejaVu Sans Mono","size":13},"numberOfLines":0,"preferredMaxLayoutWidth":\#(4 * a)}}},
+         "constraints":["H:|[l]|","V:|[l]"]}
+        """#)
+        let (group, children) = try textGroup(elements, view: "l")
+        #expect(group.attributes["data-lines"] == "1")
+        #expect(group.attributes["data-truncated"] == "false")
+        #expect(children.map(\.text) == ["aaaa bbbb cccc"])
+        #expect(abs(try value(children[0], "data-width") - 14 * a) <= 1e-6)
+    }
+
     @Test func nestedLabelsAreDrawnFromTheContainersOrigin() throws {
         let (elements, _) = try wireframe(#"""
         {"container":{"width":300,"height":300},"views":{"card":{},"t":{"parent":"card","text":{"string":"Hi","font":{"family":"DejaVu Serif","size":20,"weight":700,"italic":true}}}},

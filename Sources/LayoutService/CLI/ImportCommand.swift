@@ -105,7 +105,7 @@ extension LayoutdCommand {
                 FileHandle.standardOutput.write(Data(engine.importAnswer(outcome).body + [0x0A]))
                 return 0
             }
-            problems = lintProblems(outcome)
+            problems = lintProblems(outcome, limits: limits)
         } catch {
             if !linting {
                 FileHandle.standardOutput.write(Data(engine.problem(status: error.status, diagnostics: error.diagnostics, subject: .document).body + [0x0A]))
@@ -157,10 +157,17 @@ extension LayoutdCommand {
     /// naming the conflicting constraints), each view with ambiguous fields (an error,
     /// "Need constraints for: X position, width", Xcode's wording), and any other error
     /// diagnostic (at its constraint's element and on the view the constraint names first,
-    /// else at the hierarchy's root). Lines are the document's lines of the view's or
+    /// else at the hierarchy's root). As Xcode, ambiguity is not reported for a view whose
+    /// `verifyAmbiguity` is `off` (nor for the guides it owns), nor the width and height of
+    /// one whose `verifyAmbiguity` is `ignoreSizes` (``IBImport/ambiguityChecks``), whose
+    /// position is ambiguous only when it is so with its size held
+    /// (``positionAmbiguity(of:solved:holding:limits:)``). `limits` are the import's. Lines are the document's lines of the view's or
     /// constraint's element (``IBImport/lines``).
-    static func lintProblems(_ outcome: ImportOutcome) -> [LintProblem] {
+    static func lintProblems(_ outcome: ImportOutcome, limits: SceneLimits = SceneLimits()) -> [LintProblem] {
         let imported = outcome.imported
+        // Each hierarchy's share of the work, as the import's solve had it.
+        var limits = limits
+        limits.maxSolverWork = max(1, limits.maxSolverWork / max(1, imported.hierarchies.count))
         // Views not imported for want of a frame come first: they belong to no hierarchy.
         var problems = imported.skippedRoots.map { LintProblem(line: $0.line, severity: "warning", hierarchy: nil, view: nil, message: $0.message) }
         let lines = imported.lines
@@ -195,11 +202,26 @@ extension LayoutdCommand {
                 problems.append(LintProblem(line: line(ofView: view.view), severity: "warning", hierarchy: hierarchy.name, view: view.view,
                                             message: "Frame for \"\(view.view)\" will be different at run time: recorded \(recorded), at run time \(atRunTime)"))
             }
+            func check(_ view: String) -> IBAmbiguityCheck? { ids[view].flatMap { imported.ambiguityChecks[$0] } }
+            // `ignoreSizes` takes a view's size as given: its position is ambiguous when it is
+            // so with that size held (Xcode's "Verify Position Only").
+            let unsized = solved.diagnostics.filter { diagnostic in
+                diagnostic.code == .ambiguousLayout && (diagnostic.attribute == "width" || diagnostic.attribute == "height")
+                    && check(diagnostic.view ?? "superview") == .ignoreSizes
+            }
+            let positions = unsized.isEmpty ? nil : positionAmbiguity(of: hierarchy.scene, solved: solved, holding: unsized, limits: limits)
             var ambiguous: [(view: String, fields: [String])] = []
             for diagnostic in solved.diagnostics where diagnostic.isError || diagnostic.code == .ambiguousLayout {
                 switch diagnostic.code {
                 case .ambiguousLayout:
                     let view = diagnostic.view ?? "superview"
+                    // Xcode's `verifyAmbiguity` of the view (or of the view owning the guide).
+                    switch check(view) {
+                    case .off?: continue
+                    case .ignoreSizes? where diagnostic.attribute == "width" || diagnostic.attribute == "height": continue
+                    case .ignoreSizes? where positions?.contains(PositionField(view: view, attribute: diagnostic.attribute ?? "")) == false: continue
+                    default: break
+                    }
                     let field = ["x": "X position", "y": "Y position"][diagnostic.attribute ?? ""] ?? (diagnostic.attribute ?? "")
                     if let index = ambiguous.firstIndex(where: { $0.view == view }) {
                         ambiguous[index].fields.append(field)
@@ -227,6 +249,46 @@ extension LayoutdCommand {
             }
         }
         return problems
+    }
+
+    /// A view's (or guide's) position field: `x` or `y`.
+    struct PositionField: Hashable {
+        var view: String
+        var attribute: String
+    }
+
+    /// The position fields the solver finds ambiguous in `scene` once each field of `held`
+    /// (a width or height) is held at its value in `solved`: a required `VIEW.width == W`
+    /// added for each. `nil` when that scene is not solved (the ambiguity is then as
+    /// `solved` found it). The work is bounded by `limits` as the import's own solve is.
+    static func positionAmbiguity(of scene: JSONValue, solved: SolvedHierarchy, holding held: [LayoutDiagnostic],
+                                  limits: SceneLimits) -> Set<PositionField>? {
+        guard let layout = solved.layout, !layout.isRejected, case .object(var members) = scene else { return nil }
+        // Looked up only.
+        let frames = Dictionary((layout.frames + layout.guides).map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
+        var holds: [JSONValue] = []
+        for diagnostic in held {
+            guard let view = diagnostic.view, let frame = frames[view] else { return nil }
+            let value = diagnostic.attribute == "width" ? frame.width : frame.height
+            guard value.isFinite else { return nil }
+            holds.append(.string("\(view).\(diagnostic.attribute ?? "") == \(JSONWriter.format(value))"))
+        }
+        if let index = members.firstIndex(where: { $0.0 == "constraints" }) {
+            guard case .array(let list) = members[index].1 else { return nil }
+            members[index].1 = .array(list + holds)
+        } else {
+            members.append(("constraints", .array(holds)))
+        }
+        var writer = JSONWriter(reservingCapacity: 4096)
+        writer.value(.object(members))
+        let engine = SceneEngine(limits: limits)
+        guard case .success(let prepared) = engine.prepare(body: writer.bytes, resolveGroup: { _ in nil }) else { return nil }
+        let (compiled, layouts) = engine.compileAndSolve(prepared)
+        guard !compiled.hasErrors, let resolved = layouts.first, !resolved.isRejected else { return nil }
+        return Set(resolved.diagnostics.compactMap { diagnostic in
+            guard diagnostic.code == .ambiguousLayout, let attribute = diagnostic.attribute, attribute == "x" || attribute == "y" else { return nil }
+            return PositionField(view: diagnostic.view ?? "superview", attribute: attribute)
+        })
     }
 
     /// `x,y w×h` in points, as the wireframe's labels write frames.
