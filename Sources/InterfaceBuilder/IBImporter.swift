@@ -372,7 +372,8 @@ public enum InterfaceBuilderImporter {
             if let first = lines[id] {
                 // A view is reported on itself, anything else (a constraint, a guide) on the
                 // view owning it, so that the problem lands in that view's hierarchy.
-                problems.append(("The id \(id) is given to another element too (line \(first)): the second is a view of its own", element.line,
+                let outcome = isView(element) ? "the second is a view of its own" : "both <\(element.name)> elements are read"
+                problems.append(("The id \(id) is given to another element too (line \(first)): \(outcome)", element.line,
                                  isView(element) ? id : ownerID))
             } else {
                 lines[id] = element.line

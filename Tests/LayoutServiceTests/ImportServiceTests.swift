@@ -101,7 +101,7 @@ struct ImportServiceTests {
     @Test func aConstraintIdGivenTwiceIsAFault() throws {
         let document = Self.document().replacingOccurrences(of: #"constant="60" id="c-4""#, with: #"constant="60" id="c-3""#)
         let json = try JSONParser().parse(post("/import?solve=true", document).body)
-        let message = "The id c-3 is given to another element too (line 11): the second is a view of its own"
+        let message = "The id c-3 is given to another element too (line 11): both <constraint> elements are read"
         #expect(Self.item(json["hierarchies"], 0)?["diagnostics"] == .array([
             .object([("severity", .string("warning")), ("code", .string("invalid_document")),
                      ("message", .string("Line 12: " + message)), ("line", .number(12))]),
