@@ -144,6 +144,16 @@ public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, Expres
         }
         return many[position]
     }
+
+    /// The attribute and coefficient of the term at `position` (`0..<count`), read in
+    /// place: the term, and the name of its item, are not copied.
+    @inlinable public func attributeAndCoefficient(at position: Int) -> (attribute: Attribute, coefficient: Double) {
+        if count == 1 {
+            precondition(position == 0, "AttributeTerms index out of range")
+            return (single.unsafelyUnwrapped.attribute, single.unsafelyUnwrapped.coefficient)
+        }
+        return (many[position].attribute, many[position].coefficient)
+    }
 }
 
 // The initializers are in an extension so the struct keeps its (internal) memberwise
