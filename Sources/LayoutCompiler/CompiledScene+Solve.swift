@@ -687,7 +687,7 @@ extension CompiledScene {
                 width: solver.value(of: hierarchy.widthVariable(view)),
                 height: solver.value(of: hierarchy.heightVariable(view)))
             if view != 0, !hierarchy.isGuide(view) {
-                let inset = scene.spec(ofView: view).alignmentInsets
+                let inset = scene.views[view - 1].alignmentInsets
                 if inset != .zero {
                     frame = Frame(x: frame.x - inset.left, y: frame.y - inset.top,
                                   width: frame.width + inset.left + inset.right, height: frame.height + inset.top + inset.bottom)

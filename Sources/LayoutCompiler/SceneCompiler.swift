@@ -325,6 +325,8 @@ struct CompileState {
     /// a compile instead of one a constraint entry.
     var resolvedBuffers = ResolvedTerms()
     let isRightToLeft: Bool
+    /// What ``translate(_:part:items:)`` reads of the scene for each term.
+    let forms: AttributeForms
     /// By guide (`index − hierarchy.count`): bit 1 a constraint names its width, bit 2
     /// its height (only then is a negative size of it reported).
     var guideSizesNamed: [UInt8]
@@ -361,6 +363,8 @@ struct CompileState {
         self.scene = scene
         self.hierarchy = hierarchy
         self.isRightToLeft = scene.options.layoutDirection == .rightToLeft
+        self.forms = AttributeForms(views: scene.views, containerMargins: scene.container.margins, viewCount: hierarchy.count,
+                                    isRightToLeft: isRightToLeft)
         self.guideSizesNamed = Array(repeating: 0, count: hierarchy.itemCount - hierarchy.count)
         // Two per intrinsic dimension, and a few parts per entry (VFL strings make one per
         // connection and predicate).
@@ -732,10 +736,12 @@ struct CompileState {
             let sign = sideIndex == 0 ? 1.0 : -1.0
             // By index, each term read in place (no copy of the side's terms, no iterator).
             for termIndex in 0..<(sideIndex == 0 ? parts[part].lhs.terms.count : parts[part].rhs.terms.count) {
-                let term = sideIndex == 0 ? parts[part].lhs.terms[termIndex] : parts[part].rhs.terms[termIndex]
+                // Only the attribute and the coefficient: the term (and its item's name) is not copied.
+                let (attribute, coefficient) = sideIndex == 0 ? parts[part].lhs.terms.attributeAndCoefficient(at: termIndex)
+                                                              : parts[part].rhs.terms.attributeAndCoefficient(at: termIndex)
                 let view = items[itemIndex]
-                let form = attributeForm(term.attribute, of: view, mirrored: mirrored)
-                let factor = sign * term.coefficient
+                let form = forms.attributeForm(attribute, of: view, mirrored: mirrored)
+                let factor = sign * coefficient
                 if form.origin != 0 && view != space {
                     let variable = form.isVertical ? hierarchy.yVariable(view) : hierarchy.xVariable(view)
                     terms.append(Term(variable, form.origin * factor))
@@ -758,7 +764,7 @@ struct CompileState {
                     constant += form.spaceWidth * factor * (spaceInsets.left + spaceInsets.right)
                 }
                 constant += form.constant * factor
-                let key = FrameField.origin(of: view, horizontal: term.attribute.axis == .horizontal).key
+                let key = FrameField.origin(of: view, horizontal: attribute.axis == .horizontal).key
                 if !pendingMentions.contains(key) { pendingMentions.append(key) }
                 itemIndex += 1
             }
@@ -770,7 +776,10 @@ struct CompileState {
     /// ancestor-or-self of its views, or the parent when it relates one view to itself or
     /// to constants (contract: "a position compared with a constant alone is measured in
     /// the view's parent").
-    func coordinateSpace(of items: ArraySlice<Int>) -> Int {
+    ///
+    /// Always inlined into ``translate(_:part:items:)``, its one caller: a call passes it a
+    /// copy of the whole compile state.
+    @inline(__always) func coordinateSpace(of items: ArraySlice<Int>) -> Int {
         guard var space = items.first else { return 0 }
         var allSame = true
         for item in items.dropFirst() where item != space {
@@ -782,6 +791,18 @@ struct CompileState {
         }
         return space
     }
+}
+
+/// What ``CompileState/translate(_:part:items:)`` reads of the scene to give each term's
+/// attribute its form, apart from the compile state: a method of the compile state called
+/// from `translate` is passed a copy of the whole state (its scene included), per term.
+struct AttributeForms {
+    /// ``Scene/views``: item `i` (1 ..< ``viewCount``) is `views[i - 1]`.
+    let views: [ViewSpec]
+    let containerMargins: Insets
+    /// ``ViewHierarchy/count``: the items from it on are guides.
+    let viewCount: Int
+    let isRightToLeft: Bool
 
     /// An attribute as `origin·o + size·s + spaceWidth·W + constant`, where `o` is the
     /// view's origin (x, or y when vertical) in the constraint's space, `s` its width
@@ -794,6 +815,17 @@ struct CompileState {
         var isVertical = false
     }
 
+    /// The margins of item `view` (the container's for 0) less its alignment insets
+    /// (``CompileState/alignmentInsets(of:)``), as measured from the alignment rectangle
+    /// its variables hold: read only by the margin attributes.
+    func margins(of view: Int) -> Insets {
+        let margins = view == 0 ? containerMargins : views[view - 1].margins
+        guard view != 0, view < viewCount, views[view - 1].alignmentInsets != .zero else { return margins }
+        let inset = views[view - 1].alignmentInsets
+        return Insets(top: margins.top - inset.top, left: margins.left - inset.left,
+                      bottom: margins.bottom - inset.bottom, right: margins.right - inset.right)
+    }
+
     /// The form of `attribute` of `view`. Under right-to-left, leading/trailing (and
     /// their margins) are measured from the space's right edge (`W − x`); in a
     /// `mirrored` constraint centerX is too, so the whole constraint is the mirror image.
@@ -801,14 +833,6 @@ struct CompileState {
     /// A view's variables hold its alignment rectangle (``ViewSpec/alignmentInsets``); its
     /// margins are measured from its frame, so the margin attributes carry the insets.
     func attributeForm(_ attribute: Attribute, of view: Int, mirrored: Bool) -> AttributeForm {
-        // Read only by the margin attributes (not fetched for the others): the margins
-        // less the alignment insets, as measured from the alignment rectangle.
-        var margins: Insets {
-            let margins = view == 0 ? scene.container.margins : scene.spec(ofView: view).margins
-            guard let inset = alignmentInsets(of: view) else { return margins }
-            return Insets(top: margins.top - inset.top, left: margins.left - inset.left,
-                          bottom: margins.bottom - inset.bottom, right: margins.right - inset.right)
-        }
         let rtl = isRightToLeft
         func flipped(_ form: AttributeForm) -> AttributeForm {
             guard mirrored else { return form }
@@ -819,30 +843,30 @@ struct CompileState {
         case .right: return AttributeForm(origin: 1, size: 1)
         case .width: return AttributeForm(origin: 0, size: 1)
         case .centerX: return flipped(AttributeForm(origin: 1, size: 0.5))
-        case .centerXWithinMargins: return flipped(AttributeForm(origin: 1, size: 0.5, constant: (margins.left - margins.right) / 2))
+        case .centerXWithinMargins: return flipped(AttributeForm(origin: 1, size: 0.5, constant: (margins(of: view).left - margins(of: view).right) / 2))
         case .leading: return rtl ? AttributeForm(origin: -1, size: -1, spaceWidth: 1) : AttributeForm(origin: 1, size: 0)
         case .trailing: return rtl ? AttributeForm(origin: -1, size: 0, spaceWidth: 1) : AttributeForm(origin: 1, size: 1)
         case .leadingMargin:
-            return rtl ? AttributeForm(origin: -1, size: -1, spaceWidth: 1, constant: margins.right)
-                : AttributeForm(origin: 1, size: 0, constant: margins.left)
+            return rtl ? AttributeForm(origin: -1, size: -1, spaceWidth: 1, constant: margins(of: view).right)
+                : AttributeForm(origin: 1, size: 0, constant: margins(of: view).left)
         case .trailingMargin:
-            return rtl ? AttributeForm(origin: -1, size: 0, spaceWidth: 1, constant: -margins.left)
-                : AttributeForm(origin: 1, size: 1, constant: -margins.right)
-        case .leftMargin: return AttributeForm(origin: 1, size: 0, constant: margins.left)
-        case .rightMargin: return AttributeForm(origin: 1, size: 1, constant: -margins.right)
+            return rtl ? AttributeForm(origin: -1, size: 0, spaceWidth: 1, constant: -margins(of: view).left)
+                : AttributeForm(origin: 1, size: 1, constant: -margins(of: view).right)
+        case .leftMargin: return AttributeForm(origin: 1, size: 0, constant: margins(of: view).left)
+        case .rightMargin: return AttributeForm(origin: 1, size: 1, constant: -margins(of: view).right)
         case .top: return AttributeForm(origin: 1, size: 0, isVertical: true)
         case .bottom: return AttributeForm(origin: 1, size: 1, isVertical: true)
         case .height: return AttributeForm(origin: 0, size: 1, isVertical: true)
         case .centerY: return AttributeForm(origin: 1, size: 0.5, isVertical: true)
-        case .topMargin: return AttributeForm(origin: 1, size: 0, constant: margins.top, isVertical: true)
-        case .bottomMargin: return AttributeForm(origin: 1, size: 1, constant: -margins.bottom, isVertical: true)
+        case .topMargin: return AttributeForm(origin: 1, size: 0, constant: margins(of: view).top, isVertical: true)
+        case .bottomMargin: return AttributeForm(origin: 1, size: 1, constant: -margins(of: view).bottom, isVertical: true)
         case .centerYWithinMargins:
-            return AttributeForm(origin: 1, size: 0.5, constant: (margins.top - margins.bottom) / 2, isVertical: true)
+            return AttributeForm(origin: 1, size: 0.5, constant: (margins(of: view).top - margins(of: view).bottom) / 2, isVertical: true)
         case .lastBaseline:
-            if view != 0, let offset = scene.spec(ofView: view).baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         case .firstBaseline:
-            if view != 0, let offset = scene.spec(ofView: view).firstBaseline ?? scene.spec(ofView: view).baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
+            if view != 0, let offset = views[view - 1].firstBaseline ?? views[view - 1].baseline { return AttributeForm(origin: 1, size: 0, constant: offset, isVertical: true) }
             return AttributeForm(origin: 1, size: 1, isVertical: true)
         }
     }
@@ -853,7 +877,8 @@ extension CompileState {
     /// guide and a view whose insets are zero (the common case, which costs one comparison).
     @inline(__always) func alignmentInsets(of item: Int) -> Insets? {
         guard item != 0, !hierarchy.isGuide(item) else { return nil }
-        let insets = scene.spec(ofView: item).alignmentInsets
+        // The field read in place (the index ``Scene/spec(ofView:)`` reads), not a copy of the spec.
+        let insets = scene.views[item - 1].alignmentInsets
         return insets == .zero ? nil : insets
     }
 }

@@ -144,6 +144,16 @@ public struct AttributeTerms: RandomAccessCollection, Hashable, Sendable, Expres
         }
         return many[position]
     }
+
+    /// The attribute and coefficient of the term at `position` (`0..<count`), read in
+    /// place: the term, and the name of its item, are not copied.
+    @inlinable public func attributeAndCoefficient(at position: Int) -> (attribute: Attribute, coefficient: Double) {
+        if count == 1 {
+            precondition(position == 0, "AttributeTerms index out of range")
+            return (single.unsafelyUnwrapped.attribute, single.unsafelyUnwrapped.coefficient)
+        }
+        return (many[position].attribute, many[position].coefficient)
+    }
 }
 
 // The initializers are in an extension so the struct keeps its (internal) memberwise
@@ -253,7 +263,13 @@ public struct ParsedConstraint: Hashable, Sendable {
 /// Settings shared by both parsers.
 public struct ParseOptions: Sendable {
     /// Metric name → value in points. Looked up by name only; never iterated for output.
-    public var metrics: [String: Double]
+    public var metrics: [String: Double] {
+        didSet { packedMetrics = PackedName.metrics(metrics) }
+    }
+    /// ``metrics`` packed (``PackedName``) when there are at most ``fewMetrics``, each an
+    /// ASCII name of at most 16 bytes: then a name is looked up by comparing two words
+    /// with each one's (``metric(at:in:)``); `nil` otherwise (looked up by hashing).
+    private(set) var packedMetrics: [(name: PackedName, value: Double)]?
     /// The VFL standard space `-` between two sibling views, in points (Apple: 8).
     public var siblingSpacing: Double = 8
     /// The VFL standard space `-` to the superview edge `|`, in points (Apple: 20).
@@ -281,6 +297,7 @@ public struct ParseOptions: Sendable {
     public init(metrics: [String: Double] = [:], siblingSpacing: Double = 8, superviewSpacing: Double = 20,
                 maximumMagnitude: Double = 1e12, views: (any ViewNameLookup)? = nil) {
         self.metrics = metrics
+        self.packedMetrics = PackedName.metrics(metrics)
         self.siblingSpacing = siblingSpacing
         self.superviewSpacing = superviewSpacing
         self.maximumMagnitude = maximumMagnitude
@@ -295,6 +312,56 @@ public struct ParseOptions: Sendable {
     /// metric, as metric names are ASCII.
     func metric(named name: String) -> Double? {
         name.utf8.allSatisfy { $0 < 0x80 } ? metrics[name] : nil
+    }
+
+    /// The most metrics ``metric(at:in:)`` compares a name with one by one (a scene's
+    /// usual handful) rather than hashing it.
+    static var fewMetrics: Int { 8 }
+
+    /// ``metric(named:)`` of the word ``SourceCursor/readWordSpan()`` read last, at
+    /// `span`, without making its name when the metrics are packed (``packedMetrics``).
+    /// Equal bytes are then what `String` equality is (an ASCII name equals only itself),
+    /// so the answer is the dictionary's; at most one name matches (the names are
+    /// distinct), so the order chooses nothing.
+    func metric(at span: Range<Int>, in cursor: SourceCursor) -> Double? {
+        guard cursor.lastWordIsASCII else { return nil }
+        guard let packedMetrics else { return metrics[cursor.text(span)] }
+        guard let word = PackedName(UnsafeBufferPointer(rebasing: cursor.bytes[span])) else { return nil }
+        for index in packedMetrics.indices where packedMetrics[index].name == word { return packedMetrics[index].value }
+        return nil
+    }
+}
+
+/// A name of at most 16 bytes as two words (its bytes in order, zero-padded) and its
+/// length: two names are equal exactly when their packings are.
+struct PackedName: Equatable, Sendable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var count = 0
+
+    /// The packing of `bytes`; `nil` beyond 16 bytes.
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 16 else { return nil }
+        count = bytes.count
+        for index in bytes.indices {
+            if index < 8 { low |= UInt64(bytes[index]) << (8 * UInt64(index)) }
+            else { high |= UInt64(bytes[index]) << (8 * UInt64(index - 8)) }
+        }
+    }
+
+    /// ``ParseOptions/packedMetrics`` of `metrics`: `nil` past ``ParseOptions/fewMetrics``
+    /// names, or with a name that is not ASCII or is longer than 16 bytes. In the
+    /// dictionary's order, which chooses nothing (the names are distinct).
+    static func metrics(_ metrics: [String: Double]) -> [(name: PackedName, value: Double)]? {
+        guard metrics.count <= ParseOptions.fewMetrics else { return nil }
+        var packed: [(name: PackedName, value: Double)] = []
+        packed.reserveCapacity(metrics.count)
+        for (name, value) in metrics {
+            var name = name
+            guard let packing = name.withUTF8({ bytes in bytes.allSatisfy { $0 < 0x80 } ? PackedName(bytes) : nil }) else { return nil }
+            packed.append((packing, value))
+        }
+        return packed
     }
 }
 

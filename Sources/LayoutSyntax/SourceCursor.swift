@@ -70,6 +70,13 @@ struct SourceCursor {
     /// ASCII, so such a name is one unknown name (with a suggestion), not an unknown
     /// prefix followed by a syntax error at the letter. Call only when ``isAtIdentifier``.
     mutating func readWord() -> (name: String, span: Range<Int>) {
+        let span = readWordSpan()
+        return (text(span), span)
+    }
+
+    /// ``readWord()`` without making the name: its span only (``text(_:)`` makes it).
+    /// Call only when ``isAtIdentifier``.
+    mutating func readWordSpan() -> Range<Int> {
         let start = offset
         offset += 1
         lastWordIsASCII = true
@@ -83,7 +90,7 @@ struct SourceCursor {
                 break
             }
         }
-        return (text(start..<offset), start..<offset)
+        return start..<offset
     }
 
     /// The UTF-8 length of the non-ASCII letter (Unicode `Alphabetic`) or combining mark

@@ -89,6 +89,9 @@ struct VisualFormatConnection {
     enum Kind {
         case standard
         case flush
+        /// A simple predicate (`-8-`, `->=gap-`), held inline (no array): its gap, `nil`
+        /// for an unknown metric (already diagnosed: it produces nothing).
+        case simple(relation: Relation, gap: Double?)
         case predicates([VisualFormatPredicate])
     }
 
@@ -335,20 +338,19 @@ struct VisualFormatRun {
         let start = cursor.offset
         cursor.offset += 1
         cursor.skipWhitespace()
-        var predicates: [VisualFormatPredicate]
+        let kind: VisualFormatConnection.Kind
         switch cursor.current {
         case UInt8(ascii: "["), UInt8(ascii: "|"):
             return VisualFormatConnection(kind: .standard, span: start..<start + 1)
         case UInt8(ascii: "("):
-            predicates = try parsePredicateList(allowsViews: false)
+            kind = .predicates(try parsePredicateList(allowsViews: false))
         case UInt8(ascii: "="), UInt8(ascii: "<"), UInt8(ascii: ">"):
             // Apple's parser reads a relation before a simple predicate too (`->=20-`).
-            let predicateStart = cursor.offset
             let relation = try parseRelation() ?? .equal
             cursor.skipWhitespace()
-            predicates = [try parseSimplePredicate(relation: relation, start: predicateStart)]
+            kind = try parseSimplePredicate(relation: relation)
         case _ where cursor.isAtNumber || cursor.isAtIdentifier:
-            predicates = [try parseSimplePredicate(relation: .equal, start: cursor.offset)]
+            kind = try parseSimplePredicate(relation: .equal)
         case nil:
             throw fault("Expected a view '[' or the superview '|' after '-', found the end of the string")
         default:
@@ -358,24 +360,22 @@ struct VisualFormatRun {
         guard cursor.consume(UInt8(ascii: "-")) else {
             throw fault("Expected '-' to end the connection, found \(cursor.describeFound())")
         }
-        return VisualFormatConnection(kind: .predicates(predicates), span: start..<cursor.offset)
+        return VisualFormatConnection(kind: kind, span: start..<cursor.offset)
     }
 
     /// A connection's `simplePredicate` (a number or a metric name) after its optional
-    /// relation, which began at `start`.
-    mutating func parseSimplePredicate(relation: Relation, start: Int) throws(SyntaxFault) -> VisualFormatPredicate {
-        let object: VisualFormatPredicate.Object
+    /// `relation`.
+    mutating func parseSimplePredicate(relation: Relation) throws(SyntaxFault) -> VisualFormatConnection.Kind {
         if cursor.isAtNumber {
             let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
             checkMagnitude(value, span: span)
-            object = .constant(value)
+            return .simple(relation: relation, gap: value)
         } else if cursor.isAtIdentifier {
-            let (name, span) = cursor.readWord()
-            object = try space(name, span: span)
+            guard case .constant(let gap) = try space(at: cursor.readWordSpan()) else { return .simple(relation: relation, gap: nil) }
+            return .simple(relation: relation, gap: gap)
         } else {
             throw fault("Expected a number or a metric name after the relation, found \(cursor.describeFound())")
         }
-        return VisualFormatPredicate(relation: relation, object: object, priority: nil, span: start..<cursor.offset)
     }
 
     /// `relation?`: `==`, `<=` or `>=`, or `nil` when no relation character is next. A
@@ -419,11 +419,12 @@ struct VisualFormatRun {
         }
         let object: VisualFormatPredicate.Object
         if cursor.isAtIdentifier {
-            let (name, span) = cursor.readWord()
-            if let value = options.metric(named: name) {
-                checkMagnitude(value, span: span, metric: name)
+            let span = cursor.readWordSpan()
+            if let value = options.metric(at: span, in: cursor) {
+                checkMagnitude(value, span: span, isMetric: true)
                 object = .constant(value)
             } else if allowsViews {
+                let name = cursor.text(span)
                 if let views = options.views, !views.containsView(named: name) {
                     object = unknownMetric(name, span: span, suggestingViews: true)
                 } else {
@@ -433,7 +434,7 @@ struct VisualFormatRun {
                     object = .view(name, span)
                 }
             } else {
-                object = try space(name, span: span)
+                object = try space(at: span)
             }
         } else if let sign = signedNumberPrefix() {
             let (value, span) = cursor.readNumber()   // infinite beyond a double: beyond the limit
@@ -451,11 +452,11 @@ struct VisualFormatRun {
             cursor.skipWhitespace()
             var literal: String?   // as written, for a number too large for a double
             if cursor.isAtIdentifier {
-                let (name, span) = cursor.readWord()
-                if let value = options.metric(named: name) {
+                let span = cursor.readWordSpan()
+                if let value = options.metric(at: span, in: cursor) {
                     priority = value
                 } else {
-                    _ = unknownMetric(name, span: span, isPriority: true)
+                    _ = unknownMetric(cursor.text(span), span: span, isPriority: true)
                 }
             } else if cursor.isAtNumber {
                 let (number, span) = cursor.readNumber()
@@ -488,26 +489,29 @@ struct VisualFormatRun {
         return nil
     }
 
-    /// Remembers the first literal or metric use beyond ``ParseOptions/maximumMagnitude``.
-    mutating func checkMagnitude(_ value: Double, span: Range<Int>, metric: String? = nil) {
+    /// Remembers the first literal or metric use (`isMetric`: the metric named at `span`)
+    /// beyond ``ParseOptions/maximumMagnitude``.
+    mutating func checkMagnitude(_ value: Double, span: Range<Int>, isMetric: Bool = false) {
         if numberBeyondLimit == nil && options.isBeyondLimit(value) {
-            numberBeyondLimit = NumberBeyondLimit(span: span, value: value, metric: metric)
+            numberBeyondLimit = NumberBeyondLimit(span: span, value: value, metric: isMetric ? cursor.text(span) : nil)
         }
     }
 
-    /// A name as a connection's space: a metric's value; a view's name is Apple's "It's
-    /// not possible to set a space equal to the width or height of a view" (`vfl_syntax`,
-    /// caret just after the name, parsing stops); a layout guide's is `unknown_view`
-    /// (``layoutGuideInVisualFormat(_:span:)``); any other name is an unknown metric.
+    /// The name read last (at `span`) as a connection's space: a metric's value; a view's
+    /// name is Apple's "It's not possible to set a space equal to the width or height of a
+    /// view" (`vfl_syntax`, caret just after the name, parsing stops); a layout guide's is
+    /// `unknown_view` (``layoutGuideInVisualFormat(_:span:)``); any other name is an
+    /// unknown metric. The name's `String` is made only when it is not a metric.
     /// Held by `VisualFormatParserTests.viewAsASpace`.
-    mutating func space(_ name: String, span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
-        if let value = options.metric(named: name) {
-            checkMagnitude(value, span: span, metric: name)
+    mutating func space(at span: Range<Int>) throws(SyntaxFault) -> VisualFormatPredicate.Object {
+        if let value = options.metric(at: span, in: cursor) {
+            checkMagnitude(value, span: span, isMetric: true)
             return .constant(value)
         }
         // Past the cap no diagnostic is kept, so the string's scan (O(length)) is skipped:
         // a string of 200,000 unknown spaces stays linear (`RobustnessTests.largeInputs`).
         guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
+        let name = cursor.text(span)
         if options.views?.isLayoutGuide(named: name) == true {
             collector.append(layoutGuideInVisualFormat(name, span: span))
             return .invalid
@@ -621,6 +625,9 @@ struct VisualFormatRun {
             emit(.equal, 0, nil)
         case .standard:
             emit(.equal, touchesSuperview ? options.superviewSpacing : options.siblingSpacing, nil)
+        case .simple(let relation, let gap):
+            guard let gap else { return }
+            emit(relation, gap, nil)
         case .predicates(let list):
             for predicate in list {
                 guard case .constant(let gap) = predicate.object else { continue }
