@@ -240,6 +240,23 @@ struct VisualFormatRun {
         SyntaxFault(diagnostic: Diagnostic(code: .vflSyntax, message: message, span: cursor.characterSpan(at: position), notes: notes))
     }
 
+    /// Whether `bytes` hold a relation (`==`, `>=`, `<=`) and, before it, a `.` (an
+    /// attribute: `a.width`), with no `[` or `|`: an equation, never a format string.
+    /// - Complexity: O(n).
+    static func looksLikeEquation(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var dot = false
+        for index in bytes.indices {
+            switch bytes[index] {
+            case UInt8(ascii: "["), UInt8(ascii: "|"): return false
+            case UInt8(ascii: "."): dot = true
+            case UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "<"):
+                if dot && index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "=") { return true }
+            default: continue
+            }
+        }
+        return false
+    }
+
     mutating func parseBody() throws(SyntaxFault) {
         cursor.skipWhitespace()
         var previous: VisualFormatEndpoint?
@@ -250,7 +267,11 @@ struct VisualFormatRun {
             cursor.offset += 1
             connection = try parseConnection(after: cursor.offset - 1)
         } else if cursor.current != UInt8(ascii: "[") {
-            throw fault("Expected '|' or a view '[' to start the format string, found \(cursor.describeFound())")
+            // An equation given as VFL (`{"vfl": "a.width == 5"}`) is said to be one, as VFL
+            // given as an equation is (VisualFormatParserTests.anEquationGivenAsVisualFormat).
+            let equation = Self.looksLikeEquation(cursor.bytes)
+                ? "; this is an equation, not Visual Format Language: give it as {\"equation\": \"...\"} rather than {\"vfl\": \"...\"}" : ""
+            throw fault("Expected '|' or a view '[' to start the format string, found \(cursor.describeFound())\(equation)")
         }
         while true {
             cursor.skipWhitespace()

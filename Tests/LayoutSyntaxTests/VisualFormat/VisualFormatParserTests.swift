@@ -411,6 +411,26 @@ struct VisualFormatParserTests {
         #expect(texts(parser.parse("H:[title(==avatar)]")) == ["title.width == avatar.width"])
     }
 
+    /// An equation given as VFL is said to be one, to be sent as `{"equation": …}`: the
+    /// same `vfl_syntax` at the same column, with the hint; other strings keep the message.
+    @Test func anEquationGivenAsVisualFormat() throws {
+        let hint = "; this is an equation, not Visual Format Language: give it as {\"equation\": \"...\"} rather than {\"vfl\": \"...\"}"
+        for source in ["a.width == 5", "H:a.top >= b.bottom + 8", "title.leading <= superview.leading"] {
+            let diagnostic = try #require(VisualFormatParser().parse(source).diagnostics.first)
+            #expect(diagnostic.code == .vflSyntax)
+            #expect(diagnostic.message.hasPrefix("Expected '|' or a view '[' to start the format string, found "))
+            #expect(diagnostic.message.hasSuffix(hint), "\(source)")
+        }
+        let first = try #require(VisualFormatParser().parse("a.width == 5").diagnostics.first)
+        #expect(first.message == "Expected '|' or a view '[' to start the format string, found 'a'" + hint)
+        #expect(first.column(in: "a.width == 5") == 0)
+        // Not equations: no hint.
+        for source in ["a == 5", "width", "a.b"] {
+            let message = try #require(VisualFormatParser().parse(source).diagnostics.first).message
+            #expect(!message.contains("equation"), "\(source)")
+        }
+    }
+
     @Test("diagnostics are capped at 100 per string")
     func cap() {
         let source = "H:[a]" + String(repeating: "-m-[a]", count: 150)
