@@ -91,6 +91,12 @@ final class ServerContext: Sendable {
         loops.allSatisfy { loop in loop.connections.withLock { $0.isEmpty } }
     }
 
+    /// Whether `request` is large for the workers' spare thread (``WorkerPool``): its
+    /// body is longer than ``ServerLimits/largeBodyBytes``.
+    func isLarge(_ request: HTTPRequest) -> Bool {
+        request.body.count > limits.largeBodyBytes
+    }
+
     /// The pool that runs the handler for `request`.
     func pool(for request: HTTPRequest) -> WorkerPool {
         if let lightWorkers, let isExpensive, !isExpensive(request) { return lightWorkers }
@@ -199,7 +205,7 @@ final class Connection: Sendable {
         }
         log(rejected)
         guard let request, let left = answerOnLoop(request, scratch: scratch) else { return }
-        context.pool(for: left).submit { [self] in runHandler(left) }
+        context.pool(for: left).submit(isLarge: context.isLarge(left)) { [self] in runHandler(left) }
     }
 
     /// Answers `first`, and the pipelined requests behind it, with the loop handler on
@@ -593,7 +599,7 @@ final class Connection: Sendable {
             return deferred
         }
         if let resumed {
-            context.pool(for: resumed).submit { [self] in runHandler(resumed) }
+            context.pool(for: resumed).submit(isLarge: context.isLarge(resumed)) { [self] in runHandler(resumed) }
         }
     }
 

@@ -59,6 +59,12 @@ public struct ServerLimits: Sendable, Equatable {
     /// start large bodies and never finish them hold at most this much between them
     /// (test `HTTP1Tests.PendingRequestBytesTests`, e2e `hostile/http-half-bodies`).
     public var maxPendingRequestBytes: Int = 256 << 20
+    /// Body length, in bytes, beyond which a request is *large* for the workers; default
+    /// 16 KiB (a 20-view scene is about 2 KB). While every worker runs a large request,
+    /// one spare thread runs the small ones (``WorkerPool``), so a burst of large
+    /// requests, each of which may take seconds of one core, never holds a small one
+    /// behind them. Not a limit on what is accepted.
+    public var largeBodyBytes: Int = 16_384
     /// Not a limit but the server's answer policy: the base of the RFC 9457 `type` URI of
     /// the problems the server answers by itself (framing errors, 404, 405, 503). With a
     /// base `urn:app:problem:` a 413 has type `urn:app:problem:payload-too-large`; `nil`

@@ -1,27 +1,119 @@
 import Foundation
 
-/// A fixed set of threads running handler jobs in FIFO order.
+/// A fixed set of threads running handler jobs, oldest first, with one spare
+/// thread for small jobs.
 ///
 /// Handlers may be slow or CPU-bound, so they run here, never on the I/O
 /// queues: a slow handler occupies one worker and delays only the connections
 /// whose requests queue behind it, while every connection's reads and writes
 /// go on. A class because it owns threads.
+///
+/// Jobs are *large* or *small* (the server calls a request large when its body
+/// is longer than ``ServerLimits/largeBodyBytes``). At most `threadCount` jobs run
+/// at once, except that while every one of those is large, one small job more may
+/// run on the spare thread: a burst of large requests (each may take seconds of
+/// one core) never holds a small one longer than the small ones ahead of it. Among
+/// the jobs allowed to start, the one submitted first starts first; jobs of one
+/// kind start in submission order. Tested by `HTTP1Tests.WorkerPoolTests`.
 final class WorkerPool: Sendable {
-    /// The job queue and the stop flag, guarded by `condition`.
+    /// The queues, the running counts and the stop flag, guarded by `condition`.
     private final class Shared: @unchecked Sendable {
-        // @unchecked: `jobs`, `head` and `isStopping` are only touched while
+        // @unchecked: every stored property but `threadCount` is only touched while
         // `condition` is locked.
         let condition = NSCondition()
-        var jobs: [@Sendable () -> Void] = []
-        var head = 0
+        let threadCount: Int
+        var small = JobQueue()
+        var large = JobQueue()
+        /// Jobs started and not finished, the spare's included.
+        var running = 0
+        /// Large jobs started and not finished.
+        var runningLarge = 0
+        /// Whether a small job runs beyond `threadCount` (on the spare).
+        var spareBusy = false
+        var submitted: UInt64 = 0
         var isStopping = false
+
+        init(threadCount: Int) { self.threadCount = threadCount }
+
+        /// Whether the head of `queue` may start now (the rule on ``WorkerPool``).
+        func mayStart(large isLarge: Bool) -> Bool {
+            if running < threadCount { return true }
+            return !isLarge && !spareBusy && runningLarge == threadCount
+        }
+
+        /// Takes the oldest job allowed to start, counting it as running; `nil` when none may.
+        func take() -> Job? {
+            let smallHead = small.peek().flatMap { mayStart(large: false) ? $0 : nil }
+            let largeHead = large.peek().flatMap { mayStart(large: true) ? $0 : nil }
+            let isLarge: Bool
+            switch (smallHead, largeHead) {
+            case (nil, nil): return nil
+            case (.some, nil): isLarge = false
+            case (nil, .some): isLarge = true
+            case let (.some(s), .some(l)): isLarge = l.sequence < s.sequence
+            }
+            var job = isLarge ? large.pop() : small.pop()
+            if running == threadCount {
+                spareBusy = true
+                job.onSpare = true
+            }
+            running += 1
+            if isLarge { runningLarge += 1 }
+            return job
+        }
+
+        func finished(_ job: Job) {
+            running -= 1
+            if job.isLarge { runningLarge -= 1 }
+            if job.onSpare { spareBusy = false }
+        }
     }
 
-    private let shared = Shared()
+    struct Job {
+        var sequence: UInt64
+        var isLarge: Bool
+        var onSpare = false
+        var run: @Sendable () -> Void
+    }
 
-    /// Starts `threadCount` (at least 1) worker threads with 8 MiB stacks.
+    /// A FIFO of jobs, amortised O(1) per job.
+    struct JobQueue {
+        private var jobs: [Job] = []
+        private var head = 0
+
+        var isEmpty: Bool { head == jobs.count }
+
+        func peek() -> Job? { isEmpty ? nil : jobs[head] }
+
+        mutating func append(_ job: Job) { jobs.append(job) }
+
+        /// The oldest job; the queue must not be empty.
+        mutating func pop() -> Job {
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 1024 && head * 2 >= jobs.count {
+                jobs.removeSubrange(0..<head)
+                head = 0
+            }
+            return job
+        }
+
+        mutating func removeAll() {
+            jobs.removeAll()
+            head = 0
+        }
+    }
+
+    private let shared: Shared
+
+    /// Starts `threadCount` (at least 1) worker threads and the spare, with 8 MiB stacks.
     init(threadCount: Int, name: String) {
-        for index in 0..<max(1, threadCount) {
+        let count = max(1, threadCount)
+        shared = Shared(threadCount: count)
+        for index in 0...count {
             let shared = self.shared
             let thread = Thread { WorkerPool.work(shared) }
             thread.name = "\(name)-\(index)"
@@ -30,10 +122,13 @@ final class WorkerPool: Sendable {
         }
     }
 
-    /// Queues `job`; one idle worker wakes to run it. Jobs run in submission order.
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job`; an idle worker wakes to run it when the rule on ``WorkerPool``
+    /// lets it start, else it waits for a running job to finish.
+    func submit(isLarge: Bool = false, _ job: @escaping @Sendable () -> Void) {
         shared.condition.lock()
-        shared.jobs.append(job)
+        let entry = Job(sequence: shared.submitted, isLarge: isLarge, run: job)
+        shared.submitted += 1
+        if isLarge { shared.large.append(entry) } else { shared.small.append(entry) }
         shared.condition.signal()
         shared.condition.unlock()
     }
@@ -42,33 +137,31 @@ final class WorkerPool: Sendable {
     func stop() {
         shared.condition.lock()
         shared.isStopping = true
-        shared.jobs.removeAll()
-        shared.head = 0
+        shared.small.removeAll()
+        shared.large.removeAll()
         shared.condition.broadcast()
         shared.condition.unlock()
     }
 
+    /// A worker's loop. The thread that finishes a job takes the next one itself; when
+    /// that start lets one more start (a large job filling the last place opens the
+    /// spare), it wakes another thread for it.
     private static func work(_ shared: Shared) {
+        var done: Job? = nil
         while true {
             shared.condition.lock()
-            while shared.head == shared.jobs.count && !shared.isStopping {
+            if let job = done { shared.finished(job) }
+            var next: Job? = nil
+            while !shared.isStopping {
+                next = shared.take()
+                if next != nil { break }
                 shared.condition.wait()
             }
-            if shared.isStopping {
-                shared.condition.unlock()
-                return
-            }
-            let job = shared.jobs[shared.head]
-            shared.head += 1
-            if shared.head == shared.jobs.count {
-                shared.jobs.removeAll(keepingCapacity: true)
-                shared.head = 0
-            } else if shared.head >= 1024 && shared.head * 2 >= shared.jobs.count {
-                shared.jobs.removeSubrange(0..<shared.head)
-                shared.head = 0
-            }
+            if next != nil && !(shared.small.isEmpty && shared.large.isEmpty) { shared.condition.signal() }
             shared.condition.unlock()
-            job()
+            guard let job = next else { return }
+            job.run()
+            done = job
         }
     }
 }

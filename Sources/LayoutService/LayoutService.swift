@@ -60,10 +60,10 @@ public final class LayoutService: Sendable {
     let fontsShareCacheStore: Bool
     /// Names ``fontStore`` in the process's face cache (``StoredFontSource/store``).
     let fontStoreName = StoredFontSource.uniqueStoreName()
-    /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve` and `/validate`
-    /// requests to run at once (all but a front cache hit's version lookup); `nil` without
-    /// that limit.
-    let solveTurns: DispatchSemaphore?
+    /// Admits at most ``ServiceConfiguration/maxConcurrentSolves`` `/solve`, `/validate`
+    /// and `/import` requests to run at once (all but a front cache hit's version lookup),
+    /// plus one small one while large ones hold them all; `nil` without that limit.
+    let solveTurns: SolveTurns?
 
     /// A service caching results in `store` and keeping groups in `groupStore` (default:
     /// `store`); `openConnections` feeds the `/metrics` gauge, `answeredCounts` its
@@ -89,18 +89,19 @@ public final class LayoutService: Sendable {
         self.answeredCounts = answeredCounts
         self.versionResolver = self.groupStore.lookupsAreRoundTrips ? VersionResolver(store: self.groupStore) : nil
         self.fontVersionResolver = self.fontStore.lookupsAreRoundTrips ? VersionResolver(fontStore: self.fontStore) : nil
-        self.solveTurns = configuration.maxConcurrentSolves.map { DispatchSemaphore(value: max(1, $0)) }
+        self.solveTurns = configuration.maxConcurrentSolves.map { SolveTurns(count: $0) }
         // Fonts are found at start-up (a table of Debian paths), not at the first label.
         _ = SceneText.measurer.catalog.missingFamilies
     }
 
-    /// Runs `body` once a solving turn is free (``solveTurns``), and frees it after. Not
-    /// reentrant: `body` must not take another turn.
-    func takingSolveTurn<T>(_ body: () -> T) -> T {
-        guard let solveTurns else { return body() }
-        solveTurns.wait()
-        defer { solveTurns.signal() }
-        return body()
+    /// Runs `body` once a solving turn for `request` is free (``solveTurns``: large when
+    /// its body is longer than ``ServiceConfiguration/largeBodyBytes``), and frees it
+    /// after. `body` gets the turn held (`nil` without turns) to give it up while it waits
+    /// (``checkFront(_:turn:)``). Not reentrant: `body` must not take another turn.
+    func takingSolveTurn<T>(for request: HTTPRequest, _ body: (inout SolveTurns.Turn?) -> T) -> T {
+        var turn = solveTurns?.take(isLarge: request.body.count > configuration.largeBodyBytes)
+        defer { if let turn { solveTurns?.give(turn) } }
+        return body(&turn)
     }
 
     /// The store's current versions of `names`: through ``versionResolver`` when there is
@@ -444,10 +445,10 @@ public final class LayoutService: Sendable {
     /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
     /// versions are looked up (``checkFront(_:)``).
     func solve(_ request: HTTPRequest) -> HTTPResponse {
-        takingSolveTurn { solveInTurn(request) }
+        takingSolveTurn(for: request) { turn in solveInTurn(request, turn: &turn) }
     }
 
-    private func solveInTurn(_ request: HTTPRequest) -> HTTPResponse {
+    private func solveInTurn(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
         // A repeated `format` is refused, as `scale`, `width` and `/import`'s parameters are:
         // which one was meant cannot be told (HandlerTests.routesAndMethods).
         let formats = Self.queryCount("format", in: request.query)
@@ -469,7 +470,7 @@ public final class LayoutService: Sendable {
         let frontKey = CacheKey.front(.solve, body: request.body)
         var asked: FrontCheck?
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
-            switch checkFront(hit) {
+            switch checkFront(hit, turn: &turn) {
             case .success(let check) where check.isCurrent:
                 keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 metrics.recordCache(hit: true)
@@ -530,17 +531,17 @@ public final class LayoutService: Sendable {
 
     /// `POST /validate`, in a solving turn as ``solve(_:)``.
     func validate(_ request: HTTPRequest) -> HTTPResponse {
-        takingSolveTurn { validateInTurn(request) }
+        takingSolveTurn(for: request) { turn in validateInTurn(request, turn: &turn) }
     }
 
-    private func validateInTurn(_ request: HTTPRequest) -> HTTPResponse {
+    private func validateInTurn(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // serves repeats without solving again, while its groups' versions are current.
         let frontKey = CacheKey.front(.validate, body: request.body)
         var asked: FrontCheck?
         if let hit = frontCache.lookup(frontKey) {
-            switch checkFront(hit) {
+            switch checkFront(hit, turn: &turn) {
             case .success(let check) where check.isCurrent:
                 keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
@@ -599,13 +600,17 @@ public final class LayoutService: Sendable {
     /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not. When that
     /// lookup fails, a hit whose scene pins every group is current (as held); any other
     /// is the 503.
-    func checkFront(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
+    func checkFront(_ hit: FrontAnswer, turn: inout SolveTurns.Turn?) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
         let names = hit.currentNames
         // Called in a solving turn (solve, validate): the wait on the store holds none, so
         // other requests use the cores meanwhile; nothing decoded is held during it.
-        solveTurns?.signal()
-        defer { solveTurns?.wait() }
+        let wasLarge = turn?.isLarge
+        if let solveTurns, let held = turn {
+            solveTurns.give(held)
+            turn = nil
+        }
+        defer { if let solveTurns, let wasLarge { turn = solveTurns.take(isLarge: wasLarge) } }
         // Stored faces first: a stale one makes the hit a miss whatever the groups say.
         if !hit.fontNames.isEmpty {
             do {

@@ -53,6 +53,11 @@ public struct ServiceConfiguration: Sendable {
     /// wait on the store while at most `--workers` solve: memory held by solving stays
     /// bounded per `--workers`, as with SQLite.
     public var maxConcurrentSolves: Int?
+    /// The server's `--large-body-bytes` (default 16 KiB, 16,384; `HTTP1.ServerLimits`):
+    /// with ``maxConcurrentSolves``, a request whose body is longer takes one of those
+    /// turns only, while a smaller one may also take a spare turn when large ones hold
+    /// them all (``SolveTurns``).
+    public var largeBodyBytes = 16_384
 
     /// The defaults above.
     public init() {}

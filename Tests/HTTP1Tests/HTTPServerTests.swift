@@ -37,6 +37,11 @@ struct HTTPServerTests {
             gate.semaphore.wait()
             return HTTPResponse(status: 200, body: Array("slow".utf8))
         }
+        router.add(.POST, "/slow") { request, _ in
+            gate.entered.signal()
+            gate.semaphore.wait()
+            return HTTPResponse(status: 200, body: Array("slow \(request.body.count)".utf8))
+        }
         return router
     }
 
@@ -403,6 +408,33 @@ struct HTTPServerTests {
         #expect(try cheap.readResponse().status == 200)
         gate.open(1)
         #expect(try slow.readResponse().bodyText == "slow")
+    }
+
+    @Test func aSmallRequestIsAnsweredWhileLargeOnesHoldEveryWorker() throws {
+        let gate = Gate()
+        var limits = HTTPServerTests.limits
+        limits.largeBodyBytes = 8
+        try withServer(limits: limits, workers: 1, gate: gate) { port, _ in
+            // The only worker runs a large request; a second large one queues behind it.
+            let large = try RawClient(port: port)
+            large.send("POST /slow HTTP/1.1\nHost: t\nContent-Length: 9\n\n123456789")
+            gate.entered.wait()
+            let queued = try RawClient(port: port)
+            queued.send("POST /slow HTTP/1.1\nHost: t\nContent-Length: 20\n\n12345678901234567890")
+            // A body of 8 bytes is small: the spare thread answers it, and the next one.
+            let small = try RawClient(port: port)
+            small.send("POST /echo HTTP/1.1\nHost: t\nContent-Length: 8\n\nsmall-ok")
+            let answer = try small.readResponse()
+            #expect(answer.status == 200)
+            #expect(answer.bodyText == "small-ok")
+            small.send("POST /echo HTTP/1.1\nHost: t\nContent-Length: 3\n\nabc")
+            #expect(try small.readResponse().bodyText == "abc")
+            gate.open(1)
+            #expect(try large.readResponse().bodyText == "slow 9")
+            gate.entered.wait()
+            gate.open(1)
+            #expect(try queued.readResponse().bodyText == "slow 20")
+        }
     }
 
     @Test func shutdownFinishesInFlightRequestsThenReturns() throws {

@@ -38,6 +38,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "drain-timeout", valueName: "SECONDS", help: "On SIGTERM/SIGINT, time to finish in-flight requests.", defaultDescription: "10"),
         OptionSpec(name: "io-threads", valueName: "N", help: "Event loops (1-256): each accepts, reads and writes its own connections and answers cache hits, /healthz and 404s itself; everything else goes to the workers.", defaultDescription: "the number of cores"),
         OptionSpec(name: "workers", valueName: "N", help: "Scenes solved at once (at least 1): with SQLite, the threads of /solve and /validate; with a PostgreSQL --db, 2 x N threads take them, so requests can wait on the store, and N of them solve at once. Other routes have two threads of their own.", defaultDescription: "the number of cores"),
+        OptionSpec(name: "large-body-bytes", valueName: "BYTES", help: "Body length beyond which a request is large: while every worker runs a large request, one spare thread solves the smaller ones, so a burst of large scenes never holds up a small one.", defaultDescription: "16384"),
         OptionSpec(name: "max-views", valueName: "N", help: "Views in one scene (422 limit_exceeded beyond).", defaultDescription: "20000"),
         OptionSpec(name: "max-constraints", valueName: "N", help: "Constraint entries in one scene with its groups (422 beyond).", defaultDescription: "100000"),
         OptionSpec(name: "max-sizes", valueName: "N", help: "Entries of `sizes` in one scene (422 beyond).", defaultDescription: "1000"),

@@ -53,6 +53,7 @@ struct ServeOptions {
         isLoopback = resolved?.isLoopback ?? false
         configuration = try Self.serviceConfiguration(options, bindAddress: resolved, isLoopback: isLoopback)
         configuration.maxBodyBytes = limits.maxBodyBytes
+        configuration.largeBodyBytes = limits.largeBodyBytes
         workers = try options.int("workers", default: ProcessInfo.processInfo.activeProcessorCount)
         guard workers >= 1 else { throw UsageError("--workers must be at least 1") }
         ioThreads = try options.int("io-threads", default: ProcessInfo.processInfo.activeProcessorCount)
@@ -102,6 +103,8 @@ struct ServeOptions {
         limits.maxPendingResponseBytes = try options.int("max-pending-response-bytes", default: limits.maxPendingResponseBytes)
         limits.maxPendingRequestBytes = try options.int("max-pending-request-bytes", default: limits.maxPendingRequestBytes)
         limits.drainTimeout = try options.seconds("drain-timeout", default: limits.drainTimeout)
+        limits.largeBodyBytes = try options.int("large-body-bytes", default: limits.largeBodyBytes)
+        guard limits.largeBodyBytes >= 0 else { throw UsageError("--large-body-bytes must be at least 0") }
         return limits
     }
 

@@ -12,7 +12,7 @@ extension LayoutService {
     /// `--max-body-bytes` (413 beyond) and the XML by ``XMLLimits`` (422). Answers are not
     /// cached.
     func importDocument(_ request: HTTPRequest) -> HTTPResponse {
-        takingSolveTurn { importInTurn(request) }
+        takingSolveTurn(for: request) { _ in importInTurn(request) }
     }
 
     private func importInTurn(_ request: HTTPRequest) -> HTTPResponse {
