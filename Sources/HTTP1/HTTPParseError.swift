@@ -113,7 +113,7 @@ public enum HTTPParseError: Error, Equatable, Sendable {
         case .contentLengthWithTransferEncoding: "The request has both Content-Length and Transfer-Encoding."
         case .invalidTransferEncoding: "Transfer-Encoding must end with a single 'chunked' in an HTTP/1.1 request."
         case .unsupportedTransferCoding(let coding): "The transfer coding '\(coding)' is not implemented."
-        case .invalidChunkSize: "A chunk size is not a hexadecimal number with optional extensions."
+        case .invalidChunkSize: "A chunk size line is not a hexadecimal number of at most 15 digits with optional extensions."
         case .invalidChunkFraming: "Chunk data is not followed by CRLF."
         case .contentTooLarge: "The request body is larger than the server accepts."
         case .unsupportedExpectation: "Only 'Expect: 100-continue' is supported."

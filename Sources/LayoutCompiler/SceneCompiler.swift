@@ -71,7 +71,10 @@ public struct CompiledConstraint: Sendable {
         case .literal(let literal):
             text = literal
         case .intrinsic(let view, let attribute, let relation, let size, let priority):
-            text = "\(view).\(attribute) \(relation) \(JSONWriter.format(size))" + priorityText(priority)
+            // A measured size is shown to 6 decimals, as frames are (`202.333333`, not
+            // `202.33333333333334`); the constraint keeps the exact value
+            // (DiagnosticsTests.measuredSizesInNotesHaveSixDecimals).
+            text = "\(view).\(attribute) \(relation) \(JSONWriter.format(roundedForResponse(size)))" + priorityText(priority)
         case .container(let dimension, let size):
             text = size.map { "superview.\(dimension) == \(JSONWriter.format($0))" } ?? "superview.\(dimension) == 0 @50"
         case .stack(let stack):

@@ -644,8 +644,15 @@ public struct SceneDecoder: Sendable {
                 let name = String(decoding: text.utf8[..<at], as: UTF8.self)
                 let versionText = String(decoding: text.utf8[text.utf8.index(after: at)...], as: UTF8.self)
                 // VERSION as `GET /groups/NAME/versions/VERSION` reads it: digits, no sign, no leading zero.
-                guard versionText.utf8.first != UInt8(ascii: "0"), versionText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                      let version = Int(versionText), version >= 1, isValidGroupName(name) else {
+                let isDecimal = versionText.utf8.first.map { $0 >= 0x31 && $0 <= 0x39 } == true
+                    && versionText.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 })
+                if isDecimal && Int(versionText) == nil && isValidGroupName(name) {
+                    // Well-formed but past Int.max: no group has such a version
+                    // (SceneDecoderTests.aVersionPastTheLargestIsSaidToBe).
+                    context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' names a version larger than any group can have (at most \(Int.max))", path: "$.groups[\(index)]"))
+                    continue
+                }
+                guard isDecimal, let version = Int(versionText), isValidGroupName(name) else {
                     context.sceneErrors.append(LayoutDiagnostic(code: .invalidScene, message: "'\(Diagnostic.echo(text))' is not a group reference: write NAME or NAME@VERSION, VERSION a positive integer without leading zeros", path: "$.groups[\(index)]"))
                     continue
                 }

@@ -32,6 +32,19 @@ struct DiagnosticsTests {
         #expect(result.frame("a").width == 100)
     }
 
+    /// An intrinsic size (a label's measured width) is quoted to 6 decimals in notes, as
+    /// frames are written.
+    @Test func measuredSizesInNotesHaveSixDecimals() throws {
+        let (_, result) = try layout(#"""
+        {"container":{"width":375,"height":100},
+         "views":{"a":{"intrinsicSize":{"width":24,"height":24}},"b":{"intrinsicSize":{"width":202.33333333333334,"height":20}}},
+         "constraints":["H:|-16-[a]-12-[b]-16-|","V:|[a]","V:|[b]"]}
+        """#)
+        let width = result.diagnostics.first { $0.code == .ambiguousLayout && $0.view == "b" && $0.attribute == "width" }
+        #expect(width?.notes.first == "These constraints tie (same priority, and every value between them costs the same): "
+            + "'a.width <= 24 @250' (a.hugging.horizontal), 'b.width <= 202.333333 @250' (b.hugging.horizontal)")
+    }
+
     @Test func aConstraintThatCanNeverHoldSaysSo() throws {
         let scene = #"{"container":{"width":300,"height":100},"views":["a"],"constraints":["a.width == a.width + 1","a.left == 0","a.top == 0","a.height == 10","a.width == 40"]}"#
         let result = try layout(scene).1

@@ -35,4 +35,17 @@ struct GroupVersionSpellingTests {
                 == .string("'\(spelling)' is not a version: versions are positive integers written without leading zeros"))
         }
     }
+
+    /// A version of 20 digits is well formed but past `Int.max`: said so, not called
+    /// badly spelled (SceneDecoder's group references).
+    @Test func aVersionPastTheLargestIsSaidToBe() throws {
+        let router = LayoutService(store: try SQLiteStore(path: ":memory:")).makeRouter()
+        let scene = #"{"views":["a"],"constraints":["V:|[a]|"],"groups":["x@99999999999999999999"],"container":{"width":10,"height":10}}"#
+        let solved = request(router, .POST, "/solve", scene)
+        #expect(solved.status == 422)
+        let problem = try JSONParser().parse(solved.body)
+        #expect(problem["detail"] == .string("'x@99999999999999999999' names a version larger than any group can have (at most 9223372036854775807)"))
+        guard case .array(let diagnostics)? = problem["diagnostics"] else { Issue.record("no diagnostics"); return }
+        #expect(diagnostics.first?["path"] == .string("$.groups[0]"))
+    }
 }

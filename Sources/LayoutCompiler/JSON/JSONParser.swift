@@ -594,7 +594,12 @@ private struct Reader {
         // The text is ASCII digits, sign, '.', 'e': Double's parser handles it exactly (correctly rounded).
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
         guard let value = Double(text), value.isFinite else {
-            throw error("Number \(text) is out of range", at: start)
+            // A number is quoted whole up to 40 characters, else its first 24 and last 8
+            // around "…" and its length, so a 1 MB number cannot make a 2 MB answer
+            // (JSONParserTests.aLongNumberOutOfRangeIsQuotedShort).
+            let quoted = text.utf8.count <= 40 ? text
+                : "\(text.prefix(24))…\(text.suffix(8)) (\(text.utf8.count) characters)"
+            throw error("Number \(quoted) is out of range", at: start)
         }
         return value
     }

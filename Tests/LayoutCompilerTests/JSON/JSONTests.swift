@@ -75,6 +75,20 @@ struct JSONParserTests {
         #expect(throws: JSONParser.SyntaxError.self) { try parse("\"a\u{01}\"") }
     }
 
+    /// A number out of range is quoted whole up to 40 characters, else shortened around
+    /// "…" with its length: a 900,000-digit number made a 1.8 MB answer.
+    @Test func aLongNumberOutOfRangeIsQuotedShort() {
+        func message(_ text: String) -> String {
+            do throws(JSONParser.SyntaxError) {
+                _ = try JSONParser().parse(Array(text.utf8))
+                return "parsed"
+            } catch { return error.message }
+        }
+        #expect(message("1e400") == "Number 1e400 is out of range at line 1, column 1")
+        let long = "1" + String(repeating: "0", count: 100_000) + "e1"
+        #expect(message("[" + long + "]") == "Number 100000000000000000000000…000000e1 (100003 characters) is out of range at line 1, column 2")
+    }
+
     @Test func lastRepeatedMemberWins() throws {
         #expect(try parse(#"{"a": 1, "a": 2}"#)["a"] == .number(2))
     }
