@@ -866,7 +866,19 @@ extension CompiledScene {
             var note = "Its \(axisName) constraints: " + shown.joined(separator: ", ")
             if involved.count > shown.count { note += " and \(involved.count - shown.count) more" }
             notes.append(note)
-            notes.append("Fix it with a required constraint on its \(field), or give tied constraints different priorities")
+            let sizesOnly = involved.allSatisfy { index in
+                if case .intrinsic = constraints[index].words { return true } else { return false }
+            }
+            if sizesOnly && (field == "x" || field == "y") {
+                // Hugging and compression resistance give a size: no tie to break, nothing
+                // places the view (LayoutGuideTests.safeAreaDefinitionsComeFirstAndMentionsFollowThem).
+                let (edge, example) = isHorizontal ? ("leading, centerX or trailing", "\(name).leading == superview.leading + 16")
+                                                   : ("top, centerY or bottom", "\(name).top == superview.top + 16")
+                notes.append("Nothing places it: these give only its \(isHorizontal ? "width" : "height"). "
+                    + "Fix it with a required constraint on its \(edge), such as '\(example)'")
+            } else {
+                notes.append("Fix it with a required constraint on its \(field), or give tied constraints different priorities")
+            }
         }
         return LayoutDiagnostic(severity: severity, code: .ambiguousLayout, message: message, view: name, attribute: field, notes: notes)
     }

@@ -137,7 +137,8 @@ struct LayoutGuideTests {
         #expect(result.frame("a").y == 47)
         #expect(result.frame("a").width == 100)
         let x = try #require(result.diagnostics.first { $0.view == "a" && $0.attribute == "x" })
-        #expect(x.notes.first == "Its horizontal constraints: 'a.width >= 100 @750' (a.compressionResistance.horizontal), 'a.width <= 100 @250' (a.hugging.horizontal)")
+        #expect(x.notes == ["Its horizontal constraints: 'a.width >= 100 @750' (a.compressionResistance.horizontal), 'a.width <= 100 @250' (a.hugging.horizontal)",
+                            "Nothing places it: these give only its width. Fix it with a required constraint on its leading, centerX or trailing, such as 'a.leading == superview.leading + 16'"])
     }
 
     @Test func safeAreaFollowsSizesAndFittedSizes() throws {
