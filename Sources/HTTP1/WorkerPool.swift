@@ -41,6 +41,11 @@ final class WorkerPool: Sendable {
             return !isLarge && !spareBusy && runningLarge == threadCount
         }
 
+        /// Whether a queued job may start now.
+        var hasStartable: Bool {
+            (!small.isEmpty && mayStart(large: false)) || (!large.isEmpty && mayStart(large: true))
+        }
+
         /// Takes the oldest job allowed to start, counting it as running; `nil` when none may.
         func take() -> Job? {
             let smallHead = small.peek().flatMap { mayStart(large: false) ? $0 : nil }
@@ -129,7 +134,8 @@ final class WorkerPool: Sendable {
         let entry = Job(sequence: shared.submitted, isLarge: isLarge, run: job)
         shared.submitted += 1
         if isLarge { shared.large.append(entry) } else { shared.small.append(entry) }
-        shared.condition.signal()
+        // A job that may not start yet is taken by the thread that finishes one.
+        if shared.hasStartable { shared.condition.signal() }
         shared.condition.unlock()
     }
 
@@ -157,7 +163,9 @@ final class WorkerPool: Sendable {
                 if next != nil { break }
                 shared.condition.wait()
             }
-            if next != nil && !(shared.small.isEmpty && shared.large.isEmpty) { shared.condition.signal() }
+            // Only when another job may start: under a backlog of small jobs, waking the
+            // spare for each would cost a futile context switch per request.
+            if next != nil && shared.hasStartable { shared.condition.signal() }
             shared.condition.unlock()
             guard let job = next else { return }
             job.run()
