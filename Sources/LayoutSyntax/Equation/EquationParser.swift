@@ -57,6 +57,12 @@ public struct EquationParser: Sendable {
 /// The named priorities (Apple's `UILayoutPriority` constants).
 let namedPriorities: [(String, Double)] = [("required", 1000), ("high", 750), ("low", 250), ("fittingSize", 50)]
 
+/// UIKit's names of the same priorities (`UILayoutPriority.defaultHigh`, `.defaultLow`,
+/// `.fittingSizeLevel`), as a `priority` member takes them. An equation reads them after
+/// its metrics, so a metric of one of these names keeps its meaning
+/// (EquationParserTests.uikitPriorityNamesAfterMetrics).
+let uikitPriorityNames: [(String, Double)] = [("defaultHigh", 750), ("defaultLow", 250), ("fittingSizeLevel", 50)]
+
 /// "did you mean" notes for an unknown metric; candidates sorted so dictionary order never shows.
 func metricSuggestion(for name: String, in options: ParseOptions, collector: inout DiagnosticCollector) -> [String] {
     guard collector.admitsSuggestion(among: options.metrics.count) else { return [] }
@@ -231,6 +237,8 @@ struct EquationRun {
                 value = named.1
             } else if let metric = options.metric(named: name) {
                 value = metric
+            } else if cursor.lastWordIsASCII, let named = uikitPriorityNames.first(where: { $0.0.lowercased() == name.lowercased() }) {
+                value = named.1
             } else {
                 // The did-you-mean ends the message, as for a `priority` member's value.
                 var suggestion = ""

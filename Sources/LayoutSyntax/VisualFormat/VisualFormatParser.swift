@@ -561,7 +561,7 @@ struct VisualFormatRun {
         guard collector.diagnostics.count < ParseResult.maximumDiagnostics else { return .invalid }
         var notes = suggestion(for: name, includingViews: suggestingViews)
         // Equations name priorities (`@high`); Apple's VFL takes a number or a metric.
-        if isPriority, let named = namedPriorities.first(where: { $0.0.lowercased() == name.lowercased() }) {
+        if isPriority, let named = (namedPriorities + uikitPriorityNames).first(where: { $0.0.lowercased() == name.lowercased() }) {
             notes.append("named priorities are for equations; in VFL write the number (\(name) is \(ConstraintText.format(named.1))) or define a metric")
         } else if isPriority && isView(name) {
             notes.append("'\(Diagnostic.echo(name))' is a view, and a priority is a number or a metric")

@@ -117,6 +117,19 @@ struct EquationParserTests {
         #expect(constraint.priority == expected)
     }
 
+    /// UIKit's `defaultHigh`, `defaultLow` and `fittingSizeLevel` are read as a `priority`
+    /// member reads them, after the scene's metrics: a metric of that name keeps its value.
+    @Test func uikitPriorityNamesAfterMetrics() throws {
+        for (source, expected) in [("a.width == 10 @defaultHigh", 750.0), ("a.width == 10 @defaultlow", 250.0),
+                                   ("a.width == 10 ~fittingSizeLevel", 50.0)] {
+            let result = parse(source)
+            #expect(result.diagnostics == [], "\(source)")
+            #expect(result.constraints.first?.priority == expected, "\(source)")
+        }
+        let shadowed = EquationParser(options: ParseOptions(metrics: ["defaultHigh": 600])).parse("a.width == 10 @defaultHigh")
+        #expect(shadowed.constraints.first?.priority == 600)
+    }
+
     /// SwiftLayoutConstraints' `~==`, `~>=`, `~<=` are the relations `==`, `>=`, `<=`
     /// (the contract's "The equations"), with or without a Cartography priority after.
     @Test("SwiftLayoutConstraints' relations", arguments: [

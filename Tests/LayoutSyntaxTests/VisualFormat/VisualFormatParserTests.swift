@@ -257,6 +257,8 @@ struct VisualFormatParserTests {
         let named = try #require(VisualFormatParser().parse("H:|[red(10@high)]").diagnostics.first)
         #expect(named.message == #"Encountered metric with name "high", but value was not specified in metrics or views dictionaries"#)
         #expect(named.notes == ["named priorities are for equations; in VFL write the number (high is 750) or define a metric"])
+        let uikit = try #require(VisualFormatParser().parse("H:|[red(10@defaultHigh)]").diagnostics.first)
+        #expect(uikit.notes == ["named priorities are for equations; in VFL write the number (defaultHigh is 750) or define a metric"])
         let strict = try #require(VisualFormatParser().parse("H:[red(>10)]").diagnostics.first)
         #expect(strict.message == "Unknown relation. Must be ==, >=, or <=")
         #expect(strict.notes == ["'>': there are no strict inequalities: use '>='"])
