@@ -473,6 +473,34 @@ struct ImportServiceTests {
         #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
     }
 
+    /// With `?intrinsic=measured` a solved hierarchy answers its labels' `text` as `/solve`
+    /// does, and lint warns of a label whose text is truncated in its frame, unless it is
+    /// hidden: here one line of 80 characters in 288 points.
+    @Test func measuredLabelsAnswerTheirTextAndTruncatedOnesAreLinted() throws {
+        let text = String(repeating: "Truncated ", count: 8)
+        func labelled(hidden: Bool) -> String {
+            Self.document().replacingOccurrences(
+                of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#,
+                with: #"<label userLabel="box" text="\#(text)" numberOfLines="1" \#(hidden ? #"hidden="YES" "# : "")translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#)
+                .replacingOccurrences(of: #"height="60"/></view>"#, with: #"height="60"/></label>"#)
+        }
+        let response = post("/import?solve=true&intrinsic=measured", labelled(hidden: false))
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["text"] == .object([("box", .object([("lines", .number(1)), ("truncated", .bool(true))]))]))
+        func lint(_ document: String) throws -> [String] {
+            let outcome = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest(solves: true, measuresLabels: true))
+            return LayoutdCommand.lintProblems(outcome).map { $0.rendered(file: "Box.xib") }
+        }
+        #expect(try lint(labelled(hidden: false)) == [
+            #"Box.xib:6: warning: view: box: Text of "box" will be truncated at run time: its frame shows 1 line"#,
+        ])
+        #expect(try lint(labelled(hidden: true)) == [])
+        // Recorded sizes (the default) measure nothing: no `text`.
+        let recorded = try #require(Self.item(try JSONParser().parse(post("/import?solve=true", labelled(hidden: false)).body)["hierarchies"], 0))
+        #expect(recorded["text"] == nil)
+    }
+
     /// A label whose text is attributed (`<attributedString key="attributedText">`, its
     /// fragments' `content` attributes or `<string key="content">` children) is named and
     /// measured by that text, in its first fragment's font: the same frame as the scene

@@ -153,7 +153,8 @@ extension LayoutdCommand {
     /// hierarchy in document order: each
     /// fault of the document (an `invalid_document` warning, at its line, on the view it
     /// concerns), each misplaced view (a warning, Xcode's "Frame for "VIEW" will be
-    /// different at run time"), each conflict (an error at the broken constraint's line,
+    /// different at run time"), each label measured with `--intrinsic measured` whose text is
+    /// truncated in its solved frame and that is not hidden (a warning), each conflict (an error at the broken constraint's line,
     /// naming the conflicting constraints), each view with ambiguous fields (an error,
     /// "Need constraints for: X position, width", Xcode's wording), and any other error
     /// diagnostic (at its constraint's element and on the view the constraint names first,
@@ -201,6 +202,15 @@ extension LayoutdCommand {
                 let recorded = describe(view.recorded), atRunTime = describe(view.solved)
                 problems.append(LintProblem(line: line(ofView: view.view), severity: "warning", hierarchy: hierarchy.name, view: view.view,
                                             message: "Frame for \"\(view.view)\" will be different at run time: recorded \(recorded), at run time \(atRunTime)"))
+            }
+            // Measured labels (`--intrinsic measured`) whose text does not fit the frame they
+            // get on this device; a hidden one is not drawn (ImportCommandTests.truncatedLabelsAreLinted).
+            if solved.text != nil, let layout = solved.layout, !layout.isRejected {
+                for label in layout.text where label.truncated && hierarchy.scene["views"]?[label.name]?["hidden"] != .bool(true) {
+                    let shown = label.lines == 1 ? "1 line" : "\(label.lines) lines"
+                    problems.append(LintProblem(line: line(ofView: label.name), severity: "warning", hierarchy: hierarchy.name, view: label.name,
+                                                message: "Text of \"\(label.name)\" will be truncated at run time: its frame shows \(shown)"))
+                }
             }
             func check(_ view: String) -> IBAmbiguityCheck? { ids[view].flatMap { imported.ambiguityChecks[$0] } }
             // `ignoreSizes` takes a view's size as given: its position is ambiguous when it is

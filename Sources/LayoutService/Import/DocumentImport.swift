@@ -358,6 +358,12 @@ extension SceneEngine {
                     writer.endObject()
                 }
                 writer.endArray()
+                // Labels measured (`intrinsic=measured`): their lines and truncation, as
+                // `/solve` answers them (ImportHandlerTests.measuredLabelsAnswerTheirText).
+                if solved.text != nil, let layout = solved.layout, !layout.isRejected {
+                    writer.key("text")
+                    writer.textResults(layout.text)
+                }
             }
             writer.endObject()
         }

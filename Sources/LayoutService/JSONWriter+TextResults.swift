@@ -1,0 +1,18 @@
+import LayoutCompiler
+
+extension JSONWriter {
+    /// Writes `labels` as the answer's `text` member's value: label name → `{"lines",
+    /// "truncated"}`, in the given order (``Layout/text`` is sorted by name). Shared by
+    /// `/solve` and `/import?solve=true` (openapi.yaml, `TextResults`).
+    mutating func textResults(_ labels: [LabelText]) {
+        beginObject()
+        for label in labels {
+            key(label.name)
+            beginObject()
+            key(plain: "lines"); number(Double(label.lines))
+            key(plain: "truncated"); bool(label.truncated)
+            endObject()
+        }
+        endObject()
+    }
+}
