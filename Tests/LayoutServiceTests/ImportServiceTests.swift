@@ -501,6 +501,37 @@ struct ImportServiceTests {
         #expect(recorded["text"] == nil)
     }
 
+    /// A scroll view's content layout guide that no constraint names has no size: Xcode lists
+    /// nothing for it, and neither does lint (NetNewsWire's Main.storyboard had such a line);
+    /// once a constraint of the document names it, its ambiguity is listed.
+    @Test func anUnusedContentLayoutGuideIsNotLinted() throws {
+        let scroll = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+        <device id="retina4_7" orientation="portrait"/><objects>
+        <view id="root-1"><rect key="frame" x="0" y="0" width="320" height="100"/>
+        <subviews>
+        <scrollView userLabel="scroll" translatesAutoresizingMaskIntoConstraints="NO" id="sv-1"><rect key="frame" x="0" y="0" width="320" height="100"/>
+        <viewLayoutGuide key="contentLayoutGuide" id="cg-1"/>
+        <viewLayoutGuide key="frameLayoutGuide" id="fg-1"/>
+        </scrollView>
+        </subviews>
+        <constraints>
+        <constraint firstItem="sv-1" firstAttribute="leading" secondItem="root-1" secondAttribute="leading" id="c-1"/>
+        <constraint firstItem="sv-1" firstAttribute="top" secondItem="root-1" secondAttribute="top" id="c-2"/>
+        <constraint firstItem="root-1" firstAttribute="trailing" secondItem="sv-1" secondAttribute="trailing" id="c-3"/>
+        <constraint firstItem="root-1" firstAttribute="bottom" secondItem="sv-1" secondAttribute="bottom" id="c-4"/>
+        </constraints>
+        </view></objects></document>
+        """
+        #expect(try Self.lint(scroll) == [])
+        let named = scroll.replacingOccurrences(of: "</constraints>", with: #"""
+        <constraint firstItem="cg-1" firstAttribute="width" constant="500" id="c-5"/>
+        </constraints>
+        """#)
+        #expect(try Self.lint(named) == ["Box.xib:7: error: view: scrollContentLayoutGuide: Need constraints for: height"])
+    }
+
     /// A label whose text is attributed (`<attributedString key="attributedText">`, its
     /// fragments' `content` attributes or `<string key="content">` children) is named and
     /// measured by that text, in its first fragment's font: the same frame as the scene
