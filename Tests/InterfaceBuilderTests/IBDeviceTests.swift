@@ -17,12 +17,12 @@ struct IBDeviceTests {
             <device id="retina6_12" orientation="portrait" appearance="light"/>
             <objects>
                 <tableViewCell contentMode="scaleToFill" id="cell-1" customClass="RowCell">
-                    <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
                     <tableViewCellContentView key="contentView" contentMode="center" tableViewCell="cell-1" id="cv-1">
-                        <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
                         <subviews>
                             <view translatesAutoresizingMaskIntoConstraints="NO" id="st-1">
-                                <rect key="frame" x="20" y="11" width="350" height="22"/>
+                                <rect key="frame" x="20" y="11" width="353" height="22"/>
                             </view>
                         </subviews>
                         <constraints>
@@ -46,7 +46,7 @@ struct IBDeviceTests {
             return (hierarchy.scene["container"]?["margins"], frames["view"])
         }
         let recorded = try solved(nil)
-        #expect(recorded.frame == Frame(x: 20, y: 11, width: 350, height: 22))
+        #expect(recorded.frame == Frame(x: 20, y: 11, width: 353, height: 22))
         let landscape = try solved("landscape")
         #expect(landscape.margins == recorded.margins)
         #expect(landscape.margins?["bottom"] == .number(11))
@@ -66,6 +66,16 @@ struct IBDeviceTests {
         #expect(try #require(IBDevice.named("retina4_7", orientation: "portrait")).safeAreaInsets == (20, 0, 0, 0))
         #expect(try #require(IBDevice.named("retina4_7", orientation: "landscape")).safeAreaInsets == (0, 0, 0, 0))
         #expect(try #require(IBDevice.named("ipad12_9rounded", orientation: "landscape")).safeAreaInsets == (24, 0, 20, 0))
+        // iPhone 14 Pro, 15, 16 (Dynamic Island): 393 × 852, not the 390 × 844 of retina6_0.
+        let island = try #require(IBDevice.named("retina6_12", orientation: "portrait"))
+        #expect((island.width, island.height, island.scale) == (393, 852, 3))
+        #expect(island.safeAreaInsets == (59, 0, 34, 0))
+        #expect(try #require(IBDevice.named("retina6_12", orientation: "landscape")).safeAreaInsets == (0, 59, 21, 59))
+        let islandMax = try #require(IBDevice.named("retina6_72", orientation: "portrait"))
+        #expect((islandMax.width, islandMax.height, islandMax.scale) == (430, 932, 3))
+        #expect(islandMax.safeAreaInsets == (59, 0, 34, 0))
+        let twelve = try #require(IBDevice.named("retina6_0", orientation: "portrait"))
+        #expect((twelve.width, twelve.height, twelve.safeAreaInsets.top) == (390, 844, 47))
         #expect(IBDevice.named("nokia3310", orientation: "portrait") == nil)
         #expect(IBDevice.ids.count == 23 && IBDevice.ids.first == "ipad10_2" && IBDevice.ids.last == "retina6_9")
     }
