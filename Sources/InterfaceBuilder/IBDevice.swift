@@ -87,8 +87,9 @@ public struct IBDevice: Sendable, Hashable {
     /// both sides in landscape, and the home indicator's 34 points below (21 in landscape);
     /// iPads keep 20 (24 on the rounded ones, with 20 for the home indicator). Values are
     /// UIKit's `safeAreaInsets` on each device family as Apple's simulators report them
-    /// (iOS 17); `IBDeviceTests` holds rows of the table. Used when a document is laid out
-    /// on a device other than its own, where its recorded frames say nothing.
+    /// (iOS 17); `IBDeviceTests` holds rows of the table. Used for a full-screen controller
+    /// view whose constraints do not tell its safe area, on the document's own device as on
+    /// another one (where its recorded frames say nothing).
     public var safeAreaInsets: (top: Double, left: Double, bottom: Double, right: Double) {
         let housing: Double? = switch id {
         case "retina5_9", "retina6_5": 44
