@@ -7,10 +7,16 @@ import Glibc
 /// hostile document stops at the first element past a bound, in time and memory linear in
 /// the bytes read up to there.
 public struct XMLLimits: Sendable, Hashable {
-    /// Elements open at once (the root is depth 1). libxml2 stops at 256 on its own
-    /// (`xmlParserMaxDepth` without `XML_PARSE_HUGE`); Interface Builder documents nest
-    /// about 30 deep.
+    /// Elements open at once (the root is depth 1), at most ``readerMaxDepth``. Interface
+    /// Builder documents nest about 30 deep; ``IBImportOptions/maxHierarchyDepth`` sets it
+    /// for an import.
     public var maxDepth = 128
+    /// Said after the refusal of an element past ``maxDepth`` (what the bound is and what
+    /// to do), or nil.
+    public var depthAdvice: String?
+    /// libxml2's own bound on open elements (`xmlParserMaxDepth` without `XML_PARSE_HUGE`,
+    /// which is never set): a ``maxDepth`` above it is never reached.
+    public static let readerMaxDepth = 256
     /// Elements in the whole document (the corpus's largest storyboard has about 4,000).
     public var maxElements = 200_000
     /// Attributes on one element.
@@ -195,6 +201,13 @@ private struct TreeBuilder {
                         message: "The document ends before <\(unclosed.name)> (line \(unclosed.line)) is closed",
                         line: errorLine))
                 }
+                // libxml2's own depth bound (readerMaxDepth, XML_ERR_INTERNAL_ERROR, 1) can
+                // stop its parser, which reads ahead of this loop, before this loop meets the
+                // element past maxDepth (at most readerMaxDepth): the refusal is ours.
+                // SafeXMLTests.libxml2sDepthBoundIsToldAsOurs.
+                if error?.code == 1, error?.message.hasPrefix("Excessive depth in document") == true {
+                    return .failure(XMLReadError(message: depthMessage, line: errorLine))
+                }
                 // XML_ERR_DOCUMENT_EMPTY (4) for bytes that are there: they did not decode.
                 if error?.code == 4 {
                     return .failure(XMLReadError(
@@ -232,11 +245,17 @@ private struct TreeBuilder {
         return .success(root)
     }
 
+    /// The refusal of an element nested deeper than `limits.maxDepth` (or than libxml2's
+    /// own bound, which is not below it), with the limits' advice.
+    var depthMessage: String {
+        "Elements nested more than \(min(limits.maxDepth, XMLLimits.readerMaxDepth)) deep" + (limits.depthAdvice.map { ": " + $0 } ?? "")
+    }
+
     /// Reads the current start tag; returns a problem message when a bound is passed.
     mutating func openElement() -> String? {
         elementCount += 1
         if elementCount > limits.maxElements { return "More than \(limits.maxElements) elements" }
-        if open.count + 1 > limits.maxDepth { return "Elements nested more than \(limits.maxDepth) deep" }
+        if open.count + 1 > limits.maxDepth { return depthMessage }
         let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
         var element = XMLElement(name: name, line: line)
         let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1

@@ -81,6 +81,32 @@ struct SafeXMLTests {
         #expect(shallow.message == "Elements nested more than 5 deep")
     }
 
+    /// libxml2 stops its parser past 256 open elements on its own, reading ahead of the
+    /// bound's check: the refusal is the bound's, with its advice.
+    @Test func libxml2sDepthBoundIsToldAsOurs() throws {
+        var limits = XMLLimits()
+        limits.maxDepth = XMLLimits.readerMaxDepth
+        limits.depthAdvice = "flatten it"
+        let text = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        #expect(try failure(text, limits: limits).message == "Elements nested more than 256 deep: flatten it")
+    }
+
+    /// The depth bound of an Interface Builder import: two elements per view level of
+    /// `--max-hierarchy-depth` plus 32, at most libxml2's 256; setting the hierarchy depth
+    /// sets it.
+    @Test func theImportsDepthBoundFollowsTheHierarchyDepth() {
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 64) == 160)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 111) == 254)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 112) == 256)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: Int.max) == 256)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: -1) == 32)
+        var options = IBImportOptions()
+        #expect(options.limits.maxDepth == 160)
+        options.maxHierarchyDepth = 10
+        #expect(options.limits.maxDepth == 52)
+        #expect(options.limits.depthAdvice?.contains("twice --max-hierarchy-depth (10) plus 32 elements") == true)
+    }
+
     @Test func elementCountAndAttributeSizeAreBounded() throws {
         var limits = XMLLimits()
         limits.maxElements = 3
