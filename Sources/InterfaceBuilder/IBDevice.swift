@@ -1,7 +1,9 @@
 /// An Interface Builder device (`<device id="…" orientation="…">`): its screen in points and
 /// its scale. Sizes are UIKit's `UIScreen.main.bounds` in portrait for the device family
-/// Interface Builder names by that id (Apple's "Human Interface Guidelines", device screen
-/// sizes); `IBDeviceTests` holds the table's rows the corpus uses.
+/// Interface Builder names by that id (Apple's Human Interface Guidelines, "Layout",
+/// "iOS, iPadOS device screen sizes":
+/// https://developer.apple.com/design/human-interface-guidelines/layout#Specifications);
+/// `IBDeviceTests` holds the table's rows the corpus uses.
 public struct IBDevice: Sendable, Hashable {
     public var id: String
     public var orientation: String
@@ -63,7 +65,9 @@ public struct IBDevice: Sendable, Hashable {
         ("retina5_9", 375, 812, 3),
         ("retina6_0", 390, 844, 3),
         ("retina6_1", 414, 896, 2),
-        ("retina6_12", 390, 844, 3),
+        // iPhone 14 Pro, 15, 15 Pro, 16 (1179 × 2556 pixels); the corpus's retina6_12
+        // documents record 393 × 852 roots.
+        ("retina6_12", 393, 852, 3),
         ("retina6_3", 402, 874, 3),
         ("retina6_5", 414, 896, 3),
         // iPhone Air (6.5-inch, 1260 × 2736 pixels): Xcode 26 names it `retina6_54`.
@@ -83,15 +87,18 @@ public struct IBDevice: Sendable, Hashable {
     /// both sides in landscape, and the home indicator's 34 points below (21 in landscape);
     /// iPads keep 20 (24 on the rounded ones, with 20 for the home indicator). Values are
     /// UIKit's `safeAreaInsets` on each device family as Apple's simulators report them
-    /// (iOS 17); `IBDeviceTests` holds rows of the table. Used when a document is laid out
-    /// on a device other than its own, where its recorded frames say nothing.
+    /// (iOS 17); `IBDeviceTests` holds rows of the table. Used for a full-screen controller
+    /// view whose constraints do not tell its safe area, on the document's own device as on
+    /// another one (where its recorded frames say nothing).
     public var safeAreaInsets: (top: Double, left: Double, bottom: Double, right: Double) {
         let housing: Double? = switch id {
         case "retina5_9", "retina6_5": 44
         case "retina6_1": 48
         case "retina5_4": 50
-        case "retina6_0", "retina6_12", "retina6_7": 47
-        case "retina6_72": 59
+        case "retina6_0", "retina6_7": 47
+        // The Dynamic Island's devices (retina6_12: iPhone 14 Pro, 15, 15 Pro, 16;
+        // retina6_72: iPhone 14 Pro Max, 15 Plus, 15 Pro Max, 16 Plus).
+        case "retina6_12", "retina6_72": 59
         case "retina6_3", "retina6_9": 62
         default: nil
         }

@@ -100,8 +100,52 @@ public struct IBImportError: Error, Sendable, Equatable {
 
 /// How recorded facts stand in for what a document does not hold.
 public struct IBImportOptions: Sendable {
-    /// Bounds on the XML read.
-    public var limits = XMLLimits()
+    /// Bounds on the XML read; its `maxDepth` follows ``maxHierarchyDepth``.
+    public var limits = Self.xmlLimits(forHierarchyDepth: SceneLimits().maxHierarchyDepth)
+    /// Depth of the view hierarchies read (`--max-hierarchy-depth`,
+    /// ``SceneLimits/maxHierarchyDepth``; default 64). Setting it sets `limits.maxDepth` to
+    /// ``xmlDepth(forHierarchyDepth:)``, so that a hierarchy deeper than it is imported with
+    /// the note of `/solve`'s limit rather than refused by the XML read.
+    public var maxHierarchyDepth = SceneLimits().maxHierarchyDepth {
+        didSet {
+            let derived = Self.xmlLimits(forHierarchyDepth: maxHierarchyDepth)
+            (limits.maxDepth, limits.depthAdvice) = (derived.maxDepth, derived.depthAdvice)
+        }
+    }
+    /// Elements around a view hierarchy and inside its deepest view that the XML depth
+    /// bound allows beyond two per level: the document's own (`<document>`, `<scenes>`,
+    /// `<scene>`, `<objects>`, a controller; a table's `<prototypes>` and cell, about 11
+    /// above a cell's content view) and a view's content (`<state>`, `<attributedString>`,
+    /// `<fragment>`, `<attributes>`, `<font>`, about 6).
+    public static let xmlWrapperDepth = 32
+
+    /// The XML depth bound for view hierarchies `hierarchyDepth` levels deep: each level is
+    /// two elements (a `<view>` in its parent's `<subviews>`), plus ``xmlWrapperDepth``; at
+    /// most ``XMLLimits/readerMaxDepth`` (256), which fixes the memory and recursion of a
+    /// read whatever the flag says (a bound reached from a hierarchy depth of 112).
+    public static func xmlDepth(forHierarchyDepth hierarchyDepth: Int) -> Int {
+        let levels = max(0, hierarchyDepth)
+        guard levels < (XMLLimits.readerMaxDepth - xmlWrapperDepth) / 2 else { return XMLLimits.readerMaxDepth }
+        return 2 * levels + xmlWrapperDepth
+    }
+
+    /// Default ``XMLLimits`` with the depth bound of ``xmlDepth(forHierarchyDepth:)`` and
+    /// its advice (what the bound is, what to do).
+    static func xmlLimits(forHierarchyDepth hierarchyDepth: Int) -> XMLLimits {
+        var limits = XMLLimits()
+        limits.maxDepth = xmlDepth(forHierarchyDepth: hierarchyDepth)
+        let raisable = (XMLLimits.readerMaxDepth - xmlWrapperDepth) / 2
+        if limits.maxDepth < XMLLimits.readerMaxDepth {
+            limits.depthAdvice = "an Interface Builder document may nest twice --max-hierarchy-depth (\(hierarchyDepth)) plus "
+                + "\(xmlWrapperDepth) elements, as each view level is two (<view> in <subviews>); flatten the view hierarchy "
+                + "or raise --max-hierarchy-depth (up to \(raisable) raises this bound)"
+        } else {
+            limits.depthAdvice = "an Interface Builder document may nest at most \(XMLLimits.readerMaxDepth) elements whatever "
+                + "--max-hierarchy-depth allows (\(hierarchyDepth)), as each view level is two (<view> in <subviews>); "
+                + "flatten the view hierarchy"
+        }
+        return limits
+    }
     /// The device to lay the document out for (`?device=`, `?orientation=`), from
     /// ``IBDevice/named(_:orientation:)``; `nil` for the document's own. On another
     /// device, a hierarchy as wide as the document's screen takes the new screen's width

@@ -7,10 +7,16 @@ import Glibc
 /// hostile document stops at the first element past a bound, in time and memory linear in
 /// the bytes read up to there.
 public struct XMLLimits: Sendable, Hashable {
-    /// Elements open at once (the root is depth 1). libxml2 stops at 256 on its own
-    /// (`xmlParserMaxDepth` without `XML_PARSE_HUGE`); Interface Builder documents nest
-    /// about 30 deep.
+    /// Elements open at once (the root is depth 1), at most ``readerMaxDepth``. Interface
+    /// Builder documents nest about 30 deep; ``IBImportOptions/maxHierarchyDepth`` sets it
+    /// for an import.
     public var maxDepth = 128
+    /// Said after the refusal of an element past ``maxDepth`` (what the bound is and what
+    /// to do), or nil.
+    public var depthAdvice: String?
+    /// libxml2's own bound on open elements (`xmlParserMaxDepth` without `XML_PARSE_HUGE`,
+    /// which is never set): a ``maxDepth`` above it is never reached.
+    public static let readerMaxDepth = 256
     /// Elements in the whole document (the corpus's largest storyboard has about 4,000).
     public var maxElements = 200_000
     /// Attributes on one element.
@@ -124,6 +130,57 @@ public enum SafeXML {
         return nil
     }
 
+    /// The first byte of an 8-bit encoded document (UTF-8, ASCII, Latin-1) that is a C0
+    /// control character XML 1.0 does not allow (every one but tab, line feed and carriage
+    /// return; production `Char`), with its line; nil when there is none, for a document
+    /// in UTF-16 or UTF-32 (a byte-order mark or a zero among its first four bytes), whose
+    /// units hold zero bytes, and for bytes that do not start as XML does (with `<` after
+    /// white space and a UTF-8 byte-order mark): those are not read as text at all. libxml2 names such a byte by what it was parsing ("Couldn't
+    /// find end of Start Tag view"). SafeXMLTests.controlCharactersAreNamed.
+    static func controlCharacter(_ bytes: [UInt8]) -> (byte: UInt8, line: Int)? {
+        let head = bytes.prefix(4)
+        if head.starts(with: [0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE]) || head.contains(0) { return nil }
+        let start = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        guard bytes[start...].first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "<") else { return nil }
+        var line = 1
+        for byte in bytes where byte < 0x20 {
+            switch byte {
+            case UInt8(ascii: "\n"): line += 1
+            case UInt8(ascii: "\t"), UInt8(ascii: "\r"): continue
+            default: return (byte, line)
+            }
+        }
+        return nil
+    }
+
+    static func controlMessage(_ byte: UInt8) -> String {
+        byte == 0
+            ? "The document holds a NUL character (a zero byte), which XML does not allow"
+            : "The document holds the control character \(codePoint(UInt32(byte))), which XML does not allow"
+    }
+
+    /// `U+` and at least four hexadecimal digits.
+    static func codePoint(_ value: UInt32) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// libxml2's refusal of a character reference (`&#0;`, `&#xD800;`, `&#x110000;`) named
+    /// by what it refuses, not by libxml2's function (`xmlParseCharRef: invalid xmlChar
+    /// value 0`); nil for any other message. SafeXMLTests.characterReferencesAreNamed.
+    static func characterReferenceMessage(_ libxml2: String) -> String? {
+        for function in ["xmlParseCharRef: ", "xmlParseStringCharRef: "] where libxml2.hasPrefix(function) {
+            let rest = libxml2.dropFirst(function.count)
+            if rest.hasPrefix("invalid xmlChar value "), let value = UInt32(rest.dropFirst("invalid xmlChar value ".count)) {
+                return "The document holds a character reference to \(codePoint(value)) (&#\(value);), a character XML does not allow"
+            }
+            if rest == "character reference out of bounds" {
+                return "The document holds a character reference beyond U+10FFFF, the last character, which XML does not allow"
+            }
+        }
+        return nil
+    }
+
     /// Parses `bytes` as one XML document and returns its root element.
     ///
     /// - Throws: ``XMLReadError`` naming the line: not well-formed XML, a DTD or entity
@@ -135,6 +192,9 @@ public enum SafeXML {
         guard bytes.count <= Int(Int32.max) else { throw XMLReadError(message: "The document is too large", line: 0) }
         if let line = doctypeLine(bytes) {
             throw XMLReadError(message: doctypeMessage, line: line)
+        }
+        if let (byte, line) = controlCharacter(bytes) {
+            throw XMLReadError(message: controlMessage(byte), line: line)
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOERROR.rawValue
                             | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
@@ -195,6 +255,16 @@ private struct TreeBuilder {
                         message: "The document ends before <\(unclosed.name)> (line \(unclosed.line)) is closed",
                         line: errorLine))
                 }
+                // libxml2's own depth bound (readerMaxDepth, XML_ERR_INTERNAL_ERROR, 1) can
+                // stop its parser, which reads ahead of this loop, before this loop meets the
+                // element past maxDepth (at most readerMaxDepth): the refusal is ours.
+                // SafeXMLTests.libxml2sDepthBoundIsToldAsOurs.
+                if error?.code == 1, error?.message.hasPrefix("Excessive depth in document") == true {
+                    return .failure(XMLReadError(message: depthMessage, line: errorLine))
+                }
+                if let message = error.flatMap({ SafeXML.characterReferenceMessage($0.message) }) {
+                    return .failure(XMLReadError(message: message, line: errorLine))
+                }
                 // XML_ERR_DOCUMENT_EMPTY (4) for bytes that are there: they did not decode.
                 if error?.code == 4 {
                     return .failure(XMLReadError(
@@ -232,11 +302,17 @@ private struct TreeBuilder {
         return .success(root)
     }
 
+    /// The refusal of an element nested deeper than `limits.maxDepth` (or than libxml2's
+    /// own bound, which is not below it), with the limits' advice.
+    var depthMessage: String {
+        "Elements nested more than \(min(limits.maxDepth, XMLLimits.readerMaxDepth)) deep" + (limits.depthAdvice.map { ": " + $0 } ?? "")
+    }
+
     /// Reads the current start tag; returns a problem message when a bound is passed.
     mutating func openElement() -> String? {
         elementCount += 1
         if elementCount > limits.maxElements { return "More than \(limits.maxElements) elements" }
-        if open.count + 1 > limits.maxDepth { return "Elements nested more than \(limits.maxDepth) deep" }
+        if open.count + 1 > limits.maxDepth { return depthMessage }
         let name = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
         var element = XMLElement(name: name, line: line)
         let isEmpty = xmlTextReaderIsEmptyElement(reader) == 1

@@ -99,9 +99,10 @@ extension SceneBuilder {
     /// The safe-area insets of the root: back-solved from the recorded frames where required
     /// `==` constraints with multiplier 1 tie an edge of the safe area (or the facing edge of
     /// a controller's top or bottom layout guide) to an edge of a view
-    /// (the most frequent value per edge; ties to the smaller), else from the device (a
-    /// controller's root view: 20 points of status bar on screens without a sensor housing,
-    /// 44 top and 34 bottom with one, in portrait), else 0.
+    /// (the most frequent value per edge; ties to the smaller), else, for a controller's
+    /// root view that fills the document's screen, the device table's
+    /// (``IBDevice/safeAreaInsets``; 44 deep for a `retina6_1` document of an Xcode before
+    /// ``notch48ToolsVersion``) with the bars of ``bars(of:device:pushed:)``, else 0.
     mutating func inferSafeArea() -> (top: Double, left: Double, bottom: Double, right: Double) {
         let width = views[0].frame.width, height = views[0].frame.height
         var votes: [String: [Double: Int]] = [:]
@@ -137,32 +138,45 @@ extension SceneBuilder {
             let rounded = (inset * 1000).rounded() / 1000
             votes[edge, default: [:]][rounded, default: 0] += 1
         }
+        var table = (top: 0.0, left: 0.0, bottom: 0.0, right: 0.0)
+        var source = "the device table"
+        if root.isControllerView, let device, width == device.width, height == device.height {
+            // The table retargeting uses too, so the own device and `?device=` agree
+            // (IBDeviceTests.theOwnDeviceTakesTheTablesSafeArea).
+            table = device.safeAreaInsets
+            if device.id == "retina6_1", toolsVersion > 0, toolsVersion < Self.notch48ToolsVersion {
+                // Xcode before 14 drew the iPhone 11's housing 44 deep (the corpus's
+                // retina6_1 documents of toolsVersion 17701 and 20037 record 44, that of
+                // 22154 records 48; IBDeviceTests.olderXcodeDrewTheIPhone11With44).
+                table = device.orientation == "landscape" ? (0, 44, table.bottom, 44) : (44, 0, table.bottom, 0)
+                source = "the device table as Xcode before 14 drew it (44 deep, where UIKit has 48)"
+            }
+            let bars = Self.bars(of: root.controller, device: device, pushed: root.isPushed)
+            if bars.top > 0 {
+                table.top += bars.top
+                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller " + (root.isPushed ? "is pushed by a show segue onto a navigation controller's stack)" : "has a navigationItem)"))
+            }
+            if bars.bottom > 0 {
+                table.bottom += bars.bottom
+                notes.append("A tab bar of \(JSONWriter.format(bars.bottom)) points is taken to cover the bottom (the controller has a tabBarItem)")
+            }
+        }
         func chosen(_ edge: String, fallback: Double, what: String) -> Double {
             if let counts = votes[edge], let best = counts.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }).first {
                 notes.append("Safe area \(what) inset \(JSONWriter.format(best.key)) back-solved from the recorded frames")
                 return best.key
             }
-            if fallback != 0 { notes.append("Safe area \(what) inset \(JSONWriter.format(fallback)) taken from the device table") }
+            if fallback != 0 { notes.append("Safe area \(what) inset \(JSONWriter.format(fallback)) taken from " + source) }
             return fallback
         }
-        var top = 0.0, bottom = 0.0
-        if root.isControllerView, let device, width == device.width, height == device.height {
-            let notched = device.orientation == "portrait" && device.height >= 812 && device.width < 700
-            top = notched ? 44 : (device.orientation == "portrait" || device.width >= 700 ? 20 : 0)
-            bottom = notched ? 34 : 0
-            let bars = Self.bars(of: root.controller, device: device, pushed: root.isPushed)
-            if bars.top > 0 {
-                top += bars.top
-                notes.append("A navigation bar of \(JSONWriter.format(bars.top)) points is taken to cover the top (the controller " + (root.isPushed ? "is pushed by a show segue onto a navigation controller's stack)" : "has a navigationItem)"))
-            }
-            if bars.bottom > 0 {
-                bottom = (notched ? 34 : 0) + bars.bottom
-                notes.append("A tab bar of \(JSONWriter.format(bars.bottom)) points is taken to cover the bottom (the controller has a tabBarItem)")
-            }
-        }
-        return (chosen("top", fallback: top, what: "top"), chosen("left", fallback: 0, what: "left"),
-                chosen("bottom", fallback: bottom, what: "bottom"), chosen("right", fallback: 0, what: "right"))
+        return (chosen("top", fallback: table.top, what: "top"), chosen("left", fallback: table.left, what: "left"),
+                chosen("bottom", fallback: table.bottom, what: "bottom"), chosen("right", fallback: table.right, what: "right"))
     }
+
+    /// The first `toolsVersion` of Xcode 14 (21000; Xcode 13's last is 20xxx): documents of
+    /// an earlier Xcode record a `retina6_1` (iPhone 11, XR) safe area 44 deep at the top,
+    /// where UIKit (and the device table) has 48.
+    static let notch48ToolsVersion = 21000
 
     /// The bars UIKit puts over a storyboard controller's root view, which its safe area
     /// excludes: a navigation bar when the controller has a `<navigationItem>` (it is shown

@@ -17,12 +17,12 @@ struct IBDeviceTests {
             <device id="retina6_12" orientation="portrait" appearance="light"/>
             <objects>
                 <tableViewCell contentMode="scaleToFill" id="cell-1" customClass="RowCell">
-                    <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                    <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
                     <tableViewCellContentView key="contentView" contentMode="center" tableViewCell="cell-1" id="cv-1">
-                        <rect key="frame" x="0.0" y="0.0" width="390" height="44"/>
+                        <rect key="frame" x="0.0" y="0.0" width="393" height="44"/>
                         <subviews>
                             <view translatesAutoresizingMaskIntoConstraints="NO" id="st-1">
-                                <rect key="frame" x="20" y="11" width="350" height="22"/>
+                                <rect key="frame" x="20" y="11" width="353" height="22"/>
                             </view>
                         </subviews>
                         <constraints>
@@ -46,7 +46,7 @@ struct IBDeviceTests {
             return (hierarchy.scene["container"]?["margins"], frames["view"])
         }
         let recorded = try solved(nil)
-        #expect(recorded.frame == Frame(x: 20, y: 11, width: 350, height: 22))
+        #expect(recorded.frame == Frame(x: 20, y: 11, width: 353, height: 22))
         let landscape = try solved("landscape")
         #expect(landscape.margins == recorded.margins)
         #expect(landscape.margins?["bottom"] == .number(11))
@@ -66,8 +66,73 @@ struct IBDeviceTests {
         #expect(try #require(IBDevice.named("retina4_7", orientation: "portrait")).safeAreaInsets == (20, 0, 0, 0))
         #expect(try #require(IBDevice.named("retina4_7", orientation: "landscape")).safeAreaInsets == (0, 0, 0, 0))
         #expect(try #require(IBDevice.named("ipad12_9rounded", orientation: "landscape")).safeAreaInsets == (24, 0, 20, 0))
+        // iPhone 14 Pro, 15, 16 (Dynamic Island): 393 × 852, not the 390 × 844 of retina6_0.
+        let island = try #require(IBDevice.named("retina6_12", orientation: "portrait"))
+        #expect((island.width, island.height, island.scale) == (393, 852, 3))
+        #expect(island.safeAreaInsets == (59, 0, 34, 0))
+        #expect(try #require(IBDevice.named("retina6_12", orientation: "landscape")).safeAreaInsets == (0, 59, 21, 59))
+        let islandMax = try #require(IBDevice.named("retina6_72", orientation: "portrait"))
+        #expect((islandMax.width, islandMax.height, islandMax.scale) == (430, 932, 3))
+        #expect(islandMax.safeAreaInsets == (59, 0, 34, 0))
+        let twelve = try #require(IBDevice.named("retina6_0", orientation: "portrait"))
+        #expect((twelve.width, twelve.height, twelve.safeAreaInsets.top) == (390, 844, 47))
         #expect(IBDevice.named("nokia3310", orientation: "portrait") == nil)
         #expect(IBDevice.ids.count == 23 && IBDevice.ids.first == "ipad10_2" && IBDevice.ids.last == "retina6_9")
+    }
+
+    /// A storyboard whose controller's root view fills the screen of `device` and ties
+    /// nothing to its safe area, saved by the Xcode of `toolsVersion`.
+    static func bareScene(device: String, orientation: String = "portrait", toolsVersion: String = "22505") throws -> [UInt8] {
+        let screen = try #require(IBDevice.named(device, orientation: orientation))
+        return Array("""
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.Storyboard.XIB" version="3.0" toolsVersion="\(toolsVersion)" targetRuntime="iOS.CocoaTouch" useAutolayout="YES" useSafeAreas="YES">
+        <device id="\(device)" orientation="\(orientation)" appearance="light"/>
+        <scenes><scene sceneID="s1"><objects>
+        <viewController id="vc1" sceneMemberID="viewController">
+        <view key="view" contentMode="scaleToFill" id="root">
+        <rect key="frame" x="0.0" y="0.0" width="\(JSONWriter.format(screen.width))" height="\(JSONWriter.format(screen.height))"/>
+        <viewLayoutGuide key="safeArea" id="sa1"/>
+        </view></viewController></objects></scene></scenes></document>
+        """.utf8)
+    }
+
+    static func safeArea(_ document: [UInt8], on device: IBDevice? = nil) throws -> JSONValue? {
+        var options = IBImportOptions()
+        options.device = device
+        return try #require(try InterfaceBuilderImporter.importDocument(document, options: options).hierarchies.first)
+            .scene["container"]?["safeArea"]
+    }
+
+    static func insets(_ top: Double, _ left: Double, _ bottom: Double, _ right: Double) -> JSONValue {
+        .object([("top", .number(top)), ("left", .number(left)), ("bottom", .number(bottom)), ("right", .number(right))])
+    }
+
+    /// A full-screen controller view whose constraints do not tell its safe area takes the
+    /// table's on its own device, as it does laid out on that device with `?device=`.
+    @Test func theOwnDeviceTakesTheTablesSafeArea() throws {
+        for (id, orientation, expected) in [("retina6_0", "portrait", Self.insets(47, 0, 34, 0)),
+                                            ("retina6_1", "portrait", Self.insets(48, 0, 34, 0)),
+                                            ("retina6_12", "portrait", Self.insets(59, 0, 34, 0)),
+                                            ("retina6_12", "landscape", Self.insets(0, 59, 21, 59)),
+                                            ("retina4_7", "portrait", Self.insets(20, 0, 0, 0)),
+                                            ("ipad12_9rounded", "portrait", Self.insets(24, 0, 20, 0))] {
+            let document = try Self.bareScene(device: id, orientation: orientation)
+            #expect(try Self.safeArea(document) == expected, "\(id) \(orientation)")
+            #expect(try Self.safeArea(document, on: IBDevice.named(id, orientation: orientation)) == expected, "\(id) \(orientation) retargeted")
+        }
+    }
+
+    /// Xcode 12 and 13 drew the iPhone 11 (`retina6_1`) with a safe area 44 deep, as the
+    /// corpus's documents of those versions record it; Xcode 15 with UIKit's 48.
+    @Test func olderXcodeDrewTheIPhone11With44() throws {
+        #expect(try Self.safeArea(Self.bareScene(device: "retina6_1", toolsVersion: "17701")) == Self.insets(44, 0, 34, 0))
+        #expect(try Self.safeArea(Self.bareScene(device: "retina6_1", orientation: "landscape", toolsVersion: "20037")) == Self.insets(0, 44, 21, 44))
+        #expect(try Self.safeArea(Self.bareScene(device: "retina6_1", toolsVersion: "22154")) == Self.insets(48, 0, 34, 0))
+        let notes = try #require(try InterfaceBuilderImporter.importDocument(Self.bareScene(device: "retina6_1", toolsVersion: "17701")).hierarchies.first).notes
+        #expect(notes.first == "Safe area top inset 44 taken from the device table as Xcode before 14 drew it (44 deep, where UIKit has 48)")
+        // Only the iPhone 11's depth changed.
+        #expect(try Self.safeArea(Self.bareScene(device: "retina6_0", toolsVersion: "17701")) == Self.insets(47, 0, 34, 0))
     }
 
     /// A storyboard scene recorded on an iPhone 8 (375 × 667, safe area 20 at the top) laid

@@ -52,7 +52,7 @@ struct IBFuzzTests {
         #expect(IBFuzz.checkDocument(half) == nil)
         #expect(throws: IBImportError.self) { try InterfaceBuilderImporter.importDocument(half) }
 
-        // 400 views deep, past XMLLimits.maxDepth (128).
+        // 400 views deep, past the XML depth bound (IBImportOptions.xmlDepth, 160).
         let subviews = try #require(text.range(of: "<subviews>"))
         let deep = String(repeating: "<view id=\"d\"><subviews>", count: 400) + String(repeating: "</subviews></view>", count: 400)
         let deepened = Array((text[..<subviews.upperBound] + deep + text[subviews.upperBound...]).utf8)

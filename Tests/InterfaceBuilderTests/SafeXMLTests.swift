@@ -52,6 +52,37 @@ struct SafeXMLTests {
         #expect(error.line == 1)
     }
 
+    /// A NUL or another C0 control byte is named, at its line, not by what libxml2 was
+    /// parsing when it met it; UTF-16 text (zero bytes in its units) and bytes that are not
+    /// XML at all are left to libxml2.
+    @Test func controlCharactersAreNamed() throws {
+        let nul = "The document holds a NUL character (a zero byte), which XML does not allow"
+        for text in ["<document>\n<objects>\n<view\0 id=\"a\"/>", "<document>\n<objects>\n<view id=\"a\0\"/>", "<document>\n<objects>\n\0<view/>"] {
+            let error = try failure(text)
+            #expect(error.message == nul)
+            #expect(error.line == 3)
+        }
+        #expect(try failure("<a>\r\n<b id=\"\u{1}\"/></a>").message == "The document holds the control character U+0001, which XML does not allow")
+        #expect((try? SafeXML.parse(Array("<a>\t<b/>\r\n</a>\n".utf8)))?.children.map(\.name) == ["b"])
+        let utf16: [UInt8] = [0xFF, 0xFE] + "<a/>".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect((try? SafeXML.parse(utf16))?.name == "a")
+        var caught: XMLReadError?
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]
+        do { _ = try SafeXML.parse(png) } catch { caught = error }
+        #expect(caught?.message.hasPrefix("The document holds") == false)
+    }
+
+    /// libxml2's refusal of a character reference XML does not allow names the character,
+    /// not libxml2's function (`xmlParseCharRef: invalid xmlChar value 0`).
+    @Test func characterReferencesAreNamed() throws {
+        let zero = try failure("<document>\n<view userLabel=\"a&#0;b\"/></document>")
+        #expect(zero.message == "The document holds a character reference to U+0000 (&#0;), a character XML does not allow")
+        #expect(zero.line == 2)
+        #expect(try failure("<a>&#xD800;</a>").message == "The document holds a character reference to U+D800 (&#55296;), a character XML does not allow")
+        #expect(try failure("<a b=\"&#x110000;\"/>").message == "The document holds a character reference beyond U+10FFFF, the last character, which XML does not allow")
+        #expect(SafeXML.characterReferenceMessage("Opening and ending tag mismatch: a line 1 and b") == nil)
+    }
+
     @Test func billionLaughsIsRefusedAtTheDTD() throws {
         var text = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
         for level in 1...9 {
@@ -79,6 +110,32 @@ struct SafeXMLTests {
         limits.maxDepth = 5
         let shallow = try failure("<a><a><a><a><a><a/></a></a></a></a></a>", limits: limits)
         #expect(shallow.message == "Elements nested more than 5 deep")
+    }
+
+    /// libxml2 stops its parser past 256 open elements on its own, reading ahead of the
+    /// bound's check: the refusal is the bound's, with its advice.
+    @Test func libxml2sDepthBoundIsToldAsOurs() throws {
+        var limits = XMLLimits()
+        limits.maxDepth = XMLLimits.readerMaxDepth
+        limits.depthAdvice = "flatten it"
+        let text = String(repeating: "<a>", count: 300) + String(repeating: "</a>", count: 300)
+        #expect(try failure(text, limits: limits).message == "Elements nested more than 256 deep: flatten it")
+    }
+
+    /// The depth bound of an Interface Builder import: two elements per view level of
+    /// `--max-hierarchy-depth` plus 32, at most libxml2's 256; setting the hierarchy depth
+    /// sets it.
+    @Test func theImportsDepthBoundFollowsTheHierarchyDepth() {
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 64) == 160)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 111) == 254)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: 112) == 256)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: Int.max) == 256)
+        #expect(IBImportOptions.xmlDepth(forHierarchyDepth: -1) == 32)
+        var options = IBImportOptions()
+        #expect(options.limits.maxDepth == 160)
+        options.maxHierarchyDepth = 10
+        #expect(options.limits.maxDepth == 52)
+        #expect(options.limits.depthAdvice?.contains("twice --max-hierarchy-depth (10) plus 32 elements") == true)
     }
 
     @Test func elementCountAndAttributeSizeAreBounded() throws {

@@ -359,6 +359,51 @@ struct ImportServiceTests {
                 == ["/solve would refuse this scene (400): its JSON is nested more than 2 levels deep (limit maxJSONDepth, --max-json-depth)"])
     }
 
+    /// A xib whose top-level view holds a chain of `levels - 1` nested views (a hierarchy
+    /// `levels - 1` deep below its container; two XML elements per level).
+    static func nested(levels: Int) -> String {
+        var text = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <document type="com.apple.InterfaceBuilder3.CocoaTouch.XIB" toolsVersion="22505" targetRuntime="iOS.CocoaTouch" useAutolayout="YES">
+        <device id="retina6_1" orientation="portrait"/><objects>
+
+        """
+        for level in 0..<levels {
+            text += "<view id=\"v\(level)\"><rect key=\"frame\" x=\"\(level == 0 ? 0 : 1)\" y=\"\(level == 0 ? 0 : 1)\" width=\"\(414 - 2 * level)\" height=\"\(896 - 2 * level)\"/>"
+                + "<autoresizingMask key=\"autoresizingMask\" widthSizable=\"YES\" heightSizable=\"YES\"/>" + (level < levels - 1 ? "<subviews>\n" : "\n")
+        }
+        text += "</view>" + String(repeating: "</subviews></view>", count: levels - 1) + "\n</objects></document>\n"
+        return text
+    }
+
+    /// docs/scenes.md, "Limits": a hierarchy deeper than `--max-hierarchy-depth` is imported
+    /// with the note naming the flag; the XML depth bound (twice the flag plus 32) refuses
+    /// only deeper documents, saying what it is and what to do, and follows the flag.
+    @Test func aHierarchyDeeperThanTheFlagIsImportedWithItsNote() throws {
+        func hierarchy(_ response: HTTPResponse) throws -> JSONValue {
+            try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        }
+        let shallow = post("/import", Self.nested(levels: 63))
+        #expect(shallow.status == 200)
+        #expect(try hierarchy(shallow)["notes"]?.arrayValue?.contains { $0.stringValue?.hasPrefix("/solve would refuse") == true } == false)
+        let deep = post("/import", Self.nested(levels: 70))
+        #expect(deep.status == 200)
+        #expect(try hierarchy(deep)["notes"]?.arrayValue?.last == .string(
+            "/solve would refuse this scene (422 limit_exceeded): View 'view65' is nested more than 64 levels deep (limit maxHierarchyDepth): raise it with --max-hierarchy-depth"))
+        // 100 levels: 202 elements deep, past 2 × 64 + 32 at view79 (line 83).
+        let deeper = post("/import", Self.nested(levels: 100))
+        #expect(deeper.status == 422)
+        let message = "Line 83: Elements nested more than 160 deep: an Interface Builder document may nest twice --max-hierarchy-depth (64) "
+            + "plus 32 elements, as each view level is two (<view> in <subviews>); flatten the view hierarchy or raise --max-hierarchy-depth (up to 112 raises this bound)"
+        #expect(try JSONParser().parse(deeper.body)["detail"] == .string(message))
+        var configuration = ServiceConfiguration()
+        configuration.sceneLimits.maxHierarchyDepth = 100
+        let raised = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration).makeRouter()
+        let imported = Self.post(raised, "/import", Self.nested(levels: 100))
+        #expect(imported.status == 200)
+        #expect(try hierarchy(imported)["notes"]?.arrayValue?.contains { $0.stringValue?.hasPrefix("/solve would refuse") == true } == false)
+    }
+
     /// The depth note's rule is the parser's: for every nesting of arrays and objects up to
     /// 6 levels and every limit from 1 to 6, `nestsDeeper` is true exactly when
     /// `JSONParser(maximumDepth:)` refuses the value's bytes.

@@ -161,6 +161,7 @@ extension SceneEngine {
         var options = IBImportOptions()
         options.measuresLabels = request.measuresLabels
         options.maxSolverWork = limits.maxSolverWork
+        options.maxHierarchyDepth = limits.maxHierarchyDepth
         if request.deviceID != nil || request.orientation != nil {
             let recorded = Self.recordedDevice(bytes, limits: options.limits)
             let id = request.deviceID ?? recorded?.id
@@ -304,7 +305,9 @@ extension SceneEngine {
     /// The `<device>` a document records, read with the importer's bounds (nil when the
     /// document has none or does not import; the import then says why).
     static func recordedDevice(_ bytes: [UInt8], limits: XMLLimits) -> IBDevice? {
-        (try? InterfaceBuilderImporter.importDocument(bytes))?.document.device
+        var options = IBImportOptions()
+        options.limits = limits
+        return (try? InterfaceBuilderImporter.importDocument(bytes, options: options))?.document.device
     }
 
     /// The JSON answer of `POST /import` (contract, "Interface Builder documents"):
