@@ -216,6 +216,35 @@ def cli_errors(ctx):
     ctx.expect(not os.path.exists(os.path.join(ctx.workdir, 'no-such.db')), 'a missing --db was created')
 
 
+@check('cli/environment-and-svg-to-stdout')
+def cli_environment(ctx):
+    """`solve` reads LAYOUTD_EXPLAIN and LAYOUTD_SVG as its help says, and not LAYOUTD_DB
+    (serve's database, which the image names); `--svg -` prints the drawing instead of the
+    JSON; `/dev/null` is read as an empty scene, as an empty standard input is."""
+    def run(args, env, stdin=scenes.README_BODY.encode()):
+        base = {k: v for k, v in os.environ.items() if not k.startswith('LAYOUTD_')}
+        return subprocess.run([ctx.binary] + args, input=stdin, capture_output=True, timeout=60,
+                              cwd=ctx.workdir, env=dict(base, **env))
+    p = run(['solve', '-', '--json'], {'LAYOUTD_EXPLAIN': 'red.width'})
+    ctx.expect_equal(p.returncode, 0, 'exit with LAYOUTD_EXPLAIN (stderr %r)' % p.stderr[-300:])
+    ctx.expect_equal(list(json.loads(p.stdout).get('explanations', {})), ['red.width'], 'LAYOUTD_EXPLAIN is read')
+    svg_path = os.path.join(ctx.workdir, 'env.svg')
+    p = run(['solve', '-'], {'LAYOUTD_SVG': svg_path})
+    ctx.expect_equal(p.returncode, 0, 'exit with LAYOUTD_SVG')
+    ctx.expect(os.path.exists(svg_path) and b'<svg' in open(svg_path, 'rb').read()[:200], 'LAYOUTD_SVG written')
+    p = run(['solve', '-'], {'LAYOUTD_DB': os.path.join(ctx.workdir, 'no-such-env.db')})
+    ctx.expect_equal(p.returncode, 0, 'LAYOUTD_DB is not read by solve (stderr %r)' % p.stderr[-300:])
+    ctx.expect(b'not read from LAYOUTD_DB' in run(['solve', '--help'], {}).stdout, 'the help says so')
+    p = run(['solve', '-', '--svg', '-'], {})
+    ctx.expect_equal(p.returncode, 0, 'exit with --svg -')
+    ctx.expect(p.stdout.startswith(b'<?xml') and b'<svg' in p.stdout[:200] and b'"frames"' not in p.stdout, '--svg - prints the drawing alone: %r' % p.stdout[:80])
+    ctx.expect(not os.path.exists(os.path.join(ctx.workdir, '-')), 'no file named -')
+    empty_file = run(['solve', '/dev/null'], {}, stdin=b'')
+    empty_stdin = run(['solve', '-'], {}, stdin=b'')
+    ctx.expect_equal((empty_file.returncode, empty_file.stdout), (empty_stdin.returncode, empty_stdin.stdout),
+                     '/dev/null and an empty standard input')
+
+
 @check('cli/validate')
 def cli_validate(ctx):
     p = _cli(ctx, ['validate', '-'], scenes.README_BODY.encode())

@@ -123,7 +123,8 @@ extension LayoutdCommand {
         return problems.isEmpty ? 0 : 1
     }
 
-    /// The bytes of the document at `path`.
+    /// The bytes of the document (or scene) at `path`; `layoutd import`, `lint`, `solve`
+    /// and `validate` read their FILE with it.
     /// - Throws: ``UsageError`` saying why it cannot be read: no such file, a directory, or
     ///   not readable.
     static func readDocument(_ path: String) throws(UsageError) -> Data {
@@ -132,7 +133,9 @@ extension LayoutdCommand {
             throw UsageError("cannot read '\(path)': no such file")
         }
         if isDirectory.boolValue { throw UsageError("cannot read '\(path)': it is a directory") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // A device or a pipe (`/dev/null`, `<(…)`) is read as standard input is: to its end.
+        guard let data = FileManager.default.contents(atPath: path)
+                ?? FileHandle(forReadingAtPath: path).map({ $0.readDataToEndOfFile() }) else {
             throw UsageError("cannot read '\(path)': \(FileManager.default.isReadableFile(atPath: path) ? "reading failed" : "permission denied")")
         }
         return data

@@ -64,10 +64,10 @@ public enum LayoutdCommand {
 
     static let sceneOptions: [OptionSpec] = [
         OptionSpec(name: "json", valueName: "", help: "Print JSON even on a terminal.", isFlag: true),
-        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups and stored fonts from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups and stored fonts are unknown"),
+        OptionSpec(name: "db", valueName: "PATH|URL", help: "Database to read included groups and stored fonts from (read-only): a SQLite file, or postgres://… as serve's --db.", defaultDescription: "none: groups and stored fonts are unknown", readsEnvironment: false),
         OptionSpec(name: "max-solver-work", valueName: "N", help: "Solver work allowed, in simplex cell operations (as serve's flag); the SVG of --svg may take as many units of work, bytes written or examined.", defaultDescription: "100000000"),
         OptionSpec(name: "max-response-bytes", valueName: "BYTES", help: "Largest output (the JSON printed, the SVG written), bytes; a longer one is the 422 limit_exceeded problem instead (as serve's flag).", defaultDescription: "67108864"),
-        OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE."),
+        OptionSpec(name: "svg", valueName: "FILE", help: "(solve only) also write the SVG wireframe (what POST /solve answers for Accept: image/svg+xml) to FILE; - prints it instead of the JSON (the exit status is the JSON's)."),
         OptionSpec(name: "explain", valueName: "FIELDS", help: "(solve only) comma-separated VIEW or VIEW.FIELD (FIELD x, y, width or height) added to the scene's explain: which constraints move each field, and by how much per point; printed as text on a terminal, as the JSON's explanations otherwise."),
     ]
 
@@ -412,17 +412,14 @@ public enum LayoutdCommand {
             print(OptionParser.help(usage: "layoutd \(name) FILE|- [options]", summary: summary, specs: sceneOptions))
             return 0
         }
-        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment.filter { $0.key != "LAYOUTD_DB" && $0.key != "LAYOUTD_SVG" && $0.key != "LAYOUTD_EXPLAIN" })
+        let options = try OptionParser.parse(arguments, specs: sceneOptions, environment: environment)
         guard options.positionals.count == 1 else { throw UsageError("\(name) takes one FILE (or - for standard input)") }
         let file = options.positionals[0]
         var body: [UInt8]
         if file == "-" {
             body = [UInt8](FileHandle.standardInput.readDataToEndOfFile())
         } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                throw UsageError("cannot read '\(file)'")
-            }
-            body = [UInt8](data)
+            body = [UInt8](try readDocument(file))
         }
         let explain = validating ? nil : options.string("explain")
         if let explain { body = withExplain(body, fields: explain) }
@@ -468,12 +465,16 @@ public enum LayoutdCommand {
         }
         let answer: EngineAnswer
         var svgRefused = false
+        // `--svg -`: the drawing goes to standard output instead of the JSON.
+        var svgForStandardOutput: [UInt8]?
         switch engine.prepare(body: body, fonts: fonts, resolveGroup: resolver) {
         case .success(let prepared):
             answer = validating ? engine.validate(prepared) : engine.solve(prepared)
             if !validating, let svgPath = options.string("svg") {
                 let svg = engine.solveSVG(prepared)
-                if svg.status == .ok, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
+                if svg.status == .ok && svgPath == "-" {
+                    svgForStandardOutput = svg.body
+                } else if svg.status == .ok, !FileManager.default.createFile(atPath: svgPath, contents: Data(svg.body)) {
                     throw UsageError("cannot write '\(svgPath)'")
                 }
                 if svg.status != .ok && answer.status == .ok {
@@ -490,7 +491,9 @@ public enum LayoutdCommand {
             answer = validating && failure.status == .unprocessableContent ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
         }
         let humanReadable = (validating || explain != nil) && !options.flag("json") && isatty(STDOUT_FILENO) == 1
-        if humanReadable {
+        if let svgForStandardOutput {
+            FileHandle.standardOutput.write(Data(svgForStandardOutput))
+        } else if humanReadable {
             print(validating ? renderForTerminal(answer) : renderExplanations(answer))
         } else {
             FileHandle.standardOutput.write(Data(answer.body + [0x0A]))

@@ -9,6 +9,10 @@ struct OptionSpec {
     var defaultDescription: String?
     /// Flags take no value (`--json`).
     var isFlag = false
+    /// Whether ``environmentName`` is read. `solve` and `validate` do not read `LAYOUTD_DB`:
+    /// it names `serve`'s database (the image sets it), which a `docker run … solve` need
+    /// not have; their help says so.
+    var readsEnvironment = true
 
     var environmentName: String {
         "LAYOUTD_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
@@ -50,7 +54,7 @@ enum OptionParser {
     static func parse(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         for spec in specs {
-            if let value = environment[spec.environmentName] { parsed.values[spec.name] = value }
+            if spec.readsEnvironment, let value = environment[spec.environmentName] { parsed.values[spec.name] = value }
         }
         var index = 0
         var onlyPositionals = false
@@ -98,7 +102,7 @@ enum OptionParser {
                 let left = spec.isFlag ? "--\(spec.name)" : "--\(spec.name) \(spec.valueName)"
                 text += "  \(left)\n      \(spec.help)"
                 if let defaultDescription = spec.defaultDescription { text += " (default: \(defaultDescription))" }
-                text += " [\(spec.environmentName)]\n"
+                text += spec.readsEnvironment ? " [\(spec.environmentName)]\n" : " [not read from \(spec.environmentName), which names serve's database]\n"
             }
         }
         text += "  --help\n      Show this help.\n"
