@@ -216,14 +216,6 @@ extension CompiledScene {
         return solve(size: size, budget: &budget)
     }
 
-    /// ``solve(size:)`` at each size in turn, each from scratch, all of them within one
-    /// ``SceneLimits/maxSolverWork`` (a request's budget, as ``solve(sizes:base:)`` has):
-    /// `body` gets each layout as it is solved, so none outlives its turn.
-    public func solveEach(sizes: [ContainerSize], _ body: (Layout) -> Void) {
-        var budget = limits.maxSolverWork
-        for size in sizes { body(solve(size: size, budget: &budget)) }
-    }
-
     /// ``solve(size:)`` spending at most `budget` cell operations, and subtracting what
     /// it spent (so several sizes of one request share one budget). The solver, the
     /// conflict explanations and the ambiguity analysis all draw on it; whichever runs

@@ -443,7 +443,12 @@ public struct SceneEngine: Sendable {
             if let text = prepared.text, !compiled.hasErrors {
                 for layout in text.solve(compiled, groups: prepared.groups, sizes: sizes, base: nil) { body(layout) }
             } else {
-                compiled.solveEach(sizes: sizes, body)
+                // As /solve lays sizes out (one solver moved from size to size, each entry
+                // exactly a separate solve), so both spend the same work: solving each size
+                // from scratch made a scene /solve answered 200 a limit_exceeded here
+                // (ValidateWorkTests). The layouts are held at once, as /solve holds them:
+                // at most `maxFrames` frames.
+                for layout in compiled.solve(sizes: sizes) { body(layout) }
             }
         }
         each { layout in
