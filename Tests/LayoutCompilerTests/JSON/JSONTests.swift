@@ -95,6 +95,22 @@ struct JSONWriterTests {
         #expect(written(.number(value)) == expected)
     }
 
+    /// The edges of the micro-decimal path (`JSONWriter.writeMicros`): ±0, halves, the
+    /// smallest fraction it writes and the one below it, the last value below 10⁹,
+    /// fractions it must leave (1/3), whole numbers past it, and exponents.
+    @Test func numberFormatAtTheEdgesOfTheDecimalPath() {
+        let cases: [(Double, String)] = [
+            (0.0, "0"), (-0.5, "-0.5"), (0.0001, "0.0001"), (-0.0001, "-0.0001"), (0.00005, "5e-05"), (0.000099, "9.9e-05"),
+            (320.0001, "320.0001"), (-288.000001, "-288.000001"), (1.1, "1.1"), (12.34, "12.34"), (999_999_999.999999, "999999999.999999"),
+            (999_999_999, "999999999"), (-999_999_999, "-999999999"), (1e9, "1000000000"), (-1e9 - 0.5, "-1000000000.5"),
+            (1.0 / 3, "0.3333333333333333"), (-2.0 / 3, "-0.6666666666666666"), (123_456_789_012, "123456789012"),
+            (9_007_199_254_740_992, "9007199254740992.0"), (1e21, "1e+21"), (-1e21, "-1e+21")
+        ]
+        for (value, expected) in cases {
+            #expect(written(.number(value)) == expected, "\(value.bitPattern)")
+        }
+    }
+
     /// Byte equality and the ASCII check across the 8-byte words they read: a difference
     /// in the last byte, in a word's middle, and canonically equivalent spellings.
     @Test func namesCompareByBytes() {
