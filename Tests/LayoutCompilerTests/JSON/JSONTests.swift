@@ -6,6 +6,38 @@ import Testing
 struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)) }
 
+    /// ``JSONParser/parseNumberObject(_:)`` answers only objects of numbers, and then
+    /// exactly what ``JSONParser/parse(_:)`` answers: the same names in the same order and
+    /// the same doubles, bit for bit; anything it leaves, the parser reads or refuses.
+    @Test func flatNumberObjectsAreParsedAsTheParserParsesThem() throws {
+        let read: [String] = [
+            #"{}"#, #" { } "#, #"{"width":320.0001,"height":667}"#, #"{"width":375}"#, #"{ "height" : -0 , "width":0 }"#,
+            #"{"width":1e2,"height":2.5E-3}"#, #"{"a":123456789012345,"b":1234567890123456,"c":-1234567890123456789}"#,
+            #"{"width":1,"width":2}"#, #"{"w":0.1,"x":-0.0,"y":1E+2,"z":9007199254740993}"#, "{\n\t\"width\":\r 12 }",
+        ]
+        let left: [String] = [
+            #"{"width":"1"}"#, #"{"width":null}"#, #"{"width":{}}"#, #"{"w\u0069dth":1}"#, "{\"caf\u{E9}\":1}", #"{"width":01}"#,
+            #"{"width":1.}"#, #"{"width":.5}"#, #"{"width":1e}"#, #"{"width":+1}"#, #"{"width":1e999}"#, #"{"width":1,}"#,
+            #"{"width":1"#, #"{"width" 1}"#, #"{"width":1} x"#, #"[1]"#, #"{"width":-}"#, "", #"{"a":1 "b":2}"#,
+        ]
+        for text in read {
+            let bytes = ArraySlice(Array(text.utf8))
+            let fast = try #require(JSONParser().parseNumberObject(bytes), "\(text)")
+            guard case .object(let parsed) = try JSONParser().parse(bytes) else { Issue.record("\(text)"); continue }
+            #expect(fast.map(\.0) == parsed.map(\.0), "\(text)")
+            #expect(fast.count == parsed.count, "\(text)")
+            for (mine, theirs) in zip(fast, parsed) {
+                guard case .number(let a) = mine.1, case .number(let b) = theirs.1 else { Issue.record("\(text)"); continue }
+                #expect(a.bitPattern == b.bitPattern, "\(text)")
+            }
+        }
+        for text in left {
+            #expect(JSONParser().parseNumberObject(ArraySlice(Array(text.utf8))) == nil, "\(text)")
+        }
+        #expect(JSONParser(maximumDepth: 0).parseNumberObject(ArraySlice(Array("{}".utf8))) == nil)
+        #expect(JSONParser().parseNumberObject(ArraySlice(Array(#"{"width":320.0001}"#.utf8)))?.first?.1 == .number(320.0001))
+    }
+
     @Test func valuesAndMemberOrder() throws {
         let value = try parse(#" {"b": [1, 2.5, -0.25e1, true, false, null], "a": "x\u00e9\ud83d\ude00\n"} "#)
         guard case .object(let members) = value else { Issue.record("not an object"); return }
