@@ -182,9 +182,8 @@ public struct JSONWriter: Sendable {
     /// digits without trailing zeros. Returns the byte count, or 0 for any other value
     /// (NaN and infinities included), having written nothing the caller reads.
     ///
-    /// Why the bytes are ``format(_:)``'s: a whole value is `n / 10⁶` with n a multiple of
-    /// 10⁶ (the division is then exact), written as ``format(_:)`` writes integers. Any
-    /// other is the argument of ``writeMicroDecimal(_:into:)``: `n / 10⁶` has at most 15
+    /// Why the bytes are ``format(_:)``'s: a whole value (its truncation equals it) is
+    /// written as ``format(_:)`` writes integers. Any other is the argument of ``writeMicroDecimal(_:into:)``: `n / 10⁶` has at most 15
     /// significant digits, so it is the shortest decimal that reads back to the value, and
     /// from 10⁻⁴ on `description` writes it positionally. n is found by rounding the
     /// scaled value (within a quarter of n, as there), and the division checks it.
@@ -196,21 +195,29 @@ public struct JSONWriter: Sendable {
     static func writeMicros(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
         let magnitude = abs(value)
         guard magnitude < 1e9 else { return 0 }   // false for NaN too
+        // A whole number (most coordinates and every integer of a body's canonical form):
+        // its digits, without scaling.
+        let integral = Int64(magnitude)
+        if Double(integral) == magnitude {
+            if integral == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }   // ±0
+            var count = 0
+            if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+            return count &+ writeWhole(UInt32(truncatingIfNeeded: integral), into: buffer + count)
+        }
         // Below 10¹⁵: its truncation is exact, and signed conversions both ways are single
         // instructions (unsigned ones are not).
         let scaled = magnitude * 1_000_000
         let truncated = Int64(scaled)
         let micros = scaled - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated
         guard Double(micros) / 1_000_000 == magnitude else { return 0 }
-        if micros == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }   // ±0
-        guard micros >= 100 else { return 0 }   // below 10⁻⁴: `description` writes an exponent
+        // Not whole, so the fraction is not 0; below 10⁻⁴ `description` writes an exponent.
+        guard micros >= 100 else { return 0 }
         let wholeMicros = micros / 1_000_000
         let whole = UInt32(truncatingIfNeeded: wholeMicros)
         var fraction = UInt32(truncatingIfNeeded: micros &- wholeMicros &* 1_000_000)
         var count = 0
         if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
         count &+= writeWhole(whole, into: buffer + count)
-        guard fraction != 0 else { return count }
         buffer[count] = UInt8(ascii: ".")
         // The six fraction digits as three pairs, then the trailing zeros dropped (the
         // fraction is not 0: a digit other than 0 stays).
