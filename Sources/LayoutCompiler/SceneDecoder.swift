@@ -163,9 +163,45 @@ public struct SceneDecoder: Sendable {
     /// ``SceneLimits/maxSizes`` and ``SceneLimits/maxFrames``.
     /// - Complexity: O(sizes), against O(body) for a whole decode.
     public func redecodeSizes(_ json: JSONValue, of decoded: Scene) -> Scene? {
-        // Read as a tape, by the same checks as a whole decode's (a few nodes: the
-        // container's size and `sizes`).
+        if let size = Self.plainContainerSize(json) {
+            var scene = decoded
+            scene.container.size = size
+            scene.sizes = nil
+            return scene
+        }
+        return redecodeSizesFromTape(json, of: decoded)
+    }
+
+    /// ``redecodeSizes(_:of:)`` read as a tape, by the same checks as a whole decode's (a
+    /// few nodes: the container's size and `sizes`).
+    func redecodeSizesFromTape(_ json: JSONValue, of decoded: Scene) -> Scene? {
         JSONTape(json).withRoot { root in resized(root, of: decoded) }
+    }
+
+    /// The container size of `json` when it is `{}` or `{"container": {...}}` whose
+    /// members are `width` and `height` (each at most once, either may be absent), each a
+    /// number from 0 to ``maximumMagnitude``: what ``resized(_:of:)`` reads from such
+    /// sizes, which it accepts (no repeated or unknown member, no `sizes`, numbers that
+    /// pass ``DecodingContext/optionalNumber(_:path:nonNegative:)``). `nil` for anything
+    /// else, which ``resized(_:of:)`` then reads (`SceneDecoderTests.plainContainerSizesAreReadAsTheTapeReadsThem`).
+    /// - Complexity: O(1), no allocation: the common resize of a known structure.
+    static func plainContainerSize(_ json: JSONValue) -> ContainerSize? {
+        guard case .object(let members) = json, members.count <= 1 else { return nil }
+        var size = ContainerSize()
+        guard let (name, value) = members.first else { return size }
+        guard utf8Equal(name, "container"), case .object(let container) = value, container.count <= 2 else { return nil }
+        for (field, value) in container {
+            // `>= 0` and `<=` are false for NaN; -0 passes, as `optionalNumber` lets it.
+            guard case .number(let number) = value, number >= 0, number <= maximumMagnitude else { return nil }
+            if size.width == nil && utf8Equal(field, "width") {
+                size.width = number
+            } else if size.height == nil && utf8Equal(field, "height") {
+                size.height = number
+            } else {
+                return nil
+            }
+        }
+        return size
     }
 
     /// ``redecodeSizes(_:of:)`` of the sizes' tape.

@@ -184,6 +184,50 @@ public enum CacheKey {
         return json
     }
 
+    /// What `JSONWriter.value(sizePart(json), sortingKeys: true)` writes (the canonical
+    /// sizes of ``SceneEngine/Prepared/sizeJSON``), byte for byte. The sizes of a resize,
+    /// nothing or a `container` of only a numeric `width` and `height` (each at most
+    /// once, either may be absent), are written member by member, `height` before `width`
+    /// as their bytes sort, without walking and sorting a tree; any other shape through
+    /// the writer (`StructureCacheTests.theSizePartIsTheSplitsSize`).
+    static func sizeJSON(_ json: JSONValue) -> [UInt8] {
+        var writer = JSONWriter(reservingCapacity: 64)
+        if case .object(let members) = json, members.count <= 1 {
+            guard let (name, value) = members.first else {
+                writer.beginObject()
+                writer.endObject()
+                return writer.bytes
+            }
+            if utf8Equal(name, "container"), case .object(let container) = value, container.count <= 2 {
+                var width: Double? = nil, height: Double? = nil
+                var plain = true
+                for (field, size) in container {
+                    guard case .number(let number) = size else { plain = false; break }
+                    if width == nil && utf8Equal(field, "width") {
+                        width = number
+                    } else if height == nil && utf8Equal(field, "height") {
+                        height = number
+                    } else {
+                        plain = false
+                        break
+                    }
+                }
+                if plain {
+                    writer.beginObject()
+                    writer.key(plain: "container")
+                    writer.beginObject()
+                    if let height { writer.key(plain: "height"); writer.number(height) }
+                    if let width { writer.key(plain: "width"); writer.number(width) }
+                    writer.endObject()
+                    writer.endObject()
+                    return writer.bytes
+                }
+            }
+        }
+        writer.value(sizePart(json), sortingKeys: true)
+        return writer.bytes
+    }
+
     /// A container object's members split into its structure (all but `width` and
     /// `height`) and its size (those two), each in document order.
     static func splitContainer(_ container: [(String, JSONValue)]) -> (structure: [(String, JSONValue)], size: [(String, JSONValue)]) {

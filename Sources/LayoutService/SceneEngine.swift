@@ -168,9 +168,7 @@ public struct SceneEngine: Sendable {
         var knownHasText: Bool? = nil
         if let template, let known = structures?.scene(template: template),
            let resized = decoder.redecodeSizes(template.sizeMembers, of: known.scene) {
-            var sizeWriter = JSONWriter(reservingCapacity: 64)
-            sizeWriter.value(CacheKey.sizePart(template.sizeMembers), sortingKeys: true)
-            (scene, digest, sizeJSON) = (resized, known.digest, sizeWriter.bytes)
+            (scene, digest, sizeJSON) = (resized, known.digest, CacheKey.sizeJSON(template.sizeMembers))
             plainKey = known.plainKey
             knownHasText = known.hasText
             if recentTemplate == nil { structures?.noteRecent(template) }

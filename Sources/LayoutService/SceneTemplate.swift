@@ -100,7 +100,13 @@ struct SceneTemplate: Sendable {
     /// A container value parsed, with its canonical structure (every member but `width`
     /// and `height`, sorted: ``CacheKey/splitContainer(_:)``); `nil` unless it is an object.
     private static func container(_ value: ArraySlice<UInt8>, parser: JSONParser) -> ([(String, JSONValue)], [UInt8])? {
-        guard case .some(.object(let container)) = try? parser.parse(value) else { return nil }
+        let container: [(String, JSONValue)]
+        if let numbers = parser.parseNumberObject(value) {
+            container = numbers   // a container of only its size, as the parser reads it
+        } else {
+            guard case .some(.object(let parsed)) = try? parser.parse(value) else { return nil }
+            container = parsed
+        }
         // Only a size: the structure is the empty object's, written once.
         if container.allSatisfy({ utf8Equal($0.0, "width") || utf8Equal($0.0, "height") }) { return (container, emptyStructure) }
         var structure = JSONWriter(reservingCapacity: 64)

@@ -439,6 +439,12 @@ struct StructureCacheTests {
             #"{"sizes": [{"height": 5}], "container": {"height": 2}}"#,
             #"{"sizes": "none"}"#,
             #"{}"#,
+            #"{"container": {"width": -0, "height": 1e21}}"#,
+            #"{"container": {"width": 1, "width": 2}}"#,
+            #"{"container": {"height": 0.5, "height": 0.25}}"#,
+            #"{"container": {"width": null}}"#,
+            #"{"container": {"w\u0069dth": 3, "height": 4}}"#,
+            #"{"container": []}"#,
         ]
         for shape in shapes {
             let json = try JSONParser().parse(Array(shape.utf8))
@@ -447,6 +453,7 @@ struct StructureCacheTests {
             fast.value(CacheKey.sizePart(json), sortingKeys: true)
             split.value(CacheKey.split(json).size, sortingKeys: true)
             #expect(fast.bytes == split.bytes, "\(shape)")
+            #expect(CacheKey.sizeJSON(json) == split.bytes, "\(shape)")
         }
     }
 

@@ -123,6 +123,108 @@ public struct JSONParser: Sendable {
     }
 }
 
+extension JSONParser {
+    /// ``parse(_:)`` of an object whose members are all numbers, `{"NAME": NUMBER, ...}`
+    /// (a container's size: `{"width":320,"height":667}`), read without a reader, or
+    /// `nil` for anything else: a name with a byte outside printable ASCII or an escape,
+    /// a value that is not a number, a number ``parse(_:)`` would refuse, or an object
+    /// past ``maximumDepth``. When it answers, ``parse(_:)`` answers the same value: the
+    /// same members in the same order (a repeated name too), each number read as
+    /// ``parse(_:)`` reads it (the same grammar; at most 15 integer digits without a
+    /// fraction or exponent as an exact integer, any other text by `Double`'s parser),
+    /// and surrounding whitespace skipped as it skips it
+    /// (`JSONParserTests.flatNumberObjectsAreParsedAsTheParserParsesThem`).
+    /// - Complexity: O(bytes), one allocation for the members.
+    public func parseNumberObject(_ bytes: ArraySlice<UInt8>) -> [(String, JSONValue)]? {
+        guard maximumDepth >= 1 else { return nil }
+        return bytes.withUnsafeBufferPointer { bytes -> [(String, JSONValue)]? in
+            var position = 0
+            let count = bytes.count
+            func skipWhitespace() {
+                while position < count, bytes[position] == 0x20 || bytes[position] == 0x09 || bytes[position] == 0x0A || bytes[position] == 0x0D {
+                    position += 1
+                }
+            }
+            func isDigit(_ index: Int) -> Bool { index < count && bytes[index] &- UInt8(ascii: "0") < 10 }
+            skipWhitespace()
+            guard position < count, bytes[position] == UInt8(ascii: "{") else { return nil }
+            position += 1
+            skipWhitespace()
+            var members: [(String, JSONValue)] = []
+            if position < count, bytes[position] == UInt8(ascii: "}") {
+                position += 1
+            } else {
+                members.reserveCapacity(2)
+                while true {
+                    guard position < count, bytes[position] == UInt8(ascii: "\"") else { return nil }
+                    position += 1
+                    let nameStart = position
+                    while position < count, bytes[position] != UInt8(ascii: "\"") {
+                        let byte = bytes[position]
+                        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+                        position += 1
+                    }
+                    guard position < count else { return nil }
+                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[nameStart..<position]), as: UTF8.self)
+                    position += 1
+                    skipWhitespace()
+                    guard position < count, bytes[position] == UInt8(ascii: ":") else { return nil }
+                    position += 1
+                    skipWhitespace()
+                    // A number, by ``Reader/parseNumber()``'s grammar and reading.
+                    let start = position
+                    let isNegative = position < count && bytes[position] == UInt8(ascii: "-")
+                    if isNegative { position += 1 }
+                    guard isDigit(position) else { return nil }
+                    let integerStart = position
+                    var integer: Int64 = 0
+                    if bytes[position] == UInt8(ascii: "0") {
+                        position += 1
+                        if isDigit(position) { return nil }   // a leading zero
+                    } else {
+                        while isDigit(position) {
+                            integer = integer &* 10 &+ Int64(bytes[position] &- UInt8(ascii: "0"))
+                            position += 1
+                        }
+                    }
+                    let value: Double
+                    if position - integerStart <= 15,
+                       position == count || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e")) {
+                        value = isNegative ? -Double(integer) : Double(integer)
+                    } else {
+                        if position < count, bytes[position] == UInt8(ascii: ".") {
+                            position += 1
+                            guard isDigit(position) else { return nil }
+                            while isDigit(position) { position += 1 }
+                        }
+                        if position < count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+                            position += 1
+                            if position < count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
+                            guard isDigit(position) else { return nil }
+                            while isDigit(position) { position += 1 }
+                        }
+                        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                        guard let parsed = Double(text), parsed.isFinite else { return nil }
+                        value = parsed
+                    }
+                    members.append((name, .number(value)))
+                    skipWhitespace()
+                    guard position < count else { return nil }
+                    if bytes[position] == UInt8(ascii: "}") {
+                        position += 1
+                        break
+                    }
+                    guard bytes[position] == UInt8(ascii: ",") else { return nil }
+                    position += 1
+                    skipWhitespace()
+                }
+            }
+            skipWhitespace()
+            return position == count ? members : nil
+        }
+    }
+}
+
 private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int

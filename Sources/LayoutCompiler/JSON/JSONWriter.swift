@@ -163,11 +163,78 @@ public struct JSONWriter: Sendable {
     /// and pixel grids of display scales 2, 4 and 8 below 2³¹: nearly every answered
     /// coordinate), other integral values and those of ``writeMicroDecimal(_:into:)``
     /// without a String, others from `description`.
+    ///
+    /// ``writeMicros(_:into:)`` first: every value ``roundedForResponse(_:)`` returns
+    /// below 10⁹ (every answered coordinate), whole or not, in one pass.
     @inline(__always)
     static func formatNumber(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let micros = writeMicros(value, into: buffer)
+        if micros > 0 { return micros }
         let short = writeShortBinary(value, into: buffer)
         if short > 0 { return short }
         return formatOtherNumber(value, into: buffer)
+    }
+
+    /// Writes `value` when |value| < 10⁹ and it is ±0, or the double nearest a decimal
+    /// `n / 10⁶` with n ≥ 100 (what ``roundedForResponse(_:)`` returns: whole numbers,
+    /// and fractions of 10⁻⁴ and more), in the bytes ``format(_:)`` writes for it: `0` for
+    /// ±0, `-` for another negative value, the integer part, and for a fraction `.` and its
+    /// digits without trailing zeros. Returns the byte count, or 0 for any other value
+    /// (NaN and infinities included), having written nothing the caller reads.
+    ///
+    /// Why the bytes are ``format(_:)``'s: a whole value (its truncation equals it) is
+    /// written as ``format(_:)`` writes integers. Any other is the argument of ``writeMicroDecimal(_:into:)``: `n / 10⁶` has at most 15
+    /// significant digits, so it is the shortest decimal that reads back to the value, and
+    /// from 10⁻⁴ on `description` writes it positionally. n is found by rounding the
+    /// scaled value (within a quarter of n, as there), and the division checks it.
+    /// Held byte for byte against ``format(_:)`` by
+    /// `JSONWriterTests.microDecimalsAreWrittenAsDescriptionWritesThem`.
+    ///
+    /// Complexity: O(digits), two digits at a time; no allocation.
+    @inline(__always)
+    static func writeMicros(_ value: Double, into buffer: UnsafeMutablePointer<UInt8>) -> Int {
+        let magnitude = abs(value)
+        guard magnitude < 1e9 else { return 0 }   // false for NaN too
+        // A whole number (most coordinates and every integer of a body's canonical form):
+        // its digits, without scaling.
+        let integral = Int64(magnitude)
+        if Double(integral) == magnitude {
+            if integral == 0 { buffer[0] = UInt8(ascii: "0"); return 1 }   // ±0
+            var count = 0
+            if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+            return count &+ writeWhole(UInt32(truncatingIfNeeded: integral), into: buffer + count)
+        }
+        // Below 10¹⁵: its truncation is exact, and signed conversions both ways are single
+        // instructions (unsigned ones are not).
+        let scaled = magnitude * 1_000_000
+        let truncated = Int64(scaled)
+        let micros = scaled - Double(truncated) >= 0.5 ? truncated &+ 1 : truncated
+        guard Double(micros) / 1_000_000 == magnitude else { return 0 }
+        // Not whole, so the fraction is not 0; below 10⁻⁴ `description` writes an exponent.
+        guard micros >= 100 else { return 0 }
+        let wholeMicros = micros / 1_000_000
+        let whole = UInt32(truncatingIfNeeded: wholeMicros)
+        var fraction = UInt32(truncatingIfNeeded: micros &- wholeMicros &* 1_000_000)
+        var count = 0
+        if value < 0 { buffer[0] = UInt8(ascii: "-"); count = 1 }
+        count &+= writeWhole(whole, into: buffer + count)
+        buffer[count] = UInt8(ascii: ".")
+        // The six fraction digits as three pairs, then the trailing zeros dropped (the
+        // fraction is not 0: a digit other than 0 stays).
+        let end = count &+ 7
+        digitPairs.withUTF8Buffer { pairs in
+            var place = end
+            for _ in 0..<3 {
+                let pair = Int(fraction % 100) &* 2
+                fraction /= 100
+                place &-= 2
+                buffer[place] = pairs[pair]
+                buffer[place &+ 1] = pairs[pair &+ 1]
+            }
+        }
+        var last = end
+        while buffer[last &- 1] == UInt8(ascii: "0") { last &-= 1 }
+        return last
     }
 
     /// ``formatNumber(_:into:)`` for a value ``writeShortBinary(_:into:)`` does not write;

@@ -6,6 +6,38 @@ import Testing
 struct JSONParserTests {
     func parse(_ text: String) throws -> JSONValue { try JSONParser().parse(Array(text.utf8)) }
 
+    /// ``JSONParser/parseNumberObject(_:)`` answers only objects of numbers, and then
+    /// exactly what ``JSONParser/parse(_:)`` answers: the same names in the same order and
+    /// the same doubles, bit for bit; anything it leaves, the parser reads or refuses.
+    @Test func flatNumberObjectsAreParsedAsTheParserParsesThem() throws {
+        let read: [String] = [
+            #"{}"#, #" { } "#, #"{"width":320.0001,"height":667}"#, #"{"width":375}"#, #"{ "height" : -0 , "width":0 }"#,
+            #"{"width":1e2,"height":2.5E-3}"#, #"{"a":123456789012345,"b":1234567890123456,"c":-1234567890123456789}"#,
+            #"{"width":1,"width":2}"#, #"{"w":0.1,"x":-0.0,"y":1E+2,"z":9007199254740993}"#, "{\n\t\"width\":\r 12 }",
+        ]
+        let left: [String] = [
+            #"{"width":"1"}"#, #"{"width":null}"#, #"{"width":{}}"#, #"{"w\u0069dth":1}"#, "{\"caf\u{E9}\":1}", #"{"width":01}"#,
+            #"{"width":1.}"#, #"{"width":.5}"#, #"{"width":1e}"#, #"{"width":+1}"#, #"{"width":1e999}"#, #"{"width":1,}"#,
+            #"{"width":1"#, #"{"width" 1}"#, #"{"width":1} x"#, #"[1]"#, #"{"width":-}"#, "", #"{"a":1 "b":2}"#,
+        ]
+        for text in read {
+            let bytes = ArraySlice(Array(text.utf8))
+            let fast = try #require(JSONParser().parseNumberObject(bytes), "\(text)")
+            guard case .object(let parsed) = try JSONParser().parse(bytes) else { Issue.record("\(text)"); continue }
+            #expect(fast.map(\.0) == parsed.map(\.0), "\(text)")
+            #expect(fast.count == parsed.count, "\(text)")
+            for (mine, theirs) in zip(fast, parsed) {
+                guard case .number(let a) = mine.1, case .number(let b) = theirs.1 else { Issue.record("\(text)"); continue }
+                #expect(a.bitPattern == b.bitPattern, "\(text)")
+            }
+        }
+        for text in left {
+            #expect(JSONParser().parseNumberObject(ArraySlice(Array(text.utf8))) == nil, "\(text)")
+        }
+        #expect(JSONParser(maximumDepth: 0).parseNumberObject(ArraySlice(Array("{}".utf8))) == nil)
+        #expect(JSONParser().parseNumberObject(ArraySlice(Array(#"{"width":320.0001}"#.utf8)))?.first?.1 == .number(320.0001))
+    }
+
     @Test func valuesAndMemberOrder() throws {
         let value = try parse(#" {"b": [1, 2.5, -0.25e1, true, false, null], "a": "x\u00e9\ud83d\ude00\n"} "#)
         guard case .object(let members) = value else { Issue.record("not an object"); return }
@@ -107,6 +139,22 @@ struct JSONWriterTests {
     ])
     func numberFormat(_ value: Double, _ expected: String) {
         #expect(written(.number(value)) == expected)
+    }
+
+    /// The edges of the micro-decimal path (`JSONWriter.writeMicros`): ±0, halves, the
+    /// smallest fraction it writes and the one below it, the last value below 10⁹,
+    /// fractions it must leave (1/3), whole numbers past it, and exponents.
+    @Test func numberFormatAtTheEdgesOfTheDecimalPath() {
+        let cases: [(Double, String)] = [
+            (0.0, "0"), (-0.5, "-0.5"), (0.0001, "0.0001"), (-0.0001, "-0.0001"), (0.00005, "5e-05"), (0.000099, "9.9e-05"),
+            (320.0001, "320.0001"), (-288.000001, "-288.000001"), (1.1, "1.1"), (12.34, "12.34"), (999_999_999.999999, "999999999.999999"),
+            (999_999_999, "999999999"), (-999_999_999, "-999999999"), (1e9, "1000000000"), (-1e9 - 0.5, "-1000000000.5"),
+            (1.0 / 3, "0.3333333333333333"), (-2.0 / 3, "-0.6666666666666666"), (123_456_789_012, "123456789012"),
+            (9_007_199_254_740_992, "9007199254740992.0"), (1e21, "1e+21"), (-1e21, "-1e+21")
+        ]
+        for (value, expected) in cases {
+            #expect(written(.number(value)) == expected, "\(value.bitPattern)")
+        }
     }
 
     /// Byte equality and the ASCII check across the 8-byte words they read: a difference
