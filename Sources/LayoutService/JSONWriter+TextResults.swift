@@ -2,8 +2,8 @@ import LayoutCompiler
 
 extension JSONWriter {
     /// Writes `labels` as the answer's `text` member's value: label name → `{"lines",
-    /// "truncated"}`, in the given order (``Layout/text`` is sorted by name). Shared by
-    /// `/solve` and `/import?solve=true` (openapi.yaml, `TextResults`).
+    /// "truncated"}`, in the given order (``Layout/text`` is sorted by name). `/solve`,
+    /// `/import?solve=true` and the `sizes` entries all write it here (openapi.yaml, `TextResults`).
     mutating func textResults(_ labels: [LabelText]) {
         beginObject()
         for label in labels {

@@ -541,15 +541,7 @@ public struct SceneEngine: Sendable {
     private func writeText(_ layout: Layout, of prepared: Prepared, into writer: inout JSONWriter) {
         guard prepared.text != nil else { return }
         writer.key("text")
-        writer.beginObject()
-        for label in layout.text {
-            writer.key(label.name)
-            writer.beginObject()
-            writer.key(plain: "lines"); writer.number(Double(label.lines))
-            writer.key(plain: "truncated"); writer.bool(label.truncated)
-            writer.endObject()
-        }
-        writer.endObject()
+        writer.textResults(layout.text)
     }
 
     private func writeFrames(_ frames: [(name: String, frame: Frame)], into writer: inout JSONWriter) {
