@@ -21,6 +21,12 @@ public struct WireframeDisplay: Sendable, Equatable {
 
     public var sizing: Sizing
 
+    /// Whether `?width=` chose the size.
+    var isWidth: Bool {
+        if case .width = sizing { return true }
+        return false
+    }
+
     public init(sizing: Sizing = .fit) {
         self.sizing = sizing
     }

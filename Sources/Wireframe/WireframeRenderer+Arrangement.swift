@@ -14,7 +14,16 @@ extension WireframeRenderer {
         /// The drawing's display size (margins included), pixels.
         var widthPx: Double
         var heightPx: Double
+        /// The default fit grew the picture in height (``minPanelWidth``): the arrangement
+        /// is final, the lists below it are not fitted into ``WireframeDisplay/fitHeight``.
+        var grows = false
     }
+
+    /// The default fit of `sizes` draws the narrowest panel at least this wide, pixels
+    /// (a caption has the panel's width and 28 px of the gap: `1300×400` is 65 px), when that is not larger
+    /// than 1 px per point: the picture then grows in height, up to
+    /// ``WireframeDisplay/maxDimension`` pixels (WireframeSizingTests.manySizesGrowInHeight).
+    static let minPanelWidth = 32.0
 
     /// Arranges panels of the given bounds (points) in rows and chooses the scale:
     /// ``WireframeDisplay/Sizing/fit`` picks the number of panels per row that allows the
@@ -59,9 +68,8 @@ extension WireframeRenderer {
             }
             if !(best > 0) { columns = min(count, max(1, Int(WireframeDisplay.fitWidth / (panelGap + 8)))) }
         }
-        let arranged = rows(columns)
-        let (widths, tall) = extent(arranged)
-        let widestPoints = widths.map(\.points).max() ?? 0
+        var arranged = rows(columns)
+        var (widths, tall) = extent(arranged)
         var scale: Double
         switch display.sizing {
         case .fit:
@@ -71,9 +79,28 @@ extension WireframeRenderer {
         case .width(let pixels):
             scale = min(WireframeDisplay.maxScale, fitting(arranged, width: Double(pixels), height: .infinity))
         }
+        // Panels too narrow in fitWidth × fitHeight: the most panels per row that reach
+        // minPanelWidth in fitWidth × maxDimension (the largest scale when none does).
+        var grows = false
+        if display.sizing == .fit, bounds.count > 1, let narrowest = bounds.map(\.width).filter({ $0 > 0 }).min() {
+            let target = min(1, minPanelWidth / narrowest)
+            if !(scale >= target) {
+                var tallest = (scale: -1.0, columns: columns)
+                for candidate in stride(from: count, through: 1, by: -1) {
+                    let fitted = min(target, fitting(rows(candidate), width: WireframeDisplay.fitWidth, height: WireframeDisplay.maxDimension))
+                    if fitted > tallest.scale { tallest = (fitted, candidate) }
+                }
+                if tallest.scale > max(0, scale) {
+                    (scale, columns, grows) = (tallest.scale, tallest.columns, true)
+                    arranged = rows(columns)
+                    (widths, tall) = extent(arranged)
+                }
+            }
+        }
         // Nothing to fit (every panel 0 × 0) draws at 1; no room at all, at a scale that
         // makes the drawing one pixel.
         if scale == .infinity { scale = 1 }
+        let widestPoints = widths.map(\.points).max() ?? 0
         let largest = max(widestPoints, tall.points)
         if !(scale > 0) { scale = largest > 0 ? 1 / largest : 1 }
         // The cap counts the margins, gaps and captions too: the drawing is at most
@@ -104,7 +131,8 @@ extension WireframeRenderer {
             yPx += (row.map { bounds[$0].height }.max() ?? 0) * scale + panelGap
         }
         let heightPx = arranged.isEmpty ? 2 * margin : yPx - panelGap + margin
-        return Arrangement(scale: scale, origins: origins, originsPx: originsPx, widthPx: max(widthPx, 2 * margin), heightPx: heightPx)
+        return Arrangement(scale: scale, origins: origins, originsPx: originsPx, widthPx: max(widthPx, 2 * margin), heightPx: heightPx,
+                           grows: grows)
     }
 
     // MARK: - Small multiples

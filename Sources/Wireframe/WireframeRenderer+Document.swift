@@ -23,7 +23,7 @@ extension WireframeRenderer {
         guard let drawing = fit(panels: panels, captions: captions, problems: problems, display: display,
                                 hierarchy: hierarchy, into: &out) else { return }
 
-        writeRoot(drawing, panelCount: panels.count, into: &out)
+        writeRoot(drawing, panelCount: panels.count, display: display, into: &out)
         let children = childLists(hierarchy)
         for (index, panel) in panels.enumerated() {
             guard out.isWriting else { return }
@@ -86,12 +86,13 @@ extension WireframeRenderer {
             guard let labels = placeLabels(panels: panels, arrangement: arrangement, captions: captions,
                                            hierarchy: hierarchy, into: &out) else { return nil }
             var listWidth = max(arrangement.widthPx, problems.isEmpty && labels.legend.isEmpty ? 0 : minListWidth)
-            // A long legend gets the default display's full width for its columns.
-            if labels.legend.count > 8 { listWidth = max(listWidth, WireframeDisplay.fitWidth) }
+            // A long legend gets the default display's full width for its columns, unless
+            // `?width=` chose the width (WireframeSizingTests.askedWidthsAreHonoured).
+            if labels.legend.count > 8, !display.isWidth { listWidth = max(listWidth, WireframeDisplay.fitWidth) }
             drawing = Drawing(arrangement: arrangement, labels: labels, problemLines: wrapProblems(problems, width: listWidth),
                               legend: legendLines(labels, width: listWidth), widthPx: listWidth)
             let extra = listsHeight(problemLines: drawing.problemLines.count, legendLines: drawing.legend.count)
-            guard attempt < fitAttempts - 1, display.sizing == .fit, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
+            guard attempt < fitAttempts - 1, display.sizing == .fit, !arrangement.grows, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
                   extra < WireframeDisplay.fitHeight / 2 else { break }
             available = min(available, WireframeDisplay.fitHeight - extra)
             arrangement = arrange(panels.map(\.bounds), captionSpace: captionSpace, display: display, fitHeight: available)
@@ -99,8 +100,11 @@ extension WireframeRenderer {
         return drawing
     }
 
-    /// The XML declaration, the `<svg>` start tag and the stylesheet.
-    static func writeRoot(_ drawing: Drawing, panelCount: Int, into out: inout SVGWriter) {
+    /// The XML declaration, the `<svg>` start tag and the stylesheet. A `?width=` or
+    /// `?scale=` that the picture does not honour exactly is named with the reasons
+    /// (``clamping(_:display:)``): `data-requested-width="16" data-clamped="margins lists"`.
+    static func writeRoot(_ drawing: Drawing, panelCount: Int, display: WireframeDisplay,
+                          into out: inout SVGWriter) {
         let scale = drawing.arrangement.scale
         out.raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         out.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"layoutd-wireframe\"")
@@ -109,6 +113,10 @@ extension WireframeRenderer {
         out.attribute("width", number(drawing.widthPx))
         out.attribute("height", number(drawing.heightPx))
         out.attribute("data-scale", scaleText(scale))
+        if let clamping = clamping(drawing, display: display) {
+            out.attribute(clamping.attribute, clamping.requested)
+            out.attribute("data-clamped", clamping.reasons.joined(separator: " "))
+        }
         out.raw(" font-family=\"DejaVu Sans Mono, Menlo, Consolas, monospace\"")
         out.attribute("font-size", number(labelFont / scale))
         out.raw(">\n<style>")
@@ -280,6 +288,35 @@ extension WireframeRenderer {
         out.raw("><title>")
         out.text(messages.joined(separator: "\n"))
         out.raw("</title></rect>\n</g>\n")
+    }
+
+    /// Why the document is not the size `?width=` or `?scale=` asked for, or `nil` when it
+    /// is (the default fit asks for none). Reasons, in this order:
+    /// - `margins`: the margins and gaps of the arrangement alone are wider than the width;
+    /// - `lists`: the problems and legend lists are at least ``minListWidth`` pixels wide;
+    /// - `max-scale`: the width would need more than ``WireframeDisplay/maxScale`` pixels per point;
+    /// - `max-dimension`: the drawing would be more than ``WireframeDisplay/maxDimension``
+    ///   pixels wide or tall.
+    static func clamping(_ drawing: Drawing, display: WireframeDisplay)
+        -> (attribute: StaticString, requested: String, reasons: [String])? {
+        let scale = drawing.arrangement.scale
+        switch display.sizing {
+        case .fit:
+            return nil
+        case .scale(let asked):
+            guard scaleText(scale) != scaleText(asked) else { return nil }
+            return ("data-requested-scale", scaleText(asked), ["max-dimension"])
+        case .width(let asked):
+            let width = Double(asked)
+            guard abs(drawing.widthPx - width) > 0.001 else { return nil }
+            var reasons: [String] = []
+            if drawing.arrangement.widthPx > width + 0.001 { reasons.append("margins") }
+            if drawing.widthPx > drawing.arrangement.widthPx + 0.001 { reasons.append("lists") }
+            if drawing.arrangement.widthPx < width - 0.001 {
+                reasons.append(scale >= WireframeDisplay.maxScale ? "max-scale" : "max-dimension")
+            }
+            return ("data-requested-width", String(asked), reasons)
+        }
     }
 
     // MARK: - Numbers
