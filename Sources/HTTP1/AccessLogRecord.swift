@@ -9,8 +9,11 @@ public struct AccessLogRecord: Sendable, Equatable {
     public var status: HTTPStatus
     /// The response body size in bytes (as in `Content-Length`, also for HEAD).
     public var bodyBytes: Int
-    /// Seconds from handing the request to the handler until the response was
-    /// queued for writing; 0 for rejections.
+    /// Seconds until the response was queued for writing: from handing the request to
+    /// the handler for a handled request; for the server's own answers (framing errors,
+    /// timeouts, those before `100 Continue`) from the first byte of the request's head
+    /// (of a request pipelined behind another, from the answer before it); 0 for a
+    /// connection refused at accept.
     public var duration: Double
     /// The client's address and port, e.g. `127.0.0.1:50412` or `[::1]:50412`.
     public var remoteAddress: String

@@ -28,6 +28,9 @@ final class ServerContext: Sendable {
     /// Requests answered by a handler on a worker thread (for metrics beside
     /// ``EventLoop/answeredCount``).
     let workerAnsweredCount = Atomic<Int>(0)
+    /// Connections closed with answer bytes still unsent: the client read nothing of them
+    /// for ``ServerLimits/bodyTimeout``, the connection failed, or the drain ended.
+    let cutAnswerCount = Atomic<Int>(0)
     private let loopCursor = Atomic<Int>(0)
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
@@ -128,7 +131,12 @@ final class Connection: Sendable {
         var machine: ConnectionStateMachine
         var pending: [UInt8] = []
         var pendingOffset = 0
+        /// When the client last took output: a send that moved bytes, or a sweep that
+        /// saw the kernel's send queue shrink (``tick(now:date:)``).
         var pendingSince = 0.0
+        /// The kernel's unsent and unacknowledged bytes for this socket (`SIOCOUTQ`) at
+        /// the last sweep while output was pending; `Int.max` before the first.
+        var kernelQueued = Int.max
         var closeWhenFlushed = false
         var closing = Closing.open
         /// What the fd is registered for in the event loop (empty: not registered).
@@ -362,8 +370,18 @@ final class Connection: Sendable {
                 if now >= deadline { hardClose(&io) }
                 return []
             case .open:
+                if !io.pending.isEmpty {
+                    // A client that reads steadily but slowly may leave the socket unwritable
+                    // for long: Linux reports EPOLLOUT only once a third of the send queue is
+                    // free (`sk_stream_wspace` against `sk_stream_min_wspace`), which with
+                    // megabytes queued is minutes at a few KB/s. So progress is also read from
+                    // the queue itself: acknowledged bytes leave it (e2e `hostile/answers-slow-steady-reader`).
+                    let queued = unsentKernelBytes()
+                    if queued < io.kernelQueued { io.pendingSince = now }
+                    io.kernelQueued = queued
+                }
                 if !io.pending.isEmpty && now - io.pendingSince > context.limits.bodyTimeout {
-                    hardClose(&io)   // the client stopped reading our responses
+                    hardClose(&io)   // the client read nothing of our answers for --body-timeout
                     return []
                 }
                 let rejected = perform(io.machine.timerFired(now: now, date: date), &io).rejected
@@ -495,12 +513,12 @@ final class Connection: Sendable {
                 request = next
             case .write(let bytes):
                 write(bytes, &io)
-            case .rejected(let status):
+            case .rejected(let status, let since):
                 rejected.append(AccessLogRecord(method: nil, target: nil, status: status, bodyBytes: 0,
-                                                duration: 0, remoteAddress: remoteAddress))
-            case .answeredBeforeContinue(let head, let status, let bodyBytes):
+                                                duration: max(0, monotonicNow() - since), remoteAddress: remoteAddress))
+            case .answeredBeforeContinue(let head, let status, let bodyBytes, let since):
                 rejected.append(AccessLogRecord(method: head.method, target: head.target, status: status, bodyBytes: bodyBytes,
-                                                duration: 0, remoteAddress: remoteAddress))
+                                                duration: max(0, monotonicNow() - since), remoteAddress: remoteAddress))
             case .close:
                 if io.pending.isEmpty {
                     beginLinger(&io)
@@ -639,12 +657,22 @@ final class Connection: Sendable {
     private func hardClose(_ io: inout IO) {
         if case .closed = io.closing { return }
         io.closing = .closed
+        if io.pendingOffset < io.pending.count { context.cutAnswerCount.add(1, ordering: .relaxed) }
         syncHeldRequestBytes(&io)
         setPending([], &io)
         io.pendingOffset = 0
         io.deferred = nil
         updateInterest(&io)
         if !io.isSending { closeDescriptor() }
+    }
+
+    /// The bytes the kernel still holds for this socket, sent or not but not acknowledged
+    /// by the client (`ioctl(SIOCOUTQ)`, tcp(7)); `Int.max` when the call fails, which
+    /// never counts as progress.
+    private func unsentKernelBytes() -> Int {
+        var queued: Int32 = 0
+        guard ioctl(fd, UInt(TIOCOUTQ), &queued) == 0 else { return Int.max }
+        return Int(queued)
     }
 
     /// Closes the fd and leaves the registry. Called with `io` locked (lock

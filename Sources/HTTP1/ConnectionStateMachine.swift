@@ -17,11 +17,13 @@ struct ConnectionStateMachine {
         /// Send these bytes (one or more whole responses, coalesced).
         case write([UInt8])
         /// The server answered by itself with this status (framing error or
-        /// timeout); for the access log. Always followed by `.close`.
-        case rejected(status: HTTPStatus)
+        /// timeout); for the access log, whose duration runs from `since` (the monotonic
+        /// time of the head's first byte, or of the answer before it on this connection).
+        /// Always followed by `.close`.
+        case rejected(status: HTTPStatus, since: Double)
         /// The `continueCheck` answered `request` (given without its body) before
-        /// `100 Continue`; for the access log. Always followed by `.close`.
-        case answeredBeforeContinue(HTTPRequest, status: HTTPStatus, bodyBytes: Int)
+        /// `100 Continue`; for the access log, as `rejected`. Always followed by `.close`.
+        case answeredBeforeContinue(HTTPRequest, status: HTTPStatus, bodyBytes: Int, since: Double)
         /// Close once the writes before it are flushed. Nothing follows.
         case close
     }
@@ -233,7 +235,7 @@ struct ConnectionStateMachine {
                                            isHeadRequest: head.method == .HEAD, date: date,
                                            defaultFields: limits.responseFields, into: &output)
                     flush(into: &actions)
-                    actions.append(.answeredBeforeContinue(head, status: response.status, bodyBytes: response.body.count))
+                    actions.append(.answeredBeforeContinue(head, status: response.status, bodyBytes: response.body.count, since: headStart))
                     actions.append(.close)
                     phase = .closed
                     return
@@ -260,7 +262,7 @@ struct ConnectionStateMachine {
         ResponseEncoder.encode(response, keepAlive: false, requestVersion: .http1_1,
                                isHeadRequest: false, date: date, defaultFields: limits.responseFields, into: &output)
         flush(into: &actions)
-        actions.append(.rejected(status: response.status))
+        actions.append(.rejected(status: response.status, since: headStart))
         actions.append(.close)
         phase = .closed
     }

@@ -132,6 +132,11 @@ public final class HTTPServer: Sendable {
          context.workerAnsweredCount.load(ordering: .relaxed))
     }
 
+    /// Connections closed before their answers were sent whole: the client read nothing
+    /// of them for `bodyTimeout`, the connection failed, or the drain ended. The access log
+    /// has already recorded those answers (when they were queued); this is their trace.
+    public var cutAnswerCount: Int { context.cutAnswerCount.load(ordering: .relaxed) }
+
     /// Each event loop thread's `pthread_self()`, in loop order (0 before it runs): for
     /// tests that check which thread made an answer.
     var loopThreadIDs: [UInt] {

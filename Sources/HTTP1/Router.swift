@@ -131,6 +131,20 @@ public struct Router: Sendable {
         return resources.first { Router.match($0.segments, parts) != nil }?.pattern
     }
 
+    /// The answer ``dispatch(_:)`` gives `request` without running a handler because no
+    /// route matches its path (`404`) or its route has no handler for its method (`405`),
+    /// with the matched pattern; `nil` when a handler (or `OPTIONS`) would answer. It reads
+    /// only the head, so it can answer before `100 Continue`.
+    public func refusal(_ request: HTTPRequest) -> (route: String?, response: HTTPResponse)? {
+        if request.method == .OPTIONS && request.path == "*" { return nil }
+        let parts = Router.split(request.path)
+        guard let resource = resources.first(where: { Router.match($0.segments, parts) != nil }) else { return dispatch(request) }
+        if request.method == .OPTIONS { return nil }
+        let methods = resource.handlers.map(\.method)
+        if methods.contains(request.method) || (request.method == .HEAD && methods.contains(.GET)) { return nil }
+        return dispatch(request)
+    }
+
     /// ``respond(to:)``'s answer together with the matched route's pattern
     /// (``route(for:)``, `nil` when none matched), matching the path once.
     public func dispatch(_ request: HTTPRequest) -> (route: String?, response: HTTPResponse) {

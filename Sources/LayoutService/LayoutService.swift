@@ -44,8 +44,9 @@ public final class LayoutService: Sendable {
     /// Gauge source for `/metrics` (the HTTP server's open connections).
     let openConnections: @Sendable () -> Int
     /// Counter source for `/metrics`: the HTTP server's answers by thread
-    /// (``HTTPServer/answeredCounts``); nil: not reported.
-    let answeredCounts: @Sendable () -> (onLoops: Int, byWorkers: Int)?
+    /// (``HTTPServer/answeredCounts``) and its connections closed with answers unsent
+    /// (``HTTPServer/cutAnswerCount``); nil: not reported.
+    let answeredCounts: @Sendable () -> (onLoops: Int, byWorkers: Int, cut: Int)?
     /// Coalesces concurrent requests' version lookups into one statement
     /// (``VersionResolver``) when each lookup is a round trip to a database server
     /// (``GroupStoring/lookupsAreRoundTrips``: PostgreSQL); `nil` with SQLite, where each
@@ -73,7 +74,7 @@ public final class LayoutService: Sendable {
                 configuration: ServiceConfiguration = ServiceConfiguration(),
                 pendingResponseBytes: PendingResponseBytes? = nil,
                 openConnections: @escaping @Sendable () -> Int = { 0 },
-                answeredCounts: @escaping @Sendable () -> (onLoops: Int, byWorkers: Int)? = { nil }) {
+                answeredCounts: @escaping @Sendable () -> (onLoops: Int, byWorkers: Int, cut: Int)? = { nil }) {
         self.store = store
         self.groupStore = groupStore ?? store
         self.fontStore = fontStore ?? (groupStore as? SQLiteStore) ?? store
@@ -267,17 +268,23 @@ public final class LayoutService: Sendable {
     }
 
     /// The server's `continueCheck`: a request that asks for `100 Continue` from a `Host`
-    /// the ``HostPolicy`` refuses gets its `421` at once, before any `100 Continue`, with
-    /// the fields, access-log line and count of ``makeHandler(router:log:)``'s answers;
-    /// any other request gets its continue (nil). Held by hostile/http-continue-foreign-host
-    /// and `HostPolicyTests`.
+    /// the ``HostPolicy`` refuses gets its `421` at once, before any `100 Continue`, and one
+    /// whose path no route matches or whose route has no such method its `404` or `405`
+    /// (``Router/refusal(_:)``), so the client does not send a body for nothing; each with
+    /// the fields, access-log line and count of ``makeHandler(router:log:)``'s answers.
+    /// Any other request gets its continue (nil). Held by hostile/http-continue-foreign-host,
+    /// `HostPolicyTests` and `HandlerTests.unroutedRequestsAreAnsweredBeforeContinue`.
     public func makeContinueCheck(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> HTTPResponse? {
         let hostPolicy = configuration.hostPolicy
         let refuse = makeHandler(router: router, respond: { [self] request in
             (router.route(for: request.path), misdirected(request))
         }, log: log)
+        let unrouted = makeHandler(router: router, respond: { request in
+            router.refusal(request) ?? router.dispatch(request)
+        }, log: log)
         return { request in
-            hostPolicy.allows(host: Self.requestAuthority(request)) ? nil : refuse(request)
+            if !hostPolicy.allows(host: Self.requestAuthority(request)) { return refuse(request) }
+            return router.refusal(request) == nil ? nil : unrouted(request)
         }
     }
 
@@ -399,6 +406,9 @@ public final class LayoutService: Sendable {
                 line.key("requestId"); line.string(requestID)
                 line.key("method"); line.string(request.method.rawValue)
                 line.key("path"); line.string(request.path)
+                // The query chooses the answer's form (`format=svg`, `device=`); bounded by
+                // --max-target-bytes like the path.
+                if let query = request.query { line.key("query"); line.string(query) }
                 line.key("status"); line.integer(response.status.code)
                 line.key("durationMs"); line.number((seconds * 1e6).rounded() / 1e3)
                 line.key("bytes"); line.integer(response.body.count)

@@ -67,9 +67,10 @@ public final class Metrics: Sendable {
     /// The exposition text; `openConnections` and `groups` are gauges read by the caller,
     /// `diskFull` the store's count of writes that met a full disk (a counter), `answered`
     /// the HTTP server's requests answered on its event loops' threads and by its
-    /// workers (``HTTPServer/answeredCounts``, counters summed over the loops).
+    /// workers (``HTTPServer/answeredCounts``, counters summed over the loops) and its
+    /// connections closed with answers unsent (`cut`, ``HTTPServer/cutAnswerCount``).
     public func render(openConnections: Int, groups: Int?, diskFull: Int? = nil,
-                       answered: (onLoops: Int, byWorkers: Int)? = nil) -> String {
+                       answered: (onLoops: Int, byWorkers: Int, cut: Int)? = nil) -> String {
         let snapshot = state.withLock { $0 }
         var out = ""
         out += "# HELP layoutd_requests_total HTTP requests answered, by route and status.\n"
@@ -99,6 +100,9 @@ public final class Metrics: Sendable {
             out += "# TYPE layoutd_http_answers_total counter\n"
             out += "layoutd_http_answers_total{thread=\"io\"} \(answered.onLoops)\n"
             out += "layoutd_http_answers_total{thread=\"worker\"} \(answered.byWorkers)\n"
+            out += "# HELP layoutd_http_answers_cut_total Connections closed before their answers were sent whole (the client read nothing for --body-timeout, the connection failed, or the drain ended).\n"
+            out += "# TYPE layoutd_http_answers_cut_total counter\n"
+            out += "layoutd_http_answers_cut_total \(answered.cut)\n"
         }
         if let groups {
             out += "# HELP layoutd_groups Named constraint groups stored.\n"

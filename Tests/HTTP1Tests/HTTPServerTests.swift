@@ -646,4 +646,22 @@ struct HTTPServerTests {
         #expect(logged[0].bodyBytes == 5)
         #expect(logged[0].remoteAddress.hasPrefix("127.0.0.1:"))
     }
+
+    /// The server's own answers are logged with the time since the head's first byte, as
+    /// handled requests are: a 408 for a head that never ends took the head timeout.
+    @Test func aTimeoutIsLoggedWithTheTimeSinceTheHeadBegan() throws {
+        var limits = HTTPServerTests.limits
+        limits.headTimeout = 0.4
+        let records = Mutex<[AccessLogRecord]>([])
+        try withServer(limits: limits, log: { record in records.withLock { $0.append(record) } }) { port, _ in
+            let client = try RawClient(port: port)
+            client.send("GET /hello HTTP/1.1\nHost: t")
+            #expect(try client.readResponse().status == 408)
+            for _ in 0..<500 where records.withLock({ $0.isEmpty }) { usleep(10_000) }
+        }
+        let logged = records.withLock { $0 }
+        #expect(logged.map(\.status) == [408])
+        let duration = try #require(logged.first?.duration)
+        #expect(duration >= 0.4 && duration < 5, "logged \(duration) s")
+    }
 }

@@ -351,6 +351,25 @@ struct HandlerTests {
         #expect(request(.GET, "/groups/none", headers: ["If-Match": "\"1\""]).status == 404)
     }
 
+    /// A request that asks for `100 Continue` on a path no route matches, or with a method
+    /// its route lacks, gets that 404 or 405 at once instead of the continue, so no body is
+    /// sent for nothing; a routed request gets its continue (nil).
+    @Test func unroutedRequestsAreAnsweredBeforeContinue() throws {
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"))
+        let check = service.makeContinueCheck(router: service.makeRouter())
+        let headers: HTTPFields = ["Host": "127.0.0.1", "Expect": "100-continue", "Content-Length": "10"]
+        let missing = try #require(check(HTTPRequest(method: .POST, target: "/solv", headers: headers)))
+        #expect(missing.status == 404)
+        #expect(missing.headers["X-Request-Id"] != nil)
+        #expect(try JSONParser().parse(missing.body)["detail"] == .string("No resource at '/solv'"))
+        let wrongMethod = try #require(check(HTTPRequest(method: .PUT, target: "/solve", headers: headers)))
+        #expect(wrongMethod.status == 405)
+        #expect(wrongMethod.headers["Allow"] == "OPTIONS, POST")
+        #expect(check(HTTPRequest(method: .POST, target: "/solve", headers: headers)) == nil)
+        #expect(check(HTTPRequest(method: .PUT, target: "/groups/row", headers: headers)) == nil)
+        #expect(check(HTTPRequest(method: .OPTIONS, target: "/solve", headers: headers)) == nil)
+    }
+
     /// An `If-Match` or `If-None-Match` that is neither `*` nor a list of entity tags
     /// (RFC 9110 §8.8.3: `3` is no tag, `"3"` is) is a 400 showing the quoted form, on every
     /// method that reads the fields, before either is evaluated; nothing is written.
@@ -559,6 +578,18 @@ struct HandlerTests {
         let quickLine = try #require(lines.withLock { $0 }.first)
         let quick = try #require(try JSONParser().parse(Array(quickLine.utf8))["durationMs"]?.numberValue)
         #expect(quick < 1000)
+    }
+
+    /// The access log keeps the query, which chooses the answer's form: `?format=svg` and a
+    /// JSON request to the same path are told apart; without a query there is no member.
+    @Test func theAccessLogKeepsTheQuery() throws {
+        let lines = Mutex<[String]>([])
+        let handler = service.makeHandler(router: router, log: { line in lines.withLock { $0.append(line) } })
+        _ = handler(HTTPRequest(method: .POST, target: "/solve?format=svg&scale=2", headers: ["Host": "t"], body: Array(Self.scene.utf8)))
+        _ = handler(HTTPRequest(method: .GET, target: "/healthz", headers: ["Host": "t"], body: []))
+        let logged = try lines.withLock { $0 }.map { try JSONParser().parse(Array($0.utf8)) }
+        #expect(logged.map { $0["path"] } == [.string("/solve"), .string("/healthz")])
+        #expect(logged.map { $0["query"] } == [.string("format=svg&scale=2"), nil])
     }
 
     /// A solve refused while clients leave too many answers unread is answered like any

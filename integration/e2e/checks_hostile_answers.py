@@ -19,6 +19,9 @@ resident memory, the wall time, and /healthz afterwards.
   held. The unread answer is held for the whole check (a --body-timeout longer than it):
   with the default 30 s, a loaded machine that takes longer than that to decide the other
   three rightly drops the unread answer and gives a second one.
+- slow-steady-reader: a 7.5 MB answer read at about 800 KB/s with --body-timeout 1 is
+  read whole (the kernel's send queue shrinking counts as the client reading), and
+  `layoutd_http_answers_cut_total` stays 0.
 """
 import http.client
 import json
@@ -270,3 +273,48 @@ def cli_bound(ctx):
     ctx.expect(b'the SVG was not written' in drawn.stderr and b'--max-response-bytes' in drawn.stderr,
                'stderr says why: %r' % drawn.stderr[-300:])
     ctx.expect(not os.path.exists(svg_path), 'no SVG file was written')
+
+
+@check('hostile/answers-slow-steady-reader', needs='binary')
+def slow_steady_reader(ctx):
+    """A client that reads a large answer slowly but without pause gets it whole, although
+    it takes many times --body-timeout and the socket stays unwritable for longer than that
+    between reads (Linux reports it writable only once a third of the send queue is free):
+    the server counts the kernel's send queue shrinking as the client reading. Before, a
+    7.7 MB answer read at 20 KB/s was cut at 6.4 MB while the access log said 200."""
+    server = hostile.start(ctx, 'answers-slow-reader', ['--body-timeout', '1'])
+    try:
+        body = json.dumps(pinned_scene(names(100), 250)).encode()
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 65536)
+        s.settimeout(max(ctx.timeout, 120))
+        s.connect(('127.0.0.1', server.port))
+        s.sendall(b'POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
+                  b'Cache-Control: no-store\r\nContent-Length: %d\r\n\r\n' % len(body) + body)
+        data = b''
+        while b'\r\n\r\n' not in data:
+            chunk = s.recv(16384)
+            if not chunk:
+                break
+            data += chunk
+        head, _, rest = data.partition(b'\r\n\r\n')
+        ctx.expect(head.startswith(b'HTTP/1.1 200 '), 'status line %r' % head[:40])
+        length = int([l.split(b':', 1)[1] for l in head.split(b'\r\n') if l.lower().startswith(b'content-length:')][0])
+        ctx.expect(length > 6_000_000, 'the answer is %d bytes' % length)
+        started = time.monotonic()
+        received = len(rest)
+        while received < length:
+            time.sleep(0.02)                    # about 800 KB/s: 16 KiB every 20 ms
+            chunk = s.recv(16384)
+            if not chunk:
+                break
+            received += len(chunk)
+        took = time.monotonic() - started
+        s.close()
+        ctx.expect_equal(received, length, 'bytes of the answer read (in %.1f s, --body-timeout 1)' % took)
+        ctx.expect(took > 3, 'the read took %.1f s, several times --body-timeout' % took)
+        r = ctx.request('GET', '/metrics', server=server)
+        cut = [line for line in r.body.decode().splitlines() if line.startswith('layoutd_http_answers_cut_total ')]
+        ctx.expect_equal(cut, ['layoutd_http_answers_cut_total 0'], 'answers cut short')
+    finally:
+        server.stop()

@@ -249,6 +249,7 @@ public enum LayoutdCommand {
                                 ioThreads: options.ioThreads, loopHandler: loopHandler, handler: handler)
         connections.source = { server.openConnectionCount }
         connections.answeredSource = { server.answeredCounts }
+        connections.cutSource = { server.cutAnswerCount }
         return server
     }
 
@@ -610,8 +611,14 @@ final class ConnectionCounter: @unchecked Sendable {
     // Written once on the main thread before the server starts, read afterwards only.
     var source: (@Sendable () -> Int)?
     var answeredSource: (@Sendable () -> (onLoops: Int, byWorkers: Int))?
+    var cutSource: (@Sendable () -> Int)?
     func value() -> Int { source?() ?? 0 }
-    func answered() -> (onLoops: Int, byWorkers: Int)? { answeredSource?() }
+    func answered() -> (onLoops: Int, byWorkers: Int, cut: Int)? {
+        answeredSource.map { source in
+            let counts = source()
+            return (counts.onLoops, counts.byWorkers, cutSource?() ?? 0)
+        }
+    }
 }
 
 extension LayoutDiagnostic {
