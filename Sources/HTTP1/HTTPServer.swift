@@ -196,7 +196,10 @@ public final class HTTPServer: Sendable {
     /// `Connection: close` (idle connections close at once), waits at most
     /// ``ServerLimits/drainTimeout`` seconds, then closes whatever is left and stops the
     /// workers and the loops. Safe to call more than once.
-    public func shutdown() {
+    /// - Returns: the connections still busy when the drain ended (a request unanswered, or
+    ///   an answer unsent), closed without finishing; 0 on a repeated call.
+    @discardableResult
+    public func shutdown() -> Int {
         let stopped: (any DispatchSourceTimer, Int32)? = state.withLock { state in
             guard case .running(let listenFD, let timer, let spare) = state else { return nil }
             state = .stopped
@@ -206,7 +209,7 @@ public final class HTTPServer: Sendable {
             close(listenFD)
             return (timer, spare)
         }
-        guard let (timer, spare) = stopped else { return }
+        guard let (timer, spare) = stopped else { return 0 }
         for connection in snapshot() { connection.beginShutdown() }
         // Wait for busy connections; lingering ones are only waiting for the
         // client's EOF and are cut short below.
@@ -214,6 +217,7 @@ public final class HTTPServer: Sendable {
         while snapshot().contains(where: \.isOpen) && monotonicNow() < deadline {
             usleep(5_000)
         }
+        let unfinished = snapshot().filter(\.isOpen)
         for connection in snapshot() { connection.forceClose() }
         let closeDeadline = monotonicNow() + 1
         while !context.hasNoConnections && monotonicNow() < closeDeadline {
@@ -224,6 +228,7 @@ public final class HTTPServer: Sendable {
         context.workers.stop()
         context.lightWorkers?.stop()
         for loop in context.loops { loop.stop() }
+        return unfinished.count
     }
 
     // MARK: - Accepting

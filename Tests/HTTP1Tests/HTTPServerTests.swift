@@ -449,8 +449,9 @@ struct HTTPServerTests {
         busy.send("GET /slow HTTP/1.1\nHost: t\n\n")
         gate.entered.wait()
         let finished = DispatchSemaphore(value: 0)
+        let unfinished = Atomic<Int>(-1)
         DispatchQueue.global().async {
-            server.shutdown()
+            unfinished.store(server.shutdown(), ordering: .relaxed)
             finished.signal()
         }
         #expect(idle.isClosedByServer())
@@ -461,7 +462,29 @@ struct HTTPServerTests {
         #expect(response.headers["Connection"] == "close")
         #expect(busy.isClosedByServer())
         finished.wait()
+        #expect(unfinished.load(ordering: .relaxed) == 0)   // every busy connection was answered
         #expect((try? RawClient(port: port)) == nil)
+    }
+
+    /// A request still running when the drain ends is closed without its answer, and
+    /// `shutdown()` says how many were (for the `serve` log line).
+    @Test func shutdownCountsTheConnectionsTheDrainCutShort() throws {
+        let gate = Gate()
+        let router = HTTPServerTests.makeRouter(gate: gate)
+        var limits = HTTPServerTests.limits
+        limits.drainTimeout = 0.2
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: limits, workerCount: 2) {
+            router.respond(to: $0)
+        }
+        let port = try server.start()
+        let busy = try RawClient(port: port)
+        busy.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        gate.entered.wait()
+        let unfinished = server.shutdown()
+        gate.open()
+        #expect(unfinished == 1)
+        #expect(busy.isClosedByServer())
+        #expect(server.shutdown() == 0)
     }
 
     /// Many clients at once, pipelining, and half of them resetting the connection

@@ -177,12 +177,20 @@ public enum LayoutdCommand {
         FileHandle.standardError.write(Data("layoutd \(layoutdVersion) listening on http://\(Self.listeningHost(bindAddress)):\(boundPort) (\(Self.databaseDescription(options.location, cachePath: stores.cachePath)))\n".utf8))
         installSignalHandlers {
             FileHandle.standardError.write(Data("layoutd: shutting down: finishing in-flight requests\n".utf8))
-            server.shutdown()
+            let unfinished = server.shutdown()
+            if unfinished > 0 {
+                FileHandle.standardError.write(Data("layoutd: the drain ended (--drain-timeout \(Self.secondsText(options.limits.drainTimeout))) with \(unfinished) connection\(unfinished == 1 ? "" : "s") still busy; closed without their answers\n".utf8))
+            }
             stores.close()
             FileHandle.standardError.write(Data("layoutd: stopped\n".utf8))
             exit(0)
         }
         dispatchMain()
+    }
+
+    /// `seconds` as a person writes it: `10 s`, `2.5 s`.
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && abs(seconds) < 1e15 ? "\(Int(seconds)) s" : "\(seconds) s"
     }
 
     /// The stores `serve` runs on (``openStores(_:cacheDB:settings:report:)``).
