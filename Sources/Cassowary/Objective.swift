@@ -61,7 +61,20 @@ struct Objective: Sendable {
     /// (``Solver/restoreJournaled(from:)``: the rest is `base`'s already).
     mutating func restore(vectorsOf entries: [Int32], levelsFrom base: Objective) {
         if vectors.count == base.vectors.count {
-            for id in entries where id < 0 && Int(~id) < vectors.count { vectors[Int(~id)] = base.vectors[Int(~id)] }
+            // Most listed symbols have equal vectors (no cost, or one the pivot did not
+            // change): compared first, so that those are not assigned (a retain and a
+            // release each).
+            vectors.withUnsafeMutableBufferPointer { mine in
+                base.vectors.withUnsafeBufferPointer { theirs in
+                    for id in entries where id < 0 && Int(~id) < mine.count {
+                        let index = Int(~id)
+                        let left = mine[index], right = theirs[index]
+                        if left.first.level == right.first.level && left.first.coefficient.bitPattern == right.first.coefficient.bitPattern
+                            && left.more == nil && right.more == nil { continue }
+                        mine[index] = right
+                    }
+                }
+            }
         } else {
             vectors.restoreElements(from: base.vectors) { vector, theirs in vector = theirs }
         }
