@@ -55,6 +55,36 @@ struct Objective: Sendable {
         mine.restoreElements(from: vectors) { vector, theirs in vector = theirs }
     }
 
+    /// Makes the vectors of the symbols `~id` of the negative `entries` (a
+    /// ``RestoreJournal``'s), the level constants and the change log equal to `base`'s, in
+    /// this objective's own buffers; every vector when the counts differ
+    /// (``Solver/restoreJournaled(from:)``: the rest is `base`'s already).
+    mutating func restore(vectorsOf entries: [Int32], levelsFrom base: Objective) {
+        if vectors.count == base.vectors.count {
+            // Most listed symbols have equal vectors (no cost, or one the pivot did not
+            // change): compared first, so that those are not assigned (a retain and a
+            // release each).
+            vectors.withUnsafeMutableBufferPointer { mine in
+                base.vectors.withUnsafeBufferPointer { theirs in
+                    for id in entries where id < 0 && Int(~id) < mine.count {
+                        let index = Int(~id)
+                        let left = mine[index], right = theirs[index]
+                        if left.first.level == right.first.level && left.first.coefficient.bitPattern == right.first.coefficient.bitPattern
+                            && left.more == nil && right.more == nil { continue }
+                        mine[index] = right
+                    }
+                }
+            }
+        } else {
+            vectors.restoreElements(from: base.vectors) { vector, theirs in vector = theirs }
+        }
+        Solver.restore(&constants, from: base.constants)
+        if !(changed.isEmpty && base.changed.isEmpty) {
+            changed.removeAll(keepingCapacity: true)
+            changed.append(contentsOf: base.changed)
+        }
+    }
+
     /// Rank of `level` (0 = strongest).
     @inline(__always)
     func rank(of level: Int) -> Int { Int(ranks[level]) }

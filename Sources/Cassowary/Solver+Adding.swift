@@ -42,6 +42,7 @@ extension Solver {
     mutating func addConstraint(_ constraint: Constraint, certificate: inout [Symbol]?,
                                 isMergeable: Bool = true) throws(SolverError) -> ConstraintHandle {
         guard constraint.expression.isFinite, constraint.strength.isValid else { throw .nonFiniteInput }
+        willChange(journaled: false)
         // A constraint's fixed cost (its record, merge key, markers, objective entries)
         // in cell operations, so that many constraints merged into a few rows (wishes on
         // one variable) still count toward ``workLimit``.

@@ -136,33 +136,50 @@ extension Solver {
     /// - Complexity: O(rank of `symbol` + Σ length of the definitions it depends on).
     func evaluateDefinition(_ symbol: Symbol) -> Double {
         let rank = table.definition[symbol.id].rank
-        // Grown from empty rather than `Array(repeating:count:)` (an allocation that is not
-        // specialised, with a run-time type lookup).
-        var memo: [Double?] = []
-        memo.reserveCapacity(rank + 1)
-        memo.append(contentsOf: repeatElement(nil, count: rank + 1))
-        var stack = [symbol]
-        while let top = stack.last {
-            let topRank = table.definition[top.id].rank
-            if memo[topRank] != nil {
-                stack.removeLast()
-                continue
+        // The memo (each rank's value and whether it is known) and the path of the walk in
+        // temporary storage: on the stack when small, never an array to allocate and free.
+        // The walk is depth first: a definition's first unknown dependency is entered, and
+        // its value is computed once every dependency is known, from its cells in order (as
+        // ``refreshDefinitionValues()`` does). Ranks fall strictly along the path (a
+        // definition names lower ranks only), so it holds at most `rank + 1` definitions.
+        return withUnsafeTemporaryAllocation(of: Double.self, capacity: rank + 1) { values in
+            withUnsafeTemporaryAllocation(of: Bool.self, capacity: rank + 1) { known in
+                withUnsafeTemporaryAllocation(of: (symbol: Symbol, cursor: Int).self, capacity: rank + 1) { path in
+                    known.initialize(repeating: false)
+                    path[0] = (symbol, 0)
+                    var depth = 1
+                    while depth > 0 {
+                        let (top, cursor) = path[depth - 1]
+                        let entered = table.rows[top.id].cells.withUnsafeBufferPointer { cells -> Bool in
+                            var index = cursor
+                            while index < cells.count {
+                                let next = cells[index].symbol
+                                index += 1
+                                if table.isBasic[next.id] && isDefinition(next) && !known[table.definition[next.id].rank] {
+                                    path[depth - 1].cursor = index
+                                    path[depth] = (next, 0)
+                                    return true
+                                }
+                            }
+                            return false
+                        }
+                        if entered {
+                            depth += 1
+                            continue
+                        }
+                        var value = table.rows[top.id].constant
+                        for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] {
+                            value += cell.coefficient * (isDefinition(cell.symbol) ? values[table.definition[cell.symbol.id].rank] : table.rows[cell.symbol.id].constant)
+                        }
+                        let topRank = table.definition[top.id].rank
+                        values[topRank] = value
+                        known[topRank] = true
+                        depth -= 1
+                    }
+                    return values[rank]
+                }
             }
-            var ready = true
-            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] && isDefinition(cell.symbol)
-                && memo[table.definition[cell.symbol.id].rank] == nil {
-                stack.append(cell.symbol)
-                ready = false
-            }
-            guard ready else { continue }
-            var value = table.rows[top.id].constant
-            for cell in table.rows[top.id].cells where table.isBasic[cell.symbol.id] {
-                value += cell.coefficient * (isDefinition(cell.symbol) ? memo[table.definition[cell.symbol.id].rank] ?? 0 : table.rows[cell.symbol.id].constant)
-            }
-            memo[topRank] = value
-            stack.removeLast()
         }
-        return memo[rank] ?? 0
     }
 }
 

@@ -38,6 +38,7 @@ extension Solver {
             pivotTrail?.append(leaving.id)
         }
         definitions.areValuesStale = true
+        if journal.isActive { journal.note(pivotOf: entering, leaving: leaving, in: table) }
         var row = uninstall(leaving)
         row.solve(for: entering, replacing: leaving)
         substitute(entering, with: row)

@@ -104,6 +104,13 @@ public struct Solver: Sendable {
     /// Scratch space kept between calls, so that an expansion or a substitution costs
     /// what it touches and allocates nothing once grown.
     var buffers = Buffers()
+    /// What changed since this solver was last restored (`Solver+Restore.swift`).
+    var journal = RestoreJournal()
+    /// Names this solver's state: a new value (``Solver/freshStamp()``) after a suggestion,
+    /// a solve or a change of the edit variables, 0 (unnamed) after any other change, the
+    /// base's own after ``restore(from:)``. Two solvers with the same stamp other than 0 are
+    /// copies of one state (settings aside, which a restore copies).
+    var stamp: UInt64 = 0
 
     // Counters and limits.
 
@@ -210,6 +217,7 @@ public struct Solver: Sendable {
             // Edit constraints are removed through removeEditVariable only.
             throw .unknownConstraint(handle)
         }
+        willChange(journaled: false)
         try solvePending()
         // Read again: a queued or deferred constraint got its tag in the install.
         try removeRecord(handle, records[handle.index] ?? record)
@@ -252,6 +260,7 @@ public struct Solver: Sendable {
         guard edits[variable] == nil else { throw .duplicateEditVariable(variable) }
         guard !strength.isRequired else { throw .badRequiredStrength }
         guard strength.value.isFinite else { throw .nonFiniteInput }
+        willChange(journaled: false)
         try solvePending()
         let current = value(of: variable)
         var certificate: [Symbol]? = nil
@@ -260,6 +269,7 @@ public struct Solver: Sendable {
         try solvePending()
         guard records[handle.index] != nil else { throw .internalError("edit constraint lost") }
         edits[variable] = EditInfo(handle: handle, tag: tags[handle.index], constant: current)
+        willChange(journaled: false, naming: true)
     }
 
     /// Stops editing `variable` (removes its edit constraint).
@@ -268,9 +278,11 @@ public struct Solver: Sendable {
         guard let info = edits[variable], let record = records[info.handle.index] else {
             throw .unknownEditVariable(variable)
         }
+        willChange(journaled: false)
         edits[variable] = nil
         try solvePending()
         try removeRecord(info.handle, record)
+        willChange(journaled: false, naming: true)
     }
 
     /// Whether `variable` is an edit variable.
@@ -283,6 +295,7 @@ public struct Solver: Sendable {
     public mutating func suggestValue(_ value: Double, for variable: Variable) throws(SolverError) {
         guard value.isFinite else { throw .nonFiniteInput }
         guard var info = edits[variable] else { throw .unknownEditVariable(variable) }
+        willChange(journaled: true)
         try solvePending()
         let delta = value - info.constant
         info.constant = value
@@ -292,13 +305,16 @@ public struct Solver: Sendable {
         definitions.areValuesStale = true
         if table.isBasic[marker.id] {
             // marker = errplus: errplus = v - value + …, so it falls by delta.
+            if journal.isActive { journal.note(row: marker, symbols: table.count) }
             table.rows[marker.id].constant -= delta
             if table.rows[marker.id].constant < 0 { infeasible.push(marker) }
         } else if other.isValid && table.isBasic[other.id] {
+            if journal.isActive { journal.note(row: other, symbols: table.count) }
             table.rows[other.id].constant += delta
             if table.rows[other.id].constant < 0 { infeasible.push(other) }
         } else {
             for basic in table.columns[marker.id] {
+                if journal.isActive { journal.note(row: basic, symbols: table.count) }
                 let coefficient = table.rows[basic.id].coefficient(for: marker)
                 table.rows[basic.id].constant += delta * coefficient
                 if table.kinds[basic.id] != .external && table.rows[basic.id].constant < 0 { infeasible.push(basic) }
@@ -320,6 +336,7 @@ public struct Solver: Sendable {
     /// cached values of the definition rows (as ``updateVariables()``).
     /// - Throws: ``SolverError/internalError(_:)`` if the simplex breaks down.
     public mutating func solve() throws(SolverError) {
+        willChange(journaled: true)
         try solvePending()
         refreshDefinitionValues()
     }
@@ -328,6 +345,7 @@ public struct Solver: Sendable {
     /// tableau again right away).
     mutating func solvePending() throws(SolverError) {
         guard bulkLoad.needsSolve else { return }
+        willChange(journaled: false)
         bulkLoad.needsSolve = false
         try installPending()
     }

@@ -76,6 +76,35 @@ struct DefinitionRowTests {
         #expect(solver.value(of: x2) == -7)
     }
 
+    /// Stale reads of definitions that share dependencies (a diamond: `d` names `b` and
+    /// `c`, and `c` names `b` too, over a chain) give, bit for bit, what the refreshed
+    /// cache gives: each definition on the way is evaluated once, from its cells in order.
+    @Test func staleReadsOfDefinitionsSharingDependenciesMatchTheCache() throws {
+        let w = Variable(id: 950)
+        let v = (0...9).map { Variable(id: 960 + $0) }
+        let b = Variable(id: 980), c = Variable(id: 981), d = Variable(id: 982)
+        var solver = Solver()
+        try solver.addEditVariable(w, strength: Strength(900))
+        try solver.addConstraint(Constraint(e(v[0]) - e(w) * 1.1, .equal))
+        for i in 1...9 { try solver.addConstraint(Constraint(e(v[i]) - e(v[i - 1]) * 0.9 - 10.3, .equal)) }
+        try solver.addConstraint(Constraint(e(b) - e(v[9]) - e(v[4]) * 0.25 - 1, .equal))
+        try solver.addConstraint(Constraint(e(c) - e(b) * 0.5 - e(v[7]) - 2, .equal))
+        try solver.addConstraint(Constraint(e(d) - e(b) - e(c) * 3 - e(v[2]), .equal))
+        solver.updateVariables()
+        let all = v + [b, c, d]
+        for variable in all {
+            let symbol = try #require(solver.variableSymbols[variable])
+            #expect(solver.isDefinition(symbol))
+        }
+        for suggestion in [12.345, -7.25, 1e-3, 480.1] {
+            try solver.suggestValue(suggestion, for: w)
+            // Each read on its own (the stale path), the diamond's top first.
+            let stale = all.reversed().map { solver.value(of: $0).bitPattern }
+            solver.updateVariables()
+            #expect(stale == all.reversed().map { solver.value(of: $0).bitPattern }, "\(suggestion)")
+        }
+    }
+
     /// A stale read (after a suggestion, before ``Solver/updateVariables()``) of a
     /// definition over no other definition and of one over a chain of them gives, bit for
     /// bit, what the refreshed cache gives: the resize path checks a suggestion held with
