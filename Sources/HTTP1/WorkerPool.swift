@@ -11,35 +11,26 @@ import Foundation
 /// Jobs are *large* or *small* (the server calls a request large when its body
 /// is longer than ``ServerLimits/largeBodyBytes``). At most `threadCount` jobs run
 /// at once, except that while every one of those is large, one small job more may
-/// run on the spare thread: a burst of large requests (each may take seconds of
+/// run on the spare thread (``RunningJobs``): a burst of large requests (each may take seconds of
 /// one core) never holds a small one longer than the small ones ahead of it. Among
 /// the jobs allowed to start, the one submitted first starts first; jobs of one
 /// kind start in submission order. Tested by `HTTP1Tests.WorkerPoolTests`.
 final class WorkerPool: Sendable {
-    /// The queues, the running counts and the stop flag, guarded by `condition`.
+    /// The queues, the running jobs and the stop flag, guarded by `condition`.
     private final class Shared: @unchecked Sendable {
-        // @unchecked: every stored property but `threadCount` is only touched while
-        // `condition` is locked.
+        // @unchecked: every stored property is only touched while `condition` is locked.
         let condition = NSCondition()
-        let threadCount: Int
         var small = JobQueue()
         var large = JobQueue()
-        /// Jobs started and not finished, the spare's included.
-        var running = 0
-        /// Large jobs started and not finished.
-        var runningLarge = 0
-        /// Whether a small job runs beyond `threadCount` (on the spare).
-        var spareBusy = false
+        /// The jobs started and not finished, `threadCount` of them besides the spare's.
+        var running: RunningJobs
         var submitted: UInt64 = 0
         var isStopping = false
 
-        init(threadCount: Int) { self.threadCount = threadCount }
+        init(threadCount: Int) { running = RunningJobs(limit: threadCount) }
 
-        /// Whether the head of `queue` may start now (the rule on ``WorkerPool``).
-        func mayStart(large isLarge: Bool) -> Bool {
-            if running < threadCount { return true }
-            return !isLarge && !spareBusy && runningLarge == threadCount
-        }
+        /// Whether a job of this size may start now (the rule on ``WorkerPool``).
+        func mayStart(large isLarge: Bool) -> Bool { running.mayStart(large: isLarge) }
 
         /// Whether a queued job may start now.
         var hasStartable: Bool {
@@ -57,27 +48,17 @@ final class WorkerPool: Sendable {
             case (nil, .some): isLarge = true
             case let (.some(s), .some(l)): isLarge = l.sequence < s.sequence
             }
-            var job = isLarge ? large.pop() : small.pop()
-            if running == threadCount {
-                spareBusy = true
-                job.onSpare = true
-            }
-            running += 1
-            if isLarge { runningLarge += 1 }
+            let job = isLarge ? large.pop() : small.pop()
+            running.started(large: isLarge)
             return job
         }
 
-        func finished(_ job: Job) {
-            running -= 1
-            if job.isLarge { runningLarge -= 1 }
-            if job.onSpare { spareBusy = false }
-        }
+        func finished(_ job: Job) { running.finished(large: job.isLarge) }
     }
 
     struct Job {
         var sequence: UInt64
         var isLarge: Bool
-        var onSpare = false
         var run: @Sendable () -> Void
     }
 

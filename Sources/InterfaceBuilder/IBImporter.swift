@@ -43,6 +43,11 @@ public struct IBHierarchy: Sendable {
     /// The views of ``markedViews`` whose element says `misplaced="YES"` (Xcode's
     /// "frame will be different at run time"), in document order.
     public var misplacedMarks: [String] = []
+    /// The layout guides of ``scene`` that no constraint of the document names, in scene
+    /// order: only the importer's own constraints place them (a scroll view's content
+    /// layout guide, pinned at its top-left, then has no size), so Xcode checks nothing of
+    /// them (`ImportServiceTests.anUnusedContentLayoutGuideIsNotLinted`).
+    public var guidesNoDocumentConstraintNames: [String] = []
 }
 
 /// The answer of an import.

@@ -32,6 +32,9 @@ struct SceneBuilder {
     var itemNames: [String: String] = [:]
     var ids: [(name: String, ibId: String)] = []
     var guides: [(name: String, owner: String)] = []
+    /// The items the document's constraints (those with an `id`) name, as imported (a
+    /// scroll view's side replaced by its content layout guide). Membership only.
+    var documentConstraintItems: Set<String> = []
     var guideConstraints: [JSONValue] = []
     var constraints: [JSONValue] = []
     /// The document's required `==` constraints with multiplier 1 between two items, as read
@@ -239,7 +242,8 @@ struct SceneBuilder {
                            scene: scene, ids: ids, notes: notes,
                            recordedFrames: views.map { ($0.name, $0.frame) },
                            markedViews: views.filter { $0.element["misplaced"] == "YES" || $0.element["ambiguous"] == "YES" }.map(\.name),
-                           misplacedMarks: views.filter { $0.element["misplaced"] == "YES" }.map(\.name))
+                           misplacedMarks: views.filter { $0.element["misplaced"] == "YES" }.map(\.name),
+                           guidesNoDocumentConstraintNames: guides.map(\.name).filter { !documentConstraintItems.contains($0) })
     }
 
     mutating func register(id: String?, name: String) {
@@ -424,7 +428,11 @@ struct SceneBuilder {
             }
             if value != 1000 { members.append(("priority", .number(value))) }
         }
-        if let id = element["id"] { members.append(("id", .string(id))) }
+        if let id = element["id"] {
+            members.append(("id", .string(id)))
+            documentConstraintItems.insert(first)
+            if let second { documentConstraintItems.insert(second) }
+        }
         constraints.append(.object(members))
     }
 

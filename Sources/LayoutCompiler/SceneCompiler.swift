@@ -220,6 +220,9 @@ public struct SceneCompiler: Sendable {
         let hierarchy = ViewHierarchy(views: scene.views, guides: scene.guides)
         let frameFields = hierarchy.frameFields(relativeToRoot: scene.options.coordinates == .root)
         var state = CompileState(scene: scene, hierarchy: hierarchy)
+        for warning in Self.metricsNamedLikeViews(scene.metrics, hierarchy: hierarchy) {
+            state.report(.invalidScene, warning, isError: false)
+        }
         let totalBytes = scene.constraints.reduce(0) { $0 + $1.source.utf8.count }
             + groups.reduce(0) { total, group in group.constraints.reduce(total) { $0 + $1.source.utf8.count } }
         if totalBytes > limits.maxTotalConstraintBytes {
@@ -249,6 +252,26 @@ public struct SceneCompiler: Sendable {
 }
 
 extension SceneCompiler {
+    /// A warning `invalid_scene` at `$.metrics.NAME` for each metric named like a view (or
+    /// `superview`), in name order: the parsers read such a name as the metric wherever a
+    /// bare name may be one (a VFL predicate `[a(NAME)]` or space `-NAME-`, an equation's
+    /// `+ NAME`), and as the view only with brackets or an attribute (`[NAME]`,
+    /// `NAME.width`) (`DiagnosticsTests.metricsNamedLikeViewsAreWarned`).
+    /// - Complexity: O(metrics) lookups, then O(k log k) for the k so named.
+    static func metricsNamedLikeViews(_ metrics: [String: Double], hierarchy: ViewHierarchy) -> [LayoutDiagnostic] {
+        guard !metrics.isEmpty else { return [] }
+        let named = metrics.keys.filter { name in hierarchy.index(of: name).map { !hierarchy.isGuide($0) } ?? false }
+        return named.sorted(by: utf8Precedes).map { name in
+            let value = JSONWriter.format(metrics[name]!)
+            return LayoutDiagnostic(
+                severity: .warning, code: .invalidScene,
+                message: "Metric '\(name)' has the name of a view: a bare '\(name)' in a constraint is the metric (\(value)), "
+                    + "as in a VFL predicate '[a(\(name))]' or space '-\(name)-', never the view; the view is '[\(name)]' in VFL "
+                    + "and '\(name).width' in an equation. Rename the metric to use both",
+                path: "$.metrics" + pathComponent(name))
+        }
+    }
+
     /// How many distinct strengths below required `constraints` use (each is a strength
     /// level of the solver). The first ``levelListLimit`` are kept in a list compared in
     /// place (a scene's usual handful of priorities: no hashing, no set to allocate);

@@ -469,12 +469,57 @@ public final class LayoutService: Sendable {
         // Before the front cache: a cached JSON body must not answer an SVG request.
         if Self.prefersWireframe(request) { return solveWireframe(request) }
         // `scale` and `width` choose the picture's size and do not change a JSON answer, but a
-        // malformed one is refused whatever the answer's type (openapi.yaml's patterns).
-        if request.query != nil, case .failure(let failure) = Self.wireframeDisplay(query: request.query) {
-            var response = problem(failure)
-            response.headers.append("Vary", "Accept")
-            return response
+        // malformed one is refused whatever the answer's type (openapi.yaml's patterns); a
+        // well-formed one is named in a warning of the answer (``ignoredDisplayWarning(_:in:)``).
+        if request.query != nil {
+            switch Self.wireframeDisplay(query: request.query) {
+            case .failure(let failure):
+                var response = problem(failure)
+                response.headers.append("Vary", "Accept")
+                return response
+            case .success(let display):
+                let parameter: String
+                switch display.sizing {
+                case .fit: return solveJSON(request, turn: &turn)
+                case .scale: parameter = "scale"
+                case .width: parameter = "width"
+                }
+                return Self.ignoredDisplayWarning(parameter, in: solveJSON(request, turn: &turn))
+            }
         }
+        return solveJSON(request, turn: &turn)
+    }
+
+    /// A 200 JSON answer of `/solve` with a warning `invalid_scene` at `?PARAMETER` added
+    /// last to its top-level `diagnostics` (the answer's last member, as ``SceneEngine``
+    /// writes it): `scale` or `width` sizes the SVG wireframe only. Added to the answer
+    /// as sent, never to what the caches hold, which depends on the body alone
+    /// (HandlerTests.displaySizesOfAJSONAnswerAreWarned). Any other answer is unchanged.
+    static func ignoredDisplayWarning(_ parameter: String, in response: HTTPResponse) -> HTTPResponse {
+        let body = response.body
+        guard response.status == .ok, body.count >= 3, body[body.count - 1] == UInt8(ascii: "}"),
+              body[body.count - 2] == UInt8(ascii: "]") else { return response }
+        var writer = JSONWriter(reservingCapacity: 256)
+        writer.beginArray()
+        writer.diagnostic(LayoutDiagnostic(
+            severity: .warning, code: .invalidScene,
+            message: "'\(parameter)' sizes the SVG wireframe and is ignored in a JSON answer: "
+                + "add format=svg (or send Accept: image/svg+xml) to draw the layout",
+            path: "?\(parameter)"))
+        writer.endArray()
+        // The diagnostic's object, without the array's brackets.
+        let diagnostic = writer.bytes[1..<(writer.bytes.count - 1)]
+        var response = response
+        let closing = body.count - 2
+        response.body = Array(body[..<closing])
+        if body[closing - 1] != UInt8(ascii: "[") { response.body.append(UInt8(ascii: ",")) }
+        response.body += diagnostic
+        response.body += [UInt8(ascii: "]"), UInt8(ascii: "}")]
+        return response
+    }
+
+    /// `POST /solve` answering JSON, its query checked.
+    private func solveJSON(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
         let frontKey = CacheKey.front(.solve, body: request.body)

@@ -25,13 +25,23 @@ extension WireframeRenderer {
     /// ``WireframeDisplay/maxDimension`` pixels (WireframeSizingTests.manySizesGrowInHeight).
     static let minPanelWidth = 32.0
 
+    /// The work units ``arrange(_:captionSpace:display:fitHeight:)`` is charged for `panels`
+    /// panels: each of `panels` row lengths tried over every panel, for the fit and again
+    /// for growing in height, 2 × panels² (1,000 sizes: 2 × 10⁶ of the default 10⁸).
+    static func arrangeWork(panels: Int) -> Int {
+        guard panels > 1 else { return 0 }
+        let bounded = min(panels, 1 << 24)
+        return 2 * bounded * bounded
+    }
+
     /// Arranges panels of the given bounds (points) in rows and chooses the scale:
     /// ``WireframeDisplay/Sizing/fit`` picks the number of panels per row that allows the
     /// largest scale ≤ 1 fitting `fitWidth` × `fitHeight` pixels (ties: fewer rows);
     /// `scale` and `width` keep that arrangement and set the scale; any scale is then
     /// reduced so that the drawing is at most ``WireframeDisplay/maxDimension`` pixels.
     ///
-    /// - Complexity: O(panels²) for `fit` (each row count tried).
+    /// - Complexity: O(panels²) (each row count tried over all panels, at most twice),
+    /// charged to the rendering's work by its caller (``arrangeWork(panels:)``).
     static func arrange(_ bounds: [Bounds], captionSpace: Double, display: WireframeDisplay, fitHeight: Double) -> Arrangement {
         let count = max(1, bounds.count)
         func rows(_ columns: Int) -> [Range<Int>] {

@@ -80,6 +80,7 @@ extension WireframeRenderer {
                     hierarchy: ViewHierarchy, into out: inout SVGWriter) -> Drawing? {
         let captionSpace = captions == nil ? 0 : captionHeight
         var available = WireframeDisplay.fitHeight
+        guard out.charge(arrangeWork(panels: panels.count)) else { return nil }
         var arrangement = arrange(panels.map(\.bounds), captionSpace: captionSpace, display: display, fitHeight: available)
         var drawing = Drawing(arrangement: arrangement, labels: LabelSet(), problemLines: [], legend: [], widthPx: 0)
         for attempt in 0..<fitAttempts {
@@ -95,6 +96,7 @@ extension WireframeRenderer {
             guard attempt < fitAttempts - 1, display.sizing == .fit, !arrangement.grows, arrangement.heightPx + extra > WireframeDisplay.fitHeight,
                   extra < WireframeDisplay.fitHeight / 2 else { break }
             available = min(available, WireframeDisplay.fitHeight - extra)
+            guard out.charge(arrangeWork(panels: panels.count)) else { return nil }
             arrangement = arrange(panels.map(\.bounds), captionSpace: captionSpace, display: display, fitHeight: available)
         }
         return drawing

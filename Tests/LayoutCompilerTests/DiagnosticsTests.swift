@@ -32,6 +32,26 @@ struct DiagnosticsTests {
         #expect(result.frame("a").width == 100)
     }
 
+    /// A metric named like a view is warned at `$.metrics.NAME`, in name order, and a bare
+    /// name is the metric: the predicate `(b)`, the space `-b-` and `+ b` are 16, while
+    /// `[b]` and `b.width` are the view.
+    @Test func metricsNamedLikeViewsAreWarned() throws {
+        let (compiled, result) = try layout(#"""
+        {"container":{"width":300,"height":100},"views":["a","b"],"metrics":{"pad":4,"b":16,"a":2.5},
+         "constraints":["H:|-b-[a(b)]","V:|[a(10)]","b.left == a.right + b","b.top == 0","b.width == 5","b.height == 5"]}
+        """#)
+        let warnings = compiled.diagnostics.filter { $0.code == .invalidScene }
+        #expect(warnings.map(\.path) == ["$.metrics.a", "$.metrics.b"])
+        #expect(warnings.allSatisfy { $0.severity == .warning })
+        #expect(warnings.last?.message == "Metric 'b' has the name of a view: a bare 'b' in a constraint is the metric (16), as in a VFL predicate '[a(b)]' or space '-b-', never the view; the view is '[b]' in VFL and 'b.width' in an equation. Rename the metric to use both")
+        #expect(warnings.first?.message.hasPrefix("Metric 'a' has the name of a view: a bare 'a' in a constraint is the metric (2.5)") == true)
+        #expect(!compiled.hasErrors)
+        #expect(result.frame("a") == Frame(x: 16, y: 0, width: 16, height: 10))
+        #expect(result.frame("b").x == 48)
+        let plain = try layout(#"{"container":{"width":300,"height":100},"views":["a"],"metrics":{"pad":4},"constraints":["H:|-pad-[a]-pad-|","V:|[a]|"]}"#)
+        #expect(plain.compiled.diagnostics.isEmpty)
+    }
+
     /// An intrinsic size (a label's measured width) is quoted to 6 decimals in notes, as
     /// frames are written.
     @Test func measuredSizesInNotesHaveSixDecimals() throws {

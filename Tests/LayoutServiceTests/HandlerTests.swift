@@ -276,6 +276,44 @@ struct HandlerTests {
         #expect(given["diagnostics"] == .array([]))
     }
 
+    /// `?width=` and `?scale=` size the SVG wireframe only: a JSON answer names the one given
+    /// in a last top-level warning at `?width` / `?scale`. The caches hold the answer
+    /// without it (it depends on the query, they on the body): the same body without a
+    /// query is a hit with no warning, and a hit with a query gets the warning.
+    @Test func displaySizesOfAJSONAnswerAreWarned() throws {
+        let scene = #"{"container":{"width":320,"height":480},"views":["a"],"constraints":["H:|-[a]-|","V:|-[a(40)]"]}"#
+        func warning(_ parameter: String) -> JSONValue {
+            .object([
+                ("severity", .string("warning")), ("code", .string("invalid_scene")),
+                ("message", .string("'\(parameter)' sizes the SVG wireframe and is ignored in a JSON answer: add format=svg (or send Accept: image/svg+xml) to draw the layout")),
+                ("path", .string("?\(parameter)")),
+            ])
+        }
+        let widthAsked = request(.POST, "/solve?width=600", scene)
+        #expect(widthAsked.status == 200)
+        #expect(widthAsked.headers["Cache-Status"] == "layoutd; fwd=miss; stored")
+        #expect(try json(widthAsked)["diagnostics"] == .array([warning("width")]))
+        #expect(try json(widthAsked)["frames"]?["a"] == .object([("x", .number(20)), ("y", .number(20)), ("width", .number(280)), ("height", .number(40))]))
+        let plain = request(.POST, "/solve", scene)
+        #expect(plain.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try json(plain)["diagnostics"] == .array([]))
+        #expect(widthAsked.body.count > plain.body.count)
+        let scaleAsked = request(.POST, "/solve?format=json&scale=2", scene)
+        #expect(scaleAsked.headers["Cache-Status"] == "layoutd; hit")
+        #expect(try json(scaleAsked)["diagnostics"] == .array([warning("scale")]))
+        // After the answer's own warnings; a picture is not warned; a refusal is unchanged.
+        let sizes = #"{"container":{"width":320,"height":480},"views":["a"],"constraints":["H:|-[a]-|","V:|-[a(40)]-|"],"sizes":[{"width":320}]}"#
+        let both = try json(request(.POST, "/solve?width=600", sizes))["diagnostics"]?.arrayValue
+        #expect(both?.count == 2)
+        #expect(both?.first?["path"] == .string("$.container.height"))
+        #expect(both?.last == warning("width"))
+        #expect(request(.POST, "/solve?width=600&format=svg", scene).headers["Content-Type"] == "image/svg+xml; charset=utf-8")
+        let unknown = #"{"views":["a"],"constraints":["b.width == 10"]}"#
+        let refused = request(.POST, "/solve?width=600", unknown)
+        #expect(refused.status == 422)
+        #expect(refused.body == request(.POST, "/solve", unknown).body)
+    }
+
     /// Client text quoted in a problem's `detail` has its bidi controls written `\u{…}`.
     @Test func bidiControlsInEchoedTextAreEscaped() throws {
         let refused = request(.POST, "/solve", "{\"views\":[],\"constraints\":[],\"x\u{202E}y\u{2066}\":1}")

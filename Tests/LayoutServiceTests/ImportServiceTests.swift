@@ -1,4 +1,5 @@
 import HTTP1
+import InterfaceBuilder
 import LayoutCompiler
 @testable import LayoutService
 import LayoutStore
@@ -570,11 +571,16 @@ struct ImportServiceTests {
         </view></objects></document>
         """
         #expect(try Self.lint(scroll) == [])
+        // The importer says which guides no constraint of the document names.
+        let unnamed = try InterfaceBuilderImporter.importDocument(Array(scroll.utf8)).hierarchies.map(\.guidesNoDocumentConstraintNames)
+        #expect(unnamed == [["scrollContentLayoutGuide", "scrollFrameLayoutGuide"]])
         let named = scroll.replacingOccurrences(of: "</constraints>", with: #"""
         <constraint firstItem="cg-1" firstAttribute="width" constant="500" id="c-5"/>
         </constraints>
         """#)
         #expect(try Self.lint(named) == ["Box.xib:7: error: view: scrollContentLayoutGuide: Need constraints for: height"])
+        let namedUnnamed = try InterfaceBuilderImporter.importDocument(Array(named.utf8)).hierarchies.map(\.guidesNoDocumentConstraintNames)
+        #expect(namedUnnamed == [["scrollFrameLayoutGuide"]])
     }
 
     /// A label whose text is attributed (`<attributedString key="attributedText">`, its

@@ -117,6 +117,27 @@ struct ResponseBoundTests {
         #expect(engine.solveSVG(prepared).status == 422)
     }
 
+    /// Arranging the panels of `sizes` tries each row length over every panel, twice at
+    /// most: 2 × panels² units of the rendering's work, charged before it is done. 1,000
+    /// sizes are charged 2 × 10⁶ before a byte is written, so that budget stops them;
+    /// 10 sizes (200 units) are drawn within it.
+    @Test func arrangingManySizesIsChargedToTheWork() throws {
+        func render(_ count: Int, maxWork: Int) throws -> (stop: Bool, bytes: Int) {
+            let engine = Self.engine(maxResponseBytes: .max, maxSolverWork: .max)
+            let prepared = try Self.prepare(WireframeSizingTests.manySizes(count), engine: engine)
+            let (compiled, layouts) = engine.compileAndSolve(prepared)
+            let output = WireframeRenderer.svg(compiled: compiled, layouts: layouts, sizes: prepared.scene.sizes,
+                                               maxBytes: .max, pool: nil, maxWork: maxWork)
+            return (output.stop == .workExceeded(limit: maxWork), output.bytes.count)
+        }
+        let many = try render(1_000, maxWork: 2_000_000)
+        #expect(many.stop && many.bytes == 0)
+        let full = try render(1_000, maxWork: .max)
+        #expect(!full.stop && full.bytes > 0 && full.bytes < 2_000_000)
+        let few = try render(10, maxWork: 2_000_000)
+        #expect(!few.stop && few.bytes > 0)
+    }
+
     /// Through the service: the 422 over `maxResponseBytes` is answered every time
     /// (never stored, so a later request with room is solved) and names the flag.
     @Test func theServiceNeverCachesTheBoundsAnswer() throws {

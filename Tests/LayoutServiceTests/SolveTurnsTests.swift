@@ -68,4 +68,23 @@ struct SolveTurnsTests {
         #expect(small.awaitTurn() == .turn(isLarge: false))
         #expect(turns.heldCount == 2)
     }
+
+    /// A large request giving its turn back while the spare is held frees no turn: the
+    /// small request on the spare holds one of the `count` now, so a small or a large
+    /// request waits until another turn is given back, then takes it (`HTTP1.RunningJobs`).
+    @Test func aTurnGivenBackBesideTheSpareFreesNone() {
+        for waiterIsLarge in [false, true] {
+            let turns = SolveTurns(count: 2)
+            #expect(turns.take(isLarge: true) == .turn(isLarge: true))
+            #expect(turns.take(isLarge: true) == .turn(isLarge: true))
+            #expect(turns.take(isLarge: false) == .spare)
+            turns.give(.turn(isLarge: true))
+            #expect(turns.heldCount == 2)
+            let waiter = Waiter(turns, isLarge: waiterIsLarge)
+            #expect(!waiter.tookWithin(milliseconds: 100), "large: \(waiterIsLarge)")
+            turns.give(.spare)
+            #expect(waiter.awaitTurn() == .turn(isLarge: waiterIsLarge))
+            #expect(turns.heldCount == 2)
+        }
+    }
 }

@@ -61,6 +61,9 @@ def display_size(ctx):
     # A JSON answer ignores a valid one and refuses a malformed one, as openapi.yaml's patterns say.
     r = ctx.request('POST', '/solve?scale=2', PHONE)
     ctx.expect_status(r, 200, 'a valid scale is ignored for JSON')
+    last = (r.json().get('diagnostics') or [{}])[-1]
+    ctx.expect_equal((last.get('severity'), last.get('code'), last.get('path')), ('warning', 'invalid_scene', '?scale'),
+                     'a JSON answer warns of the scale it ignores')
     r = ctx.request('POST', '/solve?scale=abc', PHONE)
     ctx.expect_status(r, 400, 'a malformed scale with a JSON answer')
     r = ctx.request('POST', '/solve?width=', PHONE)

@@ -130,8 +130,9 @@ extension JSONParser {
     /// a value that is not a number, a number ``parse(_:)`` would refuse, or an object
     /// past ``maximumDepth``. When it answers, ``parse(_:)`` answers the same value: the
     /// same members in the same order (a repeated name too), each number read as
-    /// ``parse(_:)`` reads it (the same grammar; at most 15 integer digits without a
-    /// fraction or exponent as an exact integer, any other text by `Double`'s parser),
+    /// ``parse(_:)`` reads it (by the same function, `scanNumber(_:at:)`: at most 15
+    /// integer digits without a fraction or exponent as an exact integer, any other
+    /// text by `Double`'s parser),
     /// and surrounding whitespace skipped as it skips it
     /// (`JSONParserTests.flatNumberObjectsAreParsedAsTheParserParsesThem`).
     /// - Complexity: O(bytes), one allocation for the members.
@@ -145,7 +146,6 @@ extension JSONParser {
                     position += 1
                 }
             }
-            func isDigit(_ index: Int) -> Bool { index < count && bytes[index] &- UInt8(ascii: "0") < 10 }
             skipWhitespace()
             guard position < count, bytes[position] == UInt8(ascii: "{") else { return nil }
             position += 1
@@ -171,42 +171,7 @@ extension JSONParser {
                     guard position < count, bytes[position] == UInt8(ascii: ":") else { return nil }
                     position += 1
                     skipWhitespace()
-                    // A number, by ``Reader/parseNumber()``'s grammar and reading.
-                    let start = position
-                    let isNegative = position < count && bytes[position] == UInt8(ascii: "-")
-                    if isNegative { position += 1 }
-                    guard isDigit(position) else { return nil }
-                    let integerStart = position
-                    var integer: Int64 = 0
-                    if bytes[position] == UInt8(ascii: "0") {
-                        position += 1
-                        if isDigit(position) { return nil }   // a leading zero
-                    } else {
-                        while isDigit(position) {
-                            integer = integer &* 10 &+ Int64(bytes[position] &- UInt8(ascii: "0"))
-                            position += 1
-                        }
-                    }
-                    let value: Double
-                    if position - integerStart <= 15,
-                       position == count || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e")) {
-                        value = isNegative ? -Double(integer) : Double(integer)
-                    } else {
-                        if position < count, bytes[position] == UInt8(ascii: ".") {
-                            position += 1
-                            guard isDigit(position) else { return nil }
-                            while isDigit(position) { position += 1 }
-                        }
-                        if position < count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-                            position += 1
-                            if position < count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") { position += 1 }
-                            guard isDigit(position) else { return nil }
-                            while isDigit(position) { position += 1 }
-                        }
-                        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-                        guard let parsed = Double(text), parsed.isFinite else { return nil }
-                        value = parsed
-                    }
+                    guard let value = try? scanNumber(bytes, at: &position) else { return nil }
                     members.append((name, .number(value)))
                     skipWhitespace()
                     guard position < count else { return nil }
@@ -223,6 +188,72 @@ extension JSONParser {
             return position == count ? members : nil
         }
     }
+}
+
+/// Why ``scanNumber(_:at:)`` refused a number; its position is then where
+/// ``Reader/parseNumber()`` reports it (the number's start for ``outOfRange``).
+private enum NumberFailure: Error {
+    /// No digit after the sign (or at the start).
+    case expectedDigit
+    /// A digit after a leading `0`.
+    case leadingZero
+    /// No digit after `.`.
+    case expectedFractionDigit
+    /// No digit after `e`/`E` and its sign.
+    case expectedExponentDigit
+    /// A number too large for a finite `Double`.
+    case outOfRange
+}
+
+/// Reads the JSON number (RFC 8259 §6) at `position` of `bytes` and moves `position`
+/// past it; on a failure `position` is left where the failure lies (past the number
+/// for ``NumberFailure/outOfRange``). The one number grammar of ``JSONParser``: both
+/// ``Reader/parseNumber()`` and ``JSONParser/parseNumberObject(_:)`` read numbers here
+/// (`JSONParserTests.flatNumberObjectsAreParsedAsTheParserParsesThem`).
+/// An integer of at most 15 digits without a fraction or exponent is exact in a Double
+/// and is read without text (the same value Double's parser gives; `-0` stays negative
+/// zero); any other number by `Double`'s parser, which rounds correctly.
+@inline(__always)
+private func scanNumber(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) throws(NumberFailure) -> Double {
+    let count = bytes.count
+    @inline(__always) func isDigit(_ index: Int) -> Bool { index < count && bytes[index] &- UInt8(ascii: "0") < 10 }
+    let start = position
+    let isNegative = position < count && bytes[position] == UInt8(ascii: "-")
+    if isNegative { position += 1 }
+    guard isDigit(position) else { throw .expectedDigit }
+    let integerStart = position
+    var integer: Int64 = 0
+    if bytes[position] == UInt8(ascii: "0") {
+        position += 1
+        if isDigit(position) { throw .leadingZero }
+    } else {
+        while isDigit(position) {
+            integer = integer &* 10 &+ Int64(bytes[position] &- UInt8(ascii: "0"))
+            position += 1
+        }
+    }
+    if position - integerStart <= 15,
+       position == count || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e")) {
+        let value = Double(integer)
+        return isNegative ? -value : value
+    }
+    if position < count && bytes[position] == UInt8(ascii: ".") {
+        position += 1
+        guard isDigit(position) else { throw .expectedFractionDigit }
+        while isDigit(position) { position += 1 }
+    }
+    if position < count && bytes[position] | 0x20 == UInt8(ascii: "e") {
+        position += 1
+        if position < count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
+            position += 1
+        }
+        guard isDigit(position) else { throw .expectedExponentDigit }
+        while isDigit(position) { position += 1 }
+    }
+    // The text is ASCII digits, sign, '.', 'e': Double's parser handles it exactly (correctly rounded).
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    guard let value = Double(text), value.isFinite else { throw .outOfRange }
+    return value
 }
 
 private struct Reader {
@@ -657,57 +688,24 @@ private struct Reader {
 
     mutating func parseNumber() throws(JSONParser.SyntaxError) -> Double {
         let start = position
-        let isNegative = bytes[position] == UInt8(ascii: "-")
-        if isNegative { position += 1 }
-        guard position < bytes.count, isDigit(bytes[position]) else { throw error("Expected a digit in a number") }
-        let integerStart = position
-        var integer: Int64 = 0
-        if bytes[position] == UInt8(ascii: "0") {
-            position += 1
-            if position < bytes.count && isDigit(bytes[position]) {
-                throw error("Leading zeros are not allowed in a number")
+        do throws(NumberFailure) {
+            return try scanNumber(bytes, at: &position)
+        } catch {
+            switch error {
+            case .expectedDigit: throw self.error("Expected a digit in a number")
+            case .leadingZero: throw self.error("Leading zeros are not allowed in a number")
+            case .expectedFractionDigit: throw self.error("Expected a digit after '.' in a number")
+            case .expectedExponentDigit: throw self.error("Expected a digit in a number's exponent")
+            case .outOfRange:
+                // A number is quoted whole up to 40 characters, else its first 24 and last 8
+                // around "…" and its length, so a 1 MB number cannot make a 2 MB answer
+                // (JSONParserTests.aLongNumberOutOfRangeIsQuotedShort).
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let quoted = text.utf8.count <= 40 ? text
+                    : "\(text.prefix(24))…\(text.suffix(8)) (\(text.utf8.count) characters)"
+                throw self.error("Number \(quoted) is out of range", at: start)
             }
-        } else {
-            while position < bytes.count && isDigit(bytes[position]) {
-                integer = integer &* 10 &+ Int64(bytes[position] - UInt8(ascii: "0"))
-                position += 1
-            }
         }
-        // An integer of at most 15 digits is exact in a Double: no text to convert
-        // (the same value Double's parser gives; `-0` stays negative zero).
-        if position - integerStart <= 15,
-           position == bytes.count || (bytes[position] != UInt8(ascii: ".") && bytes[position] | 0x20 != UInt8(ascii: "e")) {
-            let value = Double(integer)
-            return isNegative ? -value : value
-        }
-        if position < bytes.count && bytes[position] == UInt8(ascii: ".") {
-            position += 1
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("Expected a digit after '.' in a number") }
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-        }
-        if position < bytes.count && (bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E")) {
-            position += 1
-            if position < bytes.count && (bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-")) {
-                position += 1
-            }
-            guard position < bytes.count, isDigit(bytes[position]) else { throw error("Expected a digit in a number's exponent") }
-            while position < bytes.count && isDigit(bytes[position]) { position += 1 }
-        }
-        // The text is ASCII digits, sign, '.', 'e': Double's parser handles it exactly (correctly rounded).
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-        guard let value = Double(text), value.isFinite else {
-            // A number is quoted whole up to 40 characters, else its first 24 and last 8
-            // around "…" and its length, so a 1 MB number cannot make a 2 MB answer
-            // (JSONParserTests.aLongNumberOutOfRangeIsQuotedShort).
-            let quoted = text.utf8.count <= 40 ? text
-                : "\(text.prefix(24))…\(text.suffix(8)) (\(text.utf8.count) characters)"
-            throw error("Number \(quoted) is out of range", at: start)
-        }
-        return value
-    }
-
-    func isDigit(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
     // MARK: - The canonical form

@@ -216,7 +216,8 @@ extension LayoutdCommand {
                 }
             }
             func check(_ view: String) -> IBAmbiguityCheck? { ids[view].flatMap { imported.ambiguityChecks[$0] } }
-            let unusedGuides = Self.guidesNoDocumentConstraintNames(hierarchy.scene)
+            // Membership only.
+            let unusedGuides = Set(hierarchy.guidesNoDocumentConstraintNames)
             // `ignoreSizes` takes a view's size as given: its position is ambiguous when it is
             // so with that size held (Xcode's "Verify Position Only").
             let unsized = solved.diagnostics.filter { diagnostic in
@@ -266,35 +267,6 @@ extension LayoutdCommand {
             }
         }
         return problems
-    }
-
-    /// The layout guides of an imported `scene` that no constraint of the document names
-    /// (the importer's own constraints, bare strings, place a scroll view's guides; the
-    /// document's are objects with the `id` of their element; placeholders are not
-    /// imported). Membership only. Held by
-    /// `ImportServiceTests.anUnusedContentLayoutGuideIsNotLinted`.
-    /// - Complexity: O(guides × constraint text).
-    static func guidesNoDocumentConstraintNames(_ scene: JSONValue) -> Set<String> {
-        guard case .object(let guides)? = scene["guides"], !guides.isEmpty else { return [] }
-        var equations: [String] = []
-        if case .array(let constraints)? = scene["constraints"] {
-            for constraint in constraints where constraint["id"] != nil {
-                if case .string(let text)? = constraint["equation"] { equations.append(text) }
-                if case .string(let text)? = constraint["vfl"] { equations.append(text) }
-            }
-        }
-        func names(_ text: String, _ guide: String) -> Bool {
-            let bytes = Array(text.utf8), name = Array(guide.utf8)
-            guard bytes.count > name.count else { return false }
-            for start in 0...(bytes.count - name.count) where bytes[start..<(start + name.count)].elementsEqual(name) {
-                let before = start == 0 ? UInt8(ascii: " ") : bytes[start - 1]
-                let after = start + name.count < bytes.count ? bytes[start + name.count] : UInt8(ascii: " ")
-                let isWordByte: (UInt8) -> Bool = { $0 == UInt8(ascii: "_") || ($0 >= 0x30 && $0 <= 0x39) || (($0 | 0x20) >= 0x61 && ($0 | 0x20) <= 0x7A) || $0 >= 0x80 }
-                if !isWordByte(before) && !isWordByte(after) { return true }
-            }
-            return false
-        }
-        return Set(guides.map(\.0).filter { guide in !equations.contains { names($0, guide) } })
     }
 
     /// A view's (or guide's) position field: `x` or `y`.

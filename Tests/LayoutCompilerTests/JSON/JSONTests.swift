@@ -38,6 +38,32 @@ struct JSONParserTests {
         #expect(JSONParser().parseNumberObject(ArraySlice(Array(#"{"width":320.0001}"#.utf8)))?.first?.1 == .number(320.0001))
     }
 
+    /// The edges of the one number grammar, read by ``JSONParser/parseNumberObject(_:)``
+    /// and ``JSONParser/parse(_:)`` alike: negative zero keeps its sign, 15 digits are
+    /// read exactly and 16 or more correctly rounded, a tiny exponent reads as zero, and
+    /// leading zeros or a number past `Double`'s range are refused by both.
+    @Test func numberEdgesAreReadAlikeByBoth() throws {
+        let read: [(String, Double)] = [
+            ("-0", -0.0), ("0", 0), ("-0.0e5", -0.0), ("999999999999999", 999_999_999_999_999),
+            ("-999999999999999", -999_999_999_999_999), ("1234567890123456", 1_234_567_890_123_456),
+            ("9007199254740993", 9_007_199_254_740_992), ("12345678901234567890", 12_345_678_901_234_567_168),
+            ("1e-400", 0), ("1.7976931348623157e308", .greatestFiniteMagnitude), ("0.5", 0.5), ("1E2", 100),
+        ]
+        for (text, expected) in read {
+            let fast = JSONParser().parseNumberObject(ArraySlice(Array("{\"n\":\(text)}".utf8)))
+            guard case .number(let a)? = fast?.first?.1 else { Issue.record("\(text)"); continue }
+            #expect(a.bitPattern == expected.bitPattern, "\(text): \(a)")
+            guard case .array(let items) = try parse("[\(text)]"), case .number(let b)? = items.first else {
+                Issue.record("\(text)"); continue
+            }
+            #expect(b.bitPattern == expected.bitPattern, "\(text): \(b)")
+        }
+        for text in ["00", "-01", "007", "1e400", "-1e400", "1.8e308", "-", "1.e5", "1e", "--1"] {
+            #expect(JSONParser().parseNumberObject(ArraySlice(Array("{\"n\":\(text)}".utf8))) == nil, "\(text)")
+            #expect(throws: JSONParser.SyntaxError.self, "\(text)") { try parse("[\(text)]") }
+        }
+    }
+
     @Test func valuesAndMemberOrder() throws {
         let value = try parse(#" {"b": [1, 2.5, -0.25e1, true, false, null], "a": "x\u00e9\ud83d\ude00\n"} "#)
         guard case .object(let members) = value else { Issue.record("not an object"); return }
@@ -59,6 +85,12 @@ struct JSONParserTests {
         (#"[1, 2"#, 1, 6, "Expected ',' or ']'"),
         (#"{"a" 1}"#, 1, 6, "Expected ':'"),
         (#"01"#, 1, 2, "Leading zeros"),
+        (#"[-00]"#, 1, 4, "Leading zeros are not allowed in a number"),
+        (#"[-]"#, 1, 3, "Expected a digit in a number"),
+        (#"[1.]"#, 1, 4, "Expected a digit after '.' in a number"),
+        (#"[1e+]"#, 1, 5, "Expected a digit in a number's exponent"),
+        (#"[1e400]"#, 1, 2, "Number 1e400 is out of range"),
+        (#"[-1234567890123456e300]"#, 1, 2, "Number -1234567890123456e300 is out of range"),
         (#""\x""#, 1, 2, "Invalid escape"),
         (#"[1] x"#, 1, 5, "Unexpected character 'x'"),
         (#""\ud800""#, 1, 8, "Unpaired UTF-16 surrogate"),
