@@ -179,8 +179,8 @@ struct PostgreSQLTimeoutTests {
         #expect(other.didTimeOut && other.isClosed)
     }
 
-    @Test("once a round trip timed out, one use at a time tries the server; the others and /metrics fail at once; one line each way")
-    func unreachableServerIsTriedOneAtATime() throws {
+    @Test("once a round trip timed out, every use and /metrics fail at once until the pool's try reaches the server; one line each way")
+    func unreachableServerIsTriedInTheBackground() throws {
         let database = try FrozenPostgreSQL()
         let store = try database.store(timeout: 1)
         _ = try store.putGroup(name: "row", constraintsJSON: #"["H:|[red]|"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
@@ -193,20 +193,17 @@ struct PostgreSQLTimeoutTests {
         #expect(database.reported.lines.withLock { $0 } == [
             "PostgreSQL is unreachable (no answer within 1 s, or the connection failed); requests that need it answer 503 until it is back",
         ])
-        // One probe in flight on another thread; every other use fails at once meanwhile.
-        let probing = Thread { _ = try? store.currentVersions(of: ["row"]) }
-        probing.start()
-        usleep(200_000)
+        // Every use fails at once meanwhile; the pool tries the server every second.
         let others = ContinuousClock.now
         for _ in 0..<5 {
-            #expect(throws: StoreError.unavailable("PostgreSQL client error: PostgreSQL is unreachable; another request is trying it again")) {
+            #expect(throws: StoreError.unavailable("PostgreSQL client error: PostgreSQL is unreachable; it is tried again every 1 s")) {
                 try store.currentVersions(of: ["row"])
             }
         }
         #expect(store.groupCountForMetrics() == nil)
         #expect(seconds(since: others) < 0.5)
         database.proxy.frozen.store(false, ordering: .releasing)
-        // Back: the first use after the probe reaches it, and says so once.
+        // Back: the pool's next try reaches it, and says so once.
         let deadline = ContinuousClock.now + .seconds(10)
         var versions: [String: Int]?
         while versions == nil && ContinuousClock.now < deadline {
@@ -246,7 +243,7 @@ struct PostgreSQLTimeoutTests {
         }
         #expect(diagnostics.first?["message"] == .string("The group store cannot be read right now: the database is unavailable"))
 
-        // Six group requests at once (one tries the server, the others fail at once), and
+        // Six group requests at once (all fail at once), and
         // meanwhile a scene without groups, a held pinned version and /metrics are answered.
         let finished = Atomic<Int>(0)
         let statuses = Mutex<[HTTPStatus]>([])
