@@ -197,7 +197,7 @@ public final class LayoutService: Sendable {
                 : problem(.databaseNotReachable)
         }
         add(.GET, "/metrics") { [self] _, _ in
-            let groups = try? groupStore.groupCount()
+            let groups = groupStore.groupCountForMetrics()
             var response = HTTPResponse(status: .ok, body: Array(metrics.render(openConnections: openConnections(), groups: groups,
                                                                                  diskFull: store.diskFullCount, answered: answeredCounts()).utf8))
             response.headers.append("Content-Type", "text/plain; version=0.0.4; charset=utf-8")

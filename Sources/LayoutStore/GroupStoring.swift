@@ -109,11 +109,18 @@ public protocol GroupStoring: Sendable {
     /// round trip either way). ``SQLiteStore``: SQLite's `PRAGMA data_version` of a
     /// connection of its own (any commit to the file by another connection changes it).
     func changeCount() -> Int64?
+
+    /// ``groupCount()`` for `/metrics`, `nil` when it cannot be read: never waits on a
+    /// database known to be unreachable (``PostgreSQLGroupStore``: `nil` at once then).
+    func groupCountForMetrics() -> Int?
 }
 
 extension GroupStoring {
     /// None: every check asks ``currentVersions(of:)``.
     public func changeCount() -> Int64? { nil }
+
+    /// ``groupCount()``, or `nil` when it fails.
+    public func groupCountForMetrics() -> Int? { try? groupCount() }
 }
 
 extension GroupStoring {

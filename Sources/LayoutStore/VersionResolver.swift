@@ -18,6 +18,14 @@ import Synchronization
 /// At most one lookup is in flight per resolver; each caller blocks its thread (a
 /// `DispatchSemaphore` of its own) until its batch is answered.
 ///
+/// A store that cannot be reached is not waited on twice: when a lookup fails with
+/// ``StoreError/unavailable(_:)``, the callers that registered meanwhile get that same error
+/// rather than a lookup of their own, and until a lookup succeeds a caller that finds one
+/// in flight gets the last such error at once instead of waiting for it. Only failures are
+/// shared this way, so read-your-writes is unaffected; a database that stops answering
+/// holds one caller (its lookup's, bounded by the store's timeout), not every caller with
+/// its solving turn. Held by `VersionResolverTests` and `PostgreSQLTimeoutTests`.
+///
 /// Bounds: the waiting list holds one entry per blocked thread, so it is bounded by the
 /// threads that call ``currentVersions(of:)``; a lookup asks for at most the sum of their
 /// names. Tested by `VersionResolverTests`.
@@ -41,6 +49,9 @@ public final class VersionResolver: Sendable {
         var answers: [Int: Result<[String: Int], StoreError>] = [:]
         /// The ticket promoted to lead the next lookup, until it wakes.
         var promoted: Int?
+        /// The error of the last lookup when it failed with ``StoreError/unavailable(_:)``;
+        /// `nil` once one succeeds (or fails otherwise).
+        var unavailable: StoreError?
     }
 
     /// The lookup a batch sends: a group store's ``GroupStoring/currentVersions(of:)`` or a
@@ -82,14 +93,16 @@ public final class VersionResolver: Sendable {
     ///   union, b its total names.
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
         let wake = DispatchSemaphore(value: 0)
-        let (ticket, leads) = state.withLock { state -> (Int, Bool) in
+        let admitted = state.withLock { state -> Result<(Int, Bool), StoreError> in
+            if state.isLeading, let unavailable = state.unavailable { return .failure(unavailable) }
             let ticket = state.nextTicket
             state.nextTicket &+= 1
             state.waiting.append(Waiter(ticket: ticket, names: names, wake: wake))
-            if state.isLeading { return (ticket, false) }
+            if state.isLeading { return .success((ticket, false)) }
             state.isLeading = true
-            return (ticket, true)
+            return .success((ticket, true))
         }
+        let (ticket, leads) = try admitted.get()
         if !leads {
             wake.wait()
             let answer = state.withLock { state -> Result<[String: Int], StoreError>? in
@@ -125,9 +138,19 @@ public final class VersionResolver: Sendable {
                 result = .failure(error)
             }
         }
+        var sharedFailure: [Waiter] = []
         let next = state.withLock { state -> Waiter? in
             for waiter in batch where waiter.ticket != ticket {
                 state.answers[waiter.ticket] = result.map { part($0, for: waiter.names) }
+            }
+            if case .failure(let error) = result, case .unavailable = error {
+                state.unavailable = error
+                // Registered while the store failed: they get its error, not a lookup.
+                sharedFailure = state.waiting
+                state.waiting.removeAll()
+                for waiter in sharedFailure { state.answers[waiter.ticket] = .failure(error) }
+            } else {
+                state.unavailable = nil
             }
             guard let next = state.waiting.first else {
                 state.isLeading = false
@@ -137,6 +160,7 @@ public final class VersionResolver: Sendable {
             return next
         }
         for waiter in batch where waiter.ticket != ticket { waiter.wake.signal() }
+        for waiter in sharedFailure { waiter.wake.signal() }
         next?.wake.signal()
         let own = batch.first { $0.ticket == ticket }?.names ?? []
         return try result.map { part($0, for: own) }.get()

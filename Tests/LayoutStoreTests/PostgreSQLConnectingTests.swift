@@ -3,7 +3,7 @@ import Synchronization
 import Testing
 @testable import LayoutStore
 
-/// ``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``:
+/// ``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:timeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``:
 /// a replica that starts before PostgreSQL keeps trying, unavailable (503) until then,
 /// and becomes usable once the server is up, with no restart.
 @Suite("PostgreSQL group store: connecting in the background")

@@ -225,15 +225,16 @@ struct VersionResolverTests {
         #expect(resolver.lookupCount == 2)
     }
 
-    /// A failed lookup's error reaches every caller of its batch; the callers waiting for
-    /// the next lookup are answered by it, and the resolver keeps working after a leader's
-    /// lookup threw (no deadlock).
-    @Test func errorsReachEveryCallerOfTheBatchAndTheLeadPassesOn() throws {
+    /// A lookup that fails with `unavailable` answers every caller of its batch and every
+    /// caller that registered while it ran, without a second lookup against a store that
+    /// just failed; while the next lookup is in flight a new caller gets that error at once
+    /// instead of waiting for it; a lookup that succeeds ends that, and the resolver keeps
+    /// working after a leader's lookup threw (no deadlock).
+    @Test func unavailableReachesEveryWaitingCallerAndLaterOnesAtOnce() throws {
         let store = VersionCountingStore()
         _ = store.write("a"); _ = store.write("b")
-        // Lookup 1 (the first leader's) is held and fails; lookup 2 (the six callers that
-        // registered meanwhile) fails too; lookup 3 succeeds.
-        store.state.withLock { $0.held = [1, 2]; $0.failing = [1, 2] }
+        // Lookup 1 (the first leader's) is held and fails; lookup 2 is held and succeeds.
+        store.state.withLock { $0.held = [1, 2]; $0.failing = [1] }
         let resolver = VersionResolver(store: store)
         let outcomes = Mutex<[Int: Result<[String: Int], StoreError>]>([:])
         let leaderThread = Thread {
@@ -247,8 +248,6 @@ struct VersionResolverTests {
             guard index > 0 else {
                 Self.awaitWaiting(resolver, waiters)
                 store.release.signal()          // lookup 1 fails
-                store.reachedHold.wait()        // lookup 2, led by one of the six, is held
-                store.release.signal()          // and fails
                 return
             }
             let outcome = Result { () throws(StoreError) in try resolver.currentVersions(of: index % 2 == 0 ? ["a"] : ["a", "b"]) }
@@ -256,10 +255,21 @@ struct VersionResolverTests {
         }
         while outcomes.withLock({ $0[0] }) == nil { usleep(200) }
         let got = outcomes.withLock { $0 }
-        #expect(got[0] == .failure(.unavailable("lookup 1 failed by the test")))
-        for index in 1...waiters { #expect(got[index] == .failure(.unavailable("lookup 2 failed by the test"))) }
-        #expect(store.lookupsAsked == [["a"], ["a", "b"]])
-        // The lead was given up: the next callers are answered.
+        for index in 0...waiters { #expect(got[index] == .failure(.unavailable("lookup 1 failed by the test"))) }
+        #expect(store.lookupsAsked == [["a"]])
+        // Lookup 2 in flight: a caller meanwhile gets lookup 1's error at once.
+        let probe = Thread {
+            let outcome = Result { () throws(StoreError) in try resolver.currentVersions(of: ["a"]) }
+            outcomes.withLock { $0[100] = outcome }
+        }
+        probe.start()
+        store.reachedHold.wait()
+        #expect(throws: StoreError.unavailable("lookup 1 failed by the test")) { try resolver.currentVersions(of: ["b"]) }
+        store.release.signal()                  // lookup 2 succeeds
+        while outcomes.withLock({ $0[100] }) == nil { usleep(200) }
+        #expect(outcomes.withLock { $0[100] } == .success(["a": 1]))
+        #expect(store.lookupsAsked == [["a"], ["a"]])
+        // Answered again: the next callers are answered.
         #expect(try resolver.currentVersions(of: ["b", "a"]) == ["a": 1, "b": 1])
         let wrong = Atomic<Int>(0)
         Self.concurrently(8) { _ in

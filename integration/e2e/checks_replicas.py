@@ -550,6 +550,76 @@ def pg_database_down(ctx):
         cluster.ensure_running()
 
 
+@check('replicas-pg/database-frozen', needs='binary')
+def pg_database_frozen(ctx):
+    """PostgreSQL frozen (`kill -STOP` of its processes: connections are accepted, nothing
+    answers) under three warm replicas of `--workers 2 --db-timeout 2`: through each, a scene
+    with an unversioned group is `503` with `Retry-After: 5` within the timeout (plus slack),
+    a pinned version it holds is solved, and while six group requests are in flight a scene
+    without groups, `/metrics`, `/openapi.yaml` and `/healthz` answer `200` within the slack;
+    a PUT is `503`, never acknowledged; stderr says once that PostgreSQL is unreachable.
+    Thawed (`kill -CONT`): within 15 s every replica solves the group again and says, once,
+    that PostgreSQL answers again."""
+    cluster = pg_cluster.cluster(ctx)
+    timeout, slack = 2, 4
+    group, servers, _ = _pg_trio(ctx, 'frozen', ['--workers', '2', '--db-timeout', str(timeout)])
+    name = 'frozen'
+    plain = {'container': {'width': 300, 'height': 200}, 'views': ['p'],
+             'constraints': ['H:|-[p]-|', 'V:|-[p]-|']}
+    pinned = dict(_pad_scene(name), groups=[name + '@1'])
+    unreachable = 'PostgreSQL is unreachable'
+    try:
+        ctx.expect_status(ctx.request('PUT', '/groups/' + name, _pad_group(11), server=servers[0]), 201, 'PUT v1')
+        for s in servers:
+            _expect_x(ctx, ctx.solve(_pad_scene(name), server=s), 11, 'warm-up through %s' % s.name)
+            _expect_x(ctx, ctx.solve(pinned, server=s), 11, 'warm-up pinned through %s' % s.name)
+        cluster.freeze()
+        for s in servers:
+            start = time.monotonic()
+            _expect_unavailable(ctx, ctx.solve(_pad_scene(name), server=s),
+                                'solve with an unversioned group through %s while frozen' % s.name)
+            took = time.monotonic() - start
+            ctx.expect(took <= timeout + slack, '503 through %s after %.1f s (bound %d s)' % (s.name, took, timeout + slack))
+            start = time.monotonic()
+            _expect_x(ctx, ctx.solve(pinned, server=s), 11, '%s@1 (held) through %s while frozen' % (name, s.name))
+            stuck = [threading.Thread(target=lambda: ctx.solve(_pad_scene(name), server=s)) for _ in range(6)]
+            for t in stuck:
+                t.start()
+            time.sleep(0.2)
+            r = ctx.solve(plain, server=s)
+            ctx.expect_status(r, 200, 'solve without groups through %s while group requests wait' % s.name)
+            ctx.expect_equal(r.json()['frames']['p'], {'x': 20, 'y': 20, 'width': 260, 'height': 160},
+                             'frame of p through %s while frozen' % s.name)
+            for path in ('/metrics', '/openapi.yaml', '/healthz'):
+                ctx.expect_status(ctx.request('GET', path, server=s), 200, '%s through %s while frozen' % (path, s.name))
+            took = time.monotonic() - start
+            ctx.expect(took <= timeout + slack, 'answers without the database through %s took %.1f s (bound %d s)'
+                       % (s.name, took, timeout + slack))
+            for t in stuck:
+                t.join(timeout=timeout + 30)
+            _expect_unavailable(ctx, ctx.request('PUT', '/groups/' + name, _pad_group(12), server=s),
+                                'PUT through %s while frozen' % s.name)
+            lines = [line for line in s.log_tail(100000).splitlines() if unreachable in line]
+            ctx.expect_equal(len(lines), 1, 'lines saying PostgreSQL is unreachable in %s\'s log' % s.name)
+        cluster.thaw()
+        deadline = time.monotonic() + RECOVERY_SECONDS
+        pending = set(s.name for s in servers)
+        while pending and time.monotonic() < deadline:
+            for s in servers:
+                if s.name in pending and ctx.solve(_pad_scene(name), server=s).status == 200:
+                    pending.discard(s.name)
+            if pending:
+                time.sleep(0.2)
+        ctx.expect(not pending, 'not solving the group within %ds after the thaw: %r' % (RECOVERY_SECONDS, sorted(pending)))
+        for s in servers:
+            _expect_x(ctx, ctx.solve(_pad_scene(name), server=s), 11, 'solve through %s after the thaw' % s.name)
+            log = s.log_tail(100000)
+            ctx.expect_equal(log.count('PostgreSQL answers again'), 1, '"answers again" lines in %s\'s log' % s.name)
+    finally:
+        cluster.thaw()
+        group.stop_all()
+
+
 @check('replicas-pg/history-pruned', needs='binary')
 def pg_history_pruned(ctx):
     """--max-group-versions 3 on three replicas, five versions written through all of them

@@ -10,6 +10,7 @@ import glob
 import os
 import select
 import shutil
+import signal
 import subprocess
 import time
 
@@ -80,8 +81,41 @@ class Cluster:
         self.running = True
 
     def ensure_running(self):
+        self.thaw()
         if not self.running:
             self.start()
+
+    def freeze(self):
+        """`kill -STOP` the postmaster and every process it started: the kernel still accepts
+        connections and data, nothing answers (a frozen VM, a partition, a stalled failover).
+        `thaw()` resumes them."""
+        p = subprocess.run([psql(), '-X', '-q', '-A', '-t', '-d', self.url, '-c', 'SHOW data_directory'],
+                           capture_output=True, timeout=60)
+        if p.returncode != 0:
+            raise CheckFailed('SHOW data_directory failed: %s' % p.stderr.decode('utf-8', 'replace'))
+        with open(os.path.join(p.stdout.decode().strip(), 'postmaster.pid')) as fh:
+            postmaster = int(fh.readline())
+        children = []
+        for stat in glob.glob('/proc/[0-9]*/stat'):
+            try:
+                with open(stat) as fh:
+                    fields = fh.read().rsplit(')', 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                children.append(int(stat.split('/')[2]))
+        self.frozen = [postmaster] + sorted(children)
+        for pid in self.frozen:
+            os.kill(pid, signal.SIGSTOP)
+
+    def thaw(self):
+        """`kill -CONT` what `freeze()` stopped."""
+        for pid in getattr(self, 'frozen', []):
+            try:
+                os.kill(pid, signal.SIGCONT)
+            except OSError:
+                pass
+        self.frozen = []
 
     def database_url(self, name):
         """The URL of `name` on this cluster (the superuser's URL with another path)."""
@@ -101,6 +135,7 @@ class Cluster:
         return self.database_url(name)
 
     def close(self):
+        self.thaw()
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.close()

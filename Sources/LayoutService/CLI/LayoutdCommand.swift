@@ -54,6 +54,7 @@ public enum LayoutdCommand {
         OptionSpec(name: "max-font-file-bytes", valueName: "BYTES", help: "Largest font file one PUT /fonts/… may store (413 beyond; --max-body-bytes bounds it too).", defaultDescription: "1048576"),
         OptionSpec(name: "max-group-constraints", valueName: "N", help: "Constraint entries in one group (422 limit_exceeded beyond).", defaultDescription: "1000"),
         OptionSpec(name: "busy-timeout", valueName: "SECONDS", help: "How long a database write waits for a lock held by another process before answering 503.", defaultDescription: "5"),
+        OptionSpec(name: "db-timeout", valueName: "SECONDS", help: "With PostgreSQL, how long one round trip to the server (or making a connection) may take before the request answers 503 and the connection is dropped.", defaultDescription: "5"),
         OptionSpec(name: "api-token", valueName: "TOKEN", help: "When set, PUT and DELETE on /groups need 'Authorization: Bearer TOKEN'.", defaultDescription: "none: writes are open on a loopback address, refused (403) on any other"),
         OptionSpec(name: "allow-anonymous-writes", valueName: "", help: "Without --api-token, let anyone who can reach a non-loopback address write groups (refused with 403 otherwise).", isFlag: true),
         OptionSpec(name: "allowed-hosts", valueName: "HOSTS", help: "Comma-separated Host values answered besides the loopback ones (name, or name:port; * for any); others get 421. Checked on a loopback address always, on another only when given.", defaultDescription: "none: on loopback, only localhost, 127.0.0.1, [::1]"),
@@ -295,6 +296,8 @@ public enum LayoutdCommand {
     struct StoreSettings {
         var cacheCapacity = 10_000
         var busyTimeout = 5.0
+        /// PostgreSQL's bound on one round trip or connection attempt (`--db-timeout`).
+        var dbTimeout = 5.0
         var maxGroups = 10_000
         var maxCachedResultBytes = 16 << 20
         var maxCacheBytes = 256 << 20
@@ -317,7 +320,7 @@ public enum LayoutdCommand {
     /// file itself, or `:memory:` with PostgreSQL), and the group store `location` names:
     /// that same ``SQLiteStore`` when the cache is in the `--db` file, another SQLite file's
     /// store, or a ``PostgreSQLGroupStore`` that connects and migrates in the background
-    /// (``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
+    /// (``PostgreSQLGroupStore/connecting(url:poolSize:acquireTimeout:timeout:maxGroups:maxGroupVersions:maxGroupBytes:retryDelays:report:)``,
     /// its lines told to `report`). Held by `ServeStoresTests`.
     /// - Returns: the cache store, the group store, and the cache's path.
     /// - Throws: ``StoreOpenFailure`` naming the SQLite file that could not be opened
@@ -356,7 +359,7 @@ public enum LayoutdCommand {
             }
         case .postgreSQL(let url):
             let groups = PostgreSQLGroupStore.connecting(
-                url: url, poolSize: settings.poolSize, acquireTimeout: settings.busyTimeout, maxGroups: settings.maxGroups,
+                url: url, poolSize: settings.poolSize, acquireTimeout: settings.busyTimeout, timeout: settings.dbTimeout, maxGroups: settings.maxGroups,
                 maxGroupVersions: settings.maxGroupVersions, maxGroupBytes: settings.maxGroupBytes, report: report)
             return (store, groups, path)
         }

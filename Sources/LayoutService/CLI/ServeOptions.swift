@@ -64,6 +64,7 @@ struct ServeOptions {
         guard configuration.maxFontFileBytes >= 0 else { throw UsageError("--max-font-file-bytes must be at least 0") }
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
         settings.busyTimeout = try options.seconds("busy-timeout", default: 5)
+        settings.dbTimeout = try options.seconds("db-timeout", default: 5)
         // With PostgreSQL, POST requests get more threads than --workers run at once: a
         // front cache hit waiting on the store (its version lookup, batched with others'
         // by VersionResolver) holds a thread but no solving turn. With SQLite, --workers

@@ -1,4 +1,6 @@
 import CPostgreSQL
+import Dispatch
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -11,9 +13,16 @@ import Darwin
 /// Not thread-safe: libpq allows one thread at a time per connection
 /// (<https://www.postgresql.org/docs/15/libpq-threading.html>), so the type is not
 /// `Sendable`; ``PostgreSQLConnectionPool`` moves a connection to one thread at a time.
-/// Every call blocks the calling thread until the server answers.
+/// Every call blocks the calling thread until the server answers, for at most
+/// ``Configuration/timeout`` per round trip: statements are sent with libpq's asynchronous
+/// calls (`PQsendQueryParams`, `PQsendPrepare`, `PQsendQueryPrepared`) on a non-blocking
+/// connection and their results awaited with `poll` on `PQsocket` against a deadline. A
+/// round trip past it asks the server to cancel the statement (`PQcancel`, off the calling
+/// thread) and closes the connection, which is never used again in an unknown state
+/// (``didTimeOut``); the error is ``PostgreSQLError/Category/unavailable``. Held by
+/// `PostgreSQLTimeoutTests`.
 ///
-/// Statements are parameterised only (``query(_:_:)``: `PQexecParams`, text format): values
+/// Statements are parameterised only (``query(_:_:)``: `PQsendQueryParams`, text format): values
 /// never become part of the SQL text. Every failure goes through one funnel that builds a
 /// ``PostgreSQLError`` with the SQLSTATE, and marks it ``PostgreSQLError/Category/unavailable``
 /// whenever `PQstatus` says the connection is lost, whatever the code.
@@ -35,13 +44,25 @@ final class PostgreSQLConnection {
         /// Reported to the server as `application_name` (seen in `pg_stat_activity`),
         /// unless the URL names one. Default `layoutd`.
         var applicationName: String
+        /// Seconds one round trip (a statement sent, its result read) may take before the
+        /// connection is given up (`--db-timeout`). Default 5; at least 0.001.
+        var timeout: Double
 
         /// Creates a configuration; see the properties for the meaning and defaults.
-        init(url: String?, database: String? = nil, connectTimeout: Int = 5, applicationName: String = "layoutd") {
+        init(url: String?, database: String? = nil, connectTimeout: Int = 5, applicationName: String = "layoutd",
+             timeout: Double = 5) {
             self.url = url
             self.database = database
             self.connectTimeout = connectTimeout
             self.applicationName = applicationName
+            self.timeout = timeout.isFinite ? max(0.001, timeout) : 5
+        }
+
+        /// A configuration whose connect and round-trip timeouts both follow `seconds`
+        /// (`--db-timeout`): `connect_timeout` is whole seconds, so `seconds` rounded up.
+        init(url: String?, timeout seconds: Double) {
+            let timeout = seconds.isFinite ? max(0.001, seconds) : 5
+            self.init(url: url, connectTimeout: Int(timeout.rounded(.up)), timeout: timeout)
         }
 
         /// The keyword/value pairs for `PQconnectdbParams`, in order. libpq reads them
@@ -76,6 +97,10 @@ final class PostgreSQLConnection {
     /// The names of the statements ``queryPrepared(_:_:)`` has prepared in this session
     /// (membership only; emptied by ``reset()``).
     private var preparedStatements: Set<String> = []
+    /// Seconds a round trip may take (``Configuration/timeout``).
+    let timeout: Double
+    /// Whether a round trip outlasted ``timeout``, which closed the connection.
+    private(set) var didTimeOut = false
 
     /// Connects (`PQconnectdbParams`), blocking for at most the connect timeout per host
     /// address.
@@ -85,6 +110,7 @@ final class PostgreSQLConnection {
     ///   host, port and reason; never the password), or with the server's SQLSTATE
     ///   (28P01 bad password, 3D000 no such database: ``PostgreSQLError/Category/other``).
     init(_ configuration: Configuration) throws(PostgreSQLError) {
+        timeout = configuration.timeout
         let pairs = configuration.keywordValues
         let connection = Self.withCStrings(pairs.map { Optional($0.0) }) { keywords in
             Self.withCStrings(pairs.map { Optional($0.1) }) { values in
@@ -102,6 +128,8 @@ final class PostgreSQLConnection {
         }
         // Notices (e.g. "relation already exists, skipping") would go to standard error.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
+        // Sends never block either: a frozen server's full socket buffer is waited on by `poll`.
+        PQsetnonblocking(connection, 1)
     }
 
     deinit {
@@ -112,6 +140,7 @@ final class PostgreSQLConnection {
     /// ``PostgreSQLError/Category/unavailable``.
     func close() {
         if let handle {
+            preparedStatements.removeAll()
             PQfinish(handle)
             self.handle = nil
         }
@@ -163,7 +192,12 @@ final class PostgreSQLConnection {
         guard PQstatus(handle) == CONNECTION_OK else {
             throw Self.connectionError(handle)
         }
+        PQsetnonblocking(handle, 1)
     }
+
+    /// Whether ``close()`` has run (or a round trip timed out, which closes): only a new
+    /// connection can serve again.
+    var isClosed: Bool { handle == nil }
 
     /// The server process serving this connection (`PQbackendPID`), e.g. for
     /// `pg_terminate_backend`; 0 when closed.
@@ -217,14 +251,12 @@ final class PostgreSQLConnection {
             throw PostgreSQLError(sqlState: "22021", message: "parameter $\(index + 1) contains a NUL byte, which PostgreSQL text cannot hold",
                                   category: .other, sql: sql)
         }
-        let result = Self.withCStrings(texts) { values in
-            PQexecParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+        let result = try roundTrip(handle, sql: sql) {
+            Self.withCStrings(texts) { values in
+                PQsendQueryParams(handle, sql, Int32(texts.count), nil, values, nil, nil, 0)
+            }
         }
         defer { PQclear(result) }
-        guard let result else {
-            // NULL only when libpq ran out of memory or could not send the command.
-            throw Self.connectionError(handle, sql: sql)
-        }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
             return Self.copy(result)
@@ -257,19 +289,19 @@ final class PostgreSQLConnection {
         let name = Self.statementName(sql)
         for attempt in 0..<2 {
             if !preparedStatements.contains(name) {
-                let prepared = PQprepare(handle, name, sql, Int32(texts.count), nil)
+                let prepared = try roundTrip(handle, sql: sql) { PQsendPrepare(handle, name, sql, Int32(texts.count), nil) }
                 defer { PQclear(prepared) }
-                guard let prepared else { throw Self.connectionError(handle, sql: sql) }
                 guard PQresultStatus(prepared) == PGRES_COMMAND_OK else {
                     throw Self.resultError(prepared, on: handle, sql: sql)
                 }
                 preparedStatements.insert(name)
             }
-            let result = Self.withCStrings(texts) { values in
-                PQexecPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+            let result = try roundTrip(handle, sql: sql) {
+                Self.withCStrings(texts) { values in
+                    PQsendQueryPrepared(handle, name, Int32(texts.count), values, nil, nil, 0)
+                }
             }
             defer { PQclear(result) }
-            guard let result else { throw Self.connectionError(handle, sql: sql) }
             switch PQresultStatus(result) {
             case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
                 return Self.copy(result)
@@ -389,6 +421,101 @@ final class PostgreSQLConnection {
         try? execute("ROLLBACK")
     }
 
+    // MARK: - Bounded round trips
+
+    /// Sends one command with `send` (a `PQsend…` call on `handle`) and returns its result,
+    /// waiting at most ``timeout`` in all: the send is flushed (`PQflush`) and the answer
+    /// read (`PQconsumeInput` until `PQisBusy` is false, then `PQgetResult` until `NULL`)
+    /// while `poll` on `PQsocket` says the socket is ready before the deadline. Of several
+    /// results (one statement has one) the first failed one, else the last, is returned,
+    /// as `PQexec` does; the caller clears it.
+    ///
+    /// - Throws: ``PostgreSQLError/Category/unavailable`` when the deadline passes
+    ///   (``abandon(sql:)``: the statement is cancelled and the connection closed), or as
+    ///   ``connectionError(_:sql:)`` when libpq cannot send or read.
+    private func roundTrip(_ handle: OpaquePointer, sql: String, _ send: () -> Int32) throws(PostgreSQLError) -> OpaquePointer {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(timeout * 1_000_000_000)
+        guard send() == 1 else { throw Self.connectionError(handle, sql: sql) }
+        while true {
+            let flushed = PQflush(handle)
+            if flushed == 0 { break }
+            guard flushed == 1 else { throw Self.connectionError(handle, sql: sql) }
+            // Read as well while writing: the server may answer before it has read everything.
+            let ready = try wait(handle, for: Int16(POLLIN | POLLOUT), until: deadline, sql: sql)
+            if ready & Int16(POLLIN) != 0, PQconsumeInput(handle) == 0 { throw Self.connectionError(handle, sql: sql) }
+        }
+        var kept: OpaquePointer?
+        while true {
+            while PQisBusy(handle) == 1 {
+                do {
+                    _ = try wait(handle, for: Int16(POLLIN), until: deadline, sql: sql)
+                } catch {
+                    PQclear(kept)
+                    throw error
+                }
+                if PQconsumeInput(handle) == 0 {
+                    PQclear(kept)
+                    throw Self.connectionError(handle, sql: sql)
+                }
+            }
+            guard let result = PQgetResult(handle) else { break }
+            if let previous = kept, Self.isFailure(previous) {
+                PQclear(result)
+            } else {
+                PQclear(kept)
+                kept = result
+            }
+        }
+        guard let kept else {
+            // No result at all: libpq lost the connection or ran out of memory.
+            throw Self.connectionError(handle, sql: sql)
+        }
+        return kept
+    }
+
+    private static func isFailure(_ result: OpaquePointer) -> Bool {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: false
+        default: true
+        }
+    }
+
+    /// Waits until `PQsocket` is ready for `events` or the deadline (monotonic nanoseconds)
+    /// passes; returns the ready events.
+    /// - Throws: the timeout (``abandon(sql:)``), or ``connectionError(_:sql:)`` without a socket.
+    private func wait(_ handle: OpaquePointer, for events: Int16, until deadline: UInt64, sql: String) throws(PostgreSQLError) -> Int16 {
+        while true {
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { throw Self.connectionError(handle, sql: sql) }
+            let now = DispatchTime.now().uptimeNanoseconds
+            guard now < deadline else { throw abandon(sql: sql) }
+            // Rounded up, so a wait never ends before the deadline and spins.
+            let milliseconds = Int32(min(UInt64(Int32.max), (deadline - now + 999_999) / 1_000_000))
+            var descriptor = pollfd(fd: socket, events: events, revents: 0)
+            let count = poll(&descriptor, 1, milliseconds)
+            if count > 0 { return descriptor.revents }
+            if count < 0 && errno != EINTR { throw Self.connectionError(handle, sql: sql) }
+        }
+    }
+
+    /// Gives the connection up after a round trip outlasted ``timeout``: asks the server to
+    /// cancel the statement (``PostgreSQLCancelling``), closes the connection (its state
+    /// is unknown: a result may still be coming) and returns the error to throw.
+    private func abandon(sql: String) -> PostgreSQLError {
+        if let handle, let cancel = PQgetCancel(handle) {
+            PostgreSQLCancelling.send(cancel)
+        }
+        didTimeOut = true
+        close()
+        return PostgreSQLError(sqlState: nil, message: "PostgreSQL did not answer within \(Self.secondsText(timeout)) s; the connection was closed",
+                               category: .unavailable, sql: sql)
+    }
+
+    /// `seconds` as the flags write it: `5`, `0.5`.
+    static func secondsText(_ seconds: Double) -> String {
+        seconds == seconds.rounded() && seconds < 1e15 ? String(Int(seconds)) : String(seconds)
+    }
+
     // MARK: - The funnel
 
     private func requireHandle() throws(PostgreSQLError) -> OpaquePointer {
@@ -498,3 +625,38 @@ private extension Substring {
 
 @available(*, unavailable)
 extension PostgreSQLConnection: Sendable {}
+
+/// Cancel requests of timed-out round trips, sent off the thread that gave up.
+///
+/// `PQcancel` opens a connection of its own to the server and waits for the server to
+/// close it, with no timeout of its own in libpq 15: against a frozen server it waits
+/// until the server runs again. So each is sent on a Dispatch thread, and at most one at a
+/// time: a timed-out round trip while one is pending sends none (its connection is closed
+/// anyway, so the server ends that backend when it next reads or writes it).
+enum PostgreSQLCancelling {
+    /// A `PGcancel*`: `PQcancel` may use it from any thread, apart from its connection
+    /// (<https://www.postgresql.org/docs/15/libpq-cancel.html>), and only the one
+    /// Dispatch block below uses and frees it.
+    private struct Request: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    /// Whether a cancel request is being sent.
+    private static let pending = Atomic<Bool>(false)
+
+    /// Sends `cancel` (from `PQgetCancel`) on a Dispatch thread and frees it; frees it
+    /// unsent while another is pending.
+    static func send(_ cancel: OpaquePointer) {
+        guard pending.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else {
+            PQfreeCancel(cancel)
+            return
+        }
+        let request = Request(pointer: cancel)
+        DispatchQueue.global(qos: .utility).async {
+            var message = [CChar](repeating: 0, count: 256)
+            _ = PQcancel(request.pointer, &message, Int32(message.count))
+            PQfreeCancel(request.pointer)
+            pending.store(false, ordering: .releasing)
+        }
+    }
+}
