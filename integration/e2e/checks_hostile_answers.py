@@ -163,10 +163,11 @@ def unread_request(port, body, out, index):
     out[index] = s
 
 
-def read_response(s):
+def read_head(s, chunk_size=65536):
+    """Reads an answer's head: (status, lower-cased headers, the body bytes read with it)."""
     data = b''
     while b'\r\n\r\n' not in data:
-        chunk = s.recv(65536)
+        chunk = s.recv(chunk_size)
         if not chunk:
             break
         data += chunk
@@ -174,6 +175,11 @@ def read_response(s):
     lines = head.decode('latin-1').split('\r\n')
     status = int(lines[0].split()[1])
     headers = {k.strip().lower(): v.strip() for k, v in (l.split(':', 1) for l in lines[1:] if ':' in l)}
+    return status, headers, rest
+
+
+def read_response(s):
+    status, headers, rest = read_head(s)
     length = int(headers.get('content-length', '0'))
     while len(rest) < length:
         chunk = s.recv(1 << 20)
@@ -291,15 +297,9 @@ def slow_steady_reader(ctx):
         s.connect(('127.0.0.1', server.port))
         s.sendall(b'POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n'
                   b'Cache-Control: no-store\r\nContent-Length: %d\r\n\r\n' % len(body) + body)
-        data = b''
-        while b'\r\n\r\n' not in data:
-            chunk = s.recv(16384)
-            if not chunk:
-                break
-            data += chunk
-        head, _, rest = data.partition(b'\r\n\r\n')
-        ctx.expect(head.startswith(b'HTTP/1.1 200 '), 'status line %r' % head[:40])
-        length = int([l.split(b':', 1)[1] for l in head.split(b'\r\n') if l.lower().startswith(b'content-length:')][0])
+        status, headers, rest = read_head(s, 16384)
+        ctx.expect_equal(status, 200, 'status')
+        length = int(headers['content-length'])
         ctx.expect(length > 6_000_000, 'the answer is %d bytes' % length)
         started = time.monotonic()
         received = len(rest)
