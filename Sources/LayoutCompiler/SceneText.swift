@@ -36,6 +36,43 @@ public struct SceneText: Sendable {
     /// `TextSceneTests.narrowLabelsAreChargedPerLineShaped` holds the bound.
     public static let workPerShapingCall = 800
 
+    /// Whether any constraint's source text names a baseline attribute (`firstBaseline`,
+    /// `lastBaseline`, `baseline`), so that a pass must compile the scene again; and the
+    /// UTF-8 bytes examined to find out.
+    ///
+    /// The constraints parsed from one entry share its source string and follow each other,
+    /// so each entry's text is searched once: O(the scene's constraint text), never
+    /// O(constraints × text) (5,000 labels in one `V:` chain searched its 40 KB 5,000
+    /// times, 3 s of uncharged work; `SceneTextBaselineScanTests`).
+    static func mentionsBaselines(_ constraints: [CompiledConstraint]) -> (mentions: Bool, bytesExamined: Int) {
+        var examined = 0
+        var previous: String?
+        for constraint in constraints {
+            guard let source = constraint.source, source != previous else { continue }
+            previous = source
+            var text = source
+            let found = text.withUTF8 { contains($0, "aseline") }
+            examined += source.utf8.count
+            if found { return (true, examined) }
+        }
+        return (false, examined)
+    }
+
+    /// Whether `bytes` contains `needle`'s bytes (naive search: the needle is 7 bytes).
+    private static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ needle: StaticString) -> Bool {
+        let count = needle.utf8CodeUnitCount
+        guard bytes.count >= count else { return false }
+        let pattern = UnsafeBufferPointer(start: needle.utf8Start, count: count)
+        var index = 0
+        while index <= bytes.count - count {
+            var matched = 0
+            while matched < count && bytes[index + matched] == pattern[matched] { matched += 1 }
+            if matched == count { return true }
+            index += 1
+        }
+        return false
+    }
+
     /// The cell operations `shaping` stands for.
     static func work(_ shaping: PreparedText.ShapingCount) -> Int {
         shaping.calls &* workPerShapingCall &+ shaping.units &* workPerCodeUnit
@@ -199,8 +236,8 @@ public struct SceneText: Sendable {
         let first = firstPass()
         var layouts = compiled.solve(sizes: sizes, base: makeBase, budget: &budget)
         let automatic = labels.indices.filter { labels[$0].isAutomatic }
-        let recompiles = compiled.scene.views.contains { $0.stack != nil }
-            || compiled.constraints.contains { $0.source?.contains("aseline") == true }
+        let recompiles = !automatic.isEmpty
+            && (compiled.scene.views.contains { $0.stack != nil } || Self.mentionsBaselines(compiled.constraints).mentions)
         let intrinsicPositions = automatic.isEmpty || recompiles ? [:] : compiled.intrinsicConstraintPositions(of: Set(automatic.map { labels[$0].name }))
         let scale = compiled.scene.options.displayScale.map(Double.init)
         for (sizeIndex, size) in sizes.enumerated() {
