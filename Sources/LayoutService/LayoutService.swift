@@ -492,7 +492,15 @@ public final class LayoutService: Sendable {
                 case .scale: parameter = "scale"
                 case .width: parameter = "width"
                 }
-                return Self.ignoredDisplayWarning(parameter, in: solveJSON(request, turn: turn))
+                let warned = Self.ignoredDisplayWarning(parameter, in: solveJSON(request, turn: turn))
+                // The warning is added after the engine's bound was checked: an answer
+                // it takes past --max-response-bytes is that bound's 422, never cached as
+                // every such answer (ResponseBoundTests.theWarningKeepsTheBound).
+                guard warned.body.count <= configuration.maxResponseBytes else {
+                    return answer(engine.responseTooLarge(limit: configuration.maxResponseBytes),
+                                  cacheStatus: Self.unstoredCacheStatus(Self.cacheDirectives(request.headers)))
+                }
+                return warned
             }
         }
         return solveJSON(request, turn: turn)
@@ -503,6 +511,8 @@ public final class LayoutService: Sendable {
     /// writes it): `scale` or `width` sizes the SVG wireframe only. Added to the answer
     /// as sent, never to what the caches hold, which depends on the body alone
     /// (HandlerTests.displaySizesOfAJSONAnswerAreWarned). Any other answer is unchanged.
+    /// The answer may grow past `--max-response-bytes` by the warning's length: the caller
+    /// checks the bound again.
     static func ignoredDisplayWarning(_ parameter: String, in response: HTTPResponse) -> HTTPResponse {
         let body = response.body
         guard response.status == .ok, body.count >= 3, body[body.count - 1] == UInt8(ascii: "}"),
