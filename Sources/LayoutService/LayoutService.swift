@@ -274,6 +274,26 @@ public final class LayoutService: Sendable {
         }, log: log)
     }
 
+    /// The status the access log and `layoutd_requests_total` give a request whose client
+    /// closed the connection before a worker took it: 499, nginx's "client closed request"
+    /// (nginx `ngx_http_request.h`, `NGX_HTTP_CLIENT_CLOSED_REQUEST`); no answer is sent.
+    public static let clientClosedRequest: HTTPStatus = 499
+
+    /// The server's `abandoned`: a request whose connection closed while it waited for a
+    /// worker is not handled (nothing could be sent); it is counted in
+    /// `layoutd_http_requests_abandoned_total` and, as ``clientClosedRequest`` (499) with
+    /// `bytes` 0, in `layoutd_requests_total` and the access log, with the fields of
+    /// ``makeHandler(router:log:)``'s lines. Held by `HandlerTests.anAbandonedRequestIsCountedAndLogged`.
+    public func makeAbandonedHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> Void {
+        let record = makeHandler(router: router, respond: { request in
+            (router.route(for: request.path), HTTPResponse(status: Self.clientClosedRequest))
+        }, log: log)
+        return { [metrics] request in
+            metrics.recordAbandoned()
+            _ = record(request)
+        }
+    }
+
     /// The server's `continueCheck`: a request that asks for `100 Continue` from a `Host`
     /// the ``HostPolicy`` refuses gets its `421` at once, before any `100 Continue`, and one
     /// whose path no route matches or whose route has no such method its `404` or `405`
