@@ -31,6 +31,11 @@ final class ServerContext: Sendable {
     /// Connections closed with answer bytes still unsent: the client read nothing of them
     /// for ``ServerLimits/bodyTimeout``, the connection failed, or the drain ended.
     let cutAnswerCount = Atomic<Int>(0)
+    /// Requests not handled because their connection closed while they waited for a
+    /// worker (``HTTPServer/abandonedCount``).
+    let abandonedCount = Atomic<Int>(0)
+    /// Told of each request counted in ``abandonedCount`` (``HTTPServer``'s `abandoned`).
+    let abandoned: (@Sendable (HTTPRequest) -> Void)?
     private let loopCursor = Atomic<Int>(0)
     /// Connections that count toward ``ServerLimits/maxConnections``.
     let countedConnections = Atomic<Int>(0)
@@ -60,8 +65,10 @@ final class ServerContext: Sendable {
          pendingBytes: PendingResponseBytes? = nil,
          continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
          ioThreads: Int = 1,
-         loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil) {
+         loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+         abandoned: (@Sendable (HTTPRequest) -> Void)? = nil) {
         self.limits = limits
+        self.abandoned = abandoned
         self.loopHandler = loopHandler
         self.pendingBytes = pendingBytes ?? PendingResponseBytes(limit: limits.maxPendingResponseBytes)
         self.pendingRequestBytes = PendingResponseBytes(limit: limits.maxPendingRequestBytes)
@@ -269,6 +276,16 @@ final class Connection: Sendable {
     /// Runs the handler for `first`, then for every pipelined request that is
     /// already complete, on this worker; responses are coalesced by the machine.
     private func runHandler(_ first: HTTPRequest) {
+        // `first` waited for a worker: when its connection closed meanwhile (the client
+        // reset it, it failed, the drain ended), its answer would be dropped unsent, so it
+        // is not handled; the requests pipelined behind it are dropped with the connection.
+        // A client that only ended its sending side is still answered (the connection is
+        // open). Held by HTTPServerTests.aQueuedRequestOfAClosedConnectionIsNotHandled.
+        guard isOpen else {
+            context.abandonedCount.add(1, ordering: .relaxed)
+            context.abandoned?(first)
+            return
+        }
         var request = first
         while true {
             let start = monotonicNow()

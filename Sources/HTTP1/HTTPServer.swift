@@ -110,6 +110,7 @@ public final class HTTPServer: Sendable {
         continueCheck: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
         ioThreads: Int = ProcessInfo.processInfo.activeProcessorCount,
         loopHandler: (@Sendable (HTTPRequest) -> HTTPResponse?)? = nil,
+        abandoned: (@Sendable (HTTPRequest) -> Void)? = nil,
         handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
     ) {
         self.host = host
@@ -119,7 +120,8 @@ public final class HTTPServer: Sendable {
         self.context = ServerContext(limits: limits, workerCount: workerCount, handler: handler,
                                      accessLog: accessLog, isExpensive: isExpensive, isSmallAnswer: isSmallAnswer,
                                      overCommittedHandler: overCommittedHandler, pendingBytes: pendingResponseBytes,
-                                     continueCheck: continueCheck, ioThreads: ioThreads, loopHandler: loopHandler)
+                                     continueCheck: continueCheck, ioThreads: ioThreads, loopHandler: loopHandler,
+                                     abandoned: abandoned)
     }
 
     /// The event loops (`ioThreads`).
@@ -136,6 +138,11 @@ public final class HTTPServer: Sendable {
     /// of them for `bodyTimeout`, the connection failed, or the drain ended. The access log
     /// has already recorded those answers (when they were queued); this is their trace.
     public var cutAnswerCount: Int { context.cutAnswerCount.load(ordering: .relaxed) }
+
+    /// Requests never handled because their connection was closed (reset by the client,
+    /// failed, or closed by the drain) while they waited for a worker; each was also
+    /// given to `abandoned`, on the worker that took it.
+    public var abandonedCount: Int { context.abandonedCount.load(ordering: .relaxed) }
 
     /// Each event loop thread's `pthread_self()`, in loop order (0 before it runs): for
     /// tests that check which thread made an answer.

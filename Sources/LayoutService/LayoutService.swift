@@ -97,12 +97,13 @@ public final class LayoutService: Sendable {
 
     /// Runs `body` once a solving turn for `request` is free (``solveTurns``: large when
     /// its body is longer than ``ServiceConfiguration/largeBodyBytes``), and frees it
-    /// after. `body` gets the turn held (`nil` without turns) to give it up while it waits
-    /// (``checkFront(_:turn:)``). Not reentrant: `body` must not take another turn.
-    func takingSolveTurn<T>(for request: HTTPRequest, _ body: (inout SolveTurns.Turn?) -> T) -> T {
-        var turn = solveTurns?.take(isLarge: request.body.count > configuration.largeBodyBytes)
-        defer { if let turn { solveTurns?.give(turn) } }
-        return body(&turn)
+    /// after. `body` gets the turn held, to give it up while it waits on the database
+    /// (``HeldTurn/whileWaiting(_:)``: ``checkFront(_:turn:)``, ``groupSource(known:turn:)``,
+    /// ``storedFontSource(turn:)``). Not reentrant: `body` must not take another turn.
+    func takingSolveTurn<T>(for request: HTTPRequest, _ body: (HeldTurn) -> T) -> T {
+        let turn = HeldTurn(solveTurns, isLarge: request.body.count > configuration.largeBodyBytes)
+        defer { turn.finish() }
+        return body(turn)
     }
 
     /// The store's current versions of `names`: through ``versionResolver`` when there is
@@ -124,15 +125,21 @@ public final class LayoutService: Sendable {
     /// (``lookUpFontVersions(_:)``: read-your-writes across replicas, as groups), a face's
     /// file read from ``fontStore`` only when the measurer's face cache does not hold that
     /// version (`nil` when the version read is not the one asked: replaced meanwhile).
-    var storedFontSource: StoredFontSource {
+    /// Every store call waits with `turn` given up (``HeldTurn/whileWaiting(_:)``).
+    func storedFontSource(turn: HeldTurn) -> StoredFontSource {
         StoredFontSource(
             store: fontStoreName,
             currentVersions: { [self] names in
-                do throws(StoreError) { return try lookUpFontVersions(names) } catch { throw EngineFailure.fontLookupFailed(error) }
+                do throws(StoreError) {
+                    return try turn.whileWaiting { () throws(StoreError) in try lookUpFontVersions(names) }
+                } catch {
+                    throw EngineFailure.fontLookupFailed(error)
+                }
             },
             bytes: { [fontStore] name, version in
                 do throws(StoreError) {
-                    guard let face = try fontStore.face(named: name), face.version == version else { return nil }
+                    guard let face = try turn.whileWaiting({ () throws(StoreError) in try fontStore.face(named: name) }),
+                          face.version == version else { return nil }
                     return face.bytes
                 } catch {
                     throw EngineFailure.fontLookupFailed(error)
@@ -142,7 +149,7 @@ public final class LayoutService: Sendable {
                 do throws(StoreError) {
                     // Sorted by name, so each family's faces are together: one entry per family.
                     var families: [String] = []
-                    for summary in try fontStore.faces() {
+                    for summary in try turn.whileWaiting({ () throws(StoreError) in try fontStore.faces() }) {
                         let family = Self.split(summary.name).family
                         if families.last != family { families.append(family) }
                     }
@@ -265,6 +272,26 @@ public final class LayoutService: Sendable {
         makeHandler(router: router, respond: { [self] request in
             (router.route(for: request.path), problem(.overCommitted))
         }, log: log)
+    }
+
+    /// The status the access log and `layoutd_requests_total` give a request whose client
+    /// closed the connection before a worker took it: 499, nginx's "client closed request"
+    /// (nginx `ngx_http_request.h`, `NGX_HTTP_CLIENT_CLOSED_REQUEST`); no answer is sent.
+    public static let clientClosedRequest: HTTPStatus = 499
+
+    /// The server's `abandoned`: a request whose connection closed while it waited for a
+    /// worker is not handled (nothing could be sent); it is counted in
+    /// `layoutd_http_requests_abandoned_total` and, as ``clientClosedRequest`` (499) with
+    /// `bytes` 0, in `layoutd_requests_total` and the access log, with the fields of
+    /// ``makeHandler(router:log:)``'s lines. Held by `HandlerTests.anAbandonedRequestIsCountedAndLogged`.
+    public func makeAbandonedHandler(router: Router, log: (@Sendable (String) -> Void)? = nil) -> @Sendable (HTTPRequest) -> Void {
+        let record = makeHandler(router: router, respond: { request in
+            (router.route(for: request.path), HTTPResponse(status: Self.clientClosedRequest))
+        }, log: log)
+        return { [metrics] request in
+            metrics.recordAbandoned()
+            _ = record(request)
+        }
     }
 
     /// The server's `continueCheck`: a request that asks for `100 Continue` from a `Host`
@@ -452,13 +479,14 @@ public final class LayoutService: Sendable {
     /// of the group store once per request (``currentVersions(_:known:)``); see
     /// ``FrontCache`` and ``CacheKey``.
     ///
-    /// Runs in a solving turn (``takingSolveTurn(_:)``), given up while a front cache hit's
-    /// versions are looked up (``checkFront(_:)``).
+    /// Runs in a solving turn (``takingSolveTurn(for:_:)``), given up while it waits on the
+    /// database: a front cache hit's versions (``checkFront(_:turn:)``), the groups'
+    /// current versions and contents (``groupSource(known:turn:)``), stored faces.
     func solve(_ request: HTTPRequest) -> HTTPResponse {
-        takingSolveTurn(for: request) { turn in solveInTurn(request, turn: &turn) }
+        takingSolveTurn(for: request) { turn in solveInTurn(request, turn: turn) }
     }
 
-    private func solveInTurn(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
+    private func solveInTurn(_ request: HTTPRequest, turn: HeldTurn) -> HTTPResponse {
         // A repeated `format` is refused, as `scale`, `width` and `/import`'s parameters are:
         // which one was meant cannot be told (HandlerTests.routesAndMethods).
         let formats = Self.queryCount("format", in: request.query)
@@ -467,7 +495,7 @@ public final class LayoutService: Sendable {
             return problem(.unknownFormat(format))
         }
         // Before the front cache: a cached JSON body must not answer an SVG request.
-        if Self.prefersWireframe(request) { return solveWireframe(request) }
+        if Self.prefersWireframe(request) { return solveWireframe(request, turn: turn) }
         // `scale` and `width` choose the picture's size and do not change a JSON answer, but a
         // malformed one is refused whatever the answer's type (openapi.yaml's patterns); a
         // well-formed one is named in a warning of the answer (``ignoredDisplayWarning(_:in:)``).
@@ -480,14 +508,22 @@ public final class LayoutService: Sendable {
             case .success(let display):
                 let parameter: String
                 switch display.sizing {
-                case .fit: return solveJSON(request, turn: &turn)
+                case .fit: return solveJSON(request, turn: turn)
                 case .scale: parameter = "scale"
                 case .width: parameter = "width"
                 }
-                return Self.ignoredDisplayWarning(parameter, in: solveJSON(request, turn: &turn))
+                let warned = Self.ignoredDisplayWarning(parameter, in: solveJSON(request, turn: turn))
+                // The warning is added after the engine's bound was checked: an answer
+                // it takes past --max-response-bytes is that bound's 422, never cached as
+                // every such answer (ResponseBoundTests.theWarningKeepsTheBound).
+                guard warned.body.count <= configuration.maxResponseBytes else {
+                    return answer(engine.responseTooLarge(limit: configuration.maxResponseBytes),
+                                  cacheStatus: Self.unstoredCacheStatus(Self.cacheDirectives(request.headers)))
+                }
+                return warned
             }
         }
-        return solveJSON(request, turn: &turn)
+        return solveJSON(request, turn: turn)
     }
 
     /// A 200 JSON answer of `/solve` with a warning `invalid_scene` at `?PARAMETER` added
@@ -495,6 +531,8 @@ public final class LayoutService: Sendable {
     /// writes it): `scale` or `width` sizes the SVG wireframe only. Added to the answer
     /// as sent, never to what the caches hold, which depends on the body alone
     /// (HandlerTests.displaySizesOfAJSONAnswerAreWarned). Any other answer is unchanged.
+    /// The answer may grow past `--max-response-bytes` by the warning's length: the caller
+    /// checks the bound again.
     static func ignoredDisplayWarning(_ parameter: String, in response: HTTPResponse) -> HTTPResponse {
         let body = response.body
         guard response.status == .ok, body.count >= 3, body[body.count - 1] == UInt8(ascii: "}"),
@@ -519,13 +557,13 @@ public final class LayoutService: Sendable {
     }
 
     /// `POST /solve` answering JSON, its query checked.
-    private func solveJSON(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
+    private func solveJSON(_ request: HTTPRequest, turn: HeldTurn) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         let directives = Self.cacheDirectives(request.headers)
         let frontKey = CacheKey.front(.solve, body: request.body)
         var asked: FrontCheck?
         if !directives.noCache && !directives.noStore, let hit = frontCache.lookup(frontKey) {
-            switch checkFront(hit, turn: &turn) {
+            switch checkFront(hit, turn: turn) {
             case .success(let check) where check.isCurrent:
                 keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 metrics.recordCache(hit: true)
@@ -538,15 +576,16 @@ public final class LayoutService: Sendable {
                 return response
             }
         }
-        return solveMissed(request, frontKey: frontKey, directives: directives, asked: asked)
+        return solveMissed(request, frontKey: frontKey, directives: directives, asked: asked, turn: turn)
     }
 
     /// `POST /solve` past the front cache: prepare, the result cache, solve.
-    private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?) -> HTTPResponse {
+    private func solveMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, directives: CacheDirectives, asked: FrontCheck?,
+                             turn: HeldTurn) -> HTTPResponse {
         let generation = frontCache.generation
         let prepared: SceneEngine.Prepared
-        let groupLookup = groupSource(known: asked)
-        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+        let groupLookup = groupSource(known: asked, turn: turn)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource(turn: turn),
                               resolveGroup: groupLookup.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
@@ -586,17 +625,17 @@ public final class LayoutService: Sendable {
 
     /// `POST /validate`, in a solving turn as ``solve(_:)``.
     func validate(_ request: HTTPRequest) -> HTTPResponse {
-        takingSolveTurn(for: request) { turn in validateInTurn(request, turn: &turn) }
+        takingSolveTurn(for: request) { turn in validateInTurn(request, turn: turn) }
     }
 
-    private func validateInTurn(_ request: HTTPRequest, turn: inout SolveTurns.Turn?) -> HTTPResponse {
+    private func validateInTurn(_ request: HTTPRequest, turn: HeldTurn) -> HTTPResponse {
         if let unsupported = checkMediaType(request) { return unsupported }
         // The verdict depends only on the body and the groups' content: the front cache
         // serves repeats without solving again, while its groups' versions are current.
         let frontKey = CacheKey.front(.validate, body: request.body)
         var asked: FrontCheck?
         if let hit = frontCache.lookup(frontKey) {
-            switch checkFront(hit, turn: &turn) {
+            switch checkFront(hit, turn: turn) {
             case .success(let check) where check.isCurrent:
                 keepInFront(check.refreshed, for: frontKey, generation: check.generation)
                 return Self.answer(status: .ok, contentType: "application/json", body: hit.body, cacheStatus: nil)
@@ -606,14 +645,14 @@ public final class LayoutService: Sendable {
                 return response(for: failure)
             }
         }
-        return validateMissed(request, frontKey: frontKey, asked: asked)
+        return validateMissed(request, frontKey: frontKey, asked: asked, turn: turn)
     }
 
     /// `POST /validate` past the front cache: prepare and validate.
-    private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?) -> HTTPResponse {
+    private func validateMissed(_ request: HTTPRequest, frontKey: FrontCacheKey, asked: FrontCheck?, turn: HeldTurn) -> HTTPResponse {
         let generation = frontCache.generation
-        let groupLookup = groupSource(known: asked)
-        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+        let groupLookup = groupSource(known: asked, turn: turn)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource(turn: turn),
                               resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
@@ -655,17 +694,16 @@ public final class LayoutService: Sendable {
     /// ``GroupStoring/currentVersions(of:)`` for all of them, pinned or not. When that
     /// lookup fails, a hit whose scene pins every group is current (as held); any other
     /// is the 503.
-    func checkFront(_ hit: FrontAnswer, turn: inout SolveTurns.Turn?) -> Result<FrontCheck, EngineFailure> {
+    func checkFront(_ hit: FrontAnswer, turn: HeldTurn) -> Result<FrontCheck, EngineFailure> {
         if hit.currentVersions.isEmpty && hit.fontNames.isEmpty { return .success(FrontCheck(names: [], versions: [:], isCurrent: true)) }
-        let names = hit.currentNames
         // Called in a solving turn (solve, validate): the wait on the store holds none, so
         // other requests use the cores meanwhile; nothing decoded is held during it.
-        let wasLarge = turn?.isLarge
-        if let solveTurns, let held = turn {
-            solveTurns.give(held)
-            turn = nil
-        }
-        defer { if let solveTurns, let wasLarge { turn = solveTurns.take(isLarge: wasLarge) } }
+        return turn.whileWaiting { checkFrontWaiting(hit) }
+    }
+
+    /// ``checkFront(_:turn:)`` past a hit that needs no store, its turn given up.
+    private func checkFrontWaiting(_ hit: FrontAnswer) -> Result<FrontCheck, EngineFailure> {
+        let names = hit.currentNames
         // Stored faces first: a stale one makes the hit a miss whatever the groups say.
         if !hit.fontNames.isEmpty {
             do {
@@ -713,18 +751,22 @@ public final class LayoutService: Sendable {
     /// the current versions of the scene's names (``currentVersions(_:known:)``, one lookup,
     /// or `known`'s), and a resolver that checks pinned versions against that same answer
     /// (``resolveGroup(_:current:)``), or resolves them as held when the lookup failed.
-    func groupSource(known: FrontCheck?) -> (current: CurrentVersionResolver, resolve: GroupResolver, seen: SeenVersions) {
+    /// Both wait on the store with `turn` given up (``HeldTurn/whileWaiting(_:)``), so a
+    /// store that stopped answering holds no solving turn for up to `--db-timeout`.
+    func groupSource(known: FrontCheck?, turn: HeldTurn) -> (current: CurrentVersionResolver, resolve: GroupResolver, seen: SeenVersions) {
         let seen = SeenVersions()
         return ({ [self] names in
-            // Read before the lookup: a removal committed after it changes the count.
-            seen.changeCount = known?.names == names ? known?.changeCount : groupStore.changeCount()
-            let versions = try currentVersions(names, known: known)
-            seen.versions = versions
-            return versions
-        }, { [self] reference in try resolveGroup(reference, current: seen.versions) }, seen)
+            try turn.whileWaiting {
+                // Read before the lookup: a removal committed after it changes the count.
+                seen.changeCount = known?.names == names ? known?.changeCount : groupStore.changeCount()
+                let versions = try currentVersions(names, known: known)
+                seen.versions = versions
+                return versions
+            }
+        }, { [self] reference in try turn.whileWaiting { try resolveGroup(reference, current: seen.versions) } }, seen)
     }
 
-    /// What one request's store lookup answered (``groupSource(known:)``), `nil` until it
+    /// What one request's store lookup answered (``groupSource(known:turn:)``), `nil` until it
     /// answered, and the store's change count read just before it; used on that request's
     /// thread only.
     final class SeenVersions {
@@ -733,7 +775,7 @@ public final class LayoutService: Sendable {
     }
 
     /// Loads a group for a scene, given `current`: the current versions the store named for
-    /// the scene's names in this request (``groupSource(known:)``). A pinned version (pinned
+    /// the scene's names in this request (``groupSource(known:turn:)``). A pinned version (pinned
     /// by the scene, or resolved from `current`) of a name without a current version was
     /// deleted: `nil`. One kept in ``groupCache`` and sure to be stored still
     /// (``GroupCache/lookup(name:version:current:)``) is used without asking the store;

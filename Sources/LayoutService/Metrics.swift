@@ -36,6 +36,7 @@ public final class Metrics: Sendable {
         var cacheHits: UInt64 = 0
         var cacheMisses: UInt64 = 0
         var conflicts: UInt64 = 0
+        var abandoned: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -50,6 +51,11 @@ public final class Metrics: Sendable {
             state.requests[RouteStatus(route: route, status: status), default: 0] += 1
             state.latency[route, default: Histogram()].observe(seconds)
         }
+    }
+
+    /// Records a request not handled because its client had gone (``LayoutService/makeAbandonedHandler(router:log:)``).
+    public func recordAbandoned() {
+        state.withLock { $0.abandoned += 1 }
     }
 
     /// Records the time spent compiling and solving one scene, seconds.
@@ -92,6 +98,9 @@ public final class Metrics: Sendable {
         out += "# HELP layoutd_cache_misses_total Solve results computed because no cache held them.\n"
         out += "# TYPE layoutd_cache_misses_total counter\n"
         out += "layoutd_cache_misses_total \(snapshot.cacheMisses)\n"
+        out += "# HELP layoutd_http_requests_abandoned_total Requests not handled because their connection closed while they waited for a worker (logged with status 499).\n"
+        out += "# TYPE layoutd_http_requests_abandoned_total counter\n"
+        out += "layoutd_http_requests_abandoned_total \(snapshot.abandoned)\n"
         out += "# HELP layoutd_open_connections Client connections open now.\n"
         out += "# TYPE layoutd_open_connections gauge\n"
         out += "layoutd_open_connections \(openConnections)\n"

@@ -55,3 +55,41 @@ final class SolveTurns: @unchecked Sendable {
         return running.running
     }
 }
+
+/// One request's hold on a solving turn (``SolveTurns``): taken when made, given up while
+/// the request waits on the database (``whileWaiting(_:)``), given back by ``finish()``.
+/// A request waiting on a store that stopped answering (up to `--db-timeout`) thus holds
+/// no turn, and a scene that needs no store is solved meanwhile
+/// (`PostgreSQLTimeoutTests.aWaitOnTheDatabaseHoldsNoSolvingTurn`).
+final class HeldTurn: @unchecked Sendable {
+    // @unchecked: used by one request on its own thread only (the store closures it is
+    // captured by run synchronously inside that request's `SceneEngine.prepare`).
+    private let turns: SolveTurns?
+    private let isLarge: Bool
+    /// The turn held now; `nil` while given up (or without turns).
+    private(set) var turn: SolveTurns.Turn?
+
+    /// Takes a turn of `turns` (waiting for one) for a request large or not; holds
+    /// nothing when `turns` is `nil` (no `--max-concurrent-solves`).
+    init(_ turns: SolveTurns?, isLarge: Bool) {
+        self.turns = turns
+        self.isLarge = isLarge
+        turn = turns?.take(isLarge: isLarge)
+    }
+
+    /// Runs `body` (a wait on the store) with the turn given up, and takes one again
+    /// after it, whatever it returns or throws. Nested calls give up nothing more.
+    func whileWaiting<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        guard let turns, let held = turn else { return try body() }
+        turns.give(held)
+        turn = nil
+        defer { turn = turns.take(isLarge: isLarge) }
+        return try body()
+    }
+
+    /// Gives the turn back for good (when the request is answered).
+    func finish() {
+        if let turns, let held = turn { turns.give(held) }
+        turn = nil
+    }
+}

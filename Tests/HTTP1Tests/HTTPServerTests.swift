@@ -487,6 +487,51 @@ struct HTTPServerTests {
         #expect(server.shutdown() == 0)
     }
 
+    /// A request queued for a worker whose client reset the connection meanwhile is not
+    /// handled (its answer could not be sent): it is counted in `abandonedCount` and
+    /// given to `abandoned`. A client that only ended its sending side is still answered.
+    @Test func aQueuedRequestOfAClosedConnectionIsNotHandled() throws {
+        let gate = Gate()
+        let router = HTTPServerTests.makeRouter(gate: gate)
+        let handled = Mutex<[String]>([])
+        let abandoned = Mutex<[String]>([])
+        // One worker: while /slow holds it, small requests queue (the spare is for a
+        // small request while large ones hold every worker).
+        let server = HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPServerTests.limits, workerCount: 1,
+                                abandoned: { request in abandoned.withLock { $0.append(request.target) } }) { request in
+            handled.withLock { $0.append(request.target) }
+            return router.respond(to: request)
+        }
+        let port = try server.start()
+        defer {
+            gate.open(8)
+            server.shutdown()
+        }
+        let busy = try RawClient(port: port)
+        busy.send("GET /slow HTTP/1.1\nHost: t\n\n")
+        gate.entered.wait()
+        do {
+            let gone = try RawClient(port: port)
+            gone.send("GET /hello HTTP/1.1\nHost: t\n\n")
+            usleep(300_000)   // read and queued by the server
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(gone.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        }   // closed here with a reset
+        let halfClosed = try RawClient(port: port)
+        halfClosed.send("GET /path/kept HTTP/1.1\nHost: t\n\n")
+        usleep(300_000)
+        shutdown(halfClosed.fd, Int32(SHUT_WR))
+        for _ in 0..<500 where server.openConnectionCount > 2 { usleep(10_000) }
+        #expect(server.openConnectionCount == 2)
+        #expect(handled.withLock { $0 } == ["/slow"])
+        gate.open()
+        #expect(try busy.readResponse().bodyText == "slow")
+        #expect(try halfClosed.readResponse().bodyText == "/path/kept?")
+        #expect(handled.withLock { $0 } == ["/slow", "/path/kept"])
+        #expect(abandoned.withLock { $0 } == ["/hello"])
+        #expect(server.abandonedCount == 1)
+    }
+
     /// Many clients at once, pipelining, and half of them resetting the connection
     /// (`SO_LINGER` 0) while responses are in flight: every connection is answered or
     /// closed, every fd is released (the open-connection count returns to 0), and the

@@ -649,6 +649,28 @@ struct HandlerTests {
         let text = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
         #expect(text.contains(#"layoutd_requests_total{route="/solve",status="503"} 1"#))
     }
+
+    /// A request whose client closed its connection before a worker took it is not
+    /// solved, but logged (status 499, nginx's "client closed request", 0 bytes, its
+    /// request id and path) and counted in `layoutd_requests_total` and
+    /// `layoutd_http_requests_abandoned_total`.
+    @Test func anAbandonedRequestIsCountedAndLogged() throws {
+        let lines = Mutex<[String]>([])
+        let abandoned = service.makeAbandonedHandler(router: router, log: { line in lines.withLock { $0.append(line) } })
+        #expect(String(decoding: request(.GET, "/metrics").body, as: UTF8.self).contains("\nlayoutd_http_requests_abandoned_total 0\n"))
+        abandoned(HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t", "X-Request-Id": "gone-1"], body: Array(Self.scene.utf8)))
+        let logged = try lines.withLock { $0 }.map { try JSONParser().parse(Array($0.utf8)) }
+        #expect(logged.count == 1)
+        #expect(logged.first?["status"] == .number(499))
+        #expect(logged.first?["requestId"] == .string("gone-1"))
+        #expect(logged.first?["path"] == .string("/solve"))
+        #expect(logged.first?["bytes"] == .number(0))
+        #expect(logged.first?["cache"] == nil)
+        let text = String(decoding: request(.GET, "/metrics").body, as: UTF8.self)
+        #expect(text.contains(#"layoutd_requests_total{route="/solve",status="499"} 1"#))
+        #expect(text.contains("\nlayoutd_http_requests_abandoned_total 1\n"))
+        #expect(!text.contains("layoutd_cache_misses_total 1"))
+    }
 }
 
 /// Faults that a new user met, through the handlers: status, code and column.

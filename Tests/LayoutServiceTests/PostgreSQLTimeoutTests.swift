@@ -278,4 +278,46 @@ struct PostgreSQLTimeoutTests {
         #expect(write.status == .serviceUnavailable)
         #expect(write.headers["Retry-After"] == "5")
     }
+
+    /// The defect this holds: requests in a group lookup when the server first stopped
+    /// answering kept their solving turns until `--db-timeout`, so a scene without groups
+    /// waited behind them. Every turn's request waits on the database here; none holds a
+    /// turn (`HeldTurn.whileWaiting`), and the plain scene is answered long before the
+    /// timeout (a bound at half of it, not a speed measurement).
+    @Test("requests waiting on a frozen server hold no solving turn: a scene without groups is answered before the timeout")
+    func aWaitOnTheDatabaseHoldsNoSolvingTurn() throws {
+        let database = try FrozenPostgreSQL()
+        let timeout = 6.0
+        let groups = try database.store(timeout: timeout, size: 6)
+        var configuration = ServiceConfiguration()
+        configuration.maxConcurrentSolves = 2
+        let service = LayoutService(store: try SQLiteStore(path: ":memory:"), groupStore: groups, configuration: configuration)
+        let router = service.makeRouter()
+        #expect(R.put(router, pad: 3).status == .created)
+        database.proxy.frozen.store(true, ordering: .releasing)
+
+        // More group requests than turns, all in their first lookup of the frozen server.
+        let statuses = Mutex<[HTTPStatus]>([])
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            group.enter()
+            Thread {
+                let response = R.post(router, "/solve", R.scene)
+                statuses.withLock { $0.append(response.status) }
+                group.leave()
+            }.start()
+        }
+        usleep(500_000)
+        #expect(service.solveTurns?.heldCount == 0)
+        let start = ContinuousClock.now
+        let plain = R.post(router, "/solve", R.plainScene)
+        let waited = seconds(since: start)
+        #expect(plain.status == .ok)
+        #expect(try R.redWidth(plain) == .number(186))
+        #expect(waited < timeout / 2, "answered in \(waited) s")
+        #expect(statuses.withLock { $0 }.isEmpty)
+        #expect(group.wait(timeout: .now() + 15) == .success)
+        #expect(statuses.withLock { $0 } == Array(repeating: .serviceUnavailable, count: 3))
+        #expect(service.solveTurns?.heldCount == 0)
+    }
 }

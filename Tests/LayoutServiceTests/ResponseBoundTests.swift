@@ -161,6 +161,54 @@ struct ResponseBoundTests {
         #expect(verdict.status == 200)   // {"valid":true,"diagnostics":[]} fits in 100 bytes
     }
 
+    /// `?width=` on a JSON `/solve` adds a warning to the answer after the engine checked
+    /// the bound: with the warning, an answer is at most `--max-response-bytes` still. At
+    /// the bound exactly it is given; with the plain answer at the bound, the warned one is
+    /// the bound's 422 (`fwd=miss`), while the plain answer stays cached and answers a
+    /// request without the query.
+    @Test func theWarningKeepsTheBound() throws {
+        // Sixteen views: an answer longer than the bound's 422, which is written unbounded.
+        let names = (0..<16).map { "v\($0)" }
+        let scene = #"{"container":{"width":320,"height":480},"views":[\#(names.map { "\"\($0)\"" }.joined(separator: ","))],"constraints":[\#(names.map { "\"H:|[\($0)]|\"" }.joined(separator: ",")),"V:|\#(names.map { "[\($0)(10)]" }.joined())"]}"#
+        let plainLength = SceneEngine().solve(try Self.prepare(scene)).body.count
+        #expect(plainLength > 512)
+        func service(maxResponseBytes: Int) throws -> Router {
+            var configuration = ServiceConfiguration()
+            configuration.maxResponseBytes = maxResponseBytes
+            return LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration).makeRouter()
+        }
+        func solve(_ router: Router, _ target: String) -> HTTPResponse {
+            router.respond(to: HTTPRequest(method: .POST, target: target, headers: ["Host": "test"], body: Array(scene.utf8)))
+        }
+        let roomy = try service(maxResponseBytes: 1 << 20)
+        let warned = solve(roomy, "/solve?width=600")
+        #expect(warned.status == 200)
+        let warnedLength = warned.body.count
+        #expect(warnedLength > plainLength)
+
+        // The warned answer exactly at the bound: given.
+        let exact = solve(try service(maxResponseBytes: warnedLength), "/solve?width=600")
+        #expect(exact.status == 200)
+        #expect(exact.body == warned.body)
+
+        // The plain answer at the bound: it is given, the warned one is the 422.
+        let tight = try service(maxResponseBytes: plainLength)
+        for _ in 0..<2 {
+            let over = solve(tight, "/solve?width=600")
+            #expect(over.status == 422)
+            #expect(over.body.count <= plainLength)
+            #expect(over.headers["Content-Type"] == "application/problem+json")
+            #expect(over.headers["Cache-Status"] == "layoutd; fwd=miss")
+            let problem = try JSONParser().parse(over.body)
+            #expect(problem["diagnostics"]?.arrayValue?.map { $0["code"] } == [.string("limit_exceeded")])
+            #expect(problem["detail"]?.stringValue?.hasPrefix("The answer would be more than \(plainLength) bytes (limit maxResponseBytes, --max-response-bytes)") == true)
+        }
+        let plain = solve(tight, "/solve")
+        #expect(plain.status == 200)
+        #expect(plain.headers["Cache-Status"] == "layoutd; hit")
+        #expect(plain.body.count == plainLength)
+    }
+
     /// Answers reserve from the server's pending-response pool beyond their first MiB,
     /// hold it until the response is dropped, and a full pool makes the answer a 503
     /// with `Retry-After: 1`.

@@ -188,7 +188,7 @@ struct StoredFontServiceTests {
         let service = LayoutService(store: store)
         let client = Client(service)
         func key(_ scene: String) throws -> String {
-            let prepared = try service.engine.prepare(body: Array(scene.utf8), fonts: service.storedFontSource, resolveGroup: { _ in nil }).get()
+            let prepared = try service.engine.prepare(body: Array(scene.utf8), fonts: service.storedFontSource(turn: HeldTurn(nil, isLarge: false)), resolveGroup: { _ in nil }).get()
             return CacheKey.result(prepared, route: .solve)
         }
         let builtIn = Self.scene(family: "DejaVu Sans Mono")
@@ -199,7 +199,7 @@ struct StoredFontServiceTests {
         let second = try key(Self.scene(family: "Acme Mono"))
         #expect(first != second)
         #expect(try key(builtIn) == builtInKey)
-        let prepared = try service.engine.prepare(body: Array(Self.scene(family: "ACME MONO").utf8), fonts: service.storedFontSource,
+        let prepared = try service.engine.prepare(body: Array(Self.scene(family: "ACME MONO").utf8), fonts: service.storedFontSource(turn: HeldTurn(nil, isLarge: false)),
                                                   resolveGroup: { _ in nil }).get()
         #expect(prepared.storedFonts.used == [StoredFaceVersion(name: "Acme Mono/400", version: 2)])
         #expect(prepared.fontNames.count == 18)

@@ -223,7 +223,7 @@ struct WireframeReadabilityTests {
         defer { service.store.close() }
         let request = HTTPRequest(method: .POST, target: "/solve?format=svg&\(query)",
                                   headers: ["Content-Type": "application/json"], body: Array(WireframeTests.contractScene.utf8))
-        let response = service.solveWireframe(request)
+        let response = service.solveWireframe(request, turn: HeldTurn(nil, isLarge: false))
         if let refusal {
             #expect(response.status == 400)
             #expect(response.headers["Content-Type"] == "application/problem+json")

@@ -402,17 +402,18 @@ struct WireframeTests {
         let request = HTTPRequest(method: .POST, target: "/solve?format=svg",
                                   headers: ["Content-Type": "application/json"], body: Array(Self.contractScene.utf8))
         #expect(LayoutService.prefersWireframe(request))
-        let response = service.solveWireframe(request)
+        let response = service.solveWireframe(request, turn: HeldTurn(nil, isLarge: false))
         #expect(response.status == 200)
         #expect(response.headers["Content-Type"] == "image/svg+xml; charset=utf-8")
         #expect(response.headers["Vary"] == "Accept")
         #expect(response.body == SceneEngine().solveSVG(try Self.prepare(Self.contractScene)).body)
 
-        let malformed = service.solveWireframe(HTTPRequest(method: .POST, target: "/solve", body: Array("{".utf8)))
+        let malformed = service.solveWireframe(HTTPRequest(method: .POST, target: "/solve", body: Array("{".utf8)), turn: HeldTurn(nil, isLarge: false))
         #expect(malformed.status == 400)
         #expect(malformed.headers["Content-Type"] == "application/problem+json")
         let wrongType = service.solveWireframe(HTTPRequest(method: .POST, target: "/solve",
-                                                           headers: ["Content-Type": "text/plain"], body: Array("{}".utf8)))
+                                                           headers: ["Content-Type": "text/plain"], body: Array("{}".utf8)),
+                                                turn: HeldTurn(nil, isLarge: false))
         #expect(wrongType.status == 415)
     }
 

@@ -255,7 +255,8 @@ public enum LayoutdCommand {
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending,
                                 continueCheck: service.makeContinueCheck(router: router, log: log),
-                                ioThreads: options.ioThreads, loopHandler: loopHandler, handler: handler)
+                                ioThreads: options.ioThreads, loopHandler: loopHandler,
+                                abandoned: service.makeAbandonedHandler(router: router, log: log), handler: handler)
         connections.source = { server.openConnectionCount }
         connections.answeredSource = { server.answeredCounts }
         connections.cutSource = { server.cutAnswerCount }

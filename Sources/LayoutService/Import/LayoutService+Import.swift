@@ -32,7 +32,7 @@ extension LayoutService {
         }
         if importRequest.drawsWireframe {
             var response = answer(engine.importWireframe(outcome), cacheStatus: nil)
-            // The policy of `/solve?format=svg` (``solveWireframe(_:)``): the drawing may
+            // The policy of `/solve?format=svg` (``solveWireframe(_:turn:)``): the drawing may
             // be opened as a document of its own.
             if response.headers["Content-Type"]?.hasPrefix("image/svg+xml") == true {
                 response.headers.append("Content-Security-Policy", PlaygroundPage.wireframePolicy)

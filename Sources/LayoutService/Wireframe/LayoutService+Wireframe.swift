@@ -65,7 +65,7 @@ extension LayoutService {
     ///
     /// The display size comes from `?scale=` or `?width=` (``wireframeDisplay(query:)``):
     /// a value out of range, both, or either given twice is a 400 before the body is read.
-    func solveWireframe(_ request: HTTPRequest) -> HTTPResponse {
+    func solveWireframe(_ request: HTTPRequest, turn: HeldTurn) -> HTTPResponse {
         let display: WireframeDisplay
         switch Self.wireframeDisplay(query: request.query) {
         case .success(let value): display = value
@@ -80,8 +80,8 @@ extension LayoutService {
         // stored: `fwd=miss`, or `fwd=request` under `Cache-Control`); the picture, which
         // the result cache never holds, carries none (HandlerTests.svgProblemsCarryCacheStatus).
         let unstored = Self.unstoredCacheStatus(Self.cacheDirectives(request.headers))
-        let groupLookup = groupSource(known: nil)
-        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource,
+        let groupLookup = groupSource(known: nil, turn: turn)
+        switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource(turn: turn),
                               resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             let result = engine.solveSVG(prepared, display: display)
