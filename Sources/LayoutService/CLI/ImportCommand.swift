@@ -156,8 +156,10 @@ extension LayoutdCommand {
     /// hierarchy in document order: each
     /// fault of the document (an `invalid_document` warning, at its line, on the view it
     /// concerns), each misplaced view (a warning, Xcode's "Frame for "VIEW" will be
-    /// different at run time"), each label measured with `--intrinsic measured` whose text is
-    /// truncated in its solved frame and that is not hidden (a warning), each conflict (an error at the broken constraint's line,
+    /// different at run time"), with `--intrinsic measured` each label that keeps its
+    /// recorded size (``IBHierarchy/keptLabels``, a warning on the label) and each label
+    /// whose text is truncated in its solved frame, that is not hidden and that does not
+    /// shrink its text to fit it (``shrunkToFit(_:text:layout:)``) (a warning), each conflict (an error at the broken constraint's line,
     /// naming the conflicting constraints), each view with ambiguous fields (an error,
     /// "Need constraints for: X position, width", Xcode's wording), and any other error
     /// diagnostic (at its constraint's element and on the view the constraint names first,
