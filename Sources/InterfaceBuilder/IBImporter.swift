@@ -48,6 +48,16 @@ public struct IBHierarchy: Sendable {
     /// layout guide, pinned at its top-left, then has no size), so Xcode checks nothing of
     /// them (`ImportServiceTests.anUnusedContentLayoutGuideIsNotLinted`).
     public var guidesNoDocumentConstraintNames: [String] = []
+    /// With `?intrinsic=measured`, the labels that keep their recorded size
+    /// (``IBLabelFonts/measured(_:labels:notes:kept:shrinking:)``) and why, one sentence
+    /// each naming the attribute and its value, in document order: `layoutd lint` warns of
+    /// each on the label.
+    public var keptLabels: [(name: String, why: String)] = []
+    /// With `?intrinsic=measured`, the labels that shrink their text to fit at run time
+    /// (`adjustsFontSizeToFit`) and the smallest scale they shrink to
+    /// (`minimumScaleFactor`, 0 < scale < 1), in document order: `layoutd lint` does not
+    /// call a one-line label truncated when its text fits at that scale.
+    public var shrinkingLabels: [(name: String, minimumScale: Double)] = []
 }
 
 /// The answer of an import.
@@ -249,7 +259,8 @@ public enum InterfaceBuilderImporter {
             hierarchy.name = hierarchyNames.make(from: hierarchyRoot.title, fallback: "hierarchy")
             if options.measuresLabels {
                 hierarchy.scene = IBLabelFonts.measured(hierarchy.scene, labels: IBLabelFonts.labels(in: hierarchyRoot.element, ids: hierarchy.ids),
-                                                        notes: &hierarchy.notes)
+                                                        notes: &hierarchy.notes, kept: &hierarchy.keptLabels,
+                                                        shrinking: &hierarchy.shrinkingLabels)
             }
             if !varied.isEmpty {
                 var inside: Set<String> = []

@@ -43,7 +43,7 @@ enum IBLabelFonts {
             let italic = type == "italicSystem"
             return ("system", size, weight, italic, "\(type) \(JSONWriter.format(size)) as Inter weight \(weight)\(italic ? " italic" : "")")
         }
-        return named(description["name"] ?? description["family"] ?? "", size: size)
+        return named([description["name"], description["family"]].compactMap { $0 }.first { !$0.isEmpty } ?? "", size: size)
     }
 
     /// The scene `font` of an attributed string's font (`<font key="NSFont">` in a
@@ -56,7 +56,7 @@ enum IBLabelFonts {
             let weight = meta.lowercased().contains("bold") ? 700 : 400
             return ("system", size, weight, false, "metaFont \(meta) \(JSONWriter.format(size)) as Inter weight \(weight)")
         }
-        return named(font["name"] ?? font["family"] ?? "", size: size)
+        return named([font["name"], font["family"]].compactMap { $0 }.first { !$0.isEmpty } ?? "", size: size)
     }
 
     /// A font named `name` (a PostScript or family name) at `size` points: its family
@@ -79,7 +79,8 @@ enum IBLabelFonts {
             break
         }
         let italic = lower.contains("italic") || lower.contains("oblique")
-        return (family, size, weight, italic, "\(name) \(JSONWriter.format(size)) as \(family == "system" ? "Inter" : family) weight \(weight)\(italic ? " italic" : "")")
+        let said = name.isEmpty ? "a font with no name," : name
+        return (family, size, weight, italic, "\(said) \(JSONWriter.format(size)) as \(family == "system" ? "Inter" : family) weight \(weight)\(italic ? " italic" : "")")
     }
 
     /// A label's attributed text (`<attributedString key="attributedText">`): its
@@ -98,9 +99,21 @@ enum IBLabelFonts {
     /// view: its string (its attributed text's fragments joined, in the first fragment's
     /// font, else the `text` attribute or `<string key="text">`), its mapped font,
     /// `numberOfLines` and `preferredMaxLayoutWidth`; its recorded intrinsic size and back-solved baselines dropped (its text gives them).
-    /// A label whose text is longer than ``TextSpec/maxStringLength`` keeps its recorded
-    /// size, with a note (held by `longLabelKeepsItsRecordedSizeWhenMeasured`).
-    static func measured(_ scene: JSONValue, labels: [(name: String, element: XMLElement)], notes: inout [String]) -> JSONValue {
+    /// A label whose text is longer than ``TextSpec/maxStringLength``, or whose point size,
+    /// `numberOfLines` or `preferredMaxLayoutWidth` the scene format refuses
+    /// (``refusal(size:sizeAttribute:lines:width:)``), keeps its recorded size, with a note
+    /// naming why (held by `longLabelKeepsItsRecordedSizeWhenMeasured` and
+    /// `outOfRangeLabelValuesKeepTheRecordedSize`): one label never leaves its hierarchy unsolved.
+    ///
+    /// A label that shrinks its text to fit (`adjustsFontSizeToFit="YES"`, or
+    /// `adjustsFontSizeToFitWidth`, with a `minimumScaleFactor` above 0 and below 1, or a
+    /// `minimumFontSize` below its point size) is measured at its full size, as UIKit's
+    /// intrinsic content size is, and listed in `shrinking` with a note saying so
+    /// (`shrinkingLabelsAreNotedAndNotLintedAsTruncated`). Labels that keep their recorded
+    /// size are listed in `kept` with why.
+    static func measured(_ scene: JSONValue, labels: [(name: String, element: XMLElement)], notes: inout [String],
+                         kept: inout [(name: String, why: String)],
+                         shrinking: inout [(name: String, minimumScale: Double)]) -> JSONValue {
         guard !labels.isEmpty, case .object(var members) = scene,
               let viewsIndex = members.firstIndex(where: { $0.0 == "views" }),
               case .object(var views) = members[viewsIndex].1 else { return scene }
@@ -113,30 +126,85 @@ enum IBLabelFonts {
             // A string the scene format refuses (``TextSpec/maxStringLength``) would leave
             // the whole hierarchy unsolved: that label keeps its recorded size instead.
             if string.count > TextSpec.maxStringLength {
-                notes.append("Label \(name) keeps its recorded size: its text has \(string.count) characters, more than the \(TextSpec.maxStringLength) a label measures")
+                let why = "its text has \(string.count) characters, more than the \(TextSpec.maxStringLength) a label measures"
+                notes.append("Label \(name) keeps its recorded size: \(why)")
+                kept.append((name, why))
+                continue
+            }
+            let description = element.child("fontDescription", key: "fontDescription")
+            var font = font(description)
+            // The attribute the point size was read from, for the note when it is refused.
+            var sizeAttribute = description?["style"] == nil && description?["pointSize"] != nil ? "pointSize" : nil
+            if let attributed, let attributedFont = attributed.font {
+                font = Self.attributedFont(attributedFont)
+                sizeAttribute = attributedFont["size"] != nil ? "size" : nil
+                if attributed.fragments > 1 { font.said += " (the first of its \(attributed.fragments) attributed fragments' fonts)" }
+            }
+            let lines = element["numberOfLines"].flatMap(Int.init)
+            let width = element["preferredMaxLayoutWidth"].flatMap(Double.init)
+            // A value the scene format refuses (contract "Text") would leave the whole
+            // hierarchy unsolved: that label keeps its recorded size instead
+            // (IBLabelFontsTests.outOfRangeLabelValuesKeepTheRecordedSize).
+            if let refused = refusal(size: font.size, sizeAttribute: sizeAttribute ?? "font size", lines: lines, width: width) {
+                notes.append("Label \(name) keeps its recorded size: \(refused)")
+                kept.append((name, refused))
                 continue
             }
             view.removeAll { $0.0 == "intrinsicSize" || $0.0 == "baseline" || $0.0 == "firstBaseline" }
-            let description = element.child("fontDescription", key: "fontDescription")
-            var font = font(description)
-            if let attributed, let attributedFont = attributed.font {
-                font = Self.attributedFont(attributedFont)
-                if attributed.fragments > 1 { font.said += " (the first of its \(attributed.fragments) attributed fragments' fonts)" }
-            }
             var text: [(String, JSONValue)] = [("string", .string(string)), ("font", .object([
                 ("family", .string(font.family)), ("size", .number(font.size)), ("weight", .number(Double(font.weight))),
                 ("italic", .bool(font.italic)),
             ]))]
-            if let lines = element["numberOfLines"].flatMap(Int.init), lines >= 0 { text.append(("numberOfLines", .number(Double(lines)))) }
-            if let width = element["preferredMaxLayoutWidth"].flatMap(Double.init), width > 0 {
-                text.append(("preferredMaxLayoutWidth", .number(width)))
-            }
+            if let lines { text.append(("numberOfLines", .number(Double(lines)))) }
+            // 0 is Interface Builder's "automatic" (no preferred width).
+            if let width, width > 0 { text.append(("preferredMaxLayoutWidth", .number(width))) }
             view.append(("text", .object(text)))
             views[index].1 = .object(view)
             notes.append("Label \(name) is measured: \(font.said)")
+            if let scale = minimumScale(element, size: font.size) {
+                notes.append("Label \(name) shrinks its text to fit at run time (scale at least \(JSONWriter.format(scale))): "
+                             + "it is measured at its full size, as UIKit's intrinsic content size is")
+                shrinking.append((name, scale))
+            }
         }
         members[viewsIndex].1 = .object(views)
         return .object(members)
+    }
+
+    /// The smallest scale a label shrinks its text to when it does not fit its width, or
+    /// `nil` when it does not shrink: `adjustsFontSizeToFit="YES"` (Interface Builder's
+    /// attribute; `adjustsFontSizeToFitWidth`, UIKit's property name, is read too) with a
+    /// `minimumScaleFactor` above 0 and below 1, else a `minimumFontSize` (deprecated since
+    /// iOS 6) above 0 and below `size`, as a fraction of it. A factor of 0 is "the label
+    /// doesn't scale the text down" (Apple's UILabel documentation, `minimumScaleFactor`).
+    static func minimumScale(_ label: XMLElement, size: Double) -> Double? {
+        guard (label["adjustsFontSizeToFit"] ?? label["adjustsFontSizeToFitWidth"]) == "YES" else { return nil }
+        if let factor = label["minimumScaleFactor"].flatMap(Double.init) {
+            return factor > 0 && factor < 1 ? factor : nil
+        }
+        if let points = label["minimumFontSize"].flatMap(Double.init), points > 0, points < size {
+            return points / size
+        }
+        return nil
+    }
+
+    /// Why a label's values cannot be measured, naming the attribute and its value, or
+    /// `nil` when the scene format takes them (contract "Text"): a point size above 0 and at
+    /// most ``TextSpec/maxFontSize``, a `numberOfLines` from 0 to
+    /// ``TextSpec/maxNumberOfLines``, a `preferredMaxLayoutWidth` of at least 0 and within
+    /// ``maximumMagnitude``. `sizeAttribute` names where the size was read
+    /// (`pointSize`, or `size` for an attributed string's font).
+    static func refusal(size: Double, sizeAttribute: String, lines: Int?, width: Double?) -> String? {
+        if !(size > 0) || size > TextSpec.maxFontSize {
+            return "its \(sizeAttribute) is \(JSONWriter.format(size)); a font size is more than 0 and at most \(JSONWriter.format(TextSpec.maxFontSize)) points"
+        }
+        if let lines, lines < 0 || lines > TextSpec.maxNumberOfLines {
+            return "its numberOfLines is \(lines); a label measures from 0 (as many as needed) to \(TextSpec.maxNumberOfLines) lines"
+        }
+        if let width, width < 0 || width > maximumMagnitude {
+            return "its preferredMaxLayoutWidth is \(JSONWriter.format(width)); a preferred width is from 0 to \(JSONWriter.format(maximumMagnitude)) points"
+        }
+        return nil
     }
 
     /// The `<label>` elements among `ids` (scene name → IB id), found in `root`'s tree.

@@ -198,17 +198,143 @@ public enum SafeXML {
         }
         let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOWARNING.rawValue | XML_PARSE_NOERROR.rawValue
                             | XML_PARSE_NOCDATA.rawValue | XML_PARSE_COMPACT.rawValue | XML_PARSE_BIG_LINES.rawValue)
-        let result: Result<XMLElement, XMLReadError> = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                guard let reader = xmlReaderForMemory(chars.baseAddress, Int32(chars.count), nil, nil, options) else {
-                    return .failure(XMLReadError(message: "The XML reader could not start", line: 0))
+        let log = XMLErrorLog()
+        let result: Result<XMLElement, XMLReadError> = log.capturing {
+            bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    guard let reader = xmlReaderForMemory(chars.baseAddress, Int32(chars.count), nil, nil, options) else {
+                        return .failure(XMLReadError(message: "The XML reader could not start", line: 0))
+                    }
+                    defer { xmlFreeTextReader(reader) }
+                    var builder = TreeBuilder(reader: reader, limits: limits)
+                    return builder.run()
                 }
-                defer { xmlFreeTextReader(reader) }
-                var builder = TreeBuilder(reader: reader, limits: limits)
-                return builder.run()
             }
         }
-        return try result.get()
+        switch result {
+        case .success(let root): return root
+        case .failure(let error): throw XMLReadError(message: readableMessage(error.message, first: log.first, bytes: bytes), line: error.line)
+        }
+    }
+
+    /// The one-line message of a parse that failed with `message`: a declared encoding
+    /// that libxml2 cannot read or whose conversion failed (its first error, from the
+    /// I18N module, says so where the last one, "parsing XML declaration: '?>' expected",
+    /// does not) is named as such; bytes that are not UTF-8 are located at their line and
+    /// column (``invalidUTF8(_:)``); any other message of libxml2 is put on one line
+    /// (`SafeXMLTests.encodingProblemsAreToldOnOneLine`).
+    static func readableMessage(_ message: String, first: XMLErrorLog.Entry?, bytes: [UInt8]) -> String {
+        let declared = declaredEncoding(bytes)
+        if let first, first.domain == Int(XML_FROM_I18N.rawValue) || first.code == Int(XML_ERR_UNSUPPORTED_ENCODING.rawValue)
+            || first.code == Int(XML_ERR_INVALID_ENCODING.rawValue) && declared != nil && declared?.uppercased() != "UTF-8" {
+            let name = declared.map { "\"\($0)\"" } ?? "its encoding"
+            return "The document declares encoding \(name), which cannot be read here or does not match its bytes: "
+                + "Interface Builder documents are UTF-8; save it as UTF-8"
+        }
+        if message.hasPrefix("Input is not proper UTF-8"), let (line, column, found) = invalidUTF8(bytes) {
+            let shown = found.map { byte in
+                let hex = String(byte, radix: 16, uppercase: true)
+                return "0x" + (hex.count < 2 ? "0" : "") + hex
+            }.joined(separator: " ")
+            return "The document is not valid UTF-8: bytes \(shown) at line \(line), column \(column); save it as UTF-8"
+        }
+        // JSON sent to the import (a scene): the way to /solve, as XML sent to /solve is
+        // pointed to /import (SafeXMLTests.jsonIsPointedToSolve).
+        if message.hasPrefix("No XML could be read"),
+           let lead = bytes.first(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D }), lead == UInt8(ascii: "{") || lead == UInt8(ascii: "[") {
+            return "No XML could be read: the document is JSON; a scene is laid out by POST /solve (layoutd solve), "
+                + "Interface Builder documents (.xib, .storyboard) by POST /import"
+        }
+        return message.split(whereSeparator: \.isNewline).map { $0.trimmingSuffix(" ") }.joined(separator: "; ")
+    }
+
+    /// The `encoding` of the document's XML declaration (`<?xml version="1.0"
+    /// encoding="…"?>` at its very start), or `nil`; an encoding name is letters, digits
+    /// and `._-` (XML 1.0, `EncName`), at most 40 of them here, so that the name is safe to
+    /// quote. Reads at most the first 200 bytes.
+    static func declaredEncoding(_ bytes: [UInt8]) -> String? {
+        let head = bytes.prefix(200)
+        guard head.starts(with: Array("<?xml".utf8)), let end = head.firstIndex(of: UInt8(ascii: ">")) else { return nil }
+        let declaration = String(decoding: head[..<end], as: UTF8.self)
+        guard let range = declaration.range(of: "encoding") else { return nil }
+        let rest = declaration[range.upperBound...].drop { $0 == " " || $0 == "=" }
+        guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+        let value = rest.dropFirst().prefix { $0 != quote }
+        guard !value.isEmpty, value.count <= 40,
+              value.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) else { return nil }
+        return String(value)
+    }
+
+    /// Where `bytes` first stop being UTF-8 (after a UTF-8 byte-order mark, if any): the
+    /// 1-based line and column (in characters) and up to four bytes from there; `nil` when
+    /// they are all UTF-8. O(bytes).
+    static func invalidUTF8(_ bytes: [UInt8]) -> (line: Int, column: Int, bytes: [UInt8])? {
+        var line = 1, column = 1, index = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < bytes.count {
+            let lead = bytes[index]
+            let length = lead < 0x80 ? 1 : lead >= 0xC2 && lead <= 0xDF ? 2 : lead >= 0xE0 && lead <= 0xEF ? 3 : lead >= 0xF0 && lead <= 0xF4 ? 4 : 0
+            var valid = length > 0 && index + length <= bytes.count
+            if valid && length > 1 {
+                for offset in 1..<length where bytes[index + offset] & 0xC0 != 0x80 { valid = false }
+                // Overlong forms, surrogates and code points past U+10FFFF (RFC 3629, section 4).
+                let second = bytes[index + 1]
+                if (lead == 0xE0 && second < 0xA0) || (lead == 0xED && second > 0x9F)
+                    || (lead == 0xF0 && second < 0x90) || (lead == 0xF4 && second > 0x8F) { valid = false }
+            }
+            guard valid else { return (line, column, Array(bytes[index..<min(bytes.count, index + 4)])) }
+            if lead == 0x0A { line += 1; column = 1 } else { column += 1 }
+            index += length
+        }
+        return nil
+    }
+}
+
+/// libxml2's errors during one parse, kept instead of written to standard error: while
+/// ``capturing(_:)`` runs, its structured error handler (and a generic handler that drops
+/// what it is given) are this thread's (libxml2 keeps its handlers per thread), so that
+/// nothing libxml2 says reaches the server's log, which is one JSON object a line
+/// (`SafeXMLTests.libxml2WritesNothingToStandardError`).
+final class XMLErrorLog {
+    /// One error: libxml2's message (one line, trimmed), its `xmlErrorDomain` and
+    /// `xmlParserErrors` code, and its line.
+    struct Entry: Equatable {
+        var message: String
+        var domain: Int
+        var code: Int
+        var line: Int
+    }
+
+    /// The first error of the parse (an encoding failure comes first, the syntax errors it
+    /// causes after), and how many there were.
+    private(set) var first: Entry?
+    private(set) var count = 0
+
+    func record(_ error: xmlError) {
+        count += 1
+        guard first == nil else { return }
+        let text = error.message.map { String(cString: $0) } ?? ""
+        first = Entry(message: text.trimmingSuffix("\n"), domain: Int(error.domain),
+                      code: Int(error.code), line: Int(error.line))
+    }
+
+    /// Runs `body` with this log as the thread's libxml2 error handler, then restores
+    /// libxml2's defaults (no other code of the process sets them).
+    func capturing<T>(_ body: () -> T) -> T {
+        xmlSetStructuredErrorFunc(Unmanaged.passUnretained(self).toOpaque()) { context, error in
+            guard let context, let error else { return }
+            Unmanaged<XMLErrorLog>.fromOpaque(context).takeUnretainedValue().record(error.pointee)
+        }
+        // libxml2's generic handler is variadic (`void (*)(void *, const char *, ...)`),
+        // which Swift imports as an opaque pointer: a function reading only its two fixed
+        // arguments may be called as one (the C calling conventions pass fixed arguments
+        // alike), and this one reads none.
+        let silent: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?) -> Void = { _, _ in }
+        xmlSetGenericErrorFunc(nil, unsafeBitCast(silent, to: OpaquePointer.self))
+        defer {
+            xmlSetStructuredErrorFunc(nil, nil)
+            xmlSetGenericErrorFunc(nil, nil)
+        }
+        return withExtendedLifetime(self) { body() }
     }
 }
 
@@ -351,9 +477,9 @@ private struct TreeBuilder {
     }
 }
 
-private extension String {
+private extension StringProtocol {
     func trimmingSuffix(_ suffix: String) -> String {
-        var text = self
+        var text = String(self)
         while text.hasSuffix(suffix) { text.removeLast(suffix.count) }
         return text
     }

@@ -1,4 +1,7 @@
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import InterfaceBuilder
 
 /// The XML reader's refusals: each hostile document stops with a message and a line, and
@@ -16,6 +19,16 @@ struct SafeXMLTests {
         return error
     }
 
+    func failure(bytes: [UInt8]) throws -> XMLReadError {
+        do {
+            _ = try SafeXML.parse(bytes)
+        } catch {
+            return error
+        }
+        Issue.record("expected a failure")
+        throw XMLReadError(message: "parsed", line: 0)
+    }
+
     @Test func readsElementsAttributesTextAndLines() throws {
         let root = try SafeXML.parse(Array("<a x=\"1\" y=\"&lt;2\">\n  <b/>\n  <c k=\"v\">hi</c>\n</a>".utf8))
         #expect(root.name == "a")
@@ -25,6 +38,60 @@ struct SafeXMLTests {
         #expect(root.children.map(\.line) == [2, 3])
         #expect(root.child("c")?.text == "hi")
         #expect(root.child("c")?["k"] == "v")
+    }
+
+    static let ebcdic = "<?xml version=\"1.0\" encoding=\"EBCDIC-US\"?>\n<document type=\"x\"/>\n"
+    /// Line 2 holds `é` (two bytes), then the bytes FF FE, which no UTF-8 text has.
+    static let invalidUTF8: [UInt8] = Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<document a=\"é".utf8) + [0xFF, 0xFE] + Array("\"/>\n".utf8)
+
+    /// A declared encoding whose conversion fails is named (libxml2's last error, "parsing
+    /// XML declaration: '?>' expected", says nothing of it); bytes that are not UTF-8 are
+    /// located, on one line (libxml2's own message has a line break); JSON is pointed to
+    /// `/solve`.
+    @Test func encodingProblemsAreToldOnOneLine() throws {
+        let ebcdic = try failure(Self.ebcdic)
+        #expect(ebcdic.message == "The document declares encoding \"EBCDIC-US\", which cannot be read here or does not match its bytes: Interface Builder documents are UTF-8; save it as UTF-8")
+        #expect(ebcdic.line == 1)
+        let invalid = try failure(bytes: Self.invalidUTF8)
+        #expect(invalid.message == "The document is not valid UTF-8: bytes 0xFF 0xFE 0x22 0x2F at line 2, column 15; save it as UTF-8")
+        #expect(invalid.line == 2)
+        #expect(SafeXML.invalidUTF8(Array("a\nbé".utf8)) == nil)
+        // An overlong form and a surrogate are not UTF-8 either (RFC 3629).
+        #expect(SafeXML.invalidUTF8([0x61, 0xC0, 0xAF])?.column == 2)
+        #expect(SafeXML.invalidUTF8([0x0A, 0xED, 0xA0, 0x80])?.line == 2)
+        let json = try failure(" {\"views\": {}}")
+        #expect(json.message == "No XML could be read: the document is JSON; a scene is laid out by POST /solve (layoutd solve), Interface Builder documents (.xib, .storyboard) by POST /import")
+    }
+
+    /// libxml2 says nothing on standard error (the server's log is one JSON object a line):
+    /// its errors go to the parse's handler (``XMLErrorLog``). Standard error is sent to a
+    /// file while the two documents that made libxml2 write ("encoding error : input
+    /// conversion failed …") are read; only libxml2's words are looked for, so that another
+    /// test writing there at the same time does not fail this one.
+    @Test func libxml2WritesNothingToStandardError() throws {
+        var template = Array("/tmp/safexml-stderr-XXXXXX".utf8CString)
+        let file = mkstemp(&template)
+        try #require(file >= 0)
+        defer { close(file); unlink(template) }
+        let saved = dup(2)
+        dup2(file, 2)
+        _ = parse(Self.ebcdic)
+        _ = try? SafeXML.parse(Self.invalidUTF8)
+        fflush(nil)
+        dup2(saved, 2)
+        close(saved)
+        lseek(file, 0, SEEK_SET)
+        var written: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(file, &chunk, chunk.count)
+            if count <= 0 { break }
+            written += chunk[..<count]
+        }
+        let text = String(decoding: written, as: UTF8.self)
+        #expect(!text.contains("encoding error"), "libxml2 wrote: \(text)")
+        #expect(!text.contains("parser error"), "libxml2 wrote: \(text)")
+        #expect(!text.contains("not proper UTF-8"), "libxml2 wrote: \(text)")
     }
 
     @Test func notXMLNamesTheLine() throws {

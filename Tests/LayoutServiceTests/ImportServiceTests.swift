@@ -519,6 +519,98 @@ struct ImportServiceTests {
         #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
     }
 
+    /// `document()` with `box` a label: `attributes` on the `<label>`, `font` its
+    /// `<fontDescription>`'s attributes.
+    static func label(_ attributes: String, font: String = #"type="system" pointSize="17""#) -> String {
+        document().replacingOccurrences(
+            of: #"<view userLabel="box" translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#,
+            with: #"<label userLabel="box" \#(attributes) translatesAutoresizingMaskIntoConstraints="NO" id="box-1">"#)
+            .replacingOccurrences(of: #"height="60"/></view>"#,
+                                  with: #"height="60"/><fontDescription key="fontDescription" \#(font)/></label>"#)
+    }
+
+    /// A label value the scene format refuses (a point size out of (0, 1000], a
+    /// `numberOfLines` out of 0…100,000, a negative or huge `preferredMaxLayoutWidth`) leaves
+    /// that label its recorded size with a note naming the attribute and value, as an
+    /// over-long text does: the hierarchy is still solved, and lint warns on the label.
+    @Test func outOfRangeLabelValuesKeepTheRecordedSize() throws {
+        let cases: [(attributes: String, font: String, why: String)] = [
+            (#"text="Hello""#, #"type="system" pointSize="1001""#, "its pointSize is 1001; a font size is more than 0 and at most 1000 points"),
+            (#"text="Hello""#, #"type="system" pointSize="0""#, "its pointSize is 0; a font size is more than 0 and at most 1000 points"),
+            (#"text="Hello""#, #"name="Helvetica" family="Helvetica" pointSize="-5""#, "its pointSize is -5; a font size is more than 0 and at most 1000 points"),
+            (#"text="Hello""#, #"type="system" pointSize="1e9""#, "its pointSize is 1000000000; a font size is more than 0 and at most 1000 points"),
+            (#"text="Hello" numberOfLines="999999999""#, #"type="system" pointSize="17""#, "its numberOfLines is 999999999; a label measures from 0 (as many as needed) to 100000 lines"),
+            (#"text="Hello" numberOfLines="-1""#, #"type="system" pointSize="17""#, "its numberOfLines is -1; a label measures from 0 (as many as needed) to 100000 lines"),
+            (#"text="Hello" preferredMaxLayoutWidth="-10""#, #"type="system" pointSize="17""#, "its preferredMaxLayoutWidth is -10; a preferred width is from 0 to 1000000000000 points"),
+            (#"text="Hello" preferredMaxLayoutWidth="1e300""#, #"type="system" pointSize="17""#, "its preferredMaxLayoutWidth is 1e+300; a preferred width is from 0 to 1000000000000 points"),
+        ]
+        for (attributes, font, why) in cases {
+            let document = Self.label(attributes, font: font)
+            let response = post("/import?solve=true&intrinsic=measured", document)
+            #expect(response.status == 200)
+            let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+            #expect(hierarchy["frames"]?["box"] == .object([("x", .number(16)), ("y", .number(20)), ("width", .number(288)), ("height", .number(60))]), "\(why)")
+            #expect(hierarchy["notes"]?.arrayValue?.contains(.string("Label box keeps its recorded size: \(why)")) == true, "\(hierarchy["notes"] ?? .null)")
+            #expect(hierarchy["scene"]?["views"]?["box"]?["text"] == nil)
+            #expect(hierarchy["diagnostics"]?.arrayValue?.isEmpty == true, "\(hierarchy["diagnostics"] ?? .null)")
+            let outcome = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest(solves: true, measuresLabels: true))
+            #expect(LayoutdCommand.lintProblems(outcome).map { $0.rendered(file: "Box.xib") } == [
+                #"Box.xib:6: warning: view: box: Label "box" keeps its recorded size: "# + why,
+            ])
+        }
+        // In range, the label is measured.
+        let measured = try #require(Self.item(try JSONParser().parse(post("/import?intrinsic=measured", Self.label(#"text="Hello" numberOfLines="2""#, font: #"type="system" pointSize="1000""#)).body)["hierarchies"], 0))
+        #expect(measured["scene"]?["views"]?["box"]?["text"]?["numberOfLines"] == .number(2))
+        #expect(measured["scene"]?["views"]?["box"]?["text"]?["font"]?["size"] == .number(1000))
+    }
+
+    /// A label whose font has an empty name is said as such, not with a blank.
+    @Test func anEmptyFontNameIsSaid() throws {
+        let response = post("/import?intrinsic=measured", Self.label(#"text="Hello""#, font: #"name="" family="" pointSize="17""#))
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["notes"]?.arrayValue?.contains(.string("Label box is measured: a font with no name, 17 as Inter weight 400")) == true,
+                "\(hierarchy["notes"] ?? .null)")
+    }
+
+    /// An id given to two views is noted in `/import`'s hierarchy, solved or not (and a
+    /// warning of the solved hierarchy's `diagnostics`), as lint warns of it.
+    @Test func duplicateIdsAreNoted() throws {
+        let twice = Self.document().replacingOccurrences(of: #"id="box-1""#, with: #"id="root-1""#)
+        let note = "Line 6: The id root-1 is given to another element too (line 4): the second is a view of its own"
+        for target in ["/import", "/import?solve=true"] {
+            let response = post(target, twice)
+            #expect(response.status == 200)
+            let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+            #expect(hierarchy["notes"]?.arrayValue?.contains(.string(note)) == true, "\(target): \(hierarchy["notes"] ?? .null)")
+        }
+    }
+
+    /// A one-line label that shrinks its text (`adjustsFontSizeToFit`, `minimumScaleFactor`)
+    /// is noted, and lint does not call it truncated when its text fits at that scale:
+    /// here 50 characters in 288 points, which fit at half size but not at 0.9.
+    @Test func shrinkingLabelsAreNotedAndNotLintedAsTruncated() throws {
+        let text = String(repeating: "Truncated ", count: 5)
+        func shrinking(_ scale: String) -> String {
+            Self.label(#"text="\#(text)" numberOfLines="1" adjustsFontSizeToFit="YES" minimumScaleFactor="\#(scale)""#)
+        }
+        func lint(_ document: String) throws -> [String] {
+            let outcome = try SceneEngine().importDocument(Array(document.utf8), request: ImportRequest(solves: true, measuresLabels: true))
+            return LayoutdCommand.lintProblems(outcome).map { $0.rendered(file: "Box.xib") }
+        }
+        let response = post("/import?solve=true&intrinsic=measured", shrinking("0.5"))
+        #expect(response.status == 200)
+        let hierarchy = try #require(Self.item(try JSONParser().parse(response.body)["hierarchies"], 0))
+        #expect(hierarchy["notes"]?.arrayValue?.contains(.string("Label box shrinks its text to fit at run time (scale at least 0.5): it is measured at its full size, as UIKit's intrinsic content size is")) == true,
+                "\(hierarchy["notes"] ?? .null)")
+        #expect(try lint(shrinking("0.5")) == [])
+        #expect(try lint(shrinking("0.9")) == [
+            #"Box.xib:6: warning: view: box: Text of "box" will be truncated at run time: its frame shows 1 line"#,
+        ])
+        // UIKit's property name is read too; a factor of 0 does not shrink (Apple's UILabel documentation).
+        #expect(try lint(Self.label(#"text="\#(text)" numberOfLines="1" adjustsFontSizeToFitWidth="YES" minimumScaleFactor="0.5""#)) == [])
+        #expect(try lint(shrinking("0")).count == 1)
+    }
+
     /// With `?intrinsic=measured` a solved hierarchy answers its labels' `text` as `/solve`
     /// does, and lint warns of a label whose text is truncated in its frame, unless it is
     /// hidden: here one line of 80 characters in 288 points.

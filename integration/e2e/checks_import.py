@@ -301,6 +301,23 @@ def hostile_documents(ctx):
             ctx.expect_status(r, 200, name)
             found = [d for d in r.json()['hierarchies'][0]['diagnostics'] if d['code'] == 'invalid_document']
             ctx.expect(len(found) == 1 and found[0]['line'] == line, '%s: %r' % (name, found))
+        # Encodings libxml2 cannot read: a 422 of one line naming the problem, and nothing of
+        # libxml2's in the server's log (one JSON object a line).
+        encodings = (
+            ('ebcdic', b'<?xml version="1.0" encoding="EBCDIC-US"?>\n<document type="x"/>\n',
+             'Line 1: The document declares encoding "EBCDIC-US", which cannot be read here or does not match its bytes: '
+             'Interface Builder documents are UTF-8; save it as UTF-8'),
+            ('invalid-utf8', b'<?xml version="1.0" encoding="UTF-8"?>\n<document a="\xff\xfe"/>\n',
+             'Line 2: The document is not valid UTF-8: bytes 0xFF 0xFE 0x22 0x2F at line 2, column 14; save it as UTF-8'),
+        )
+        for name, body, message in encodings:
+            r = ctx.request('POST', '/import', body, XML, server=server)
+            ctx.expect_status(r, 422, name)
+            ctx.expect_equal(r.json()['diagnostics'][0]['message'], message, name + ' message')
+        with open(server.log_path, 'rb') as fh:
+            log = fh.read()
+        for words in (b'encoding error', b'parser error', b'not proper UTF-8'):
+            ctx.expect(words not in log, 'libxml2 wrote to the log: %r' % log[-600:])
         hostile.expect_bounded(ctx, server, max_hwm=256 << 20)
     finally:
         server.stop()

@@ -156,8 +156,10 @@ extension LayoutdCommand {
     /// hierarchy in document order: each
     /// fault of the document (an `invalid_document` warning, at its line, on the view it
     /// concerns), each misplaced view (a warning, Xcode's "Frame for "VIEW" will be
-    /// different at run time"), each label measured with `--intrinsic measured` whose text is
-    /// truncated in its solved frame and that is not hidden (a warning), each conflict (an error at the broken constraint's line,
+    /// different at run time"), with `--intrinsic measured` each label that keeps its
+    /// recorded size (``IBHierarchy/keptLabels``, a warning on the label) and each label
+    /// whose text is truncated in its solved frame, that is not hidden and that does not
+    /// shrink its text to fit it (``shrunkToFit(_:text:layout:)``) (a warning), each conflict (an error at the broken constraint's line,
     /// naming the conflicting constraints), each view with ambiguous fields (an error,
     /// "Need constraints for: X position, width", Xcode's wording), and any other error
     /// diagnostic (at its constraint's element and on the view the constraint names first,
@@ -201,6 +203,12 @@ extension LayoutdCommand {
                 problems.append(LintProblem(line: at, severity: "warning", hierarchy: hierarchy.name,
                                             view: fault.flatMap { names[$0.viewID] } ?? "superview", message: message))
             }
+            // Labels that `--intrinsic measured` could not measure (a value the scene format
+            // refuses): they keep their recorded size (ImportServiceTests.outOfRangeLabelValuesKeepTheRecordedSize).
+            for (label, why) in hierarchy.keptLabels {
+                problems.append(LintProblem(line: line(ofView: label), severity: "warning", hierarchy: hierarchy.name, view: label,
+                                            message: "Label \"\(label)\" keeps its recorded size: \(why)"))
+            }
             for view in solved.misplaced {
                 let recorded = describe(view.recorded), atRunTime = describe(view.solved)
                 problems.append(LintProblem(line: line(ofView: view.view), severity: "warning", hierarchy: hierarchy.name, view: view.view,
@@ -208,8 +216,10 @@ extension LayoutdCommand {
             }
             // Measured labels (`--intrinsic measured`) whose text does not fit the frame they
             // get on this device; a hidden one is not drawn (ImportCommandTests.truncatedLabelsAreLinted).
-            if solved.text != nil, let layout = solved.layout, !layout.isRejected {
-                for label in layout.text where label.truncated && hierarchy.scene["views"]?[label.name]?["hidden"] != .bool(true) {
+            if let text = solved.text, let layout = solved.layout, !layout.isRejected {
+                let fits = shrunkToFit(hierarchy, text: text, layout: layout)
+                for label in layout.text where label.truncated && hierarchy.scene["views"]?[label.name]?["hidden"] != .bool(true)
+                    && !fits.contains(label.name) {
                     let shown = label.lines == 1 ? "1 line" : "\(label.lines) lines"
                     problems.append(LintProblem(line: line(ofView: label.name), severity: "warning", hierarchy: hierarchy.name, view: label.name,
                                                 message: "Text of \"\(label.name)\" will be truncated at run time: its frame shows \(shown)"))
@@ -255,8 +265,10 @@ extension LayoutdCommand {
                                                 message: "Conflicting constraints: \"\(broken?.text ?? "?")\" cannot be satisfied with \(others.joined(separator: ", "))"))
                 default:
                     let (id, equation) = constraint(of: diagnostic)
-                    let at = diagnostic.line ?? id.flatMap { lines[$0] } ?? diagnostic.view.map(line(ofView:)) ?? rootLine
-                    let view = equation.flatMap { firstItem(of: $0) } ?? diagnostic.view ?? "superview"
+                    // A scene error at `$.views.NAME…` is that view's.
+                    let named = diagnostic.view ?? diagnostic.path.flatMap(viewName(inPath:))
+                    let at = diagnostic.line ?? id.flatMap { lines[$0] } ?? named.map(line(ofView:)) ?? rootLine
+                    let view = equation.flatMap { firstItem(of: $0) } ?? named ?? "superview"
                     problems.append(LintProblem(line: at, severity: "error", hierarchy: hierarchy.name, view: view,
                                                 message: LintProblem.withoutLine(diagnostic.message, line: at)))
                 }
@@ -267,6 +279,33 @@ extension LayoutdCommand {
             }
         }
         return problems
+    }
+
+    /// The one-line labels of `hierarchy` that shrink their text to fit
+    /// (``IBHierarchy/shrinkingLabels``) and whose text, at its full size as wide as its
+    /// intrinsic width, fits their solved frame's width at their minimum scale: UIKit
+    /// shrinks the font rather than truncate (Apple's UILabel documentation,
+    /// `adjustsFontSizeToFitWidth`). A line's width is taken to scale with the font size.
+    /// Held by `ImportServiceTests.shrinkingLabelsAreNotedAndNotLintedAsTruncated`.
+    static func shrunkToFit(_ hierarchy: IBHierarchy, text: SceneText, layout: Layout) -> Set<String> {
+        let oneLine = hierarchy.shrinkingLabels.filter { hierarchy.scene["views"]?[$0.name]?["text"]?["numberOfLines"] == .number(1) }
+        guard !oneLine.isEmpty, let scene = try? SceneDecoder().decode(hierarchy.scene) else { return [] }
+        let measured = text.firstPassScene(scene)
+        let frames = Dictionary(layout.frames.map { ($0.name, $0.frame) }, uniquingKeysWith: { first, _ in first })
+        var fits: Set<String> = []   // membership only
+        for (name, scale) in oneLine {
+            guard let width = measured.views.first(where: { $0.name == name })?.intrinsicWidth, let frame = frames[name] else { continue }
+            if width * scale <= frame.width + 1e-6 { fits.insert(name) }
+        }
+        return fits
+    }
+
+    /// The view a scene path names (`$.views.NAME.text.font.size` → `NAME`), or `nil`.
+    static func viewName(inPath path: String) -> String? {
+        let prefix = "$.views."
+        guard path.hasPrefix(prefix) else { return nil }
+        let name = path.dropFirst(prefix.count).prefix { $0 != "." && $0 != "[" }
+        return name.isEmpty ? nil : String(name)
     }
 
     /// A view's (or guide's) position field: `x` or `y`.

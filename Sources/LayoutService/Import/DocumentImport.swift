@@ -143,6 +143,10 @@ extension SceneEngine {
     /// empty when the document is laid out on another device than its own (its recorded
     /// frames are not that device's).
     ///
+    /// Each fault of the document (``IBImport/problems``: an id given twice, a constraint
+    /// naming no element) is a note of the hierarchy it concerns, and also a warning of its
+    /// `diagnostics` when solved.
+    ///
     /// A hierarchy whose scene `/solve` would refuse for a limit (its JSON longer than
     /// `maxBodyBytes`, more views or constraints than `limits` allow, …) is imported all
     /// the same, with a note per limit naming it and its `serve` flag
@@ -175,12 +179,15 @@ extension SceneEngine {
         } catch {
             throw EngineFailure.invalidDocument(error)
         }
+        // The document's faults are noted in the hierarchy they concern, solved or not (a
+        // solved one has them as warnings too): ImportServiceTests.duplicateIdsAreNoted.
+        let problems = Self.documentProblems(imported)
         for index in imported.hierarchies.indices {
+            imported.hierarchies[index].notes += problems[index].map(\.message)
             imported.hierarchies[index].notes += Self.solveLimitNotes(imported.hierarchies[index].scene, limits: limits,
                                                                       maxBodyBytes: maxBodyBytes)
         }
         guard request.solves || request.drawsWireframe else { return ImportOutcome(imported: imported, solved: []) }
-        let problems = Self.documentProblems(imported)
         var limits = self.limits
         limits.maxSolverWork = max(1, self.limits.maxSolverWork / max(1, imported.hierarchies.count))
         let engine = SceneEngine(limits: limits, maxResponseBytes: maxResponseBytes, answerPool: answerPool)
@@ -230,7 +237,8 @@ extension SceneEngine {
     /// decoder's order: its JSON over `maxBodyBytes` (`/solve` answers 413), nested deeper
     /// than `limits.maxJSONDepth` (400), or a decoder's `limit_exceeded` (422: views,
     /// guides, constraints, one constraint's bytes, hierarchy depth), each with the limit
-    /// and the flag that raises it. Empty when `/solve` reads the scene. The limits the
+    /// and the flag that raises it, or any other error the decoder finds (a scene the
+    /// importer should never write, noted all the same). Empty when `/solve` reads the scene. The limits the
     /// compiler checks (priority levels, constraint bytes with groups) and the solver work
     /// show in a solved hierarchy's `diagnostics` instead. Held by
     /// `ImportServiceTests.scenesBeyondSolveLimitsSayWhich`.
@@ -252,9 +260,10 @@ extension SceneEngine {
         do {
             _ = try SceneDecoder(limits: limits).decode(scene)
         } catch {
-            for diagnostic in error.diagnostics where diagnostic.code == .limitExceeded {
-                let flag = Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.limit))") }?.flag
-                notes.append("/solve would refuse this scene (422 limit_exceeded): \(diagnostic.message)"
+            for diagnostic in error.diagnostics where diagnostic.isError {
+                let flag = diagnostic.code == .limitExceeded
+                    ? Self.sceneLimitFlags.first { diagnostic.message.hasSuffix("(limit \($0.limit))") }?.flag : nil
+                notes.append("/solve would refuse this scene (\(error.reason == .malformed ? 400 : 422) \(diagnostic.code.rawValue)): \(diagnostic.message)"
                              + (flag.map { ": raise it with \($0)" } ?? ""))
             }
         }
