@@ -63,6 +63,12 @@ extension Solver {
     mutating func deferIfImpliedFree(_ constraint: Constraint, handle: ConstraintHandle, isMergeable: Bool) throws(SolverError) -> Bool {
         guard constraint.strength.isRequired else { return false }
         let terms = constraint.expression.terms
+        if constraint.relation == .equal || terms.count > Self.deferralTermLimit {
+            // No term pushes (`push` below is 0 for each) and nothing may be deferred: each
+            // variable it names is marked pushed both ways, as the general path marks it.
+            for term in terms where term.coefficient != 0 { record(0, of: symbol(for: term.variable)) }
+            return false
+        }
         let relationSign: Double = constraint.relation == .greaterThanOrEqual ? 1 : -1
         // Each term's push (+1 up, -1 down, 0: an equality or a variable written twice).
         func push(_ index: Int) -> Int32 {

@@ -82,7 +82,7 @@ public struct Solver: Sendable {
     /// Symbol of each variable the solver has seen (lookups only).
     var variableSymbols = VariableTable()
     /// Constraint records by handle (``ConstraintHandle/index``); `nil` once removed.
-    var records: [ConstraintRecord?] = []
+    var records = ConstraintRecords()
     /// The marker symbols of each constraint, by handle index (meaningless once the
     /// record is `nil`). Apart from the records: a bulk load installs its queue part by
     /// part, not in handle order, and a plain store into this array does not wait for a
@@ -377,6 +377,31 @@ struct ConstraintRecord: Sendable {
     var constraint: Constraint
     /// False for edit constraints: never merged with an identical constraint.
     var isMergeable = true
+}
+
+/// The constraint records by handle index, each `nil` once removed: an array of
+/// `ConstraintRecord?` in use (subscript, append, iteration), stored as elements of a
+/// plain struct. An array of optionals is torn down through the runtime's generic
+/// `Optional` witness, about 75 instructions an element; a struct's own witness takes a
+/// fraction of that, and a solver is torn down once a new scene.
+struct ConstraintRecords: Sendable, RandomAccessCollection {
+    private struct Slot: Sendable {
+        var record: ConstraintRecord?
+    }
+    private var slots: [Slot] = []
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { slots.count }
+
+    /// Read and written in place, as an array's element is (no copy of the record).
+    subscript(index: Int) -> ConstraintRecord? {
+        _read { yield slots[index].record }
+        _modify { yield &slots[index].record }
+    }
+
+    mutating func append(_ record: ConstraintRecord?) { slots.append(Slot(record: record)) }
+
+    mutating func reserveCapacity(_ count: Int) { slots.reserveCapacity(count) }
 }
 
 
