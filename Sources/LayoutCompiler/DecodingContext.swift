@@ -54,6 +54,13 @@ struct DecodingContext {
     /// - Complexity: O(members × known).
     @discardableResult
     mutating func checkMembers(_ members: JSONMembers, known: [String], path: @autoclosure () -> String) -> MemberIndices {
+        checkMembers(members, known: KnownFields(known), path: path())
+    }
+
+    /// ``checkMembers(_:known:path:)-(JSONMembers,[String],_)`` with the fields' bytes packed once
+    /// (the decoder's fixed field lists are ``KnownFields`` constants).
+    @discardableResult
+    mutating func checkMembers(_ members: JSONMembers, known: KnownFields, path: @autoclosure () -> String) -> MemberIndices {
         var given = MemberIndices()
         let tape = members.tape
         var index = members.first
@@ -68,8 +75,8 @@ struct DecodingContext {
             } else {
                 let name = nameNode.stringValue!
                 var suggestion = ""
-                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.count) {
-                    suggestion = (closestName(to: name, among: known.sorted()) ?? Self.alias(of: name, known: known))
+                if typeErrors.count < LayoutDiagnostic.maxCount && admitsSuggestion(among: known.names.count) {
+                    suggestion = (closestName(to: name, among: known.names.sorted()) ?? Self.alias(of: name, known: known.names))
                         .map { "; did you mean '\($0)'?" } ?? ""
                 }
                 typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "Unknown field '\(Diagnostic.echo(name))' at \(path())\(suggestion)", path: path() + pathComponent(name)))
@@ -79,16 +86,17 @@ struct DecodingContext {
         return given
     }
 
-    /// The index in `known` of the name with `name`'s bytes (a string node), or `nil`;
-    /// names of another length are passed over without comparing bytes.
+    /// The index in `known` of the name with `name`'s bytes (a string node), or `nil`:
+    /// a plain name's bytes are compared in the document (``KnownFields/index(of:)``),
+    /// an escaped one's in its string.
     @inline(__always)
-    static func field(named name: JSONNode, in known: [String]) -> Int? {
+    static func field(named name: JSONNode, in known: KnownFields) -> Int? {
         let node = name.node
-        let count = node.kind == .string ? node.count : name.tape.strings[node.count].utf8.count
-        for index in known.indices where known[index].utf8.count == count && name.hasBytes(of: known[index]) {
-            return index
+        if node.kind == .string {
+            return known.index(of: UnsafeBufferPointer(start: name.tape.bytes + node.start, count: node.count))
         }
-        return nil
+        var string = name.tape.strings[node.count]
+        return string.withUTF8 { known.index(of: $0) }
     }
 
     /// `value`'s number of points, or `nil` when it is absent or after a diagnostic (not a
@@ -221,7 +229,7 @@ extension DecodingContext {
     ]
 
     /// The members of an `{horizontal, vertical}` object.
-    static let axisMembers = ["horizontal", "vertical"]
+    static let axisMembers: KnownFields = ["horizontal", "vertical"]
     /// The named priorities ``priority(_:path:)`` reads, the documented ones first (a tie
     /// of did-you-mean distances goes to the earlier).
     static let priorityNames = ["required", "high", "low", "fittingSize", "defaultHigh", "defaultLow", "fittingSizeLevel"]
@@ -274,3 +282,52 @@ extension Options.LayoutDirection: CaseIterableNames { static var allNames: [Str
 extension Options.ConflictPolicy: CaseIterableNames { static var allNames: [String] { ["break", "error"] } }
 extension Options.AmbiguityPolicy: CaseIterableNames { static var allNames: [String] { ["warn", "error", "ignore"] } }
 extension Options.Coordinates: CaseIterableNames { static var allNames: [String] { ["parent", "root"] } }
+
+/// The fields of a fixed-field object (a scene's, a view's, …) in their order, with
+/// their UTF-8 packed back to back, so that a member's name is matched by comparing
+/// lengths and then bytes, with no `String` touched per candidate
+/// (``DecodingContext/checkMembers(_:known:path:)-(JSONMembers,KnownFields,_)``).
+struct KnownFields: ExpressibleByArrayLiteral, Sendable {
+    /// The field names, in order (for messages and suggestions).
+    let names: [String]
+    /// Every name's UTF-8, back to back: name `i`'s are `bytes[starts[i] ..< starts[i + 1]]`.
+    private let bytes: [UInt8]
+    private let starts: [Int]
+
+    init(_ names: [String]) {
+        self.names = names
+        var bytes: [UInt8] = []
+        var starts = [0]
+        for name in names {
+            bytes.append(contentsOf: name.utf8)
+            starts.append(bytes.count)
+        }
+        self.bytes = bytes
+        self.starts = starts
+    }
+
+    init(arrayLiteral names: String...) { self.init(names) }
+
+    /// The index of the first name whose UTF-8 is `utf8`, or `nil`; names of another
+    /// length are passed over without comparing bytes.
+    /// - Complexity: O(names + `utf8.count`).
+    @inline(__always)
+    func index(of utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { bytes in
+            starts.withUnsafeBufferPointer { starts in
+                let count = utf8.count
+                var index = 0
+                while index + 1 < starts.count {
+                    let start = starts[index]
+                    if starts[index + 1] - start == count {
+                        var offset = 0
+                        while offset < count && bytes[start + offset] == utf8[offset] { offset += 1 }
+                        if offset == count { return index }
+                    }
+                    index += 1
+                }
+                return nil
+            }
+        }
+    }
+}

@@ -497,15 +497,35 @@ struct CompileState {
 
     /// The last two names looked up and their indices: a string names each of its views
     /// in several parts, so most terms resolve without searching for the name again.
+    ///
+    /// A name is taken from here only when it is the same `String` value bit for bit
+    /// (``isSameValue(_:_:)``), else looked up: the answer is the lookup's either way (a
+    /// remembered name was found, so it is ASCII, and `hierarchy.index(of:)` compares
+    /// ASCII names by their bytes), but two names that differ, the common miss, are told
+    /// apart by two word compares instead of a string comparison (about 20 instructions).
     struct RecentNames {
         var recent: (String, Int, String, Int) = ("", -1, "", -1)
 
         mutating func index(of name: String, in hierarchy: ViewHierarchy) -> Int? {
-            if recent.1 >= 0 && recent.0 == name { return recent.1 }
-            if recent.3 >= 0 && recent.2 == name { return recent.3 }
+            if recent.1 >= 0 && Self.isSameValue(recent.0, name) { return recent.1 }
+            if recent.3 >= 0 && Self.isSameValue(recent.2, name) { return recent.3 }
             guard let index = hierarchy.index(of: name) else { return nil }
             recent = (name, index, recent.0, recent.1)
             return index
+        }
+
+        /// Whether `a` and `b` have the same representation: the same small-string bytes
+        /// (a name of at most 15 UTF-8 bytes, which the parsers make small, holds its
+        /// bytes and count in its two words), or the same storage. Such strings are
+        /// equal; equal strings may still answer `false` (then the name is looked up).
+        @inline(__always)
+        static func isSameValue(_ a: String, _ b: String) -> Bool {
+            withUnsafeBytes(of: a) { a in
+                withUnsafeBytes(of: b) { b in
+                    a.load(as: UInt64.self) == b.load(as: UInt64.self)
+                        && a.load(fromByteOffset: 8, as: UInt64.self) == b.load(fromByteOffset: 8, as: UInt64.self)
+                }
+            }
         }
     }
 

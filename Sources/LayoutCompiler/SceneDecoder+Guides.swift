@@ -6,7 +6,7 @@ extension SceneDecoder {
     /// naming the JSON path); names and owners are checked by ``checkGuides(_:_:)``.
     /// - Complexity: O(guides).
     /// The members of a layout guide.
-    static let guideMembers = ["owner"]
+    static let guideMembers: KnownFields = ["owner"]
 
     func decodeGuides(_ value: JSONNode?, _ context: inout DecodingContext) -> [GuideSpec] {
         guard let value else { return [] }

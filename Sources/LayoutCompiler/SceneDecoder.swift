@@ -227,10 +227,10 @@ public struct SceneDecoder: Sendable {
     }
 
     /// The members of a scene object.
-    static let sceneMembers = ["container", "views", "guides", "metrics", "constraints", "groups", "options", "sizes", "explain"]
+    static let sceneMembers: KnownFields = ["container", "views", "guides", "metrics", "constraints", "groups", "options", "sizes", "explain"]
 
     /// The members of a view object, in ``ViewMember`` order.
-    static let viewMembers = ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins",
+    static let viewMembers: KnownFields = ["parent", "intrinsicSize", "hugging", "compressionResistance", "baseline", "firstBaseline", "margins",
                               "alignmentInsets", "stack", "hidden", "text"]
 
     /// The index of each member of a view object in ``viewMembers``.
@@ -239,23 +239,23 @@ public struct SceneDecoder: Sendable {
     }
 
     /// The members of the `container` object.
-    static let containerMembers = ["width", "height", "margins", "safeArea"]
+    static let containerMembers: KnownFields = ["width", "height", "margins", "safeArea"]
     /// The members of a size: a view's `intrinsicSize`, an element of `sizes`.
-    static let sizeMembers = ["width", "height"]
+    static let sizeMembers: KnownFields = ["width", "height"]
     /// The members of an insets object (`margins`, `safeArea`, `alignmentInsets`).
-    static let insetMembers = ["top", "left", "bottom", "right"]
+    static let insetMembers: KnownFields = ["top", "left", "bottom", "right"]
     /// The members of a constraint object.
-    static let constraintMembers = ["vfl", "equation", "options", "id", "priority"]
+    static let constraintMembers: KnownFields = ["vfl", "equation", "options", "id", "priority"]
     /// The members of a group's body.
-    static let groupBodyMembers = ["constraints", "metrics"]
+    static let groupBodyMembers: KnownFields = ["constraints", "metrics"]
     /// The members of a view's `text`.
-    static let textMembers = ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"]
+    static let textMembers: KnownFields = ["string", "font", "numberOfLines", "preferredMaxLayoutWidth"]
     /// The members of a `text`'s `font`.
-    static let fontMembers = ["family", "size", "weight", "italic"]
+    static let fontMembers: KnownFields = ["family", "size", "weight", "italic"]
     /// The members of `options`.
-    static let optionMembers = ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates", "displayScale"]
+    static let optionMembers: KnownFields = ["spacing", "layoutDirection", "conflicts", "ambiguity", "coordinates", "displayScale"]
     /// The members of `options.spacing`.
-    static let spacingMembers = ["sibling", "superview"]
+    static let spacingMembers: KnownFields = ["sibling", "superview"]
 
     /// Decodes a group's body, `{"constraints": [...], "metrics": {...}}` (same rules as a
     /// scene's: a metric given twice is a 400, an invalid metric name a 422).
