@@ -275,7 +275,8 @@ struct StoredFontServiceTests {
         let file = Array(try Data(contentsOf: URL(fileURLWithPath: Self.dejaVuMono)))
         let got = client.send(.GET, "/fonts/ACME%20mono/400", [])
         #expect(got.status.code == 200)
-        #expect(got.body == file)
+        let gotWhole = got.body == file   // one Bool: a failed == of large arrays is diffed (quadratic)
+        #expect(gotWhole, "\(got.body.count) bytes of \(file.count)")
         #expect(got.headers["ETag"] == "\"1\"")
         let missing = client.send(.GET, "/fonts/acme%20mono/700", [])
         #expect(missing.status.code == 404)
@@ -303,7 +304,8 @@ struct StoredFontServiceTests {
         }
         let changed = get("\"2\"")
         #expect(changed.status.code == 200)
-        #expect(changed.body == file)
+        let changedWhole = changed.body == file   // one Bool: a failed == of large arrays is diffed (quadratic)
+        #expect(changedWhole, "\(changed.body.count) bytes of \(file.count)")
         // If-Match (RFC 9110 §13.1.1): a stale tag is a 412, the current one reads.
         func get(ifMatch: String) -> HTTPResponse {
             client.router.respond(to: HTTPRequest(method: .GET, target: "/fonts/acme%20mono/400",
@@ -364,7 +366,8 @@ struct StoredFontServiceTests {
         }
         // Nothing changed.
         let got = send(.GET, "/fonts/Acme/400", [], [])
-        #expect(got.body == file)
+        let gotWhole = got.body == file   // one Bool: a failed == of large arrays is diffed (quadratic)
+        #expect(gotWhole, "\(got.body.count) bytes of \(file.count)")
         #expect(got.headers["ETag"] == "\"3\"")
 
         let matching = send(.PUT, "/fonts/Acme/400", other, [("If-Match", "\"3\"")])
