@@ -245,18 +245,7 @@ struct PostgreSQLTimeoutTests {
 
         // Six group requests at once (all fail at once), and
         // meanwhile a scene without groups, a held pinned version and /metrics are answered.
-        let finished = Atomic<Int>(0)
-        let statuses = Mutex<[HTTPStatus]>([])
-        let group = DispatchGroup()
-        for _ in 0..<6 {
-            group.enter()
-            Thread {
-                let response = R.post(router, "/solve", R.scene)
-                statuses.withLock { $0.append(response.status) }
-                finished.add(1, ordering: .relaxed)
-                group.leave()
-            }.start()
-        }
+        let posts = ConcurrentPosts(6) { R.post(router, "/solve", R.scene) }
         usleep(300_000)
         start = ContinuousClock.now
         let plain = R.post(router, "/solve", R.plainScene)
@@ -270,8 +259,8 @@ struct PostgreSQLTimeoutTests {
         #expect(metrics.status == .ok)
         #expect(!String(decoding: metrics.body, as: UTF8.self).contains("layoutd_groups"))
         #expect(quick < 1, "answered in \(quick) s")
-        #expect(group.wait(timeout: .now() + 10) == .success)
-        #expect(statuses.withLock { $0 } == Array(repeating: .serviceUnavailable, count: 6))
+        #expect(posts.group.wait(timeout: .now() + 10) == .success)
+        #expect(posts.statuses == Array(repeating: .serviceUnavailable, count: 6))
 
         // A write whose round trip times out is not acknowledged: 503, never 200.
         let write = R.put(router, pad: 9)
@@ -297,16 +286,7 @@ struct PostgreSQLTimeoutTests {
         database.proxy.frozen.store(true, ordering: .releasing)
 
         // More group requests than turns, all in their first lookup of the frozen server.
-        let statuses = Mutex<[HTTPStatus]>([])
-        let group = DispatchGroup()
-        for _ in 0..<3 {
-            group.enter()
-            Thread {
-                let response = R.post(router, "/solve", R.scene)
-                statuses.withLock { $0.append(response.status) }
-                group.leave()
-            }.start()
-        }
+        let posts = ConcurrentPosts(3) { R.post(router, "/solve", R.scene) }
         usleep(500_000)
         #expect(service.solveTurns?.heldCount == 0)
         let start = ContinuousClock.now
@@ -315,9 +295,30 @@ struct PostgreSQLTimeoutTests {
         #expect(plain.status == .ok)
         #expect(try R.redWidth(plain) == .number(186))
         #expect(waited < timeout / 2, "answered in \(waited) s")
-        #expect(statuses.withLock { $0 }.isEmpty)
-        #expect(group.wait(timeout: .now() + 15) == .success)
-        #expect(statuses.withLock { $0 } == Array(repeating: .serviceUnavailable, count: 3))
+        #expect(posts.statuses.isEmpty)
+        #expect(posts.group.wait(timeout: .now() + 15) == .success)
+        #expect(posts.statuses == Array(repeating: .serviceUnavailable, count: 3))
         #expect(service.solveTurns?.heldCount == 0)
     }
+}
+
+/// `count` requests, each made by `post` on a thread of its own, and their statuses in the
+/// order they finished.
+final class ConcurrentPosts: Sendable {
+    let group = DispatchGroup()
+    private let finished = Mutex<[HTTPStatus]>([])
+
+    init(_ count: Int, _ post: @escaping @Sendable () -> HTTPResponse) {
+        for _ in 0..<count {
+            group.enter()
+            Thread { [self] in
+                let status = post().status
+                finished.withLock { $0.append(status) }
+                group.leave()
+            }.start()
+        }
+    }
+
+    /// The statuses of the requests finished so far.
+    var statuses: [HTTPStatus] { finished.withLock { $0 } }
 }
