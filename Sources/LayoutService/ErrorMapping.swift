@@ -314,6 +314,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
             return "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); got '\(Diagnostic.echo(contentType))'"
                 + (Self.isForm(contentType) ? "; send the file itself as the body, not a form (curl -F): "
                     + "curl --data-binary @file.xib -H 'Content-Type: application/xml'" : "")
+                + (Self.isJSON(contentType) ? "; a scene (JSON) is laid out by POST /solve" : "")
         case .invalidImportParameter(let refusal):
             return "\(refusal.parameter)='\(Diagnostic.echo(refusal.value))' is not allowed: use one of \(refusal.allowed.joined(separator: ", "))"
         case .invalidGroupName(let name):
@@ -390,6 +391,14 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     static func isForm(_ contentType: String) -> Bool {
         contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "multipart/form-data" } ?? false
+    }
+
+    /// Whether `contentType` is `application/json` or a `+json` type (a scene), whose
+    /// `/import` 415 names `POST /solve`.
+    static func isJSON(_ contentType: String) -> Bool {
+        guard let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first
+            .map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) else { return false }
+        return type == "application/json" || type.hasSuffix("+json")
     }
 
     /// Whether `contentType` is `application/xml` or `text/xml` (what an Interface Builder

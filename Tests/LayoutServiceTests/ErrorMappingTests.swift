@@ -144,6 +144,11 @@ struct ErrorMappingTests {
             == "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); "
             + "got 'multipart/form-data; boundary=x'; send the file itself as the body, not a form (curl -F): "
             + "curl --data-binary @file.xib -H 'Content-Type: application/xml'")
+        // A scene sent to /import is pointed to /solve.
+        #expect(ServiceFailure.unsupportedDocumentType(contentType: "application/json; charset=utf-8").detail
+            == "The body must be an Interface Builder document (Content-Type: application/xml, text/xml or application/octet-stream); "
+            + "got 'application/json; charset=utf-8'; a scene (JSON) is laid out by POST /solve")
+        #expect(!ServiceFailure.unsupportedDocumentType(contentType: "text/plain").detail.contains("/solve"))
         #expect(ServiceFailure.unsupportedMediaType(contentType: "Multipart/Form-Data;boundary=y").detail
             == "The body must be JSON (Content-Type: application/json); got 'Multipart/Form-Data;boundary=y'; send the JSON itself "
             + "as the body, not a form (curl -F): curl --data-binary @scene.json -H 'Content-Type: application/json'")
