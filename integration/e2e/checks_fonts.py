@@ -358,7 +358,8 @@ def stored_face_across_a_restart(ctx):
 @check('fonts/cli-solve-reads-stored-fonts', needs='binary')
 def cli_solve_reads_stored_fonts(ctx):
     """`layoutd solve --db FILE` measures a label with the faces stored in that database, as
-    the server does; without --db the family is unknown_font (exit 1)."""
+    the server does; without --db the family is unknown_font (exit 1), and standard error
+    names the flag."""
     s = ctx.new_server('fonts-cli')
     try:
         ctx.expect_status(ctx.request('PUT', '/fonts/E2E%20Cli/400', _read(DEJAVU_MONO), server=s), 201, 'PUT')
@@ -376,6 +377,8 @@ def cli_solve_reads_stored_fonts(ctx):
     run = subprocess.run([ctx.binary, 'solve', path], capture_output=True, timeout=60, cwd=ctx.workdir, env=env)
     ctx.expect_equal(run.returncode, 1, 'exit code without --db')
     ctx.expect_equal(json.loads(run.stdout)['diagnostics'][0]['code'], 'unknown_font', 'without --db')
+    ctx.expect_equal(run.stderr.decode(), 'layoutd: no --db was given, so no stored font families are read: pass '
+                     '--db PATH|URL, the database `layoutd serve --db` stores them in\n', 'the hint without --db')
 
 
 @check('fonts/stored-face-across-pg-replicas', needs='binary')

@@ -416,6 +416,19 @@ public enum LayoutdCommand {
 
     // MARK: - solve / validate
 
+    /// The line `solve` and `validate` write to standard error when they ran without `--db`
+    /// and the scene names a group or a font family that is neither built in nor known
+    /// (`unknown_group`, `unknown_font`): such names are read only from a database. `nil`
+    /// for other diagnostics (test `CLIDatabaseHintTests`).
+    static func missingDatabaseHint(_ diagnostics: [LayoutDiagnostic]) -> String? {
+        let groups = diagnostics.contains { $0.code == .unknownGroup }
+        // Not a built-in family whose files are missing: that one is `unknown_font` too.
+        let fonts = diagnostics.contains { $0.code == .unknownFont && $0.message.hasPrefix("Unknown font family") }
+        guard groups || fonts else { return nil }
+        let what = groups && fonts ? "stored groups and font families are" : groups ? "stored groups are" : "stored font families are"
+        return "no --db was given, so no \(what) read: pass --db PATH|URL, the database `layoutd serve --db` stores them in"
+    }
+
     static func scene(_ arguments: [String], validating: Bool, environment: [String: String]) throws(UsageError) -> Int32 {
         let name = validating ? "validate" : "solve"
         if arguments.contains("--help") || arguments.contains("-h") {
@@ -502,6 +515,9 @@ public enum LayoutdCommand {
             }
         case .failure(let failure):
             answer = validating && failure.status == .unprocessableContent ? engine.validity(failure.diagnostics) : engine.problem(status: failure.status, diagnostics: failure.diagnostics)
+            if store == nil, let hint = missingDatabaseHint(failure.diagnostics) {
+                FileHandle.standardError.write(Data("layoutd: \(hint)\n".utf8))
+            }
         }
         let humanReadable = (validating || explain != nil) && !options.flag("json") && isatty(STDOUT_FILENO) == 1
         if let svgForStandardOutput {
