@@ -752,7 +752,9 @@ public final class LayoutService: Sendable {
     /// or `known`'s), and a resolver that checks pinned versions against that same answer
     /// (``resolveGroup(_:current:)``), or resolves them as held when the lookup failed.
     /// Both wait on the store with `turn` given up (``HeldTurn/whileWaiting(_:)``), so a
-    /// store that stopped answering holds no solving turn for up to `--db-timeout`.
+    /// store that stopped answering holds no solving turn for up to `--db-timeout`; a group's
+    /// contents are decoded with the turn held, so at most `--workers` requests decode at
+    /// once (docs/operations.md, `--workers`).
     func groupSource(known: FrontCheck?, turn: HeldTurn) -> (current: CurrentVersionResolver, resolve: GroupResolver, seen: SeenVersions) {
         let seen = SeenVersions()
         return ({ [self] names in
@@ -763,7 +765,7 @@ public final class LayoutService: Sendable {
                 seen.versions = versions
                 return versions
             }
-        }, { [self] reference in try turn.whileWaiting { try resolveGroup(reference, current: seen.versions) } }, seen)
+        }, { [self] reference in try resolveGroup(reference, current: seen.versions, turn: turn) }, seen)
     }
 
     /// What one request's store lookup answered (``groupSource(known:turn:)``), `nil` until it
@@ -782,8 +784,13 @@ public final class LayoutService: Sendable {
     /// otherwise it is read and kept. With `current` `nil` (the store could not be asked;
     /// the scene pins every group) a kept version is used as held, anything else is read.
     /// Store failures become an ``EngineFailure`` (503); a pinned version that was pruned
-    /// throws ``PrunedGroupVersion``.
-    func resolveGroup(_ reference: GroupReference, current: [String: Int]?) throws -> ResolvedGroup? {
+    /// throws ``PrunedGroupVersion``. The store is read with `turn` given up, and the
+    /// contents are decoded with it held (`GroupTurnTests`).
+    func resolveGroup(_ reference: GroupReference, current: [String: Int]?, turn: HeldTurn? = nil) throws -> ResolvedGroup? {
+        func waiting<T>(_ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+            guard let turn else { return try body() }
+            return try turn.whileWaiting(body)
+        }
         var nameCurrent = 0
         if let version = reference.version {
             if let current {
@@ -797,16 +804,18 @@ public final class LayoutService: Sendable {
         }
         let stored: StoredGroup?
         do {
-            if let version = reference.version {
-                stored = try groupStore.group(named: reference.name, version: version)
-            } else {
-                stored = try groupStore.group(named: reference.name)
+            stored = try waiting { () throws(StoreError) in
+                if let version = reference.version {
+                    return try groupStore.group(named: reference.name, version: version)
+                }
+                return try groupStore.group(named: reference.name)
             }
         } catch {
             throw EngineFailure.groupLookupFailed(error)
         }
         guard let stored else {
-            if let version = reference.version, let oldestKept = try? groupStore.prunedVersion(ofGroup: reference.name, version: version) {
+            if let version = reference.version,
+               let oldestKept = try? waiting({ () throws(StoreError) in try groupStore.prunedVersion(ofGroup: reference.name, version: version) }) {
                 throw PrunedGroupVersion(message: prunedMessage(name: reference.name, version: version, oldestKept: oldestKept))
             }
             return nil

@@ -17,6 +17,9 @@ final class ObservedGroupStore: GroupStoring {
     /// What every call throws while ``isDown``.
     let downError = Mutex<StoreError>(.unavailable("taken down by the test"))
 
+    /// Called at each group read (``group(named:)``, ``group(named:version:)``) before it.
+    let onGroupRead = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// Whether ``changeCount()`` is `base`'s (else `nil`: every check looks up).
     let forwardsChangeCount: Bool
 
@@ -52,11 +55,13 @@ final class ObservedGroupStore: GroupStoring {
     func group(named name: String) throws(StoreError) -> StoredGroup? {
         try check()
         groupReads.add(1, ordering: .relaxed)
+        onGroupRead.withLock { $0 }?()
         return try base.group(named: name)
     }
     func group(named name: String, version: Int) throws(StoreError) -> StoredGroup? {
         try check()
         groupReads.add(1, ordering: .relaxed)
+        onGroupRead.withLock { $0 }?()
         return try base.group(named: name, version: version)
     }
     func versions(ofGroup name: String, after: Int, limit: Int) throws(StoreError) -> GroupVersionPage? {
