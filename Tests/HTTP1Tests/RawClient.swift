@@ -106,3 +106,37 @@ final class RawClient {
         return false
     }
 }
+
+extension RawClient {
+    /// Whether every byte this client sent has been read by the server's application: none
+    /// is waiting in this socket's send queue (`ioctl(TIOCOUTQ)`, tcp(7)), nor in the receive
+    /// queue of the server's end of the connection (its `rx_queue` in `/proc/net/tcp`, the
+    /// bytes received and not yet read). A test that needs the server to have read a whole
+    /// upload waits for this rather than for a count that grows ahead of the bytes.
+    var isReadByServer: Bool {
+        var queued: Int32 = 0
+        guard ioctl(fd, UInt(TIOCOUTQ), &queued) == 0, queued == 0 else { return false }
+        var local = sockaddr_in(), remote = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard withUnsafeMutablePointer(to: &local, {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }) == 0 else { return false }
+        length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        guard withUnsafeMutablePointer(to: &remote, {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getpeername(fd, $0, &length) }
+        }) == 0 else { return false }
+        // The server's end: its local port is our peer's, its remote port is ours.
+        let serverPort = String(format: "%04X", UInt16(bigEndian: remote.sin_port))
+        let clientPort = String(format: "%04X", UInt16(bigEndian: local.sin_port))
+        guard let table = try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8) else { return false }
+        for line in table.split(separator: "\n").dropFirst() {
+            // sl local_address rem_address st tx_queue:rx_queue …
+            let fields = line.split(separator: " ")
+            guard fields.count > 4, fields[1].hasSuffix(":" + serverPort), fields[2].hasSuffix(":" + clientPort) else { continue }
+            let queues = fields[4].split(separator: ":")
+            guard queues.count == 2, let unread = Int(queues[1], radix: 16) else { return false }
+            return unread == 0
+        }
+        return false
+    }
+}
