@@ -131,7 +131,8 @@ struct PendingRequestBytesTests {
             // reaches 1 MiB by doubling once half the bytes are in. A CI run under load once
             // sent the second body while the first's rest was unread; the first's next read
             // then passed the bound, and the first got the 503.
-            #expect(eventually { first.isReadByServer && pool.current >= (1 << 20) - 1 })
+            #expect(eventually { first.isReadByServer && pool.current >= (1 << 20) - 1 },
+                    "unread \(first.unreadBytes), held \(pool.current)")
             #expect(eventually { let held = pool.current; usleep(20_000); return held == pool.current })
             let second = try RawClient(port: port)
             second.send(Array(Self.head(1 << 20).utf8) + body.dropLast())
