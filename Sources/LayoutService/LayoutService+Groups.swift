@@ -20,17 +20,58 @@ extension LayoutService {
         } catch {
             return response(for: EngineFailure.malformedJSON(error.message).aboutAGroup())
         }
+        let checked: CheckedGroupBody
+        do throws(EngineFailure) {
+            checked = try Self.checkGroupBody(json, name: name, configuration: configuration)
+        } catch {
+            return response(for: error)
+        }
+        let ifMatch: Int?
+        switch checkPreconditions(request, name: name) {
+        case .failure(let failure): return failure.response
+        case .success(let version): ifMatch = version
+        }
+        let ifNoneMatchAny = Self.ifNoneMatchAny(request)
+        do {
+            let (group, created) = try groupStore.putGroup(
+                name: name, constraintsJSON: checked.constraintsJSON, metricsJSON: checked.metricsJSON,
+                ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
+            frontCache.invalidate()
+            groupCache.invalidate()
+            var response = groupResponse(group, status: created ? .created : .ok)
+            if created { response.headers.append("Location", "/groups/\(name)") }
+            return response
+        } catch {
+            return storeFailure(error, groupName: name)
+        }
+    }
+
+    /// A group's body as it is stored: its `constraints` and `metrics` written back as JSON text.
+    struct CheckedGroupBody {
+        var constraintsJSON: String
+        var metricsJSON: String
+    }
+
+    /// Checks a group's body (`{"constraints": […], "metrics": {…}}`, parsed) as
+    /// `PUT /groups/{name}` stores it, and `layoutd groups import` each imported version:
+    /// the contract's shape (``SceneDecoder/decodeGroupBody(_:stored:)``), at most
+    /// `maxGroupConstraints` entries, every constraint parsing (a metric no group defines is
+    /// allowed: the scene may), and no literal beyond ``maximumMagnitude``.
+    /// - Returns: the body's two members as JSON text.
+    /// - Throws: the ``EngineFailure`` the `PUT` answers (400 or 422, about a group).
+    /// - Complexity: linear in the constraints' text.
+    static func checkGroupBody(_ json: JSONValue, name: String, configuration: ServiceConfiguration) throws(EngineFailure) -> CheckedGroupBody {
         let decoded: (constraints: [ConstraintEntry], metrics: [String: Double])
         do {
             decoded = try SceneDecoder(limits: configuration.sceneLimits).decodeGroupBody(json)
         } catch {
-            return response(for: EngineFailure(error).aboutAGroup())
+            throw EngineFailure(error).aboutAGroup()
         }
         if decoded.constraints.count > configuration.maxGroupConstraints {
-            return response(for: EngineFailure.unprocessable([LayoutDiagnostic(
+            throw EngineFailure.unprocessable([LayoutDiagnostic(
                 code: .limitExceeded,
                 message: "A group may hold at most \(configuration.maxGroupConstraints) constraints; this one has \(decoded.constraints.count) (limit maxGroupConstraints)",
-                path: "$.constraints")]).aboutAGroup())
+                path: "$.constraints")]).aboutAGroup()
         }
         // Parse every constraint now: a group that does not parse is not stored. Names of
         // views and of the scene's metrics are only known when a scene includes the group,
@@ -65,32 +106,15 @@ extension LayoutService {
             }
         }
         if !diagnostics.isEmpty {
-            return response(for: EngineFailure.unprocessable(diagnostics).aboutAGroup())
+            throw EngineFailure.unprocessable(diagnostics).aboutAGroup()
         }
         var constraintsWriter = JSONWriter()
         constraintsWriter.value(json["constraints"] ?? .array([]))
         var metricsWriter = JSONWriter()
         metricsWriter.value(json["metrics"] ?? .object([]))
+        return CheckedGroupBody(constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
+                                metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self))
 
-        let ifMatch: Int?
-        switch checkPreconditions(request, name: name) {
-        case .failure(let failure): return failure.response
-        case .success(let version): ifMatch = version
-        }
-        let ifNoneMatchAny = Self.ifNoneMatchAny(request)
-        do {
-            let (group, created) = try groupStore.putGroup(
-                name: name, constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
-                metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self),
-                ifMatch: ifMatch, ifNoneMatchAny: ifNoneMatchAny)
-            frontCache.invalidate()
-            groupCache.invalidate()
-            var response = groupResponse(group, status: created ? .created : .ok)
-            if created { response.headers.append("Location", "/groups/\(name)") }
-            return response
-        } catch {
-            return storeFailure(error, groupName: name)
-        }
     }
 
     func getGroup(_ request: HTTPRequest, name: String, version: String?) -> HTTPResponse {

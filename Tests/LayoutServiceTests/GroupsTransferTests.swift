@@ -67,8 +67,9 @@ struct GroupsTransferTests {
             _ = try source.putGroup(name: "row", constraintsJSON: #"["H:|-\#(pad)-[a]|"]"#, metricsJSON: #"{"pad":\#(pad)}"#,
                                     ifMatch: nil, ifNoneMatchAny: false)
         }
-        _ = try source.putGroup(name: "Card", constraintsJSON: #"["V:|[t]-(≥8)-[b]|"]"#, metricsJSON: #"{"note":"é\"/"}"#,
-                                ifMatch: nil, ifNoneMatchAny: false)
+        // As a PUT writes them (an import stores what a PUT would): an id with escapes.
+        _ = try source.putGroup(name: "Card", constraintsJSON: #"[{"equation":"t.height == 8","id":"é\"/"},"V:|[t]-(>=8)-[b]|"]"#,
+                                metricsJSON: #"{"gap":8}"#, ifMatch: nil, ifNoneMatchAny: false)
         _ = try source.putGroup(name: "gone", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         _ = try source.deleteGroup(named: "gone")
         _ = try source.putGroup(name: "gone", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
@@ -85,7 +86,7 @@ struct GroupsTransferTests {
         }
         #expect(keys == ["Card@1", "gone@2", "row@3", "row@4", "row@5"])
         #expect(lines.allSatisfy { $0.hasSuffix("\n") && $0.filter { $0 == "\n" }.count == 1 })
-        #expect(lines[0].contains(#""metricsJSON":"{\"note\":\"é\\\"/\"}""#))
+        #expect(lines[0].contains(#""constraintsJSON":"[{\"equation\":\"t.height == 8\",\"id\":\"é\\\"/\"},"#))
     }
 
     @Test(arguments: TransferBackend.available)
@@ -129,6 +130,22 @@ struct GroupsTransferTests {
         (#"{"name":"a","version":0,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"{}"}"#, "version 0 is below 1"),
         (#"{"name":"a","version":1,"updatedAt":"2026-13-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"{}"}"#,
          "updatedAt '2026-13-30T14:05:09Z' is not RFC 3339 UTC to the second (2026-11-30T14:05:09Z)"),
+        (#"{"name":"a","version":9223372036854775807,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"{}"}"#,
+         "version 9223372036854775807 is above 9007199254740991, the largest a JSON number carries exactly"),
+        // Contents a PUT refuses (they were stored, then GET answered invalid JSON and a scene 500).
+        (#"{"name":"a","version":1,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"not json","metricsJSON":"{}"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: Malformed JSON: constraintsJSON: Expected a JSON value ('null'?) but found 'not json' at line 1, column 1"),
+        (#"{"name":"a","version":1,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"[1,2]"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: Expected an object of name → number at $.metrics, found an array"),
+        (#"{"name":"a","version":1,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[\"H:|[a\"]","metricsJSON":"{}"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: Expected ']' to close view 'a'"),
+        (#"{"name":"a","version":1,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[]","metricsJSON":"{\"m\":1e300}"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: $.metrics.m is 1e+300; lengths are limited to ±1000000000000 points (limit maxMagnitude)"),
+        (#"{"name":"a","version":1,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":"[\"a.width == 1e13\"]","metricsJSON":"{}"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: The number 1e13 in group:a/0 is beyond ±1000000000000 (limit maxMagnitude)"),
+        ("{\"name\":\"a\",\"version\":1,\"updatedAt\":\"2026-11-30T14:05:09Z\",\"constraintsJSON\":\"["
+            + Array(repeating: #"\"a.width == 1\""#, count: 1_001).joined(separator: ",") + #"]","metricsJSON":"{}"}"#,
+         "version 1 of 'a' is not a group PUT /groups would store: A group may hold at most 1000 constraints; this one has 1001 (limit maxGroupConstraints)"),
     ])
     func badLinesAreNamedAndNothingIsWritten(_ line: String, _ message: String) throws {
         let path = Self.temporaryPath()
@@ -138,6 +155,19 @@ struct GroupsTransferTests {
             try GroupsTransfer.importLines(["", line], into: store, replace: false)
         }
         #expect(try store.groupCount() == 0)
+    }
+
+    /// An imported version is stored as a PUT writes it, and read back as JSON.
+    @Test func importedContentsAreStoredAsAPutWritesThem() throws {
+        let path = Self.temporaryPath()
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let store = try SQLiteStore(path: path, cacheCapacity: 1, diskReserveBytes: 0)
+        let line = #"{"name":"a","version":3,"updatedAt":"2026-11-30T14:05:09Z","constraintsJSON":" [ \"a.width == m\" ] ","metricsJSON":"{ \"m\" : 4.0 }"}"#
+        #expect(try GroupsTransfer.importLines([line], into: store, replace: false) == (1, 1))
+        let stored = try #require(try store.group(named: "a"))
+        #expect(stored.version == 3)
+        #expect(stored.constraintsJSON == #"["a.width == m"]"#)
+        #expect(stored.metricsJSON == #"{"m":4}"#)
     }
 
     @Test func outOfOrderLinesAreRefused() throws {

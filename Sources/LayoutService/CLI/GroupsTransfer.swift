@@ -61,6 +61,11 @@ enum GroupsTransfer {
         return written
     }
 
+    /// The largest version an import takes: 2^53 − 1, the largest integer every JSON reader
+    /// carries exactly (RFC 8259 §6), far beyond what a store's `PUT`s reach, and leaving the
+    /// group room for new versions.
+    static let maxImportedVersion = (1 << 53) - 1
+
     /// Why an import stopped: the 1-based line and what was wrong.
     struct ImportFailure: Error, Equatable {
         var line: Int
@@ -73,11 +78,13 @@ enum GroupsTransfer {
     /// before a failure stay imported.
     /// - Returns: the groups imported and the versions read.
     /// - Throws: ``ImportFailure`` at the first bad line (not JSON of the export's shape, an
-    ///   invalid name, a version < 1, `updatedAt` not RFC 3339 UTC to the second, out of
-    ///   order) or refused group (it exists and `replace` is false, numbers it already
-    ///   had, a bound), naming the line.
+    ///   invalid name, a version < 1 or above ``maxImportedVersion``, `updatedAt` not RFC 3339
+    ///   UTC to the second, out of order, contents that `PUT /groups/{name}` would refuse under
+    ///   `configuration`: ``LayoutService/checkGroupBody(_:name:configuration:)``) or refused
+    ///   group (it exists and `replace` is false, numbers it already had, a bound), naming the line.
     static func importLines(
-        _ lines: some Sequence<String>, into store: any GroupStoring, replace: Bool
+        _ lines: some Sequence<String>, into store: any GroupStoring, replace: Bool,
+        configuration: ServiceConfiguration = ServiceConfiguration()
     ) throws(ImportFailure) -> (groups: Int, versions: Int) {
         let decoder = JSONDecoder()
         var pending: [StoredGroup] = []
@@ -104,6 +111,31 @@ enum GroupsTransfer {
             }
             guard isValidGroupName(line.name) else { throw ImportFailure(line: number, message: "invalid group name '\(line.name)'") }
             guard line.version >= 1 else { throw ImportFailure(line: number, message: "version \(line.version) is below 1") }
+            guard line.version <= maxImportedVersion else {
+                throw ImportFailure(line: number, message: "version \(line.version) is above \(maxImportedVersion), the largest a JSON number carries exactly")
+            }
+            let body: LayoutService.CheckedGroupBody
+            do throws(EngineFailure) {
+                let parser = JSONParser(maximumDepth: configuration.sceneLimits.maxJSONDepth)
+                // Each text alone first, so that a syntax error's line and column are its own.
+                for (member, text) in [("constraintsJSON", line.constraintsJSON), ("metricsJSON", line.metricsJSON)] {
+                    do {
+                        _ = try parser.parse(Array(text.utf8))
+                    } catch {
+                        throw EngineFailure.malformedJSON("\(member): \(error.message)").aboutAGroup()
+                    }
+                }
+                let json: JSONValue
+                do {
+                    json = try parser.parse(Array("{\"constraints\":\(line.constraintsJSON),\"metrics\":\(line.metricsJSON)}".utf8))
+                } catch {
+                    throw EngineFailure.malformedJSON(error.message).aboutAGroup()
+                }
+                body = try LayoutService.checkGroupBody(json, name: line.name, configuration: configuration)
+            } catch {
+                let detail = Problem.describe(status: error.status, diagnostics: error.diagnostics, subject: .group).detail
+                throw ImportFailure(line: number, message: "version \(line.version) of '\(line.name)' is not a group PUT /groups would store: \(detail)")
+            }
             guard isTimestamp(line.updatedAt) else {
                 throw ImportFailure(line: number, message: "updatedAt '\(line.updatedAt)' is not RFC 3339 UTC to the second (2026-11-30T14:05:09Z)")
             }
@@ -120,8 +152,9 @@ enum GroupsTransfer {
                 }
             }
             if pending.isEmpty { pendingLine = number }
-            pending.append(StoredGroup(name: line.name, version: line.version, constraintsJSON: line.constraintsJSON,
-                                       metricsJSON: line.metricsJSON, updatedAt: line.updatedAt))
+            // Stored as a PUT writes them (an export's own text comes back unchanged).
+            pending.append(StoredGroup(name: line.name, version: line.version, constraintsJSON: body.constraintsJSON,
+                                       metricsJSON: body.metricsJSON, updatedAt: line.updatedAt))
             versions += 1
         }
         try flush()
@@ -154,6 +187,7 @@ extension LayoutdCommand {
         OptionSpec(name: "max-groups", valueName: "N", help: "(import) Groups the target may hold (as serve's flag).", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "(import) Versions kept per group; older imported ones are pruned (as serve's flag).", defaultDescription: "100"),
         OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "(import) Bytes all kept group versions may count together (as serve's flag).", defaultDescription: "67108864"),
+        OptionSpec(name: "max-group-constraints", valueName: "N", help: "(import) Constraint entries in one group version (as serve's flag).", defaultDescription: "1000"),
     ]
 
     /// `layoutd groups export --db A` / `layoutd groups import --db B [--replace]`.
@@ -169,6 +203,9 @@ extension LayoutdCommand {
                                                                 environment: environment) else { return 0 }
         let maxGroupVersions = try options.int("max-group-versions", default: 100)
         guard maxGroupVersions >= 1 else { throw UsageError("--max-group-versions must be at least 1") }
+        var configuration = ServiceConfiguration()
+        configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        guard configuration.maxGroupConstraints >= 0 else { throw UsageError("--max-group-constraints must be at least 0") }
         return try runTransfer("groups", action: action) { () throws -> any GroupStoring in
             try GroupsTransfer.openStore(db, readOnly: action == "export", maxGroups: try options.int("max-groups", default: 10_000),
                                          maxGroupVersions: maxGroupVersions,
@@ -176,7 +213,8 @@ extension LayoutdCommand {
         } export: { (store, write) throws(StoreError) in
             try GroupsTransfer.export(store, write: write)
         } import: { (store, lines) throws(GroupsTransfer.ImportFailure) -> String in
-            let (groups, versions) = try GroupsTransfer.importLines(lines, into: store, replace: options.flag("replace"))
+            let (groups, versions) = try GroupsTransfer.importLines(lines, into: store, replace: options.flag("replace"),
+                                                                    configuration: configuration)
             return "\(groups) groups, \(versions) versions read"
         }
     }

@@ -60,6 +60,7 @@ struct ServeOptions {
         guard (1...256).contains(ioThreads) else { throw UsageError("--io-threads must be 1…256") }
         settings = try Self.storeSettings(options)
         configuration.maxGroupConstraints = try options.int("max-group-constraints", default: configuration.maxGroupConstraints)
+        guard configuration.maxGroupConstraints >= 0 else { throw UsageError("--max-group-constraints must be at least 0") }
         configuration.maxFontFileBytes = try options.int("max-font-file-bytes", default: configuration.maxFontFileBytes)
         guard configuration.maxFontFileBytes >= 0 else { throw UsageError("--max-font-file-bytes must be at least 0") }
         configuration.maxResponseBytes = try options.int("max-response-bytes", default: configuration.maxResponseBytes)
