@@ -389,6 +389,7 @@ public final class LayoutService: Sendable {
                              log: (@Sendable (String) -> Void)?) -> @Sendable (HTTPRequest) -> HTTPResponse? {
         let corsOrigins = configuration.corsOrigins
         let hostPolicy = configuration.hostPolicy
+        let minimumLoggedStatus = configuration.accessLogMinimumStatus
         return { [self] request in
             let start = monotonicSeconds()
             var response: HTTPResponse
@@ -426,7 +427,7 @@ public final class LayoutService: Sendable {
             // its answer" (HandlerTests.durationCountsTheWaitForAWorker).
             let seconds = max(0, monotonicSeconds() - (request.headReceivedAt ?? start))
             metrics.recordRequest(route: route ?? "other", status: response.status, seconds: seconds)
-            if let log {
+            if let log, response.status.code >= minimumLoggedStatus {
                 var line = JSONWriter(reservingCapacity: 200)
                 line.beginObject()
                 line.key("time"); line.string(Self.timestamp())

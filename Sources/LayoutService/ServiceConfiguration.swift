@@ -34,6 +34,9 @@ public struct ServiceConfiguration: Sendable {
     public var corsOrigins: [String] = []
     /// Constraints one stored group may hold (default 1,000).
     public var maxGroupConstraints = 1_000
+    /// The lowest status an access-log line is written for: 0 logs every request
+    /// (`--log-level info`), 500 only the server's failures (`warn`, `error`, `--quiet`).
+    public var accessLogMinimumStatus = 0
     /// The largest stored font file, bytes (default 1 MiB, 1,048,576; `serve
     /// --max-font-file-bytes`): a larger `PUT /fonts/…` body is a 413. The server's
     /// `--max-body-bytes` bounds every body before it.

@@ -671,6 +671,39 @@ struct HandlerTests {
         #expect(text.contains("\nlayoutd_http_requests_abandoned_total 1\n"))
         #expect(!text.contains("layoutd_cache_misses_total 1"))
     }
+
+    /// Below `--log-level info` (`warn`, `error`, `--quiet`), the answers of status 500 and
+    /// above still get their access-log lines; others get none. A fresh user's `--quiet`
+    /// server once logged nothing when it answered 500.
+    @Test func belowInfoOnlyServerFailuresAreLogged() throws {
+        var configuration = ServiceConfiguration()
+        configuration.accessLogMinimumStatus = 500
+        let quiet = LayoutService(store: try SQLiteStore(path: ":memory:"), configuration: configuration)
+        let quietRouter = quiet.makeRouter()
+        let lines = Mutex<[String]>([])
+        let log: @Sendable (String) -> Void = { line in lines.withLock { $0.append(line) } }
+        let handler = quiet.makeHandler(router: quietRouter, log: log)
+        let ok = handler(HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t"], body: Array(Self.scene.utf8)))
+        #expect(ok.status == .ok)
+        let refused = handler(HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t"], body: Array("{".utf8)))
+        #expect(refused.status == .badRequest)
+        #expect(lines.withLock { $0 }.isEmpty)
+        let busy = quiet.makeOverCommittedHandler(router: quietRouter, log: log)(
+            HTTPRequest(method: .POST, target: "/solve", headers: ["Host": "t", "X-Request-Id": "busy-1"], body: []))
+        #expect(busy.status == .serviceUnavailable)
+        let logged = try lines.withLock { $0 }.map { try JSONParser().parse(Array($0.utf8)) }
+        #expect(logged.count == 1)
+        #expect(logged.first?["status"] == .number(503))
+        #expect(logged.first?["requestId"] == .string("busy-1"))
+        // The server's own answers: a 408 is not logged, a 503 is.
+        let serverLines = Mutex<[String]>([])
+        let serverLog = LayoutdCommand.serverAccessLog(metrics: quiet.metrics, log: { line in serverLines.withLock { $0.append(line) } },
+                                                       minimumStatus: 500)
+        serverLog(AccessLogRecord(method: nil, target: nil, status: .requestTimeout, bodyBytes: 0, duration: 1, remoteAddress: "127.0.0.1"))
+        serverLog(AccessLogRecord(method: nil, target: nil, status: .serviceUnavailable, bodyBytes: 0, duration: 0, remoteAddress: "127.0.0.1"))
+        #expect(serverLines.withLock { $0 }.count == 1)
+        #expect(serverLines.withLock { $0 }.first?.contains(#""status":503"#) == true)
+    }
 }
 
 /// Faults that a new user met, through the handlers: status, code and column.

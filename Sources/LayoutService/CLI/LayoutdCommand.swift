@@ -231,9 +231,11 @@ public enum LayoutdCommand {
     /// The service on `stores` and the HTTP server in front of it, bound to `address` (resolved
     /// from `--host`), not yet started.
     static func makeServer(_ options: ServeOptions, address: BindAddress, stores: ServeStores) -> HTTPServer {
-        let log: (@Sendable (String) -> Void)? = options.logsRequests ? { @Sendable line in
+        // Every request's line at info; below it, the handler and the server's own answers
+        // write only those of status 500 and above (configuration.accessLogMinimumStatus).
+        let log: (@Sendable (String) -> Void)? = { @Sendable line in
             FileHandle.standardError.write(Data((line + "\n").utf8))
-        } : nil
+        }
         let connections = ConnectionCounter()
         // One count of pending response bytes: the server's unsent output and the answers
         // the service is still writing.
@@ -250,7 +252,9 @@ public enum LayoutdCommand {
         // Solving and validating may take long: they get the workers; every other route
         // (health, metrics, groups, the page) runs on its own small pool.
         let server = HTTPServer(host: options.host, port: options.port, address: address, limits: options.limits, workerCount: max(1, options.postThreads),
-                                accessLog: serverAccessLog(metrics: service.metrics, log: log), isExpensive: { $0.method == .POST },
+                                accessLog: serverAccessLog(metrics: service.metrics, log: log,
+                                                           minimumStatus: options.configuration.accessLogMinimumStatus),
+                                isExpensive: { $0.method == .POST },
                                 isSmallAnswer: LayoutService.hasSmallAnswer,
                                 overCommittedHandler: service.makeOverCommittedHandler(router: router, log: log),
                                 pendingResponseBytes: pending,
@@ -266,11 +270,12 @@ public enum LayoutdCommand {
     /// The server's own answers (framing errors, timeouts, 503 over the connection
     /// limit) never reach the handler: counted and logged here. Requests that reached
     /// the handler are counted and logged by the service.
-    static func serverAccessLog(metrics: Metrics, log: (@Sendable (String) -> Void)?) -> @Sendable (AccessLogRecord) -> Void {
+    static func serverAccessLog(metrics: Metrics, log: (@Sendable (String) -> Void)?,
+                                minimumStatus: Int = 0) -> @Sendable (AccessLogRecord) -> Void {
         { record in
             guard record.method == nil else { return }
             metrics.recordRequest(route: "(server)", status: record.status, seconds: record.duration)
-            guard let log else { return }
+            guard let log, record.status.code >= minimumStatus else { return }
             var line = JSONWriter(reservingCapacity: 160)
             line.beginObject()
             line.key("time"); line.string(LayoutService.timestamp())

@@ -33,7 +33,8 @@ struct ServeOptions {
     /// times as many with a PostgreSQL `--db`.
     var postThreads = 1
     /// Whether each request gets a JSON access-log line on stderr (`--log-level info`
-    /// without `--quiet`).
+    /// without `--quiet`); otherwise only answers of status 500 and above do
+    /// (``ServiceConfiguration/accessLogMinimumStatus``).
     var logsRequests = true
 
     /// Parses `arguments` (after `serve`) with `environment`'s `LAYOUTD_*` variables.
@@ -80,6 +81,8 @@ struct ServeOptions {
         let logLevel = options.string("log-level") ?? "info"
         guard ["info", "warn", "error"].contains(logLevel) else { throw UsageError("--log-level must be info, warn or error, got '\(logLevel)'") }
         logsRequests = !options.flag("quiet") && logLevel == "info"
+        // Below info, the answers the server failed to give still get their lines.
+        configuration.accessLogMinimumStatus = logsRequests ? 0 : 500
     }
 
     /// The HTTP server's flags (`--max-body-bytes` … `--drain-timeout`) over
