@@ -165,15 +165,13 @@ extension LayoutService {
         let tag = Self.entityTags(etag).first ?? etag
         if let malformed = Self.malformedPreconditionField(request) { return problem(malformed) }
         if let header = Self.listField("If-Match", of: request) {
-            let listed = Self.entityTags(header, quotedOnly: true)
-            guard listed.contains("*") || Self.strongEntityTags(header).contains(tag) else {
+            guard Self.isWildcard(header) || Self.strongEntityTags(header).contains(tag) else {
                 return problem(.ifMatchMismatchOnRead(header: header, subject: subject(), etag: etag,
                                                       hasWeakTags: header.contains("W/")))
             }
         }
         guard let header = Self.listField("If-None-Match", of: request) else { return ok }
-        let listed = Self.entityTags(header, quotedOnly: true)
-        guard listed.contains("*") || listed.contains(tag) else { return ok }
+        guard Self.isWildcard(header) || Self.entityTags(header, quotedOnly: true).contains(tag) else { return ok }
         var response = HTTPResponse(status: .notModified)
         response.headers.append("ETag", etag)
         return response
@@ -381,7 +379,7 @@ extension LayoutService {
         let state = current.map { "the current version is \($0)" } ?? (font ? "the font face does not exist" : "the group does not exist")
         var named: Int?
         if let header = ifMatch {
-            if Self.entityTags(header).contains("*") {
+            if Self.isWildcard(header) {
                 guard current != nil else {
                     return .failure(HTTPFailure(problem(.ifMatchAnyButAbsent(group: name, font: font))))
                 }
@@ -397,9 +395,8 @@ extension LayoutService {
         }
         if let header = ifNoneMatch, let current {
             // The weak comparison: any listed tag equal to the current version fails.
-            let tags = Self.entityTags(header)
             // `*` is left to the store, whose write (PUT or DELETE) checks it atomically.
-            if !tags.contains("*") && tags.compactMap(Self.version).contains(current) {
+            if !Self.isWildcard(header) && Self.entityTags(header).compactMap(Self.version).contains(current) {
                 return .failure(HTTPFailure(problem(.ifNoneMatchMatches(header: header, group: name, state: state, font: font))))
             }
         }
@@ -411,7 +408,14 @@ extension LayoutService {
     /// to the store by ``evaluatePreconditions(_:name:font:current:)`` so that the write's
     /// transaction checks it atomically.
     static func ifNoneMatchAny(_ request: HTTPRequest) -> Bool {
-        listField("If-None-Match", of: request).map { entityTags($0).contains("*") } ?? false
+        listField("If-None-Match", of: request).map(isWildcard) ?? false
+    }
+
+    /// Whether a well-formed `If-Match` / `If-None-Match` value is the wildcard: a bare `*`
+    /// (RFC 9110 §13.1.1). The entity tag `"*"` (or `W/"*"`) is an opaque tag like any other,
+    /// which no version's tag equals (HandlerTests.aQuotedStarIsAnEntityTagNotTheWildcard).
+    static func isWildcard(_ value: String) -> Bool {
+        value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "*" }
     }
 
     /// The 400 for the first of `If-Match`, `If-None-Match` whose value is neither `*` nor a

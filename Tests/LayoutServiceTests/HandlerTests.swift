@@ -207,6 +207,28 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// RFC 9110 §13.1.1: the wildcard is a bare `*`; `"*"` and `W/"*"` are entity tags that
+    /// no version's tag equals. A fresh user's `If-Match: "*"` PUT replaced version 106.
+    @Test func aQuotedStarIsAnEntityTagNotTheWildcard() throws {
+        #expect(request(.PUT, "/groups/q", #"{"constraints":[]}"#).status == 201)
+        for tag in ["\"*\"", "W/\"*\""] {
+            #expect(request(.PUT, "/groups/q", #"{"constraints":[]}"#, headers: ["If-Match": tag]).status == 412, "If-Match: \(tag)")
+            #expect(request(.DELETE, "/groups/q", headers: ["If-Match": tag]).status == 412, "If-Match: \(tag)")
+            #expect(request(.GET, "/groups/q", headers: ["If-Match": tag]).status == 412, "GET If-Match: \(tag)")
+            // If-None-Match lists no tag of the current version: the condition holds.
+            #expect(request(.GET, "/groups/q", headers: ["If-None-Match": tag]).status == 200, "GET If-None-Match: \(tag)")
+        }
+        #expect(request(.GET, "/groups/q").headers["ETag"] == "\"1\"")
+        let written = request(.PUT, "/groups/q", #"{"constraints":[]}"#, headers: ["If-None-Match": "\"*\""])
+        #expect(written.status == 200)
+        #expect(try json(written)["version"] == .number(2))
+        // The bare wildcard keeps its meaning.
+        #expect(request(.GET, "/groups/q", headers: ["If-None-Match": "*"]).status == 304)
+        #expect(request(.PUT, "/groups/q", #"{"constraints":[]}"#, headers: ["If-None-Match": "*"]).status == 412)
+        #expect(request(.PUT, "/groups/q", #"{"constraints":[]}"#, headers: ["If-Match": "*"]).status == 200)
+        #expect(request(.GET, "/groups/q").headers["ETag"] == "\"3\"")
+    }
+
     /// A group constant beyond maxMagnitude would refuse every scene including the group:
     /// refused when stored, at its column, nothing written; a metric's use is left to the scene.
     @Test func groupConstantsBeyondTheMagnitudeAreRefused() throws {
