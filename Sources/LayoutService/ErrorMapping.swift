@@ -146,6 +146,8 @@ extension LayoutService {
 enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
+    /// `/readyz` when the SQLite file was renamed or deleted under the process.
+    case databaseFileMoved
     /// `GET /readyz` when built-in font families have no installed files: 503, naming them.
     case fontsMissing([String])
     /// A request refused while clients leave too many answers unread
@@ -264,7 +266,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .contentCoded, .unsupportedMediaType: .unsupportedMediaType
         case .misdirected: .misdirectedRequest
         case .databaseFailed: .internalServerError
-        case .databaseNotReachable, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: .serviceUnavailable
+        case .databaseNotReachable, .databaseFileMoved, .fontsMissing, .overCommitted, .databaseReadOnly, .databaseBusy, .databaseUnavailable: .serviceUnavailable
         case .diskFull: .insufficientStorage
         }
     }
@@ -286,6 +288,8 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         switch self {
         case .databaseNotReachable:
             return "The database is not reachable"
+        case .databaseFileMoved:
+            return "The database is not ready: " + SQLiteStore.movedFileMessage
         case .fontsMissing(let families):
             return "The built-in font families \(families.joined(separator: ", ")) have no installed files: install fonts-inter, fonts-dejavu-core and fonts-liberation2"
         case .overCommitted:
@@ -422,7 +426,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .writesNeedAToken: [("WWW-Authenticate", "Bearer realm=\"layoutd\"")]
         case .misdirected, .unknownFormat, .invalidDisplaySize, .conflictingDisplaySizes, .invalidGroupName, .invalidVersion, .invalidPageStart, .invalidPageSize,
              .repeatedQueryParameter, .malformedQueryEscape, .unknownQueryParameter, .unknownGroup, .unknownFontFace, .invalidFontName, .fontFileTooLarge, .unknownVersion, .prunedVersion, .anonymousWritesRefused, .ifMatchAnyButAbsent,
-             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .fontsMissing, .starAmongEntityTags, .repeatedStar, .malformedEntityTags: []
+             .ifMatchMismatch, .ifMatchMismatchOnRead, .ifNoneMatchMatches, .storePreconditionFailed, .diskFull, .databaseFailed, .databaseFileMoved, .fontsMissing, .starAmongEntityTags, .repeatedStar, .malformedEntityTags: []
         }
     }
 }

@@ -200,6 +200,7 @@ public final class LayoutService: Sendable {
         add(.GET, "/readyz") { [self] _, _ in
             let missingFonts = SceneText.measurer.catalog.missingFamilies
             if !missingFonts.isEmpty { return problem(.fontsMissing(missingFonts)) }
+            if (groupStore as? SQLiteStore)?.databaseFileHasMoved == true { return problem(.databaseFileMoved) }
             return groupStore.isReachable() ? Self.json(.ok, #"{"status":"ready"}"#)
                 : problem(.databaseNotReachable)
         }

@@ -363,8 +363,16 @@ public final class SQLiteStore: @unchecked Sendable {
     /// read-only database.
     private func performWrite<T>(_ body: (State) throws(StoreError) -> T) throws(StoreError) -> T {
         guard !isReadOnly else { throw .readOnly }
-        return try perform(body)
+        return try perform { (state) throws(StoreError) -> T in
+            // A write to a file deleted under the process would be acknowledged and lost at
+            // exit (SQLiteStoreTests.aDeletedDatabaseFileRefusesWritesAndIsNotReady).
+            guard !state.connection.fileHasMoved else { throw .unavailable(Self.movedFileMessage) }
+            return try body(state)
+        }
     }
+
+    /// Why writes and `/readyz` fail once the database file was renamed or deleted.
+    public static let movedFileMessage = "the database file was moved or deleted while layoutd was running, so writes would be lost: restart layoutd once the file is back (a copy put in its place is not the file it opened)"
 
     /// Runs `body` with the connection, on the queue (tests use it to set pragmas).
     func withConnection<T>(_ body: (SQLiteConnection) throws(StoreError) -> T) throws(StoreError) -> T {
@@ -674,10 +682,19 @@ public final class SQLiteStore: @unchecked Sendable {
         }
     }
 
-    /// Whether the database answers a trivial query (`SELECT 1`), for `/readyz`.
+    /// Whether the database file was renamed or deleted since it was opened
+    /// (``SQLiteConnection/fileHasMoved``): writes are then refused with
+    /// ``StoreError/unavailable(_:)`` and `/readyz` answers 503.
+    public var databaseFileHasMoved: Bool {
+        (try? perform { (state) throws(StoreError) -> Bool in state.connection.fileHasMoved }) ?? false
+    }
+
+    /// Whether the database answers a trivial query (`SELECT 1`) and its file is still where
+    /// it was opened (``SQLiteConnection/fileHasMoved``), for `/readyz`.
     public func isReachable() -> Bool {
         (try? perform { (state) throws(StoreError) -> Bool in
-            try mapped { () throws(SQLiteError) -> Bool in try state.connection.scalarInt("SELECT 1") == 1 }
+            guard !state.connection.fileHasMoved else { return false }
+            return try mapped { () throws(SQLiteError) -> Bool in try state.connection.scalarInt("SELECT 1") == 1 }
         }) ?? false
     }
 }

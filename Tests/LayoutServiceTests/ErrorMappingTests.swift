@@ -54,6 +54,7 @@ struct ErrorMappingTests {
         (.diskFull, 507, "insufficient-storage", []),
         (.databaseUnavailable, 503, "service-unavailable", [("Retry-After", "5")]),
         (.databaseFailed, 500, "internal-error", []),
+        (.databaseFileMoved, 503, "service-unavailable", []),
     ]
 
     /// The name of `failure`'s case; exhaustive, so every case must be handled here.
@@ -98,12 +99,13 @@ struct ErrorMappingTests {
         case .diskFull: "diskFull"
         case .databaseUnavailable: "databaseUnavailable"
         case .databaseFailed: "databaseFailed"
+        case .databaseFileMoved: "databaseFileMoved"
         }
     }
 
     @Test func everyFailureKindIsListedOnce() {
         let names = Self.expected.map { Self.covered($0.failure) }
-        #expect(names.count == 39)
+        #expect(names.count == 40)
         #expect(Set(names).count == names.count)
     }
 

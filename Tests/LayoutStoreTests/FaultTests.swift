@@ -5,6 +5,38 @@ import Testing
 /// Storage faults: corrupt files, read-only databases, locks held by others,
 /// a full disk.
 @Suite struct FaultTests {
+    // MARK: - A file deleted or renamed under the process
+
+    /// Writes to a database file deleted (or renamed) while the store is open would be
+    /// acknowledged and lost when the process ends: they are refused, `isReachable` (for
+    /// `/readyz`) is false, and reads still answer. A fresh user's server took a PUT after
+    /// `rm layoutd.db*` and had no group after the restart.
+    @Test(arguments: [false, true])
+    func aDeletedDatabaseFileRefusesWritesAndIsNotReady(renamed: Bool) throws {
+        let directory = TemporaryDirectory()
+        let path = directory.file("db.sqlite")
+        let store = try openStore(path)
+        defer { store.close() }
+        _ = try store.putGroup(name: "kept", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        #expect(!store.databaseFileHasMoved)
+        #expect(store.isReachable())
+        if renamed {
+            try FileManager.default.moveItem(atPath: path, toPath: directory.file("elsewhere.sqlite"))
+        } else {
+            try FileManager.default.removeItem(atPath: path)
+        }
+        #expect(store.databaseFileHasMoved)
+        #expect(!store.isReachable())
+        #expect(throws: StoreError.unavailable(SQLiteStore.movedFileMessage)) {
+            _ = try store.putGroup(name: "lost", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        }
+        #expect(throws: StoreError.unavailable(SQLiteStore.movedFileMessage)) {
+            _ = try store.deleteGroup(named: "kept", ifMatch: nil, ifNoneMatchAny: false)
+        }
+        #expect(try store.group(named: "kept")?.version == 1)
+        #expect(try store.group(named: "lost") == nil)
+    }
+
     // MARK: - Corruption
 
     @Test func garbageFileIsCorruptAndLeftUnchanged() throws {

@@ -315,6 +315,16 @@ final class SQLiteConnection {
         return try statement.step() ? statement.string(at: 0) : ""
     }
 
+    /// Whether the main database file was renamed or deleted since it was opened
+    /// (`SQLITE_FCNTL_HAS_MOVED`, one `stat` of its path): writes would then go to a file no
+    /// path names, lost when the process ends. `false` for `:memory:` and when unknown.
+    var fileHasMoved: Bool {
+        guard let handle else { return false }
+        var moved: Int32 = 0
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else { return false }
+        return moved != 0
+    }
+
     /// The number of rows changed by the last INSERT/UPDATE/DELETE (`sqlite3_changes64`),
     /// not counting foreign-key cascades.
     var changes: Int {
