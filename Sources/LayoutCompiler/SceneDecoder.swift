@@ -278,7 +278,13 @@ public struct SceneDecoder: Sendable {
         guard case .object(let members) = json.shape else {
             throw SceneRejection(.malformed, diagnostics: [context.typeError("$", expected: "an object", found: json)])
         }
+        let before = context.typeErrors.count
         context.checkMembers(members, known: Self.groupBodyMembers, path: "$")
+        // A GET's answer sent back as a PUT's body: say which members are the server's.
+        for index in before..<context.typeErrors.count
+        where ["$.name", "$.version", "$.updatedAt"].contains(context.typeErrors[index].path ?? "") {
+            context.typeErrors[index].message += ": a group's body holds only \"constraints\" and \"metrics\" (its name, version and updatedAt are the server's)"
+        }
         if json["constraints"] == nil {
             context.typeErrors.append(LayoutDiagnostic(code: .invalidScene, message: "A group needs a \"constraints\" array", path: "$.constraints"))
         }

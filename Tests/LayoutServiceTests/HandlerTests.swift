@@ -207,6 +207,20 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// A group's `GET` answer sent back as a `PUT` body: the 400 says which members are the
+    /// server's (a fresh user read only "Unknown field 'name' at $").
+    @Test func aGetAnswerSentBackAsABodyNamesTheServersMembers() throws {
+        #expect(request(.PUT, "/groups/echo", #"{"constraints":["H:|[a]|"]}"#).status == 201)
+        let read = request(.GET, "/groups/echo")
+        let refused = request(.PUT, "/groups/echo", String(decoding: read.body, as: UTF8.self))
+        #expect(refused.status == 400)
+        let server = #": a group's body holds only "constraints" and "metrics" (its name, version and updatedAt are the server's)"#
+        #expect(try json(refused)["detail"] == .string("Unknown field 'name' at $" + server + " (and 2 more diagnostics)"))
+        let messages = try json(refused)["diagnostics"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
+        #expect(messages == ["Unknown field 'name' at $" + server, "Unknown field 'version' at $" + server,
+                             "Unknown field 'updatedAt' at $" + server])
+    }
+
     /// RFC 9110 §13.1.1: the wildcard is a bare `*`; `"*"` and `W/"*"` are entity tags that
     /// no version's tag equals. A fresh user's `If-Match: "*"` PUT replaced version 106.
     @Test func aQuotedStarIsAnEntityTagNotTheWildcard() throws {
