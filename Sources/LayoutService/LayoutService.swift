@@ -588,7 +588,7 @@ public final class LayoutService: Sendable {
         let prepared: SceneEngine.Prepared
         let groupLookup = groupSource(known: asked, turn: turn)
         switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource(turn: turn),
-                              resolveGroup: groupLookup.resolve) {
+                              groupNames: storedGroupNames(turn: turn), resolveGroup: groupLookup.resolve) {
         case .success(let value): prepared = value
         case .failure(let failure):
             return response(for: failure, cacheStatus: Self.unstoredCacheStatus(directives))
@@ -655,7 +655,7 @@ public final class LayoutService: Sendable {
         let generation = frontCache.generation
         let groupLookup = groupSource(known: asked, turn: turn)
         switch engine.prepare(body: request.body, currentVersions: groupLookup.current, fonts: storedFontSource(turn: turn),
-                              resolveGroup: groupLookup.resolve) {
+                              groupNames: storedGroupNames(turn: turn), resolveGroup: groupLookup.resolve) {
         case .success(let prepared):
             let verdict = engine.validate(prepared)
             // Only verdicts: not a 422 over --max-response-bytes nor a 503 (the pool was full).
@@ -746,6 +746,15 @@ public final class LayoutService: Sendable {
             return try lookUpCurrentVersions(names)
         } catch {
             throw EngineFailure.groupLookupFailed(error)
+        }
+    }
+
+    /// The stored group names, for an `unknown_group`'s did-you-mean: read (with `turn`
+    /// given up) only when a scene names a group that is not stored; none when the store
+    /// cannot list them. Bounded by `--max-groups`.
+    func storedGroupNames(turn: HeldTurn) -> () -> [String] {
+        { [groupStore] in
+            (try? turn.whileWaiting { () throws(StoreError) in try groupStore.groups() })?.map(\.name) ?? []
         }
     }
 

@@ -154,8 +154,13 @@ public struct SceneEngine: Sendable {
     /// stored faces (one ``StoredFontSource/currentVersions`` call for all of them) and each
     /// such label measures with the stored face its weight and style choose; without it,
     /// such a family is `unknown_font`.
+    ///
+    /// `groupNames`, asked at most once and only when a name the scene includes without a
+    /// version is not stored, gives the stored names for that `unknown_group`'s did-you-mean
+    /// (the closest within two edits, case ignored: `ROW` → `row`; ``closestName(to:among:)``).
     public func prepare(
-        body: [UInt8], currentVersions: CurrentVersionResolver? = nil, fonts: StoredFontSource? = nil, resolveGroup: GroupResolver
+        body: [UInt8], currentVersions: CurrentVersionResolver? = nil, fonts: StoredFontSource? = nil,
+        groupNames: (() -> [String])? = nil, resolveGroup: GroupResolver
     ) -> Result<Prepared, EngineFailure> {
         let decoder = SceneDecoder(limits: limits)
         // The template of one of the latest bodies, recognised in place, or made afresh.
@@ -226,6 +231,13 @@ public struct SceneEngine: Sendable {
         var missing: [LayoutDiagnostic] = []
         var current: [String: Int]?
         var resolvedCurrent: [GroupVersion] = []
+        var storedNames: [String]?
+        /// `"; did you mean 'row'?"` for a name no group has, or "".
+        func suggestion(for name: String) -> String {
+            guard let groupNames else { return "" }
+            if storedNames == nil { storedNames = groupNames() }
+            return closestName(to: name, among: storedNames ?? []).map { "; did you mean '\($0)'?" } ?? ""
+        }
         if let currentVersions {
             // Every name, pinned or not: a pinned version exists only while its name's
             // current version is the one seen when it was read (deletes and prunes change
@@ -253,7 +265,8 @@ public struct SceneEngine: Sendable {
                 var asked = reference
                 if let current, reference.version == nil {
                     guard let version = current[reference.name] else {
-                        missing.append(LayoutDiagnostic(code: .unknownGroup, message: "No group named '\(reference.name)' is stored (included as '\(reference.name)')",
+                        missing.append(LayoutDiagnostic(code: .unknownGroup, message: "No group named '\(reference.name)' is stored (included as '\(reference.name)')"
+                                                            + suggestion(for: reference.name),
                                                         path: "$.groups[\(index)]"))
                         continue
                     }
@@ -264,7 +277,9 @@ public struct SceneEngine: Sendable {
                 } else {
                     let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
                     let what = reference.version == nil ? "No group named '\(reference.name)' is stored" : "Group '\(reference.name)' has no version \(reference.version ?? 0)"
-                    missing.append(LayoutDiagnostic(code: .unknownGroup, message: "\(what) (included as '\(spelled)')", path: "$.groups[\(index)]"))
+                    missing.append(LayoutDiagnostic(code: .unknownGroup,
+                                                    message: "\(what) (included as '\(spelled)')" + (reference.version == nil ? suggestion(for: reference.name) : ""),
+                                                    path: "$.groups[\(index)]"))
                 }
             } catch let pruned as PrunedGroupVersion {
                 let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name

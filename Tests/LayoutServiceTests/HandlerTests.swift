@@ -207,6 +207,19 @@ struct HandlerTests {
         #expect(request(.DELETE, "/groups/g", headers: ["If-Match": "*"]).status == 412)
     }
 
+    /// Group names are case-sensitive; an unknown one gets the closest stored name (case
+    /// ignored, within two edits) as a did-you-mean, and none when nothing is close.
+    @Test func anUnknownGroupNamesTheClosestStoredOne() throws {
+        #expect(request(.PUT, "/groups/row", #"{"constraints":["H:|[a]|"]}"#).status == 201)
+        let scene = #"{"views":["a"],"constraints":["V:|[a]|"],"groups":["ROW", "rows@2", "zzz"],"container":{"width":10,"height":10}}"#
+        let refused = request(.POST, "/solve", scene)
+        #expect(refused.status == 422)
+        let messages = try json(refused)["diagnostics"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
+        #expect(messages == ["No group named 'ROW' is stored (included as 'ROW'); did you mean 'row'?",
+                             "Group 'rows' has no version 2 (included as 'rows@2')",
+                             "No group named 'zzz' is stored (included as 'zzz')"])
+    }
+
     /// A group's `GET` answer sent back as a `PUT` body: the 400 says which members are the
     /// server's (a fresh user read only "Unknown field 'name' at $").
     @Test func aGetAnswerSentBackAsABodyNamesTheServersMembers() throws {
