@@ -276,9 +276,12 @@ public struct SceneEngine: Sendable {
                     groups.append(group)
                 } else {
                     let spelled = reference.version.map { "\(reference.name)@\($0)" } ?? reference.name
-                    let what = reference.version == nil ? "No group named '\(reference.name)' is stored" : "Group '\(reference.name)' has no version \(reference.version ?? 0)"
+                    // A pinned version of a name with no current version: the group is not
+                    // stored at all (never, or deleted), which is what to say.
+                    let nameIsStored = reference.version != nil && (current == nil || current?[reference.name] != nil)
+                    let what = nameIsStored ? "Group '\(reference.name)' has no version \(reference.version ?? 0)" : "No group named '\(reference.name)' is stored"
                     missing.append(LayoutDiagnostic(code: .unknownGroup,
-                                                    message: "\(what) (included as '\(spelled)')" + (reference.version == nil ? suggestion(for: reference.name) : ""),
+                                                    message: "\(what) (included as '\(spelled)')" + (nameIsStored ? "" : suggestion(for: reference.name)),
                                                     path: "$.groups[\(index)]"))
                 }
             } catch let pruned as PrunedGroupVersion {

@@ -216,8 +216,11 @@ struct HandlerTests {
         #expect(refused.status == 422)
         let messages = try json(refused)["diagnostics"]?.arrayValue?.compactMap { $0["message"]?.stringValue } ?? []
         #expect(messages == ["No group named 'ROW' is stored (included as 'ROW'); did you mean 'row'?",
-                             "Group 'rows' has no version 2 (included as 'rows@2')",
+                             "No group named 'rows' is stored (included as 'rows@2'); did you mean 'row'?",
                              "No group named 'zzz' is stored (included as 'zzz')"])
+        // A version the stored group does not have is named as such.
+        let pinned = request(.POST, "/solve", #"{"views":["a"],"constraints":["V:|[a]|"],"groups":["row@7"],"container":{"width":10,"height":10}}"#)
+        #expect(try json(pinned)["detail"] == .string("Group 'row' has no version 7 (included as 'row@7')"))
     }
 
     /// A group's `GET` answer sent back as a `PUT` body: the 400 says which members are the

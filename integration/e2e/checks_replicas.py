@@ -887,7 +887,7 @@ def sqlite_pinned_version_removed(ctx):
         ctx.expect_status(ctx.request('PUT', '/groups/row', _pad_group(12), server=a), 201, 'PUT row through A')
         warm('row')
         ctx.expect_status(ctx.request('DELETE', '/groups/row', server=a), 204, 'DELETE row through A')
-        removed('row', "Group 'row' has no version 1")
+        removed('row', "No group named 'row' is stored")
 
         ctx.expect_status(ctx.request('PUT', '/groups/col', _pad_group(12), server=a), 201, 'PUT col v1 through A')
         warm('col')
