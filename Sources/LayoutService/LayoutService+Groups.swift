@@ -114,7 +114,6 @@ extension LayoutService {
         metricsWriter.value(json["metrics"] ?? .object([]))
         return CheckedGroupBody(constraintsJSON: String(decoding: constraintsWriter.bytes, as: UTF8.self),
                                 metricsJSON: String(decoding: metricsWriter.bytes, as: UTF8.self))
-
     }
 
     func getGroup(_ request: HTTPRequest, name: String, version: String?) -> HTTPResponse {
