@@ -117,6 +117,8 @@ extension LayoutService {
             return response(for: EngineFailure.storeLimitExceeded(message, subject: subject))
         case .unavailable:
             return problem(.databaseUnavailable)
+        case .fileMoved:
+            return problem(.databaseFileMoved)
         case .corrupt, .cannotOpen, .sqlite, .postgreSQL:
             return problem(.databaseFailed)
         }
@@ -146,7 +148,8 @@ extension LayoutService {
 enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
     /// `GET /readyz` while the database cannot be reached: 503, `Retry-After: 5`.
     case databaseNotReachable
-    /// `/readyz` when the SQLite file was renamed or deleted under the process.
+    /// `/readyz`, and a group or font write, when the SQLite file was renamed or deleted
+    /// under the process (``StoreError/fileMoved``): 503 without `Retry-After`.
     case databaseFileMoved
     /// `GET /readyz` when built-in font families have no installed files: 503, naming them.
     case fontsMissing([String])
@@ -289,7 +292,7 @@ enum ServiceFailure: HTTPResponseError, Sendable, Equatable {
         case .databaseNotReachable:
             return "The database is not reachable"
         case .databaseFileMoved:
-            return "The database is not ready: " + SQLiteStore.movedFileMessage
+            return "The database is not usable: " + SQLiteStore.movedFileMessage
         case .fontsMissing(let families):
             return "The built-in font families \(families.joined(separator: ", ")) have no installed files: install fonts-inter, fonts-dejavu-core and fonts-liberation2"
         case .overCommitted:
@@ -508,6 +511,7 @@ extension EngineFailure: HTTPResponseError {
             reason = "the database is unavailable"
         case .readOnly: headers = ServiceFailure.databaseReadOnly.headers
         case .busy: headers = ServiceFailure.databaseBusy.headers
+        case .fileMoved: headers = []
         case .preconditionFailed, .full, .corrupt, .cannotOpen, .limitExceeded, .sqlite, .postgreSQL: headers = [("Retry-After", "1")]
         }
         var failure = storeUnavailable(reason)

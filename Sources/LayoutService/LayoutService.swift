@@ -942,6 +942,7 @@ public final class LayoutService: Sendable {
         case .limitExceeded(let message): return message
         case .sqlite, .postgreSQL: return "a database error occurred"
         case .unavailable(let reason): return "the database is unavailable (\(reason))"
+        case .fileMoved: return SQLiteStore.movedFileMessage
         }
     }
 

@@ -103,6 +103,8 @@ public final class SQLiteStore: @unchecked Sendable {
         let reserve: DiskReserve?
         /// Whether a full disk was reported and no write has succeeded since.
         var diskFullReported = false
+        /// Whether the file's move or deletion was reported (once per process).
+        var fileMovedReported = false
 
         init(
             connection: SQLiteConnection, cacheCapacity: Int, cacheWriteBehind: Int, cacheWriteBehindBytes: Int,
@@ -366,12 +368,19 @@ public final class SQLiteStore: @unchecked Sendable {
         return try perform { (state) throws(StoreError) -> T in
             // A write to a file deleted under the process would be acknowledged and lost at
             // exit (SQLiteStoreTests.aDeletedDatabaseFileRefusesWritesAndIsNotReady).
-            guard !state.connection.fileHasMoved else { throw .unavailable(Self.movedFileMessage) }
+            guard !state.connection.fileHasMoved else {
+                if !state.fileMovedReported {
+                    state.fileMovedReported = true
+                    state.report("layoutd: \(Self.movedFileMessage); group and font writes are refused with 503")
+                }
+                throw .fileMoved
+            }
             return try body(state)
         }
     }
 
-    /// Why writes and `/readyz` fail once the database file was renamed or deleted.
+    /// Why writes and `/readyz` fail once the database file was renamed or deleted (the
+    /// stderr line, once, and the 503's detail).
     public static let movedFileMessage = "the database file was moved or deleted while layoutd was running, so writes would be lost: restart layoutd once the file is back (a copy put in its place is not the file it opened)"
 
     /// Runs `body` with the connection, on the queue (tests use it to set pragmas).

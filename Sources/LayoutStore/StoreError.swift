@@ -34,6 +34,11 @@ public enum StoreError: Error, Sendable, Equatable {
     /// (``PostgreSQLError/Category/unavailable``). The text says which. → 503 with
     /// `Retry-After`; the same request may succeed once the database is back.
     case unavailable(String)
+    /// The SQLite file was renamed or deleted since the store opened it
+    /// (``SQLiteConnection/fileHasMoved``): a write would be acknowledged and lost when the
+    /// process ends, so none is made. → 503 without `Retry-After` (waiting does not help:
+    /// the process must be restarted with the file in place), and a line on stderr.
+    case fileMoved
     /// Any other PostgreSQL error (``PostgreSQLError/Category/other``, or a conflict still
     /// failing after the transaction's retries): a bug or a server fault. → 500.
     case postgreSQL(PostgreSQLError)

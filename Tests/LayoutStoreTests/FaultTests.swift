@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import LayoutStore
 
@@ -15,7 +16,8 @@ import Testing
     func aDeletedDatabaseFileRefusesWritesAndIsNotReady(renamed: Bool) throws {
         let directory = TemporaryDirectory()
         let path = directory.file("db.sqlite")
-        let store = try openStore(path)
+        let reports = Mutex<[String]>([])
+        let store = try openStore(path, report: { line in reports.withLock { $0.append(line) } })
         defer { store.close() }
         _ = try store.putGroup(name: "kept", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         #expect(!store.databaseFileHasMoved)
@@ -27,12 +29,14 @@ import Testing
         }
         #expect(store.databaseFileHasMoved)
         #expect(!store.isReachable())
-        #expect(throws: StoreError.unavailable(SQLiteStore.movedFileMessage)) {
+        #expect(throws: StoreError.fileMoved) {
             _ = try store.putGroup(name: "lost", constraintsJSON: "[]", metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
         }
-        #expect(throws: StoreError.unavailable(SQLiteStore.movedFileMessage)) {
+        #expect(throws: StoreError.fileMoved) {
             _ = try store.deleteGroup(named: "kept", ifMatch: nil, ifNoneMatchAny: false)
         }
+        // Said once on stderr, whatever the writes refused.
+        #expect(reports.withLock { $0 } == ["layoutd: " + SQLiteStore.movedFileMessage + "; group and font writes are refused with 503"])
         #expect(try store.group(named: "kept")?.version == 1)
         #expect(try store.group(named: "lost") == nil)
     }

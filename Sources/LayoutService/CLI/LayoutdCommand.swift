@@ -134,12 +134,46 @@ public enum LayoutdCommand {
         host.contains(":") && !host.hasPrefix("[") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// File descriptors kept for the server's own use beside its connections: the
+    /// database's files and connections, epoll sets, pipes, the spare descriptor, logs.
+    static let reservedFileDescriptors = 128
+
+    /// Raises the soft limit on open files (`RLIMIT_NOFILE`) to the hard one, as Go's
+    /// runtime and nginx's `worker_rlimit_nofile` do.
+    /// - Returns: the soft limit now in force; `nil` when it cannot be read.
+    static func raiseOpenFileLimit() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)   // RLIM_INFINITY is all bits set: Int.max
+    }
+
+    /// `--max-connections` within the open-file limit `fileLimit` (less
+    /// ``reservedFileDescriptors``, at least 1): a connection over the limit then gets the
+    /// documented `503` rather than waiting unaccepted (`accept` fails with `EMFILE`). With the
+    /// start-up line saying so when the flag was lowered (test `ServeFlagEnvironmentTests`).
+    static func connectionLimit(maxConnections: Int, fileLimit: Int?) -> (Int, String?) {
+        guard let fileLimit else { return (maxConnections, nil) }
+        let usable = max(1, fileLimit - reservedFileDescriptors)
+        guard maxConnections > usable else { return (maxConnections, nil) }
+        return (usable, "the open-file limit (ulimit -n) is \(fileLimit), so at most \(usable) connections are served at once, not --max-connections \(maxConnections); raise the limit to serve more")
+    }
+
     static func serve(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Int32 {
         if arguments.contains("--help") || arguments.contains("-h") {
             print(OptionParser.help(usage: "layoutd serve [options]", summary: "Runs the layoutd HTTP/1.1 service.", specs: serveOptions))
             return 0
         }
-        let options = try ServeOptions(parsing: arguments, environment: environment)
+        var parsed = try ServeOptions(parsing: arguments, environment: environment)
+        let (connections, fileLimitLine) = Self.connectionLimit(maxConnections: parsed.limits.maxConnections,
+                                                               fileLimit: Self.raiseOpenFileLimit())
+        parsed.limits.maxConnections = connections
+        let options = parsed
+        if let fileLimitLine { FileHandle.standardError.write(Data("layoutd: \(fileLimitLine)\n".utf8)) }
         let bindAddress: BindAddress
         switch options.bindAddress {
         case .success(let address): bindAddress = address
@@ -221,6 +255,11 @@ public enum LayoutdCommand {
             case .corrupt(let message): reason = "the database file '\(failed)' is damaged (\(message)); it was left untouched. Restore it from a backup or start with another --db"
             case .cannotOpen(let message): reason = "cannot open the database '\(failed)': \(message)"
             case .busy: reason = "the database '\(failed)' is locked by another process"
+            case .full: reason = "cannot open the database '\(failed)': the disk holding it is full (SQLITE_FULL); free some space (the --disk-reserve-bytes file is made only once the database is open)"
+            case .sqlite(let sqliteError):
+                // SQLite's own words for the operator (they name no host): an I/O error here
+                // is most often a full disk or a permission (SQLITE_IOERR, SQLITE_CANTOPEN).
+                reason = "cannot open the database '\(failed)': \(sqliteError.description); check the free space and permissions of its directory"
             default: reason = "cannot open the database '\(failed)': \(LayoutService.describe(error.error))"
             }
             FileHandle.standardError.write(Data("layoutd: \(reason)\n".utf8))

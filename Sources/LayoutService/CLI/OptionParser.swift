@@ -54,7 +54,19 @@ enum OptionParser {
     static func parse(_ arguments: [String], specs: [OptionSpec], environment: [String: String]) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         for spec in specs {
-            if spec.readsEnvironment, let value = environment[spec.environmentName] { parsed.values[spec.name] = value }
+            guard spec.readsEnvironment, let value = environment[spec.environmentName] else { continue }
+            // A flag's variable is on or off, spelled one of the usual ways; anything else is
+            // bad usage, not "on" (LAYOUTD_QUIET=no once turned quiet mode on).
+            if spec.isFlag {
+                switch value.lowercased() {
+                case "1", "true", "yes", "on": parsed.values[spec.name] = "1"
+                case "0", "false", "no", "off", "": continue
+                default:
+                    throw UsageError("\(spec.environmentName)=\(value) is neither on (1, true, yes, on) nor off (0, false, no, off, empty)")
+                }
+            } else {
+                parsed.values[spec.name] = value
+            }
         }
         var index = 0
         var onlyPositionals = false
