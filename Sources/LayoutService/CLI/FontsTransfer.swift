@@ -142,7 +142,7 @@ enum FontsTransfer {
 extension LayoutdCommand {
     static let fontsOptions: [OptionSpec] = [
         OptionSpec(name: "db", valueName: "PATH|URL", help: "The store: a SQLite file, or postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone)."),
-        OptionSpec(name: "replace", valueName: "", help: "(import) Replace faces that exist in the target; without it such a face stops the import.", isFlag: true),
+        OptionSpec(name: "replace", valueName: "", help: "(import) Replace faces the target holds with other versions, when the export's numbers are above the target's; without it such a face stops the import (faces stored as exported are left as they are)", isFlag: true),
         OptionSpec(name: "max-fonts", valueName: "N", help: "(import) Font faces the target may hold (as serve's flag).", defaultDescription: "256"),
         OptionSpec(name: "max-font-bytes", valueName: "BYTES", help: "(import) Bytes all stored faces may count together (as serve's flag).", defaultDescription: "50331648"),
     ]

@@ -404,7 +404,7 @@ enum GroupsTransfer {
 extension LayoutdCommand {
     static let groupsOptions: [OptionSpec] = [
         OptionSpec(name: "db", valueName: "PATH|URL", help: "The store: a SQLite file, or postgres://user:pass@host:port/db (parts left out come from libpq's PG* variables; postgres: for those alone)."),
-        OptionSpec(name: "replace", valueName: "", help: "(import) Replace groups that exist in the target; without it such a group stops the import.", isFlag: true),
+        OptionSpec(name: "replace", valueName: "", help: "(import) Replace groups the target holds with other versions, when the export's numbers are above the target's; without it such a group stops the import (groups stored as exported are left as they are)", isFlag: true),
         OptionSpec(name: "max-groups", valueName: "N", help: "(import) Groups the target may hold (as serve's flag).", defaultDescription: "10000"),
         OptionSpec(name: "max-group-versions", valueName: "N", help: "(import) Versions kept per group; older imported ones are pruned (as serve's flag).", defaultDescription: "100"),
         OptionSpec(name: "max-group-bytes", valueName: "BYTES", help: "(import) Bytes all kept group versions may count together (as serve's flag).", defaultDescription: "67108864"),
