@@ -119,6 +119,11 @@ public protocol FontStoring: Sendable {
     /// Writes one face exported from another store, keeping its number and time.
     @discardableResult
     func importFace(_ face: StoredFace, replace: Bool) throws(StoreError) -> Bool
+    /// As ``GroupStoring/versionMarks()``, for faces (`layoutd fonts export`).
+    func fontVersionMarks() throws(StoreError) -> VersionMarks
+    /// As ``GroupStoring/raiseVersionMarks(_:)``, for faces (`layoutd fonts import`).
+    @discardableResult
+    func raiseFontVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool)
 }
 
 extension FontStoring {

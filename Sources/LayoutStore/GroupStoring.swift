@@ -99,6 +99,21 @@ public protocol GroupStoring: Sendable {
     @discardableResult
     func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool
 
+    /// What keeps version numbers unique beyond the kept versions (`layoutd groups export`):
+    /// every name whose high-water mark is above its newest kept version (deleted names
+    /// whose rows are kept), in byte order of UTF-8, and the version floor.
+    func versionMarks() throws(StoreError) -> VersionMarks
+
+    /// Raises each of `marks.names`' high-water mark, and the version floor, to at least
+    /// the given value (`layoutd groups import`), in one transaction; never lowers one, and
+    /// changes no version. A name without a row gets the row of a deleted name unless the
+    /// floor already covers its mark; rows of deleted names beyond the store's bound are
+    /// trimmed as a delete trims them (raising the floor).
+    /// - Returns: the names whose mark was raised or recorded, and whether the floor rose.
+    /// - Throws: ``StoreError/readOnly``, ``StoreError/unavailable(_:)``, …; nothing changes on an error.
+    @discardableResult
+    func raiseVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool)
+
     /// Whether the database answers a trivial query now (for `/readyz`).
     func isReachable() -> Bool
 

@@ -44,6 +44,16 @@ final class SQLiteFontStore {
         }
     }
 
+    /// As ``SQLiteGroupStore/raiseMarks(_:)``, for faces.
+    func raiseMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try connection.transaction { () throws(StoreError) -> (names: Int, floor: Bool) in
+            try mapped { () throws(SQLiteError) -> (names: Int, floor: Bool) in try policy.raiseMarks(marks, in: rows) }
+        }
+    }
+
+    /// The marks an export carries (``VersionMarks``).
+    func marks() throws(SQLiteError) -> VersionMarks { try rows.marks() }
+
     /// Deletes `name` when `ifMatch` / `ifNoneMatchAny` hold (checked in the transaction).
     func delete(name: String, ifMatch: Int? = nil, ifNoneMatchAny: Bool = false) throws(StoreError) -> Bool {
         try connection.transaction { () throws(StoreError) -> Bool in

@@ -74,6 +74,17 @@ final class SQLiteGroupStore {
         }
     }
 
+    /// Raises the marks and the floor to at least `marks`' in one transaction; see
+    /// ``VersionedWritePolicy/raiseMarks(_:in:)``.
+    func raiseMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try connection.transaction { () throws(StoreError) -> (names: Int, floor: Bool) in
+            try mapped { () throws(SQLiteError) -> (names: Int, floor: Bool) in try policy.raiseMarks(marks, in: rows) }
+        }
+    }
+
+    /// The marks an export carries (``VersionMarks``).
+    func marks() throws(SQLiteError) -> VersionMarks { try rows.marks() }
+
     /// Deletes `name` and all its versions, and the cached results that used it, when
     /// `ifMatch` / `ifNoneMatchAny` hold (checked in the transaction; see
     /// ``VersionedWritePolicy/delete(name:ifMatch:ifNoneMatchAny:in:)``).

@@ -673,6 +673,21 @@ public final class SQLiteStore: @unchecked Sendable {
         }
     }
 
+    /// ``GroupStoring/versionMarks()``.
+    public func versionMarks() throws(StoreError) -> VersionMarks {
+        try perform { (state) throws(StoreError) -> VersionMarks in
+            try mapped { () throws(SQLiteError) -> VersionMarks in try state.groups.marks() }
+        }
+    }
+
+    /// ``GroupStoring/raiseVersionMarks(_:)``.
+    @discardableResult
+    public func raiseVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try performWrite { (state) throws(StoreError) -> (names: Int, floor: Bool) in
+            try groupWrite(state) { () throws(StoreError) -> (names: Int, floor: Bool) in try state.groups.raiseMarks(marks) }
+        }
+    }
+
     /// The current version of each of `names` that exists, in one statement; see
     /// ``GroupStoring/currentVersions(of:)``.
     public func currentVersions(of names: [String]) throws(StoreError) -> [String: Int] {
@@ -760,6 +775,19 @@ extension SQLiteStore: FontStoring {
     public func importFace(_ face: StoredFace, replace: Bool) throws(StoreError) -> Bool {
         try performWrite { (state) throws(StoreError) -> Bool in
             try groupWrite(state) { () throws(StoreError) -> Bool in try state.fonts.importFace(face, replace: replace) }
+        }
+    }
+
+    public func fontVersionMarks() throws(StoreError) -> VersionMarks {
+        try perform { (state) throws(StoreError) -> VersionMarks in
+            try mapped { () throws(SQLiteError) -> VersionMarks in try state.fonts.marks() }
+        }
+    }
+
+    @discardableResult
+    public func raiseFontVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try performWrite { (state) throws(StoreError) -> (names: Int, floor: Bool) in
+            try groupWrite(state) { () throws(StoreError) -> (names: Int, floor: Bool) in try state.fonts.raiseMarks(marks) }
         }
     }
 }

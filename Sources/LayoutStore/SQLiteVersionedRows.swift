@@ -44,6 +44,16 @@ struct SQLiteVersionedTables<Record: StoredVersion> {
     }
     var dropDeletedNameSQL: String { "DELETE FROM \(names) WHERE name = ? AND current_version IS NULL" }
     var raiseVersionFloorSQL: String { "UPDATE \(floor) SET value = max(value, ?) WHERE id = 1" }
+    var raiseMarkSQL: String {
+        """
+        INSERT INTO \(names) (name, last_version, current_version, first_version) VALUES (?, ?, NULL, NULL)
+        ON CONFLICT (name) DO UPDATE SET last_version = max(last_version, excluded.last_version)
+        """
+    }
+    /// The names whose mark is above their newest kept version (``VersionMarks``), by name.
+    var marksSQL: String {
+        "SELECT name, last_version FROM \(names) WHERE current_version IS NULL OR last_version > current_version ORDER BY name"
+    }
 }
 
 extension SQLiteVersionedTables where Record == StoredGroup {
@@ -202,6 +212,20 @@ final class SQLiteVersionedRows<Record: StoredVersion>: VersionedRows {
 
     func raiseVersionFloor(to mark: Int) throws(SQLiteError) {
         try run(tables.raiseVersionFloorSQL, mark)
+    }
+
+    func raiseMark(_ name: String, to mark: Int) throws(SQLiteError) {
+        try run(tables.raiseMarkSQL, name: name, mark)
+    }
+
+    /// The names whose mark is above their newest kept version, and the floor; O(deleted rows + n).
+    func marks() throws(SQLiteError) -> VersionMarks {
+        let names = try connection.withStatement(tables.marksSQL) { (statement) throws(SQLiteError) -> [VersionMarks.Mark] in
+            var names: [VersionMarks.Mark] = []
+            while try statement.step() { names.append(.init(name: statement.string(at: 0), mark: statement.int(at: 1))) }
+            return names
+        }
+        return VersionMarks(names: names, floor: try versionFloor())
     }
 
     /// Deletes the cached results that used any version of `name`.

@@ -54,6 +54,33 @@ enum CreationLock {
     case always
 }
 
+/// What keeps a kind's version numbers unique beyond its kept versions, as `layoutd groups
+/// export` and `layoutd fonts export` carry it: every name whose high-water mark is above
+/// its newest kept version (a deleted name whose row is kept), and the version floor (the
+/// largest mark of the deleted names whose rows were dropped). Read by
+/// ``GroupStoring/versionMarks()``, raised by ``GroupStoring/raiseVersionMarks(_:)``.
+public struct VersionMarks: Sendable, Equatable {
+    /// One name's high-water mark: no version of `name` will ever be numbered `mark` or below.
+    public struct Mark: Sendable, Equatable {
+        public var name: String
+        public var mark: Int
+        public init(name: String, mark: Int) {
+            self.name = name
+            self.mark = mark
+        }
+    }
+
+    /// The names, in byte order of UTF-8 when read from a store.
+    public var names: [Mark]
+    /// The start of every name without a row (0 in a store that never dropped one).
+    public var floor: Int
+
+    public init(names: [Mark] = [], floor: Int = 0) {
+        self.names = names
+        self.floor = floor
+    }
+}
+
 /// A name's row: its high-water mark `last` (never decreases; the row survives a
 /// delete), its `current` version (`nil` once deleted) and the `first` version of its
 /// current life (`nil` once deleted).
@@ -113,6 +140,9 @@ protocol VersionedRows: AnyObject {
     func dropDeletedNames(count: Int) throws(Failure) -> Int
     /// Raises the version floor to `mark` if it is below.
     func raiseVersionFloor(to mark: Int) throws(Failure)
+    /// Raises `name`'s high-water mark to `mark` if it is below, leaving its current and
+    /// first versions; a name without a row gets one of a deleted name (no current version).
+    func raiseMark(_ name: String, to mark: Int) throws(Failure)
     /// Called last in every write of `name`: what depends on it goes in the same
     /// transaction (SQLite's result cache deletes the results that used it).
     func didWrite(_ name: String) throws(Failure)
@@ -199,9 +229,13 @@ public struct VersionedWritePolicy: Sendable, Equatable {
         "\(kind.noun) version (version numbers end at \(Int.max))"
     }
 
+    /// How ``reuseMessage(name:mark:version:)`` begins, so that an import can tell it from
+    /// the other bounds and say what would work instead.
+    public static let reusePrefix = "version numbers are never reused: "
+
     /// An import would reuse version numbers: `name` had versions up to `mark` here.
     func reuseMessage(name: String, mark: Int, version: Int) -> String {
-        "version numbers are never reused: '\(name)' has had versions up to \(mark) in this store, "
+        Self.reusePrefix + "'\(name)' has had versions up to \(mark) in this store, "
             + "so its imported version \(version) cannot be written"
     }
 
@@ -281,6 +315,33 @@ public struct VersionedWritePolicy: Sendable, Equatable {
         if added != freed { try rows.addToTotalBytes(added - freed) }
         try rows.didWrite(name)
         return .success(current != nil)
+    }
+
+    /// Raises the marks of `marks.names` and the version floor to at least `marks.floor`
+    /// (never lowers one), in the caller's transaction on `rows`: what an import of
+    /// ``VersionMarks`` does, so that no version number the source used is used again
+    /// here. A name without a row whose mark is not above the floor (as raised) needs no
+    /// row; beyond ``maxDeletedNames`` rows of deleted names, the lowest are dropped and
+    /// the floor raised, as a delete does. Takes the creation lock first, then the name
+    /// rows in the order given (a concurrent creation of one of them waits).
+    /// - Returns: the names whose mark was raised or recorded, and whether the floor rose.
+    /// - Throws: what `rows` throws.
+    func raiseMarks<Rows: VersionedRows>(_ marks: VersionMarks, in rows: Rows) throws(Rows.Failure) -> (names: Int, floor: Bool) {
+        let floor = try rows.versionFloor()
+        let newFloor = max(floor, marks.floor)
+        var raised = 0
+        for entry in marks.names {
+            let row = try rows.lockName(entry.name, creation: .always)
+            guard entry.mark > (row?.last ?? newFloor) else { continue }
+            try rows.raiseMark(entry.name, to: entry.mark)
+            raised += 1
+        }
+        if newFloor > floor { try rows.raiseVersionFloor(to: newFloor) }
+        let deleted = try rows.deletedNameCount()
+        if deleted > maxDeletedNames {
+            try rows.raiseVersionFloor(to: try rows.dropDeletedNames(count: deleted - maxDeletedNames))
+        }
+        return (raised, newFloor > floor)
     }
 
     /// Deletes `name` and all its versions; its mark stays (within ``maxDeletedNames``).

@@ -81,6 +81,10 @@ final class ObservedGroupStore: GroupStoring {
     func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool {
         try check(); return try base.importGroup(name: name, versions: versions, replace: replace)
     }
+    func versionMarks() throws(StoreError) -> VersionMarks { try check(); return try base.versionMarks() }
+    func raiseVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try check(); return try base.raiseVersionMarks(marks)
+    }
     func isReachable() -> Bool { !isDown.load(ordering: .relaxed) && base.isReachable() }
 }
 

@@ -66,6 +66,8 @@ final class VersionCountingStore: GroupStoring {
     func groupBytes() throws(StoreError) -> Int { throw .unavailable("not used") }
     func groupCount() throws(StoreError) -> Int { throw .unavailable("not used") }
     func importGroup(name: String, versions: [StoredGroup], replace: Bool) throws(StoreError) -> Bool { throw .unavailable("not used") }
+    func versionMarks() throws(StoreError) -> VersionMarks { throw .unavailable("not used") }
+    func raiseVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) { throw .unavailable("not used") }
     func isReachable() -> Bool { true }
 }
 

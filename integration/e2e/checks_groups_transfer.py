@@ -19,8 +19,9 @@ def _groups_cli(ctx, args, stdin=None):
 def groups_export_import(ctx):
     """Groups written through one server's API, exported from its database and imported
     into a new one, are served by a server on the new database with the same versions,
-    ETags and bodies; a second import is refused (exit 1, naming the line), with or
-    without --replace (the numbers were had); bad usage is exit 2."""
+    ETags and bodies; the same import again changes nothing (exit 0, every group
+    unchanged); over a group changed since it is refused (exit 1, naming the line), with or
+    without --replace (the numbers were used); bad usage is exit 2."""
     source = os.path.join(ctx.workdir, 'export-source.db')
     target = os.path.join(ctx.workdir, 'export-target.db')
     s = ctx.new_server('export-source', db_path=source)
@@ -39,7 +40,12 @@ def groups_export_import(ctx):
                      [('Card', 1), ('row', 1), ('row', 2), ('row', 3)], 'exported name@version lines')
     imported = _groups_cli(ctx, ['import', '--db', target], exported.stdout)
     ctx.expect_equal(imported.returncode, 0, 'import exit status (stderr %r)' % imported.stderr[-300:])
-    ctx.expect(b'2 groups, 4 versions read' in imported.stderr, 'import summary: %r' % imported.stderr)
+    ctx.expect(b'2 groups, 4 versions read (2 imported, 0 unchanged); 0 high-water marks read' in imported.stderr,
+               'import summary: %r' % imported.stderr)
+    rerun = _groups_cli(ctx, ['import', '--db', target], exported.stdout)
+    ctx.expect_equal(rerun.returncode, 0, 'exit status of the same import again (stderr %r)' % rerun.stderr[-300:])
+    ctx.expect(b'2 groups, 4 versions read (0 imported, 2 unchanged); 0 high-water marks read' in rerun.stderr,
+               'second import summary: %r' % rerun.stderr)
     again = _groups_cli(ctx, ['export', '--db', target])
     ctx.expect(again.stdout == exported.stdout, 'export of the imported database differs')
     t = ctx.new_server('export-target', db_path=target)
@@ -55,12 +61,15 @@ def groups_export_import(ctx):
     finally:
         t.stop()
     refused = _groups_cli(ctx, ['import', '--db', target], exported.stdout)
-    ctx.expect_equal(refused.returncode, 1, 'exit status of a second import')
-    ctx.expect(b"line 1: the group 'Card' exists in the target; give --replace to replace it" in refused.stderr,
-               'second import message: %r' % refused.stderr)
+    ctx.expect_equal(refused.returncode, 1, 'exit status of an import over a changed group')
+    ctx.expect(b"line 2: the group 'row' exists in the target with other versions (its current version there is 4), "
+               b"and the export's start at 1, numbers the target has used; --replace cannot help" in refused.stderr,
+               'changed group message: %r' % refused.stderr)
+    ctx.expect(b'before line 2, 0 imported and 1 unchanged; they stay' in refused.stderr, 'what stays: %r' % refused.stderr)
     replaced = _groups_cli(ctx, ['import', '--db', target, '--replace'], exported.stdout)
-    ctx.expect_equal(replaced.returncode, 1, 'exit status of a second import with --replace')
-    ctx.expect(b'version numbers are never reused' in replaced.stderr, '--replace message: %r' % replaced.stderr)
+    ctx.expect_equal(replaced.returncode, 1, 'exit status of an import over a changed group with --replace')
+    ctx.expect(b"version numbers are never reused: 'row' has had versions up to 4 in this store" in replaced.stderr
+               and b"leave 'row' out of the import" in replaced.stderr, '--replace message: %r' % replaced.stderr)
     bad = _groups_cli(ctx, ['import', '--db', target], b'{"name": "x"}\n')
     ctx.expect_equal(bad.returncode, 1, 'exit status for a bad line')
     ctx.expect(b'line 1: not a group version of an export' in bad.stderr, 'bad line message: %r' % bad.stderr)

@@ -58,6 +58,21 @@ public final class PostgreSQLFontStore: FontStoring {
         }
     }
 
+    public func fontVersionMarks() throws(StoreError) -> VersionMarks {
+        try withConnection { (connection) throws(PostgreSQLError) -> VersionMarks in
+            try PostgreSQLVersionedRows(connection, tables: .fonts).marks()
+        }
+    }
+
+    @discardableResult
+    public func raiseFontVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try withConnection { (connection) throws(PostgreSQLError) -> (names: Int, floor: Bool) in
+            try connection.transaction { () throws(PostgreSQLError) -> (names: Int, floor: Bool) in
+                try policy.raiseMarks(marks, in: PostgreSQLVersionedRows(connection, tables: .fonts))
+            }
+        }
+    }
+
     public func face(named name: String) throws(StoreError) -> StoredFace? {
         try withConnection { (connection) throws(PostgreSQLError) -> StoredFace? in
             guard let row = try connection.query(

@@ -422,6 +422,21 @@ public final class PostgreSQLGroupStore: GroupStoring {
         }.get()
     }
 
+    public func versionMarks() throws(StoreError) -> VersionMarks {
+        try withConnection { (connection) throws(PostgreSQLError) -> VersionMarks in
+            try PostgreSQLVersionedRows(connection, tables: .groups).marks()
+        }
+    }
+
+    @discardableResult
+    public func raiseVersionMarks(_ marks: VersionMarks) throws(StoreError) -> (names: Int, floor: Bool) {
+        try withConnection { (connection) throws(PostgreSQLError) -> (names: Int, floor: Bool) in
+            try connection.transaction { () throws(PostgreSQLError) -> (names: Int, floor: Bool) in
+                try policy.raiseMarks(marks, in: PostgreSQLVersionedRows(connection, tables: .groups))
+            }
+        }
+    }
+
     public func isReachable() -> Bool {
         guard isSchemaReady else { return false }
         return (try? pool.withConnection { (connection) throws(PostgreSQLError) -> Bool in

@@ -69,6 +69,16 @@ struct PostgreSQLVersionedTables<Record: StoredVersion> {
         """
     }
     var raiseVersionFloorSQL: String { "UPDATE \(floor) SET value = greatest(value, $1) WHERE id = 1" }
+    var raiseMarkSQL: String {
+        """
+        INSERT INTO \(names) (name, last_version, current_version, first_version) VALUES ($1, $2, NULL, NULL)
+        ON CONFLICT (name) DO UPDATE SET last_version = greatest(\(names).last_version, excluded.last_version)
+        """
+    }
+    /// The names whose mark is above their newest kept version (``VersionMarks``), by name (`COLLATE "C"`).
+    var marksSQL: String {
+        "SELECT name, last_version FROM \(names) WHERE current_version IS NULL OR last_version > current_version ORDER BY name"
+    }
 }
 
 extension PostgreSQLVersionedTables where Record == StoredGroup {
@@ -205,6 +215,19 @@ final class PostgreSQLVersionedRows<Record: StoredVersion>: VersionedRows {
 
     func raiseVersionFloor(to mark: Int) throws(PostgreSQLError) {
         try connection.query(tables.raiseVersionFloorSQL, [mark])
+    }
+
+    func raiseMark(_ name: String, to mark: Int) throws(PostgreSQLError) {
+        try connection.query(tables.raiseMarkSQL, [name, mark])
+    }
+
+    /// The names whose mark is above their newest kept version, and the floor.
+    func marks() throws(PostgreSQLError) -> VersionMarks {
+        var names: [VersionMarks.Mark] = []
+        for row in try connection.query(tables.marksSQL).rows {
+            names.append(.init(name: try row.string(0), mark: try row.int(1)))
+        }
+        return VersionMarks(names: names, floor: try versionFloor())
     }
 
     /// Nothing else depends on a record in this database: the result caches of the
