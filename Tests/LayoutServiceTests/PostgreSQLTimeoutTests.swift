@@ -179,6 +179,25 @@ struct PostgreSQLTimeoutTests {
         #expect(other.didTimeOut && other.isClosed)
     }
 
+    /// A server that goes away (not one that stops answering) is reported with libpq's
+    /// words, on one line, rather than a guess between a timeout and a failure (an operator
+    /// read "no answer within 5 s, or the connection failed" and could not tell which).
+    @Test func aLostServerIsReportedWithItsCause() throws {
+        let database = try FrozenPostgreSQL()
+        let store = try database.store(timeout: 5)
+        _ = try store.putGroup(name: "row", constraintsJSON: #"["H:|[red]|"]"#, metricsJSON: "{}", ifMatch: nil, ifNoneMatchAny: false)
+        database.proxy.stop()
+        usleep(200_000)   // the pumps see the stop within their 20 ms poll and close both ends
+        for _ in 0..<3 { _ = try? store.group(named: "row") }
+        let lines = database.reported.lines.withLock { $0 }.filter { $0.hasPrefix("PostgreSQL is unreachable (") }
+        #expect(lines.count == 1, "\(lines)")
+        let line = try #require(lines.first)
+        #expect(line.hasSuffix("); requests that need it answer 503 until it is back"))
+        #expect(!line.contains("no answer within"))
+        #expect(!line.contains("\n"))
+        #expect(line.count > "PostgreSQL is unreachable (); requests that need it answer 503 until it is back".count)
+    }
+
     @Test("once a round trip timed out, every use and /metrics fail at once until the pool's try reaches the server; one line each way")
     func unreachableServerIsTriedInTheBackground() throws {
         let database = try FrozenPostgreSQL()
@@ -191,7 +210,7 @@ struct PostgreSQLTimeoutTests {
         #expect(seconds(since: start) <= 3)
         #expect(store.pool.isUnreachable)
         #expect(database.reported.lines.withLock { $0 } == [
-            "PostgreSQL is unreachable (no answer within 1 s, or the connection failed); requests that need it answer 503 until it is back",
+            "PostgreSQL is unreachable (no answer within 1 s); requests that need it answer 503 until it is back",
         ])
         // Every use fails at once meanwhile; the pool tries the server every second.
         let others = ContinuousClock.now

@@ -107,8 +107,14 @@ final class PostgreSQLConnectionPool: Sendable {
         }
         var reached: Bool?
         var timedOut = false
-        defer { settle(reachable: reached, timedOut: timedOut) }
-        return try withPooledConnection(reached: &reached, timedOut: &timedOut, body)
+        var cause: String?
+        defer { settle(reachable: reached, timedOut: timedOut, cause: cause) }
+        do {
+            return try withPooledConnection(reached: &reached, timedOut: &timedOut, body)
+        } catch {
+            cause = error.message
+            throw error
+        }
     }
 
     /// Whether the server stopped answering (a use timed out) and has not answered since:
@@ -121,7 +127,9 @@ final class PostgreSQLConnectionPool: Sendable {
     /// Records what a use found (`true` reached the server, `false` lost it, `nil` neither:
     /// an error the server answered, or no connection was free), reports a change, and
     /// starts trying the server when it became unreachable.
-    private func settle(reachable: Bool?, timedOut: Bool) {
+    /// `cause`: the error of the use that lost the server, for the line that reports it
+    /// (libpq's words for a refused or failed connection, or the timeout).
+    private func settle(reachable: Bool?, timedOut: Bool, cause: String? = nil) {
         let (change, startProbing): (Bool?, Bool) = health.withLock { health in
             let startProbing = timedOut && health.hasReached && !health.hung
             if startProbing { health.hung = true }
@@ -132,7 +140,10 @@ final class PostgreSQLConnectionPool: Sendable {
         case true?:
             report("PostgreSQL answers again")
         case false?:
-            report("PostgreSQL is unreachable (no answer within \(PostgreSQLConnection.secondsText(configuration.timeout)) s, or the connection failed); requests that need it answer 503 until it is back")
+            let why = timedOut || cause == nil
+                ? "no answer within \(PostgreSQLConnection.secondsText(configuration.timeout)) s"
+                : (cause ?? "").split(whereSeparator: \.isNewline).map { $0.drop { $0 == " " || $0 == "\t" } }.filter { !$0.isEmpty }.joined(separator: " ")
+            report("PostgreSQL is unreachable (\(why)); requests that need it answer 503 until it is back")
         case nil:
             break
         }
